@@ -1,0 +1,76 @@
+import type { ApiKeyAuthRow, Repositories } from '../db/index.js';
+import { errors } from '../domain/index.js';
+import { parseApiKey, secretMatches } from './api-key-format.js';
+
+/** Who is calling, as the routes see it. */
+export interface ApiCaller {
+  keyId: string;
+  keyPrefix: string;
+  tenantId: string;
+  timezone: string;
+  createRateLimit: number | null;
+  linkLifetimeDays: number;
+}
+
+interface CacheEntry {
+  row: ApiKeyAuthRow;
+  until: number;
+}
+
+const MAX_CACHED_KEYS = 10_000;
+
+/**
+ * Checks `X-API-Key`. A key verified once is trusted for `cacheMs` without a database round
+ * trip or a hash: the hot path of every call. Status changes made through this process
+ * (`forget`) apply at once; those made by another instance, within `cacheMs`. Expiry is checked
+ * on every request against the cached expiry date.
+ */
+export function authenticator(repos: Repositories, cacheMs: number, now: () => number = Date.now) {
+  const cache = new Map<string, CacheEntry>();
+  const lastTouch = new Map<string, number>();
+
+  function decide(row: ApiKeyAuthRow, prefix: string): ApiCaller {
+    if (row.status === 'disabled') throw errors.unauthorized();
+    if (row.status === 'revoked') throw errors.keyRevoked();
+    if (row.expires_at && row.expires_at.getTime() <= now()) throw errors.keyExpired();
+    touch(row.id);
+    return {
+      keyId: row.id,
+      keyPrefix: prefix,
+      tenantId: row.tenant_id,
+      timezone: row.tenant_timezone,
+      createRateLimit: row.tenant_create_rate_limit,
+      linkLifetimeDays: row.tenant_link_lifetime_days,
+    };
+  }
+
+  // last_used_at is written at most once a minute per key and per process, off the request path.
+  function touch(keyId: string) {
+    const t = now();
+    if ((lastTouch.get(keyId) ?? 0) > t - 60_000) return;
+    lastTouch.set(keyId, t);
+    repos.apiKeys.touch(keyId).catch(() => lastTouch.delete(keyId));
+  }
+
+  return {
+    async authenticate(header: unknown): Promise<ApiCaller> {
+      const parsed = parseApiKey(header);
+      if (!parsed) throw errors.unauthorized();
+      const key = header as string;
+      const hit = cache.get(key);
+      if (hit && hit.until > now()) return decide(hit.row, parsed.prefix);
+      const row = await repos.apiKeys.findForAuth(parsed.prefix);
+      if (!row || !secretMatches(parsed.secret, row.secret_hash)) throw errors.unauthorized();
+      if (cacheMs > 0) {
+        if (cache.size >= MAX_CACHED_KEYS) cache.clear();
+        cache.set(key, { row, until: now() + cacheMs });
+      }
+      return decide(row, parsed.prefix);
+    },
+    /** Drops a key from the cache after its status changed. */
+    forget(prefix: string) {
+      for (const k of cache.keys()) if (k.startsWith(`${prefix}.`)) cache.delete(k);
+    },
+  };
+}
+export type Authenticator = ReturnType<typeof authenticator>;

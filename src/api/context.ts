@@ -1,0 +1,27 @@
+import type { Config } from '../config/index.js';
+import type { Database, Repositories } from '../db/index.js';
+import type { PaymentRequestCommands } from '../payment-requests/index.js';
+import type { PaymentProvider } from '../providers/index.js';
+import type { ApiCaller, Authenticator } from './authenticator.js';
+
+/** What every part of the service shares, built once at start. */
+export interface AppContext {
+  config: Config;
+  db: Database;
+  repos: Repositories;
+  commands: PaymentRequestCommands;
+  provider: PaymentProvider;
+  auth: Authenticator;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    payreq: AppContext;
+  }
+  interface FastifyRequest {
+    /** Set by the API key check on /api routes. */
+    caller?: ApiCaller;
+    /** The JSON body as received, for the Idempotency-Key fingerprint. */
+    rawBody?: string;
+  }
+}

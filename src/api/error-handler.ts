@@ -1,0 +1,60 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, errors, type FieldIssue } from '../domain/index.js';
+
+interface AjvIssue {
+  instancePath?: string;
+  keyword?: string;
+  message?: string;
+  params?: Record<string, unknown>;
+}
+
+function fieldIssues(validation: AjvIssue[], context: string | undefined): FieldIssue[] {
+  return validation.map((v) => {
+    const path = (v.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
+    const missing = v.keyword === 'required' ? String(v.params?.missingProperty ?? '') : '';
+    const field = [path, missing].filter(Boolean).join('.') || context || 'body';
+    let message = v.message ?? 'is invalid';
+    if (v.keyword === 'required') message = 'is required';
+    if (v.keyword === 'enum' && Array.isArray(v.params?.allowedValues)) {
+      message = `must be one of ${(v.params.allowedValues as unknown[]).join(', ')}`;
+    }
+    return { field, message };
+  });
+}
+
+/** Every error any client can cause, to its documented status; nothing else leaves a stack trace. */
+export function toAppError(err: FastifyError & { validation?: AjvIssue[] }): AppError {
+  if (err instanceof AppError) return err;
+  if (err.validation) return errors.validation(fieldIssues(err.validation, err.validationContext));
+  switch (err.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return errors.unsupportedMediaType();
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return errors.payloadTooLarge();
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return errors.invalidJson();
+  }
+  if (err instanceof SyntaxError) return errors.invalidJson();
+  const status = err.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    return new AppError((err.code ?? 'bad_request').toLowerCase(), status, err.message || 'Bad request');
+  }
+  return errors.internal();
+}
+
+export function sendError(reply: FastifyReply, e: AppError): FastifyReply {
+  const body: Record<string, unknown> = { error: e.message, code: e.code, ...e.extra };
+  // DESIGN.md 5: authentication failures carry both keys, for clients written to either reference.
+  if (e.httpStatus === 401 || e.code.startsWith('api_key_')) body.detail = e.message;
+  return reply.code(e.httpStatus).type('application/json; charset=utf-8').send(body);
+}
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const e = toAppError(err);
+    if (e.httpStatus >= 500) request.log.error({ err }, 'request failed');
+    else request.log.info({ code: e.code, status: e.httpStatus }, 'request refused');
+    return sendError(reply, e);
+  });
+  app.setNotFoundHandler((_request, reply) => sendError(reply, errors.routeNotFound()));
+}

@@ -1,0 +1,42 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import { paymentRequestsRoutes } from './payment-requests-routes.js';
+
+export { generateApiKey, hashSecret, parseApiKey } from './api-key-format.js';
+export { type ApiCaller, type Authenticator, authenticator } from './authenticator.js';
+export type { AppContext } from './context.js';
+export { installErrorHandling, sendError, toAppError } from './error-handler.js';
+export { validatorCompiler } from './validator.js';
+
+/** The integrator API under /api: the OpenAPI document, its reference page and the routes. */
+export async function apiPlugin(app: FastifyInstance): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'payreq API',
+        version: '1.0.0',
+        description:
+          'Payment requests for hotels. Every call carries `X-API-Key: <prefix>.<secret>`. Errors are `{"error": "..."}`; authentication failures also carry `detail`.',
+      },
+      servers: [{ url: app.payreq.config.publicBaseUrl }],
+      components: {
+        securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
+      },
+      security: [{ ApiKey: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(
+    async (api) => {
+      api.addHook('onRequest', async (request) => {
+        request.caller = await app.payreq.auth.authenticate(request.headers['x-api-key']);
+      });
+      await api.register(paymentRequestsRoutes);
+    },
+    { prefix: '/api' },
+  );
+}

@@ -1,0 +1,29 @@
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
+import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
+
+/**
+ * Two validators: query strings and path parameters are text and are coerced to their
+ * declared types; JSON bodies are never coerced, so `"amount": "12"` is the wrong type (422)
+ * rather than silently becoming 12.
+ */
+function makeAjv(coerce: boolean) {
+  const ajv = new Ajv.default({
+    coerceTypes: coerce ? 'array' : false,
+    useDefaults: true,
+    removeAdditional: true,
+    allErrors: !coerce,
+    strict: false,
+  });
+  addFormats.default(ajv);
+  return ajv;
+}
+
+export function validatorCompiler(): FastifySchemaCompiler<FastifySchema> {
+  const coercing = makeAjv(true);
+  const strict = makeAjv(false);
+  return ({ schema, httpPart }) =>
+    (httpPart === 'body' ? strict : coercing).compile(schema as object) as ReturnType<
+      FastifySchemaCompiler<FastifySchema>
+    >;
+}

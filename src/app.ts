@@ -1,0 +1,104 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import rateLimit from '@fastify/rate-limit';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import sjson from 'secure-json-parse';
+import { type AppContext, apiPlugin, authenticator, installErrorHandling, validatorCompiler } from './api/index.js';
+import type { Config } from './config/index.js';
+import { type Database, repositories } from './db/index.js';
+import { AppError, errors } from './domain/index.js';
+import { paymentRequestCommands } from './payment-requests/index.js';
+import { type PaymentProvider, sandboxProvider } from './providers/index.js';
+
+export const BODY_LIMIT = 64 * 1024;
+const SAFE_REQUEST_ID = /^[\w.:-]{1,64}$/;
+
+export interface BuildOptions {
+  config: Config;
+  db: Database;
+  provider?: PaymentProvider;
+  now?: () => Date;
+}
+
+export function buildContext(opts: BuildOptions): AppContext {
+  const repos = repositories(opts.db);
+  const provider = opts.provider ?? sandboxProvider();
+  return {
+    config: opts.config,
+    db: opts.db,
+    repos,
+    provider,
+    commands: paymentRequestCommands(repos, provider, opts.now),
+    auth: authenticator(repos, opts.config.authCacheMs),
+  };
+}
+
+/** The whole HTTP service on an open, migrated database. */
+export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
+  const { config } = opts;
+  const https =
+    config.tlsCert && config.tlsKey ? { key: readFileSync(config.tlsKey), cert: readFileSync(config.tlsCert) } : null;
+  const app = Fastify({
+    ...(https ? { https } : {}),
+    logger: {
+      level: config.logLevel,
+      // Keys, card data and secrets never reach a log line.
+      redact: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie'],
+    },
+    bodyLimit: BODY_LIMIT,
+    trustProxy: config.trustProxy,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && SAFE_REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    ajv: { customOptions: { coerceTypes: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorate('payreq', buildContext(opts));
+  app.setValidatorCompiler(validatorCompiler());
+  installErrorHandling(app);
+
+  // Only JSON is accepted; an empty body counts as no body (a bodiless POST with the header set).
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body as string;
+    request.rawBody = text;
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, sjson.parse(text, undefined, { protoAction: 'remove', constructorAction: 'remove' }));
+    } catch {
+      done(errors.invalidJson(), undefined);
+    }
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    if (config.production) {
+      reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
+      if (request.protocol !== 'https') throw errors.httpsRequired();
+    }
+  });
+
+  await app.register(rateLimit, {
+    global: false,
+    enableDraftSpec: true,
+    ...(config.redisUrl
+      ? { redis: new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false }) }
+      : {}),
+    // A Redis outage must not take the API down with it: let requests through and log.
+    skipOnError: true,
+    errorResponseBuilder: (_req, ctx) =>
+      new AppError('rate_limited', 429, `Rate limit exceeded, retry in ${ctx.after}`, {}),
+  });
+
+  await app.register(apiPlugin);
+  app.get('/healthz', { schema: { hide: true } }, async () => {
+    await app.payreq.db.query('SELECT 1');
+    return { status: 'ok' };
+  });
+  return app;
+}

@@ -1,0 +1,94 @@
+import { existsSync } from 'node:fs';
+import { type DatabaseLocation, parseDatabaseUrl } from '../db/open-database.js';
+
+/** Configuration from the environment (DESIGN.md 3). A bad value stops the start with one line. */
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  database: DatabaseLocation;
+  redisUrl: string | undefined;
+  publicBaseUrl: string;
+  nodeEnv: 'development' | 'production' | 'test';
+  production: boolean;
+  trustProxy: string | boolean;
+  tlsCert: string | undefined;
+  tlsKey: string | undefined;
+  smtpUrl: string | undefined;
+  paymentProvider: 'sandbox' | 'lyra';
+  createRateLimit: number;
+  secretKey: string | undefined;
+  logLevel: string;
+  /** How long a verified API key is trusted without asking the database again. */
+  authCacheMs: number;
+}
+
+export class ConfigError extends Error {}
+
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
+  }
+  return n;
+}
+
+/** Reads `.env` in the working directory when present; real environment variables win. */
+export function loadDotEnv(file = '.env'): void {
+  if (existsSync(file)) process.loadEnvFile(file);
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const nodeEnv = (env.NODE_ENV ?? 'development') as Config['nodeEnv'];
+  if (!['development', 'production', 'test'].includes(nodeEnv)) {
+    throw new ConfigError(`NODE_ENV must be development, production or test (got "${env.NODE_ENV}")`);
+  }
+  const production = nodeEnv === 'production';
+  const port = int(env, 'PORT', 8000, 0, 65535);
+  const databaseUrl = env.DATABASE_URL || 'pglite://./data/pglite';
+  let database: DatabaseLocation;
+  try {
+    database = parseDatabaseUrl(databaseUrl);
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
+  const publicBaseUrl = (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, '');
+  try {
+    new URL(publicBaseUrl);
+  } catch {
+    throw new ConfigError(`PUBLIC_BASE_URL must be an absolute URL (got "${env.PUBLIC_BASE_URL}")`);
+  }
+  const paymentProvider = (env.PAYMENT_PROVIDER || 'sandbox') as Config['paymentProvider'];
+  if (!['sandbox', 'lyra'].includes(paymentProvider)) {
+    throw new ConfigError(`PAYMENT_PROVIDER must be sandbox or lyra (got "${env.PAYMENT_PROVIDER}")`);
+  }
+  const secretKey = env.SECRET_KEY || undefined;
+  if (production && !secretKey) throw new ConfigError('SECRET_KEY is required when NODE_ENV=production');
+  if (secretKey && secretKey.length < 32) throw new ConfigError('SECRET_KEY must be at least 32 characters');
+  const tlsCert = env.TLS_CERT || undefined;
+  const tlsKey = env.TLS_KEY || undefined;
+  if (Boolean(tlsCert) !== Boolean(tlsKey)) throw new ConfigError('TLS_CERT and TLS_KEY must be set together');
+  const trustRaw = env.TRUST_PROXY;
+  const trustProxy = !trustRaw ? false : trustRaw === 'true' ? true : trustRaw;
+  return {
+    port,
+    host: env.HOST || '0.0.0.0',
+    databaseUrl,
+    database,
+    redisUrl: env.REDIS_URL || undefined,
+    publicBaseUrl,
+    nodeEnv,
+    production,
+    trustProxy,
+    tlsCert,
+    tlsKey,
+    smtpUrl: env.SMTP_URL || undefined,
+    paymentProvider,
+    createRateLimit: int(env, 'CREATE_RATE_LIMIT', 300, 0, 1_000_000),
+    secretKey,
+    logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),
+    authCacheMs: int(env, 'AUTH_CACHE_MS', 5000, 0, 300_000),
+  };
+}

@@ -1,0 +1,59 @@
+import type { Queryable } from './database.js';
+
+export interface StoredResponse {
+  fingerprint: string;
+  status_code: number | null;
+  response_body: string | null;
+}
+
+/** How long a key replays its first response (DESIGN.md 5). */
+export const IDEMPOTENCY_TTL = '24 hours';
+/** A claim with no response after this long belongs to a request that died: it may be taken over. */
+const ABANDONED_CLAIM = '2 minutes';
+
+export function idempotencyRepository(db: Queryable) {
+  return {
+    /**
+     * Takes the key for this request. Returns true when this request owns it and must run;
+     * false when another request holds or held it (then read it with find()). An expired key,
+     * or a claim abandoned by a crashed request, is taken over.
+     */
+    async claim(tenantId: string, key: string, fingerprint: string): Promise<boolean> {
+      const r = await db.query(
+        `INSERT INTO idempotency_keys (tenant_id, key, fingerprint) VALUES ($1, $2, $3)
+         ON CONFLICT (tenant_id, key) DO UPDATE
+           SET fingerprint = EXCLUDED.fingerprint, status_code = NULL, response_body = NULL, created_at = now()
+         WHERE idempotency_keys.created_at < now() - interval '${IDEMPOTENCY_TTL}'
+            OR (idempotency_keys.status_code IS NULL AND idempotency_keys.created_at < now() - interval '${ABANDONED_CLAIM}')
+         RETURNING 1`,
+        [tenantId, key, fingerprint],
+      );
+      return r.rowCount > 0;
+    },
+    async find(tenantId: string, key: string): Promise<StoredResponse | undefined> {
+      const r = await db.query<StoredResponse>(
+        'SELECT fingerprint, status_code, response_body FROM idempotency_keys WHERE tenant_id = $1 AND key = $2',
+        [tenantId, key],
+      );
+      return r.rows[0];
+    },
+    async complete(tenantId: string, key: string, statusCode: number, body: string): Promise<void> {
+      await db.query(
+        'UPDATE idempotency_keys SET status_code = $3, response_body = $4 WHERE tenant_id = $1 AND key = $2',
+        [tenantId, key, statusCode, body],
+      );
+    },
+    /** Lets the key be used again: the request ended in a state a retry should not replay. */
+    async release(tenantId: string, key: string): Promise<void> {
+      await db.query('DELETE FROM idempotency_keys WHERE tenant_id = $1 AND key = $2 AND status_code IS NULL', [
+        tenantId,
+        key,
+      ]);
+    },
+    async purgeExpired(): Promise<number> {
+      const r = await db.query(`DELETE FROM idempotency_keys WHERE created_at < now() - interval '${IDEMPOTENCY_TTL}'`);
+      return r.rowCount;
+    },
+  };
+}
+export type IdempotencyRepository = ReturnType<typeof idempotencyRepository>;

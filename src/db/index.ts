@@ -1,0 +1,25 @@
+import { apiKeysRepository } from './api-keys-repository.js';
+import type { Database } from './database.js';
+import { idempotencyRepository } from './idempotency-repository.js';
+import { paymentRequestsRepository } from './payment-requests-repository.js';
+import { settingsRepository } from './settings-repository.js';
+import { tenantsRepository } from './tenants-repository.js';
+
+export type { ApiKeyAuthRow, ApiKeyStatus, ApiKeySummary } from './api-keys-repository.js';
+export type { Database, Queryable, QueryResult } from './database.js';
+export { PG, pgCode } from './database.js';
+export { migrate } from './migrate.js';
+export { type DatabaseLocation, openDatabase, parseDatabaseUrl } from './open-database.js';
+export type { Actor, ListFilter, PaymentRequestRow, StatusRow } from './payment-requests-repository.js';
+export type { Tenant } from './tenants-repository.js';
+
+export function repositories(db: Database) {
+  return {
+    tenants: tenantsRepository(db),
+    apiKeys: apiKeysRepository(db),
+    paymentRequests: paymentRequestsRepository(db),
+    idempotency: idempotencyRepository(db),
+    settings: settingsRepository(db),
+  };
+}
+export type Repositories = ReturnType<typeof repositories>;

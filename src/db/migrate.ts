@@ -1,0 +1,38 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { Database } from './database.js';
+
+const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
+// Any constant shared by every instance; it names the advisory lock that serialises migrations.
+const MIGRATION_LOCK = 727_001;
+
+/**
+ * Applies the numbered SQL files not yet recorded, in order, in one transaction under an
+ * advisory lock: two instances starting together apply each file once, and a failing file
+ * leaves the schema as it was. Returns the names applied.
+ */
+export async function migrate(db: Database): Promise<string[]> {
+  const files = (await readdir(MIGRATIONS_DIR)).filter((f) => f.endsWith('.sql')).sort();
+  return db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await tx.query(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
+    const done = new Set(
+      (await tx.query<{ name: string }>('SELECT name FROM schema_migrations')).rows.map((r) => r.name),
+    );
+    const applied: string[] = [];
+    for (const file of files) {
+      if (done.has(file)) continue;
+      const sql = await readFile(MIGRATIONS_DIR + file, 'utf8');
+      // Split on statement ends; our migrations hold no semicolons inside literals or bodies.
+      for (const statement of sql.split(/;\s*$/m)) {
+        const s = statement.replace(/^\s*--.*$/gm, '').trim();
+        if (s) await tx.query(s);
+      }
+      await tx.query('INSERT INTO schema_migrations (name) VALUES ($1)', [file]);
+      applied.push(file);
+    }
+    return applied;
+  });
+}

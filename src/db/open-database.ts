@@ -1,0 +1,27 @@
+import path from 'node:path';
+import type { Database } from './database.js';
+import { openPglite } from './pglite-database.js';
+import { openPostgres } from './postgres-database.js';
+
+export type DatabaseLocation =
+  | { engine: 'postgres'; url: string }
+  | { engine: 'pglite'; dir: string | undefined /* undefined: in memory */ };
+
+/** DESIGN.md 1: `postgres://`, `postgresql://`, `pglite://DIR`, `pglite://memory`. */
+export function parseDatabaseUrl(url: string): DatabaseLocation {
+  if (/^postgres(ql)?:\/\//.test(url)) return { engine: 'postgres', url };
+  const m = /^pglite:\/\/(.*)$/.exec(url);
+  if (!m)
+    throw new Error(
+      `DATABASE_URL must start with postgres://, postgresql:// or pglite:// (got ${url.split(':')[0]}:...)`,
+    );
+  const rest = m[1] ?? '';
+  if (rest === 'memory' || rest === 'memory/') return { engine: 'pglite', dir: undefined };
+  if (rest === '') throw new Error('DATABASE_URL pglite:// needs a directory, e.g. pglite://./data/pglite');
+  return { engine: 'pglite', dir: path.resolve(rest) };
+}
+
+export async function openDatabase(location: DatabaseLocation): Promise<Database> {
+  if (location.engine === 'postgres') return openPostgres(location.url);
+  return openPglite(location.dir);
+}

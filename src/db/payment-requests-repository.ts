@@ -1,0 +1,323 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type Currency,
+  type Language,
+  type NewPaymentRequest,
+  type RequestType,
+  referenceSequenceName,
+  type Source,
+  type Status,
+} from '../domain/index.js';
+import { type Database, PG, pgCode, type Queryable } from './database.js';
+
+/** A row as the API needs it; money in minor units. */
+export interface PaymentRequestRow {
+  id: string;
+  tenant_id: string;
+  reference: string;
+  request_type: RequestType;
+  status: Status;
+  amount: number;
+  amount_captured: number;
+  amount_refunded: number;
+  currency: Currency;
+  guest_email: string;
+  guest_first_name: string;
+  guest_last_name: string;
+  guest_phone: string;
+  language: Language;
+  reservation_ref: string;
+  reservation_data: Record<string, unknown>;
+  masked_pan: string;
+  card_expiry_month: number | null;
+  card_expiry_year: number | null;
+  email_sent: boolean;
+  pending_action: string | null;
+  hold_expires_at: Date | null;
+  link_expires_at: Date;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface StatusRow {
+  id: string;
+  reference: string;
+  reservation_ref: string;
+  request_type: RequestType;
+  status: Status;
+  amount: number;
+  amount_captured: number;
+}
+
+export interface ListFilter {
+  status?: Status;
+  requestType?: RequestType;
+  reservationRef?: string;
+  createdAfter?: Date;
+  createdBefore?: Date;
+  /** Keyset: rows strictly older than this (created_at, id). */
+  before?: { createdAt: Date; id: string };
+  limit: number;
+}
+
+export interface Actor {
+  source: Source;
+  actor: string | null;
+}
+
+const DETAIL_COLUMNS = `id, tenant_id, reference, request_type, status, amount, amount_captured, amount_refunded,
+  currency, guest_email, guest_first_name, guest_last_name, guest_phone, language, reservation_ref,
+  reservation_data, masked_pan, card_expiry_month, card_expiry_year, email_sent, pending_action,
+  hold_expires_at, link_expires_at, created_at, updated_at`;
+
+// One round trip: the reference comes from the tenant's sequence inside the INSERT, and the
+// creation is written to the history by the same statement.
+const INSERT_SQL = `
+WITH pr AS (
+  INSERT INTO payment_requests (id, tenant_id, reference, request_type, status, amount, currency,
+    guest_email, guest_first_name, guest_last_name, guest_phone, language, reservation_ref,
+    reservation_data, checkin, link_expires_at)
+  VALUES ($1, $2, $3 || lpad(nextval($4::regclass)::text, 4, '0'), $5, 'NOT_INITIATED', $6, $7,
+    $8, $9, $10, $11, $12, $13, $14::jsonb, $15::date, now() + make_interval(days => $16::int))
+  RETURNING id, tenant_id, reference
+), h AS (
+  INSERT INTO status_history (payment_request_id, tenant_id, from_status, to_status, source, actor)
+  SELECT id, tenant_id, NULL, 'NOT_INITIATED', $17, $18 FROM pr
+)
+SELECT reference FROM pr`;
+
+export function paymentRequestsRepository(db: Database) {
+  async function ensureSequence(tenantId: string, type: RequestType, year: number, name: string) {
+    try {
+      await db.query(`CREATE SEQUENCE IF NOT EXISTS ${name}`);
+    } catch (err) {
+      // Two creates racing to make the same sequence: the loser's error only says it exists.
+      if (pgCode(err) !== PG.uniqueViolation && pgCode(err) !== PG.duplicateTable) throw err;
+    }
+    await db.query(
+      `INSERT INTO reference_counters (tenant_id, request_type, year, sequence_name)
+       VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`,
+      [tenantId, type, year, name],
+    );
+  }
+
+  return {
+    async create(
+      tenantId: string,
+      p: NewPaymentRequest,
+      opts: { year: number; linkLifetimeDays: number; actor: Actor },
+    ): Promise<{ id: string; reference: string }> {
+      const id = randomUUID();
+      const prefix = `${p.requestType === 'DEPOSIT' ? 'DEP' : 'IMP'}-${opts.year}-`;
+      const seq = referenceSequenceName(tenantId, p.requestType, opts.year);
+      const params = [
+        id,
+        tenantId,
+        prefix,
+        seq,
+        p.requestType,
+        p.amountCents,
+        p.currency,
+        p.guestEmail,
+        p.guestFirstName,
+        p.guestLastName,
+        p.guestPhone,
+        p.language,
+        p.reservationRef,
+        JSON.stringify(p.reservationData),
+        p.checkin,
+        opts.linkLifetimeDays,
+        opts.actor.source,
+        opts.actor.actor,
+      ];
+      let r: { rows: { reference: string }[] };
+      try {
+        r = await db.query<{ reference: string }>(INSERT_SQL, params);
+      } catch (err) {
+        if (pgCode(err) !== PG.undefinedTable) throw err;
+        // The tenant's first request of this type this year: make its sequence, then retry.
+        await ensureSequence(tenantId, p.requestType, opts.year, seq);
+        r = await db.query<{ reference: string }>(INSERT_SQL, params);
+      }
+      return { id, reference: (r.rows[0] as { reference: string }).reference };
+    },
+
+    async find(tenantId: string, id: string, q: Queryable = db): Promise<PaymentRequestRow | undefined> {
+      const r = await q.query<PaymentRequestRow>(
+        `SELECT ${DETAIL_COLUMNS} FROM payment_requests WHERE id = $1 AND tenant_id = $2`,
+        [id, tenantId],
+      );
+      return r.rows[0];
+    },
+
+    /** Newest first, keyset pagination on (created_at, id): the cost of page N is that of page 1. */
+    async list(tenantId: string, f: ListFilter): Promise<PaymentRequestRow[]> {
+      const where = ['tenant_id = $1'];
+      const params: unknown[] = [tenantId];
+      const add = (sql: string, ...values: unknown[]) => {
+        let s = sql;
+        for (const v of values) {
+          params.push(v);
+          s = s.replace('?', `$${params.length}`);
+        }
+        where.push(s);
+      };
+      if (f.status) add('status = ?', f.status);
+      if (f.requestType) add('request_type = ?', f.requestType);
+      if (f.reservationRef) add('reservation_ref = ?', f.reservationRef);
+      if (f.createdAfter) add('created_at >= ?', f.createdAfter);
+      if (f.createdBefore) add('created_at < ?', f.createdBefore);
+      if (f.before) add('(created_at, id) < (?, ?::uuid)', f.before.createdAt, f.before.id);
+      params.push(f.limit);
+      const r = await db.query<PaymentRequestRow>(
+        `SELECT ${DETAIL_COLUMNS} FROM payment_requests WHERE ${where.join(' AND ')}
+          ORDER BY created_at DESC, id DESC LIMIT $${params.length}`,
+        params,
+      );
+      return r.rows;
+    },
+
+    async statuses(tenantId: string, refs: readonly string[]): Promise<StatusRow[]> {
+      const r = await db.query<StatusRow>(
+        `SELECT id, reference, reservation_ref, request_type, status, amount, amount_captured
+           FROM payment_requests WHERE tenant_id = $1 AND reservation_ref = ANY($2::text[])
+          ORDER BY reservation_ref, created_at, id`,
+        [tenantId, refs],
+      );
+      return r.rows;
+    },
+
+    /**
+     * Moves the request from one of `from` to `to` in one conditional statement, and records
+     * the move in the history. Two racing calls: one row updated, the other gets undefined.
+     * A row claimed by a money command (pending_action) is left alone.
+     */
+    async transition(
+      tenantId: string,
+      id: string,
+      from: readonly Status[],
+      to: Status,
+      actor: Actor,
+      detail: Record<string, unknown> | null = null,
+    ): Promise<{ reference: string; status: Status; from_status: Status } | undefined> {
+      const r = await db.query<{ reference: string; status: Status; from_status: Status }>(
+        `WITH old AS (
+           SELECT id, status FROM payment_requests
+            WHERE id = $1 AND tenant_id = $2 AND status = ANY($3::text[]) AND pending_action IS NULL
+            FOR UPDATE
+         ), upd AS (
+           UPDATE payment_requests p SET status = $4, updated_at = date_trunc('milliseconds', now())
+             FROM old WHERE p.id = old.id AND old.status = ANY($3::text[])
+           RETURNING p.id, p.tenant_id, p.reference, p.status, old.status AS from_status
+         ), h AS (
+           INSERT INTO status_history (payment_request_id, tenant_id, from_status, to_status, source, actor, detail)
+           SELECT id, tenant_id, from_status, status, $5, $6, $7::jsonb FROM upd
+         )
+         SELECT reference, status, from_status FROM upd`,
+        [id, tenantId, from, to, actor.source, actor.actor, detail === null ? null : JSON.stringify(detail)],
+      );
+      return r.rows[0];
+    },
+
+    /**
+     * Claims the row for a money command that must talk to the provider: only one claim can
+     * win, and the provider is then called outside any transaction.
+     */
+    async claim(
+      tenantId: string,
+      id: string,
+      from: readonly Status[],
+      action: 'capture' | 'release' | 'refund' | 'hold',
+    ): Promise<PaymentRequestRow | undefined> {
+      const r = await db.query<PaymentRequestRow>(
+        `UPDATE payment_requests SET pending_action = $4, pending_since = now()
+          WHERE id = $1 AND tenant_id = $2 AND status = ANY($3::text[]) AND pending_action IS NULL
+          RETURNING ${DETAIL_COLUMNS}`,
+        [id, tenantId, from, action],
+      );
+      return r.rows[0];
+    },
+
+    /** Gives a claim back after the provider said no or could not be reached. */
+    async unclaim(id: string, action: string): Promise<void> {
+      await db.query(
+        'UPDATE payment_requests SET pending_action = NULL, pending_since = NULL WHERE id = $1 AND pending_action = $2',
+        [id, action],
+      );
+    },
+
+    /** Records the outcome of a claimed money command: status, amounts, history, claim released. */
+    async completeClaim(
+      id: string,
+      action: string,
+      to: Status,
+      changes: { amountCaptured?: number; amountRefunded?: number },
+      actor: Actor,
+      detail: Record<string, unknown> | null = null,
+    ): Promise<{ reference: string; status: Status } | undefined> {
+      const r = await db.query<{ reference: string; status: Status }>(
+        `WITH upd AS (
+           UPDATE payment_requests p SET status = $3, pending_action = NULL, pending_since = NULL,
+             amount_captured = COALESCE($4, p.amount_captured), amount_refunded = COALESCE($5, p.amount_refunded),
+             updated_at = date_trunc('milliseconds', now())
+            WHERE p.id = $1 AND p.pending_action = $2
+           RETURNING p.id, p.tenant_id, p.reference, p.status,
+             (SELECT status FROM payment_requests WHERE id = $1) AS from_status
+         ), h AS (
+           INSERT INTO status_history (payment_request_id, tenant_id, from_status, to_status, source, actor, detail)
+           SELECT id, tenant_id, from_status, status, $6, $7, $8::jsonb FROM upd
+         )
+         SELECT reference, status FROM upd`,
+        [
+          id,
+          action,
+          to,
+          changes.amountCaptured ?? null,
+          changes.amountRefunded ?? null,
+          actor.source,
+          actor.actor,
+          detail === null ? null : JSON.stringify(detail),
+        ],
+      );
+      return r.rows[0];
+    },
+
+    /** Deletes the row (its card token with it) if its status allows; the history keeps a trace. */
+    async delete(
+      tenantId: string,
+      id: string,
+      deletable: readonly Status[],
+      actor: Actor,
+    ): Promise<{ reference: string } | undefined> {
+      const r = await db.query<{ reference: string }>(
+        `WITH del AS (
+           DELETE FROM payment_requests
+            WHERE id = $1 AND tenant_id = $2 AND status = ANY($3::text[]) AND pending_action IS NULL
+           RETURNING id, tenant_id, reference, status
+         ), h AS (
+           INSERT INTO status_history (payment_request_id, tenant_id, from_status, to_status, source, actor)
+           SELECT id, tenant_id, status, 'DELETED', $4, $5 FROM del
+         )
+         SELECT reference FROM del`,
+        [id, tenantId, deletable, actor.source, actor.actor],
+      );
+      return r.rows[0];
+    },
+
+    async history(id: string) {
+      const r = await db.query<{
+        from_status: Status | null;
+        to_status: string;
+        source: Source;
+        actor: string | null;
+        detail: Record<string, unknown> | null;
+        created_at: Date;
+      }>(
+        'SELECT from_status, to_status, source, actor, detail, created_at FROM status_history WHERE payment_request_id = $1 ORDER BY id',
+        [id],
+      );
+      return r.rows;
+    },
+  };
+}
+export type PaymentRequestsRepository = ReturnType<typeof paymentRequestsRepository>;

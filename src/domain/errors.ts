@@ -1,0 +1,72 @@
+import type { Status } from './statuses.js';
+
+/**
+ * The closed catalogue of errors the service answers with. Each has a stable code, an HTTP
+ * status and a message; one Fastify error handler turns them into responses (api/errors.ts).
+ * Anything not in here is a 500 that says nothing about its cause.
+ */
+export interface FieldIssue {
+  field: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  constructor(
+    readonly code: string,
+    readonly httpStatus: number,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export const errors = {
+  validation: (details: FieldIssue[]) => new AppError('validation_failed', 422, 'Validation failed', { details }),
+  depositAmountRequired: () =>
+    new AppError('deposit_amount_required', 400, 'DEPOSIT requests require an amount greater than 0'),
+  notFound: (uuid: string) => new AppError('not_found', 404, `Payment request ${uuid} not found.`),
+  routeNotFound: () => new AppError('route_not_found', 404, 'Not found'),
+  cannotCancelTerminal: (status: Status) =>
+    new AppError('invalid_status', 400, 'Cannot cancel a payment request in terminal status', { status }),
+  invalidStatus: (action: string, status: Status, allowed: readonly Status[]) =>
+    new AppError(
+      'invalid_status',
+      400,
+      `Cannot ${action} a payment request in status ${status} (allowed: ${allowed.join(', ')})`,
+      { status, allowed },
+    ),
+  cannotDelete: (status: Status, why: string) =>
+    new AppError('cannot_delete', 400, `Cannot delete a payment request in status ${status}: ${why}`, { status }),
+  operationInProgress: (action: string) =>
+    new AppError(
+      'operation_in_progress',
+      409,
+      `Another operation (${action}) is in progress on this payment request; retry shortly`,
+    ),
+  captureAmountTooHigh: (heldCents: number) =>
+    new AppError('capture_amount_too_high', 400, 'Capture amount exceeds the held amount', {
+      held_amount: heldCents / 100,
+    }),
+  refsRequired: () => new AppError('refs_required', 400, 'Query parameter refs is required'),
+  tooManyRefs: (max: number) => new AppError('too_many_refs', 400, `At most ${max} references are allowed in refs`),
+  badCursor: () => new AppError('invalid_cursor', 400, 'Invalid pagination cursor'),
+  invalidJson: () => new AppError('invalid_json', 400, 'Request body is not valid JSON'),
+  unsupportedMediaType: () => new AppError('unsupported_media_type', 415, 'Content-Type must be application/json'),
+  payloadTooLarge: () => new AppError('payload_too_large', 413, 'Request body is too large'),
+  unauthorized: () => new AppError('unauthorized', 401, 'Unauthorized'),
+  keyRevoked: () => new AppError('api_key_revoked', 403, 'API key revoked'),
+  keyExpired: () => new AppError('api_key_expired', 403, 'API key expired'),
+  idempotencyMismatch: () =>
+    new AppError('idempotency_key_reused', 422, 'Idempotency-Key was already used with a different request'),
+  idempotencyInProgress: () =>
+    new AppError('idempotency_key_in_progress', 409, 'A request with this Idempotency-Key is still in progress'),
+  invalidIdempotencyKey: () =>
+    new AppError('invalid_idempotency_key', 400, 'Idempotency-Key must be 1 to 255 visible ASCII characters'),
+  httpsRequired: () => new AppError('https_required', 403, 'HTTPS required'),
+  providerUnavailable: () =>
+    new AppError('provider_unavailable', 502, 'The payment provider is unavailable; nothing was changed, retry later'),
+  providerRefused: (reason: string) => new AppError('provider_refused', 402, `The payment provider refused: ${reason}`),
+  internal: () => new AppError('internal_error', 500, 'Internal server error'),
+} as const;

@@ -1,0 +1,30 @@
+import type { RequestType } from './statuses.js';
+
+const PREFIX: Record<RequestType, string> = { DEPOSIT: 'DEP', IMPRINT: 'IMP' };
+
+/** `DEP-2026-0042`: at least four digits, more when the counter passes 9999 (DESIGN.md 2). */
+export function formatReference(type: RequestType, year: number, n: number): string {
+  return `${PREFIX[type]}-${year}-${String(n).padStart(4, '0')}`;
+}
+
+/**
+ * The PostgreSQL sequence that numbers one tenant's requests of one type in one year.
+ * A sequence, not a counter row: nextval() takes no lock that lasts until commit, so one busy
+ * tenant's creates never queue behind each other. Gaps are allowed; uniqueness is kept by
+ * the sequence and proven by a unique index.
+ */
+export function referenceSequenceName(tenantId: string, type: RequestType, year: number): string {
+  return `ref_${tenantId.replaceAll('-', '')}_${PREFIX[type].toLowerCase()}_${year}`;
+}
+
+const yearFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/** The calendar year at `at` in the tenant's time zone: a hotel's year starts at its midnight. */
+export function yearIn(timeZone: string, at: Date): number {
+  let f = yearFormatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-GB', { timeZone, year: 'numeric' });
+    yearFormatters.set(timeZone, f);
+  }
+  return Number(f.format(at));
+}

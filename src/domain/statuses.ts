@@ -1,0 +1,38 @@
+/** Every status a payment request can hold (SPEC.md 3). The SQL CHECK constraint mirrors this list. */
+export const STATUSES = [
+  'NOT_INITIATED',
+  'PENDING',
+  'AUTHORISED',
+  'AUTHORISED_TO_VALIDATE',
+  'CAPTURED',
+  'REFUSED',
+  'ERROR',
+  'CANCELLED',
+  'EXPIRED',
+  'REFUNDED',
+] as const;
+export type Status = (typeof STATUSES)[number];
+
+export const REQUEST_TYPES = ['IMPRINT', 'DEPOSIT'] as const;
+export type RequestType = (typeof REQUEST_TYPES)[number];
+
+export const CURRENCIES = ['EUR', 'CHF', 'USD'] as const;
+export type Currency = (typeof CURRENCIES)[number];
+
+export const LANGUAGES = ['fr', 'en', 'de'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+const TERMINAL: ReadonlySet<Status> = new Set<Status>(['CAPTURED', 'REFUSED', 'CANCELLED', 'EXPIRED', 'REFUNDED']);
+
+export function isTerminal(status: Status): boolean {
+  return TERMINAL.has(status);
+}
+
+export function isStatus(value: string): value is Status {
+  return (STATUSES as readonly string[]).includes(value);
+}
+
+/** DESIGN.md 5: CLOSED once the transaction is finished (a terminal status), OPEN otherwise. */
+export function orderCycle(status: Status): 'OPEN' | 'CLOSED' {
+  return isTerminal(status) ? 'CLOSED' : 'OPEN';
+}

@@ -1,0 +1,83 @@
+import type { RequestType, Status } from './statuses.js';
+
+/**
+ * What can move a payment request. Each trigger names who or what asks; the table below
+ * decides whether the move is allowed. Nothing else in the code base changes a status.
+ */
+export type Trigger =
+  | 'guest_opens_form'
+  | 'guest_registers_card'
+  | 'guest_pays'
+  | 'payment_refused'
+  | 'payment_error'
+  | 'deferred_hold_placed'
+  | 'deferred_hold_refused'
+  | 'capture'
+  | 'release'
+  | 'cancel'
+  | 'refund'
+  | 'hold_expired'
+  | 'link_expired';
+
+/** Where a status change came from, as recorded in the history (SQL CHECK mirrors it). */
+export type Source = 'api' | 'admin' | 'ipn' | 'job' | 'guest' | 'cli';
+
+export interface Transition {
+  readonly from: readonly Status[];
+  readonly trigger: Trigger;
+  /** Only for this request type; undefined means both. */
+  readonly requestType?: RequestType;
+  readonly to: Status;
+}
+
+const OPEN_LINK: readonly Status[] = ['NOT_INITIATED', 'PENDING', 'ERROR'];
+// A guest may retry through the link while the request is not terminal (SPEC.md 3, last row):
+// an ERROR, or a first attempt, can end in any outcome of a payment.
+const PAYABLE: readonly Status[] = ['NOT_INITIATED', 'PENDING', 'ERROR'];
+
+/** SPEC.md 3, plus the EXPIRED moves of DESIGN.md 5. Data, not code: read it top to bottom. */
+export const TRANSITIONS: readonly Transition[] = [
+  { from: ['NOT_INITIATED'], trigger: 'guest_opens_form', to: 'PENDING' },
+  { from: PAYABLE, trigger: 'guest_registers_card', requestType: 'IMPRINT', to: 'AUTHORISED' },
+  { from: PAYABLE, trigger: 'guest_pays', requestType: 'DEPOSIT', to: 'CAPTURED' },
+  { from: PAYABLE, trigger: 'payment_refused', to: 'REFUSED' },
+  { from: PAYABLE, trigger: 'payment_error', to: 'ERROR' },
+  { from: ['AUTHORISED'], trigger: 'deferred_hold_placed', requestType: 'IMPRINT', to: 'AUTHORISED_TO_VALIDATE' },
+  { from: ['AUTHORISED'], trigger: 'deferred_hold_refused', requestType: 'IMPRINT', to: 'REFUSED' },
+  { from: ['AUTHORISED_TO_VALIDATE'], trigger: 'capture', to: 'CAPTURED' },
+  { from: ['AUTHORISED_TO_VALIDATE'], trigger: 'release', to: 'CANCELLED' },
+  { from: ['NOT_INITIATED', 'PENDING', 'ERROR'], trigger: 'cancel', to: 'CANCELLED' },
+  { from: ['CAPTURED'], trigger: 'refund', to: 'REFUNDED' },
+  { from: ['AUTHORISED_TO_VALIDATE'], trigger: 'hold_expired', to: 'EXPIRED' },
+  { from: OPEN_LINK, trigger: 'link_expired', to: 'EXPIRED' },
+];
+
+/** The statuses from which `trigger` may move a request of `requestType`. */
+export function allowedFrom(trigger: Trigger, requestType?: RequestType): Status[] {
+  const from = new Set<Status>();
+  for (const t of TRANSITIONS) {
+    if (t.trigger !== trigger) continue;
+    if (requestType && t.requestType && t.requestType !== requestType) continue;
+    for (const s of t.from) from.add(s);
+  }
+  return [...from];
+}
+
+/** The target of `trigger` from `from`, or undefined when the table forbids it. */
+export function nextStatus(from: Status, trigger: Trigger, requestType: RequestType): Status | undefined {
+  const t = TRANSITIONS.find(
+    (row) =>
+      row.trigger === trigger && row.from.includes(from) && (!row.requestType || row.requestType === requestType),
+  );
+  return t?.to;
+}
+
+/**
+ * The target status of a trigger; the same whatever the start, by construction of the table.
+ * Repositories use it with allowedFrom() to write one conditional UPDATE.
+ */
+export function targetOf(trigger: Trigger): Status {
+  const row = TRANSITIONS.find((t) => t.trigger === trigger);
+  if (!row) throw new Error(`no transition for trigger ${trigger}`);
+  return row.to;
+}

@@ -1,0 +1,138 @@
+import type { Actor, PaymentRequestRow, Repositories } from '../db/index.js';
+import {
+  allowedFrom,
+  type CreatePaymentRequestInput,
+  DELETABLE_STATUSES,
+  errors,
+  isTerminal,
+  type Status,
+  type Trigger,
+  targetOf,
+  toMinorUnits,
+  validateCreate,
+  whyNotDeletable,
+  yearIn,
+} from '../domain/index.js';
+import { type PaymentProvider, ProviderError } from '../providers/index.js';
+
+export interface TenantContext {
+  tenantId: string;
+  timezone: string;
+  linkLifetimeDays: number;
+}
+
+export interface ActionOutcome {
+  uuid: string;
+  reference: string;
+  status: Status;
+}
+
+/**
+ * The commands on a payment request, shared by the API, the administration interface and the
+ * jobs. Every status move goes through the transition table; every money move follows one
+ * pipeline: claim the row (one winner), call the provider outside any transaction, then
+ * record the outcome with its history, or give the claim back.
+ */
+export function paymentRequestCommands(
+  repos: Repositories,
+  provider: PaymentProvider,
+  now: () => Date = () => new Date(),
+) {
+  const requests = repos.paymentRequests;
+
+  /** Why a conditional update touched nothing: gone, busy, or in a status the table forbids. */
+  async function explainMiss(tenantId: string, id: string, action: string, trigger: Trigger): Promise<never> {
+    const row = await requests.find(tenantId, id);
+    if (!row) throw errors.notFound(id);
+    if (row.pending_action) throw errors.operationInProgress(row.pending_action);
+    throw errors.invalidStatus(action, row.status, allowedFrom(trigger, row.request_type));
+  }
+
+  async function moneyCommand(
+    t: TenantContext,
+    id: string,
+    trigger: 'capture' | 'release',
+    actor: Actor,
+    amountFor: (row: PaymentRequestRow) => number,
+  ): Promise<ActionOutcome> {
+    const from = allowedFrom(trigger);
+    const row = await requests.claim(t.tenantId, id, from, trigger);
+    if (!row) return explainMiss(t.tenantId, id, trigger, trigger);
+    let cents: number;
+    try {
+      cents = amountFor(row);
+      const ref = { paymentRequestId: row.id, reference: row.reference, currency: row.currency };
+      if (trigger === 'capture') await provider.capture(ref, cents);
+      else await provider.release(ref);
+    } catch (err) {
+      await requests.unclaim(id, trigger);
+      if (err instanceof ProviderError) {
+        if (err.kind === 'refused') throw errors.providerRefused(err.message);
+        throw errors.providerUnavailable();
+      }
+      throw err;
+    }
+    const done = await requests.completeClaim(
+      id,
+      trigger,
+      targetOf(trigger),
+      trigger === 'capture' ? { amountCaptured: cents } : {},
+      actor,
+      trigger === 'capture' ? { amount_captured: cents } : null,
+    );
+    if (!done) throw new Error(`claim on ${id} for ${trigger} was lost`);
+    return { uuid: id, reference: done.reference, status: done.status };
+  }
+
+  return {
+    async create(t: TenantContext, input: CreatePaymentRequestInput, actor: Actor) {
+      const p = validateCreate(input);
+      const { id, reference } = await requests.create(t.tenantId, p, {
+        year: yearIn(t.timezone, now()),
+        linkLifetimeDays: t.linkLifetimeDays,
+        actor,
+      });
+      return { uuid: id, reference, status: 'NOT_INITIATED' as const };
+    },
+
+    async cancel(t: TenantContext, id: string, actor: Actor): Promise<ActionOutcome> {
+      const moved = await requests.transition(t.tenantId, id, allowedFrom('cancel'), targetOf('cancel'), actor);
+      if (moved) return { uuid: id, reference: moved.reference, status: moved.status };
+      const row = await requests.find(t.tenantId, id);
+      if (!row) throw errors.notFound(id);
+      if (isTerminal(row.status)) throw errors.cannotCancelTerminal(row.status);
+      if (row.pending_action) throw errors.operationInProgress(row.pending_action);
+      throw errors.invalidStatus('cancel', row.status, allowedFrom('cancel'));
+    },
+
+    /** Full capture, or partial with `amount` (currency units, 0 < amount <= held amount). */
+    capture(t: TenantContext, id: string, amount: number | undefined, actor: Actor): Promise<ActionOutcome> {
+      let requested: number | undefined;
+      if (amount !== undefined) {
+        requested = toMinorUnits(amount);
+        if (requested === undefined || requested <= 0) {
+          throw errors.validation([{ field: 'amount', message: 'must be above 0 with at most two decimals' }]);
+        }
+      }
+      return moneyCommand(t, id, 'capture', actor, (row) => {
+        if (requested === undefined) return row.amount;
+        if (requested > row.amount) throw errors.captureAmountTooHigh(row.amount);
+        return requested;
+      });
+    },
+
+    release(t: TenantContext, id: string, actor: Actor): Promise<ActionOutcome> {
+      return moneyCommand(t, id, 'release', actor, () => 0);
+    },
+
+    async delete(t: TenantContext, id: string, actor: Actor): Promise<{ reference: string }> {
+      const deleted = await requests.delete(t.tenantId, id, DELETABLE_STATUSES, actor);
+      if (deleted) return deleted;
+      const row = await requests.find(t.tenantId, id);
+      if (!row) throw errors.notFound(id);
+      if (row.pending_action) throw errors.operationInProgress(row.pending_action);
+      throw errors.cannotDelete(row.status, whyNotDeletable(row.status) ?? 'not allowed');
+    },
+  };
+}
+export type PaymentRequestCommands = ReturnType<typeof paymentRequestCommands>;

@@ -1,0 +1,6 @@
+export {
+  type ActionOutcome,
+  type PaymentRequestCommands,
+  paymentRequestCommands,
+  type TenantContext,
+} from './commands.js';

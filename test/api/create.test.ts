@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createBody, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
+
+describe(`POST /api/payment-requests/ (${ENGINE})`, () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp();
+  });
+  after(() => t.close());
+
+  const create = (body: unknown, headers: Record<string, string> = {}) =>
+    t.call({ method: 'POST', url: '/api/payment-requests/', payload: body as object, headers });
+
+  test('creates an IMPRINT with the four fields of SPEC 2.3 and stores what was sent', async () => {
+    const r = await create(createBody());
+    assert.equal(r.statusCode, 201);
+    const body = r.json();
+    assert.deepEqual(Object.keys(body).sort(), ['payment_link', 'reference', 'status', 'uuid']);
+    assert.equal(body.status, 'NOT_INITIATED');
+    assert.match(body.reference, /^IMP-\d{4}-\d{4,}$/);
+    assert.equal(body.payment_link, `/payment/${body.uuid}/`);
+    const d = (await t.call({ method: 'GET', url: `/api/payment-requests/${body.uuid}/` })).json();
+    assert.equal(d.amount, 150);
+    assert.equal(d.guest_email, 'jeanne.martin@example.com');
+    assert.deepEqual(d.reservation_data, { checkin: '2026-12-24', checkout: '2026-12-27', room_type: 'Double' });
+    assert.equal(d.guest_phone, undefined);
+    assert.equal(d.language, undefined);
+  });
+
+  test('applies the defaults of SPEC 2.2', async () => {
+    const r = await create({
+      request_type: 'IMPRINT',
+      guest_email: 'a@example.com',
+      guest_first_name: 'A',
+      guest_last_name: 'B',
+      reservation_ref: 'R-defaults',
+    });
+    assert.equal(r.statusCode, 201);
+    const d = (await t.call({ method: 'GET', url: `/api/payment-requests/${r.json().uuid}/` })).json();
+    assert.equal(d.amount, 0);
+    assert.equal(d.currency, 'EUR');
+    assert.deepEqual(d.reservation_data, {});
+    const row = await t.repos.paymentRequests.find(t.tenant.tenantId, r.json().uuid);
+    assert.equal(row?.language, 'fr');
+    assert.equal(row?.guest_phone, '');
+  });
+
+  test('numbers DEPOSIT and IMPRINT references separately, per tenant, zero-padded', async () => {
+    const other = await t.newTenant('Other hotel');
+    const year = new Date().getFullYear();
+    const d1 = (await create(createBody({ request_type: 'DEPOSIT', amount: 10 }))).json();
+    const d2 = (await create(createBody({ request_type: 'DEPOSIT', amount: 10 }))).json();
+    const o1 = (
+      await t.call({
+        method: 'POST',
+        url: '/api/payment-requests/',
+        payload: createBody({ request_type: 'DEPOSIT', amount: 10 }),
+        tenant: other,
+      })
+    ).json();
+    assert.equal(d1.reference, `DEP-${year}-0001`);
+    assert.equal(d2.reference, `DEP-${year}-0002`);
+    assert.equal(o1.reference, `DEP-${year}-0001`);
+  });
+
+  test('a DEPOSIT without an amount above 0 is the spec 400 with its exact message', async () => {
+    for (const amount of [undefined, 0, -5]) {
+      const r = await create(createBody({ request_type: 'DEPOSIT', amount }));
+      assert.equal(r.statusCode, 400, `amount ${amount}`);
+      assert.equal(r.json().error, 'DEPOSIT requests require an amount greater than 0');
+    }
+  });
+
+  test('references stay unique under concurrent creates of one tenant', async () => {
+    const rs = await Promise.all(
+      Array.from({ length: 40 }, () => create(createBody({ request_type: 'IMPRINT', reservation_ref: 'RACE' }))),
+    );
+    assert.ok(rs.every((r) => r.statusCode === 201));
+    const refs = new Set(rs.map((r) => r.json().reference));
+    assert.equal(refs.size, 40);
+  });
+});
