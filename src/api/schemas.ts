@@ -26,7 +26,7 @@ export const ValidationErrorBody = Type.Object({
   details: Type.Array(Type.Object({ field: Type.String(), message: Type.String() })),
 });
 export const AuthErrorBody = Type.Object({
-  detail: Type.String(),
+  detail: Type.Optional(Type.String({ description: 'Same text as error, on authentication failures' })),
   error: Type.String(),
   code: Type.Optional(Type.String()),
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Database, QueryResult } from './database.js';
 
@@ -14,12 +15,27 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10 });
   // An idle client that loses its server emits 'error'; without a listener Node would exit.
   pool.on('error', () => {});
+  // Named statements are parsed and planned once per connection, not on every call. Our SQL
+  // texts are constants, so the set of names stays small; statements without parameters
+  // (DDL, migrations) run unnamed.
+  const names = new Map<string, string>();
+  const nameOf = (sql: string) => {
+    let n = names.get(sql);
+    if (!n) {
+      n = `s${createHash('sha1').update(sql).digest('hex').slice(0, 16)}`;
+      names.set(sql, n);
+    }
+    return n;
+  };
   const run = async <T>(
     client: pg.Pool | pg.PoolClient,
     sql: string,
     params: readonly unknown[] = [],
   ): Promise<QueryResult<T>> => {
-    const r = await client.query(sql, params as unknown[]);
+    const r =
+      params.length > 0
+        ? await client.query({ name: nameOf(sql), text: sql, values: params as unknown[] })
+        : await client.query(sql);
     return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 };
   };
   // Fail at start, with the server's own words, rather than on the first request.

@@ -6,9 +6,8 @@ import type { Status } from '../../src/domain/index.js';
  * guest and the daily job). Arranges a test's starting point; never used to check a result.
  */
 export async function arrangeStatus(db: Database, id: string, status: Status, extra: { amountCaptured?: number } = {}) {
-  await db.query('UPDATE payment_requests SET status = $2, amount_captured = COALESCE($3, amount_captured) WHERE id = $1', [
-    id,
-    status,
-    extra.amountCaptured ?? null,
-  ]);
+  await db.query(
+    'UPDATE payment_requests SET status = $2, amount_captured = COALESCE($3, amount_captured) WHERE id = $1',
+    [id, status, extra.amountCaptured ?? null],
+  );
 }

@@ -35,13 +35,23 @@ export interface TestAppOptions {
   now?: () => Date;
 }
 
-export async function newTenant(repos: Repositories, name = 'Hôtel des Tests', opts: { createRateLimit?: number } = {}) {
+export async function newTenant(
+  repos: Repositories,
+  name = 'Hôtel des Tests',
+  opts: { createRateLimit?: number } = {},
+) {
   const t = await repos.tenants.create({ name });
   if (opts.createRateLimit !== undefined) {
     await repos.tenants.setCreateRateLimit(t.id, opts.createRateLimit);
   }
   const k = generateApiKey();
-  await repos.apiKeys.insert({ tenantId: t.id, prefix: k.prefix, secretHash: k.secretHash, label: 'tests', expiresAt: null });
+  await repos.apiKeys.insert({
+    tenantId: t.id,
+    prefix: k.prefix,
+    secretHash: k.secretHash,
+    label: 'tests',
+    expiresAt: null,
+  });
   return { tenantId: t.id, key: k.key, prefix: k.prefix, headers: { 'x-api-key': k.key } };
 }
 

@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
+
+const PRODUCTION = { NODE_ENV: 'production', SECRET_KEY: 'x'.repeat(64) };
+
+describe(`production HTTPS rules (${ENGINE})`, () => {
+  let direct: TestApp;
+  let proxied: TestApp;
+  before(async () => {
+    direct = await startTestApp({ env: PRODUCTION });
+    proxied = await startTestApp({ env: { ...PRODUCTION, TRUST_PROXY: 'true' } });
+  });
+  after(async () => {
+    await direct.close();
+    await proxied.close();
+  });
+
+  test('plain HTTP is refused with 403 HTTPS required, before authentication, and carries HSTS', async () => {
+    const r = await direct.call({ method: 'GET', url: '/api/payment-requests/' });
+    assert.equal(r.statusCode, 403);
+    assert.equal(r.json().error, 'HTTPS required');
+    assert.match(String(r.headers['strict-transport-security']), /max-age=\d+/);
+    const anonymous = await direct.app.inject({ method: 'GET', url: '/api/payment-requests/' });
+    assert.equal(anonymous.statusCode, 403, 'no key: still the HTTPS answer, nothing about keys');
+  });
+
+  test('X-Forwarded-Proto is ignored unless the proxy is trusted', async () => {
+    const r = await direct.call({
+      method: 'GET',
+      url: '/api/payment-requests/',
+      headers: { 'x-forwarded-proto': 'https' },
+    });
+    assert.equal(r.statusCode, 403);
+  });
+
+  test('behind a trusted proxy that ended TLS, requests go through', async () => {
+    const r = await proxied.call({
+      method: 'GET',
+      url: '/api/payment-requests/',
+      headers: { 'x-forwarded-proto': 'https' },
+    });
+    assert.equal(r.statusCode, 200);
+    assert.deepEqual(r.json(), []);
+    const plain = await proxied.call({
+      method: 'GET',
+      url: '/api/payment-requests/',
+      headers: { 'x-forwarded-proto': 'http' },
+    });
+    assert.equal(plain.statusCode, 403);
+  });
+});
+
+describe(`request ids (${ENGINE})`, () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp();
+  });
+  after(() => t.close());
+
+  test('a sane incoming X-Request-Id is echoed, anything else is replaced by a fresh one', async () => {
+    const kept = await t.call({
+      method: 'GET',
+      url: '/api/payment-requests/',
+      headers: { 'x-request-id': 'pms-42.a:b' },
+    });
+    assert.equal(kept.headers['x-request-id'], 'pms-42.a:b');
+    const odd = await t.call({
+      method: 'GET',
+      url: '/api/payment-requests/',
+      headers: { 'x-request-id': 'a b\u00e9<script>' },
+    });
+    assert.match(String(odd.headers['x-request-id']), /^[0-9a-f-]{36}$/);
+    const a = await t.call({ method: 'GET', url: '/nowhere' });
+    const b = await t.call({ method: 'GET', url: '/nowhere' });
+    assert.equal(a.statusCode, 404);
+    assert.notEqual(a.headers['x-request-id'], b.headers['x-request-id']);
+  });
+});
