@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import {
+  allowedFrom,
+  isTerminal,
+  nextStatus,
+  orderCycle,
+  STATUSES,
+  type Status,
+  TRANSITIONS,
+  targetOf,
+} from '../../src/domain/index.js';
+
+describe('the transition table', () => {
+  test('every status but the start is the target of some transition, and NOT_INITIATED is left by some', () => {
+    const targets = new Set(TRANSITIONS.map((t) => t.to));
+    for (const s of STATUSES) if (s !== 'NOT_INITIATED') assert.ok(targets.has(s), `${s} is unreachable`);
+    assert.ok(TRANSITIONS.some((t) => t.from.includes('NOT_INITIATED')));
+  });
+
+  test('a terminal status is never left, except CAPTURED by a refund', () => {
+    for (const t of TRANSITIONS) {
+      for (const from of t.from) {
+        if (isTerminal(from)) assert.deepEqual([from, t.trigger, t.to], ['CAPTURED', 'refund', 'REFUNDED']);
+      }
+    }
+  });
+
+  test('each trigger has one target, whatever the start (one conditional UPDATE can apply it)', () => {
+    const byTrigger = new Map<string, Set<Status>>();
+    for (const t of TRANSITIONS) byTrigger.set(t.trigger, (byTrigger.get(t.trigger) ?? new Set()).add(t.to));
+    for (const [trigger, targets] of byTrigger) assert.equal(targets.size, 1, trigger);
+  });
+
+  test('the moves of SPEC 3', () => {
+    assert.equal(nextStatus('NOT_INITIATED', 'guest_opens_form', 'DEPOSIT'), 'PENDING');
+    assert.equal(nextStatus('PENDING', 'guest_registers_card', 'IMPRINT'), 'AUTHORISED');
+    assert.equal(nextStatus('PENDING', 'guest_registers_card', 'DEPOSIT'), undefined);
+    assert.equal(nextStatus('PENDING', 'guest_pays', 'DEPOSIT'), 'CAPTURED');
+    assert.equal(nextStatus('PENDING', 'guest_pays', 'IMPRINT'), undefined);
+    assert.equal(nextStatus('AUTHORISED', 'deferred_hold_placed', 'IMPRINT'), 'AUTHORISED_TO_VALIDATE');
+    assert.equal(nextStatus('ERROR', 'guest_pays', 'DEPOSIT'), 'CAPTURED', 'a guest may retry after an error');
+    assert.equal(nextStatus('REFUSED', 'guest_pays', 'DEPOSIT'), undefined, 'REFUSED is terminal');
+    assert.deepEqual(allowedFrom('capture').sort(), ['AUTHORISED_TO_VALIDATE']);
+    assert.deepEqual(allowedFrom('release').sort(), ['AUTHORISED_TO_VALIDATE']);
+    assert.deepEqual(allowedFrom('cancel').sort(), ['ERROR', 'NOT_INITIATED', 'PENDING']);
+    assert.equal(targetOf('capture'), 'CAPTURED');
+    assert.equal(targetOf('release'), 'CANCELLED');
+    assert.equal(targetOf('refund'), 'REFUNDED');
+  });
+
+  test('order_cycle is CLOSED exactly for the terminal statuses', () => {
+    const closed = STATUSES.filter((s) => orderCycle(s) === 'CLOSED').sort();
+    assert.deepEqual(closed, ['CANCELLED', 'CAPTURED', 'EXPIRED', 'REFUNDED', 'REFUSED']);
+  });
+});
