@@ -5,7 +5,14 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import sjson from 'secure-json-parse';
-import { type AppContext, apiPlugin, authenticator, installErrorHandling, validatorCompiler } from './api/index.js';
+import {
+  type AppContext,
+  apiPlugin,
+  authenticator,
+  frameworkErrors,
+  installErrorHandling,
+  validatorCompiler,
+} from './api/index.js';
 import type { Config } from './config/index.js';
 import { type Database, repositories } from './db/index.js';
 import { AppError, errors } from './domain/index.js';
@@ -56,6 +63,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       return typeof given === 'string' && SAFE_REQUEST_ID.test(given) ? given : randomUUID();
     },
     ajv: { customOptions: { coerceTypes: false } },
+    frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('payreq', buildContext(opts));

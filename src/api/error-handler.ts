@@ -33,6 +33,11 @@ export function toAppError(err: FastifyError & { validation?: AjvIssue[] }): App
       return errors.payloadTooLarge();
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return errors.invalidJson();
+    case 'FST_ERR_BAD_URL':
+      return errors.badUrl();
+    // A path segment longer than the router accepts names no request: 404 like any unknown one.
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return errors.routeNotFound();
   }
   if (err instanceof SyntaxError) return errors.invalidJson();
   const status = err.statusCode ?? 500;
@@ -49,6 +54,15 @@ export function sendError(reply: FastifyReply, e: AppError): FastifyReply {
   // Error bodies are built here, never by a route's response schema: a route documents its
   // 403 as an auth failure, but an HTTPS refusal is a 403 too and must not fail to serialise.
   return reply.code(e.httpStatus).type('application/json; charset=utf-8').serializer(JSON.stringify).send(body);
+}
+
+/**
+ * Fastify's router answers a malformed or over-long path itself, before any hook runs; without
+ * this it would send its own body shape and no X-Request-Id (the onRequest hook never ran).
+ */
+export function frameworkErrors(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('x-request-id', request.id);
+  sendError(reply, toAppError(err));
 }
 
 export function installErrorHandling(app: FastifyInstance): void {

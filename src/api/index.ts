@@ -6,7 +6,7 @@ import { paymentRequestsRoutes } from './payment-requests-routes.js';
 export { generateApiKey, hashSecret, parseApiKey } from './api-key-format.js';
 export { type ApiCaller, type Authenticator, authenticator } from './authenticator.js';
 export type { AppContext } from './context.js';
-export { installErrorHandling, sendError, toAppError } from './error-handler.js';
+export { frameworkErrors, installErrorHandling, sendError, toAppError } from './error-handler.js';
 export { validatorCompiler } from './validator.js';
 
 /** The integrator API under /api: the OpenAPI document, its reference page and the routes. */

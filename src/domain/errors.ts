@@ -52,6 +52,7 @@ export const errors = {
   refsRequired: () => new AppError('refs_required', 400, 'Query parameter refs is required'),
   tooManyRefs: (max: number) => new AppError('too_many_refs', 400, `At most ${max} references are allowed in refs`),
   badCursor: () => new AppError('invalid_cursor', 400, 'Invalid pagination cursor'),
+  badUrl: () => new AppError('bad_url', 400, 'Malformed URL'),
   invalidJson: () => new AppError('invalid_json', 400, 'Request body is not valid JSON'),
   unsupportedMediaType: () => new AppError('unsupported_media_type', 415, 'Content-Type must be application/json'),
   payloadTooLarge: () => new AppError('payload_too_large', 413, 'Request body is too large'),
