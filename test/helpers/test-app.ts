@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { generateApiKey } from '../../src/api/index.js';
 import { buildApp } from '../../src/app.js';
@@ -15,6 +16,15 @@ export interface TenantWithKey {
   headers: Record<string, string>;
 }
 
+/** What the client saw of one response, kept for auditResponses(). */
+export interface SeenResponse {
+  method: string;
+  url: string;
+  status: number;
+  requestId: string | undefined;
+  contentType: string | undefined;
+}
+
 export interface TestApp {
   app: FastifyInstance;
   db: Database;
@@ -24,8 +34,14 @@ export interface TestApp {
   /** A tenant with an active key, ready to call the API. */
   tenant: TenantWithKey;
   newTenant(name?: string, opts?: { createRateLimit?: number }): Promise<TenantWithKey>;
-  /** app.inject with the default tenant's key unless headers say otherwise. */
-  call(opts: InjectOptions & { tenant?: TenantWithKey }): Promise<LightMyRequestResponse>;
+  /** A further key for an existing tenant. */
+  newKey(tenantId: string, opts?: { expiresAt?: Date | null }): Promise<TenantWithKey>;
+  /**
+   * app.inject with the default tenant's key unless headers say otherwise; `tenant: null`
+   * sends no key at all. Every response is recorded in `responses`.
+   */
+  call(opts: InjectOptions & { tenant?: TenantWithKey | null }): Promise<LightMyRequestResponse>;
+  responses: SeenResponse[];
   close(): Promise<void>;
 }
 
@@ -44,15 +60,23 @@ export async function newTenant(
   if (opts.createRateLimit !== undefined) {
     await repos.tenants.setCreateRateLimit(t.id, opts.createRateLimit);
   }
+  return newKey(repos, t.id);
+}
+
+export async function newKey(
+  repos: Repositories,
+  tenantId: string,
+  opts: { expiresAt?: Date | null } = {},
+): Promise<TenantWithKey> {
   const k = generateApiKey();
   await repos.apiKeys.insert({
-    tenantId: t.id,
+    tenantId,
     prefix: k.prefix,
     secretHash: k.secretHash,
     label: 'tests',
-    expiresAt: null,
+    expiresAt: opts.expiresAt ?? null,
   });
-  return { tenantId: t.id, key: k.key, prefix: k.prefix, headers: { 'x-api-key': k.key } };
+  return { tenantId, key: k.key, prefix: k.prefix, headers: { 'x-api-key': k.key } };
 }
 
 /** The real app, in-process, on a fresh database of the engine under test. */
@@ -63,6 +87,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   await app.ready();
   const repos = repositories(testDb.db);
   const tenant = await newTenant(repos);
+  const responses: SeenResponse[] = [];
   return {
     app,
     db: testDb.db,
@@ -70,15 +95,48 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     config,
     testDb,
     tenant,
+    responses,
     newTenant: (name, opts) => newTenant(repos, name, opts),
-    call({ tenant: t = tenant, ...opts }) {
-      return app.inject({ ...opts, headers: { ...t.headers, ...(opts.headers ?? {}) } });
+    newKey: (tenantId, opts) => newKey(repos, tenantId, opts),
+    async call({ tenant: t = tenant, ...opts }) {
+      const headers = { ...(t ? t.headers : {}), ...((opts.headers as Record<string, string>) ?? {}) };
+      const r = await app.inject({ ...opts, headers });
+      const requestId = r.headers['x-request-id'];
+      const contentType = r.headers['content-type'];
+      responses.push({
+        method: String(opts.method ?? 'GET'),
+        url: String(opts.url ?? ''),
+        status: r.statusCode,
+        requestId: typeof requestId === 'string' ? requestId : undefined,
+        contentType: typeof contentType === 'string' ? contentType : undefined,
+      });
+      return r;
     },
     async close() {
       await app.close();
       await testDb.drop();
     },
   };
+}
+
+/**
+ * DESIGN.md 5 for every response a test file made: an X-Request-Id on each, and no 500 ever
+ * (`allowed` lists the 5xx a file provokes on purpose, such as the provider's 502).
+ */
+export function auditResponses(t: TestApp, allowed: readonly number[] = []): void {
+  assert.ok(t.responses.length > 0, 'no response was recorded');
+  for (const r of t.responses) {
+    assert.ok(r.requestId && r.requestId.length > 0, `${r.method} ${r.url} (${r.status}) had no x-request-id`);
+    if (r.status >= 500) assert.ok(allowed.includes(r.status), `${r.method} ${r.url} answered ${r.status}`);
+  }
+}
+
+/** Rows in payment_requests, all tenants: what a refused request must leave unchanged. */
+export async function countRows(db: Database, tenantId?: string): Promise<number> {
+  const r = tenantId
+    ? await db.query<{ n: number }>('SELECT count(*)::int AS n FROM payment_requests WHERE tenant_id = $1', [tenantId])
+    : await db.query<{ n: number }>('SELECT count(*)::int AS n FROM payment_requests');
+  return r.rows[0]?.n ?? -1;
 }
 
 /** A valid create body; override what the test is about. */
@@ -96,4 +154,15 @@ export function createBody(overrides: Record<string, unknown> = {}): Record<stri
     reservation_data: { checkin: '2026-12-24', checkout: '2026-12-27', room_type: 'Double' },
     ...overrides,
   };
+}
+
+/** Creates a request through the API and returns its 201 body. */
+export async function createRequest(
+  t: TestApp,
+  overrides: Record<string, unknown> = {},
+  tenant: TenantWithKey = t.tenant,
+): Promise<{ uuid: string; reference: string; status: string; payment_link: string }> {
+  const r = await t.call({ method: 'POST', url: '/api/payment-requests/', payload: createBody(overrides), tenant });
+  assert.equal(r.statusCode, 201, r.body);
+  return r.json();
 }

@@ -1,0 +1,65 @@
+import {
+  type PaymentProvider,
+  ProviderError,
+  type ProviderPaymentRef,
+  sandboxProvider,
+} from '../../src/providers/index.js';
+
+export interface ProviderCall {
+  op: 'capture' | 'release' | 'refund';
+  ref: ProviderPaymentRef;
+  amountCents?: number;
+}
+
+/** A promise the test resolves when it chooses: lets a provider call hang without sleeping. */
+export function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { opened, open };
+}
+
+/**
+ * The real sandbox provider behind a counter. `failWith` makes the next calls throw a
+ * ProviderError of that kind; `holdUntil` makes them wait for a gate first (a provider that
+ * hangs, then answers). Each setting stays until changed.
+ */
+export function countingProvider() {
+  const inner = sandboxProvider();
+  const calls: ProviderCall[] = [];
+  const state: { failWith?: ProviderError['kind']; holdUntil?: Promise<void>; entered: number } = { entered: 0 };
+
+  async function around(call: ProviderCall, real: () => Promise<void>) {
+    calls.push(call);
+    state.entered++;
+    if (state.holdUntil) await state.holdUntil;
+    if (state.failWith) throw new ProviderError(state.failWith, `simulated ${state.failWith}`);
+    await real();
+  }
+
+  const provider: PaymentProvider = {
+    name: `counting-${inner.name}`,
+    capture: (ref, amountCents) => around({ op: 'capture', ref, amountCents }, () => inner.capture(ref, amountCents)),
+    release: (ref) => around({ op: 'release', ref }, () => inner.release(ref)),
+    refund: (ref, amountCents) => around({ op: 'refund', ref, amountCents }, () => inner.refund(ref, amountCents)),
+  };
+
+  return {
+    provider,
+    calls,
+    count: (op: ProviderCall['op'], id?: string) =>
+      calls.filter((c) => c.op === op && (id === undefined || c.ref.paymentRequestId === id)).length,
+    failWith(kind: ProviderError['kind'] | undefined) {
+      state.failWith = kind;
+    },
+    holdUntil(p: Promise<void> | undefined) {
+      state.holdUntil = p;
+    },
+    /** How many calls have reached the provider so far (held ones included). */
+    get entered() {
+      return state.entered;
+    },
+  };
+}
+export type CountingProvider = ReturnType<typeof countingProvider>;
