@@ -122,14 +122,18 @@ export const StatusesQuery = Type.Object({
   ),
 });
 
-export const CaptureBody = Type.Union([
-  Type.Object({
-    amount: Type.Optional(
-      Type.Number({ exclusiveMinimum: 0, description: 'Partial capture, at most the held amount; omitted: all of it' }),
-    ),
-  }),
-  Type.Null(),
-]);
+// One object-or-null schema rather than a union: a bad amount then yields one detail naming
+// `amount`, not also "body must be null" and "must match a schema in anyOf" from the other branch.
+export const CaptureBody = Type.Unsafe<{ amount?: number } | null>({
+  type: ['object', 'null'],
+  properties: {
+    amount: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      description: 'Partial capture, at most the held amount; omitted: all of it',
+    },
+  },
+});
 
 export const ApiKeyHeader = Type.Object({
   'x-api-key': Type.Optional(Type.String({ description: '`<prefix>.<secret>`' })),
