@@ -74,7 +74,7 @@ describe(`capture, release and cancel races (${ENGINE})`, () => {
       const c = await held(120);
       const actions = ['capture', 'release', 'cancel', 'capture', 'release', 'cancel', 'capture', 'release', 'cancel'];
       // Vary who starts first.
-      const order = actions.map((a, i) => actions[(i + round) % actions.length] as string);
+      const order = actions.map((_a, i) => actions[(i + round) % actions.length] as string);
       const rs = await Promise.all(order.map((a) => post(c.uuid, a)));
       const winners = rs.map((r, i) => [order[i], r.statusCode] as const).filter(([, s]) => s === 200);
       assert.equal(winners.length, 1, `round ${round}: ${rs.map((r, i) => `${order[i]}=${r.statusCode}`).join(' ')}`);
