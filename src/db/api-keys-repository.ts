@@ -65,6 +65,15 @@ export function apiKeysRepository(db: Queryable) {
       );
       return r.rows[0];
     },
+    /** Turns a disabled key back on. Only a disabled key moves: never a revoked one. */
+    async enable(prefix: string): Promise<ApiKeySummary | undefined> {
+      const r = await db.query<ApiKeySummary>(
+        `UPDATE api_keys SET status = 'active', status_changed_at = now()
+          WHERE prefix = $1 AND status = 'disabled' RETURNING ${SUMMARY}`,
+        [prefix],
+      );
+      return r.rows[0];
+    },
     async find(prefix: string): Promise<ApiKeySummary | undefined> {
       const r = await db.query<ApiKeySummary>(`SELECT ${SUMMARY} FROM api_keys WHERE prefix = $1`, [prefix]);
       return r.rows[0];

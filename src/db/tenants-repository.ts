@@ -37,6 +37,10 @@ export function tenantsRepository(db: Queryable) {
     async setCreateRateLimit(id: string, perMinute: number | null): Promise<void> {
       await db.query('UPDATE tenants SET create_rate_limit = $2 WHERE id = $1', [id, perMinute]);
     },
+    async list(): Promise<Tenant[]> {
+      const r = await db.query<Tenant>(`SELECT ${COLUMNS} FROM tenants ORDER BY created_at, id`);
+      return r.rows;
+    },
     async count(): Promise<number> {
       const r = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM tenants');
       return r.rows[0]?.n ?? 0;
