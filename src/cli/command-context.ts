@@ -1,0 +1,55 @@
+import type { Config } from '../config/index.js';
+import type { Database, Repositories } from '../db/index.js';
+
+/** What a command runs against: the CLI's own connection, or the running service's. */
+export interface CommandContext {
+  config: Config;
+  db: Database;
+  repos: Repositories;
+  /**
+   * Set inside the running service: a key whose status changed is dropped from its auth cache,
+   * so a disable or revoke applies to the very next request rather than after AUTH_CACHE_MS.
+   */
+  keyChanged?: (prefix: string) => void;
+}
+
+/** Option values and positionals after parsing, as a command reads them. */
+export interface CommandArgs {
+  options: Readonly<Record<string, string | boolean | undefined>>;
+  positionals: readonly string[];
+}
+
+/** A command's answer in both forms; the runner prints one of them (`--json` or not). */
+export interface Outcome {
+  json: Record<string, unknown>;
+  text: string;
+}
+
+/** What a command invocation printed and how it ended: the same whichever process ran it. */
+export interface CommandResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface OptionSpec {
+  type: 'string' | 'boolean';
+}
+
+export interface CommandSpec {
+  /** The words that select it: `key create`. */
+  name: string;
+  summary: string;
+  /** Usage lines shown by `--help`, after the synopsis. */
+  usage: string;
+  help?: string;
+  options: Record<string, OptionSpec>;
+  /** Names of the positional arguments it takes, all required. */
+  positionals?: readonly string[];
+  /**
+   * `schema`: needs a migrated database (the CLI migrates first when it opens one itself);
+   * `raw`: needs a database as it is (migrate); `service`: not a database command (serve).
+   */
+  needs: 'schema' | 'raw' | 'service';
+  run?: (ctx: CommandContext, args: CommandArgs) => Promise<Outcome>;
+}

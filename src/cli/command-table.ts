@@ -1,0 +1,35 @@
+import { adminCreateUser } from './admin-commands.js';
+import type { CommandSpec } from './command-context.js';
+import { jobRunCommand } from './job-commands.js';
+import { keyCreate, keyDisable, keyEnable, keyList, keyRevoke } from './key-commands.js';
+import { migrateCommand } from './migrate-command.js';
+import { tenantCreate, tenantList } from './tenant-commands.js';
+
+/** Runs in its own process only: the service is not a command one sends to the service. */
+export const serveCommand: CommandSpec = {
+  name: 'serve',
+  summary: 'run the service (applies migrations first)',
+  usage: 'payreq serve',
+  help: [
+    'Configuration comes from the environment and from .env when present:',
+    '  PORT, HOST, DATABASE_URL, PUBLIC_BASE_URL, NODE_ENV, SECRET_KEY, ... (see the README).',
+    'On a pglite:// directory it holds the directory and runs the CLI commands sent to it.',
+  ].join('\n'),
+  options: {},
+  needs: 'service',
+};
+
+/** Every command of DESIGN.md 4, in the order `payreq --help` lists them. */
+export const COMMANDS: readonly CommandSpec[] = [
+  serveCommand,
+  migrateCommand,
+  tenantCreate,
+  tenantList,
+  keyCreate,
+  keyList,
+  keyDisable,
+  keyEnable,
+  keyRevoke,
+  jobRunCommand(),
+  adminCreateUser,
+];

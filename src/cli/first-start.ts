@@ -1,0 +1,68 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Config } from '../config/index.js';
+import type { Repositories, Tenant } from '../db/index.js';
+import { createApiKey } from './key-commands.js';
+
+/**
+ * Development needs no SECRET_KEY: one is generated on the first start and kept in the
+ * database, so card tokens encrypted with it stay readable after a restart. Production
+ * refuses to start without one (config), so this never invents a production secret.
+ */
+export async function withSecretKey(config: Config, repos: Repositories): Promise<Config> {
+  if (config.secretKey || config.nodeEnv !== 'development') return config;
+  const secretKey = await repos.settings.getOrSet('secret_key', randomBytes(32).toString('hex'));
+  return { ...config, secretKey };
+}
+
+export interface DemoData {
+  tenant: Tenant;
+  prefix: string;
+  key: string;
+  curl: string;
+}
+
+const DEMO_BODY = {
+  request_type: 'DEPOSIT',
+  amount: 120,
+  currency: 'EUR',
+  guest_email: 'jeanne.martin@example.com',
+  guest_first_name: 'Jeanne',
+  guest_last_name: 'Martin',
+  language: 'en',
+  reservation_ref: 'DEMO-1001',
+};
+
+/**
+ * DESIGN.md 4: the first development start on an empty database creates a demo tenant and a
+ * key, for the banner to show once. A marker row makes "first" hold with several instances
+ * starting together on one PostgreSQL: only the one that writes it creates the demo.
+ */
+export async function createDemoDataOnce(config: Config, repos: Repositories): Promise<DemoData | undefined> {
+  if (config.nodeEnv !== 'development') return undefined;
+  if ((await repos.tenants.count()) > 0) return undefined;
+  const claim = randomUUID();
+  if ((await repos.settings.getOrSet('demo_data_created', claim)) !== claim) return undefined;
+  const tenant = await repos.tenants.create({ name: 'Demo Hotel', timezone: 'Europe/Paris' });
+  const { key, summary } = await createApiKey(repos, { tenantId: tenant.id, label: 'demo', expiresAt: null });
+  const curl = [
+    `curl -X POST ${config.publicBaseUrl}/api/payment-requests/`,
+    `-H 'X-API-Key: ${key}'`,
+    `-H 'Content-Type: application/json'`,
+    `-d '${JSON.stringify(DEMO_BODY)}'`,
+  ].join(' ');
+  return { tenant, prefix: summary.prefix, key, curl };
+}
+
+/** What the first start prints, once: the key is in no log, only on this screen. */
+export function demoBanner(demo: DemoData): string {
+  return [
+    '',
+    'First start: created demo data (development only; shown this once).',
+    `  tenant:   ${demo.tenant.name} (id ${demo.tenant.id})`,
+    `  API key:  ${demo.key}`,
+    'Create a DEPOSIT payment request:',
+    `  ${demo.curl}`,
+    `More keys: payreq key create --tenant ${demo.tenant.id} --label LABEL`,
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,33 @@
+import { CliError } from './cli-error.js';
+import type { CommandSpec } from './command-context.js';
+import * as check from './input-checks.js';
+import { type CliJob, JOBS } from './jobs.js';
+
+function known(jobs: readonly CliJob[]): string {
+  return jobs.length === 0 ? 'no job is available yet' : `known jobs: ${jobs.map((j) => j.name).join(', ')}`;
+}
+
+export function jobRunCommand(jobs: readonly CliJob[] = JOBS): CommandSpec {
+  return {
+    name: 'job run',
+    summary: 'run a scheduled job now, as if today were --date',
+    usage: 'payreq job run NAME [--date YYYY-MM-DD] [--json]',
+    help: [
+      '  NAME                 the job, e.g. create_deferred_payments',
+      '  --date YYYY-MM-DD    run as if today were that date (default: today)',
+      '',
+      ...(jobs.length === 0 ? ['No job is available yet.'] : jobs.map((j) => `  ${j.name.padEnd(28)} ${j.summary}`)),
+    ].join('\n'),
+    options: { date: { type: 'string' } },
+    positionals: ['NAME'],
+    needs: 'schema',
+    async run(ctx, { options, positionals }) {
+      const name = positionals[0] ?? '';
+      const job = jobs.find((j) => j.name === name);
+      if (!job) throw new CliError(`unknown job "${name}" (${known(jobs)})`);
+      const rawDate = options.date as string | undefined;
+      const date = rawDate === undefined ? undefined : check.calendarDate('date', rawDate);
+      return job.run(ctx, { date });
+    },
+  };
+}

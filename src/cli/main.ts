@@ -1,0 +1,39 @@
+// `payreq`: the process entry behind bin/payreq.js. Everything it does is in ./index.ts and
+// ../server.ts; this file only wires argv, configuration and exit status.
+import { loadConfig, loadDotEnv } from '../config/index.js';
+import { serve } from '../server.js';
+import { errorLine, parseCommandLine, runCli } from './index.js';
+
+function write(stream: NodeJS.WriteStream, text: string): Promise<void> {
+  return new Promise((resolve) => (text === '' ? resolve() : stream.write(text, () => resolve())));
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+  // Usage and --help first: they need neither configuration nor a database.
+  const parsed = parseCommandLine(argv);
+  if (parsed.kind === 'help') {
+    await write(process.stdout, parsed.text);
+    return 0;
+  }
+  // DESIGN.md 3: bad configuration stops with one clear line.
+  loadDotEnv();
+  const config = loadConfig();
+  if (parsed.spec.needs === 'service') {
+    await serve(config);
+    return 0;
+  }
+  const result = await runCli(parsed, argv, config);
+  await write(process.stdout, result.stdout);
+  await write(process.stderr, result.stderr);
+  return result.exitCode;
+}
+
+let code: number;
+try {
+  code = await main(process.argv.slice(2));
+} catch (err) {
+  await write(process.stderr, errorLine(err));
+  code = 1;
+}
+// Output is flushed; nothing left is worth waiting for (a Redis client, a pool's idle timer).
+process.exit(code);

@@ -1,0 +1,20 @@
+import { migrate } from '../db/index.js';
+import type { CommandSpec } from './command-context.js';
+
+export const migrateCommand: CommandSpec = {
+  name: 'migrate',
+  summary: 'apply the database migrations not applied yet (serve does it too)',
+  usage: 'payreq migrate [--json]',
+  options: {},
+  needs: 'raw',
+  async run(ctx) {
+    const applied = await migrate(ctx.db);
+    return {
+      json: { applied },
+      text:
+        applied.length === 0
+          ? 'The database is up to date: no migration to apply.'
+          : `Applied ${applied.length} migration(s):\n${applied.map((f) => `  ${f}`).join('\n')}`,
+    };
+  },
+};

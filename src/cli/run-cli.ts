@@ -1,0 +1,75 @@
+import { mkdirSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Config } from '../config/index.js';
+import { migrate, openDatabase, repositories } from '../db/index.js';
+import { CliError } from './cli-error.js';
+import type { CommandResult } from './command-context.js';
+import { sendToService, socketPathFor } from './control-channel.js';
+import { DataDirBusyError, tryLock } from './data-dir-lock.js';
+import { executeCommand, failure, type ParsedInvocation } from './run-command.js';
+
+/**
+ * How long a command waits for a data directory held by another process that does not answer
+ * yet: a short-lived CLI command finishing, or a service still migrating before it listens.
+ */
+const BUSY_WAIT_MS = 15_000;
+
+/** Opens the database itself, runs the command, closes. */
+async function runOnOwnConnection(parsed: ParsedInvocation, config: Config): Promise<CommandResult> {
+  const db = await openDatabase(config.database);
+  try {
+    // A command on a new database works at once, as after a first `serve`.
+    if (parsed.spec.needs === 'schema') await migrate(db);
+    return await executeCommand(parsed, { config, db, repos: repositories(db) });
+  } finally {
+    await db.close();
+  }
+}
+
+/**
+ * DESIGN.md 1: a running service holds the directory, so the command goes to it; with none,
+ * this process takes the lock and opens the directory itself.
+ */
+async function runOnDataDir(dir: string, parsed: ParsedInvocation, argv: readonly string[], config: Config) {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const deadline = Date.now() + BUSY_WAIT_MS;
+  for (;;) {
+    const answer = await sendToService(socketPathFor(dir), argv);
+    if (answer) return answer;
+    const lock = tryLock(dir, 'cli');
+    if ('release' in lock) {
+      try {
+        return await runOnOwnConnection(parsed, config);
+      } finally {
+        lock.release();
+      }
+    }
+    if (Date.now() >= deadline) {
+      const busy = new DataDirBusyError(dir, lock);
+      throw new CliError(`${busy.message}, which does not answer on ${socketPathFor(dir)}`);
+    }
+    await sleep(150);
+  }
+}
+
+/** Runs a database command from the command line, wherever its database is. */
+export async function runCli(
+  parsed: ParsedInvocation,
+  argv: readonly string[],
+  config: Config,
+): Promise<CommandResult> {
+  try {
+    const location = config.database;
+    if (location.engine === 'pglite' && location.dir) return await runOnDataDir(location.dir, parsed, argv, config);
+    const result = await runOnOwnConnection(parsed, config);
+    if (location.engine === 'pglite') {
+      return {
+        ...result,
+        stderr: `note: DATABASE_URL is pglite://memory, nothing outlives this command\n${result.stderr}`,
+      };
+    }
+    return result;
+  } catch (err) {
+    return failure(err);
+  }
+}

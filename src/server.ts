@@ -1,0 +1,150 @@
+import { mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.js';
+import {
+  type CommandContext,
+  createDemoDataOnce,
+  DataDirBusyError,
+  demoBanner,
+  runCommand,
+  startControlServer,
+  tryLock,
+  withSecretKey,
+} from './cli/index.js';
+import type { Config } from './config/index.js';
+import { migrate, openDatabase, repositories } from './db/index.js';
+
+/** How long `serve` waits for a CLI command that holds the PGlite directory to finish. */
+const CLI_LOCK_WAIT_MS = 15_000;
+/** A shutdown stuck on a hung request must still end. */
+const SHUTDOWN_TIMEOUT_MS = 10_000;
+
+export interface RunningService {
+  app: FastifyInstance;
+  /** Where it listens, as seen from this machine. */
+  url: string;
+  /** Stops accepting, lets in-flight work end, closes the database, frees the directory. */
+  close(): Promise<void>;
+}
+
+type Cleanup = () => unknown;
+
+async function holdDataDir(dir: string, cleanups: Cleanup[]): Promise<void> {
+  const deadline = Date.now() + CLI_LOCK_WAIT_MS;
+  for (;;) {
+    const got = tryLock(dir, 'serve');
+    if ('release' in got) {
+      cleanups.push(() => got.release());
+      return;
+    }
+    // Another service: no point waiting. A CLI command: it will be done in a moment.
+    if (got.role !== 'cli' || Date.now() >= deadline) {
+      const busy = new DataDirBusyError(dir, got);
+      throw new Error(`${busy.message}: stop it first, or give this one another DATABASE_URL`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function localUrl(app: FastifyInstance, config: Config): string {
+  const a = app.server.address() as AddressInfo;
+  const host = ['0.0.0.0', '::'].includes(a.address) ? 'localhost' : a.family === 'IPv6' ? `[${a.address}]` : a.address;
+  return `${config.tlsCert ? 'https' : 'http'}://${host}:${a.port}`;
+}
+
+function describeDatabase(config: Config): string {
+  // Never the PostgreSQL URL itself: it carries the password.
+  const d = config.database;
+  return d.engine === 'postgres' ? 'postgres' : `pglite ${d.dir ?? 'in memory'}`;
+}
+
+/**
+ * Starts the service: takes the PGlite directory (DESIGN.md 1), migrates, prepares the first
+ * development start, listens, and opens the control channel for CLI commands. A failure on
+ * the way undoes what was done, so no lock or socket outlives a failed start.
+ */
+export async function startService(
+  initialConfig: Config,
+  print: (text: string) => void = (t) => process.stdout.write(t),
+): Promise<RunningService> {
+  const cleanups: Cleanup[] = [];
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      // Reverse order: control channel, HTTP, database, lock.
+      for (const cleanup of cleanups.reverse()) {
+        try {
+          await cleanup();
+        } catch (err) {
+          process.stderr.write(`error while stopping: ${(err as Error).message}\n`);
+        }
+      }
+    })();
+    return closing;
+  };
+
+  try {
+    const dir = initialConfig.database.engine === 'pglite' ? initialConfig.database.dir : undefined;
+    if (dir) {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      await holdDataDir(dir, cleanups);
+    }
+    const db = await openDatabase(initialConfig.database);
+    cleanups.push(() => db.close());
+    const applied = await migrate(db);
+    const repos = repositories(db);
+    const config = await withSecretKey(initialConfig, repos);
+
+    const app = await buildApp({ config, db });
+    cleanups.push(() => app.close());
+    if (applied.length > 0) app.log.info({ applied }, 'migrations applied');
+    await app.listen({ host: config.host, port: config.port });
+    const demo = await createDemoDataOnce(config, repos);
+
+    if (dir) {
+      const ctx: CommandContext = {
+        config,
+        db,
+        repos: app.payreq.repos,
+        keyChanged: (prefix) => app.payreq.auth.forget(prefix),
+      };
+      const control = await startControlServer(dir, (argv) => {
+        app.log.info({ command: argv.slice(0, 2).join(' ') }, 'CLI command through the control channel');
+        return runCommand(argv, ctx, (err) => app.log.error({ err }, 'CLI command failed'));
+      });
+      cleanups.push(() => control.close());
+    }
+
+    const url = localUrl(app, config);
+    print(
+      `payreq listening on ${url} (${config.nodeEnv}, ${describeDatabase(config)}); API docs: ${config.publicBaseUrl}/api/docs\n`,
+    );
+    if (demo) print(demoBanner(demo));
+    return { app, url, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
+
+/** `payreq serve`: runs until SIGINT or SIGTERM, then shuts down gracefully. */
+export async function serve(config: Config): Promise<void> {
+  const service = await startService(config);
+  await new Promise<void>((resolve) => {
+    let stopping = false;
+    const stop = (signal: NodeJS.Signals) => {
+      // A second signal: the operator does not want to wait.
+      if (stopping) process.exit(130);
+      stopping = true;
+      service.app.log.info({ signal }, 'shutting down');
+      setTimeout(() => {
+        process.stderr.write('error: shutdown took too long, stopping anyway\n');
+        process.exit(1);
+      }, SHUTDOWN_TIMEOUT_MS).unref();
+      service.close().then(resolve);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
