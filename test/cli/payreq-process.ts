@@ -1,0 +1,140 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The real executable, run as a user would: a separate process, no mocks. */
+export const BIN = fileURLToPath(new URL('../../bin/payreq.js', import.meta.url));
+
+export interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Only what a test sets: no DATABASE_URL, PORT or .env of the developer's leaks in. */
+export function cliEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    TMPDIR: process.env.TMPDIR,
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    ...extra,
+  };
+}
+
+/** A scratch directory (the children's working directory, PGlite directories) removed by cleanup(). */
+export function scratchDir(): { dir: string; cleanup(): void } {
+  const dir = mkdtempSync(path.join(tmpdir(), 'payreq-cli-'));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+const children = new Set<ChildProcess>();
+
+function start(args: readonly string[], env: NodeJS.ProcessEnv, cwd: string): ChildProcess {
+  const child = spawn(process.execPath, [BIN, ...args], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  child.on('exit', () => children.delete(child));
+  return child;
+}
+
+/** Kills whatever a test left running; for after() hooks. */
+export function killAll(): void {
+  for (const c of children) c.kill('SIGKILL');
+}
+
+/** Runs `payreq ARGS` to the end (bounded by timeoutMs). */
+export function payreq(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  timeoutMs = 30_000,
+): Promise<Run & { ms: number }> {
+  const t0 = Date.now();
+  const child = start(args, env, cwd);
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (d: Buffer) => (stdout += d));
+  child.stderr?.on('data', (d: Buffer) => (stderr += d));
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  return new Promise((resolve) =>
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, ms: Date.now() - t0 });
+    }),
+  );
+}
+
+/** The one JSON object a successful `--json` command prints. */
+export function parseJson<T = Record<string, unknown>>(r: Run): T {
+  assert.equal(r.code, 0, `exit ${r.code}, stderr: ${r.stderr}`);
+  assert.equal(r.stdout.trim().split('\n').length, 1, `one line of JSON expected, got: ${r.stdout}`);
+  return JSON.parse(r.stdout) as T;
+}
+
+/** A failure the contract's way: exit 1, nothing on stdout, one line on stderr, no stack. */
+export function assertFails(r: Run, message: RegExp): void {
+  assert.equal(r.code, 1, `expected exit 1, got ${r.code}; stdout: ${r.stdout}`);
+  assert.equal(r.stdout, '');
+  assert.equal(r.stderr.trim().split('\n').length, 1, `one stderr line expected, got: ${r.stderr}`);
+  assert.match(r.stderr, message);
+  assert.doesNotMatch(r.stderr, /\n\s+at /);
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** `payreq serve` as a child process, started and ready (its banner printed). */
+export class ServeProcess {
+  stdout = '';
+  stderr = '';
+  readonly child: ChildProcess;
+  readonly exited: Promise<number | null>;
+
+  private constructor(args: readonly string[], env: NodeJS.ProcessEnv, cwd: string) {
+    this.child = start(args, env, cwd);
+    this.child.stdout?.on('data', (d: Buffer) => (this.stdout += d));
+    this.child.stderr?.on('data', (d: Buffer) => (this.stderr += d));
+    this.exited = new Promise((resolve) => this.child.on('exit', (code) => resolve(code)));
+  }
+
+  get pid(): number {
+    return this.child.pid ?? 0;
+  }
+
+  /** Resolves once it listens; rejects with its output if it exits or takes too long. */
+  static async start(env: NodeJS.ProcessEnv, cwd: string, timeoutMs = 40_000): Promise<ServeProcess> {
+    const s = new ServeProcess(['serve'], env, cwd);
+    const deadline = Date.now() + timeoutMs;
+    let exitCode: number | null | undefined;
+    s.exited.then((c) => (exitCode = c));
+    while (!/payreq listening on /.test(s.stdout)) {
+      if (exitCode !== undefined || Date.now() > deadline) {
+        s.child.kill('SIGKILL');
+        throw new Error(`serve did not start (exit ${exitCode}):\n${s.stdout}\n${s.stderr}`);
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return s;
+  }
+
+  /** Graceful stop (SIGTERM); resolves with the exit code. */
+  async stop(timeoutMs = 15_000): Promise<number | null> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return this.child.exitCode;
+    this.child.kill('SIGTERM');
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), timeoutMs);
+    const code = await this.exited;
+    clearTimeout(timer);
+    return code;
+  }
+}
