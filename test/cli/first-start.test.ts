@@ -1,0 +1,108 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { after, describe, test } from 'node:test';
+import { type Database, openDatabase } from '../../src/db/index.js';
+import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.js';
+import { cliEnv, freePort, killAll, parseJson, payreq, ServeProcess, scratchDir } from './payreq-process.js';
+
+const CURL = /curl -X POST (\S+) -H 'X-API-Key: ([^']+)' -H 'Content-Type: application\/json' -d '([^']+)'/;
+
+/** A fresh database of the engine under test, and how to look into it once no service runs. */
+async function freshDatabase(dir: string, dbs: TestDatabase[]) {
+  if (ENGINE === 'postgres') {
+    const testDb = await createTestDatabase();
+    dbs.push(testDb);
+    return { url: testDb.url, inspect: async <T>(fn: (db: Database) => Promise<T>) => fn(testDb.db) };
+  }
+  const dataDir = path.join(dir, `data-${dbs.length}-${Math.random().toString(36).slice(2)}`);
+  return {
+    url: `pglite://${dataDir}`,
+    async inspect<T>(fn: (db: Database) => Promise<T>): Promise<T> {
+      // Only while no service holds the directory (DESIGN.md 1).
+      const db = await openDatabase({ engine: 'pglite', dir: dataDir });
+      try {
+        return await fn(db);
+      } finally {
+        await db.close();
+      }
+    },
+  };
+}
+
+describe(`first start (${ENGINE})`, { timeout: 240_000 }, () => {
+  const scratch = scratchDir();
+  const dbs: TestDatabase[] = [];
+  after(async () => {
+    killAll();
+    for (const d of dbs) await d.drop();
+    scratch.cleanup();
+  });
+
+  test('in development, prints a demo key and a working curl line once, and keeps a generated SECRET_KEY', async () => {
+    const database = await freshDatabase(scratch.dir, dbs);
+    const port = await freePort();
+    const publicBaseUrl = `http://127.0.0.1:${port}`;
+    const env = cliEnv({
+      NODE_ENV: 'development',
+      DATABASE_URL: database.url,
+      PORT: String(port),
+      PUBLIC_BASE_URL: publicBaseUrl,
+    });
+
+    const first = await ServeProcess.start(env, scratch.dir);
+    assert.match(first.stdout, /First start: created demo data/);
+    assert.match(first.stdout, /tenant: +Demo Hotel \(id [0-9a-f-]{36}\)/);
+    const curl = CURL.exec(first.stdout);
+    assert.ok(curl, `a curl line in:\n${first.stdout}`);
+    const [, url, key, body] = curl as unknown as [string, string, string, string];
+    assert.equal(url, `${publicBaseUrl}/api/payment-requests/`);
+    assert.match(first.stdout, new RegExp(`API key: +${key.replace('.', '\\.')}\\n`));
+    assert.match(first.stdout, /API docs: http:\/\/127\.0\.0\.1:\d+\/api\/docs/);
+
+    // The line works as printed: it creates a DEPOSIT.
+    const created = await fetch(url, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body,
+    });
+    assert.equal(created.status, 201);
+    const { uuid, reference } = (await created.json()) as { uuid: string; reference: string };
+    assert.match(reference, /^DEP-\d{4}-\d{4,}$/);
+    const detail = await fetch(`${publicBaseUrl}/api/payment-requests/${uuid}/`, { headers: { 'x-api-key': key } });
+    assert.equal(((await detail.json()) as { request_type: string }).request_type, 'DEPOSIT');
+    assert.equal(await first.stop(), 0);
+
+    const second = await ServeProcess.start(env, scratch.dir);
+    assert.doesNotMatch(second.stdout, /First start/);
+    assert.ok(!second.stdout.includes(key), 'the key is shown once only');
+    const tenants = parseJson<{ tenants: unknown[] }>(await payreq(['tenant', 'list', '--json'], env, scratch.dir));
+    assert.equal(tenants.tenants.length, 1);
+    assert.equal(await second.stop(), 0);
+
+    const secret = await database.inspect((db) =>
+      db.query<{ value: string }>("SELECT value FROM instance_settings WHERE key = 'secret_key'"),
+    );
+    assert.equal(secret.rows.length, 1);
+    assert.match(secret.rows[0]?.value ?? '', /^[0-9a-f]{64}$/);
+  });
+
+  for (const nodeEnv of ['production', 'test']) {
+    test(`no demo data with NODE_ENV=${nodeEnv}`, async () => {
+      const database = await freshDatabase(scratch.dir, dbs);
+      const env = cliEnv({
+        NODE_ENV: nodeEnv,
+        DATABASE_URL: database.url,
+        PORT: String(await freePort()),
+        ...(nodeEnv === 'production' ? { SECRET_KEY: 'p'.repeat(64) } : {}),
+      });
+      const serve = await ServeProcess.start(env, scratch.dir);
+      assert.doesNotMatch(serve.stdout, /First start|curl/);
+      assert.equal(await serve.stop(), 0);
+      const rows = await database.inspect(async (db) => ({
+        tenants: (await db.query('SELECT id FROM tenants')).rows.length,
+        secret: (await db.query("SELECT value FROM instance_settings WHERE key = 'secret_key'")).rows.length,
+      }));
+      assert.deepEqual(rows, { tenants: 0, secret: 0 });
+    });
+  }
+});
