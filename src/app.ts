@@ -91,12 +91,11 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     }
   });
 
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, app) : undefined;
   await app.register(rateLimit, {
     global: false,
     enableDraftSpec: true,
-    ...(config.redisUrl
-      ? { redis: new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false }) }
-      : {}),
+    ...(redis ? { redis } : {}),
     // A Redis outage must not take the API down with it: let requests through and log.
     skipOnError: true,
     errorResponseBuilder: (_req, ctx) =>
@@ -109,4 +108,24 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     return { status: 'ok' };
   });
   return app;
+}
+
+/**
+ * The shared rate-limit store. Connected before the first request (a configured Redis that
+ * cannot be reached stops the start); an outage later is logged and requests go through
+ * (skipOnError) rather than the API going down with it.
+ */
+async function connectRedis(url: string, app: FastifyInstance): Promise<Redis> {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false });
+  redis.on('error', (err) => app.log.warn({ err: err.message }, 'redis unavailable'));
+  try {
+    await redis.connect();
+  } catch (err) {
+    redis.disconnect();
+    throw new Error(`REDIS_URL: cannot connect (${(err as Error).message})`);
+  }
+  app.addHook('onClose', async () => {
+    await redis.quit().catch(() => redis.disconnect());
+  });
+  return redis;
 }
