@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, errors, type FieldIssue } from '../domain/index.js';
+import { AppError, errors, type FieldIssue, STORABLE_TEXT_PATTERN, UNSTORABLE_TEXT_MESSAGE } from '../domain/index.js';
 
 interface AjvIssue {
   instancePath?: string;
@@ -15,6 +15,7 @@ function fieldIssues(validation: AjvIssue[], context: string | undefined): Field
     const field = [path, missing].filter(Boolean).join('.') || context || 'body';
     let message = v.message ?? 'is invalid';
     if (v.keyword === 'required') message = 'is required';
+    if (v.keyword === 'pattern' && v.params?.pattern === STORABLE_TEXT_PATTERN) message = UNSTORABLE_TEXT_MESSAGE;
     if (v.keyword === 'enum' && Array.isArray(v.params?.allowedValues)) {
       message = `must be one of ${(v.params.allowedValues as unknown[]).join(', ')}`;
     }

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { CURRENCIES, LANGUAGES, REQUEST_TYPES, STATUSES } from '../domain/index.js';
+import { CURRENCIES, LANGUAGES, REQUEST_TYPES, STATUSES, STORABLE_TEXT_PATTERN } from '../domain/index.js';
 
 /**
  * One schema per route and status code: it validates the request, types the handler,
@@ -11,6 +11,9 @@ const RequestTypeEnum = Type.Enum([...REQUEST_TYPES]);
 const Timestamp = Type.String({ format: 'date-time' });
 const NullableInt = Type.Unsafe<number | null>({ type: ['integer', 'null'] });
 const NullableTimestamp = Type.Unsafe<string | null>({ type: ['string', 'null'], format: 'date-time' });
+/** Free text that PostgreSQL can store as given (no NUL, no unpaired surrogate). */
+const Text = (opts: { minLength?: number; maxLength: number; description?: string }) =>
+  Type.String({ ...opts, pattern: STORABLE_TEXT_PATTERN });
 const FreeObject = Type.Object({}, { additionalProperties: true, description: 'Free JSON, stored as given' });
 
 export const ErrorBody = Type.Object(
@@ -38,11 +41,11 @@ export const CreateBody = Type.Object({
   ),
   currency: Type.Optional(Type.Enum([...CURRENCIES], { default: 'EUR' })),
   guest_email: Type.String({ format: 'email', maxLength: 254 }),
-  guest_first_name: Type.String({ minLength: 1, maxLength: 100 }),
-  guest_last_name: Type.String({ minLength: 1, maxLength: 100 }),
-  guest_phone: Type.Optional(Type.String({ maxLength: 32 })),
+  guest_first_name: Text({ minLength: 1, maxLength: 100 }),
+  guest_last_name: Text({ minLength: 1, maxLength: 100 }),
+  guest_phone: Type.Optional(Text({ maxLength: 32 })),
   language: Type.Optional(Type.Enum([...LANGUAGES], { default: 'fr' })),
-  reservation_ref: Type.String({ minLength: 1, maxLength: 100 }),
+  reservation_ref: Text({ minLength: 1, maxLength: 100 }),
   reservation_data: Type.Optional(
     Type.Record(Type.String(), Type.Unknown(), {
       description:
@@ -108,7 +111,7 @@ export const UuidParams = Type.Object({ uuid: Type.String({ description: 'Identi
 export const ListQuery = Type.Object({
   status: Type.Optional(StatusEnum),
   request_type: Type.Optional(RequestTypeEnum),
-  reservation_ref: Type.Optional(Type.String({ maxLength: 100 })),
+  reservation_ref: Type.Optional(Text({ maxLength: 100 })),
   created_after: Type.Optional(Type.String({ format: 'date-time', description: 'Inclusive' })),
   created_before: Type.Optional(Type.String({ format: 'date-time', description: 'Exclusive' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
@@ -118,7 +121,7 @@ export type ListQuery = Static<typeof ListQuery>;
 
 export const StatusesQuery = Type.Object({
   refs: Type.Optional(
-    Type.String({ description: 'Reservation references separated by commas (at most 500)', maxLength: 60_000 }),
+    Text({ description: 'Reservation references separated by commas (at most 500)', maxLength: 60_000 }),
   ),
 });
 

@@ -33,6 +33,27 @@ export interface NewPaymentRequest {
 }
 
 export const MAX_RESERVATION_DATA_BYTES = 16 * 1024;
+
+/**
+ * What PostgreSQL cannot store as text or jsonb: NUL, and UTF-16 surrogates without their pair
+ * (text would silently turn them into U+FFFD, jsonb refuses them). A u-flag class matches only
+ * unpaired surrogates, so emoji and other astral characters pass. Refused up front as a 422,
+ * never discovered by the database as a 500.
+ */
+export const STORABLE_TEXT_PATTERN = '^[^\\u0000\\uD800-\\uDFFF]*$';
+export const UNSTORABLE_TEXT_MESSAGE = 'must not contain NUL characters or unpaired surrogates';
+const STORABLE = new RegExp(STORABLE_TEXT_PATTERN, 'u');
+
+/** True when a string, or any key or string inside a JSON value, holds unstorable text. */
+export function hasUnstorableText(value: unknown): boolean {
+  if (typeof value === 'string') return !STORABLE.test(value);
+  if (Array.isArray(value)) return value.some(hasUnstorableText);
+  if (value !== null && typeof value === 'object') {
+    return Object.entries(value).some(([k, v]) => !STORABLE.test(k) || hasUnstorableText(v));
+  }
+  return false;
+}
+
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** A real calendar date in `YYYY-MM-DD` (2026-02-30 is not). */
@@ -61,6 +82,8 @@ export function validateCreate(input: CreatePaymentRequestInput): NewPaymentRequ
   const data = input.reservation_data ?? {};
   if (Buffer.byteLength(JSON.stringify(data)) > MAX_RESERVATION_DATA_BYTES) {
     issues.push({ field: 'reservation_data', message: `must be at most ${MAX_RESERVATION_DATA_BYTES} bytes` });
+  } else if (hasUnstorableText(data)) {
+    issues.push({ field: 'reservation_data', message: UNSTORABLE_TEXT_MESSAGE });
   }
   for (const key of ['checkin', 'checkout'] as const) {
     if (key in data && !isIsoDate(data[key])) {

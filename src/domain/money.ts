@@ -9,11 +9,11 @@ export const MAX_AMOUNT = 1_000_000;
  */
 export function toMinorUnits(amount: number): number | undefined {
   if (!Number.isFinite(amount)) return undefined;
-  const cents = Math.round(amount * 100);
-  // A JSON number like 10.1 is 10.0999999... as a double: accept it when it is within a
-  // rounding error of a whole number of cents, refuse 10.001.
-  if (Math.abs(cents - amount * 100) > 1e-6 * Math.max(1, Math.abs(amount))) return undefined;
-  return cents;
+  // A JSON number like 10.1 is 10.0999999... as a double. Accept exactly the doubles nearest to
+  // a number with two decimals: 10.1 is, 10.001 is not, and neither is 0.000000001 or 5e-324
+  // (a fixed tolerance let those round to 0 cents: a DEPOSIT "above 0" stored as 0).
+  if (Number(amount.toFixed(2)) !== amount) return undefined;
+  return Math.round(amount * 100);
 }
 
 export function fromMinorUnits(cents: number): number {

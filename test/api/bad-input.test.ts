@@ -186,6 +186,10 @@ describe(`bad input on create (${ENGINE})`, () => {
       await invalid(createBody({ request_type: 'IMPRINT', amount }), ['amount']);
     }
     await invalid(createBody({ request_type: 'DEPOSIT', amount: 10.001 }), ['amount']);
+    // Tiny fractions are more decimals too: never silently rounded to 0 cents (a DEPOSIT of 0).
+    for (const amount of [1e-9, 5e-324, 10.000000001]) {
+      await invalid(createBody({ request_type: 'DEPOSIT', amount }), ['amount']);
+    }
     await invalid(createBody({ request_type: 'DEPOSIT', amount: 1_000_001 }), ['amount']);
     // A number that overflows to Infinity when parsed.
     const overflow = JSON.stringify(createBody({ request_type: 'DEPOSIT', amount: 1 })).replace(
@@ -216,6 +220,24 @@ describe(`bad input on create (${ENGINE})`, () => {
     assert.equal(d.foo, undefined);
     const row = await t.repos.paymentRequests.find(t.tenant.tenantId, r.json().uuid);
     assert.equal(row?.tenant_id, t.tenant.tenantId);
+  });
+
+  test('text PostgreSQL cannot store (NUL, unpaired surrogates) is a 422, in fields and inside reservation_data', async () => {
+    for (const field of ['guest_first_name', 'guest_last_name', 'guest_phone', 'reservation_ref']) {
+      for (const bad of ['a\u0000b', '\ud800', 'x\udc00']) {
+        const details = await invalid(createBody({ [field]: bad }), [field]);
+        assert.equal(details[0]?.message, 'must not contain NUL characters or unpaired surrogates');
+      }
+    }
+    for (const data of [{ note: 'a\u0000' }, { '\u0000': 1 }, { list: ['ok', { deep: '\ud83d' }] }]) {
+      await invalid(createBody({ reservation_data: data }), ['reservation_data']);
+    }
+    // Paired surrogates (emoji) and accents are fine, and come back as sent.
+    const r = await create(createBody({ guest_last_name: 'Zoë 😀', reservation_data: { note: '🏨 vue mer' } }));
+    assert.equal(r.statusCode, 201);
+    const d = (await t.call({ method: 'GET', url: `${BASE}${r.json().uuid}/` })).json();
+    assert.equal(d.guest_last_name, 'Zoë 😀');
+    assert.deepEqual(d.reservation_data, { note: '🏨 vue mer' });
   });
 
   test('prototype-pollution keys are dropped, not applied', async () => {

@@ -222,13 +222,15 @@ describe(`GET /api/payment-requests/ (${ENGINE})`, () => {
     assert.equal((await list(`?created_after=${future}`, tenant)).rows.length, 0);
   });
 
-  test('an unknown status or request_type, or a bad date, is a 422 naming the field', async () => {
+  test('an unknown status or request_type, a bad date or an unstorable reservation_ref is a 422 naming the field', async () => {
     for (const [q, field] of [
       ['?status=PAID', 'status'],
       ['?status=captured', 'status'],
       ['?request_type=REFUND', 'request_type'],
       ['?created_after=yesterday', 'created_after'],
       ['?created_before=2026-02-30T00:00:00Z', 'created_before'],
+      ['?reservation_ref=a%00b', 'reservation_ref'],
+      [`?reservation_ref=${'R'.repeat(101)}`, 'reservation_ref'],
     ] as const) {
       const r = await t.call({ method: 'GET', url: `${BASE}${q}` });
       assert.equal(r.statusCode, 422, q);

@@ -105,6 +105,15 @@ describe(`GET /api/payment-requests/statuses/ (${ENGINE})`, () => {
     }
   });
 
+  test('a NUL in refs is a 422 naming refs, not a database error', async () => {
+    const r = await t.call({ method: 'GET', url: `${URL_}?refs=A,B%00C` });
+    assert.equal(r.statusCode, 422);
+    assert.deepEqual(
+      (r.json().details as { field: string }[]).map((d) => d.field),
+      ['refs'],
+    );
+  });
+
   test('at most 500 references: 500 is accepted, 501 is a 400', async () => {
     const c = await createRequest(t, { reservation_ref: 'R-499' });
     const refs = (n: number) => Array.from({ length: n }, (_, i) => `R-${i}`).join(',');
