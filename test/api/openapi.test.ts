@@ -1,0 +1,118 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { auditResponses, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
+
+const OPERATIONS = [
+  ['post', '/api/payment-requests/'],
+  ['get', '/api/payment-requests/'],
+  ['get', '/api/payment-requests/{uuid}/'],
+  ['get', '/api/payment-requests/statuses/'],
+  ['post', '/api/payment-requests/{uuid}/capture/'],
+  ['post', '/api/payment-requests/{uuid}/release/'],
+  ['post', '/api/payment-requests/{uuid}/cancel/'],
+  ['delete', '/api/payment-requests/{uuid}/'],
+] as const;
+
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+interface OpenApi {
+  openapi: string;
+  info: { title: string; version: string };
+  paths: Record<string, Record<string, { responses: Record<string, unknown>; parameters?: { name: string }[] }>>;
+  components: { securitySchemes: Record<string, { type: string; in: string; name: string }> };
+  security: Record<string, unknown>[];
+}
+
+describe(`OpenAPI document and reference page (${ENGINE})`, () => {
+  let t: TestApp;
+  let doc: OpenApi;
+  before(async () => {
+    t = await startTestApp();
+    const r = await t.call({ method: 'GET', url: '/api/openapi.json', tenant: null });
+    assert.equal(r.statusCode, 200);
+    doc = r.json();
+  });
+  after(() => t.close());
+
+  test('GET /api/openapi.json is OpenAPI 3.1, public, JSON', async () => {
+    const r = await t.call({ method: 'GET', url: '/api/openapi.json', tenant: null });
+    assert.equal(r.statusCode, 200);
+    assert.match(String(r.headers['content-type']), /^application\/json/);
+    assert.match(doc.openapi, /^3\.1\.\d+$/);
+    assert.equal(typeof doc.info.title, 'string');
+    assert.equal(typeof doc.info.version, 'string');
+  });
+
+  test('lists exactly the eight operations of SPEC 4, nothing hidden leaks in', () => {
+    const listed = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.keys(item)
+        .filter((m) => HTTP_METHODS.includes(m))
+        .map((m) => `${m} ${path}`),
+    );
+    assert.deepEqual(listed.sort(), OPERATIONS.map(([m, p]) => `${m} ${p}`).sort());
+  });
+
+  test('documents the X-API-Key scheme, the uuid path parameter and the error statuses', () => {
+    const schemes = Object.values(doc.components.securitySchemes);
+    assert.ok(
+      schemes.some((s) => s.type === 'apiKey' && s.in === 'header' && s.name.toLowerCase() === 'x-api-key'),
+      JSON.stringify(schemes),
+    );
+    assert.ok(doc.security.length > 0);
+    for (const [method, path] of OPERATIONS) {
+      const op = doc.paths[path]?.[method];
+      assert.ok(op, `${method} ${path}`);
+      assert.ok(op.responses['401'], `${method} ${path} documents 401`);
+      if (path.includes('{uuid}')) {
+        assert.ok(
+          op.parameters?.some((p) => p.name === 'uuid'),
+          `${method} ${path} has the uuid parameter`,
+        );
+        assert.ok(op.responses['404'], `${method} ${path} documents 404`);
+      }
+    }
+    assert.ok(doc.paths['/api/payment-requests/']?.post?.responses['201']);
+    assert.ok(doc.paths['/api/payment-requests/']?.post?.responses['422']);
+  });
+
+  test('the detail schema has every SPEC 2.4 field and neither guest_phone nor language', () => {
+    const op = doc.paths['/api/payment-requests/{uuid}/']?.get as unknown as {
+      responses: { 200: { content: Record<string, { schema: { properties: Record<string, unknown> } }> } };
+    };
+    const props = Object.keys(Object.values(op.responses[200].content)[0]?.schema.properties ?? {});
+    for (const f of ['uuid', 'reference', 'status', 'amount', 'amount_captured', 'order_cycle', 'email_sent']) {
+      assert.ok(props.includes(f), f);
+    }
+    assert.ok(!props.includes('guest_phone'));
+    assert.ok(!props.includes('language'));
+  });
+
+  test('GET /api/docs/ serves the reference page from installed packages: HTML, no CDN', async () => {
+    const r = await t.call({ method: 'GET', url: '/api/docs/', tenant: null });
+    assert.equal(r.statusCode, 200);
+    assert.match(String(r.headers['content-type']), /^text\/html/);
+    assert.match(r.body, /<html/i);
+    assert.doesNotMatch(r.body, /https?:\/\//, 'no absolute URL: nothing loaded from a CDN');
+    assert.doesNotMatch(r.body, /unpkg|jsdelivr|cdnjs|cloudflare/i);
+    // Every script and stylesheet it references is served by the service itself.
+    const assets = [...r.body.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1] as string);
+    assert.ok(
+      assets.some((a) => a.endsWith('.js')),
+      'the page loads scripts',
+    );
+    for (const asset of assets) {
+      const url = new URL(asset, 'http://localhost/api/docs/').pathname;
+      const a = await t.call({ method: 'GET', url, tenant: null });
+      assert.equal(a.statusCode, 200, url);
+      if (url.endsWith('.js')) assert.doesNotMatch(a.body.slice(0, 2000), /<html/i, `${url} is a script`);
+    }
+  });
+
+  test('the page reads the same document as /api/openapi.json', async () => {
+    const r = await t.call({ method: 'GET', url: '/api/docs/json', tenant: null });
+    assert.equal(r.statusCode, 200);
+    assert.deepEqual(r.json(), doc);
+  });
+
+  test('every response carried x-request-id and none was a 5xx', () => auditResponses(t));
+});
