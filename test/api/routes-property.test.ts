@@ -1,0 +1,116 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import fc from 'fast-check';
+import { arrangeStatus } from '../helpers/fixtures.js';
+import { auditResponses, countRows, createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
+
+const BASE = '/api/payment-requests/';
+const RUNS = Number(process.env.FC_RUNS ?? 150);
+const SEED = process.env.FC_SEED ? { seed: Number(process.env.FC_SEED) } : {};
+
+const anyText = fc.oneof(
+  fc.string({ maxLength: 30 }),
+  fc.string({ unit: 'binary', maxLength: 10 }),
+  fc.constantFrom('', '\u0000', '%', '%zz', '2026-02-30T00:00:00Z', '2026-01-01T00:00:00Z', '-1', '1001', 'CAPTURED'),
+);
+const listQuery = fc.dictionary(
+  fc.oneof(
+    fc.constantFrom('status', 'request_type', 'reservation_ref', 'created_after', 'created_before', 'limit', 'cursor'),
+    fc.string({ maxLength: 10 }),
+  ),
+  fc.oneof(anyText, fc.array(anyText, { maxLength: 3 })),
+  { maxKeys: 4 },
+);
+
+function queryString(q: Record<string, string | string[]>): string {
+  const p = new URLSearchParams();
+  for (const [k, v] of Object.entries(q)) for (const x of Array.isArray(v) ? v : [v]) p.append(k, x);
+  return p.toString();
+}
+
+/** Never a 5xx; JSON always; an error body or the success shape. */
+function checkAnswer(
+  r: { statusCode: number; body: string; headers: Record<string, unknown> },
+  ok: (json: unknown) => void,
+) {
+  assert.ok(r.statusCode < 500, `${r.statusCode}: ${r.body}`);
+  assert.ok(r.headers['x-request-id']);
+  const json = JSON.parse(r.body);
+  if (r.statusCode < 300) ok(json);
+  else assert.equal(typeof json.error, 'string', r.body);
+}
+
+describe(`list, statuses and actions under random input (${ENGINE})`, () => {
+  let t: TestApp;
+  const known: string[] = [];
+  before(async () => {
+    t = await startTestApp();
+    for (const [i, status] of (['NOT_INITIATED', 'AUTHORISED_TO_VALIDATE', 'CAPTURED'] as const).entries()) {
+      const c = await createRequest(t, { reservation_ref: `P-${i}` });
+      await arrangeStatus(t.db, c.uuid, status);
+      known.push(c.uuid);
+    }
+  });
+  after(() => t.close());
+
+  test('GET list with random query strings: 200 array, 400 or 422 with an error, never a 5xx', async () => {
+    await fc.assert(
+      fc.asyncProperty(listQuery, async (q) => {
+        const r = await t.call({ method: 'GET', url: `${BASE}?${queryString(q)}` });
+        checkAnswer(r, (json) => assert.ok(Array.isArray(json)));
+        if (r.statusCode !== 200) assert.ok([400, 422].includes(r.statusCode), `${r.statusCode} ${r.body}`);
+      }),
+      { numRuns: RUNS, ...SEED },
+    );
+  });
+
+  test('GET statuses with random refs: 200 array, 400 or 422 with an error, never a 5xx', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          anyText,
+          fc.array(anyText, { maxLength: 40 }).map((a) => a.join(',')),
+        ),
+        async (refs) => {
+          const r = await t.call({ method: 'GET', url: `${BASE}statuses/?${queryString({ refs })}` });
+          checkAnswer(r, (json) => assert.ok(Array.isArray(json)));
+        },
+      ),
+      { numRuns: RUNS, ...SEED },
+    );
+  });
+
+  test('random path segments on every uuid route: never a 5xx, and nothing changes for a segment that is no known uuid', async () => {
+    const segment = fc.oneof(
+      fc.uuid(),
+      fc.string({ maxLength: 40 }).map(encodeURIComponent),
+      fc.constantFrom('%zz', '%00', 'statuses', '..', '%2F', 'a'.repeat(250)),
+    );
+    const route = fc.constantFrom(
+      ['GET', ''],
+      ['DELETE', ''],
+      ['POST', 'capture/'],
+      ['POST', 'release/'],
+      ['POST', 'cancel/'],
+    );
+    const rowsBefore = await countRows(t.db);
+    await fc.assert(
+      fc.asyncProperty(segment, route, async (seg, [method, suffix]) => {
+        fc.pre(!known.includes(seg.toLowerCase()));
+        const r = await t.call({ method: method as 'GET', url: `${BASE}${seg}/${suffix}` });
+        checkAnswer(r, () => {});
+        // 'statuses' with GET is the statuses route (400 without refs); anything else is unknown.
+        assert.ok([400, 404].includes(r.statusCode), `${method} ${seg}/${suffix}: ${r.statusCode} ${r.body}`);
+      }),
+      { numRuns: RUNS, ...SEED },
+    );
+    assert.equal(await countRows(t.db), rowsBefore);
+    const statuses = await Promise.all(known.map((id) => t.repos.paymentRequests.find(t.tenant.tenantId, id)));
+    assert.deepEqual(
+      statuses.map((s) => s?.status),
+      ['NOT_INITIATED', 'AUTHORISED_TO_VALIDATE', 'CAPTURED'],
+    );
+  });
+
+  test('every response carried x-request-id and none was a 5xx', () => auditResponses(t));
+});
