@@ -245,5 +245,21 @@ describe(`API key authentication (${ENGINE})`, () => {
     });
   });
 
+  test('with the key cache on, a revocation made through this process (forget) applies at once', async () => {
+    const cached = await startTestApp({ env: { AUTH_CACHE_MS: '60000' } });
+    try {
+      const k = await cached.newKey(cached.tenant.tenantId);
+      assert.equal((await cached.call({ method: 'GET', url: LIST, tenant: k })).statusCode, 200);
+      await cached.repos.apiKeys.setStatus(k.prefix, 'revoked');
+      cached.app.payreq.auth.forget(k.prefix);
+      assertAuthError(await cached.call({ method: 'GET', url: LIST, tenant: k }), 403, 'API key revoked');
+      // The other keys of the cache are unaffected.
+      assert.equal((await cached.call({ method: 'GET', url: LIST })).statusCode, 200);
+      auditResponses(cached);
+    } finally {
+      await cached.close();
+    }
+  });
+
   test('every response carried x-request-id and none was a 5xx', () => auditResponses(t));
 });
