@@ -31,14 +31,20 @@ export interface RunningService {
 type Cleanup = () => unknown;
 
 async function holdDataDir(dir: string, cleanups: Cleanup[]): Promise<void> {
-  const deadline = Date.now() + CLI_LOCK_WAIT_MS;
+  let deadline = Date.now() + CLI_LOCK_WAIT_MS;
+  let lastHolder: number | undefined;
   for (;;) {
     const got = tryLock(dir, 'serve');
     if ('release' in got) {
       cleanups.push(() => got.release());
       return;
     }
-    // Another service: no point waiting. A CLI command: it will be done in a moment.
+    // CLI commands take turns and finish in a moment: wait while the lock changes hands.
+    if (got.pid !== lastHolder) {
+      lastHolder = got.pid;
+      deadline = Date.now() + CLI_LOCK_WAIT_MS;
+    }
+    // Another service: no point waiting.
     if (got.role !== 'cli' || Date.now() >= deadline) {
       const busy = new DataDirBusyError(dir, got);
       throw new Error(`${busy.message}: stop it first, or give this one another DATABASE_URL`);

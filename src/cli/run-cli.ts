@@ -9,8 +9,8 @@ import { DataDirBusyError, tryLock } from './data-dir-lock.js';
 import { executeCommand, failure, type ParsedInvocation } from './run-command.js';
 
 /**
- * How long a command waits for a data directory held by another process that does not answer
- * yet: a short-lived CLI command finishing, or a service still migrating before it listens.
+ * How long a command waits for one holder of a data directory that does not answer: a
+ * short-lived CLI command finishing, or a service still migrating before it listens.
  */
 const BUSY_WAIT_MS = 15_000;
 
@@ -32,7 +32,8 @@ async function runOnOwnConnection(parsed: ParsedInvocation, config: Config): Pro
  */
 async function runOnDataDir(dir: string, parsed: ParsedInvocation, argv: readonly string[], config: Config) {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const deadline = Date.now() + BUSY_WAIT_MS;
+  let deadline = Date.now() + BUSY_WAIT_MS;
+  let lastHolder: number | undefined;
   for (;;) {
     const answer = await sendToService(socketPathFor(dir), argv);
     if (answer) return answer;
@@ -44,11 +45,17 @@ async function runOnDataDir(dir: string, parsed: ParsedInvocation, argv: readonl
         lock.release();
       }
     }
+    // Commands queued on the directory take turns: the wait restarts whenever the lock
+    // changes hands, and runs out only when one holder keeps it too long.
+    if (lock.pid !== lastHolder) {
+      lastHolder = lock.pid;
+      deadline = Date.now() + BUSY_WAIT_MS;
+    }
     if (Date.now() >= deadline) {
       const busy = new DataDirBusyError(dir, lock);
       throw new CliError(`${busy.message}, which does not answer on ${socketPathFor(dir)}`);
     }
-    await sleep(150);
+    await sleep(100 + Math.random() * 100);
   }
 }
 
