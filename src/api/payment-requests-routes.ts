@@ -184,7 +184,8 @@ export const paymentRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       ...notFound,
       409: ErrorBody,
       422: ValidationErrorBody,
-      502: ErrorBody,
+      402: { ...ErrorBody, description: 'The provider refused the operation (e.g. the authorisation ended)' },
+      502: { ...ErrorBody, description: 'The provider could not be reached; nothing was changed, retry later' },
     },
   });
 

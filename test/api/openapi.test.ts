@@ -75,6 +75,15 @@ describe(`OpenAPI document and reference page (${ENGINE})`, () => {
     assert.ok(doc.paths['/api/payment-requests/']?.post?.responses['422']);
   });
 
+  test('the capture body is documented as optional, and the provider outcomes 402 and 502', () => {
+    const capture = doc.paths['/api/payment-requests/{uuid}/capture/']?.post as unknown as {
+      requestBody: { required: boolean };
+      responses: Record<string, unknown>;
+    };
+    assert.equal(capture.requestBody.required, false);
+    assert.ok(capture.responses['402'] && capture.responses['502']);
+  });
+
   test('the detail schema has every SPEC 2.4 field and neither guest_phone nor language', () => {
     const op = doc.paths['/api/payment-requests/{uuid}/']?.get as unknown as {
       responses: { 200: { content: Record<string, { schema: { properties: Record<string, unknown> } }> } };
