@@ -53,7 +53,7 @@ export function payreq(
   args: readonly string[],
   env: NodeJS.ProcessEnv,
   cwd: string,
-  timeoutMs = 30_000,
+  timeoutMs = 60_000,
 ): Promise<Run & { ms: number }> {
   const t0 = Date.now();
   const child = start(args, env, cwd);
