@@ -1,0 +1,1 @@
+export { deriveKey, type SecretBox, secretBox } from './secret-box.js';
