@@ -123,10 +123,10 @@ export async function startService(
     }
 
     const url = localUrl(app, config);
+    // One write, the "listening" line last: whoever waits for it has the whole banner.
     print(
-      `payreq listening on ${url} (${config.nodeEnv}, ${describeDatabase(config)}); API docs: ${config.publicBaseUrl}/api/docs\n`,
+      `${demo ? demoBanner(demo) : ''}payreq listening on ${url} (${config.nodeEnv}, ${describeDatabase(config)}); API docs: ${config.publicBaseUrl}/api/docs\n`,
     );
-    if (demo) print(demoBanner(demo));
     return { app, url, close };
   } catch (err) {
     await close();

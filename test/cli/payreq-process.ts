@@ -118,7 +118,7 @@ export class ServeProcess {
     const deadline = Date.now() + timeoutMs;
     let exitCode: number | null | undefined;
     s.exited.then((c) => (exitCode = c));
-    while (!/payreq listening on /.test(s.stdout)) {
+    while (!/payreq listening on .*\n/.test(s.stdout)) {
       if (exitCode !== undefined || Date.now() > deadline) {
         s.child.kill('SIGKILL');
         throw new Error(`serve did not start (exit ${exitCode}):\n${s.stdout}\n${s.stderr}`);
