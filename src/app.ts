@@ -25,13 +25,15 @@ const SAFE_REQUEST_ID = /^[\w.:-]{1,64}$/;
 export interface BuildOptions {
   config: Config;
   db: Database;
-  provider?: PaymentProvider;
+  /** Wraps the configured provider (tests count or fail its calls). */
+  wrapProvider?: (real: PaymentProvider) => PaymentProvider;
   now?: () => Date;
 }
 
 export function buildContext(opts: BuildOptions): AppContext {
   const repos = repositories(opts.db);
-  const provider = opts.provider ?? sandboxProvider();
+  const real = sandboxProvider();
+  const provider = opts.wrapProvider ? opts.wrapProvider(real) : real;
   return {
     config: opts.config,
     db: opts.db,

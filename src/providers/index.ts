@@ -1,7 +1,13 @@
 export {
+  type GuestCheckout,
+  type GuestCheckoutInput,
+  type HostedCardForm,
+  InvalidNotificationError,
   type PaymentProvider,
   ProviderError,
   type ProviderErrorKind,
+  type ProviderNotification,
   type ProviderPaymentRef,
+  type SilentHoldInput,
 } from './payment-provider.js';
 export { sandboxProvider } from './sandbox-provider.js';

@@ -1,9 +1,4 @@
-import {
-  type PaymentProvider,
-  ProviderError,
-  type ProviderPaymentRef,
-  sandboxProvider,
-} from '../../src/providers/index.js';
+import { type PaymentProvider, ProviderError, type ProviderPaymentRef } from '../../src/providers/index.js';
 
 export interface ProviderCall {
   op: 'capture' | 'release' | 'refund';
@@ -26,24 +21,25 @@ export function gate() {
  * hangs, then answers). Each setting stays until changed.
  */
 export function countingProvider() {
-  const inner = sandboxProvider();
   const calls: ProviderCall[] = [];
   const state: { failWith?: ProviderError['kind']; holdUntil?: Promise<void>; entered: number } = { entered: 0 };
 
-  async function around(call: ProviderCall, real: () => Promise<void>) {
+  async function around<T>(call: ProviderCall, real: () => Promise<T>): Promise<T> {
     calls.push(call);
     state.entered++;
     if (state.holdUntil) await state.holdUntil;
     if (state.failWith) throw new ProviderError(state.failWith, `simulated ${state.failWith}`);
-    await real();
+    return real();
   }
 
-  const provider: PaymentProvider = {
+  // Wraps the app's real provider (built on the app's database) around the money calls.
+  const provider = (inner: PaymentProvider): PaymentProvider => ({
+    ...inner,
     name: `counting-${inner.name}`,
     capture: (ref, amountCents) => around({ op: 'capture', ref, amountCents }, () => inner.capture(ref, amountCents)),
     release: (ref) => around({ op: 'release', ref }, () => inner.release(ref)),
     refund: (ref, amountCents) => around({ op: 'refund', ref, amountCents }, () => inner.refund(ref, amountCents)),
-  };
+  });
 
   return {
     provider,

@@ -47,7 +47,8 @@ export interface TestApp {
 
 export interface TestAppOptions {
   env?: Record<string, string>;
-  provider?: PaymentProvider;
+  /** Wraps the app's real provider, e.g. to count or fail its calls. */
+  provider?: (real: PaymentProvider) => PaymentProvider;
   now?: () => Date;
 }
 
@@ -83,7 +84,7 @@ export async function newKey(
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const testDb = await createTestDatabase();
   const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: testDb.url, AUTH_CACHE_MS: '0', ...options.env });
-  const app = await buildApp({ config, db: testDb.db, provider: options.provider, now: options.now });
+  const app = await buildApp({ config, db: testDb.db, wrapProvider: options.provider, now: options.now });
   await app.ready();
   const repos = repositories(testDb.db);
   const tenant = await newTenant(repos);
