@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import rateLimit from '@fastify/rate-limit';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -16,8 +16,10 @@ import {
 import type { Config } from './config/index.js';
 import { type Database, repositories } from './db/index.js';
 import { AppError, errors } from './domain/index.js';
-import { paymentRequestCommands } from './payment-requests/index.js';
+import { ipnRoutes } from './ipn/index.js';
+import { guestCommands, paymentRequestCommands } from './payment-requests/index.js';
 import { type PaymentProvider, sandboxProvider } from './providers/index.js';
+import { secretBox } from './secrets/index.js';
 
 export const BODY_LIMIT = 64 * 1024;
 const SAFE_REQUEST_ID = /^[\w.:-]{1,64}$/;
@@ -32,6 +34,8 @@ export interface BuildOptions {
 
 export function buildContext(opts: BuildOptions): AppContext {
   const repos = repositories(opts.db);
+  const secretKey = resolveSecretKey(opts.config);
+  const cardTokens = secretBox(secretKey, 'card-token');
   const real = sandboxProvider();
   const provider = opts.wrapProvider ? opts.wrapProvider(real) : real;
   return {
@@ -40,8 +44,22 @@ export function buildContext(opts: BuildOptions): AppContext {
     repos,
     provider,
     commands: paymentRequestCommands(repos, provider, opts.now),
+    guest: guestCommands(opts.db, cardTokens),
+    secretKey,
+    cardTokens,
     auth: authenticator(repos, opts.config.authCacheMs),
   };
+}
+
+/**
+ * Production requires SECRET_KEY (config refuses to start without it); `serve` stores a
+ * generated one in development. Anything else (tests, a throwaway in-memory run) gets a key
+ * for the life of the process: card tokens it seals die with it, which is what a test wants.
+ */
+function resolveSecretKey(config: Config): string {
+  if (config.secretKey) return config.secretKey;
+  if (config.production) throw new Error('SECRET_KEY is required in production');
+  return randomBytes(32).toString('hex');
 }
 
 /** The whole HTTP service on an open, migrated database. */
@@ -105,6 +123,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   });
 
   await app.register(apiPlugin);
+  await app.register(ipnRoutes);
   app.get('/healthz', { schema: { hide: true } }, async () => {
     await app.payreq.db.query('SELECT 1');
     return { status: 'ok' };

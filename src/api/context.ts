@@ -1,7 +1,8 @@
 import type { Config } from '../config/index.js';
 import type { Database, Repositories } from '../db/index.js';
-import type { PaymentRequestCommands } from '../payment-requests/index.js';
+import type { GuestCommands, PaymentRequestCommands } from '../payment-requests/index.js';
 import type { PaymentProvider } from '../providers/index.js';
+import type { SecretBox } from '../secrets/index.js';
 import type { ApiCaller, Authenticator } from './authenticator.js';
 
 /** What every part of the service shares, built once at start. */
@@ -10,7 +11,11 @@ export interface AppContext {
   db: Database;
   repos: Repositories;
   commands: PaymentRequestCommands;
+  guest: GuestCommands;
   provider: PaymentProvider;
+  /** SECRET_KEY as resolved at start (configured, or generated outside production). */
+  secretKey: string;
+  cardTokens: SecretBox;
   auth: Authenticator;
 }
 

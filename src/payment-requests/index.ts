@@ -4,3 +4,4 @@ export {
   paymentRequestCommands,
   type TenantContext,
 } from './commands.js';
+export { type GuestCommands, guestCommands, type NotificationOutcome } from './guest-commands.js';

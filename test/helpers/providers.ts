@@ -35,7 +35,6 @@ export function countingProvider() {
   // Wraps the app's real provider (built on the app's database) around the money calls.
   const provider = (inner: PaymentProvider): PaymentProvider => ({
     ...inner,
-    name: `counting-${inner.name}`,
     capture: (ref, amountCents) => around({ op: 'capture', ref, amountCents }, () => inner.capture(ref, amountCents)),
     release: (ref) => around({ op: 'release', ref }, () => inner.release(ref)),
     refund: (ref, amountCents) => around({ op: 'refund', ref, amountCents }, () => inner.refund(ref, amountCents)),

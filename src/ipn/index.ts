@@ -1,0 +1,1 @@
+export { IPN_RATE_LIMIT, ipnRoutes } from './ipn-routes.js';
