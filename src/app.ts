@@ -16,9 +16,11 @@ import {
 import type { Config } from './config/index.js';
 import { type Database, repositories } from './db/index.js';
 import { AppError, errors } from './domain/index.js';
+import { guestRoutes } from './guest/index.js';
 import { ipnRoutes } from './ipn/index.js';
 import { guestCommands, paymentRequestCommands } from './payment-requests/index.js';
 import { type PaymentProvider, sandboxProvider } from './providers/index.js';
+import { sandboxRoutes } from './providers/sandbox/index.js';
 import { secretBox } from './secrets/index.js';
 
 export const BODY_LIMIT = 64 * 1024;
@@ -124,6 +126,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 
   await app.register(apiPlugin);
   await app.register(ipnRoutes);
+  await app.register(guestRoutes);
+  if (app.payreq.provider.name === 'sandbox') await app.register(sandboxRoutes);
   app.get('/healthz', { schema: { hide: true } }, async () => {
     await app.payreq.db.query('SELECT 1');
     return { status: 'ok' };
