@@ -14,7 +14,7 @@ import {
   validatorCompiler,
 } from './api/index.js';
 import type { Config } from './config/index.js';
-import { type Database, repositories } from './db/index.js';
+import { type Database, type Repositories, repositories } from './db/index.js';
 import { AppError, errors } from './domain/index.js';
 import { guestRoutes } from './guest/index.js';
 import { ipnRoutes } from './ipn/index.js';
@@ -34,9 +34,10 @@ export interface BuildOptions {
   now?: () => Date;
 }
 
-export function buildContext(opts: BuildOptions): AppContext {
+/** Everything the service shares, for the HTTP app, the CLI and the jobs alike. */
+export async function buildContext(opts: BuildOptions): Promise<AppContext> {
   const repos = repositories(opts.db);
-  const secretKey = resolveSecretKey(opts.config);
+  const secretKey = await resolveSecretKey(opts.config, repos);
   const cardTokens = secretBox(secretKey, 'card-token');
   const real = sandboxProvider();
   const provider = opts.wrapProvider ? opts.wrapProvider(real) : real;
@@ -54,14 +55,14 @@ export function buildContext(opts: BuildOptions): AppContext {
 }
 
 /**
- * Production requires SECRET_KEY (config refuses to start without it); `serve` stores a
- * generated one in development. Anything else (tests, a throwaway in-memory run) gets a key
- * for the life of the process: card tokens it seals die with it, which is what a test wants.
+ * SECRET_KEY when configured (production requires it: config refuses to start without).
+ * Otherwise the key stored in the database on first use, so the service, the CLI and every
+ * later start seal and open card tokens with the same key.
  */
-function resolveSecretKey(config: Config): string {
+async function resolveSecretKey(config: Config, repos: Repositories): Promise<string> {
   if (config.secretKey) return config.secretKey;
   if (config.production) throw new Error('SECRET_KEY is required in production');
-  return randomBytes(32).toString('hex');
+  return repos.settings.getOrSet('secret_key', randomBytes(32).toString('hex'));
 }
 
 /** The whole HTTP service on an open, migrated database. */
@@ -88,7 +89,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  app.decorate('payreq', buildContext(opts));
+  app.decorate('payreq', await buildContext(opts));
   app.setValidatorCompiler(validatorCompiler());
   installErrorHandling(app);
 

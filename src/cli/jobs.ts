@@ -1,3 +1,5 @@
+import { buildContext } from '../app.js';
+import { createDeferredPayments } from '../jobs/index.js';
 import type { CommandContext, Outcome } from './command-context.js';
 
 /** A scheduled job as `payreq job run NAME` sees it. */
@@ -12,8 +14,28 @@ export interface CliJob {
   run(ctx: CommandContext, opts: { date: string | undefined }): Promise<Outcome>;
 }
 
-/**
- * The jobs the CLI can run by name. None exists yet: when jobs/ lands, list each of its jobs
- * here (an import and an entry), and `job run` and its help pick them up.
- */
-export const JOBS: readonly CliJob[] = [];
+/** Today's date where the service runs, as `YYYY-MM-DD` ('sv' formats dates that way). */
+function today(): string {
+  return new Date().toLocaleDateString('sv');
+}
+
+/** The jobs the CLI can run by name; `job run` and its help list them. */
+export const JOBS: readonly CliJob[] = [
+  {
+    name: 'create_deferred_payments',
+    summary: 'place the holds of imprints whose check-in is within 2 days',
+    async run(ctx, { date }) {
+      const app = await buildContext({ config: ctx.config, db: ctx.db });
+      const r = await createDeferredPayments(
+        { holds: ctx.repos.deferredHolds, provider: app.provider, cardTokens: app.cardTokens },
+        date ?? today(),
+      );
+      return {
+        json: { job: 'create_deferred_payments', ...r },
+        text:
+          `create_deferred_payments for ${r.date} (check-in ${r.window.from} to ${r.window.to}): ` +
+          `${r.considered} due, ${r.held} held, ${r.refused} refused, ${r.failed} failed (retried next run), ${r.skipped} skipped\n`,
+      };
+    },
+  },
+];

@@ -1,5 +1,6 @@
 import { apiKeysRepository } from './api-keys-repository.js';
 import type { Database } from './database.js';
+import { deferredHoldsRepository } from './deferred-holds-repository.js';
 import { idempotencyRepository } from './idempotency-repository.js';
 import { paymentRequestsRepository } from './payment-requests-repository.js';
 import { settingsRepository } from './settings-repository.js';
@@ -8,6 +9,7 @@ import { tenantsRepository } from './tenants-repository.js';
 export type { ApiKeyAuthRow, ApiKeyStatus, ApiKeySummary } from './api-keys-repository.js';
 export type { Database, Queryable, QueryResult } from './database.js';
 export { PG, pgCode } from './database.js';
+export type { DeferredHoldsRepository, DueImprint, Move } from './deferred-holds-repository.js';
 export { migrate } from './migrate.js';
 export { type DatabaseLocation, openDatabase, parseDatabaseUrl } from './open-database.js';
 export type { Actor, ListFilter, PaymentRequestRow, StatusRow } from './payment-requests-repository.js';
@@ -20,6 +22,7 @@ export function repositories(db: Database) {
     paymentRequests: paymentRequestsRepository(db),
     idempotency: idempotencyRepository(db),
     settings: settingsRepository(db),
+    deferredHolds: deferredHoldsRepository(db),
   };
 }
 export type Repositories = ReturnType<typeof repositories>;
