@@ -19,7 +19,7 @@ import { AppError, errors } from './domain/index.js';
 import { guestRoutes } from './guest/index.js';
 import { ipnRoutes } from './ipn/index.js';
 import { guestCommands, paymentRequestCommands } from './payment-requests/index.js';
-import { type PaymentProvider, sandboxProvider } from './providers/index.js';
+import { type PaymentProvider, sandboxProvider, withTimeouts } from './providers/index.js';
 import { sandboxRoutes } from './providers/sandbox/index.js';
 import { secretBox } from './secrets/index.js';
 
@@ -40,7 +40,7 @@ export async function buildContext(opts: BuildOptions): Promise<AppContext> {
   const secretKey = await resolveSecretKey(opts.config, repos);
   const cardTokens = secretBox(secretKey, 'card-token');
   const real = sandboxProvider();
-  const provider = opts.wrapProvider ? opts.wrapProvider(real) : real;
+  const provider = withTimeouts(opts.wrapProvider ? opts.wrapProvider(real) : real, opts.config.providerTimeoutMs);
   return {
     config: opts.config,
     db: opts.db,

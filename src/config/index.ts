@@ -21,6 +21,10 @@ export interface Config {
   logLevel: string;
   /** How long a verified API key is trusted without asking the database again. */
   authCacheMs: number;
+  /** How long any call to the payment provider may take before it counts as unavailable. */
+  providerTimeoutMs: number;
+  /** The sandbox's first IPN retry delay; later ones double (tests shorten it). */
+  sandboxIpnRetryMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -64,6 +68,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!['sandbox', 'lyra'].includes(paymentProvider)) {
     throw new ConfigError(`PAYMENT_PROVIDER must be sandbox or lyra (got "${env.PAYMENT_PROVIDER}")`);
   }
+  if (production && paymentProvider === 'sandbox' && env.SANDBOX_IN_PRODUCTION !== 'true') {
+    throw new ConfigError(
+      'PAYMENT_PROVIDER=sandbox takes no real payments and is refused when NODE_ENV=production (set SANDBOX_IN_PRODUCTION=true to allow it)',
+    );
+  }
   const secretKey = env.SECRET_KEY || undefined;
   if (production && !secretKey) throw new ConfigError('SECRET_KEY is required when NODE_ENV=production');
   if (secretKey && secretKey.length < 32) throw new ConfigError('SECRET_KEY must be at least 32 characters');
@@ -90,5 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretKey,
     logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),
     authCacheMs: int(env, 'AUTH_CACHE_MS', 5000, 0, 300_000),
+    providerTimeoutMs: int(env, 'PROVIDER_TIMEOUT_MS', 15_000, 100, 120_000),
+    sandboxIpnRetryMs: int(env, 'SANDBOX_IPN_RETRY_MS', 1000, 10, 60_000),
   };
 }

@@ -11,3 +11,4 @@ export {
   type SilentHoldInput,
 } from './payment-provider.js';
 export { sandboxProvider } from './sandbox-provider.js';
+export { withTimeouts } from './with-timeouts.js';

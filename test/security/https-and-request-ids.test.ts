@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
 
-const PRODUCTION = { NODE_ENV: 'production', SECRET_KEY: 'x'.repeat(64) };
+const PRODUCTION = { NODE_ENV: 'production', SECRET_KEY: 'x'.repeat(64), SANDBOX_IN_PRODUCTION: 'true' };
 
 describe(`production HTTPS rules (${ENGINE})`, () => {
   let direct: TestApp;
