@@ -1,4 +1,2 @@
-import type { FastifyInstance } from 'fastify';
-
-/** The guest payment page, `/payment/<uuid>/` (payments issue: being built). */
-export async function guestRoutes(_app: FastifyInstance): Promise<void> {}
+/** The guest payment pages, `/payment/<uuid>/` and its result page. */
+export { GUEST_RATE_LIMIT, guestRoutes } from './guest-routes.js';

@@ -1,0 +1,193 @@
+import { formatMoney, type Language } from '../domain/index.js';
+import type { HostedCardForm } from '../providers/index.js';
+import type { GuestRequest } from './guest-request-query.js';
+import { STYLESHEET_PATH } from './guest-styles.js';
+import type { Outcome } from './guest-view.js';
+import { html, type SafeHtml } from './html.js';
+import { FALLBACK_LANGUAGES, MESSAGES, type Messages, type Notice } from './messages.js';
+
+interface Layout {
+  language: Language;
+  title: string;
+  /** Shown in the banner; absent when no request is known (the page is then bilingual). */
+  hotelName?: string;
+  /** Seconds before the browser reloads the page by itself (no script needed). */
+  refreshSeconds?: number;
+  /** Languages of a page for no known request: the banner speaks each of them. */
+  bannerLanguages?: readonly Language[];
+  body: SafeHtml;
+}
+
+function layout(p: Layout): string {
+  const banner = (p.bannerLanguages ?? [p.language]).map(
+    (l, i) => html`${i > 0 ? ' · ' : ''}<span lang="${l}">${MESSAGES[l].securePayment}</span>`,
+  );
+  return html`<!doctype html>
+<html lang="${p.language}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow">
+${p.refreshSeconds ? html`<meta http-equiv="refresh" content="${p.refreshSeconds}">` : ''}
+<title>${p.hotelName ? `${p.title} · ${p.hotelName}` : p.title}</title>
+<link rel="stylesheet" href="${STYLESHEET_PATH}">
+</head>
+<body>
+<header class="site">
+${p.hotelName ? html`<p class="hotel">${p.hotelName}</p>` : ''}
+<p class="secure">${banner}</p>
+</header>
+<main>
+${p.body}
+</main>
+</body>
+</html>
+`.value;
+}
+
+function money(cents: number, req: GuestRequest): string {
+  return formatMoney(cents, req.currency, MESSAGES[req.language].locale);
+}
+
+function summary(req: GuestRequest, m: Messages): SafeHtml {
+  const amountLabel = req.requestType === 'IMPRINT' ? m.imprintAmountLabel : m.depositAmountLabel;
+  return html`<dl class="summary">
+<div><dt>${m.hotel}</dt><dd>${req.hotelName}</dd></div>
+<div><dt>${m.reference}</dt><dd>${req.reference}</dd></div>
+<div class="amount"><dt>${amountLabel}</dt><dd>${money(req.amountCents, req)}</dd></div>
+</dl>`;
+}
+
+function cardForm(req: GuestRequest, m: Messages, form: HostedCardForm): SafeHtml {
+  const amount = money(req.amountCents, req);
+  const submit = req.requestType === 'IMPRINT' ? m.registerCard : m.pay(amount);
+  const hidden = Object.entries(form.hiddenFields).map(
+    ([name, value]) => html`<input type="hidden" name="${name}" value="${value}">\n`,
+  );
+  // No `placeholder`s: they read as filled-in values and vanish on input; labels and a hint do
+  // the job. `pattern` only helps the browser point at a typo before the provider does.
+  return html`<section class="card" aria-labelledby="card-heading">
+<h2 id="card-heading">${m.cardHeading}</h2>
+<form method="post" action="${form.action}" class="card-form">
+${hidden}<div class="field">
+<label for="card_number">${m.cardNumber}</label>
+<input id="card_number" name="card_number" type="text" inputmode="numeric" autocomplete="cc-number" required maxlength="23" pattern="[0-9 ]{12,23}" spellcheck="false" autocapitalize="off">
+</div>
+<fieldset>
+<legend>${m.expiry}</legend>
+<div class="expiry-row">
+<div class="field">
+<label for="exp_month">${m.expiryMonth}</label>
+<input id="exp_month" name="exp_month" type="text" inputmode="numeric" autocomplete="cc-exp-month" required maxlength="2" pattern="[0-9]{1,2}">
+</div>
+<div class="field">
+<label for="exp_year">${m.expiryYear}</label>
+<input id="exp_year" name="exp_year" type="text" inputmode="numeric" autocomplete="cc-exp-year" required maxlength="4" pattern="[0-9]{2,4}">
+</div>
+</div>
+</fieldset>
+<div class="field">
+<label for="cvv">${m.cvv}</label>
+<input id="cvv" name="cvv" type="text" inputmode="numeric" autocomplete="cc-csc" required maxlength="4" pattern="[0-9]{3,4}" aria-describedby="cvv-hint">
+<p id="cvv-hint" class="hint">${m.cvvHint}</p>
+</div>
+<button type="submit">${submit}</button>
+</form>
+<p class="note">${m.providerNote}</p>
+</section>`;
+}
+
+/** The payment page proper: who, how much, what will happen, and the provider's card form. */
+export function paymentPage(req: GuestRequest, form: HostedCardForm, retry: boolean): string {
+  const m = MESSAGES[req.language];
+  const amount = money(req.amountCents, req);
+  const imprint = req.requestType === 'IMPRINT';
+  const explanation = imprint
+    ? m.imprintExplanation(req.amountCents > 0 ? amount : null)
+    : m.depositExplanation(amount);
+  const heading = imprint ? m.imprintHeading : m.depositHeading;
+  return layout({
+    language: req.language,
+    title: heading,
+    hotelName: req.hotelName,
+    body: html`<div class="card">
+<h1>${heading}</h1>
+<p>${m.greeting(req.guestName)}</p>
+${summary(req, m)}
+<p class="explain">${explanation}</p>
+${retry ? html`<p class="notice">${m.retryNotice}</p>` : ''}
+</div>
+${cardForm(req, m, form)}`,
+  });
+}
+
+const SUCCESS: ReadonlySet<Outcome> = new Set<Outcome>(['registered', 'paid']);
+const PROBLEM: ReadonlySet<Outcome> = new Set<Outcome>(['refused', 'error', 'expired']);
+
+function outcomeNotice(req: GuestRequest, outcome: Outcome, m: Messages): Notice {
+  switch (outcome) {
+    case 'paid':
+      return m.paid(money(req.amountCapturedCents || req.amountCents, req));
+    case 'charged':
+      return m.charged(money(req.amountCapturedCents, req));
+    case 'refunded':
+      return m.refunded(money(req.amountRefundedCents || req.amountCapturedCents, req));
+    default:
+      return m[outcome];
+  }
+}
+
+/** The outcome of a known request, in its language; ERROR and "unavailable" offer a retry link. */
+export function outcomePage(req: GuestRequest, outcome: Outcome | 'unavailable'): string {
+  const m = MESSAGES[req.language];
+  const notice = outcome === 'unavailable' ? m.unavailable : outcomeNotice(req, outcome, m);
+  const payUrl = `/payment/${req.id}/`;
+  const resultUrl = `${payUrl}result/`;
+  const tone =
+    outcome !== 'unavailable' && SUCCESS.has(outcome)
+      ? 'success'
+      : PROBLEM.has(outcome as Outcome)
+        ? 'problem'
+        : 'info';
+  let action: SafeHtml | '' = '';
+  if (outcome === 'error' || outcome === 'unavailable')
+    action = html`<p><a class="button" href="${payUrl}">${m.tryAgain}</a></p>`;
+  if (outcome === 'processing') action = html`<p><a href="${resultUrl}">${m.refresh}</a></p>`;
+  return layout({
+    language: req.language,
+    title: notice.title,
+    hotelName: req.hotelName,
+    refreshSeconds: outcome === 'processing' ? 3 : undefined,
+    body: html`<div class="card outcome-${tone}">
+<h1>${notice.title}</h1>
+<p>${m.greeting(req.guestName)}</p>
+<p>${notice.text}</p>
+${action}
+${summary(req, m)}
+</div>`,
+  });
+}
+
+/**
+ * A page for no known request (unknown link, rate limit before a lookup): every fallback
+ * language, each section marked with its own `lang` so a screen reader switches voice.
+ */
+export function bilingualPage(pick: (m: Messages) => Notice, language?: Language): string {
+  const languages = language ? [language] : FALLBACK_LANGUAGES;
+  const first = languages[0] ?? 'fr';
+  const sections = languages.map((l, i) => {
+    const n = pick(MESSAGES[l]);
+    // One h1 per page: the first language's title; the others are its translations.
+    const heading = i === 0 ? html`<h1>${n.title}</h1>` : html`<h2>${n.title}</h2>`;
+    return html`<section lang="${l}" class="card">
+${heading}
+<p>${n.text}</p>
+</section>\n`;
+  });
+  return layout({
+    language: first,
+    title: languages.map((l) => pick(MESSAGES[l]).title).join(' / '),
+    bannerLanguages: languages,
+    body: html`${sections}`,
+  });
+}

@@ -1,0 +1,167 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../domain/index.js';
+import { type HostedCardForm, ProviderError } from '../providers/index.js';
+import { bilingualPage, outcomePage, paymentPage } from './guest-pages.js';
+import { findGuestRequest, type GuestRequest } from './guest-request-query.js';
+import { GUEST_CSS, STYLESHEET_PATH } from './guest-styles.js';
+import { paymentPageView, resultPageView } from './guest-view.js';
+import { languageMemory } from './language-memory.js';
+import { contentSecurityPolicy, originOf, STATIC_SECURITY_HEADERS } from './security-headers.js';
+
+/** SPEC 8: the guest payment form takes at most 30 requests per minute per IP address. */
+export const GUEST_RATE_LIMIT = 30;
+
+/** Thrown by the rate limiter; rendered as the 429 page (Retry-After is already set). */
+class GuestRateLimited extends Error {
+  readonly statusCode = 429;
+}
+
+type IdParams = { Params: { id: string } };
+
+/**
+ * The guest's pages: `/payment/<uuid>/` (what will happen, and the provider's card form) and
+ * `/payment/<uuid>/result/` (where the provider sends the guest back). HTML only, in the
+ * request's language, no script; every answer here, errors included, is an HTML page with the
+ * guest security headers.
+ */
+export async function guestRoutes(app: FastifyInstance): Promise<void> {
+  await app.register(guestPages, { prefix: '/payment' });
+}
+
+async function guestPages(app: FastifyInstance): Promise<void> {
+  const { config, db, guest, provider } = app.payreq;
+  const publicOrigin = originOf(config.publicBaseUrl, config.publicBaseUrl);
+  const languages = languageMemory();
+
+  // One budget for both pages (one limiter, one store): a guest waiting on the result page's
+  // refresh and going back to the form uses the same 30 a minute. The stylesheet is left out:
+  // it is static, and counting it would halve what a guest can load.
+  const limit = app.rateLimit({
+    max: GUEST_RATE_LIMIT,
+    timeWindow: 60_000,
+    errorResponseBuilder: () => new GuestRateLimited('Too many requests'),
+  });
+
+  // The provider may post the guest back to the result page: its body is not ours to trust
+  // or parse (the notification is what counts), so any body is read and dropped.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { bodyLimit: 16 * 1024 }, (_request, payload, done) => {
+    payload.resume();
+    payload.on('end', () => done(null, undefined));
+    payload.on('error', (err) => done(err, undefined));
+  });
+
+  app.addHook('onSend', async (_request, reply) => {
+    reply.headers(STATIC_SECURITY_HEADERS);
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    if (!reply.hasHeader('content-security-policy')) {
+      reply.header('content-security-policy', contentSecurityPolicy(publicOrigin ? [publicOrigin] : []));
+    }
+  });
+
+  const page = (reply: FastifyReply, status: number, body: string) =>
+    reply.code(status).type('text/html; charset=utf-8').send(body);
+  const notFound = (reply: FastifyReply) =>
+    page(
+      reply,
+      404,
+      bilingualPage((m) => m.notFound),
+    );
+
+  app.setNotFoundHandler({ preHandler: limit }, (_request, reply) => notFound(reply));
+
+  app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const id = (request.params as { id?: string } | undefined)?.id;
+    if (err instanceof GuestRateLimited) {
+      return page(
+        reply,
+        429,
+        bilingualPage((m) => m.tooManyRequests, languages.recall(id)),
+      );
+    }
+    const status = err instanceof AppError ? err.httpStatus : (err.statusCode ?? 500);
+    if (status === 404) return notFound(reply);
+    if (status >= 500) request.log.error({ err }, 'guest page failed');
+    else request.log.info({ status, code: err.code }, 'guest page refused');
+    return page(
+      reply,
+      status >= 400 && status < 600 ? status : 500,
+      bilingualPage((m) => m.failure),
+    );
+  });
+
+  app.get(STYLESHEET_PATH.replace('/payment', ''), async (_request, reply) =>
+    reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(GUEST_CSS),
+  );
+
+  /** The request, or the 404 page already sent. */
+  async function load(request: FastifyRequest<IdParams>, reply: FastifyReply): Promise<GuestRequest | undefined> {
+    const req = await findGuestRequest(db, request.params.id);
+    if (!req) {
+      await notFound(reply);
+      return undefined;
+    }
+    languages.remember(req.id, req.language);
+    return req;
+  }
+
+  app.get<IdParams>('/:id/', { onRequest: limit }, async (request, reply) => {
+    const req = await load(request, reply);
+    if (!req) return reply;
+    const view = paymentPageView(req);
+    if (view.kind === 'outcome') return page(reply, 200, outcomePage(req, view.outcome));
+    // SPEC 3: opening the form is what moves NOT_INITIATED to PENDING (a no-op otherwise).
+    if (req.status === 'NOT_INITIATED') await guest.openForm(req.id);
+    let form: HostedCardForm;
+    try {
+      form = await provider.startGuestPayment({
+        paymentRequestId: req.id,
+        reference: req.reference,
+        requestType: req.requestType,
+        amountCents: req.amountCents,
+        currency: req.currency,
+        language: req.language,
+        guestEmail: req.guestEmail,
+        returnUrl: `${config.publicBaseUrl}/payment/${req.id}/result/`,
+        notifyUrl: `${config.publicBaseUrl}/ipn/${provider.name}/`,
+      });
+    } catch (err) {
+      if (!(err instanceof ProviderError)) throw err;
+      request.log.warn({ kind: err.kind, reason: err.message, request: req.id }, 'guest payment unavailable');
+      return page(reply.header('retry-after', '60'), 503, outcomePage(req, 'unavailable'));
+    }
+    const target = formTarget(form.action, config.publicBaseUrl);
+    if (!target) {
+      request.log.error({ request: req.id }, 'provider gave a card form action that is not an http(s) URL');
+      return page(reply.header('retry-after', '60'), 503, outcomePage(req, 'unavailable'));
+    }
+    reply.header('content-security-policy', contentSecurityPolicy([publicOrigin, target].filter(isString)));
+    return page(reply, 200, paymentPage(req, form, view.retry));
+  });
+
+  const result = async (request: FastifyRequest<IdParams>, reply: FastifyReply) => {
+    const req = await load(request, reply);
+    if (!req) return reply;
+    return page(reply, 200, outcomePage(req, resultPageView(req)));
+  };
+  app.get<IdParams>('/:id/result/', { onRequest: limit }, result);
+  // A provider that returns the guest with a POST: answer with a redirect, so that a reload
+  // (or the processing page's refresh) is a plain GET and never a form resubmission.
+  app.post<IdParams>('/:id/result/', { onRequest: limit }, async (request, reply) =>
+    reply.redirect(`/payment/${encodeURIComponent(request.params.id)}/result/`, 303),
+  );
+}
+
+/** The origin the card form posts to, when its action is an http(s) URL; else undefined. */
+function formTarget(action: string, base: string): string | undefined {
+  try {
+    const url = new URL(action, base);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isString(v: string | undefined): v is string {
+  return typeof v === 'string';
+}

@@ -1,0 +1,63 @@
+import type { Status } from '../domain/index.js';
+import type { GuestRequest } from './guest-request-query.js';
+
+/** An outcome the guest is told about instead of a card form. */
+export type Outcome =
+  | 'registered'
+  | 'paid'
+  | 'charged'
+  | 'refused'
+  | 'error'
+  | 'cancelled'
+  | 'expired'
+  | 'refunded'
+  | 'processing';
+
+export type GuestView = { kind: 'form'; retry: boolean } | { kind: 'outcome'; outcome: Outcome };
+
+/** Statuses in which the guest may still pay (SPEC 3: retry while not terminal and not yet paid). */
+const PAYABLE: ReadonlySet<Status> = new Set<Status>(['NOT_INITIATED', 'PENDING', 'ERROR']);
+
+/** What a settled request tells the guest, on either page. */
+function settled(req: GuestRequest): Outcome {
+  switch (req.status) {
+    case 'AUTHORISED':
+    case 'AUTHORISED_TO_VALIDATE':
+      // The card is registered (an IMPRINT's hold may even be placed): never a second form.
+      return req.requestType === 'IMPRINT' ? 'registered' : 'paid';
+    case 'CAPTURED':
+      return req.requestType === 'DEPOSIT' ? 'paid' : 'charged';
+    case 'REFUSED':
+      return 'refused';
+    case 'CANCELLED':
+      return 'cancelled';
+    case 'REFUNDED':
+      return 'refunded';
+    default:
+      return 'expired';
+  }
+}
+
+/**
+ * `/payment/<uuid>/`: the card form while the request can still be paid and its link is alive;
+ * otherwise the outcome. ERROR shows the form again, with a word about the failed attempt.
+ */
+export function paymentPageView(req: GuestRequest): GuestView {
+  if (PAYABLE.has(req.status)) {
+    if (req.linkExpired) return { kind: 'outcome', outcome: 'expired' };
+    return { kind: 'form', retry: req.status === 'ERROR' };
+  }
+  return { kind: 'outcome', outcome: settled(req) };
+}
+
+/**
+ * `/payment/<uuid>/result/`: where the provider sends the guest back. The notification may not
+ * have arrived yet (it travels separately): NOT_INITIATED or PENDING means "still processing".
+ */
+export function resultPageView(req: GuestRequest): Outcome {
+  if (PAYABLE.has(req.status)) {
+    if (req.linkExpired) return 'expired';
+    return req.status === 'ERROR' ? 'error' : 'processing';
+  }
+  return settled(req);
+}

@@ -1,0 +1,42 @@
+/**
+ * HTML built by a tagged template that escapes every interpolated value. Markup can only enter
+ * a page as a `SafeHtml` made by this same tag, so a guest's name, a hotel's name or a provider's
+ * hidden field can never open a tag or an attribute: forgetting to escape is not possible.
+ */
+export class SafeHtml {
+  constructor(readonly value: string) {}
+  toString(): string {
+    return this.value;
+  }
+}
+
+export type HtmlValue = SafeHtml | string | number | null | undefined | false | readonly HtmlValue[];
+
+const ENTITIES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+  '`': '&#96;',
+};
+
+/** The one escaping helper: safe inside text and inside quoted attribute values. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"'`]/g, (c) => ENTITIES[c] ?? c);
+}
+
+function render(value: HtmlValue): string {
+  if (value === null || value === undefined || value === false) return '';
+  if (value instanceof SafeHtml) return value.value;
+  if (Array.isArray(value)) return value.map(render).join('');
+  return escapeHtml(String(value));
+}
+
+export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): SafeHtml {
+  let out = strings[0] ?? '';
+  values.forEach((v, i) => {
+    out += render(v) + (strings[i + 1] ?? '');
+  });
+  return new SafeHtml(out);
+}

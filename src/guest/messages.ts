@@ -1,0 +1,308 @@
+import type { Language } from '../domain/index.js';
+
+/** A page's heading and its explanation. */
+export interface Notice {
+  title: string;
+  text: string;
+}
+
+/**
+ * Every string a guest can read, in each language the API accepts. One interface for all three,
+ * so a string added in one language and forgotten in another does not compile.
+ */
+export interface Messages {
+  /** BCP 47 locale for Intl: amounts as the guest writes them (`150,00 €`, `€150.00`). */
+  locale: string;
+  securePayment: string;
+  greeting: (name: string) => string;
+  reference: string;
+  hotel: string;
+  imprintHeading: string;
+  depositHeading: string;
+  imprintAmountLabel: string;
+  depositAmountLabel: string;
+  /** `amount` is null for an imprint of 0: a guarantee with no stated ceiling. */
+  imprintExplanation: (amount: string | null) => string;
+  depositExplanation: (amount: string) => string;
+  cardHeading: string;
+  cardNumber: string;
+  expiry: string;
+  expiryMonth: string;
+  expiryYear: string;
+  cvv: string;
+  cvvHint: string;
+  registerCard: string;
+  pay: (amount: string) => string;
+  providerNote: string;
+  retryNotice: string;
+  tryAgain: string;
+  refresh: string;
+  registered: Notice;
+  paid: (amount: string) => Notice;
+  charged: (amount: string) => Notice;
+  refused: Notice;
+  error: Notice;
+  cancelled: Notice;
+  expired: Notice;
+  refunded: (amount: string) => Notice;
+  processing: Notice;
+  unavailable: Notice;
+  tooManyRequests: Notice;
+  notFound: Notice;
+  failure: Notice;
+}
+
+const fr: Messages = {
+  locale: 'fr-FR',
+  securePayment: 'Paiement sécurisé',
+  greeting: (name) => `Bonjour ${name},`,
+  reference: 'Référence',
+  hotel: 'Établissement',
+  imprintHeading: 'Garantie de votre réservation',
+  depositHeading: 'Acompte de votre réservation',
+  imprintAmountLabel: 'Montant maximal garanti',
+  depositAmountLabel: 'Montant à payer',
+  imprintExplanation: (amount) =>
+    amount
+      ? `Aucun montant n’est débité maintenant. Votre carte est enregistrée en garantie : jusqu’à ${amount} pourront être bloqués sur votre carte avant votre arrivée, puis débités en cas de non-présentation.`
+      : 'Aucun montant n’est débité maintenant. Votre carte est enregistrée en garantie de votre réservation.',
+  depositExplanation: (amount) => `Le montant de ${amount} sera débité immédiatement sur votre carte.`,
+  cardHeading: 'Votre carte bancaire',
+  cardNumber: 'Numéro de carte',
+  expiry: 'Date d’expiration',
+  expiryMonth: 'Mois (MM)',
+  expiryYear: 'Année (AAAA)',
+  cvv: 'Cryptogramme visuel',
+  cvvHint: 'Les 3 chiffres au dos de votre carte.',
+  registerCard: 'Enregistrer ma carte',
+  pay: (amount) => `Payer ${amount}`,
+  providerNote:
+    'Vos données de carte sont transmises directement à notre prestataire de paiement sécurisé ; l’établissement ne les voit jamais.',
+  retryNotice:
+    'Votre précédente tentative n’a pas abouti à cause d’une erreur technique. Aucun montant n’a été débité. Vous pouvez réessayer.',
+  tryAgain: 'Réessayer',
+  refresh: 'Actualiser',
+  registered: {
+    title: 'Carte enregistrée',
+    text: 'Votre carte est bien enregistrée en garantie de votre réservation. Aucun montant n’a été débité. Vous n’avez rien d’autre à faire.',
+  },
+  paid: (amount) => ({
+    title: 'Paiement reçu',
+    text: `Votre paiement de ${amount} a bien été reçu. Merci !`,
+  }),
+  charged: (amount) => ({
+    title: 'Montant débité',
+    text: `L’établissement a débité ${amount} sur votre carte. Pour toute question, contactez l’établissement.`,
+  }),
+  refused: {
+    title: 'Paiement refusé',
+    text: 'Votre banque a refusé le paiement. Aucun montant n’a été débité. Veuillez contacter l’établissement pour convenir d’une autre solution.',
+  },
+  error: {
+    title: 'Erreur technique',
+    text: 'Le paiement n’a pas pu aboutir à cause d’une erreur technique. Aucun montant n’a été débité.',
+  },
+  cancelled: {
+    title: 'Demande annulée',
+    text: 'Cette demande de paiement a été annulée par l’établissement. Vous n’avez rien à faire.',
+  },
+  expired: {
+    title: 'Lien expiré',
+    text: 'Ce lien de paiement a expiré. Veuillez contacter l’établissement pour en recevoir un nouveau.',
+  },
+  refunded: (amount) => ({
+    title: 'Paiement remboursé',
+    text: `Ce paiement vous a été remboursé (${amount}).`,
+  }),
+  processing: {
+    title: 'Paiement en cours de traitement',
+    text: 'Nous attendons la confirmation de notre prestataire de paiement. Cette page se met à jour toute seule ; vous pouvez aussi l’actualiser.',
+  },
+  unavailable: {
+    title: 'Paiement momentanément indisponible',
+    text: 'Le paiement en ligne est momentanément indisponible. Aucun montant n’a été débité. Veuillez réessayer dans quelques minutes.',
+  },
+  tooManyRequests: {
+    title: 'Trop de requêtes',
+    text: 'Cette page a été demandée trop souvent. Veuillez patienter une minute, puis réessayer.',
+  },
+  notFound: {
+    title: 'Lien de paiement introuvable',
+    text: 'Ce lien de paiement n’existe pas ou n’est plus valide. Vérifiez le lien reçu ou contactez l’établissement.',
+  },
+  failure: {
+    title: 'Une erreur est survenue',
+    text: 'Une erreur inattendue est survenue. Aucun montant n’a été débité. Veuillez réessayer dans quelques minutes.',
+  },
+};
+
+const en: Messages = {
+  locale: 'en-GB',
+  securePayment: 'Secure payment',
+  greeting: (name) => `Hello ${name},`,
+  reference: 'Reference',
+  hotel: 'Hotel',
+  imprintHeading: 'Guarantee for your booking',
+  depositHeading: 'Deposit for your booking',
+  imprintAmountLabel: 'Maximum amount guaranteed',
+  depositAmountLabel: 'Amount to pay',
+  imprintExplanation: (amount) =>
+    amount
+      ? `No money is taken now. Your card is registered as a guarantee: up to ${amount} may be held on your card before your arrival, and charged if you do not arrive (no-show).`
+      : 'No money is taken now. Your card is registered as a guarantee for your booking.',
+  depositExplanation: (amount) => `${amount} will be charged to your card now.`,
+  cardHeading: 'Your card',
+  cardNumber: 'Card number',
+  expiry: 'Expiry date',
+  expiryMonth: 'Month (MM)',
+  expiryYear: 'Year (YYYY)',
+  cvv: 'Security code (CVV)',
+  cvvHint: 'The 3 digits on the back of your card.',
+  registerCard: 'Register my card',
+  pay: (amount) => `Pay ${amount}`,
+  providerNote: 'Your card details go directly to our secure payment provider; the hotel never sees them.',
+  retryNotice: 'Your previous attempt failed because of a technical error. No money was taken. You can try again.',
+  tryAgain: 'Try again',
+  refresh: 'Refresh',
+  registered: {
+    title: 'Card registered',
+    text: 'Your card is registered as a guarantee for your booking. No money has been taken. There is nothing more to do.',
+  },
+  paid: (amount) => ({
+    title: 'Payment received',
+    text: `Your payment of ${amount} has been received. Thank you!`,
+  }),
+  charged: (amount) => ({
+    title: 'Amount charged',
+    text: `The hotel has charged ${amount} to your card. If you have any questions, please contact the hotel.`,
+  }),
+  refused: {
+    title: 'Payment refused',
+    text: 'Your bank refused the payment. No money has been taken. Please contact the hotel to arrange another solution.',
+  },
+  error: {
+    title: 'Technical error',
+    text: 'The payment could not be completed because of a technical error. No money has been taken.',
+  },
+  cancelled: {
+    title: 'Request cancelled',
+    text: 'This payment request was cancelled by the hotel. There is nothing for you to do.',
+  },
+  expired: {
+    title: 'Link expired',
+    text: 'This payment link has expired. Please contact the hotel for a new one.',
+  },
+  refunded: (amount) => ({
+    title: 'Payment refunded',
+    text: `This payment has been refunded to you (${amount}).`,
+  }),
+  processing: {
+    title: 'Processing your payment',
+    text: 'We are waiting for confirmation from our payment provider. This page updates by itself; you can also refresh it.',
+  },
+  unavailable: {
+    title: 'Payment temporarily unavailable',
+    text: 'Online payment is temporarily unavailable. No money has been taken. Please try again in a few minutes.',
+  },
+  tooManyRequests: {
+    title: 'Too many requests',
+    text: 'This page was requested too often. Please wait a minute, then try again.',
+  },
+  notFound: {
+    title: 'Payment link not found',
+    text: 'This payment link does not exist or is no longer valid. Check the link you received or contact the hotel.',
+  },
+  failure: {
+    title: 'Something went wrong',
+    text: 'An unexpected error occurred. No money has been taken. Please try again in a few minutes.',
+  },
+};
+
+const de: Messages = {
+  locale: 'de-DE',
+  securePayment: 'Sichere Zahlung',
+  greeting: (name) => `Guten Tag ${name},`,
+  reference: 'Referenz',
+  hotel: 'Unterkunft',
+  imprintHeading: 'Garantie Ihrer Reservierung',
+  depositHeading: 'Anzahlung für Ihre Reservierung',
+  imprintAmountLabel: 'Garantierter Höchstbetrag',
+  depositAmountLabel: 'Zu zahlender Betrag',
+  imprintExplanation: (amount) =>
+    amount
+      ? `Es wird jetzt nichts abgebucht. Ihre Karte wird als Garantie hinterlegt: Bis zu ${amount} können vor Ihrer Anreise auf Ihrer Karte reserviert und bei Nichtanreise belastet werden.`
+      : 'Es wird jetzt nichts abgebucht. Ihre Karte wird als Garantie für Ihre Reservierung hinterlegt.',
+  depositExplanation: (amount) => `Der Betrag von ${amount} wird sofort von Ihrer Karte abgebucht.`,
+  cardHeading: 'Ihre Karte',
+  cardNumber: 'Kartennummer',
+  expiry: 'Ablaufdatum',
+  expiryMonth: 'Monat (MM)',
+  expiryYear: 'Jahr (JJJJ)',
+  cvv: 'Prüfnummer',
+  cvvHint: 'Die 3 Ziffern auf der Rückseite Ihrer Karte.',
+  registerCard: 'Karte hinterlegen',
+  pay: (amount) => `${amount} bezahlen`,
+  providerNote:
+    'Ihre Kartendaten werden direkt an unseren sicheren Zahlungsdienstleister übermittelt; die Unterkunft sieht sie nie.',
+  retryNotice:
+    'Ihr letzter Versuch ist an einem technischen Fehler gescheitert. Es wurde nichts abgebucht. Sie können es erneut versuchen.',
+  tryAgain: 'Erneut versuchen',
+  refresh: 'Aktualisieren',
+  registered: {
+    title: 'Karte hinterlegt',
+    text: 'Ihre Karte ist als Garantie für Ihre Reservierung hinterlegt. Es wurde nichts abgebucht. Sie müssen nichts weiter tun.',
+  },
+  paid: (amount) => ({
+    title: 'Zahlung erhalten',
+    text: `Ihre Zahlung von ${amount} ist eingegangen. Vielen Dank!`,
+  }),
+  charged: (amount) => ({
+    title: 'Betrag abgebucht',
+    text: `Die Unterkunft hat ${amount} von Ihrer Karte abgebucht. Bei Fragen wenden Sie sich bitte an die Unterkunft.`,
+  }),
+  refused: {
+    title: 'Zahlung abgelehnt',
+    text: 'Ihre Bank hat die Zahlung abgelehnt. Es wurde nichts abgebucht. Bitte wenden Sie sich an die Unterkunft, um eine andere Lösung zu finden.',
+  },
+  error: {
+    title: 'Technischer Fehler',
+    text: 'Die Zahlung konnte wegen eines technischen Fehlers nicht abgeschlossen werden. Es wurde nichts abgebucht.',
+  },
+  cancelled: {
+    title: 'Anfrage storniert',
+    text: 'Diese Zahlungsanfrage wurde von der Unterkunft storniert. Sie müssen nichts tun.',
+  },
+  expired: {
+    title: 'Link abgelaufen',
+    text: 'Dieser Zahlungslink ist abgelaufen. Bitte wenden Sie sich an die Unterkunft, um einen neuen zu erhalten.',
+  },
+  refunded: (amount) => ({
+    title: 'Zahlung erstattet',
+    text: `Diese Zahlung wurde Ihnen erstattet (${amount}).`,
+  }),
+  processing: {
+    title: 'Zahlung wird bearbeitet',
+    text: 'Wir warten auf die Bestätigung unseres Zahlungsdienstleisters. Diese Seite aktualisiert sich von selbst; Sie können sie auch neu laden.',
+  },
+  unavailable: {
+    title: 'Zahlung vorübergehend nicht möglich',
+    text: 'Die Online-Zahlung ist vorübergehend nicht möglich. Es wurde nichts abgebucht. Bitte versuchen Sie es in einigen Minuten erneut.',
+  },
+  tooManyRequests: {
+    title: 'Zu viele Anfragen',
+    text: 'Diese Seite wurde zu oft aufgerufen. Bitte warten Sie eine Minute und versuchen Sie es dann erneut.',
+  },
+  notFound: {
+    title: 'Zahlungslink nicht gefunden',
+    text: 'Dieser Zahlungslink existiert nicht oder ist nicht mehr gültig. Prüfen Sie den erhaltenen Link oder wenden Sie sich an die Unterkunft.',
+  },
+  failure: {
+    title: 'Ein Fehler ist aufgetreten',
+    text: 'Ein unerwarteter Fehler ist aufgetreten. Es wurde nichts abgebucht. Bitte versuchen Sie es in einigen Minuten erneut.',
+  },
+};
+
+export const MESSAGES: Record<Language, Messages> = { fr, en, de };
+
+/** Pages for a request nobody can name (unknown uuid, rate limit before any lookup): French, then English. */
+export const FALLBACK_LANGUAGES: readonly Language[] = ['fr', 'en'];
