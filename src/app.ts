@@ -39,7 +39,7 @@ export async function buildContext(opts: BuildOptions): Promise<AppContext> {
   const repos = repositories(opts.db);
   const secretKey = await resolveSecretKey(opts.config, repos);
   const cardTokens = secretBox(secretKey, 'card-token');
-  const real = sandboxProvider();
+  const real = sandboxProvider({ db: opts.db, secretKey, publicBaseUrl: opts.config.publicBaseUrl });
   const provider = withTimeouts(opts.wrapProvider ? opts.wrapProvider(real) : real, opts.config.providerTimeoutMs);
   return {
     config: opts.config,

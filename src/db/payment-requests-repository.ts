@@ -33,6 +33,8 @@ export interface PaymentRequestRow {
   card_expiry_year: number | null;
   email_sent: boolean;
   pending_action: string | null;
+  /** The provider's transaction that capture, release and refund act on. */
+  provider_transaction_id: string | null;
   hold_expires_at: Date | null;
   link_expires_at: Date;
   created_at: Date;
@@ -68,7 +70,7 @@ export interface Actor {
 const DETAIL_COLUMNS = `id, tenant_id, reference, request_type, status, amount, amount_captured, amount_refunded,
   currency, guest_email, guest_first_name, guest_last_name, guest_phone, language, reservation_ref,
   reservation_data, masked_pan, card_expiry_month, card_expiry_year, email_sent, pending_action,
-  hold_expires_at, link_expires_at, created_at, updated_at`;
+  provider_transaction_id, hold_expires_at, link_expires_at, created_at, updated_at`;
 
 // One round trip: the reference comes from the tenant's sequence inside the INSERT, and the
 // creation is written to the history by the same statement.

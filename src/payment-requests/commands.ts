@@ -61,7 +61,12 @@ export function paymentRequestCommands(
     let cents: number;
     try {
       cents = amountFor(row);
-      const ref = { paymentRequestId: row.id, reference: row.reference, currency: row.currency };
+      const ref = {
+        paymentRequestId: row.id,
+        reference: row.reference,
+        currency: row.currency,
+        transactionId: row.provider_transaction_id,
+      };
       if (trigger === 'capture') await provider.capture(ref, cents);
       else await provider.release(ref);
     } catch (err) {

@@ -10,5 +10,5 @@ export {
   type ProviderPaymentRef,
   type SilentHoldInput,
 } from './payment-provider.js';
-export { sandboxProvider } from './sandbox-provider.js';
+export { sandboxProvider } from './sandbox/sandbox-provider.js';
 export { withTimeouts } from './with-timeouts.js';

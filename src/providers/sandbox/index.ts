@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
-
-/** The sandbox provider's own pages, under `/sandbox/`, as if it were external (being built). */
-export async function sandboxRoutes(_app: FastifyInstance): Promise<void> {}
+export { SANDBOX_PAY_PATH, type SandboxOptions, sandboxProvider } from './sandbox-provider.js';
+export { sandboxRoutes } from './sandbox-routes.js';
+export { TEST_CARDS } from './test-cards.js';

@@ -1,0 +1,85 @@
+import { InvalidNotificationError, type ProviderNotification } from '../payment-provider.js';
+
+/** The sandbox's IPN as it travels: snake_case JSON, like a provider's wire format. */
+export interface SandboxIpnBody {
+  event_id: string;
+  order_id: string;
+  outcome: ProviderNotification['outcome'];
+  transaction_id?: string;
+  card_token?: string;
+  masked_pan?: string;
+  expiry_month?: number;
+  expiry_year?: number;
+  amount?: number;
+  currency?: string;
+  detail?: string;
+  created_at: string;
+}
+
+const OUTCOMES: readonly string[] = ['registered', 'paid', 'refused', 'error'];
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Reads a body whose signature already verified. Still checked field by field: a signed body
+ * from a different version of the sandbox must fail here, not halfway through applying it.
+ */
+export function readIpnBody(raw: string): ProviderNotification {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new InvalidNotificationError('body is not JSON');
+  }
+  if (!isRecord(parsed)) throw new InvalidNotificationError('body is not a JSON object');
+  const b = parsed;
+  const text = (name: string, required: boolean): string | undefined => {
+    const v = b[name];
+    if (v === undefined || v === null) {
+      if (required) throw new InvalidNotificationError(`${name} is missing`);
+      return undefined;
+    }
+    if (typeof v !== 'string' || v === '') throw new InvalidNotificationError(`${name} must be a non-empty string`);
+    return v;
+  };
+  const whole = (name: string, min: number, max: number): number | undefined => {
+    const v = b[name];
+    if (v === undefined || v === null) return undefined;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
+      throw new InvalidNotificationError(`${name} must be a whole number from ${min} to ${max}`);
+    }
+    return v;
+  };
+  const eventId = text('event_id', true) as string;
+  const orderId = text('order_id', true) as string;
+  if (!UUID.test(orderId)) throw new InvalidNotificationError('order_id must be a UUID');
+  const outcome = text('outcome', true) as string;
+  if (!OUTCOMES.includes(outcome)) throw new InvalidNotificationError(`outcome "${outcome}" is unknown`);
+  const n: ProviderNotification = {
+    eventId,
+    paymentRequestId: orderId,
+    outcome: outcome as ProviderNotification['outcome'],
+  };
+  const optional = {
+    transactionId: text('transaction_id', false),
+    cardToken: text('card_token', false),
+    maskedPan: text('masked_pan', false),
+    expiryMonth: whole('expiry_month', 1, 12),
+    expiryYear: whole('expiry_year', 2000, 2100),
+    amountCents: whole('amount', 0, Number.MAX_SAFE_INTEGER),
+    detail: text('detail', false),
+  };
+  for (const [k, v] of Object.entries(optional)) {
+    if (v !== undefined) Object.assign(n, { [k]: v });
+  }
+  if (n.outcome === 'registered' && !(n.cardToken && n.maskedPan && n.expiryMonth && n.expiryYear)) {
+    throw new InvalidNotificationError('a registered card needs card_token, masked_pan and its expiry');
+  }
+  if (n.outcome === 'paid' && (n.amountCents === undefined || !n.transactionId)) {
+    throw new InvalidNotificationError('a payment needs amount and transaction_id');
+  }
+  return n;
+}

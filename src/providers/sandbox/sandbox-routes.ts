@@ -1,0 +1,130 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { errors } from '../../domain/index.js';
+import { checkCardForm } from './card-form-check.js';
+import { type CheckoutFields, checkoutKey, verifyCheckout } from './checkout-signature.js';
+import { deliver, deliveryPolicy, leaseFor, startDeliveryLoop } from './ipn-delivery.js';
+import { ipnKey } from './ipn-signature.js';
+import type { SandboxIpnBody } from './notification-body.js';
+import { badRequestPage, cardPage, securityHeaders } from './sandbox-pages.js';
+import { SANDBOX_PAY_PATH } from './sandbox-provider.js';
+import { newId, sandboxStore } from './sandbox-store.js';
+import { decide, maskPan } from './test-cards.js';
+
+/** A card form is a few hundred bytes; anything much larger is not one. */
+const FORM_BODY_LIMIT = 8 * 1024;
+
+/** The first of each repeated field: a value appended later cannot replace a signed one. */
+function parseForm(body: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of new URLSearchParams(body)) {
+    if (!Object.hasOwn(out, k)) out[k] = v;
+  }
+  return out;
+}
+
+/**
+ * The sandbox's own pages under `/sandbox/`, and its notification retry loop. Registered only
+ * when the sandbox is the provider; it reads nothing of the service but its own tables.
+ */
+export async function sandboxRoutes(app: FastifyInstance): Promise<void> {
+  const { db, secretKey, config } = app.payreq;
+  const store = sandboxStore(db);
+  const formKey = checkoutKey(secretKey);
+  const notificationKey = ipnKey(secretKey);
+  const policy = deliveryPolicy(config.sandboxIpnRetryMs);
+  const action = `${config.publicBaseUrl}${SANDBOX_PAY_PATH}`;
+  const headers = securityHeaders(new URL(config.publicBaseUrl).origin);
+  const log = app.log.child({ component: 'sandbox' });
+
+  // The app accepts JSON only; the card page posts a plain HTML form, so this scope (and only
+  // this one) reads form bodies.
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT },
+    (_request, body, done) => done(null, parseForm(body as string)),
+  );
+
+  let loop: { stop(): Promise<void> } | undefined;
+  app.addHook('onReady', async () => {
+    loop = startDeliveryLoop(store, policy, notificationKey, log);
+  });
+  app.addHook('onClose', async () => {
+    await loop?.stop();
+  });
+
+  const html = (reply: FastifyReply, code: number, body: string) => reply.code(code).headers(headers).send(body);
+
+  app.post(SANDBOX_PAY_PATH, { schema: { hide: true } }, async (request, reply) => {
+    const form = request.body;
+    if (typeof form !== 'object' || form === null) throw errors.routeNotFound();
+    const posted = form as Record<string, string>;
+    const fields = verifyCheckout(formKey, posted);
+    if (!fields) {
+      request.log.warn({ ip: request.ip }, 'sandbox: card form with a missing or bad signature');
+      return html(reply, 400, badRequestPage());
+    }
+    const signature = posted.signature as string;
+    const check = checkCardForm(posted, new Date());
+    if (!check.ok) return html(reply, 422, cardPage(action, fields, signature, check.error));
+
+    // A second submission (back button, double click) must not charge or register twice.
+    if (await store.findCompletedCheckout(fields.order_id)) return reply.redirect(fields.return_url, 303);
+
+    const { card } = check;
+    const decision = decide(card.number);
+    const imprint = fields.request_type === 'IMPRINT';
+    const amount = Number(fields.amount);
+    const accepted = decision === 'accepted';
+    const eventId = newId('evt');
+    const recorded = await store.recordCheckout({
+      ...(imprint && accepted ? { card } : {}),
+      transaction: {
+        orderId: fields.order_id,
+        kind: imprint ? 'verification' : 'payment',
+        status: !accepted ? (decision === 'refused' ? 'refused' : 'error') : imprint ? 'accepted' : 'captured',
+        amount: imprint ? 0 : amount,
+        capturedAmount: !imprint && accepted ? amount : 0,
+        currency: fields.currency,
+      },
+      notification: {
+        url: fields.notify_url,
+        body: (ids) => JSON.stringify(ipnBody(fields, eventId, decision, ids, card)),
+      },
+      leaseMs: leaseFor(policy, 1),
+    });
+    // The guest waits for the first attempt, so the result page usually shows the outcome;
+    // if it fails, the loop retries and the result page catches up when the IPN lands.
+    await deliver(store, policy, notificationKey, recorded.notification, log);
+    return reply.redirect(fields.return_url, 303);
+  });
+}
+
+function ipnBody(
+  fields: CheckoutFields,
+  eventId: string,
+  decision: ReturnType<typeof decide>,
+  ids: { transactionId: string; token?: string },
+  card: { number: string; expMonth: number; expYear: number },
+): SandboxIpnBody {
+  const base = {
+    event_id: eventId,
+    order_id: fields.order_id,
+    transaction_id: ids.transactionId,
+    currency: fields.currency,
+    created_at: new Date().toISOString(),
+  };
+  if (decision === 'refused') return { ...base, outcome: 'refused', detail: 'card refused by the issuer' };
+  if (decision === 'error') return { ...base, outcome: 'error', detail: 'technical error at the acquirer' };
+  if (fields.request_type === 'IMPRINT') {
+    return {
+      ...base,
+      outcome: 'registered',
+      card_token: ids.token,
+      masked_pan: maskPan(card.number),
+      expiry_month: card.expMonth,
+      expiry_year: card.expYear,
+      amount: 0,
+    };
+  }
+  return { ...base, outcome: 'paid', amount: Number(fields.amount) };
+}

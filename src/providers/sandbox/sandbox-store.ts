@@ -1,0 +1,212 @@
+import { randomBytes } from 'node:crypto';
+import type { Database, Queryable } from '../../db/index.js';
+
+/**
+ * The sandbox's own storage (tables sandbox_*), as an external provider keeps its vault,
+ * ledger and outgoing notifications. The service's tables are never touched from here.
+ */
+export type TransactionKind = 'verification' | 'payment' | 'hold' | 'refund';
+export type TransactionStatus = 'accepted' | 'authorised' | 'captured' | 'cancelled' | 'refused' | 'error' | 'refunded';
+
+export interface SandboxTransaction {
+  id: string;
+  order_id: string;
+  kind: TransactionKind;
+  status: TransactionStatus;
+  amount: number;
+  captured_amount: number;
+  refunded_amount: number;
+  currency: string;
+  token: string | null;
+  parent_id: string | null;
+}
+
+export interface StoredCard {
+  token: string;
+  card_number: string;
+  exp_month: number;
+  exp_year: number;
+}
+
+export interface NewTransaction {
+  orderId: string;
+  kind: TransactionKind;
+  status: TransactionStatus;
+  amount: number;
+  capturedAmount?: number;
+  currency: string;
+  token?: string | null;
+  parentId?: string | null;
+}
+
+export interface ClaimedNotification {
+  id: string;
+  url: string;
+  body: string;
+  attempts: number;
+}
+
+/** Ids in the provider's own style; random, so nothing can be guessed from one. */
+export function newId(prefix: 'txn' | 'tok' | 'evt'): string {
+  return `${prefix}_${randomBytes(12).toString('hex')}`;
+}
+
+const TX_COLUMNS = 'id, order_id, kind, status, amount, captured_amount, refunded_amount, currency, token, parent_id';
+
+async function insertTransaction(q: Queryable, t: NewTransaction): Promise<string> {
+  const id = newId('txn');
+  await q.query(
+    `INSERT INTO sandbox_transactions (id, order_id, kind, status, amount, captured_amount, currency, token, parent_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+    [id, t.orderId, t.kind, t.status, t.amount, t.capturedAmount ?? 0, t.currency, t.token ?? null, t.parentId ?? null],
+  );
+  return id;
+}
+
+export function sandboxStore(db: Database) {
+  return {
+    insertTransaction: (t: NewTransaction) => insertTransaction(db, t),
+
+    async findTransaction(id: string): Promise<SandboxTransaction | undefined> {
+      const r = await db.query<SandboxTransaction>(`SELECT ${TX_COLUMNS} FROM sandbox_transactions WHERE id = $1`, [
+        id,
+      ]);
+      return r.rows[0];
+    },
+
+    /** The guest's successful card registration or payment for this order, if one exists. */
+    async findCompletedCheckout(orderId: string): Promise<SandboxTransaction | undefined> {
+      const r = await db.query<SandboxTransaction>(
+        `SELECT ${TX_COLUMNS} FROM sandbox_transactions
+          WHERE order_id = $1 AND ((kind = 'verification' AND status = 'accepted') OR (kind = 'payment' AND status IN ('captured', 'refunded')))
+          LIMIT 1`,
+        [orderId],
+      );
+      return r.rows[0];
+    },
+
+    async findCard(token: string): Promise<StoredCard | undefined> {
+      const r = await db.query<StoredCard>(
+        'SELECT token, card_number, exp_month, exp_year FROM sandbox_tokens WHERE token = $1',
+        [token],
+      );
+      return r.rows[0];
+    },
+
+    /**
+     * The guest's attempt and the notification announcing it, in one transaction: the ledger
+     * never shows a payment the service will not hear about. The notification row is created
+     * already claimed (attempt 1, due after `leaseMs`) because the caller delivers it at once.
+     */
+    async recordCheckout(opts: {
+      card?: { number: string; expMonth: number; expYear: number };
+      transaction: NewTransaction;
+      notification: { url: string; body: (ids: { transactionId: string; token?: string }) => string };
+      leaseMs: number;
+    }): Promise<{ transactionId: string; token?: string; notification: ClaimedNotification }> {
+      return db.transaction(async (tx) => {
+        let token: string | undefined;
+        if (opts.card) {
+          token = newId('tok');
+          await tx.query(
+            'INSERT INTO sandbox_tokens (token, card_number, exp_month, exp_year) VALUES ($1, $2, $3, $4)',
+            [token, opts.card.number, opts.card.expMonth, opts.card.expYear],
+          );
+        }
+        const transactionId = await insertTransaction(tx, { ...opts.transaction, token: token ?? null });
+        const body = opts.notification.body({ transactionId, ...(token ? { token } : {}) });
+        const r = await tx.query<{ id: string }>(
+          `INSERT INTO sandbox_notifications (url, body, attempts, next_attempt_at)
+           VALUES ($1, $2, 1, now() + $3 * interval '1 millisecond') RETURNING id::text`,
+          [opts.notification.url, body, opts.leaseMs],
+        );
+        const id = (r.rows[0] as { id: string }).id;
+        return { transactionId, token, notification: { id, url: opts.notification.url, body, attempts: 1 } };
+      });
+    },
+
+    /**
+     * Conditional updates: each moves a transaction only from the state it must be in, so a
+     * second capture of the same hold, or a capture racing a release, finds nothing to move.
+     */
+    async capture(id: string, orderId: string, amount: number): Promise<boolean> {
+      const r = await db.query(
+        `UPDATE sandbox_transactions SET status = 'captured', captured_amount = $3
+          WHERE id = $1 AND order_id = $2 AND kind = 'hold' AND status = 'authorised' AND $3 > 0 AND $3 <= amount`,
+        [id, orderId, amount],
+      );
+      return r.rowCount === 1;
+    },
+
+    async release(id: string, orderId: string): Promise<boolean> {
+      const r = await db.query(
+        `UPDATE sandbox_transactions SET status = 'cancelled'
+          WHERE id = $1 AND order_id = $2 AND kind = 'hold' AND status = 'authorised'`,
+        [id, orderId],
+      );
+      return r.rowCount === 1;
+    },
+
+    /** Adds to what was refunded of a captured payment or hold, and records the refund itself. */
+    async refund(id: string, orderId: string, amount: number): Promise<string | undefined> {
+      return db.transaction(async (tx) => {
+        const r = await tx.query<SandboxTransaction>(
+          `UPDATE sandbox_transactions
+              SET refunded_amount = refunded_amount + $3,
+                  status = CASE WHEN refunded_amount + $3 = captured_amount THEN 'refunded' ELSE status END
+            WHERE id = $1 AND order_id = $2 AND kind IN ('payment', 'hold') AND status = 'captured'
+              AND $3 > 0 AND refunded_amount + $3 <= captured_amount
+            RETURNING ${TX_COLUMNS}`,
+          [id, orderId, amount],
+        );
+        const parent = r.rows[0];
+        if (!parent) return undefined;
+        return insertTransaction(tx, {
+          orderId,
+          kind: 'refund',
+          status: 'refunded',
+          amount,
+          currency: parent.currency,
+          parentId: id,
+        });
+      });
+    },
+
+    /**
+     * Claims due notifications for one delivery attempt each. SKIP LOCKED and the re-checked
+     * conditions mean two instances never claim the same attempt; the claim pushes the next
+     * attempt past the delivery's own time limit, so a slow delivery is not claimed again.
+     */
+    async claimDue(limit: number, maxAttempts: number, leaseMs: number): Promise<ClaimedNotification[]> {
+      const r = await db.query<ClaimedNotification>(
+        `UPDATE sandbox_notifications n
+            SET attempts = n.attempts + 1, next_attempt_at = now() + $3 * interval '1 millisecond'
+          WHERE n.id IN (
+                  SELECT id FROM sandbox_notifications
+                   WHERE delivered_at IS NULL AND attempts < $2 AND next_attempt_at <= now()
+                   ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+            AND n.delivered_at IS NULL AND n.next_attempt_at <= now()
+          RETURNING n.id::text AS id, n.url, n.body, n.attempts`,
+        [limit, maxAttempts, leaseMs],
+      );
+      return r.rows;
+    },
+
+    async markDelivered(n: ClaimedNotification): Promise<void> {
+      await db.query(
+        'UPDATE sandbox_notifications SET delivered_at = now(), last_error = NULL WHERE id = $1 AND attempts = $2',
+        [n.id, n.attempts],
+      );
+    },
+
+    async markFailed(n: ClaimedNotification, error: string, retryInMs: number): Promise<void> {
+      await db.query(
+        `UPDATE sandbox_notifications SET last_error = $3, next_attempt_at = now() + $4 * interval '1 millisecond'
+          WHERE id = $1 AND attempts = $2 AND delivered_at IS NULL`,
+        [n.id, n.attempts, error.slice(0, 500), retryInMs],
+      );
+    },
+  };
+}
+
+export type SandboxStore = ReturnType<typeof sandboxStore>;

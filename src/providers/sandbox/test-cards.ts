@@ -1,0 +1,44 @@
+/**
+ * The sandbox's bank: it decides by card number alone (DESIGN.md 6), so a tester chooses the
+ * outcome by the card typed. Every other valid Luhn number is accepted.
+ */
+export const TEST_CARDS = {
+  accepted: '4242424242424242',
+  refused: '4000000000000002',
+  technicalError: '4000000000000119',
+} as const;
+
+export type CardDecision = 'accepted' | 'refused' | 'error';
+
+export function decide(cardNumber: string): CardDecision {
+  if (cardNumber === TEST_CARDS.refused) return 'refused';
+  if (cardNumber === TEST_CARDS.technicalError) return 'error';
+  return 'accepted';
+}
+
+/** Card numbers are 12 to 19 digits whose Luhn checksum is 0. */
+export function isValidCardNumber(digits: string): boolean {
+  if (!/^\d{12,19}$/.test(digits)) return false;
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+/** First six and last four digits, the rest hidden: what a provider may show of a card. */
+export function maskPan(digits: string): string {
+  return `${digits.slice(0, 6)}${'X'.repeat(digits.length - 10)}${digits.slice(-4)}`;
+}
+
+/** A card is valid through the last day of its expiry month. */
+export function isExpired(month: number, year: number, now: Date): boolean {
+  const thisYear = now.getUTCFullYear();
+  const thisMonth = now.getUTCMonth() + 1;
+  return year < thisYear || (year === thisYear && month < thisMonth);
+}
