@@ -114,6 +114,7 @@ export async function startService(
         db,
         repos: app.payreq.repos,
         keyChanged: (prefix) => app.payreq.auth.forget(prefix),
+        app: app.payreq,
       };
       const control = await startControlServer(dir, (argv) => {
         app.log.info({ command: argv.slice(0, 2).join(' ') }, 'CLI command through the control channel');

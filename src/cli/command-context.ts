@@ -1,3 +1,4 @@
+import type { AppContext } from '../api/index.js';
 import type { Config } from '../config/index.js';
 import type { Database, Repositories } from '../db/index.js';
 
@@ -11,6 +12,8 @@ export interface CommandContext {
    * so a disable or revoke applies to the very next request rather than after AUTH_CACHE_MS.
    */
   keyChanged?: (prefix: string) => void;
+  /** Set inside the running service: its own context (provider, secrets), for jobs. */
+  app?: AppContext;
 }
 
 /** Option values and positionals after parsing, as a command reads them. */

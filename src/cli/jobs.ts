@@ -25,7 +25,8 @@ export const JOBS: readonly CliJob[] = [
     name: 'create_deferred_payments',
     summary: 'place the holds of imprints whose check-in is within 2 days',
     async run(ctx, { date }) {
-      const app = await buildContext({ config: ctx.config, db: ctx.db });
+      // Inside the service, its own context; from the CLI alone, one built on the CLI's database.
+      const app = ctx.app ?? (await buildContext({ config: ctx.config, db: ctx.db }));
       const r = await createDeferredPayments(
         { holds: ctx.repos.deferredHolds, provider: app.provider, cardTokens: app.cardTokens },
         date ?? today(),
