@@ -1,7 +1,7 @@
 import { type PaymentProvider, ProviderError, type ProviderPaymentRef } from '../../src/providers/index.js';
 
 export interface ProviderCall {
-  op: 'capture' | 'release' | 'refund';
+  op: 'capture' | 'release' | 'refund' | 'hold';
   ref: ProviderPaymentRef;
   amountCents?: number;
 }
@@ -38,6 +38,15 @@ export function countingProvider() {
     capture: (ref, amountCents) => around({ op: 'capture', ref, amountCents }, () => inner.capture(ref, amountCents)),
     release: (ref) => around({ op: 'release', ref }, () => inner.release(ref)),
     refund: (ref, amountCents) => around({ op: 'refund', ref, amountCents }, () => inner.refund(ref, amountCents)),
+    silentHold: (input) =>
+      around(
+        {
+          op: 'hold',
+          ref: { paymentRequestId: input.paymentRequestId, reference: input.reference, currency: input.currency },
+          amountCents: input.amountCents,
+        },
+        () => inner.silentHold(input),
+      ),
   });
 
   return {

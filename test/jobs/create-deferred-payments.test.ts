@@ -1,0 +1,170 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { addDays, createDeferredPayments, type DeferredPaymentsOptions } from '../../src/jobs/index.js';
+import { countingProvider } from '../helpers/providers.js';
+import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
+
+const D = '2026-12-10';
+const CARD_OK = '4242424242424242';
+const CARD_REFUSED = '4000000000000002';
+const CARD_ERROR = '4000000000000119';
+
+describe(`create_deferred_payments against the sandbox (${ENGINE})`, () => {
+  let t: TestApp;
+  const provider = countingProvider();
+  before(async () => {
+    t = await startTestApp({ provider: provider.provider });
+  });
+  after(() => t.close());
+
+  const run = (date = D, options: DeferredPaymentsOptions = {}) =>
+    createDeferredPayments(
+      { holds: t.repos.deferredHolds, provider: t.app.payreq.provider, cardTokens: t.app.payreq.cardTokens },
+      date,
+      options,
+    );
+
+  /** An IMPRINT whose guest registered `card`, as the IPN leaves it: AUTHORISED with a sealed token. */
+  async function registered(checkin: string | null, card = CARD_OK, amount = 200) {
+    const c = await createRequest(t, {
+      request_type: 'IMPRINT',
+      amount,
+      reservation_data: checkin ? { checkin } : {},
+    });
+    const token = `tok_${randomBytes(12).toString('hex')}`;
+    await t.db.query('INSERT INTO sandbox_tokens (token, card_number, exp_month, exp_year) VALUES ($1, $2, 12, 2031)', [
+      token,
+      card,
+    ]);
+    const outcome = await t.app.payreq.guest.applyNotification('sandbox', {
+      eventId: `evt_${randomBytes(8).toString('hex')}`,
+      paymentRequestId: c.uuid,
+      outcome: 'registered',
+      cardToken: token,
+      maskedPan: `${card.slice(0, 6)}XXXXXX${card.slice(-4)}`,
+      expiryMonth: 12,
+      expiryYear: 2031,
+    });
+    assert.equal(outcome, 'applied');
+    return c.uuid;
+  }
+  const detail = async (id: string) => (await t.call({ method: 'GET', url: `/api/payment-requests/${id}/` })).json();
+  const holdsOf = async (id: string) =>
+    (
+      await t.db.query<{ status: string; amount: number }>(
+        "SELECT status, amount FROM sandbox_transactions WHERE order_id = $1 AND kind = 'hold'",
+        [id],
+      )
+    ).rows;
+  const clear = () => t.db.query("UPDATE payment_requests SET status = 'CANCELLED' WHERE status = 'AUTHORISED'");
+
+  test('holds exactly the check-ins from D to D+2; earlier and later ones wait', async () => {
+    await clear();
+    const due = [await registered(D), await registered(addDays(D, 1)), await registered(addDays(D, 2))];
+    const early = await registered(addDays(D, 3));
+    const past = await registered(addDays(D, -1));
+    const noCheckin = await registered(null);
+    const r = await run();
+    assert.deepEqual(
+      { considered: r.considered, held: r.held, refused: r.refused, failed: r.failed },
+      {
+        considered: 3,
+        held: 3,
+        refused: 0,
+        failed: 0,
+      },
+    );
+    for (const id of due) {
+      const d = await detail(id);
+      assert.equal(d.status, 'AUTHORISED_TO_VALIDATE');
+      assert.deepEqual(await holdsOf(id), [{ status: 'authorised', amount: 20000 }]);
+      const days = (Date.parse(d.hold_expires_at) - Date.now()) / 86_400_000;
+      assert.ok(days > 5.9 && days <= 6, `hold ends in the tenant's 6 days (got ${days})`);
+    }
+    for (const id of [early, past, noCheckin]) assert.equal((await detail(id)).status, 'AUTHORISED');
+  });
+
+  test('the hold is real: the hotel captures part of it through the API', async () => {
+    await clear();
+    const id = await registered(D, CARD_OK, 300);
+    await run();
+    const r = await t.call({ method: 'POST', url: `/api/payment-requests/${id}/capture/`, payload: { amount: 100 } });
+    assert.equal(r.statusCode, 200, r.body);
+    const d = await detail(id);
+    assert.equal(d.status, 'CAPTURED');
+    assert.equal(d.amount_captured, 100);
+  });
+
+  test('a refused card: REFUSED, with the reason in the history', async () => {
+    await clear();
+    const id = await registered(D, CARD_REFUSED);
+    const r = await run();
+    assert.equal(r.refused, 1);
+    assert.equal((await detail(id)).status, 'REFUSED');
+    const last = (await t.repos.paymentRequests.history(id)).at(-1);
+    assert.equal(last?.source, 'job');
+    assert.equal(last?.to_status, 'REFUSED');
+  });
+
+  test('a technical failure leaves it AUTHORISED and the next run tries again', async () => {
+    await clear();
+    const id = await registered(D, CARD_ERROR);
+    const first = await run();
+    assert.equal(first.failed, 1);
+    assert.equal((await detail(id)).status, 'AUTHORISED');
+    const second = await run();
+    assert.equal(second.considered, 1, 'retried');
+    const row = await t.db.query<{ hold_attempts: number }>(
+      'SELECT hold_attempts FROM payment_requests WHERE id = $1',
+      [id],
+    );
+    assert.equal(row.rows[0]?.hold_attempts, 2);
+  });
+
+  test('a provider down for one run: caught up by the next, as late as the check-in day itself', async () => {
+    await clear();
+    const id = await registered(addDays(D, 2));
+    provider.failWith('unavailable');
+    try {
+      assert.equal((await run(D)).failed, 1);
+    } finally {
+      provider.failWith(undefined);
+    }
+    assert.equal((await run(addDays(D, 2))).held, 1, 'the job two days later still finds it');
+    assert.equal((await detail(id)).status, 'AUTHORISED_TO_VALIDATE');
+  });
+
+  test('a second run does nothing', async () => {
+    await clear();
+    await registered(D);
+    await registered(addDays(D, 1));
+    assert.equal((await run()).held, 2);
+    const again = await run();
+    assert.deepEqual({ considered: again.considered, held: again.held }, { considered: 0, held: 0 });
+  });
+
+  test('small batches and two concurrent runs: every due imprint held once, never twice', async () => {
+    await clear();
+    const ids = await Promise.all(Array.from({ length: 12 }, () => registered(addDays(D, 1))));
+    const [a, b] = await Promise.all([
+      run(D, { batchSize: 3, concurrency: 2 }),
+      run(D, { batchSize: 5, concurrency: 3 }),
+    ]);
+    assert.equal(a.held + b.held, 12);
+    for (const id of ids) {
+      assert.equal((await detail(id)).status, 'AUTHORISED_TO_VALIDATE');
+      assert.equal((await holdsOf(id)).length, 1, 'the provider was asked once');
+    }
+  });
+
+  test('deposits, unpaid imprints and imprints without a card are never touched', async () => {
+    await clear();
+    const deposit = await createRequest(t, { request_type: 'DEPOSIT', amount: 50, reservation_data: { checkin: D } });
+    const unpaid = await createRequest(t, { request_type: 'IMPRINT', reservation_data: { checkin: D } });
+    const r = await run();
+    assert.equal(r.considered, 0);
+    assert.equal((await detail(deposit.uuid)).status, 'NOT_INITIATED');
+    assert.equal((await detail(unpaid.uuid)).status, 'NOT_INITIATED');
+  });
+});
