@@ -98,7 +98,11 @@ ${hidden}<div class="field">
 }
 
 /** The payment page proper: who, how much, what will happen, and the provider's card form. */
-export function paymentPage(req: GuestRequest, form: HostedCardForm, retry: boolean): string {
+export function paymentPage(
+  req: GuestRequest,
+  form: HostedCardForm,
+  opts: { retry: boolean; testMode: boolean },
+): string {
   const m = MESSAGES[req.language];
   const amount = money(req.amountCents, req);
   const imprint = req.requestType === 'IMPRINT';
@@ -110,12 +114,13 @@ export function paymentPage(req: GuestRequest, form: HostedCardForm, retry: bool
     language: req.language,
     title: heading,
     hotelName: req.hotelName,
-    body: html`<div class="card">
+    body: html`${opts.testMode ? html`<p class="test-mode">${m.testMode}</p>` : ''}
+<div class="card">
 <h1>${heading}</h1>
 <p>${m.greeting(req.guestName)}</p>
 ${summary(req, m)}
 <p class="explain">${explanation}</p>
-${retry ? html`<p class="notice">${m.retryNotice}</p>` : ''}
+${opts.retry ? html`<p class="notice">${m.retryNotice}</p>` : ''}
 </div>
 ${cardForm(req, m, form)}`,
   });

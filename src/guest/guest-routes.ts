@@ -136,7 +136,7 @@ async function guestPages(app: FastifyInstance): Promise<void> {
       return page(reply.header('retry-after', '60'), 503, outcomePage(req, 'unavailable'));
     }
     reply.header('content-security-policy', contentSecurityPolicy([publicOrigin, target].filter(isString)));
-    return page(reply, 200, paymentPage(req, form, view.retry));
+    return page(reply, 200, paymentPage(req, form, { retry: view.retry, testMode: provider.name === 'sandbox' }));
   });
 
   const result = async (request: FastifyRequest<IdParams>, reply: FastifyReply) => {

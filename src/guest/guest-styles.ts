@@ -55,6 +55,14 @@ p { margin: 0 0 0.75rem; }
   border-radius: 0.375rem;
   padding: 0.75rem;
 }
+.test-mode {
+  background: #7a2e00;
+  color: #ffffff;
+  font-weight: 700;
+  text-align: center;
+  border-radius: 0.375rem;
+  padding: 0.5rem 0.75rem;
+}
 .field { margin-bottom: 1rem; }
 label, legend { display: block; font-weight: 600; margin-bottom: 0.25rem; }
 fieldset { border: 0; margin: 0; padding: 0; min-width: 0; }
@@ -94,6 +102,7 @@ button:hover, .button:hover { background: #0b2440; }
 a { color: #0b4a8b; }
 :focus-visible { outline: 3px solid #b45309; outline-offset: 2px; }
 input:focus-visible { outline: 3px solid #b45309; outline-offset: 1px; border-color: #12355b; }
+.card-form { margin-bottom: 1rem; }
 .note { font-size: 0.875rem; color: #3d4149; }
 .outcome-success h1 { color: #14532d; }
 .outcome-problem h1 { color: #9b1c1c; }

@@ -35,6 +35,8 @@ export interface Messages {
   pay: (amount: string) => string;
   providerNote: string;
   retryNotice: string;
+  /** Shown above the card form when the provider is the sandbox: no one types a real card there. */
+  testMode: string;
   tryAgain: string;
   refresh: string;
   registered: Notice;
@@ -80,6 +82,7 @@ const fr: Messages = {
     'Vos données de carte sont transmises directement à notre prestataire de paiement sécurisé ; l’établissement ne les voit jamais.',
   retryNotice:
     'Votre précédente tentative n’a pas abouti à cause d’une erreur technique. Aucun montant n’a été débité. Vous pouvez réessayer.',
+  testMode: 'MODE TEST : paiement simulé, aucune carte réelle n’est débitée.',
   tryAgain: 'Réessayer',
   refresh: 'Actualiser',
   registered: {
@@ -162,6 +165,7 @@ const en: Messages = {
   pay: (amount) => `Pay ${amount}`,
   providerNote: 'Your card details go directly to our secure payment provider; the hotel never sees them.',
   retryNotice: 'Your previous attempt failed because of a technical error. No money was taken. You can try again.',
+  testMode: 'TEST MODE: simulated payment, no real card is charged.',
   tryAgain: 'Try again',
   refresh: 'Refresh',
   registered: {
@@ -246,6 +250,7 @@ const de: Messages = {
     'Ihre Kartendaten werden direkt an unseren sicheren Zahlungsdienstleister übermittelt; die Unterkunft sieht sie nie.',
   retryNotice:
     'Ihr letzter Versuch ist an einem technischen Fehler gescheitert. Es wurde nichts abgebucht. Sie können es erneut versuchen.',
+  testMode: 'TESTMODUS: simulierte Zahlung, keine echte Karte wird belastet.',
   tryAgain: 'Erneut versuchen',
   refresh: 'Aktualisieren',
   registered: {

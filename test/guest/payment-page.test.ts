@@ -17,17 +17,25 @@ const KEY_LABELS: Record<Language, { imprint: string[]; deposit: string[]; commo
   fr: {
     imprint: ['Garantie de votre réservation', 'Enregistrer ma carte', 'Aucun montant n’est débité maintenant'],
     deposit: ['Acompte de votre réservation', 'sera débité immédiatement'],
-    common: ['Numéro de carte', 'Date d’expiration', 'Mois (MM)', 'Année (AAAA)', 'Cryptogramme visuel', 'Bonjour'],
+    common: [
+      'Numéro de carte',
+      'Date d’expiration',
+      'Mois (MM)',
+      'Année (AAAA)',
+      'Cryptogramme visuel',
+      'Bonjour',
+      'MODE TEST',
+    ],
   },
   en: {
     imprint: ['Guarantee for your booking', 'Register my card', 'No money is taken now'],
     deposit: ['Deposit for your booking', 'will be charged to your card now'],
-    common: ['Card number', 'Expiry date', 'Month (MM)', 'Year (YYYY)', 'Security code', 'Hello'],
+    common: ['Card number', 'Expiry date', 'Month (MM)', 'Year (YYYY)', 'Security code', 'Hello', 'TEST MODE'],
   },
   de: {
     imprint: ['Garantie Ihrer Reservierung', 'Karte hinterlegen', 'Es wird jetzt nichts abgebucht'],
     deposit: ['Anzahlung für Ihre Reservierung', 'wird sofort von Ihrer Karte abgebucht'],
-    common: ['Kartennummer', 'Ablaufdatum', 'Monat (MM)', 'Jahr (JJJJ)', 'Prüfnummer', 'Guten Tag'],
+    common: ['Kartennummer', 'Ablaufdatum', 'Monat (MM)', 'Jahr (JJJJ)', 'Prüfnummer', 'Guten Tag', 'TESTMODUS'],
   },
 };
 
