@@ -49,6 +49,10 @@ export const errors = {
     new AppError('capture_amount_too_high', 400, 'Capture amount exceeds the held amount', {
       held_amount: heldCents / 100,
     }),
+  refundAmountInvalid: (leftCents: number) =>
+    new AppError('refund_amount_invalid', 400, 'Refund amount must be above 0 and at most what is left to refund', {
+      refundable_amount: leftCents / 100,
+    }),
   refsRequired: () => new AppError('refs_required', 400, 'Query parameter refs is required'),
   tooManyRefs: (max: number) => new AppError('too_many_refs', 400, `At most ${max} references are allowed in refs`),
   badCursor: () => new AppError('invalid_cursor', 400, 'Invalid pagination cursor'),

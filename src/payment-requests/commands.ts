@@ -5,6 +5,7 @@ import {
   DELETABLE_STATUSES,
   errors,
   isTerminal,
+  planRefund,
   type Status,
   type Trigger,
   targetOf,
@@ -48,27 +49,35 @@ export function paymentRequestCommands(
     throw errors.invalidStatus(action, row.status, allowedFrom(trigger, row.request_type));
   }
 
+  /** What a money command does once the provider said yes: the status and amounts to record. */
+  interface MoneyPlan {
+    cents: number;
+    to: Status;
+    changes: { amountCaptured?: number; amountRefunded?: number };
+  }
+
   async function moneyCommand(
     t: TenantContext,
     id: string,
-    trigger: 'capture' | 'release',
+    trigger: 'capture' | 'release' | 'refund',
     actor: Actor,
-    amountFor: (row: PaymentRequestRow) => number,
+    plan: (row: PaymentRequestRow) => MoneyPlan,
   ): Promise<ActionOutcome> {
     const from = allowedFrom(trigger);
     const row = await requests.claim(t.tenantId, id, from, trigger);
     if (!row) return explainMiss(t.tenantId, id, trigger, trigger);
-    let cents: number;
+    let p: MoneyPlan;
     try {
-      cents = amountFor(row);
+      p = plan(row);
       const ref = {
         paymentRequestId: row.id,
         reference: row.reference,
         currency: row.currency,
         transactionId: row.provider_transaction_id,
       };
-      if (trigger === 'capture') await provider.capture(ref, cents);
-      else await provider.release(ref);
+      if (trigger === 'capture') await provider.capture(ref, p.cents);
+      else if (trigger === 'release') await provider.release(ref);
+      else await provider.refund(ref, p.cents);
     } catch (err) {
       await requests.unclaim(id, trigger);
       if (err instanceof ProviderError) {
@@ -77,14 +86,11 @@ export function paymentRequestCommands(
       }
       throw err;
     }
-    const done = await requests.completeClaim(
-      id,
-      trigger,
-      targetOf(trigger),
-      trigger === 'capture' ? { amountCaptured: cents } : {},
-      actor,
-      trigger === 'capture' ? { amount_captured: cents } : null,
-    );
+    const done = await requests.completeClaim(id, trigger, p.to, p.changes, actor, {
+      amount: p.cents,
+      ...(p.changes.amountCaptured !== undefined ? { amount_captured: p.changes.amountCaptured } : {}),
+      ...(p.changes.amountRefunded !== undefined ? { amount_refunded: p.changes.amountRefunded } : {}),
+    });
     if (!done) throw new Error(`claim on ${id} for ${trigger} was lost`);
     return { uuid: id, reference: done.reference, status: done.status };
   }
@@ -120,14 +126,32 @@ export function paymentRequestCommands(
         }
       }
       return moneyCommand(t, id, 'capture', actor, (row) => {
-        if (requested === undefined) return row.amount;
-        if (requested > row.amount) throw errors.captureAmountTooHigh(row.amount);
-        return requested;
+        const cents = requested ?? row.amount;
+        if (cents > row.amount) throw errors.captureAmountTooHigh(row.amount);
+        return { cents, to: targetOf('capture'), changes: { amountCaptured: cents } };
       });
     },
 
     release(t: TenantContext, id: string, actor: Actor): Promise<ActionOutcome> {
-      return moneyCommand(t, id, 'release', actor, () => 0);
+      return moneyCommand(t, id, 'release', actor, () => ({ cents: 0, to: targetOf('release'), changes: {} }));
+    },
+
+    /**
+     * Gives money back (the administration interface's action; SPEC 1): all that is left, or
+     * `amount` of it. The last cent back makes the request REFUNDED.
+     */
+    refund(t: TenantContext, id: string, amount: number | undefined, actor: Actor): Promise<ActionOutcome> {
+      let requested: number | undefined;
+      if (amount !== undefined) {
+        requested = toMinorUnits(amount);
+        if (requested === undefined || requested <= 0) {
+          throw errors.validation([{ field: 'amount', message: 'must be above 0 with at most two decimals' }]);
+        }
+      }
+      return moneyCommand(t, id, 'refund', actor, (row) => {
+        const plan = planRefund(row.status, row.amount_captured, row.amount_refunded, requested);
+        return { cents: plan.cents, to: plan.to, changes: { amountRefunded: row.amount_refunded + plan.cents } };
+      });
     },
 
     async delete(t: TenantContext, id: string, actor: Actor): Promise<{ reference: string }> {
