@@ -1,0 +1,123 @@
+import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
+import type { Currency, Language, RequestType } from '../../src/domain/index.js';
+import type { HostedCardForm } from '../../src/providers/index.js';
+import { deriveKey } from '../../src/secrets/index.js';
+import type { ListeningApp } from './listening-app.js';
+
+export interface CardInput {
+  number: string;
+  month?: string;
+  year?: string;
+  cvv?: string;
+}
+
+/** Next year: a valid expiry whatever the date the suite runs. */
+export const FUTURE_YEAR = String(new Date().getUTCFullYear() + 1);
+
+/**
+ * The card form the guest page would render for a request, straight from the provider: the
+ * same call the guest page makes, with the service's own result page and IPN endpoint.
+ */
+export async function checkoutForm(
+  t: ListeningApp,
+  id: string,
+  urls: { returnUrl?: string; notifyUrl?: string } = {},
+): Promise<HostedCardForm> {
+  const r = await t.db.query<{
+    reference: string;
+    request_type: RequestType;
+    amount: number;
+    currency: Currency;
+    language: Language;
+    guest_email: string;
+  }>('SELECT reference, request_type, amount, currency, language, guest_email FROM payment_requests WHERE id = $1', [
+    id,
+  ]);
+  const row = r.rows[0];
+  assert.ok(row, `request ${id} exists`);
+  return t.app.payreq.provider.startGuestPayment({
+    paymentRequestId: id,
+    reference: row.reference,
+    requestType: row.request_type,
+    amountCents: row.amount,
+    currency: row.currency,
+    language: row.language,
+    guestEmail: row.guest_email,
+    returnUrl: urls.returnUrl ?? `${t.baseUrl}/payment/${id}/result/`,
+    notifyUrl: urls.notifyUrl ?? `${t.baseUrl}/ipn/sandbox/`,
+  });
+}
+
+/** What the guest's browser does on "Pay": a form-encoded POST, redirects not followed. */
+export async function submitCard(
+  form: HostedCardForm,
+  card: CardInput,
+  override: Record<string, string> = {},
+): Promise<{ status: number; location: string | null; body: string; contentType: string | null }> {
+  const fields = new URLSearchParams({
+    ...form.hiddenFields,
+    card_number: card.number,
+    exp_month: card.month ?? '12',
+    exp_year: card.year ?? FUTURE_YEAR,
+    cvv: card.cvv ?? '123',
+    ...override,
+  });
+  const r = await fetch(form.action, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: fields.toString(),
+    redirect: 'manual',
+  });
+  return {
+    status: r.status,
+    location: r.headers.get('location'),
+    body: await r.text(),
+    contentType: r.headers.get('content-type'),
+  };
+}
+
+/** The request as the integrator sees it. */
+export async function detail(t: ListeningApp, id: string): Promise<Record<string, unknown>> {
+  const r = await t.call({ method: 'GET', url: `/api/payment-requests/${id}/` });
+  assert.equal(r.statusCode, 200, r.body);
+  return r.json();
+}
+
+/** Polls until `check` returns a value, or fails at the deadline: no fixed sleeps. */
+export async function eventually<T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await check();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** Signs an IPN body the way the sandbox documents it, computed here independently. */
+export function ipnSignature(secretKey: string, body: string): string {
+  return `sha256=${createHmac('sha256', deriveKey(secretKey, 'sandbox-ipn')).update(body).digest('hex')}`;
+}
+
+/** Posts an IPN body to the service over HTTP, signed unless `signature` says otherwise. */
+export async function postIpn(
+  t: ListeningApp,
+  body: string,
+  signature: string | null = ipnSignature(t.app.payreq.secretKey, body),
+): Promise<{ status: number; body: string }> {
+  const r = await fetch(`${t.baseUrl}/ipn/sandbox/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(signature ? { 'x-sandbox-signature': signature } : {}) },
+    body,
+  });
+  return { status: r.status, body: await r.text() };
+}
+
+export async function historyCount(t: ListeningApp, id: string): Promise<number> {
+  const r = await t.db.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM status_history WHERE payment_request_id = $1',
+    [id],
+  );
+  return r.rows[0]?.n ?? -1;
+}

@@ -1,0 +1,251 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { ProviderError, type ProviderPaymentRef } from '../../src/providers/index.js';
+import { arrangeStatus } from '../helpers/fixtures.js';
+import { type ListeningApp, startListeningApp } from '../helpers/listening-app.js';
+import { checkoutForm, detail, submitCard } from '../helpers/sandbox-checkout.js';
+import { createRequest, ENGINE } from '../helpers/test-app.js';
+
+/** An IMPRINT registered by the guest with `card`: the sandbox's token and the request. */
+async function registered(t: ListeningApp, card: string, amount = 150) {
+  const c = await createRequest(t, { request_type: 'IMPRINT', amount });
+  assert.equal((await submitCard(await checkoutForm(t, c.uuid), { number: card })).status, 303);
+  const row = (
+    await t.db.query<{ card_token: string; reference: string }>(
+      'SELECT card_token, reference FROM payment_requests WHERE id = $1',
+      [c.uuid],
+    )
+  ).rows[0];
+  assert.ok(row?.card_token, 'card registered');
+  return { id: c.uuid, reference: row.reference, token: t.app.payreq.cardTokens.open(row.card_token, c.uuid) };
+}
+
+async function expectProviderError(p: Promise<unknown>, kind: ProviderError['kind'], message?: RegExp) {
+  await assert.rejects(p, (err: unknown) => {
+    assert.ok(err instanceof ProviderError, String(err));
+    assert.equal(err.kind, kind);
+    if (message) assert.match(err.message, message);
+    return true;
+  });
+}
+
+async function txn(t: ListeningApp, id: string) {
+  return (
+    await t.db.query<{
+      kind: string;
+      status: string;
+      amount: number;
+      captured_amount: number;
+      refunded_amount: number;
+    }>('SELECT kind, status, amount, captured_amount, refunded_amount FROM sandbox_transactions WHERE id = $1', [id])
+  ).rows[0];
+}
+
+describe(`sandbox holds, capture, release, refund (${ENGINE})`, () => {
+  let t: ListeningApp;
+  before(async () => {
+    t = await startListeningApp();
+  });
+  after(async () => {
+    await t.close();
+  });
+  const provider = () => t.app.payreq.provider;
+
+  async function hold(card = '4242424242424242', amount = 150) {
+    const r = await registered(t, card, amount);
+    const { transactionId } = await provider().silentHold({
+      paymentRequestId: r.id,
+      reference: r.reference,
+      cardToken: r.token,
+      amountCents: amount * 100,
+      currency: 'EUR',
+    });
+    const ref: ProviderPaymentRef = { paymentRequestId: r.id, reference: r.reference, currency: 'EUR', transactionId };
+    return { ...r, transactionId, ref };
+  }
+
+  test('silentHold with a card registered as 4242…: an authorised hold of the amount', async () => {
+    const h = await hold('4242424242424242', 150);
+    assert.match(h.transactionId, /^txn_/);
+    assert.deepEqual(await txn(t, h.transactionId), {
+      kind: 'hold',
+      status: 'authorised',
+      amount: 15000,
+      captured_amount: 0,
+      refunded_amount: 0,
+    });
+  });
+
+  test('silentHold: an unknown token is a technical error', async () => {
+    const c = await createRequest(t, { request_type: 'IMPRINT', amount: 10 });
+    await expectProviderError(
+      provider().silentHold({
+        paymentRequestId: c.uuid,
+        reference: c.reference,
+        cardToken: 'tok_nope',
+        amountCents: 1000,
+        currency: 'EUR',
+      }),
+      'technical',
+    );
+  });
+
+  // The refused and technical-error cards never register through the card page, so their
+  // tokens are put in the vault directly, as a card that went bad after registration.
+  for (const [card, kind] of [
+    ['4000000000000002', 'refused'],
+    ['4000000000000119', 'technical'],
+  ] as const) {
+    test(`silentHold with a stored ${card}: ProviderError ${kind}, no hold`, async () => {
+      const c = await createRequest(t, { request_type: 'IMPRINT', amount: 10 });
+      await t.db.query(
+        'INSERT INTO sandbox_tokens (token, card_number, exp_month, exp_year) VALUES ($1, $2, 12, 2030)',
+        [`tok_${kind}`, card],
+      );
+      await expectProviderError(
+        provider().silentHold({
+          paymentRequestId: c.uuid,
+          reference: c.reference,
+          cardToken: `tok_${kind}`,
+          amountCents: 1000,
+          currency: 'EUR',
+        }),
+        kind,
+      );
+      const holds = await t.db.query('SELECT 1 FROM sandbox_transactions WHERE order_id = $1', [c.uuid]);
+      assert.equal(holds.rows.length, 0);
+    });
+  }
+
+  test('capture: partial is allowed; a second capture of the same hold is refused', async () => {
+    const h = await hold();
+    await provider().capture(h.ref, 4000);
+    const after = await txn(t, h.transactionId);
+    assert.equal(after?.status, 'captured');
+    assert.equal(after?.captured_amount, 4000);
+    await expectProviderError(provider().capture(h.ref, 4000), 'refused', /captured/);
+    assert.equal((await txn(t, h.transactionId))?.captured_amount, 4000);
+  });
+
+  test('capture above the held amount, of zero, without a transaction, or of another order: refused', async () => {
+    const h = await hold();
+    await expectProviderError(provider().capture(h.ref, 15001), 'refused', /15000/);
+    await expectProviderError(provider().capture(h.ref, 0), 'refused');
+    await expectProviderError(provider().capture({ ...h.ref, transactionId: null }, 100), 'refused', /no transaction/);
+    const other = await createRequest(t, { request_type: 'IMPRINT', amount: 10 });
+    await expectProviderError(
+      provider().capture({ ...h.ref, paymentRequestId: other.uuid }, 100),
+      'refused',
+      /no such/,
+    );
+    assert.equal((await txn(t, h.transactionId))?.status, 'authorised');
+  });
+
+  test('twenty concurrent captures of one hold: exactly one succeeds', async () => {
+    const h = await hold();
+    const results = await Promise.allSettled(Array.from({ length: 20 }, () => provider().capture(h.ref, 15000)));
+    assert.equal(results.filter((r) => r.status === 'fulfilled').length, 1);
+    assert.equal((await txn(t, h.transactionId))?.captured_amount, 15000);
+  });
+
+  test('release: an authorised hold is cancelled; releasing or capturing it again is refused', async () => {
+    const h = await hold();
+    await provider().release(h.ref);
+    assert.equal((await txn(t, h.transactionId))?.status, 'cancelled');
+    await expectProviderError(provider().release(h.ref), 'refused', /cancelled/);
+    await expectProviderError(provider().capture(h.ref, 100), 'refused', /cancelled/);
+  });
+
+  test('release of a captured hold is refused', async () => {
+    const h = await hold();
+    await provider().capture(h.ref, 15000);
+    await expectProviderError(provider().release(h.ref), 'refused');
+    assert.equal((await txn(t, h.transactionId))?.status, 'captured');
+  });
+
+  test('refund: partial then the rest of a captured hold; more than captured is refused', async () => {
+    const h = await hold();
+    await provider().capture(h.ref, 10000);
+    await provider().refund(h.ref, 3000);
+    assert.deepEqual(
+      { status: (await txn(t, h.transactionId))?.status, refunded: (await txn(t, h.transactionId))?.refunded_amount },
+      { status: 'captured', refunded: 3000 },
+    );
+    await expectProviderError(provider().refund(h.ref, 7001), 'refused', /7000/);
+    await provider().refund(h.ref, 7000);
+    const done = await txn(t, h.transactionId);
+    assert.equal(done?.status, 'refunded');
+    assert.equal(done?.refunded_amount, 10000);
+    const refunds = await t.db.query<{ amount: number; status: string }>(
+      "SELECT amount, status FROM sandbox_transactions WHERE kind = 'refund' AND parent_id = $1 ORDER BY amount",
+      [h.transactionId],
+    );
+    assert.deepEqual(refunds.rows, [
+      { amount: 3000, status: 'refunded' },
+      { amount: 7000, status: 'refunded' },
+    ]);
+    await expectProviderError(provider().refund(h.ref, 1), 'refused', /refunded/);
+  });
+
+  test('refund of an authorised (not captured) hold is refused', async () => {
+    const h = await hold();
+    await expectProviderError(provider().refund(h.ref, 100), 'refused', /authorised/);
+  });
+
+  test("refund of a guest's deposit payment, by the transaction the IPN recorded", async () => {
+    const c = await createRequest(t, { request_type: 'DEPOSIT', amount: 70 });
+    assert.equal((await submitCard(await checkoutForm(t, c.uuid), { number: '4242424242424242' })).status, 303);
+    const row = (
+      await t.db.query<{ provider_transaction_id: string }>(
+        'SELECT provider_transaction_id FROM payment_requests WHERE id = $1',
+        [c.uuid],
+      )
+    ).rows[0];
+    assert.ok(row?.provider_transaction_id);
+    const ref = {
+      paymentRequestId: c.uuid,
+      reference: c.reference,
+      currency: 'EUR',
+      transactionId: row.provider_transaction_id,
+    };
+    await provider().refund(ref, 7000);
+    assert.equal((await txn(t, row.provider_transaction_id))?.status, 'refunded');
+  });
+
+  test('through the API: capture of an arranged AUTHORISED_TO_VALIDATE reaches the real hold', async () => {
+    const c = await createRequest(t, { request_type: 'IMPRINT', amount: 120 });
+    await arrangeStatus(t.db, c.uuid, 'AUTHORISED_TO_VALIDATE');
+    const r = await t.call({
+      method: 'POST',
+      url: `/api/payment-requests/${c.uuid}/capture/`,
+      payload: { amount: 50 },
+    });
+    assert.equal(r.statusCode, 200, r.body);
+    assert.equal((await detail(t, c.uuid)).amount_captured, 50);
+    const held = await t.db.query<{ status: string; captured_amount: number }>(
+      "SELECT status, captured_amount FROM sandbox_transactions WHERE order_id = $1 AND kind = 'hold'",
+      [c.uuid],
+    );
+    assert.deepEqual(held.rows, [{ status: 'captured', captured_amount: 5000 }]);
+  });
+
+  test('through the API: release cancels the real hold', async () => {
+    const c = await createRequest(t, { request_type: 'IMPRINT', amount: 120 });
+    await arrangeStatus(t.db, c.uuid, 'AUTHORISED_TO_VALIDATE');
+    const r = await t.call({ method: 'POST', url: `/api/payment-requests/${c.uuid}/release/` });
+    assert.equal(r.statusCode, 200, r.body);
+    const held = await t.db.query("SELECT status FROM sandbox_transactions WHERE order_id = $1 AND kind = 'hold'", [
+      c.uuid,
+    ]);
+    assert.deepEqual(held.rows, [{ status: 'cancelled' }]);
+  });
+
+  test('through the API: a hold the sandbox already released makes capture a refusal, status unchanged', async () => {
+    const c = await createRequest(t, { request_type: 'IMPRINT', amount: 120 });
+    await arrangeStatus(t.db, c.uuid, 'AUTHORISED_TO_VALIDATE');
+    await t.db.query("UPDATE sandbox_transactions SET status = 'cancelled' WHERE order_id = $1", [c.uuid]);
+    const r = await t.call({ method: 'POST', url: `/api/payment-requests/${c.uuid}/capture/` });
+    assert.equal(r.statusCode, 402, r.body);
+    assert.equal((await detail(t, c.uuid)).status, 'AUTHORISED_TO_VALIDATE');
+  });
+});

@@ -1,0 +1,28 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { ConfigError, loadConfig } from '../../src/config/index.js';
+
+const PRODUCTION = { NODE_ENV: 'production', SECRET_KEY: 's'.repeat(64) };
+
+describe('the sandbox in production', () => {
+  test('refused with one clear line unless SANDBOX_IN_PRODUCTION=true', () => {
+    assert.throws(
+      () => loadConfig(PRODUCTION),
+      (err: unknown) =>
+        err instanceof ConfigError && /SANDBOX_IN_PRODUCTION=true/.test(err.message) && !err.message.includes('\n'),
+    );
+    assert.throws(() => loadConfig({ ...PRODUCTION, SANDBOX_IN_PRODUCTION: 'yes' }), ConfigError);
+    assert.equal(loadConfig({ ...PRODUCTION, SANDBOX_IN_PRODUCTION: 'true' }).paymentProvider, 'sandbox');
+  });
+
+  test('allowed outside production, and another provider is not concerned', () => {
+    assert.equal(loadConfig({ NODE_ENV: 'development' }).paymentProvider, 'sandbox');
+    assert.equal(loadConfig({ ...PRODUCTION, PAYMENT_PROVIDER: 'lyra' }).paymentProvider, 'lyra');
+  });
+
+  test('the IPN retry delay is configurable within bounds', () => {
+    assert.equal(loadConfig({}).sandboxIpnRetryMs, 1000);
+    assert.equal(loadConfig({ SANDBOX_IPN_RETRY_MS: '50' }).sandboxIpnRetryMs, 50);
+    assert.throws(() => loadConfig({ SANDBOX_IPN_RETRY_MS: '0' }), ConfigError);
+  });
+});
