@@ -207,6 +207,17 @@ describe(`sandbox checkout, end to end over HTTP (${ENGINE})`, () => {
     });
   }
 
+  test('a post without a form body, or with JSON: the 400 page', async () => {
+    for (const init of [
+      { method: 'POST' },
+      { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"amount":"1"}' },
+    ]) {
+      const r = await fetch(`${t.baseUrl}/sandbox/pay`, init);
+      assert.equal(r.status, 400);
+      assert.match(await r.text(), /TEST MODE/);
+    }
+  });
+
   test('a form field given twice keeps the first (signed) value', async () => {
     const c = await createRequest(t, { request_type: 'DEPOSIT', amount: 20 });
     const form = await checkoutForm(t, c.uuid);
