@@ -7,8 +7,8 @@ import axe from 'axe-core';
 import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
 import type { Language } from '../../src/domain/index.js';
 import { arrangeStatus } from '../helpers/fixtures.js';
+import { type ListeningApp, startListeningApp } from '../helpers/listening-app.js';
 import { auditResponses, createRequest, ENGINE } from '../helpers/test-app.js';
-import { type ListeningApp, startListeningApp } from './listening-guest-app.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
@@ -50,7 +50,9 @@ describe(`guest page in a real browser (${ENGINE})`, { skip }, () => {
   let address = 0;
 
   before(async () => {
-    t = await startListeningApp();
+    // TRUST_PROXY: each browser context names its own client address (X-Forwarded-For), so the
+    // guest pages' 30 a minute per IP applies per test, not to the whole file.
+    t = await startListeningApp({ env: { TRUST_PROXY: 'true' } });
     // Playwright gives every launch a fresh temporary profile (--user-data-dir) of its own.
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
     mkdirSync(SCREENSHOTS, { recursive: true });
