@@ -12,7 +12,6 @@ interface Layout {
   /** Shown in the banner; absent when no request is known (the page is then bilingual). */
   hotelName?: string;
   /** Seconds before the browser reloads the page by itself (no script needed). */
-  refreshSeconds?: number;
   /** Languages of a page for no known request: the banner speaks each of them. */
   bannerLanguages?: readonly Language[];
   body: SafeHtml;
@@ -28,7 +27,6 @@ function layout(p: Layout): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
-${p.refreshSeconds ? html`<meta http-equiv="refresh" content="${p.refreshSeconds}">` : ''}
 <title>${p.hotelName ? `${p.title} · ${p.hotelName}` : p.title}</title>
 <link rel="stylesheet" href="${STYLESHEET_PATH}">
 </head>
@@ -162,7 +160,6 @@ export function outcomePage(req: GuestRequest, outcome: Outcome | 'unavailable')
     language: req.language,
     title: notice.title,
     hotelName: req.hotelName,
-    refreshSeconds: outcome === 'processing' ? 3 : undefined,
     body: html`<div class="card outcome-${tone}">
 <h1>${notice.title}</h1>
 <p>${m.greeting(req.guestName)}</p>

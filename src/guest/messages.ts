@@ -119,7 +119,7 @@ const fr: Messages = {
   }),
   processing: {
     title: 'Paiement en cours de traitement',
-    text: 'Nous attendons la confirmation de notre prestataire de paiement. Cette page se met à jour toute seule ; vous pouvez aussi l’actualiser.',
+    text: 'Nous attendons la confirmation de notre prestataire de paiement. Cela ne prend en général que quelques secondes : actualisez cette page pour voir le résultat.',
   },
   unavailable: {
     title: 'Paiement momentanément indisponible',
@@ -202,7 +202,7 @@ const en: Messages = {
   }),
   processing: {
     title: 'Processing your payment',
-    text: 'We are waiting for confirmation from our payment provider. This page updates by itself; you can also refresh it.',
+    text: 'We are waiting for confirmation from our payment provider. It usually takes a few seconds: refresh this page to see the outcome.',
   },
   unavailable: {
     title: 'Payment temporarily unavailable',
@@ -287,7 +287,7 @@ const de: Messages = {
   }),
   processing: {
     title: 'Zahlung wird bearbeitet',
-    text: 'Wir warten auf die Bestätigung unseres Zahlungsdienstleisters. Diese Seite aktualisiert sich von selbst; Sie können sie auch neu laden.',
+    text: 'Wir warten auf die Bestätigung unseres Zahlungsdienstleisters. Das dauert meist nur wenige Sekunden: Laden Sie diese Seite neu, um das Ergebnis zu sehen.',
   },
   unavailable: {
     title: 'Zahlung vorübergehend nicht möglich',
