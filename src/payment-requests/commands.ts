@@ -14,7 +14,7 @@ import {
   whyNotDeletable,
   yearIn,
 } from '../domain/index.js';
-import { type PaymentProvider, ProviderError } from '../providers/index.js';
+import { type PaymentProvider, ProviderError, type ProviderPaymentRef } from '../providers/index.js';
 
 export interface TenantContext {
   tenantId: string;
@@ -56,6 +56,26 @@ export function paymentRequestCommands(
     changes: { amountCaptured?: number; amountRefunded?: number };
   }
 
+  /** The plan as the provider says it happened, when it did happen despite the error. */
+  async function settledAnyway(
+    trigger: 'capture' | 'release' | 'refund',
+    row: PaymentRequestRow,
+    p: MoneyPlan,
+    ref: ProviderPaymentRef,
+  ): Promise<MoneyPlan | undefined> {
+    const state = await provider.getPayment(ref).catch(() => undefined);
+    if (!state) return undefined;
+    if (trigger === 'capture' && state.status === 'captured') {
+      return { cents: state.capturedCents, to: p.to, changes: { amountCaptured: state.capturedCents } };
+    }
+    if (trigger === 'release' && state.status === 'cancelled') return p;
+    if (trigger === 'refund' && state.refundedCents >= row.amount_refunded + p.cents) {
+      const to = state.refundedCents >= row.amount_captured ? targetOf('refund') : row.status;
+      return { cents: p.cents, to, changes: { amountRefunded: state.refundedCents } };
+    }
+    return undefined;
+  }
+
   async function moneyCommand(
     t: TenantContext,
     id: string,
@@ -66,25 +86,31 @@ export function paymentRequestCommands(
     const from = allowedFrom(trigger);
     const row = await requests.claim(t.tenantId, id, from, trigger);
     if (!row) return explainMiss(t.tenantId, id, trigger, trigger);
-    let p: MoneyPlan;
+    const ref = {
+      paymentRequestId: row.id,
+      reference: row.reference,
+      currency: row.currency,
+      transactionId: row.provider_transaction_id,
+    };
+    let p: MoneyPlan | undefined;
     try {
       p = plan(row);
-      const ref = {
-        paymentRequestId: row.id,
-        reference: row.reference,
-        currency: row.currency,
-        transactionId: row.provider_transaction_id,
-      };
       if (trigger === 'capture') await provider.capture(ref, p.cents);
       else if (trigger === 'release') await provider.release(ref);
       else await provider.refund(ref, p.cents);
     } catch (err) {
-      await requests.unclaim(id, trigger);
-      if (err instanceof ProviderError) {
-        if (err.kind === 'refused') throw errors.providerRefused(err.message);
-        throw errors.providerUnavailable();
+      // A lost answer (timeout) or a refusal because it was already done: the provider's own
+      // view settles it, so money that moved is recorded rather than forgotten.
+      const settled = err instanceof ProviderError && p ? await settledAnyway(trigger, row, p, ref) : undefined;
+      if (!settled) {
+        await requests.unclaim(id, trigger);
+        if (err instanceof ProviderError) {
+          if (err.kind === 'refused') throw errors.providerRefused(err.message);
+          throw errors.providerUnavailable();
+        }
+        throw err;
       }
-      throw err;
+      p = settled;
     }
     const done = await requests.completeClaim(id, trigger, p.to, p.changes, actor, {
       amount: p.cents,

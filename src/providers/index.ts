@@ -8,6 +8,7 @@ export {
   type ProviderErrorKind,
   type ProviderNotification,
   type ProviderPaymentRef,
+  type ProviderTransactionState,
   type SilentHoldInput,
 } from './payment-provider.js';
 export { sandboxProvider } from './sandbox/sandbox-provider.js';

@@ -90,6 +90,15 @@ export interface SilentHoldInput {
   currency: Currency;
 }
 
+/** The provider's own view of a transaction, to settle what a lost answer left unknown. */
+export interface ProviderTransactionState {
+  transactionId: string;
+  status: 'registered' | 'authorised' | 'captured' | 'cancelled' | 'refused' | 'error' | 'refunded';
+  amountCents: number;
+  capturedCents: number;
+  refundedCents: number;
+}
+
 export interface PaymentProvider {
   readonly name: string;
   /** Prepares the guest's payment: IMPRINT registers the card (no debit), DEPOSIT pays now. */
@@ -104,4 +113,6 @@ export interface PaymentProvider {
   release(ref: ProviderPaymentRef): Promise<void>;
   /** Gives back `amountCents` of a captured payment. */
   refund(ref: ProviderPaymentRef, amountCents: number): Promise<void>;
+  /** The state of `ref.transactionId` at the provider, or undefined when it knows none. */
+  getPayment(ref: ProviderPaymentRef): Promise<ProviderTransactionState | undefined>;
 }

@@ -21,5 +21,6 @@ export function withTimeouts(provider: PaymentProvider, ms: number): PaymentProv
     capture: (ref, amount) => bounded('capture', ms, () => provider.capture(ref, amount)),
     release: (ref) => bounded('release', ms, () => provider.release(ref)),
     refund: (ref, amount) => bounded('refund', ms, () => provider.refund(ref, amount)),
+    getPayment: (ref) => bounded('payment state', ms, () => provider.getPayment(ref)),
   };
 }

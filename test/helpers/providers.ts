@@ -22,14 +22,22 @@ export function gate() {
  */
 export function countingProvider() {
   const calls: ProviderCall[] = [];
-  const state: { failWith?: ProviderError['kind']; holdUntil?: Promise<void>; entered: number } = { entered: 0 };
+  const state: {
+    failWith?: ProviderError['kind'];
+    holdUntil?: Promise<void>;
+    loseAnswers?: boolean;
+    entered: number;
+  } = { entered: 0 };
 
   async function around<T>(call: ProviderCall, real: () => Promise<T>): Promise<T> {
     calls.push(call);
     state.entered++;
     if (state.holdUntil) await state.holdUntil;
     if (state.failWith) throw new ProviderError(state.failWith, `simulated ${state.failWith}`);
-    return real();
+    const answer = await real();
+    // The provider did it, but its answer never reached us (a timeout after the fact).
+    if (state.loseAnswers) throw new ProviderError('unavailable', 'simulated lost answer');
+    return answer;
   }
 
   // Wraps the app's real provider (built on the app's database) around the money calls.
@@ -56,6 +64,10 @@ export function countingProvider() {
       calls.filter((c) => c.op === op && (id === undefined || c.ref.paymentRequestId === id)).length,
     failWith(kind: ProviderError['kind'] | undefined) {
       state.failWith = kind;
+    },
+    /** The next calls reach the real provider, then fail as if the answer was lost. */
+    loseAnswers(on: boolean) {
+      state.loseAnswers = on;
     },
     holdUntil(p: Promise<void> | undefined) {
       state.holdUntil = p;

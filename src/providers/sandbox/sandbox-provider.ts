@@ -91,6 +91,19 @@ export function sandboxProvider(opts: SandboxOptions): PaymentProvider {
       throw await refusal(store, ref, id, 'release');
     },
 
+    async getPayment(ref) {
+      if (!ref.transactionId) return undefined;
+      const t = await store.findTransaction(ref.transactionId);
+      if (!t || t.order_id !== ref.paymentRequestId) return undefined;
+      return {
+        transactionId: t.id,
+        status: t.status === 'accepted' ? 'registered' : t.status,
+        amountCents: t.amount,
+        capturedCents: t.captured_amount,
+        refundedCents: t.refunded_amount,
+      };
+    },
+
     async refund(ref, amountCents) {
       const id = requireTransaction(ref, 'refund');
       if (await store.refund(id, ref.paymentRequestId, amountCents)) return;
