@@ -80,6 +80,8 @@ describe(`sandbox checkout, end to end over HTTP (${ENGINE})`, () => {
     assert.equal(d.status, 'CAPTURED');
     assert.equal(d.amount_captured, 123.45);
     assert.equal(d.order_cycle, 'CLOSED');
+    assert.equal(d.masked_pan, '424242XXXXXX4242', 'the hotel sees which card paid');
+    assert.equal(typeof d.card_expiry_month, 'number');
     const mail = await t.db.query('SELECT kind FROM email_outbox WHERE payment_request_id = $1', [c.uuid]);
     assert.deepEqual(mail.rows, [{ kind: 'deposit_confirmation' }]);
     const txn = await t.db.query(

@@ -125,5 +125,13 @@ function ipnBody(
       amount: 0,
     };
   }
-  return { ...base, outcome: 'paid', amount: Number(fields.amount) };
+  // The card that paid is shown to the hotel too (SPEC 2.4 masked_pan and expiry), never stored.
+  return {
+    ...base,
+    outcome: 'paid',
+    amount: Number(fields.amount),
+    masked_pan: maskPan(card.number),
+    expiry_month: card.expMonth,
+    expiry_year: card.expYear,
+  };
 }
