@@ -1,5 +1,5 @@
 import { buildContext } from '../app.js';
-import { createDeferredPayments } from '../jobs/index.js';
+import { createDeferredPayments, expirePaymentRequests } from '../jobs/index.js';
 import type { CommandContext, Outcome } from './command-context.js';
 
 /** A scheduled job as `payreq job run NAME` sees it. */
@@ -19,6 +19,15 @@ function today(): string {
   return new Date().toLocaleDateString('sv');
 }
 
+/**
+ * The moment `--date` stands for in a job that works with instants: the end of that day in the
+ * process's time zone (the same zone `today()` reads), so `--date` expires everything whose
+ * deadline falls on or before that day.
+ */
+function endOfDay(date: string): Date {
+  return new Date(`${date}T23:59:59.999`);
+}
+
 /** The jobs the CLI can run by name; `job run` and its help list them. */
 export const JOBS: readonly CliJob[] = [
   {
@@ -36,6 +45,17 @@ export const JOBS: readonly CliJob[] = [
         text:
           `create_deferred_payments for ${r.date} (check-in ${r.window.from} to ${r.window.to}): ` +
           `${r.considered} due, ${r.held} held, ${r.refused} refused, ${r.failed} failed (retried next run), ${r.skipped} skipped\n`,
+      };
+    },
+  },
+  {
+    name: 'expire_payment_requests',
+    summary: 'expire holds past their end and links past their lifetime (--date: as of the end of that day)',
+    async run(ctx, { date }) {
+      const r = await expirePaymentRequests({ expiry: ctx.repos.expiry }, date ? endOfDay(date) : new Date());
+      return {
+        json: { job: 'expire_payment_requests', ...r },
+        text: `expire_payment_requests as of ${r.now}: ${r.holds_expired} holds expired, ${r.links_expired} links expired\n`,
       };
     },
   },

@@ -1,8 +1,10 @@
 import { apiKeysRepository } from './api-keys-repository.js';
 import type { Database } from './database.js';
 import { deferredHoldsRepository } from './deferred-holds-repository.js';
+import { expiryRepository } from './expiry-repository.js';
 import { idempotencyRepository } from './idempotency-repository.js';
 import { paymentRequestsRepository } from './payment-requests-repository.js';
+import { schedulesRepository } from './schedules-repository.js';
 import { settingsRepository } from './settings-repository.js';
 import { tenantsRepository } from './tenants-repository.js';
 
@@ -10,9 +12,11 @@ export type { ApiKeyAuthRow, ApiKeyStatus, ApiKeySummary } from './api-keys-repo
 export type { Database, Queryable, QueryResult } from './database.js';
 export { PG, pgCode } from './database.js';
 export type { DeferredHoldsRepository, DueImprint, Move } from './deferred-holds-repository.js';
+export type { Deadline, ExpiryBatch, ExpiryRepository } from './expiry-repository.js';
 export { migrate } from './migrate.js';
 export { type DatabaseLocation, openDatabase, parseDatabaseUrl } from './open-database.js';
 export type { Actor, ListFilter, PaymentRequestRow, StatusRow } from './payment-requests-repository.js';
+export type { JobRunRow, ScheduleRow, SchedulesRepository } from './schedules-repository.js';
 export type { Tenant } from './tenants-repository.js';
 
 export function repositories(db: Database) {
@@ -23,6 +27,8 @@ export function repositories(db: Database) {
     idempotency: idempotencyRepository(db),
     settings: settingsRepository(db),
     deferredHolds: deferredHoldsRepository(db),
+    expiry: expiryRepository(db),
+    schedules: schedulesRepository(db),
   };
 }
 export type Repositories = ReturnType<typeof repositories>;

@@ -6,3 +6,20 @@ export {
   type DeferredPaymentsOptions,
   type DeferredPaymentsResult,
 } from './create-deferred-payments.js';
+export {
+  type ExpireContext,
+  type ExpireOptions,
+  type ExpireResult,
+  expirePaymentRequests,
+} from './expire-payment-requests.js';
+export { cronProblem, dateIn, isTimeZone, nextRunAfter } from './schedule-times.js';
+export { type JobsContext, SCHEDULED_JOBS, type ScheduledJob } from './scheduled-jobs.js';
+export {
+  type RunDueOptions,
+  type RunReport,
+  runDueJobs,
+  type Scheduler,
+  type SchedulerLog,
+  type SchedulerOptions,
+  startScheduler,
+} from './scheduler.js';

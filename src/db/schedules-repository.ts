@@ -1,0 +1,109 @@
+import type { Queryable } from './database.js';
+
+export interface ScheduleRow {
+  job: string;
+  cron: string;
+  timezone: string;
+  enabled: boolean;
+  last_run_at: Date | null;
+  next_run_at: Date | null;
+  last_outcome: 'ok' | 'failed' | null;
+  updated_at: Date;
+}
+
+export interface JobRunRow {
+  id: string;
+  job: string;
+  slot: Date;
+  started_at: Date;
+  finished_at: Date | null;
+  outcome: 'running' | 'ok' | 'failed';
+  counts: Record<string, unknown> | null;
+  error: string | null;
+}
+
+const SCHEDULE_COLUMNS = 'job, cron, timezone, enabled, last_run_at, next_run_at, last_outcome, updated_at';
+const RUN_COLUMNS = 'id::text AS id, job, slot, started_at, finished_at, outcome, counts, error';
+
+/**
+ * Job schedules and their run history (DESIGN.md 2). The claim of a due slot is the unique
+ * (job, slot) row in job_runs: whichever instance inserts it runs the slot, the others skip it.
+ */
+export function schedulesRepository(db: Queryable) {
+  return {
+    async list(): Promise<ScheduleRow[]> {
+      return (await db.query<ScheduleRow>(`SELECT ${SCHEDULE_COLUMNS} FROM job_schedules ORDER BY job`)).rows;
+    },
+
+    async get(job: string): Promise<ScheduleRow | undefined> {
+      const r = await db.query<ScheduleRow>(`SELECT ${SCHEDULE_COLUMNS} FROM job_schedules WHERE job = $1`, [job]);
+      return r.rows[0];
+    },
+
+    /** Replaces a schedule's settings and its next run; undefined when no such job. */
+    async update(
+      job: string,
+      s: { cron: string; timezone: string; enabled: boolean; nextRunAt: Date | null },
+    ): Promise<ScheduleRow | undefined> {
+      const r = await db.query<ScheduleRow>(
+        `UPDATE job_schedules SET cron = $2, timezone = $3, enabled = $4, next_run_at = $5, updated_at = now()
+          WHERE job = $1 RETURNING ${SCHEDULE_COLUMNS}`,
+        [job, s.cron, s.timezone, s.enabled, s.nextRunAt],
+      );
+      return r.rows[0];
+    },
+
+    /** A schedule never run by a scheduler gets its first slot; a concurrent pass's wins. */
+    async initNextRun(job: string, next: Date): Promise<void> {
+      await db.query('UPDATE job_schedules SET next_run_at = $2 WHERE job = $1 AND next_run_at IS NULL', [job, next]);
+    },
+
+    /**
+     * Claims `slot` and moves the schedule on to `next`, in one statement so a crash between the
+     * two cannot leave a claimed slot as the schedule's next run forever. Returns the run's id,
+     * or undefined when another instance claimed the slot first.
+     */
+    async claim(job: string, slot: Date, next: Date): Promise<string | undefined> {
+      const r = await db.query<{ id: string }>(
+        `WITH claimed AS (
+           INSERT INTO job_runs (job, slot) VALUES ($1, $2) ON CONFLICT (job, slot) DO NOTHING RETURNING id
+         ), moved AS (
+           UPDATE job_schedules SET next_run_at = $3
+            WHERE job = $1 AND next_run_at = $2 AND EXISTS (SELECT 1 FROM claimed)
+         )
+         SELECT id::text AS id FROM claimed`,
+        [job, slot, next],
+      );
+      return r.rows[0]?.id;
+    },
+
+    /** Records how a claimed run ended, on the run and on its schedule. */
+    async finish(
+      runId: string,
+      job: string,
+      outcome: 'ok' | 'failed',
+      counts: Record<string, unknown> | null,
+      error: string | null,
+    ): Promise<void> {
+      await db.query(
+        `WITH run AS (
+           UPDATE job_runs SET finished_at = now(), outcome = $3, counts = $4::jsonb, error = $5
+            WHERE id = $1::bigint RETURNING started_at
+         )
+         UPDATE job_schedules s SET last_run_at = run.started_at, last_outcome = $3 FROM run WHERE s.job = $2`,
+        [runId, job, outcome, counts === null ? null : JSON.stringify(counts), error],
+      );
+    },
+
+    /** Recent runs, newest first, of one job or of all. */
+    async runs(job: string | undefined, limit: number): Promise<JobRunRow[]> {
+      const r = await db.query<JobRunRow>(
+        `SELECT ${RUN_COLUMNS} FROM job_runs WHERE ($1::text IS NULL OR job = $1)
+          ORDER BY started_at DESC, id DESC LIMIT $2`,
+        [job ?? null, limit],
+      );
+      return r.rows;
+    },
+  };
+}
+export type SchedulesRepository = ReturnType<typeof schedulesRepository>;
