@@ -10,6 +10,7 @@ export interface ApiCaller {
   timezone: string;
   createRateLimit: number | null;
   linkLifetimeDays: number;
+  confirmationEmail: boolean;
 }
 
 interface CacheEntry {
@@ -41,6 +42,7 @@ export function authenticator(repos: Repositories, cacheMs: number, now: () => n
       timezone: row.tenant_timezone,
       createRateLimit: row.tenant_create_rate_limit,
       linkLifetimeDays: row.tenant_link_lifetime_days,
+      confirmationEmail: row.tenant_confirmation_email,
     };
   }
 

@@ -25,6 +25,8 @@ export interface Config {
   providerTimeoutMs: number;
   /** The sandbox's first IPN retry delay; later ones double (tests shorten it). */
   sandboxIpnRetryMs: number;
+  /** The e-mail outbox's first retry delay after an SMTP failure; later ones double up to 1 h. */
+  mailRetryBaseMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -101,5 +103,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authCacheMs: int(env, 'AUTH_CACHE_MS', 5000, 0, 300_000),
     providerTimeoutMs: int(env, 'PROVIDER_TIMEOUT_MS', 15_000, 100, 120_000),
     sandboxIpnRetryMs: int(env, 'SANDBOX_IPN_RETRY_MS', 1000, 10, 60_000),
+    mailRetryBaseMs: int(env, 'MAIL_RETRY_BASE_MS', 30_000, 10, 3_600_000),
   };
 }

@@ -13,6 +13,7 @@ export interface ApiKeyAuthRow {
   tenant_timezone: string;
   tenant_create_rate_limit: number | null;
   tenant_link_lifetime_days: number;
+  tenant_confirmation_email: boolean;
 }
 
 export interface ApiKeySummary {
@@ -47,7 +48,8 @@ export function apiKeysRepository(db: Queryable) {
       const r = await db.query<ApiKeyAuthRow>(
         `SELECT k.id, k.tenant_id, k.secret_hash, k.status, k.expires_at,
                 t.timezone AS tenant_timezone, t.create_rate_limit AS tenant_create_rate_limit,
-                t.link_lifetime_days AS tenant_link_lifetime_days
+                t.link_lifetime_days AS tenant_link_lifetime_days,
+                t.confirmation_email AS tenant_confirmation_email
            FROM api_keys k JOIN tenants t ON t.id = k.tenant_id WHERE k.prefix = $1`,
         [prefix],
       );

@@ -73,7 +73,9 @@ const DETAIL_COLUMNS = `id, tenant_id, reference, request_type, status, amount, 
   provider_transaction_id, hold_expires_at, link_expires_at, created_at, updated_at`;
 
 // One round trip: the reference comes from the tenant's sequence inside the INSERT, and the
-// creation is written to the history by the same statement.
+// creation is written to the history by the same statement. When the tenant e-mails its guests
+// ($19), the payment link e-mail is queued in the outbox by that statement too: the request
+// never exists without its e-mail, nor the e-mail without its request.
 const INSERT_SQL = `
 WITH pr AS (
   INSERT INTO payment_requests (id, tenant_id, reference, request_type, status, amount, currency,
@@ -85,6 +87,9 @@ WITH pr AS (
 ), h AS (
   INSERT INTO status_history (payment_request_id, tenant_id, from_status, to_status, source, actor)
   SELECT id, tenant_id, NULL, 'NOT_INITIATED', $17, $18 FROM pr
+), mail AS (
+  INSERT INTO email_outbox (tenant_id, payment_request_id, kind, cause)
+  SELECT tenant_id, id, 'payment_link', 'payment_link:' || id FROM pr WHERE $19::boolean
 )
 SELECT reference FROM pr`;
 
@@ -107,7 +112,7 @@ export function paymentRequestsRepository(db: Database) {
     async create(
       tenantId: string,
       p: NewPaymentRequest,
-      opts: { year: number; linkLifetimeDays: number; actor: Actor },
+      opts: { year: number; linkLifetimeDays: number; actor: Actor; emailLink?: boolean },
     ): Promise<{ id: string; reference: string }> {
       const id = randomUUID();
       const prefix = `${p.requestType === 'DEPOSIT' ? 'DEP' : 'IMP'}-${opts.year}-`;
@@ -131,6 +136,7 @@ export function paymentRequestsRepository(db: Database) {
         opts.linkLifetimeDays,
         opts.actor.source,
         opts.actor.actor,
+        opts.emailLink ?? false,
       ];
       let r: { rows: { reference: string }[] };
       try {
@@ -238,6 +244,17 @@ export function paymentRequestsRepository(db: Database) {
         [id, tenantId, from, action],
       );
       return r.rows[0];
+    },
+
+    /** Claims older than `seconds`: their process died mid provider call (the reconcile job). */
+    async staleClaims(seconds: number, limit: number): Promise<PaymentRequestRow[]> {
+      const r = await db.query<PaymentRequestRow>(
+        `SELECT ${DETAIL_COLUMNS} FROM payment_requests
+          WHERE pending_action IS NOT NULL AND pending_since < now() - make_interval(secs => $1::int)
+          ORDER BY pending_since LIMIT $2`,
+        [seconds, limit],
+      );
+      return r.rows;
     },
 
     /** Gives a claim back after the provider said no or could not be reached. */

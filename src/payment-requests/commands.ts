@@ -15,11 +15,14 @@ import {
   yearIn,
 } from '../domain/index.js';
 import { type PaymentProvider, ProviderError, type ProviderPaymentRef } from '../providers/index.js';
+import { type MoneyAction, type MoneyPlan, outcomeFromProvider } from './provider-outcome.js';
 
 export interface TenantContext {
   tenantId: string;
   timezone: string;
   linkLifetimeDays: number;
+  /** The tenant's `confirmation_email`: the service e-mails the guest the payment link. */
+  confirmationEmail?: boolean;
 }
 
 export interface ActionOutcome {
@@ -49,31 +52,14 @@ export function paymentRequestCommands(
     throw errors.invalidStatus(action, row.status, allowedFrom(trigger, row.request_type));
   }
 
-  /** What a money command does once the provider said yes: the status and amounts to record. */
-  interface MoneyPlan {
-    cents: number;
-    to: Status;
-    changes: { amountCaptured?: number; amountRefunded?: number };
-  }
-
   /** The plan as the provider says it happened, when it did happen despite the error. */
   async function settledAnyway(
-    trigger: 'capture' | 'release' | 'refund',
+    trigger: MoneyAction,
     row: PaymentRequestRow,
-    p: MoneyPlan,
     ref: ProviderPaymentRef,
   ): Promise<MoneyPlan | undefined> {
-    const state = await provider.getPayment(ref).catch(() => undefined);
-    if (!state) return undefined;
-    if (trigger === 'capture' && state.status === 'captured') {
-      return { cents: state.capturedCents, to: p.to, changes: { amountCaptured: state.capturedCents } };
-    }
-    if (trigger === 'release' && state.status === 'cancelled') return p;
-    if (trigger === 'refund' && state.refundedCents >= row.amount_refunded + p.cents) {
-      const to = state.refundedCents >= row.amount_captured ? targetOf('refund') : row.status;
-      return { cents: p.cents, to, changes: { amountRefunded: state.refundedCents } };
-    }
-    return undefined;
+    const outcome = outcomeFromProvider(trigger, row, await provider.getPayment(ref).catch(() => undefined));
+    return typeof outcome === 'object' ? outcome.done : undefined;
   }
 
   async function moneyCommand(
@@ -101,7 +87,7 @@ export function paymentRequestCommands(
     } catch (err) {
       // A lost answer (timeout) or a refusal because it was already done: the provider's own
       // view settles it, so money that moved is recorded rather than forgotten.
-      const settled = err instanceof ProviderError && p ? await settledAnyway(trigger, row, p, ref) : undefined;
+      const settled = err instanceof ProviderError && p ? await settledAnyway(trigger, row, ref) : undefined;
       if (!settled) {
         await requests.unclaim(id, trigger);
         if (err instanceof ProviderError) {
@@ -128,6 +114,7 @@ export function paymentRequestCommands(
         year: yearIn(t.timezone, now()),
         linkLifetimeDays: t.linkLifetimeDays,
         actor,
+        emailLink: t.confirmationEmail ?? false,
       });
       return { uuid: id, reference, status: 'NOT_INITIATED' as const };
     },

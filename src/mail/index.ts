@@ -1,0 +1,18 @@
+/** Guest e-mails: the outbox written with the state change, its sender and the templates. */
+export { escapeHtml } from './escape.js';
+export {
+  MAX_ATTEMPTS,
+  type MailContext,
+  type MailLog,
+  type RoundResult,
+  retryDelayMs,
+  sendDueEmails,
+  startMailWorker,
+} from './mail-worker.js';
+export {
+  type MailRequest,
+  paymentUrl,
+  type RenderedMail,
+  renderDepositConfirmation,
+  renderPaymentLink,
+} from './templates.js';

@@ -1,0 +1,188 @@
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { Config } from '../config/index.js';
+import type { Queryable } from '../db/index.js';
+import { type ClaimedEmail, type EmailSubject, outboxQueries } from './outbox-queries.js';
+import { type RenderedMail, renderDepositConfirmation, renderPaymentLink } from './templates.js';
+
+/** The slice of a logger (pino, Fastify's) the worker writes to. */
+export interface MailLog {
+  info(obj: Record<string, unknown>, msg: string): void;
+  warn(obj: Record<string, unknown>, msg: string): void;
+  error(obj: Record<string, unknown>, msg: string): void;
+}
+
+/** What the worker needs of the service: AppContext fits. */
+export interface MailContext {
+  config: Pick<Config, 'smtpUrl' | 'publicBaseUrl' | 'mailRetryBaseMs'>;
+  db: Queryable;
+}
+
+export interface RoundOptions {
+  log?: MailLog;
+  /** Reused across rounds by the worker; a round makes (and closes) its own otherwise. */
+  transport?: Transporter;
+  batchSize?: number;
+}
+
+export interface RoundResult {
+  claimed: number;
+  sent: number;
+  failed: number;
+  /** Logged instead of sent, SMTP_URL being unset. */
+  logged: number;
+}
+
+/** Attempts before a row is given up ('failed'); with 30 s doubling, about 4 hours of retries. */
+export const MAX_ATTEMPTS = 10;
+const MAX_BACKOFF_MS = 60 * 60 * 1000;
+/**
+ * How long a claim keeps other instances off a row. Longer than any SMTP exchange can take (the
+ * transport's timeouts below), so a row is only claimed again once its holder surely gave up.
+ */
+const LEASE_MS = 5 * 60 * 1000;
+const SMTP_TIMEOUT_MS = 60 * 1000;
+/** Without SMTP, a pending row is logged again this often (not every poll). */
+const LOGGED_ONLY_RECHECK_MS = 60 * 60 * 1000;
+const POLL_MS = 5000;
+
+export function retryDelayMs(attempts: number, baseMs: number): number {
+  return Math.min(baseMs * 2 ** Math.max(attempts - 1, 0), MAX_BACKOFF_MS);
+}
+
+export function smtpTransport(smtpUrl: string): Transporter {
+  return nodemailer.createTransport({
+    url: smtpUrl,
+    connectionTimeout: SMTP_TIMEOUT_MS,
+    greetingTimeout: SMTP_TIMEOUT_MS,
+    socketTimeout: SMTP_TIMEOUT_MS,
+  });
+}
+
+const silentLog: MailLog = { info() {}, warn() {}, error() {} };
+
+function hostOf(publicBaseUrl: string): string {
+  return new URL(publicBaseUrl).hostname;
+}
+
+function render(row: ClaimedEmail, s: EmailSubject, publicBaseUrl: string): RenderedMail {
+  return row.kind === 'payment_link'
+    ? renderPaymentLink(s, s.tenant_name, publicBaseUrl)
+    : renderDepositConfirmation(s, s.tenant_name);
+}
+
+/**
+ * One round of the outbox: claim due rows, render, send, record. Safe to run from any number of
+ * instances at once (the claim gives each row to one of them).
+ *
+ * Never twice for one cause: the cause is UNIQUE in the outbox, and a row is marked sent right
+ * after the SMTP server accepted it. The window left is a crash (or a lost database) between
+ * that acceptance and markSent: the lease then runs out and the row is sent again. The
+ * Message-ID, derived from the cause, lets receiving servers and clients drop that duplicate.
+ */
+export async function sendDueEmails(
+  ctx: MailContext,
+  now: Date = new Date(),
+  opts: RoundOptions = {},
+): Promise<RoundResult> {
+  const log = opts.log ?? silentLog;
+  const q = outboxQueries(ctx.db);
+  const result: RoundResult = { claimed: 0, sent: 0, failed: 0, logged: 0 };
+  const rows = await q.claim(now, opts.batchSize ?? 20, LEASE_MS);
+  result.claimed = rows.length;
+  if (rows.length === 0) return result;
+  const subjects = await q.subjects(rows.flatMap((r) => (r.payment_request_id ? [r.payment_request_id] : [])));
+  const transport = opts.transport ?? (ctx.config.smtpUrl ? smtpTransport(ctx.config.smtpUrl) : undefined);
+  const host = hostOf(ctx.config.publicBaseUrl);
+  try {
+    for (const row of rows) {
+      const s = row.payment_request_id ? subjects.get(row.payment_request_id) : undefined;
+      if (!s) {
+        // The request was deleted after the e-mail was queued: nothing left to tell the guest.
+        await q.markFailed(row.id, 'payment request deleted', now, true);
+        result.failed++;
+        continue;
+      }
+      const mail = render(row, s, ctx.config.publicBaseUrl);
+      const message = {
+        from: { name: s.tenant_name.replace(/[\r\n]+/g, ' '), address: s.sender_email || `no-reply@${host}` },
+        to: s.guest_email,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+        messageId: `<${row.cause.replace(/[^\w.-]/g, '.')}@${host}>`,
+      };
+      if (!transport) {
+        // Development: the message goes to the log (no card data is ever in it; the link is
+        // meant for the guest anyway) and stays in the outbox for a later start with SMTP.
+        log.info(
+          { outboxId: row.id, cause: row.cause, to: message.to, subject: message.subject, text: message.text },
+          'e-mail not sent: SMTP_URL is not set',
+        );
+        await q.keepPending(row.id, new Date(now.getTime() + LOGGED_ONLY_RECHECK_MS));
+        result.logged++;
+        continue;
+      }
+      try {
+        await transport.sendMail(message);
+      } catch (err) {
+        const final = row.attempts >= MAX_ATTEMPTS;
+        const retryAt = new Date(now.getTime() + retryDelayMs(row.attempts, ctx.config.mailRetryBaseMs));
+        const reason = err instanceof Error ? err.message : String(err);
+        await q.markFailed(row.id, reason, retryAt, final);
+        log.warn({ outboxId: row.id, cause: row.cause, attempts: row.attempts, final, err: reason }, 'e-mail not sent');
+        result.failed++;
+        continue;
+      }
+      await q.markSent(row.id);
+      result.sent++;
+    }
+  } finally {
+    if (transport && !opts.transport) transport.close();
+  }
+  return result;
+}
+
+/**
+ * The outbox sender, running continuously: a round every few seconds, at once again while
+ * rounds come back full. `stop()` waits for the round in progress.
+ */
+export function startMailWorker(ctx: MailContext, log: MailLog): { stop(): Promise<void> } {
+  const transport = ctx.config.smtpUrl ? smtpTransport(ctx.config.smtpUrl) : undefined;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+  const batchSize = 20;
+
+  async function loop(): Promise<void> {
+    if (stopped) return;
+    let full = false;
+    try {
+      const r = await sendDueEmails(ctx, new Date(), { log, transport, batchSize });
+      full = r.claimed === batchSize;
+    } catch (err) {
+      log.error({ err: err instanceof Error ? err.message : String(err) }, 'e-mail outbox round failed');
+    }
+    if (!stopped) timer = setTimeout(tick, full ? 0 : POLL_MS);
+  }
+  function tick() {
+    running = loop();
+  }
+
+  running = (async () => {
+    if (transport) {
+      await outboxQueries(ctx.db)
+        .wakeLoggedOnly()
+        .catch((err: unknown) => log.warn({ err: String(err) }, 'e-mail outbox: cannot wake logged rows'));
+    }
+    await loop();
+  })();
+
+  return {
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+      transport?.close();
+    },
+  };
+}

@@ -1,0 +1,114 @@
+import type { Queryable } from '../db/index.js';
+
+import type { MailRequest } from './templates.js';
+
+export type OutboxKind = 'payment_link' | 'deposit_confirmation';
+
+/** A row this instance holds the lease on. */
+export interface ClaimedEmail {
+  id: string;
+  tenant_id: string;
+  payment_request_id: string | null;
+  kind: OutboxKind;
+  cause: string;
+  attempts: number;
+}
+
+/** The request and tenant settings an e-mail is rendered from. */
+export interface EmailSubject extends MailRequest {
+  guest_email: string;
+  tenant_name: string;
+  sender_email: string | null;
+}
+
+/** Marks a row kept back because SMTP_URL is unset, so a start with SMTP sends it at once. */
+export const LOGGED_ONLY = 'SMTP_URL not set: logged, not sent';
+
+export function outboxQueries(db: Queryable) {
+  return {
+    /**
+     * Takes up to `limit` due rows for this instance. The lease is the claim itself: the UPDATE
+     * moves next_attempt_at past now, so a concurrent claimer's WHERE no longer matches (SKIP
+     * LOCKED spares it the wait; on a re-check after a lock wait, READ COMMITTED re-evaluates the
+     * condition on the new row). A crashed holder's rows come back when the lease runs out.
+     */
+    async claim(now: Date, limit: number, leaseMs: number): Promise<ClaimedEmail[]> {
+      const r = await db.query<ClaimedEmail>(
+        `WITH due AS (
+           SELECT id FROM email_outbox
+            WHERE status = 'pending' AND next_attempt_at <= $1::timestamptz
+            ORDER BY next_attempt_at, id LIMIT $2
+            FOR UPDATE SKIP LOCKED
+         )
+         UPDATE email_outbox o
+            SET attempts = o.attempts + 1,
+                next_attempt_at = $1::timestamptz + make_interval(secs => $3::double precision / 1000)
+           FROM due
+          WHERE o.id = due.id AND o.status = 'pending' AND o.next_attempt_at <= $1::timestamptz
+         RETURNING o.id::text AS id, o.tenant_id, o.payment_request_id, o.kind, o.cause, o.attempts`,
+        [now, limit, leaseMs],
+      );
+      return r.rows;
+    },
+
+    async subjects(ids: string[]): Promise<Map<string, EmailSubject>> {
+      if (ids.length === 0) return new Map();
+      const r = await db.query<EmailSubject>(
+        `SELECT p.id, p.reference, p.request_type, p.amount, p.amount_captured, p.currency, p.language,
+                p.guest_first_name, p.guest_last_name, p.guest_email, p.reservation_data,
+                t.name AS tenant_name, t.sender_email
+           FROM payment_requests p JOIN tenants t ON t.id = p.tenant_id
+          WHERE p.id = ANY($1::uuid[])`,
+        [ids],
+      );
+      return new Map(r.rows.map((row) => [row.id, row]));
+    },
+
+    /**
+     * The SMTP server accepted: the row is sent and the request says so, in one statement.
+     * Conditional on the row still being pending, so a late duplicate cannot flip it twice.
+     */
+    async markSent(id: string): Promise<void> {
+      await db.query(
+        `WITH o AS (
+           UPDATE email_outbox SET status = 'sent', sent_at = now(), last_error = NULL
+            WHERE id = $1::bigint AND status = 'pending'
+           RETURNING payment_request_id
+         )
+         UPDATE payment_requests p SET email_sent = true FROM o WHERE p.id = o.payment_request_id`,
+        [id],
+      );
+    },
+
+    /** A failed attempt: retried at `retryAt`, or given up for good when `final`. */
+    async markFailed(id: string, error: string, retryAt: Date, final: boolean): Promise<void> {
+      await db.query(
+        `UPDATE email_outbox
+            SET last_error = $2, next_attempt_at = $3::timestamptz,
+                status = CASE WHEN $4::boolean THEN 'failed' ELSE 'pending' END
+          WHERE id = $1::bigint AND status = 'pending'`,
+        [id, error.slice(0, 1000), retryAt, final],
+      );
+    },
+
+    /** Logged instead of sent (no SMTP_URL): the attempt does not count, the row stays pending. */
+    async keepPending(id: string, retryAt: Date): Promise<void> {
+      await db.query(
+        `UPDATE email_outbox SET attempts = greatest(attempts - 1, 0), last_error = $2, next_attempt_at = $3::timestamptz
+          WHERE id = $1::bigint AND status = 'pending'`,
+        [id, LOGGED_ONLY, retryAt],
+      );
+    },
+
+    /** With SMTP now configured, rows only logged so far are due at once. */
+    async wakeLoggedOnly(): Promise<void> {
+      await db.query(
+        `UPDATE email_outbox SET next_attempt_at = now(), last_error = NULL
+          WHERE status = 'pending' AND last_error = $1`,
+        [LOGGED_ONLY],
+      );
+    },
+  };
+}
+
+export type OutboxQueries = ReturnType<typeof outboxQueries>;

@@ -1,0 +1,144 @@
+import { type Currency, formatMoney, type Language, type RequestType } from '../domain/index.js';
+import { html, type MailHtml, oneLine } from './escape.js';
+import { MAIL_MESSAGES, type MailMessages } from './mail-messages.js';
+
+/** What a guest e-mail is made from: the request as stored (money in minor units). */
+export interface MailRequest {
+  id: string;
+  reference: string;
+  request_type: RequestType;
+  amount: number;
+  amount_captured: number;
+  currency: Currency;
+  language: Language;
+  guest_first_name: string;
+  guest_last_name: string;
+  reservation_data: Record<string, unknown>;
+}
+
+export interface RenderedMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** The guest payment form of a request (SPEC.md 1). */
+export function paymentUrl(publicBaseUrl: string, id: string): string {
+  return `${publicBaseUrl}/payment/${encodeURIComponent(id)}/`;
+}
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+function formatDate(value: string, locale: string): string {
+  if (!ISO_DATE.test(value)) return value;
+  const d = new Date(`${value}T00:00:00Z`);
+  if (Number.isNaN(d.getTime())) return value;
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(d);
+}
+
+/** checkin, checkout and room_type when the PMS sent them; reservation_data is free-form. */
+function reservationLines(req: MailRequest, m: MailMessages): [string, string][] {
+  const data = req.reservation_data ?? {};
+  const value = (key: string): string | undefined => {
+    const v = data[key];
+    return typeof v === 'string' || typeof v === 'number' ? oneLine(String(v)) || undefined : undefined;
+  };
+  const lines: [string, string][] = [[m.reference, req.reference]];
+  const checkin = value('checkin');
+  const checkout = value('checkout');
+  const room = value('room_type');
+  if (checkin) lines.push([m.checkin, formatDate(checkin, m.locale)]);
+  if (checkout) lines.push([m.checkout, formatDate(checkout, m.locale)]);
+  if (room) lines.push([m.roomType, room]);
+  return lines;
+}
+
+function guestName(req: MailRequest): string {
+  return oneLine(`${req.guest_first_name} ${req.guest_last_name}`);
+}
+
+function layout(hotel: string, lang: Language, body: MailHtml): string {
+  return html`<!doctype html>
+<html lang="${lang}">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${hotel}</title></head>
+<body style="margin:0;padding:24px;background:#f4f4f5;font-family:Arial,Helvetica,sans-serif;color:#18181b">
+<div style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px">
+<p style="font-size:18px;font-weight:bold;margin:0 0 16px">${hotel}</p>
+${body}
+</div>
+</body>
+</html>`.value;
+}
+
+function detailsHtml(lines: [string, string][]): MailHtml {
+  return html`<table role="presentation" style="border-collapse:collapse;margin:16px 0">${lines.map(
+    ([label, value]) =>
+      html`<tr><td style="padding:4px 16px 4px 0;color:#52525b">${label}</td><td style="padding:4px 0">${value}</td></tr>`,
+  )}</table>`;
+}
+
+function detailsText(lines: [string, string][]): string {
+  return lines.map(([label, value]) => `${label}: ${value}`).join('\n');
+}
+
+function signatureHtml(m: MailMessages, hotel: string): MailHtml {
+  const [first, ...rest] = m.signature(hotel).split('\n');
+  return html`<p>${first}${rest.map((line) => html`<br>${line}`)}</p>`;
+}
+
+/** The payment link e-mail, sent when the tenant's `confirmation_email` is true. */
+export function renderPaymentLink(req: MailRequest, hotelName: string, publicBaseUrl: string): RenderedMail {
+  const m = MAIL_MESSAGES[req.language];
+  const hotel = oneLine(hotelName);
+  const amount = formatMoney(req.amount, req.currency, m.locale);
+  const imprint = req.request_type === 'IMPRINT';
+  const explanation = imprint ? m.imprintExplanation(req.amount > 0 ? amount : null) : m.depositExplanation(amount);
+  const amountLabel = imprint ? m.imprintAmountLabel : m.depositAmountLabel;
+  const url = paymentUrl(publicBaseUrl, req.id);
+  const lines: [string, string][] = [[amountLabel, amount], ...reservationLines(req, m)];
+  const text = [
+    m.greeting(guestName(req)),
+    '',
+    m.linkIntro(hotel),
+    explanation,
+    '',
+    detailsText(lines),
+    '',
+    `${m.linkAction}:`,
+    url,
+    '',
+    m.signature(hotel),
+    '',
+  ].join('\n');
+  const body = html`<p>${m.greeting(guestName(req))}</p>
+<p>${m.linkIntro(hotel)}</p>
+<p>${explanation}</p>
+${detailsHtml(lines)}
+<p style="margin:24px 0"><a href="${url}" style="display:inline-block;background:#1d4ed8;color:#ffffff;padding:12px 20px;border-radius:6px;text-decoration:none">${m.linkAction}</a></p>
+<p style="font-size:13px;color:#52525b">${m.linkFallback}<br><a href="${url}">${url}</a></p>
+${signatureHtml(m, hotel)}`;
+  return { subject: oneLine(m.linkSubject(hotel)), text, html: layout(hotel, req.language, body) };
+}
+
+/** The confirmation after a DEPOSIT was captured (SPEC.md 1, flow 2). */
+export function renderDepositConfirmation(req: MailRequest, hotelName: string): RenderedMail {
+  const m = MAIL_MESSAGES[req.language];
+  const hotel = oneLine(hotelName);
+  const captured = formatMoney(req.amount_captured > 0 ? req.amount_captured : req.amount, req.currency, m.locale);
+  const lines: [string, string][] = [[m.capturedLabel, captured], ...reservationLines(req, m)];
+  const text = [
+    m.greeting(guestName(req)),
+    '',
+    m.confirmationIntro(captured, hotel),
+    '',
+    detailsText(lines),
+    '',
+    m.signature(hotel),
+    '',
+  ].join('\n');
+  const body = html`<p>${m.greeting(guestName(req))}</p>
+<p>${m.confirmationIntro(captured, hotel)}</p>
+${detailsHtml(lines)}
+${signatureHtml(m, hotel)}`;
+  return { subject: oneLine(m.confirmationSubject(hotel)), text, html: layout(hotel, req.language, body) };
+}
