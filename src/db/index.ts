@@ -15,7 +15,13 @@ export type { DeferredHoldsRepository, DueImprint, Move } from './deferred-holds
 export type { Deadline, ExpiryBatch, ExpiryRepository } from './expiry-repository.js';
 export { migrate } from './migrate.js';
 export { type DatabaseLocation, openDatabase, parseDatabaseUrl } from './open-database.js';
-export type { Actor, ListFilter, PaymentRequestRow, StatusRow } from './payment-requests-repository.js';
+export type {
+  Actor,
+  ListFilter,
+  PaymentRequestRow,
+  PaymentRequestsRepository,
+  StatusRow,
+} from './payment-requests-repository.js';
 export type { JobRunRow, ScheduleRow, SchedulesRepository } from './schedules-repository.js';
 export type { Tenant } from './tenants-repository.js';
 
