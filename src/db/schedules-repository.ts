@@ -59,22 +59,30 @@ export function schedulesRepository(db: Queryable) {
     },
 
     /**
-     * Claims `slot` and moves the schedule on to `next`, in one statement so a crash between the
-     * two cannot leave a claimed slot as the schedule's next run forever. Returns the run's id,
-     * or undefined when another instance claimed the slot first.
+     * Claims the schedule's due slot (its next_run_at, if it is enabled and due at `now`) and
+     * moves the schedule on to `next`, in one statement: a crash between the two cannot leave a
+     * claimed slot as the schedule's next run forever. The slot is read and written by the
+     * database itself (never round-tripped through a JS Date, which would drop microseconds).
+     * The schedule row is locked for the statement, so a concurrent claim waits, then finds the
+     * schedule already moved on; the unique (job, slot) row settles any other race. Returns the
+     * run, or undefined when another instance has it.
      */
-    async claim(job: string, slot: Date, next: Date): Promise<string | undefined> {
-      const r = await db.query<{ id: string }>(
-        `WITH claimed AS (
-           INSERT INTO job_runs (job, slot) VALUES ($1, $2) ON CONFLICT (job, slot) DO NOTHING RETURNING id
+    async claim(job: string, now: Date, next: Date): Promise<{ id: string; slot: Date } | undefined> {
+      const r = await db.query<{ id: string; slot: Date }>(
+        `WITH due AS (
+           SELECT job, next_run_at FROM job_schedules
+            WHERE job = $1 AND enabled AND next_run_at <= $2::timestamptz
+            FOR UPDATE
+         ), claimed AS (
+           INSERT INTO job_runs (job, slot) SELECT job, next_run_at FROM due
+           ON CONFLICT (job, slot) DO NOTHING RETURNING id, slot
          ), moved AS (
-           UPDATE job_schedules SET next_run_at = $3
-            WHERE job = $1 AND next_run_at = $2 AND EXISTS (SELECT 1 FROM claimed)
+           UPDATE job_schedules SET next_run_at = $3 WHERE job = $1 AND EXISTS (SELECT 1 FROM claimed)
          )
-         SELECT id::text AS id FROM claimed`,
-        [job, slot, next],
+         SELECT id::text AS id, slot FROM claimed`,
+        [job, now, next],
       );
-      return r.rows[0]?.id;
+      return r.rows[0];
     },
 
     /** Records how a claimed run ended, on the run and on its schedule. */

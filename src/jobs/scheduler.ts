@@ -40,7 +40,7 @@ export async function runDueJobs(ctx: JobsContext, now: Date, opts: RunDueOption
       continue;
     }
     if (s.next_run_at.getTime() > now.getTime()) continue;
-    const report = await runSlot(ctx, s, s.next_run_at, now, jobs);
+    const report = await runSlot(ctx, s, now, jobs);
     if (report) ran.push(report);
   }
   return ran;
@@ -49,12 +49,12 @@ export async function runDueJobs(ctx: JobsContext, now: Date, opts: RunDueOption
 async function runSlot(
   ctx: JobsContext,
   s: ScheduleRow,
-  slot: Date,
   now: Date,
   jobs: Readonly<Record<string, ScheduledJob>>,
 ): Promise<RunReport | undefined> {
-  const runId = await ctx.repos.schedules.claim(s.job, slot, nextRunAfter(s.cron, s.timezone, now));
-  if (runId === undefined) return undefined;
+  const claimed = await ctx.repos.schedules.claim(s.job, now, nextRunAfter(s.cron, s.timezone, now));
+  if (claimed === undefined) return undefined;
+  const { id: runId, slot } = claimed;
   const job = jobs[s.job];
   try {
     if (!job) throw new Error(`no job named ${s.job} in this version of the service`);
