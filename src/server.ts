@@ -14,6 +14,8 @@ import {
 } from './cli/index.js';
 import type { Config } from './config/index.js';
 import { migrate, openDatabase, repositories } from './db/index.js';
+import { startScheduler } from './jobs/index.js';
+import { startMailWorker } from './mail/index.js';
 
 /** How long `serve` waits for a CLI command that holds the PGlite directory to finish. */
 const CLI_LOCK_WAIT_MS = 15_000;
@@ -107,6 +109,15 @@ export async function startService(
     if (applied.length > 0) app.log.info({ applied }, 'migrations applied');
     await app.listen({ host: config.host, port: config.port });
     const demo = await createDemoDataOnce(config, repos);
+    if (config.workers) {
+      // Every instance runs them: the slot claim (scheduler) and the row claim (outbox) keep
+      // N instances from doing any piece of work twice. Stopped before the database closes
+      // (cleanups run in reverse), each waiting for the job or the e-mail in progress.
+      const scheduler = startScheduler(app.payreq, app.log);
+      cleanups.push(() => scheduler.stop());
+      const mail = startMailWorker(app.payreq, app.log);
+      cleanups.push(() => mail.stop());
+    }
 
     if (dir) {
       const ctx: CommandContext = {

@@ -49,6 +49,8 @@ export interface CommandSpec {
   options: Record<string, OptionSpec>;
   /** Names of the positional arguments it takes, all required. */
   positionals?: readonly string[];
+  /** Names of positional arguments that may follow the required ones, e.g. `[NAME]`. */
+  optionalPositionals?: readonly string[];
   /**
    * `schema`: needs a migrated database (the CLI migrates first when it opens one itself);
    * `raw`: needs a database as it is (migrate); `service`: not a database command (serve).

@@ -3,6 +3,7 @@ import type { CommandSpec } from './command-context.js';
 import { jobRunCommand } from './job-commands.js';
 import { keyCreate, keyDisable, keyEnable, keyList, keyRevoke } from './key-commands.js';
 import { migrateCommand } from './migrate-command.js';
+import { scheduleList, scheduleRuns, scheduleSet } from './schedule-commands.js';
 import { tenantCreate, tenantList } from './tenant-commands.js';
 
 /** Runs in its own process only: the service is not a command one sends to the service. */
@@ -31,5 +32,8 @@ export const COMMANDS: readonly CommandSpec[] = [
   keyEnable,
   keyRevoke,
   jobRunCommand(),
+  scheduleList,
+  scheduleSet,
+  scheduleRuns,
   adminCreateUser,
 ];

@@ -91,8 +91,9 @@ export function parseCommandLine(argv: readonly string[], commands: readonly Com
   if (parsed.positionals.length < expected.length) {
     throw new CliError(`missing ${expected.slice(parsed.positionals.length).join(' ')} (usage: ${spec.usage})`);
   }
-  if (parsed.positionals.length > expected.length) {
-    const extra = parsed.positionals[expected.length];
+  const most = expected.length + (spec.optionalPositionals?.length ?? 0);
+  if (parsed.positionals.length > most) {
+    const extra = parsed.positionals[most];
     throw new CliError(`unexpected argument "${extra}" (usage: ${spec.usage})`);
   }
   return { kind: 'command', spec, args: { options, positionals: parsed.positionals }, json: options.json === true };

@@ -27,6 +27,12 @@ export interface Config {
   sandboxIpnRetryMs: number;
   /** The e-mail outbox's first retry delay after an SMTP failure; later ones double up to 1 h. */
   mailRetryBaseMs: number;
+  /**
+   * WORKERS=off: this process runs no background work (scheduler, e-mail sender), e.g. a
+   * read-only replica or an API-only instance. On by default; the slot claim keeps several
+   * instances with workers from running a job twice.
+   */
+  workers: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -81,6 +87,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const tlsCert = env.TLS_CERT || undefined;
   const tlsKey = env.TLS_KEY || undefined;
   if (Boolean(tlsCert) !== Boolean(tlsKey)) throw new ConfigError('TLS_CERT and TLS_KEY must be set together');
+  const workersRaw = (env.WORKERS || 'on').toLowerCase();
+  if (!['on', 'off'].includes(workersRaw)) throw new ConfigError(`WORKERS must be on or off (got "${env.WORKERS}")`);
   const trustRaw = env.TRUST_PROXY;
   const trustProxy = !trustRaw ? false : trustRaw === 'true' ? true : trustRaw;
   return {
@@ -104,5 +112,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     providerTimeoutMs: int(env, 'PROVIDER_TIMEOUT_MS', 15_000, 100, 120_000),
     sandboxIpnRetryMs: int(env, 'SANDBOX_IPN_RETRY_MS', 1000, 10, 60_000),
     mailRetryBaseMs: int(env, 'MAIL_RETRY_BASE_MS', 30_000, 10, 3_600_000),
+    workers: workersRaw === 'on',
   };
 }
