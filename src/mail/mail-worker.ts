@@ -64,10 +64,30 @@ function hostOf(publicBaseUrl: string): string {
   return new URL(publicBaseUrl).hostname;
 }
 
-function render(row: ClaimedEmail, s: EmailSubject, publicBaseUrl: string): RenderedMail {
-  return row.kind === 'payment_link'
-    ? renderPaymentLink(s, s.tenant_name, publicBaseUrl)
-    : renderDepositConfirmation(s, s.tenant_name);
+interface Message {
+  from: { name: string; address: string };
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  messageId: string;
+}
+
+function buildMessage(row: ClaimedEmail, s: EmailSubject, publicBaseUrl: string, host: string): Message {
+  const mail: RenderedMail =
+    row.kind === 'payment_link'
+      ? renderPaymentLink(s, s.tenant_name, publicBaseUrl)
+      : renderDepositConfirmation(s, s.tenant_name);
+  return {
+    from: { name: s.tenant_name.replace(/[\r\n]+/g, ' '), address: s.sender_email || `no-reply@${host}` },
+    to: s.guest_email,
+    subject: mail.subject,
+    text: mail.text,
+    html: mail.html,
+    // Derived from the cause: the same e-mail sent twice (see the crash window below) carries
+    // the same Message-ID, which receivers use to drop the copy.
+    messageId: `<${row.cause.replace(/[^\w.-]/g, '.')}@${host}>`,
+  };
 }
 
 /**
@@ -93,8 +113,23 @@ export async function sendDueEmails(
   const subjects = await q.subjects(rows.flatMap((r) => (r.payment_request_id ? [r.payment_request_id] : [])));
   const transport = opts.transport ?? (ctx.config.smtpUrl ? smtpTransport(ctx.config.smtpUrl) : undefined);
   const host = hostOf(ctx.config.publicBaseUrl);
+  async function fail(row: ClaimedEmail, err: unknown): Promise<void> {
+    const final = row.attempts >= MAX_ATTEMPTS;
+    const retryAt = new Date(now.getTime() + retryDelayMs(row.attempts, ctx.config.mailRetryBaseMs));
+    const reason = err instanceof Error ? err.message : String(err);
+    await q.markFailed(row.id, reason, retryAt, final);
+    log.warn({ outboxId: row.id, cause: row.cause, attempts: row.attempts, final, err: reason }, 'e-mail not sent');
+    result.failed++;
+  }
+  const started = Date.now();
   try {
     for (const row of rows) {
+      // A slow server must not outlast the lease: past half of it, the rows left go back to
+      // the queue unsent rather than risk another instance sending them while we still would.
+      if (Date.now() - started > LEASE_MS / 2) {
+        await q.release(row.id);
+        continue;
+      }
       const s = row.payment_request_id ? subjects.get(row.payment_request_id) : undefined;
       if (!s) {
         // The request was deleted after the e-mail was queued: nothing left to tell the guest.
@@ -102,15 +137,15 @@ export async function sendDueEmails(
         result.failed++;
         continue;
       }
-      const mail = render(row, s, ctx.config.publicBaseUrl);
-      const message = {
-        from: { name: s.tenant_name.replace(/[\r\n]+/g, ' '), address: s.sender_email || `no-reply@${host}` },
-        to: s.guest_email,
-        subject: mail.subject,
-        text: mail.text,
-        html: mail.html,
-        messageId: `<${row.cause.replace(/[^\w.-]/g, '.')}@${host}>`,
-      };
+      let message: Message;
+      try {
+        message = buildMessage(row, s, ctx.config.publicBaseUrl, host);
+      } catch (err) {
+        // A template that cannot render this row: recorded and retried like a refusal, so the
+        // round goes on with the others and the row is not lost.
+        await fail(row, err);
+        continue;
+      }
       if (!transport) {
         // Development: the message goes to the log (no card data is ever in it; the link is
         // meant for the guest anyway) and stays in the outbox for a later start with SMTP.
@@ -125,12 +160,7 @@ export async function sendDueEmails(
       try {
         await transport.sendMail(message);
       } catch (err) {
-        const final = row.attempts >= MAX_ATTEMPTS;
-        const retryAt = new Date(now.getTime() + retryDelayMs(row.attempts, ctx.config.mailRetryBaseMs));
-        const reason = err instanceof Error ? err.message : String(err);
-        await q.markFailed(row.id, reason, retryAt, final);
-        log.warn({ outboxId: row.id, cause: row.cause, attempts: row.attempts, final, err: reason }, 'e-mail not sent');
-        result.failed++;
+        await fail(row, err);
         continue;
       }
       await q.markSent(row.id);

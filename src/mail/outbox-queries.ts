@@ -100,6 +100,15 @@ export function outboxQueries(db: Queryable) {
       );
     },
 
+    /** A claimed row this instance will not get to in time: due again at once, attempt not counted. */
+    async release(id: string): Promise<void> {
+      await db.query(
+        `UPDATE email_outbox SET attempts = greatest(attempts - 1, 0), next_attempt_at = now()
+          WHERE id = $1::bigint AND status = 'pending'`,
+        [id],
+      );
+    },
+
     /** With SMTP now configured, rows only logged so far are due at once. */
     async wakeLoggedOnly(): Promise<void> {
       await db.query(
