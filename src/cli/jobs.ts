@@ -1,5 +1,5 @@
 import { buildContext } from '../app.js';
-import { createDeferredPayments, expirePaymentRequests } from '../jobs/index.js';
+import { createDeferredPayments, expirePaymentRequests, reconcileStaleClaims } from '../jobs/index.js';
 import type { CommandContext, Outcome } from './command-context.js';
 
 /** A scheduled job as `payreq job run NAME` sees it. */
@@ -56,6 +56,18 @@ export const JOBS: readonly CliJob[] = [
       return {
         json: { job: 'expire_payment_requests', ...r },
         text: `expire_payment_requests as of ${r.now}: ${r.holds_expired} holds expired, ${r.links_expired} links expired\n`,
+      };
+    },
+  },
+  {
+    name: 'reconcile_claims',
+    summary: "settle money commands left unfinished by a process that died, by the provider's view",
+    async run(ctx) {
+      const app = ctx.app ?? (await buildContext({ config: ctx.config, db: ctx.db }));
+      const r = await reconcileStaleClaims({ requests: ctx.repos.paymentRequests, provider: app.provider });
+      return {
+        json: { job: 'reconcile_claims', ...r },
+        text: `reconcile_claims: ${r.examined} stale claims, ${r.settled} settled, ${r.released} given back, ${r.unknown} left for an operator\n`,
       };
     },
   },

@@ -3,6 +3,7 @@ import type { PaymentProvider } from '../providers/index.js';
 import type { SecretBox } from '../secrets/index.js';
 import { createDeferredPayments } from './create-deferred-payments.js';
 import { expirePaymentRequests } from './expire-payment-requests.js';
+import { reconcileStaleClaims } from './reconcile-claims.js';
 import { dateIn } from './schedule-times.js';
 
 /** What the scheduled jobs need from the service: its repositories, provider and card vault. */
@@ -29,5 +30,8 @@ export const SCHEDULED_JOBS: Readonly<Record<string, ScheduledJob>> = {
   }),
   expire_payment_requests: async (ctx, now) => ({
     ...(await expirePaymentRequests({ expiry: ctx.repos.expiry }, now)),
+  }),
+  reconcile_claims: async (ctx) => ({
+    ...(await reconcileStaleClaims({ requests: ctx.repos.paymentRequests, provider: ctx.provider })),
   }),
 };
