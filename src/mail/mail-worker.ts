@@ -192,7 +192,10 @@ export function startMailWorker(ctx: MailContext, log: MailLog): { stop(): Promi
     } catch (err) {
       log.error({ err: err instanceof Error ? err.message : String(err) }, 'e-mail outbox round failed');
     }
-    if (!stopped) timer = setTimeout(tick, full ? 0 : POLL_MS);
+    if (stopped) return;
+    // Unref'd: the worker never keeps a process alive on its own; serve stops it on shutdown.
+    timer = setTimeout(tick, full ? 0 : POLL_MS);
+    timer.unref();
   }
   function tick() {
     running = loop();
