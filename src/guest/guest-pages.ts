@@ -1,9 +1,9 @@
 import { formatMoney, type Language } from '../domain/index.js';
+import { html, type SafeHtml } from '../html/index.js';
 import type { HostedCardForm } from '../providers/index.js';
 import type { GuestRequest } from './guest-request-query.js';
 import { STYLESHEET_PATH } from './guest-styles.js';
 import type { Outcome } from './guest-view.js';
-import { html, type SafeHtml } from './html.js';
 import { FALLBACK_LANGUAGES, MESSAGES, type Messages, type Notice } from './messages.js';
 
 interface Layout {

@@ -1,5 +1,5 @@
 /** Guest e-mails: the outbox written with the state change, its sender and the templates. */
-export { escapeHtml } from './escape.js';
+export { escapeHtml } from '../html/index.js';
 export {
   MAX_ATTEMPTS,
   type MailContext,

@@ -1,5 +1,6 @@
 import { type Currency, formatMoney, type Language, type RequestType } from '../domain/index.js';
-import { html, type MailHtml, oneLine } from './escape.js';
+import { html, type SafeHtml } from '../html/index.js';
+import { oneLine } from './escape.js';
 import { MAIL_MESSAGES, type MailMessages } from './mail-messages.js';
 
 /** What a guest e-mail is made from: the request as stored (money in minor units). */
@@ -57,7 +58,7 @@ function guestName(req: MailRequest): string {
   return oneLine(`${req.guest_first_name} ${req.guest_last_name}`);
 }
 
-function layout(hotel: string, lang: Language, body: MailHtml): string {
+function layout(hotel: string, lang: Language, body: SafeHtml): string {
   return html`<!doctype html>
 <html lang="${lang}">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${hotel}</title></head>
@@ -70,7 +71,7 @@ ${body}
 </html>`.value;
 }
 
-function detailsHtml(lines: [string, string][]): MailHtml {
+function detailsHtml(lines: [string, string][]): SafeHtml {
   return html`<table role="presentation" style="border-collapse:collapse;margin:16px 0">${lines.map(
     ([label, value]) =>
       html`<tr><td style="padding:4px 16px 4px 0;color:#52525b">${label}</td><td style="padding:4px 0">${value}</td></tr>`,
@@ -81,7 +82,7 @@ function detailsText(lines: [string, string][]): string {
   return lines.map(([label, value]) => `${label}: ${value}`).join('\n');
 }
 
-function signatureHtml(m: MailMessages, hotel: string): MailHtml {
+function signatureHtml(m: MailMessages, hotel: string): SafeHtml {
   const [first, ...rest] = m.signature(hotel).split('\n');
   return html`<p>${first}${rest.map((line) => html`<br>${line}`)}</p>`;
 }

@@ -1,3 +1,4 @@
+import { escapeHtml } from '../../html/index.js';
 import { CHECKOUT_FIELDS, type CheckoutFields } from './checkout-signature.js';
 import { TEST_CARDS } from './test-cards.js';
 
@@ -5,10 +6,6 @@ import { TEST_CARDS } from './test-cards.js';
  * The sandbox's own pages: plain HTML that works without JavaScript, labelled inputs, and a
  * TEST MODE banner nobody can miss, so no one ever mistakes it for a real payment page.
  */
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
 const STYLE = `body{font-family:system-ui,sans-serif;margin:0;color:#1a1a1a;background:#fff;line-height:1.5}
 main{max-width:32rem;margin:0 auto;padding:1rem}
 .test-mode{background:#7a2e00;color:#fff;font-weight:700;text-align:center;padding:.5rem;margin:0}

@@ -1,7 +1,8 @@
 /**
- * HTML built by a tagged template that escapes every interpolated value. Markup can only enter
- * a page as a `SafeHtml` made by this same tag, so a guest's name, a hotel's name or a provider's
- * hidden field can never open a tag or an attribute: forgetting to escape is not possible.
+ * HTML built by a tagged template that escapes every interpolated value, for the guest pages
+ * and the e-mails alike. Markup can only enter as a `SafeHtml` made by this same tag, so a
+ * guest's name, a hotel's name, reservation data or a provider's hidden field can never open a
+ * tag or an attribute: forgetting to escape is not possible.
  */
 export class SafeHtml {
   constructor(readonly value: string) {}

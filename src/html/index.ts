@@ -1,0 +1,1 @@
+export { escapeHtml, type HtmlValue, html, SafeHtml } from './safe-html.js';
