@@ -15,9 +15,12 @@ describe('the sandbox in production', () => {
     assert.equal(loadConfig({ ...PRODUCTION, SANDBOX_IN_PRODUCTION: 'true' }).paymentProvider, 'sandbox');
   });
 
-  test('allowed outside production, and another provider is not concerned', () => {
+  test('allowed outside production; lyra, not built yet, is refused rather than quietly replaced', () => {
     assert.equal(loadConfig({ NODE_ENV: 'development' }).paymentProvider, 'sandbox');
-    assert.equal(loadConfig({ ...PRODUCTION, PAYMENT_PROVIDER: 'lyra' }).paymentProvider, 'lyra');
+    assert.throws(
+      () => loadConfig({ ...PRODUCTION, PAYMENT_PROVIDER: 'lyra' }),
+      (err: unknown) => err instanceof ConfigError && /not available yet/.test(err.message),
+    );
   });
 
   test('the IPN retry delay is configurable within bounds', () => {
