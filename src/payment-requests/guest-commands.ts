@@ -1,5 +1,5 @@
 import type { Database, Queryable } from '../db/index.js';
-import { nextStatus, type RequestType, type Status, type Trigger } from '../domain/index.js';
+import { allowedFrom, nextStatus, type RequestType, type Status, type Trigger, targetOf } from '../domain/index.js';
 import type { ProviderNotification } from '../providers/index.js';
 import type { SecretBox } from '../secrets/index.js';
 
@@ -30,12 +30,14 @@ export function guestCommands(db: Database, cardTokens: SecretBox) {
     async openForm(id: string): Promise<void> {
       await db.query(
         `WITH upd AS (
-           UPDATE payment_requests SET status = 'PENDING', updated_at = date_trunc('milliseconds', now())
-            WHERE id = $1 AND status = 'NOT_INITIATED' RETURNING id, tenant_id
+           UPDATE payment_requests p SET status = $3, updated_at = date_trunc('milliseconds', now())
+             FROM (SELECT id, status FROM payment_requests WHERE id = $1 FOR UPDATE) old
+            WHERE p.id = old.id AND old.status = ANY($2::text[])
+           RETURNING p.id, p.tenant_id, old.status AS from_status, p.status
          )
          INSERT INTO status_history (payment_request_id, tenant_id, from_status, to_status, source)
-         SELECT id, tenant_id, 'NOT_INITIATED', 'PENDING', 'guest' FROM upd`,
-        [id],
+         SELECT id, tenant_id, from_status, status, 'guest' FROM upd`,
+        [id, allowedFrom('guest_opens_form'), targetOf('guest_opens_form')],
       );
     },
 
