@@ -1,4 +1,5 @@
 import type { Language } from '../domain/index.js';
+import { PAYMENT_WORDING, type PaymentWording } from '../i18n/index.js';
 
 /** A page's heading and its explanation. */
 export interface Notice {
@@ -10,20 +11,11 @@ export interface Notice {
  * Every string a guest can read, in each language the API accepts. One interface for all three,
  * so a string added in one language and forgotten in another does not compile.
  */
-export interface Messages {
-  /** BCP 47 locale for Intl: amounts as the guest writes them (`150,00 €`, `€150.00`). */
-  locale: string;
+export interface Messages extends PaymentWording {
   securePayment: string;
-  greeting: (name: string) => string;
-  reference: string;
   hotel: string;
   imprintHeading: string;
   depositHeading: string;
-  imprintAmountLabel: string;
-  depositAmountLabel: string;
-  /** `amount` is null for an imprint of 0: a guarantee with no stated ceiling. */
-  imprintExplanation: (amount: string | null) => string;
-  depositExplanation: (amount: string) => string;
   cardHeading: string;
   cardNumber: string;
   expiry: string;
@@ -55,20 +47,11 @@ export interface Messages {
 }
 
 const fr: Messages = {
-  locale: 'fr-FR',
+  ...PAYMENT_WORDING.fr,
   securePayment: 'Paiement sécurisé',
-  greeting: (name) => `Bonjour ${name},`,
-  reference: 'Référence',
   hotel: 'Établissement',
   imprintHeading: 'Garantie de votre réservation',
   depositHeading: 'Acompte de votre réservation',
-  imprintAmountLabel: 'Montant maximal garanti',
-  depositAmountLabel: 'Montant à payer',
-  imprintExplanation: (amount) =>
-    amount
-      ? `Aucun montant n’est débité maintenant. Votre carte est enregistrée en garantie : jusqu’à ${amount} pourront être bloqués sur votre carte avant votre arrivée, puis débités en cas de non-présentation.`
-      : 'Aucun montant n’est débité maintenant. Votre carte est enregistrée en garantie de votre réservation.',
-  depositExplanation: (amount) => `Le montant de ${amount} sera débité immédiatement sur votre carte.`,
   cardHeading: 'Votre carte bancaire',
   cardNumber: 'Numéro de carte',
   expiry: 'Date d’expiration',
@@ -140,20 +123,11 @@ const fr: Messages = {
 };
 
 const en: Messages = {
-  locale: 'en-GB',
+  ...PAYMENT_WORDING.en,
   securePayment: 'Secure payment',
-  greeting: (name) => `Hello ${name},`,
-  reference: 'Reference',
   hotel: 'Hotel',
   imprintHeading: 'Guarantee for your booking',
   depositHeading: 'Deposit for your booking',
-  imprintAmountLabel: 'Maximum amount guaranteed',
-  depositAmountLabel: 'Amount to pay',
-  imprintExplanation: (amount) =>
-    amount
-      ? `No money is taken now. Your card is registered as a guarantee: up to ${amount} may be held on your card before your arrival, and charged if you do not arrive (no-show).`
-      : 'No money is taken now. Your card is registered as a guarantee for your booking.',
-  depositExplanation: (amount) => `${amount} will be charged to your card now.`,
   cardHeading: 'Your card',
   cardNumber: 'Card number',
   expiry: 'Expiry date',
@@ -223,20 +197,11 @@ const en: Messages = {
 };
 
 const de: Messages = {
-  locale: 'de-DE',
+  ...PAYMENT_WORDING.de,
   securePayment: 'Sichere Zahlung',
-  greeting: (name) => `Guten Tag ${name},`,
-  reference: 'Referenz',
   hotel: 'Unterkunft',
   imprintHeading: 'Garantie Ihrer Reservierung',
   depositHeading: 'Anzahlung für Ihre Reservierung',
-  imprintAmountLabel: 'Garantierter Höchstbetrag',
-  depositAmountLabel: 'Zu zahlender Betrag',
-  imprintExplanation: (amount) =>
-    amount
-      ? `Es wird jetzt nichts abgebucht. Ihre Karte wird als Garantie hinterlegt: Bis zu ${amount} können vor Ihrer Anreise auf Ihrer Karte reserviert und bei Nichtanreise belastet werden.`
-      : 'Es wird jetzt nichts abgebucht. Ihre Karte wird als Garantie für Ihre Reservierung hinterlegt.',
-  depositExplanation: (amount) => `Der Betrag von ${amount} wird sofort von Ihrer Karte abgebucht.`,
   cardHeading: 'Ihre Karte',
   cardNumber: 'Kartennummer',
   expiry: 'Ablaufdatum',

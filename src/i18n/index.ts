@@ -1,0 +1,1 @@
+export { PAYMENT_WORDING, type PaymentWording } from './payment-wording.js';

@@ -1,0 +1,57 @@
+import type { Language } from '../domain/index.js';
+
+/**
+ * What the guest is told about the money, in the same words on the payment page and in the
+ * e-mail: what an IMPRINT or a DEPOSIT does with their card. A promise about money is written
+ * once, so the page and the e-mail cannot drift apart.
+ */
+export interface PaymentWording {
+  /** BCP 47 locale for numbers, amounts and dates. */
+  locale: string;
+  greeting: (name: string) => string;
+  reference: string;
+  imprintAmountLabel: string;
+  depositAmountLabel: string;
+  /** null amount: an IMPRINT of 0, a plain card guarantee. */
+  imprintExplanation: (amount: string | null) => string;
+  depositExplanation: (amount: string) => string;
+}
+
+export const PAYMENT_WORDING: Record<Language, PaymentWording> = {
+  fr: {
+    locale: 'fr-FR',
+    greeting: (name) => `Bonjour ${name},`,
+    reference: 'Référence',
+    imprintAmountLabel: 'Montant maximal garanti',
+    depositAmountLabel: 'Montant à payer',
+    imprintExplanation: (amount) =>
+      amount
+        ? `Aucun montant n’est débité maintenant. Votre carte est enregistrée en garantie : jusqu’à ${amount} pourront être bloqués sur votre carte avant votre arrivée, puis débités en cas de non-présentation.`
+        : 'Aucun montant n’est débité maintenant. Votre carte est enregistrée en garantie de votre réservation.',
+    depositExplanation: (amount) => `Le montant de ${amount} sera débité immédiatement sur votre carte.`,
+  },
+  en: {
+    locale: 'en-GB',
+    greeting: (name) => `Hello ${name},`,
+    reference: 'Reference',
+    imprintAmountLabel: 'Maximum amount guaranteed',
+    depositAmountLabel: 'Amount to pay',
+    imprintExplanation: (amount) =>
+      amount
+        ? `No money is taken now. Your card is registered as a guarantee: up to ${amount} may be held on your card before your arrival, and charged if you do not arrive (no-show).`
+        : 'No money is taken now. Your card is registered as a guarantee for your booking.',
+    depositExplanation: (amount) => `${amount} will be charged to your card now.`,
+  },
+  de: {
+    locale: 'de-DE',
+    greeting: (name) => `Guten Tag ${name},`,
+    reference: 'Referenz',
+    imprintAmountLabel: 'Garantierter Höchstbetrag',
+    depositAmountLabel: 'Zu zahlender Betrag',
+    imprintExplanation: (amount) =>
+      amount
+        ? `Es wird jetzt nichts abgebucht. Ihre Karte wird als Garantie hinterlegt: Bis zu ${amount} können vor Ihrer Anreise auf Ihrer Karte reserviert und bei Nichtanreise belastet werden.`
+        : 'Es wird jetzt nichts abgebucht. Ihre Karte wird als Garantie für Ihre Reservierung hinterlegt.',
+    depositExplanation: (amount) => `Der Betrag von ${amount} wird sofort von Ihrer Karte abgebucht.`,
+  },
+};
