@@ -15,12 +15,15 @@ export type { DeferredHoldsRepository, DueImprint, Move } from './deferred-holds
 export type { Deadline, ExpiryBatch, ExpiryRepository } from './expiry-repository.js';
 export { migrate } from './migrate.js';
 export { type DatabaseLocation, openDatabase, parseDatabaseUrl } from './open-database.js';
-export type {
-  Actor,
-  ListFilter,
-  PaymentRequestRow,
-  PaymentRequestsRepository,
-  StatusRow,
+export {
+  type Actor,
+  CREATE_SQL,
+  type CreateOptions,
+  createParams,
+  type ListFilter,
+  type PaymentRequestRow,
+  type PaymentRequestsRepository,
+  type StatusRow,
 } from './payment-requests-repository.js';
 export type { JobRunRow, ScheduleRow, SchedulesRepository } from './schedules-repository.js';
 export type { Tenant } from './tenants-repository.js';
