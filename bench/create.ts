@@ -1,0 +1,196 @@
+import { CREATE_SQL, createParams, type Database } from '../src/db/index.js';
+import { type NewPaymentRequest, yearIn } from '../src/domain/index.js';
+import { driverFloor } from './driver-floor.js';
+import { apiHeaders, type BenchTenant, type Stage } from './environment.js';
+import { assertClean, type LoadResult, runLoad } from './load.js';
+import { pgbenchScript, runPgbench } from './pgbench.js';
+
+export const CREATE_BODY = JSON.stringify({
+  request_type: 'IMPRINT',
+  amount: 150,
+  currency: 'EUR',
+  guest_email: 'guest-__N__@example.com',
+  guest_first_name: 'Jeanne',
+  guest_last_name: 'Martin',
+  guest_phone: '+33612345678',
+  language: 'fr',
+  reservation_ref: 'RES-__N__',
+  reservation_data: { checkin: '2026-12-24', checkout: '2026-12-27', room_type: 'Double' },
+});
+
+export interface Measure {
+  rps: number;
+  p50: number;
+  p99: number;
+  mean: number;
+}
+
+export interface CreatePoint {
+  tenancy: 'many' | 'one';
+  tenants: number;
+  connections: number;
+  service: Measure;
+  baseline: Measure;
+  floor: Measure & { tool: string };
+  serviceToBaseline: number;
+  serviceToFloor: number;
+  baselineToFloor: number;
+}
+
+export interface CreateResults {
+  points: CreatePoint[];
+  /** One busy tenant's throughput over many tenants', per connection count. */
+  oneOverMany: Record<string, number>;
+  atSeventyPercent: { rate: number; connections: number; achieved: number; p50: number; p99: number };
+}
+
+const fromLoad = (r: LoadResult): Measure => ({ rps: r.rps, p50: r.latency.p50, p99: r.latency.p99, mean: r.meanMs });
+
+const SENTINEL_ID = '00000000-0000-4000-8000-00000000beef';
+const SENTINEL_REF = 'RES-SENTINEL';
+const SENTINEL_EMAIL = 'guest-sentinel@example.com';
+
+function sampleRequest(): NewPaymentRequest {
+  const b = JSON.parse(CREATE_BODY);
+  return {
+    requestType: 'IMPRINT',
+    amountCents: 15000,
+    currency: 'EUR',
+    guestEmail: SENTINEL_EMAIL,
+    guestFirstName: b.guest_first_name,
+    guestLastName: b.guest_last_name,
+    guestPhone: b.guest_phone,
+    language: 'fr',
+    reservationRef: SENTINEL_REF,
+    reservationData: b.reservation_data,
+    checkin: b.reservation_data.checkin,
+  };
+}
+
+/** The statement and parameters one create of this tenant runs, as the service builds them. */
+function createStatement(t: BenchTenant) {
+  return createParams(SENTINEL_ID, t.id, sampleRequest(), {
+    year: yearIn('Europe/Paris', new Date()),
+    linkLifetimeDays: 30,
+    actor: { source: 'api', actor: `key:${t.key.split('.')[0]}` },
+    emailLink: true,
+  });
+}
+
+/** Which parameters differ on every create, and how pgbench makes a fresh one. */
+function perRunExpressions(params: readonly unknown[]): Map<number, string> {
+  const m = new Map<number, string>();
+  params.forEach((v, i) => {
+    if (v === SENTINEL_ID) m.set(i, 'gen_random_uuid()');
+    else if (v === SENTINEL_REF) m.set(i, "('RES-pgb-' || :r::text)");
+    else if (v === SENTINEL_EMAIL) m.set(i, "('guest-' || :r::text || '@example.com')");
+  });
+  return m;
+}
+
+async function floorFor(stage: Stage, tenants: BenchTenant[], connections: number, seconds: number) {
+  if (stage.engine === 'postgres' && stage.fresh.libpqUrl) {
+    const scripts = tenants.map((t) => {
+      const params = createStatement(t);
+      return pgbenchScript(CREATE_SQL, params, perRunExpressions(params));
+    });
+    const r = await runPgbench({ url: stage.fresh.libpqUrl, scripts, clients: connections, seconds });
+    return { rps: r.tps, ...r.latency, tool: 'pgbench' };
+  }
+  const db: Database = stage.db;
+  const r = await driverFloor(
+    (i) => {
+      const t = tenants[i % tenants.length] as BenchTenant;
+      const params = createStatement(t).map((v) =>
+        v === SENTINEL_ID
+          ? crypto.randomUUID()
+          : v === SENTINEL_REF
+            ? `RES-floor-${i}`
+            : v === SENTINEL_EMAIL
+              ? `guest-${i}@example.com`
+              : v,
+      );
+      return db.query(CREATE_SQL, params);
+    },
+    connections,
+    seconds,
+  );
+  return { rps: r.tps, ...r.latency, tool: 'driver loop in process' };
+}
+
+function plan(url: string, tenants: BenchTenant[], connections: number, seconds: number, overallRate?: number) {
+  return {
+    url,
+    connections,
+    duration: seconds,
+    overallRate,
+    method: 'POST' as const,
+    paths: ['/api/payment-requests/'],
+    headers: tenants.map((t) => apiHeaders(t, { 'content-type': 'application/json' })),
+    body: CREATE_BODY,
+    unique: true,
+  };
+}
+
+export async function benchCreate(
+  stage: Stage,
+  opts: { seconds: number; connections: number[]; log: (s: string) => void },
+): Promise<CreateResults> {
+  const many = stage.tenants;
+  const one = stage.tenants.slice(0, 1);
+  // Warm up both servers (JIT, plans, every tenant's sequence) before anything is measured.
+  for (const url of [stage.service.url, stage.baseline.url]) {
+    assertClean(`warm-up ${url}`, await runLoad(plan(url, many, 16, 2)));
+  }
+  const points: CreatePoint[] = [];
+  for (const [tenancy, tenants] of [
+    ['many', many],
+    ['one', one],
+  ] as const) {
+    for (const c of opts.connections) {
+      const label = `${stage.engine} create, ${tenants.length} tenant(s), ${c} connections`;
+      const service = fromLoad(assertClean(label, await runLoad(plan(stage.service.url, tenants, c, opts.seconds))));
+      const baseline = fromLoad(
+        assertClean(`${label} (baseline)`, await runLoad(plan(stage.baseline.url, tenants, c, opts.seconds))),
+      );
+      const floor = await floorFor(stage, [...tenants], c, opts.seconds);
+      const p: CreatePoint = {
+        tenancy,
+        tenants: tenants.length,
+        connections: c,
+        service,
+        baseline,
+        floor,
+        serviceToBaseline: service.rps / baseline.rps,
+        serviceToFloor: service.rps / floor.rps,
+        baselineToFloor: baseline.rps / floor.rps,
+      };
+      opts.log(
+        `${label}: service ${service.rps.toFixed(0)}/s p99 ${service.p99} ms, baseline ${baseline.rps.toFixed(0)}/s, floor ${floor.rps.toFixed(0)}/s (${floor.tool})`,
+      );
+      points.push(p);
+    }
+  }
+  const oneOverMany: Record<string, number> = {};
+  for (const c of opts.connections) {
+    const m = points.find((p) => p.tenancy === 'many' && p.connections === c);
+    const o = points.find((p) => p.tenancy === 'one' && p.connections === c);
+    if (m && o) oneOverMany[c] = o.service.rps / m.service.rps;
+  }
+  // Latency under a steady load short of saturation, as a PMS fleet sends it.
+  const peak = Math.max(...points.filter((p) => p.tenancy === 'many').map((p) => p.service.rps));
+  const rate = Math.floor(peak * 0.7);
+  const c = 16;
+  const steady = assertClean(
+    `${stage.engine} create at 70%`,
+    await runLoad(plan(stage.service.url, many, c, opts.seconds, rate)),
+  );
+  opts.log(
+    `${stage.engine} create at ${rate}/s (70% of peak): p50 ${steady.latency.p50} ms, p99 ${steady.latency.p99} ms`,
+  );
+  return {
+    points,
+    oneOverMany,
+    atSeventyPercent: { rate, connections: c, achieved: steady.rps, p50: steady.latency.p50, p99: steady.latency.p99 },
+  };
+}

@@ -1,0 +1,54 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+
+export interface MachineInfo {
+  date: string;
+  command: string;
+  commit: string;
+  cpus: number;
+  cpuModel: string;
+  memoryGiB: number;
+  os: string;
+  node: string;
+  postgres: string;
+  pgbench: string;
+  versions: Record<string, string>;
+  loadAverageAtStart: number[];
+}
+
+function quiet(cmd: string, args: string[]): string {
+  try {
+    return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return 'not found';
+  }
+}
+
+function versionOf(pkg: string): string {
+  try {
+    return JSON.parse(readFileSync(new URL(`../node_modules/${pkg}/package.json`, import.meta.url), 'utf8')).version;
+  } catch {
+    return 'not installed';
+  }
+}
+
+export function machineInfo(postgresVersion: string): MachineInfo {
+  const cpus = os.cpus();
+  return {
+    date: new Date().toISOString(),
+    command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
+    commit: quiet('git', ['rev-parse', '--short', 'HEAD']),
+    cpus: cpus.length,
+    cpuModel: cpus[0]?.model ?? 'unknown',
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    os: `${os.type()} ${os.release()} ${os.arch()}`,
+    node: process.version,
+    postgres: postgresVersion,
+    pgbench: quiet('pgbench', ['--version']),
+    versions: Object.fromEntries(
+      ['fastify', '@electric-sql/pglite', 'pg', 'autocannon', '@fastify/rate-limit'].map((p) => [p, versionOf(p)]),
+    ),
+    loadAverageAtStart: os.loadavg().map((v) => Math.round(v * 100) / 100),
+  };
+}

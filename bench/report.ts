@@ -1,0 +1,200 @@
+import type { CreateResults } from './create.js';
+import type { GrowthResults } from './growth.js';
+import type { MachineInfo } from './machine.js';
+import type { ReadPoint } from './reads.js';
+
+export interface JobFigures {
+  engine: string;
+  imprints: number;
+  held: number;
+  wall_s: number;
+  per_second: number;
+  peak_rss_mb: number;
+  command: string;
+}
+
+export interface EngineResults {
+  create?: CreateResults;
+  reads?: ReadPoint[];
+  growth?: GrowthResults;
+  job?: JobFigures;
+}
+
+export interface BenchResults {
+  machine: MachineInfo;
+  settings: { seconds: number; quick: boolean };
+  engines: Record<string, EngineResults>;
+}
+
+const f0 = (n: number) => Math.round(n).toLocaleString('en-US');
+const f2 = (n: number) => n.toFixed(2);
+const ms = (n: number) => (Number.isInteger(n) ? `${n}` : n.toFixed(2));
+
+interface Verdict {
+  target: string;
+  measured: string;
+  met: boolean;
+}
+
+/** Each target of issue 5 beside what this run measured. */
+export function verdicts(r: BenchResults): Verdict[] {
+  const out: Verdict[] = [];
+  for (const [engine, e] of Object.entries(r.engines)) {
+    if (e.create) {
+      const worst = Math.min(...e.create.points.map((p) => p.serviceToBaseline));
+      out.push({
+        target: `${engine}: create ≥ 0.8 × bare baseline`,
+        measured: `lowest ${f2(worst)}`,
+        met: worst >= 0.8,
+      });
+      const one = Math.min(...Object.values(e.create.oneOverMany));
+      out.push({
+        target: `${engine}: one busy tenant ≥ 0.8 × many tenants`,
+        measured: `lowest ${f2(one)}`,
+        met: one >= 0.8,
+      });
+      const s = e.create.atSeventyPercent;
+      out.push({
+        target: `${engine}: create p99 < 25 ms at 70% of peak`,
+        measured: `${s.p99} ms at ${f0(s.rate)}/s`,
+        met: s.p99 < 25,
+      });
+      if (engine === 'pglite') {
+        const best = Math.max(...e.create.points.map((p) => p.service.rps));
+        out.push({ target: 'pglite: create ≥ 1,000 per second', measured: `${f0(best)}/s`, met: best >= 1000 });
+      }
+    }
+    if (e.reads) {
+      const worst = Math.min(...e.reads.map((p) => p.serviceToBaseline));
+      out.push({
+        target: `${engine}: reads ≥ 0.6 × bare baseline`,
+        measured: `lowest ${f2(worst)}`,
+        met: worst >= 0.6,
+      });
+    }
+    if (e.growth && Object.keys(e.growth.ratio).length > 0) {
+      const worst = Math.max(...Object.values(e.growth.ratio));
+      const first = e.growth.points[0]?.rows ?? 0;
+      const last = e.growth.points[e.growth.points.length - 1]?.rows ?? 0;
+      out.push({
+        target: `${engine}: growth ${f0(last)}/${f0(first)} ≤ 1.5`,
+        measured: `highest ${f2(worst)}`,
+        met: worst <= 1.5,
+      });
+    }
+    if (e.job) {
+      out.push({
+        target: `${engine}: daily job ≥ 2,000 imprints/s`,
+        measured: `${f0(e.job.per_second)}/s`,
+        met: e.job.per_second >= 2000,
+      });
+      out.push({
+        target: `${engine}: daily job peak RSS < 300 MB`,
+        measured: `${f0(e.job.peak_rss_mb)} MB`,
+        met: e.job.peak_rss_mb < 300,
+      });
+    }
+  }
+  return out;
+}
+
+export function renderMarkdown(r: BenchResults, notes: string): string {
+  const m = r.machine;
+  const L: string[] = [];
+  L.push('# Benchmarks', '');
+  L.push(
+    `Written by \`${m.command}\` on ${m.date.slice(0, 16).replace('T', ' ')} UTC, commit ${m.commit}. ` +
+      'Every figure below was measured in this one run; each ratio compares two measurements taken one after the other ' +
+      'on the same machine, so it holds better than the absolute numbers on a shared machine. The raw figures are in ' +
+      '`BENCHMARKS.json`.',
+    '',
+  );
+  L.push('## Machine', '');
+  L.push(
+    `- ${m.cpus} × ${m.cpuModel}, ${m.memoryGiB} GiB, ${m.os}; load average at start ${m.loadAverageAtStart.join(' ')}`,
+  );
+  L.push(`- Node ${m.node}; ${m.postgres}; ${m.pgbench}`);
+  L.push(
+    `- ${Object.entries(m.versions)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
+  );
+  L.push(
+    `- Load: autocannon in its own process, ${r.settings.seconds} s per measurement after a warm-up; the service runs as in production ` +
+      '(NODE_ENV=production, behind a proxy that terminates TLS, rate limits on with the create limit raised, request logs off).',
+    '',
+  );
+
+  L.push('## Targets', '', '| Target | Measured | Met |', '|---|---|---|');
+  for (const v of verdicts(r)) L.push(`| ${v.target} | ${v.measured} | ${v.met ? 'yes' : '**no**'} |`);
+  L.push('');
+
+  for (const [engine, e] of Object.entries(r.engines)) {
+    L.push(`## ${engine === 'postgres' ? 'PostgreSQL' : 'Embedded PGlite'}`, '');
+    if (e.create) {
+      L.push('### 1. Create (POST with a key, validation, Idempotency-Key, rate limit)', '');
+      L.push(
+        '| Tenants | Connections | Service /s | p50 ms | p99 ms | Bare baseline /s | SQL floor /s | Service / baseline | Service / floor | Baseline / floor |',
+        '|---|---|---|---|---|---|---|---|---|---|',
+      );
+      for (const p of e.create.points) {
+        L.push(
+          `| ${p.tenancy === 'one' ? 'one busy tenant' : `${p.tenants} tenants`} | ${p.connections} | ${f0(p.service.rps)} | ${ms(p.service.p50)} | ${ms(p.service.p99)} | ${f0(p.baseline.rps)} | ${f0(p.floor.rps)} (${p.floor.tool}) | ${f2(p.serviceToBaseline)} | ${f2(p.serviceToFloor)} | ${f2(p.baselineToFloor)} |`,
+        );
+      }
+      L.push('');
+      L.push(
+        `One busy tenant over many tenants: ${Object.entries(e.create.oneOverMany)
+          .map(([c, v]) => `${f2(v)} at ${c} connections`)
+          .join(', ')}.`,
+      );
+      const s = e.create.atSeventyPercent;
+      L.push(
+        `At 70% of the peak (${f0(s.rate)}/s asked, ${f0(s.achieved)}/s served, ${s.connections} connections): p50 ${s.p50} ms, p99 ${s.p99} ms.`,
+        '',
+      );
+    }
+    if (e.reads) {
+      L.push('### 2. Reads', '');
+      L.push(
+        '| Read | Connections | Service /s | p50 ms | p99 ms | Bare baseline /s | Service / baseline |',
+        '|---|---|---|---|---|---|---|',
+      );
+      for (const p of e.reads) {
+        L.push(
+          `| ${p.name} | ${p.connections} | ${f0(p.service.rps)} | ${ms(p.service.p50)} | ${ms(p.service.p99)} | ${f0(p.baseline.rps)} | ${f2(p.serviceToBaseline)} |`,
+        );
+      }
+      L.push('');
+    }
+    if (e.growth) {
+      L.push('### 3. Growth (one connection; mean latency from throughput, p99 from the histogram)', '');
+      const names = e.growth.points[0]?.reads.map((x) => x.name) ?? [];
+      L.push(`| Requests in the table | Measured tenant's | ${names.map((n) => `${n} mean / p99 ms`).join(' | ')} |`);
+      L.push(`|---|---|${names.map(() => '---').join('|')}|`);
+      for (const p of e.growth.points) {
+        L.push(
+          `| ${f0(p.rows)} | ${f0(p.tenantRows)} | ${p.reads.map((x) => `${x.meanMs.toFixed(2)} / ${x.p99}`).join(' | ')} |`,
+        );
+      }
+      L.push('');
+      L.push(
+        `Largest over smallest table, mean latency: ${Object.entries(e.growth.ratio)
+          .map(([n, v]) => `${n} ${f2(v)}`)
+          .join(', ')}.`,
+        '',
+      );
+    }
+    if (e.job) {
+      const j = e.job;
+      L.push('### 4. The daily job', '');
+      L.push(
+        `\`${j.command}\` over ${f0(j.imprints)} due imprints against the sandbox provider: ${f0(j.held)} held in ${j.wall_s.toFixed(1)} s, ` +
+          `${f0(j.per_second)} imprints per second, peak RSS ${f0(j.peak_rss_mb)} MB.`,
+        '',
+      );
+    }
+  }
+  L.push(notes.trim(), '');
+  return L.join('\n');
+}

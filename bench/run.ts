@@ -1,0 +1,81 @@
+// `npm run bench`: measures the service beside its references in one run and writes
+// BENCHMARKS.md and BENCHMARKS.json. Options: --quick (short runs, smaller growth and job),
+// --engine postgres|pglite (repeatable), --only create,reads,growth,job, --out DIR.
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { benchCreate } from './create.js';
+import { type Engine, openStage } from './environment.js';
+import { benchGrowth, seedRequests } from './growth.js';
+import { machineInfo } from './machine.js';
+import { benchReads } from './reads.js';
+import { type BenchResults, renderMarkdown, verdicts } from './report.js';
+
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    engine: { type: 'string', multiple: true },
+    only: { type: 'string' },
+    out: { type: 'string', default: '.' },
+  },
+});
+
+const ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const engines = (values.engine ?? ['postgres', 'pglite']) as Engine[];
+const sections = new Set((values.only ?? 'create,reads,growth,job').split(','));
+const quick = values.quick ?? false;
+const seconds = quick ? 2 : 5;
+const log = (s: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${s}\n`);
+
+async function postgresVersion(): Promise<string> {
+  const c = new pg.Client({ connectionString: ADMIN_URL });
+  await c.connect();
+  try {
+    const r = await c.query<{ v: string }>("SELECT split_part(version(), ' on ', 1) AS v");
+    return r.rows[0]?.v ?? 'unknown';
+  } finally {
+    await c.end();
+  }
+}
+
+const results: BenchResults = {
+  machine: machineInfo(await postgresVersion()),
+  settings: { seconds, quick },
+  engines: {},
+};
+const started = Date.now();
+
+for (const engine of engines) {
+  const e: BenchResults['engines'][string] = {};
+  results.engines[engine] = e;
+  if (sections.has('create') || sections.has('reads')) {
+    const stage = await openStage(engine, ADMIN_URL, 'api', 50);
+    try {
+      if (sections.has('create')) e.create = await benchCreate(stage, { seconds, connections: [16, 64], log });
+      if (sections.has('reads')) {
+        // The measured tenant's table: what the creates left, and a history of 20,000 more.
+        await seedRequests(stage.db, stage.tenants, 1, 20_000);
+        e.reads = await benchReads(stage, { seconds, connections: 16, log });
+      }
+    } finally {
+      await stage.close();
+    }
+  }
+  if (sections.has('growth')) {
+    const stage = await openStage(engine, ADMIN_URL, 'growth', 100);
+    try {
+      const sizes = quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000];
+      e.growth = await benchGrowth(stage, { sizes, seconds: quick ? 2 : 3, log });
+    } finally {
+      await stage.close();
+    }
+  }
+}
+
+const notes = readFileSync(new URL('./notes.md', import.meta.url), 'utf8');
+const out = values.out ?? '.';
+writeFileSync(path.join(out, 'BENCHMARKS.json'), `${JSON.stringify(results, null, 2)}\n`);
+writeFileSync(path.join(out, 'BENCHMARKS.md'), renderMarkdown(results, notes));
+for (const v of verdicts(results)) log(`${v.met ? 'met   ' : 'MISSED'} ${v.target}: ${v.measured}`);
+log(`wrote ${path.join(out, 'BENCHMARKS.md')} and BENCHMARKS.json in ${Math.round((Date.now() - started) / 1000)} s`);
