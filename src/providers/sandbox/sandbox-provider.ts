@@ -12,7 +12,10 @@ import { type CheckoutFields, checkoutKey, signCheckout } from './checkout-signa
 import { IPN_SIGNATURE_HEADER, ipnKey, ipnSignatureValid } from './ipn-signature.js';
 import { readIpnBody } from './notification-body.js';
 import { type SandboxStore, type SandboxTransaction, sandboxStore } from './sandbox-store.js';
-import { decide } from './test-cards.js';
+import { decide, TEST_CARDS } from './test-cards.js';
+
+/** The cards `decide` does not accept: the hold's SQL writes no ledger row for them. */
+const DECLINED = [TEST_CARDS.refused, TEST_CARDS.technicalError];
 
 export interface SandboxOptions {
   db: Database;
@@ -63,20 +66,17 @@ export function sandboxProvider(opts: SandboxOptions): PaymentProvider {
     },
 
     async silentHold(input) {
-      const card = await store.findCard(input.cardToken);
-      if (!card) throw new ProviderError('technical', 'sandbox: unknown card token');
-      const decision = decide(card.card_number);
-      if (decision === 'refused') throw new ProviderError('refused', 'sandbox: the bank refused the hold');
-      if (decision === 'error') throw new ProviderError('technical', 'sandbox: technical error on the hold');
-      const transactionId = await store.insertTransaction({
+      const hold = await store.holdOnCard(input.cardToken, DECLINED, {
         orderId: input.paymentRequestId,
-        kind: 'hold',
-        status: 'authorised',
         amount: input.amountCents,
         currency: input.currency,
-        token: card.token,
       });
-      return { transactionId };
+      if (!hold) throw new ProviderError('technical', 'sandbox: unknown card token');
+      const decision = decide(hold.card_number);
+      if (decision === 'refused') throw new ProviderError('refused', 'sandbox: the bank refused the hold');
+      if (decision === 'error') throw new ProviderError('technical', 'sandbox: technical error on the hold');
+      if (!hold.transaction_id) throw new ProviderError('technical', 'sandbox: the hold was not recorded');
+      return { transactionId: hold.transaction_id };
     },
 
     async capture(ref, amountCents) {

@@ -94,6 +94,30 @@ export function sandboxStore(db: Database) {
     },
 
     /**
+     * A hold on a stored card, in one statement (the daily job places 100,000 of them): the
+     * vault lookup and the ledger row together. The hold is written only for a card the bank
+     * accepts, `declined` being the numbers it does not; the caller still decides from the
+     * card number returned. Undefined: no such token in the vault.
+     */
+    async holdOnCard(
+      token: string,
+      declined: readonly string[],
+      t: { orderId: string; amount: number; currency: string },
+    ): Promise<{ card_number: string; transaction_id: string | null } | undefined> {
+      const r = await db.query<{ card_number: string; transaction_id: string | null }>(
+        `WITH card AS (SELECT token, card_number FROM sandbox_tokens WHERE token = $1),
+         ins AS (
+           INSERT INTO sandbox_transactions (id, order_id, kind, status, amount, currency, token)
+           SELECT $2, $3, 'hold', 'authorised', $4, $5, token FROM card WHERE card_number <> ALL($6::text[])
+           RETURNING id
+         )
+         SELECT card.card_number, (SELECT id FROM ins) AS transaction_id FROM card`,
+        [token, newId('txn'), t.orderId, t.amount, t.currency, declined],
+      );
+      return r.rows[0];
+    },
+
+    /**
      * The guest's attempt and the notification announcing it, in one transaction: the ledger
      * never shows a payment the service will not hear about. The notification row is created
      * already claimed (attempt 1, due after `leaseMs`) because the caller delivers it at once.
