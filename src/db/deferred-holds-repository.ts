@@ -7,6 +7,12 @@ export interface Move {
   to: Status;
 }
 
+/** What the provider answered for one claimed row. */
+export type HoldOutcome =
+  | { id: string; kind: 'placed'; transactionId: string; holdDays: number }
+  | { id: string; kind: 'refused'; error: string }
+  | { id: string; kind: 'failed'; error: string };
+
 export interface DueImprint {
   id: string;
   tenant_id: string;
@@ -18,21 +24,11 @@ export interface DueImprint {
 }
 
 /**
- * The daily job's SQL: find the imprints due for their hold, claim one, record its outcome.
- * Every outcome is one statement that moves the row, releases the claim and writes the history.
+ * The daily job's SQL: find the imprints due for their hold, claim them, record their outcomes.
+ * Claims and outcomes go by groups: at 100,000 holds a day, one commit per row per step was
+ * what bounded the job (each autocommit waits for its WAL flush).
  */
 export function deferredHoldsRepository(db: Queryable) {
-  // $1 id, $2 from, $3 to, $4 history detail; the caller's own values follow from $5.
-  const finish = (set: string) => `
-    WITH upd AS (
-      UPDATE payment_requests p SET status = $3, pending_action = NULL, pending_since = NULL, ${set},
-        updated_at = date_trunc('milliseconds', now())
-       WHERE p.id = $1 AND p.pending_action = 'hold' AND p.status = $2
-      RETURNING p.id, p.tenant_id
-    )
-    INSERT INTO status_history (payment_request_id, tenant_id, from_status, to_status, source, actor, detail)
-    SELECT id, tenant_id, $2, $3, 'job', 'create_deferred_payments', $4::jsonb FROM upd`;
-
   return {
     /**
      * One batch of IMPRINTs in AUTHORISED, with a card token, not claimed, whose check-in is
@@ -54,41 +50,65 @@ export function deferredHoldsRepository(db: Queryable) {
       return r.rows;
     },
 
-    /** One winner: a concurrent run, or a capture racing the job, finds the row taken. */
-    async claim(id: string, from: Status): Promise<boolean> {
-      const r = await db.query(
+    /**
+     * Claims a group of due rows in one statement, before any of them reaches the provider.
+     * One winner per row still: the conditional UPDATE takes each row's lock, so a concurrent
+     * run, or a capture racing the job, finds the rows it lost already taken and skips them.
+     * Returns the ids this call won.
+     */
+    async claim(ids: readonly string[], from: Status): Promise<Set<string>> {
+      if (ids.length === 0) return new Set();
+      const r = await db.query<{ id: string }>(
         `UPDATE payment_requests SET pending_action = 'hold', pending_since = now()
-          WHERE id = $1 AND status = $2 AND pending_action IS NULL RETURNING 1`,
-        [id, from],
+          WHERE id = ANY($1::uuid[]) AND status = $2 AND pending_action IS NULL RETURNING id`,
+        [ids, from],
       );
-      return r.rowCount > 0;
+      return new Set(r.rows.map((row) => row.id));
     },
 
-    async placed(id: string, move: Move, transactionId: string, holdDays: number): Promise<void> {
+    /**
+     * Records the outcomes of a claimed group in one statement (one commit, not one per row):
+     * a placed hold moves to `placed.to` with its transaction and end, a refusal to
+     * `refused.to` with its reason, each with its history row; a technical failure only gives
+     * the claim back and counts the attempt, so the next run tries again. Only rows this job
+     * still holds claimed, in the status it claimed them in, are touched.
+     */
+    async record(outcomes: readonly HoldOutcome[], placed: Move, refused: Move): Promise<void> {
+      if (outcomes.length === 0) return;
+      if (placed.from !== refused.from) throw new Error('a hold is placed or refused from the same status');
+      const ids: string[] = [];
+      const kinds: string[] = [];
+      const txns: (string | null)[] = [];
+      const errors: (string | null)[] = [];
+      const days: (number | null)[] = [];
+      for (const o of outcomes) {
+        ids.push(o.id);
+        kinds.push(o.kind);
+        txns.push(o.kind === 'placed' ? o.transactionId : null);
+        errors.push(o.kind === 'placed' ? null : o.error);
+        days.push(o.kind === 'placed' ? o.holdDays : null);
+      }
       await db.query(
-        finish(`provider_transaction_id = $5, hold_expires_at = now() + make_interval(days => $6::int),
-           hold_attempts = p.hold_attempts + 1, last_hold_error = NULL`),
-        [id, move.from, move.to, JSON.stringify({ transaction_id: transactionId }), transactionId, holdDays],
-      );
-    },
-
-    async refused(id: string, move: Move, reason: string): Promise<void> {
-      await db.query(finish('hold_attempts = p.hold_attempts + 1, last_hold_error = $5'), [
-        id,
-        move.from,
-        move.to,
-        JSON.stringify({ reason }),
-        reason,
-      ]);
-    },
-
-    /** A technical failure: the claim is given back and the request waits for the next run. */
-    async failed(id: string, error: string): Promise<void> {
-      await db.query(
-        `UPDATE payment_requests SET pending_action = NULL, pending_since = NULL,
-           hold_attempts = hold_attempts + 1, last_hold_error = $2
-         WHERE id = $1 AND pending_action = 'hold'`,
-        [id, error],
+        `WITH o AS (
+           SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::int[]) AS o(id, kind, txn, err, days)
+         ), upd AS (
+           UPDATE payment_requests p
+              SET status = CASE o.kind WHEN 'placed' THEN $7 WHEN 'refused' THEN $8 ELSE p.status END,
+                  pending_action = NULL, pending_since = NULL,
+                  provider_transaction_id = CASE WHEN o.kind = 'placed' THEN o.txn ELSE p.provider_transaction_id END,
+                  hold_expires_at = CASE WHEN o.kind = 'placed' THEN now() + make_interval(days => o.days)
+                                         ELSE p.hold_expires_at END,
+                  hold_attempts = p.hold_attempts + 1, last_hold_error = o.err,
+                  updated_at = CASE WHEN o.kind = 'failed' THEN p.updated_at ELSE date_trunc('milliseconds', now()) END
+             FROM o
+            WHERE p.id = o.id AND p.pending_action = 'hold' AND p.status = $6
+           RETURNING p.id, p.tenant_id, p.status, o.kind, o.txn, o.err
+         )
+         INSERT INTO status_history (payment_request_id, tenant_id, from_status, to_status, source, actor, detail)
+         SELECT id, tenant_id, $6, status, 'job', 'create_deferred_payments',
+                CASE kind WHEN 'placed' THEN jsonb_build_object('transaction_id', txn) ELSE jsonb_build_object('reason', err) END
+           FROM upd WHERE kind <> 'failed'`,
+        [ids, kinds, txns, errors, days, placed.from, placed.to, refused.to],
       );
     },
   };

@@ -158,6 +158,62 @@ describe(`create_deferred_payments against the sandbox (${ENGINE})`, () => {
     }
   });
 
+  test('one group with every outcome: each recorded as its own, with its own history', async () => {
+    await clear();
+    const ok = await registered(D, CARD_OK);
+    const no = await registered(D, CARD_REFUSED);
+    const ko = await registered(D, CARD_ERROR);
+    const r = await run(D, { groupSize: 10, concurrency: 3 });
+    assert.deepEqual({ held: r.held, refused: r.refused, failed: r.failed }, { held: 1, refused: 1, failed: 1 });
+    const rows = await t.db.query<{ id: string; status: string; pending_action: string | null; hold_attempts: number }>(
+      'SELECT id, status, pending_action, hold_attempts FROM payment_requests WHERE id = ANY($1::uuid[])',
+      [[ok, no, ko]],
+    );
+    const by = new Map(rows.rows.map((row) => [row.id, row]));
+    assert.equal(by.get(ok)?.status, 'AUTHORISED_TO_VALIDATE');
+    assert.equal(by.get(no)?.status, 'REFUSED');
+    assert.equal(by.get(ko)?.status, 'AUTHORISED');
+    for (const row of rows.rows) {
+      assert.equal(row.pending_action, null, 'every claim given back');
+      assert.equal(row.hold_attempts, 1);
+    }
+    const jobMoves = async (id: string) =>
+      (await t.repos.paymentRequests.history(id)).filter((h) => h.source === 'job').map((h) => h.to_status);
+    assert.deepEqual(await jobMoves(ok), ['AUTHORISED_TO_VALIDATE']);
+    assert.deepEqual(await jobMoves(no), ['REFUSED']);
+    assert.deepEqual(await jobMoves(ko), [], 'a technical failure moves nothing, so it writes no history');
+    const txn = await t.db.query<{ provider_transaction_id: string; id: string }>(
+      "SELECT p.provider_transaction_id, s.id FROM payment_requests p JOIN sandbox_transactions s ON s.order_id = p.id AND s.kind = 'hold' WHERE p.id = $1",
+      [ok],
+    );
+    assert.equal(txn.rows[0]?.provider_transaction_id, txn.rows[0]?.id, 'the request names its hold');
+    assert.deepEqual(await holdsOf(no), [], 'the sandbox wrote no hold for a refused card');
+  });
+
+  test('a row claimed by someone else after the job read it is skipped, not held', async () => {
+    await clear();
+    const id = await registered(D);
+    const holds = t.repos.deferredHolds;
+    const racing = {
+      ...holds,
+      // A capture or a second run takes the row between the read and the claim.
+      async claim(ids: readonly string[], from: Parameters<typeof holds.claim>[1]) {
+        await t.db.query("UPDATE payment_requests SET pending_action = 'capture' WHERE id = $1", [id]);
+        return holds.claim(ids, from);
+      },
+    };
+    const r = await createDeferredPayments(
+      { holds: racing, provider: t.app.payreq.provider, cardTokens: t.app.payreq.cardTokens },
+      D,
+    );
+    assert.deepEqual(
+      { considered: r.considered, skipped: r.skipped, held: r.held },
+      { considered: 1, skipped: 1, held: 0 },
+    );
+    assert.deepEqual(await holdsOf(id), [], 'the provider was never asked');
+    await t.db.query('UPDATE payment_requests SET pending_action = NULL WHERE id = $1', [id]);
+  });
+
   test('deposits, unpaid imprints and imprints without a card are never touched', async () => {
     await clear();
     const deposit = await createRequest(t, { request_type: 'DEPOSIT', amount: 50, reservation_data: { checkin: D } });
