@@ -4,7 +4,7 @@ import { type Static, Type } from 'typebox';
 import type { Actor } from '../db/index.js';
 import { errors, type RequestType, type Status } from '../domain/index.js';
 import type { ApiCaller } from './authenticator.js';
-import { withIdempotency } from './idempotency.js';
+import { withIdempotency, withKeyInStatement } from './idempotency.js';
 import { decodeCursor, encodeCursor, isUuid } from './list-cursor.js';
 import { paymentLink, presentDetail, presentStatus } from './presenters.js';
 import {
@@ -79,9 +79,25 @@ export const paymentRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const c = caller(request);
-      return withIdempotency(repos, request, reply, c, async () => {
-        const created = await commands.create(c, request.body, apiActor(c));
-        return { status: 201, body: { ...created, payment_link: paymentLink(created.uuid) } };
+      // A keyed create stores its key and response in its one statement (withKeyInStatement).
+      return withKeyInStatement(repos, request, reply, c, {
+        async run() {
+          const created = await commands.create(c, request.body, apiActor(c));
+          return { status: 201, body: { ...created, payment_link: paymentLink(created.uuid) } };
+        },
+        async runWithKey(k) {
+          const created = await commands.createWithKey(c, request.body, apiActor(c), (uuid) => {
+            // The response as it will be sent, but for the reference: the sequence gives it in SQL.
+            const body = { uuid, reference: k.placeholder, status: 'NOT_INITIATED', payment_link: paymentLink(uuid) };
+            return {
+              key: k.key,
+              fingerprint: k.fingerprint,
+              template: k.serialize(201, body),
+              placeholder: k.placeholder,
+            };
+          });
+          return created ? { status: 201, serialized: created.response } : 'key-not-free';
+        },
       });
     },
   );

@@ -11,6 +11,15 @@ export const IDEMPOTENCY_TTL = '24 hours';
 /** A claim with no response after this long belongs to a request that died: it may be taken over. */
 const ABANDONED_CLAIM = '2 minutes';
 
+/**
+ * When a stored key may be taken over by a new request: it expired, or its claim was abandoned
+ * by a request that died. One text, used by claim(), store() and the create statement
+ * (CREATE_SQL), so that the single-statement create takes over exactly the keys a claim would.
+ * Qualified by the table name, as an ON CONFLICT ... WHERE needs.
+ */
+export const KEY_TAKEOVER = `(idempotency_keys.created_at < now() - interval '${IDEMPOTENCY_TTL}'
+  OR (idempotency_keys.status_code IS NULL AND idempotency_keys.created_at < now() - interval '${ABANDONED_CLAIM}'))`;
+
 export function idempotencyRepository(db: Queryable) {
   return {
     /**
@@ -23,10 +32,31 @@ export function idempotencyRepository(db: Queryable) {
         `INSERT INTO idempotency_keys (tenant_id, key, fingerprint) VALUES ($1, $2, $3)
          ON CONFLICT (tenant_id, key) DO UPDATE
            SET fingerprint = EXCLUDED.fingerprint, status_code = NULL, response_body = NULL, created_at = now()
-         WHERE idempotency_keys.created_at < now() - interval '${IDEMPOTENCY_TTL}'
-            OR (idempotency_keys.status_code IS NULL AND idempotency_keys.created_at < now() - interval '${ABANDONED_CLAIM}')
+         WHERE ${KEY_TAKEOVER}
          RETURNING 1`,
         [tenantId, key, fingerprint],
+      );
+      return r.rowCount > 0;
+    },
+    /**
+     * Claims the key and stores its response at once, for an answer known before any work is
+     * done (a refused body). Returns false, storing nothing, when the key is not free: as claim().
+     */
+    async store(
+      tenantId: string,
+      key: string,
+      fingerprint: string,
+      statusCode: number,
+      body: string,
+    ): Promise<boolean> {
+      const r = await db.query(
+        `INSERT INTO idempotency_keys (tenant_id, key, fingerprint, status_code, response_body) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (tenant_id, key) DO UPDATE
+           SET fingerprint = EXCLUDED.fingerprint, status_code = EXCLUDED.status_code,
+               response_body = EXCLUDED.response_body, created_at = now()
+         WHERE ${KEY_TAKEOVER}
+         RETURNING 1`,
+        [tenantId, key, fingerprint, statusCode, body],
       );
       return r.rowCount > 0;
     },

@@ -18,6 +18,8 @@ export { type DatabaseLocation, openDatabase, parseDatabaseUrl } from './open-da
 export {
   type Actor,
   CREATE_SQL,
+  type Created,
+  type CreateKey,
   type CreateOptions,
   createParams,
   type ListFilter,

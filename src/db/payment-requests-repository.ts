@@ -9,6 +9,7 @@ import {
   type Status,
 } from '../domain/index.js';
 import { type Database, PG, pgCode, type Queryable } from './database.js';
+import { KEY_TAKEOVER } from './idempotency-repository.js';
 
 /** A row as the API needs it; money in minor units. */
 export interface PaymentRequestRow {
@@ -72,17 +73,44 @@ const DETAIL_COLUMNS = `id, tenant_id, reference, request_type, status, amount, 
   reservation_data, masked_pan, card_expiry_month, card_expiry_year, email_sent, pending_action,
   provider_transaction_id, hold_expires_at, link_expires_at, created_at, updated_at`;
 
-// One round trip: the reference comes from the tenant's sequence inside the INSERT, and the
-// creation is written to the history by the same statement. When the tenant e-mails its guests
-// ($19), the payment link e-mail is queued in the outbox by that statement too: the request
-// never exists without its e-mail, nor the e-mail without its request.
+// One round trip, with or without an Idempotency-Key ($20). The reference comes from the
+// tenant's sequence inside the statement, and the creation is written to the history by the
+// same statement. When the tenant e-mails its guests ($19), the payment link e-mail is queued
+// in the outbox by that statement too: the request never exists without its e-mail, nor the
+// e-mail without its request.
+//
+// With a key, the statement also stores the key with its response, already complete: the 201
+// body the route serialised ($22), with the reference put in place of its placeholder ($23).
+// The request rows are written only if that key row was written (k returned it), so:
+// - a key already held (a replay, another body, another route's claim) creates nothing, and
+//   draws no reference either (ref checks first), so retries leave no gap in the numbering;
+// - two concurrent requests with one key: the second's INSERT into idempotency_keys waits for
+//   the first to commit, then conflicts, and the second creates nothing;
+// - an expired key or an abandoned claim is taken over (KEY_TAKEOVER, as claim() does);
+// - any error (the year's sequence not made yet) rolls the key back with the request.
+// The route then reads the key's row to replay it, or to answer 422 or 409 (src/api/idempotency.ts).
 export const CREATE_SQL = `
-WITH pr AS (
+WITH ref AS (
+  SELECT $3 || lpad(nextval($4::regclass)::text, 4, '0') AS reference
+   WHERE $20::text IS NULL OR NOT EXISTS (
+     SELECT 1 FROM idempotency_keys
+      WHERE idempotency_keys.tenant_id = $2::uuid AND idempotency_keys.key = $20::text AND NOT ${KEY_TAKEOVER})
+), k AS (
+  INSERT INTO idempotency_keys (tenant_id, key, fingerprint, status_code, response_body)
+  SELECT $2::uuid, $20::text, $21::text, 201, replace($22::text, $23::text, reference) FROM ref
+   WHERE $20::text IS NOT NULL
+  ON CONFLICT (tenant_id, key) DO UPDATE
+    SET fingerprint = EXCLUDED.fingerprint, status_code = EXCLUDED.status_code,
+        response_body = EXCLUDED.response_body, created_at = now()
+  WHERE ${KEY_TAKEOVER}
+  RETURNING response_body
+), pr AS (
   INSERT INTO payment_requests (id, tenant_id, reference, request_type, status, amount, currency,
     guest_email, guest_first_name, guest_last_name, guest_phone, language, reservation_ref,
     reservation_data, checkin, link_expires_at)
-  VALUES ($1, $2, $3 || lpad(nextval($4::regclass)::text, 4, '0'), $5, 'NOT_INITIATED', $6, $7,
-    $8, $9, $10, $11, $12, $13, $14::jsonb, $15::date, now() + make_interval(days => $16::int))
+  SELECT $1::uuid, $2::uuid, reference, $5, 'NOT_INITIATED', $6, $7,
+    $8, $9, $10, $11, $12, $13, $14::jsonb, $15::date, now() + make_interval(days => $16::int)
+    FROM ref WHERE $20::text IS NULL OR EXISTS (SELECT 1 FROM k)
   RETURNING id, tenant_id, reference
 ), h AS (
   INSERT INTO status_history (payment_request_id, tenant_id, from_status, to_status, source, actor)
@@ -91,7 +119,7 @@ WITH pr AS (
   INSERT INTO email_outbox (tenant_id, payment_request_id, kind, cause)
   SELECT tenant_id, id, 'payment_link', 'payment_link:' || id FROM pr WHERE $19::boolean
 )
-SELECT reference FROM pr`;
+SELECT pr.reference, k.response_body FROM pr LEFT JOIN k ON true`;
 
 export interface CreateOptions {
   year: number;
@@ -100,11 +128,29 @@ export interface CreateOptions {
   emailLink?: boolean;
 }
 
+/** An Idempotency-Key stored, with its response, by the statement that creates the request. */
+export interface CreateKey {
+  key: string;
+  /** Tells this request's method, path and body from another's under the same key. */
+  fingerprint: string;
+  /** The 201 body exactly as the client receives it, with `placeholder` where the reference goes. */
+  template: string;
+  /** A random token, new for each request, that nothing else in the body can contain. */
+  placeholder: string;
+}
+
 /**
- * The parameters of CREATE_SQL, in order. Exported with it so the benchmark's SQL floor runs
- * exactly what a create runs (bench/).
+ * The parameters of CREATE_SQL, in order: a plain positional array, exported with it so the
+ * benchmark's SQL floor runs exactly what a create runs (bench/). Without a key, $20..$23 are
+ * null and the statement is the plain create.
  */
-export function createParams(id: string, tenantId: string, p: NewPaymentRequest, opts: CreateOptions): unknown[] {
+export function createParams(
+  id: string,
+  tenantId: string,
+  p: NewPaymentRequest,
+  opts: CreateOptions,
+  key?: CreateKey,
+): unknown[] {
   return [
     id,
     tenantId,
@@ -125,7 +171,18 @@ export function createParams(id: string, tenantId: string, p: NewPaymentRequest,
     opts.actor.source,
     opts.actor.actor,
     opts.emailLink ?? false,
+    key?.key ?? null,
+    key?.fingerprint ?? null,
+    key?.template ?? null,
+    key?.placeholder ?? null,
   ];
+}
+
+/** A created request; `response` is the body stored under the Idempotency-Key, when one was given. */
+export interface Created {
+  id: string;
+  reference: string;
+  response: string | null;
 }
 
 export function paymentRequestsRepository(db: Database) {
@@ -144,24 +201,33 @@ export function paymentRequestsRepository(db: Database) {
   }
 
   return {
+    /**
+     * Creates the request in one statement. With `key` (given the request's id, it tells the
+     * response to store), the key is stored with it; undefined means the key was not free and
+     * nothing was created: the caller reads the key's row.
+     */
     async create(
       tenantId: string,
       p: NewPaymentRequest,
       opts: CreateOptions,
-    ): Promise<{ id: string; reference: string }> {
+      key?: (id: string) => CreateKey,
+    ): Promise<Created | undefined> {
       const id = randomUUID();
       const seq = referenceSequenceName(tenantId, p.requestType, opts.year);
-      const params = createParams(id, tenantId, p, opts);
-      let r: { rows: { reference: string }[] };
+      const params = createParams(id, tenantId, p, opts, key?.(id));
+      type Row = { reference: string; response_body: string | null };
+      let r: { rows: Row[] };
       try {
-        r = await db.query<{ reference: string }>(CREATE_SQL, params);
+        r = await db.query<Row>(CREATE_SQL, params);
       } catch (err) {
         if (pgCode(err) !== PG.undefinedTable) throw err;
         // The tenant's first request of this type this year: make its sequence, then retry.
+        // The failed statement stored no key either: it rolled back as a whole.
         await ensureSequence(tenantId, p.requestType, opts.year, seq);
-        r = await db.query<{ reference: string }>(CREATE_SQL, params);
+        r = await db.query<Row>(CREATE_SQL, params);
       }
-      return { id, reference: (r.rows[0] as { reference: string }).reference };
+      const row = r.rows[0];
+      return row && { id, reference: row.reference, response: row.response_body };
     },
 
     async find(tenantId: string, id: string, q: Queryable = db): Promise<PaymentRequestRow | undefined> {

@@ -1,4 +1,4 @@
-import type { Actor, PaymentRequestRow, Repositories } from '../db/index.js';
+import type { Actor, CreateKey, PaymentRequestRow, Repositories } from '../db/index.js';
 import {
   allowedFrom,
   type CreatePaymentRequestInput,
@@ -43,6 +43,12 @@ export function paymentRequestCommands(
   now: () => Date = () => new Date(),
 ) {
   const requests = repos.paymentRequests;
+  const createOptions = (t: TenantContext, actor: Actor) => ({
+    year: yearIn(t.timezone, now()),
+    linkLifetimeDays: t.linkLifetimeDays,
+    actor,
+    emailLink: t.confirmationEmail ?? false,
+  });
 
   /** Why a conditional update touched nothing: gone, busy, or in a status the table forbids. */
   async function explainMiss(tenantId: string, id: string, action: string, trigger: Trigger): Promise<never> {
@@ -109,14 +115,27 @@ export function paymentRequestCommands(
 
   return {
     async create(t: TenantContext, input: CreatePaymentRequestInput, actor: Actor) {
-      const p = validateCreate(input);
-      const { id, reference } = await requests.create(t.tenantId, p, {
-        year: yearIn(t.timezone, now()),
-        linkLifetimeDays: t.linkLifetimeDays,
-        actor,
-        emailLink: t.confirmationEmail ?? false,
-      });
-      return { uuid: id, reference, status: 'NOT_INITIATED' as const };
+      const created = await requests.create(t.tenantId, validateCreate(input), createOptions(t, actor));
+      // Only a key can stop the statement from creating: without one, no row is a bug.
+      if (!created) throw new Error('the create statement created nothing without an Idempotency-Key');
+      return { uuid: created.id, reference: created.reference, status: 'NOT_INITIATED' as const };
+    },
+
+    /**
+     * Creates the request and stores its Idempotency-Key with it, in one statement (CREATE_SQL).
+     * `key` is given the new request's uuid and tells what to store. Undefined: the key was not
+     * free, nothing was created. `response` is the stored body, to send as it is.
+     */
+    async createWithKey(
+      t: TenantContext,
+      input: CreatePaymentRequestInput,
+      actor: Actor,
+      key: (uuid: string) => CreateKey,
+    ): Promise<{ uuid: string; reference: string; response: string } | undefined> {
+      const created = await requests.create(t.tenantId, validateCreate(input), createOptions(t, actor), key);
+      if (!created) return undefined;
+      if (created.response === null) throw new Error('the create statement stored no response for its key');
+      return { uuid: created.id, reference: created.reference, response: created.response };
     },
 
     async cancel(t: TenantContext, id: string, actor: Actor): Promise<ActionOutcome> {
