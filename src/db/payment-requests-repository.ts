@@ -89,9 +89,11 @@ const DETAIL_COLUMNS = `id, tenant_id, reference, request_type, status, amount, 
 // - an expired key or an abandoned claim is taken over (KEY_TAKEOVER, as claim() does);
 // - any error (the year's sequence not made yet) rolls the key back with the request.
 // The route then reads the key's row to replay it, or to answer 422 or 409 (src/api/idempotency.ts).
+// The number has at least 4 digits, more past 9999 (to_char): lpad() would cut 10000 to '1000',
+// a duplicate reference. No SQL comment inside: the benchmark runs this text on one line.
 export const CREATE_SQL = `
 WITH ref AS (
-  SELECT $3 || lpad(nextval($4::regclass)::text, 4, '0') AS reference
+  SELECT $3 || to_char(nextval($4::regclass), 'FM9999999999999990000') AS reference
    WHERE $20::text IS NULL OR NOT EXISTS (
      SELECT 1 FROM idempotency_keys
       WHERE idempotency_keys.tenant_id = $2::uuid AND idempotency_keys.key = $20::text AND NOT ${KEY_TAKEOVER})

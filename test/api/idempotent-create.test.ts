@@ -1,12 +1,20 @@
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config/index.js';
-import { CREATE_SQL, type Database, type Queryable, type Repositories, repositories } from '../../src/db/index.js';
+import {
+  CREATE_SQL,
+  createParams,
+  type Database,
+  type Queryable,
+  type Repositories,
+  repositories,
+} from '../../src/db/index.js';
+import { referenceSequenceName } from '../../src/domain/index.js';
 import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.js';
 import { createBody, newKey, newTenant, type TenantWithKey } from '../helpers/test-app.js';
 
@@ -333,6 +341,55 @@ describe(`Idempotency-Key on create, one statement (${ENGINE})`, () => {
       first.json().uuid,
     ]);
     assert.equal(mails[0]?.n, 1);
+  });
+
+  test('references go on past 9999 with more digits, with or without a key', async () => {
+    const t = await newTenant(repos, 'Hôtel Plein');
+    const first = (await create(createBody({ reservation_ref: 'FULL-0' }), undefined, t)).json();
+    assert.match(first.reference, /-0001$/);
+    const year = first.reference.split('-')[1];
+    await q('SELECT setval($1::regclass, 9998)', [referenceSequenceName(t.tenantId, 'IMPRINT', Number(year))]);
+    const refs: string[] = [];
+    for (const [i, key] of [undefined, 'full-1', undefined].entries()) {
+      const r = await create(createBody({ reservation_ref: `FULL-${i + 1}` }), key, t);
+      assert.equal(r.statusCode, 201, r.body);
+      refs.push(r.json().reference);
+    }
+    assert.deepEqual(refs, [`IMP-${year}-9999`, `IMP-${year}-10000`, `IMP-${year}-10001`]);
+  });
+
+  test('CREATE_SQL still works on one line, as the benchmark runs it, with and without a key', async () => {
+    const oneLine = CREATE_SQL.trim().replace(/\s*\n\s*/g, ' ');
+    const p = {
+      requestType: 'IMPRINT',
+      amountCents: 100,
+      currency: 'EUR',
+      guestEmail: 'a@example.com',
+      guestFirstName: 'A',
+      guestLastName: 'B',
+      guestPhone: '',
+      language: 'fr',
+      reservationRef: 'ONE-LINE',
+      reservationData: {},
+      checkin: null,
+    } as const;
+    const opts = {
+      year: new Date().getFullYear(),
+      linkLifetimeDays: 30,
+      actor: { source: 'api', actor: null },
+    } as const;
+    await repos.paymentRequests.create(tenant.tenantId, p, opts);
+    const key = { key: 'one-line', fingerprint: 'f', template: '{"reference":"@@R@@"}', placeholder: '@@R@@' };
+    for (const k of [undefined, key]) {
+      const r = await testDb.db.query<{ reference: string; response_body: string | null }>(
+        oneLine,
+        createParams(randomUUID(), tenant.tenantId, p, opts, k),
+      );
+      assert.equal(r.rows.length, 1);
+      const row = r.rows[0];
+      assert.equal(row?.response_body, k ? `{"reference":"${row?.reference}"}` : null);
+    }
+    assert.equal(await rowsFor('ONE-LINE'), 3);
   });
 
   test('no answer was a 5xx', () => {
