@@ -97,6 +97,9 @@ describe(`list, statuses and actions under random input (${ENGINE})`, () => {
     await fc.assert(
       fc.asyncProperty(segment, route, async (seg, [method, suffix]) => {
         fc.pre(!known.includes(seg.toLowerCase()));
+        // `.` is a dot segment: URL normalisation (RFC 3986 5.2.4) removes it, so `./` names
+        // the collection itself and a GET is the list (FC_SEED=1782125998 found it).
+        fc.pre(seg !== '.');
         const r = await t.call({ method: method as 'GET', url: `${BASE}${seg}/${suffix}` });
         checkAnswer(r, () => {});
         // 'statuses' with GET is the statuses route (400 without refs); anything else is unknown.
