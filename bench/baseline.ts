@@ -51,11 +51,17 @@ export async function startBaseline(db: Database, tenantOfKey: Map<string, strin
       checkin: typeof b.reservation_data?.checkin === 'string' ? b.reservation_data.checkin : null,
     };
     const id = randomUUID();
-    const params = createParams(id, tenant(request.headers), p, {
-      year,
-      linkLifetimeDays: 30,
-      actor: { source: 'api', actor: 'key:baseline' },
-    });
+    // The same statement as the service's keyed create, Idempotency-Key row included; the
+    // stored body is a bare template, without the service's serialisation and fingerprint.
+    const key = String(request.headers['idempotency-key']);
+    const placeholder = `@@reference-${id}@@`;
+    const params = createParams(
+      id,
+      tenant(request.headers),
+      p,
+      { year, linkLifetimeDays: 30, actor: { source: 'api', actor: 'key:baseline' }, emailLink: true },
+      { key, fingerprint: key, template: `{"uuid":"${id}","reference":"${placeholder}"}`, placeholder },
+    );
     const r = await db.query<{ reference: string }>(CREATE_SQL, params);
     return reply.code(201).send({ uuid: id, reference: r.rows[0]?.reference });
   });

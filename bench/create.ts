@@ -2,7 +2,7 @@ import { CREATE_SQL, createParams, type Database } from '../src/db/index.js';
 import { type NewPaymentRequest, yearIn } from '../src/domain/index.js';
 import { driverFloor } from './driver-floor.js';
 import { apiHeaders, type BenchTenant, type Stage } from './environment.js';
-import { assertClean, type LoadResult, runLoad } from './load.js';
+import { assertClean, bestOf, type LoadResult, runLoad } from './load.js';
 import { pgbenchScript, runPgbench } from './pgbench.js';
 
 export const CREATE_BODY = JSON.stringify({
@@ -49,6 +49,7 @@ const fromLoad = (r: LoadResult): Measure => ({ rps: r.rps, p50: r.latency.p50, 
 const SENTINEL_ID = '00000000-0000-4000-8000-00000000beef';
 const SENTINEL_REF = 'RES-SENTINEL';
 const SENTINEL_EMAIL = 'guest-sentinel@example.com';
+const SENTINEL_KEY = 'bench-key-sentinel';
 
 function sampleRequest(): NewPaymentRequest {
   const b = JSON.parse(CREATE_BODY);
@@ -69,12 +70,29 @@ function sampleRequest(): NewPaymentRequest {
 
 /** The statement and parameters one create of this tenant runs, as the service builds them. */
 function createStatement(t: BenchTenant) {
-  return createParams(SENTINEL_ID, t.id, sampleRequest(), {
-    year: yearIn('Europe/Paris', new Date()),
-    linkLifetimeDays: 30,
-    actor: { source: 'api', actor: `key:${t.key.split('.')[0]}` },
-    emailLink: true,
-  });
+  return createParams(
+    SENTINEL_ID,
+    t.id,
+    sampleRequest(),
+    {
+      year: yearIn('Europe/Paris', new Date()),
+      linkLifetimeDays: 30,
+      actor: { source: 'api', actor: `key:${t.key.split('.')[0]}` },
+      emailLink: true,
+    },
+    {
+      key: SENTINEL_KEY,
+      // What the service stores: a SHA-256 hex fingerprint and the serialised 201 body.
+      fingerprint: 'f'.repeat(64),
+      template: JSON.stringify({
+        uuid: SENTINEL_ID,
+        reference: '@@reference-00000000000000000000000000000000@@',
+        status: 'NOT_INITIATED',
+        payment_link: `http://127.0.0.1:8000/payment/${SENTINEL_ID}/`,
+      }),
+      placeholder: '@@reference-00000000000000000000000000000000@@',
+    },
+  );
 }
 
 /** Which parameters differ on every create, and how pgbench makes a fresh one. */
@@ -84,6 +102,7 @@ function perRunExpressions(params: readonly unknown[]): Map<number, string> {
     if (v === SENTINEL_ID) m.set(i, 'gen_random_uuid()');
     else if (v === SENTINEL_REF) m.set(i, "('RES-pgb-' || :r::text)");
     else if (v === SENTINEL_EMAIL) m.set(i, "('guest-' || :r::text || '@example.com')");
+    else if (v === SENTINEL_KEY) m.set(i, "('pgb-' || :r::text)");
   });
   return m;
 }
@@ -108,7 +127,9 @@ async function floorFor(stage: Stage, tenants: BenchTenant[], connections: numbe
             ? `RES-floor-${i}`
             : v === SENTINEL_EMAIL
               ? `guest-${i}@example.com`
-              : v,
+              : v === SENTINEL_KEY
+                ? `floor-${i}-${Math.random()}`
+                : v,
       );
       return db.query(CREATE_SQL, params);
     },
@@ -134,7 +155,7 @@ function plan(url: string, tenants: BenchTenant[], connections: number, seconds:
 
 export async function benchCreate(
   stage: Stage,
-  opts: { seconds: number; connections: number[]; log: (s: string) => void },
+  opts: { seconds: number; rounds: number; connections: number[]; log: (s: string) => void },
 ): Promise<CreateResults> {
   const many = stage.tenants;
   const one = stage.tenants.slice(0, 1);
@@ -149,11 +170,14 @@ export async function benchCreate(
   ] as const) {
     for (const c of opts.connections) {
       const label = `${stage.engine} create, ${tenants.length} tenant(s), ${c} connections`;
-      const service = fromLoad(assertClean(label, await runLoad(plan(stage.service.url, tenants, c, opts.seconds))));
-      const baseline = fromLoad(
-        assertClean(`${label} (baseline)`, await runLoad(plan(stage.baseline.url, tenants, c, opts.seconds))),
-      );
-      const floor = await floorFor(stage, [...tenants], c, opts.seconds);
+      const [service, baseline, floor] = (await bestOf<Measure & { tool?: string }>(opts.rounds, [
+        async () => fromLoad(assertClean(label, await runLoad(plan(stage.service.url, tenants, c, opts.seconds)))),
+        async () =>
+          fromLoad(
+            assertClean(`${label} (baseline)`, await runLoad(plan(stage.baseline.url, tenants, c, opts.seconds))),
+          ),
+        () => floorFor(stage, [...tenants], c, opts.seconds),
+      ])) as [Measure, Measure, Measure & { tool: string }];
       const p: CreatePoint = {
         tenancy,
         tenants: tenants.length,

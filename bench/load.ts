@@ -60,3 +60,20 @@ export function assertClean(label: string, r: LoadResult): LoadResult {
   }
   return r;
 }
+
+/**
+ * Runs each measurement `rounds` times, interleaved (A B C, A B C), and keeps each one's best
+ * round: on a shared machine a neighbour only ever slows a run down, so the best round is the
+ * closest to what the code can do, and interleaving gives every side the same neighbours.
+ */
+export async function bestOf<T extends { rps: number }>(rounds: number, runs: (() => Promise<T>)[]): Promise<T[]> {
+  const best: (T | undefined)[] = runs.map(() => undefined);
+  for (let r = 0; r < rounds; r++) {
+    for (const [i, run] of runs.entries()) {
+      const m = await run();
+      const b = best[i];
+      if (!b || m.rps > b.rps) best[i] = m;
+    }
+  }
+  return best as T[];
+}

@@ -1,6 +1,6 @@
 import type { Measure } from './create.js';
 import { apiHeaders, type BenchTenant, type Stage } from './environment.js';
-import { assertClean, type LoadPlan, type LoadResult, runLoad } from './load.js';
+import { assertClean, bestOf, type LoadPlan, type LoadResult, runLoad } from './load.js';
 
 export interface ReadPoint {
   name: string;
@@ -52,7 +52,7 @@ export async function readPlans(stage: Stage, t: BenchTenant, connections: numbe
 
 export async function benchReads(
   stage: Stage,
-  opts: { seconds: number; connections: number; log: (s: string) => void },
+  opts: { seconds: number; rounds: number; connections: number; log: (s: string) => void },
 ): Promise<ReadPoint[]> {
   const t = stage.tenants[0] as BenchTenant;
   const plans = await readPlans(stage, t, opts.connections, opts.seconds);
@@ -63,8 +63,10 @@ export async function benchReads(
       assertClean(`warm-up ${name}`, await runLoad({ ...plan, url, duration: 2 }));
     }
     const label = `${stage.engine} ${name}, ${opts.connections} connections`;
-    const service = fromLoad(assertClean(label, await runLoad({ ...plan, url: stage.service.url })));
-    const baseline = fromLoad(assertClean(`${label} (baseline)`, await runLoad({ ...plan, url: stage.baseline.url })));
+    const [service, baseline] = (await bestOf(opts.rounds, [
+      async () => fromLoad(assertClean(label, await runLoad({ ...plan, url: stage.service.url }))),
+      async () => fromLoad(assertClean(`${label} (baseline)`, await runLoad({ ...plan, url: stage.baseline.url }))),
+    ])) as [Measure, Measure];
     opts.log(
       `${label}: service ${service.rps.toFixed(0)}/s p99 ${service.p99} ms, baseline ${baseline.rps.toFixed(0)}/s`,
     );

@@ -22,7 +22,7 @@ export interface EngineResults {
 
 export interface BenchResults {
   machine: MachineInfo;
-  settings: { seconds: number; quick: boolean };
+  settings: { seconds: number; rounds: number; quick: boolean };
   engines: Record<string, EngineResults>;
 }
 
@@ -120,7 +120,7 @@ export function renderMarkdown(r: BenchResults, notes: string): string {
       .join(', ')}`,
   );
   L.push(
-    `- Load: autocannon in its own process, ${r.settings.seconds} s per measurement after a warm-up; the service runs as in production ` +
+    `- Load: autocannon in its own process, ${r.settings.seconds} s per measurement after a warm-up, the best of ${r.settings.rounds} interleaved rounds (service, baseline, floor, then again); the service runs as in production ` +
       '(NODE_ENV=production, behind a proxy that terminates TLS, rate limits on with the create limit raised, request logs off).',
     '',
   );

@@ -6,7 +6,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { benchCreate } from './create.js';
-import { type Engine, openStage } from './environment.js';
+import { benchDailyJob } from './daily-job.js';
+import { type Engine, freshDatabase, openStage, SECRET_KEY } from './environment.js';
 import { benchGrowth, seedRequests } from './growth.js';
 import { machineInfo } from './machine.js';
 import { benchReads } from './reads.js';
@@ -25,7 +26,8 @@ const ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0
 const engines = (values.engine ?? ['postgres', 'pglite']) as Engine[];
 const sections = new Set((values.only ?? 'create,reads,growth,job').split(','));
 const quick = values.quick ?? false;
-const seconds = quick ? 2 : 5;
+const seconds = quick ? 2 : 4;
+const rounds = quick ? 1 : 2;
 const log = (s: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${s}\n`);
 
 async function postgresVersion(): Promise<string> {
@@ -41,7 +43,7 @@ async function postgresVersion(): Promise<string> {
 
 const results: BenchResults = {
   machine: machineInfo(await postgresVersion()),
-  settings: { seconds, quick },
+  settings: { seconds, rounds, quick },
   engines: {},
 };
 const started = Date.now();
@@ -52,11 +54,11 @@ for (const engine of engines) {
   if (sections.has('create') || sections.has('reads')) {
     const stage = await openStage(engine, ADMIN_URL, 'api', 50);
     try {
-      if (sections.has('create')) e.create = await benchCreate(stage, { seconds, connections: [16, 64], log });
+      if (sections.has('create')) e.create = await benchCreate(stage, { seconds, rounds, connections: [16, 64], log });
       if (sections.has('reads')) {
         // The measured tenant's table: what the creates left, and a history of 20,000 more.
         await seedRequests(stage.db, stage.tenants, 1, 20_000);
-        e.reads = await benchReads(stage, { seconds, connections: 16, log });
+        e.reads = await benchReads(stage, { seconds, rounds, connections: 16, log });
       }
     } finally {
       await stage.close();
@@ -69,6 +71,17 @@ for (const engine of engines) {
       e.growth = await benchGrowth(stage, { sizes, seconds: quick ? 2 : 3, log });
     } finally {
       await stage.close();
+    }
+  }
+  if (sections.has('job')) {
+    const fresh = await freshDatabase(engine, ADMIN_URL, 'job');
+    try {
+      const count = quick ? 10_000 : 100_000;
+      log(`${engine} daily job: seeding ${count} due imprints`);
+      e.job = await benchDailyJob({ engine, databaseUrl: fresh.url, count, secretKey: SECRET_KEY, log });
+      log(`${engine} daily job: ${Math.round(e.job.per_second)}/s, peak RSS ${Math.round(e.job.peak_rss_mb)} MB`);
+    } finally {
+      await fresh.drop();
     }
   }
 }
