@@ -18,13 +18,21 @@ export function referenceSequenceName(tenantId: string, type: RequestType, year:
 }
 
 const yearFormatters = new Map<string, Intl.DateTimeFormat>();
+/** The last answer per zone, by minute: every zone's offset today is whole minutes, so a year
+ * can only turn at a minute's start, and formatting a date costs more than a create's SQL call. */
+const lastYear = new Map<string, { minute: number; year: number }>();
 
 /** The calendar year at `at` in the tenant's time zone: a hotel's year starts at its midnight. */
 export function yearIn(timeZone: string, at: Date): number {
+  const minute = Math.floor(at.getTime() / 60_000);
+  const last = lastYear.get(timeZone);
+  if (last?.minute === minute) return last.year;
   let f = yearFormatters.get(timeZone);
   if (!f) {
     f = new Intl.DateTimeFormat('en-GB', { timeZone, year: 'numeric' });
     yearFormatters.set(timeZone, f);
   }
-  return Number(f.format(at));
+  const year = Number(f.format(at));
+  lastYear.set(timeZone, { minute, year });
+  return year;
 }

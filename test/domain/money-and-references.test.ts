@@ -47,6 +47,19 @@ describe('references', () => {
     assert.equal(yearIn('Europe/Paris', at), 2026);
     assert.equal(yearIn('Asia/Tokyo', at), 2027);
   });
+
+  test('the year turns at the first instant of the minute after midnight, remembered answers or not', () => {
+    // Paris midnight is 23:00Z; Kathmandu (+05:45) turns at 18:15Z.
+    for (const [zone, lastMs, firstMs] of [
+      ['Europe/Paris', '2026-12-31T22:59:59.999Z', '2026-12-31T23:00:00.000Z'],
+      ['Asia/Kathmandu', '2026-12-31T18:14:59.999Z', '2026-12-31T18:15:00.000Z'],
+    ] as const) {
+      assert.equal(yearIn(zone, new Date(lastMs)), 2026);
+      assert.equal(yearIn(zone, new Date(lastMs)), 2026);
+      assert.equal(yearIn(zone, new Date(firstMs)), 2027);
+      assert.equal(yearIn(zone, new Date(lastMs)), 2026);
+    }
+  });
 });
 
 describe('create rules', () => {
