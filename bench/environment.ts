@@ -72,20 +72,33 @@ export async function openMigrated(url: string): Promise<Database> {
   return db;
 }
 
+/** `00000000-0000-4000-8000-0000000000NN`: numbered, so pgbench can name any tenant from an integer. */
+export const TENANT_ID_PREFIX = '00000000-0000-4000-8000-';
+export const tenantId = (n: number) => `${TENANT_ID_PREFIX}${String(n).padStart(12, '0')}`;
+
 /** Tenants as the API sees them: each with an active key; they e-mail their guests the link. */
-export async function makeTenants(repos: Repositories, count: number, label = 'Hôtel'): Promise<BenchTenant[]> {
+export async function makeTenants(
+  db: Database,
+  repos: Repositories,
+  count: number,
+  label = 'Hôtel',
+): Promise<BenchTenant[]> {
   const out: BenchTenant[] = [];
-  for (let i = 0; i < count; i++) {
-    const t = await repos.tenants.create({ name: `${label} ${i + 1}`, confirmationEmail: true });
+  for (let i = 1; i <= count; i++) {
+    const id = tenantId(i);
+    await db.query(
+      "INSERT INTO tenants (id, name, confirmation_email, timezone) VALUES ($1, $2, true, 'Europe/Paris')",
+      [id, `${label} ${i}`],
+    );
     const k = generateApiKey();
     await repos.apiKeys.insert({
-      tenantId: t.id,
+      tenantId: id,
       prefix: k.prefix,
       secretHash: k.secretHash,
       label: 'bench',
       expiresAt: null,
     });
-    out.push({ id: t.id, key: k.key });
+    out.push({ id, key: k.key });
   }
   return out;
 }
@@ -130,7 +143,7 @@ export async function openStage(engine: Engine, adminUrl: string, label: string,
   const fresh = await freshDatabase(engine, adminUrl, label);
   const db = await openMigrated(fresh.url);
   const repos = repositories(db);
-  const tenants = await makeTenants(repos, tenantCount);
+  const tenants = await makeTenants(db, repos, tenantCount);
   // The baseline gets a driver of its own, like a separate service would: same pool size.
   const baselineDb = engine === 'postgres' ? await openDatabase(parseDatabaseUrl(fresh.url)) : db;
   const service = await startService(db, fresh.url);

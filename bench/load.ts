@@ -2,6 +2,8 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const GENERATOR = fileURLToPath(new URL('./load-generator.mjs', import.meta.url));
+/** For a fixed rate: evenly spaced requests, each timed from the instant it was due. */
+const PACED = fileURLToPath(new URL('./paced-load.mjs', import.meta.url));
 
 export interface LoadPlan {
   url: string;
@@ -27,7 +29,7 @@ export interface LoadResult {
   seconds: number;
   /** Successful answers per second. */
   rps: number;
-  /** Milliseconds, whole (autocannon's resolution). */
+  /** Milliseconds: whole under autocannon (its resolution), to 0.01 ms at a fixed rate. */
   latency: { mean: number; p50: number; p99: number; max: number };
   statusCodes: Record<string, number>;
   /** Mean latency from Little's law (connections / rps), in ms: finer than the histogram. */
@@ -39,7 +41,7 @@ export function runLoad(plan: LoadPlan): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
-      [GENERATOR, JSON.stringify(plan)],
+      [plan.overallRate ? PACED : GENERATOR, JSON.stringify(plan)],
       { maxBuffer: 16 * 1024 * 1024, timeout: (plan.duration + 60) * 1000 },
       (err, stdout, stderr) => {
         if (err) return reject(new Error(`load generator failed: ${err.message}\n${stderr}`));
