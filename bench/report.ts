@@ -28,7 +28,7 @@ export interface BenchResults {
 
 const f0 = (n: number) => Math.round(n).toLocaleString('en-US');
 const f2 = (n: number) => n.toFixed(2);
-const ms = (n: number) => (Number.isInteger(n) ? `${n}` : n.toFixed(2));
+const ms = (n: number) => (n === 0 ? '<1' : Number.isInteger(n) ? `${n}` : n.toFixed(2));
 
 interface Verdict {
   target: string;
@@ -150,7 +150,10 @@ export function renderMarkdown(r: BenchResults, notes: string): string {
       );
       const s = e.create.atSeventyPercent;
       L.push(
-        `At 70% of the peak (${f0(s.rate)}/s asked, ${f0(s.achieved)}/s served, ${s.connections} connections): p50 ${s.p50} ms, p99 ${s.p99} ms.`,
+        `At 70% of the peak (${f0(s.rate)}/s asked at evenly spaced instants, ${f0(s.achieved)}/s served, up to ${s.connections} connections): p50 ${s.p50} ms, p99 ${s.p99} ms` +
+          (s.rounds.length > 1
+            ? ` (best round; every round's p99: ${s.rounds.map((x) => `${x.p99} ms`).join(', ')}).`
+            : '.'),
         '',
       );
     }
@@ -174,7 +177,7 @@ export function renderMarkdown(r: BenchResults, notes: string): string {
       L.push(`|---|---|${names.map(() => '---').join('|')}|`);
       for (const p of e.growth.points) {
         L.push(
-          `| ${f0(p.rows)} | ${f0(p.tenantRows)} | ${p.reads.map((x) => `${x.meanMs.toFixed(2)} / ${x.p99}`).join(' | ')} |`,
+          `| ${f0(p.rows)} | ${f0(p.tenantRows)} | ${p.reads.map((x) => `${x.meanMs.toFixed(2)} / ${ms(x.p99)}`).join(' | ')} |`,
         );
       }
       L.push('');
