@@ -20,15 +20,29 @@ export function fromMinorUnits(cents: number): number {
   return cents / 100;
 }
 
-const formatters = new Map<string, Intl.NumberFormat>();
+interface Formatter {
+  format: Intl.NumberFormat;
+  /** Amounts already formatted: Intl formatting costs more than the rest of a page's text. */
+  done: Map<number, string>;
+}
+
+const formatters = new Map<string, Formatter>();
+const REMEMBERED_AMOUNTS = 1000;
 
 /** Amount with its currency, formatted for a language (guest page, e-mails). */
 export function formatMoney(cents: number, currency: Currency, locale: string): string {
   const key = `${locale}:${currency}`;
   let f = formatters.get(key);
   if (!f) {
-    f = new Intl.NumberFormat(locale, { style: 'currency', currency });
+    f = { format: new Intl.NumberFormat(locale, { style: 'currency', currency }), done: new Map() };
     formatters.set(key, f);
   }
-  return f.format(cents / 100);
+  let text = f.done.get(cents);
+  if (text === undefined) {
+    text = f.format.format(cents / 100);
+    // Hotels charge a few distinct amounts; forgetting all at once keeps the bound trivial.
+    if (f.done.size >= REMEMBERED_AMOUNTS) f.done.clear();
+    f.done.set(cents, text);
+  }
+  return text;
 }

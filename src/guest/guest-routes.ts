@@ -31,6 +31,7 @@ export async function guestRoutes(app: FastifyInstance): Promise<void> {
 async function guestPages(app: FastifyInstance): Promise<void> {
   const { config, db, guest, provider } = app.payreq;
   const publicOrigin = originOf(config.publicBaseUrl, config.publicBaseUrl);
+  const defaultPolicy = contentSecurityPolicy(publicOrigin ? [publicOrigin] : []);
   const languages = languageMemory();
 
   // One budget for both pages (one limiter, one store): a guest waiting on the result page's
@@ -55,10 +56,21 @@ async function guestPages(app: FastifyInstance): Promise<void> {
     reply.headers(STATIC_SECURITY_HEADERS);
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     if (!reply.hasHeader('content-security-policy')) {
-      reply.header('content-security-policy', contentSecurityPolicy(publicOrigin ? [publicOrigin] : []));
+      reply.header('content-security-policy', defaultPolicy);
     }
   });
 
+  // A provider posts its card form to one address or a few: the policy for an action is
+  // worked out once (URL parsing showed in profiles of the page).
+  const policies = new Map<string, string | undefined>();
+  const formPolicy = (action: string): string | undefined => {
+    if (policies.has(action)) return policies.get(action);
+    const target = formTarget(action, config.publicBaseUrl);
+    const policy = target ? contentSecurityPolicy([publicOrigin, target].filter(isString)) : undefined;
+    if (policies.size >= 100) policies.clear();
+    policies.set(action, policy);
+    return policy;
+  };
   const page = (reply: FastifyReply, status: number, body: string) =>
     reply.code(status).type('text/html; charset=utf-8').send(body);
   const notFound = (reply: FastifyReply) =>
@@ -130,12 +142,12 @@ async function guestPages(app: FastifyInstance): Promise<void> {
       request.log.warn({ kind: err.kind, reason: err.message, request: req.id }, 'guest payment unavailable');
       return page(reply.header('retry-after', '60'), 503, outcomePage(req, 'unavailable'));
     }
-    const target = formTarget(form.action, config.publicBaseUrl);
-    if (!target) {
+    const policy = formPolicy(form.action);
+    if (!policy) {
       request.log.error({ request: req.id }, 'provider gave a card form action that is not an http(s) URL');
       return page(reply.header('retry-after', '60'), 503, outcomePage(req, 'unavailable'));
     }
-    reply.header('content-security-policy', contentSecurityPolicy([publicOrigin, target].filter(isString)));
+    reply.header('content-security-policy', policy);
     return page(reply, 200, paymentPage(req, form, { retry: view.retry, testMode: provider.name === 'sandbox' }));
   });
 

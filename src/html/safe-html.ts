@@ -22,9 +22,15 @@ const ENTITIES: Record<string, string> = {
   '`': '&#96;',
 };
 
+const SPECIAL = /[&<>"'`]/;
+const SPECIALS = /[&<>"'`]/g;
+const entity = (c: string) => ENTITIES[c] ?? c;
+
 /** The one escaping helper: safe inside text and inside quoted attribute values. */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"'`]/g, (c) => ENTITIES[c] ?? c);
+  // Most values (labels, names, amounts) hold nothing to escape: a test is far cheaper than a
+  // replace with a callback, and a page interpolates dozens of them.
+  return SPECIAL.test(text) ? text.replace(SPECIALS, entity) : text;
 }
 
 function render(value: HtmlValue): string {
@@ -36,8 +42,6 @@ function render(value: HtmlValue): string {
 
 export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): SafeHtml {
   let out = strings[0] ?? '';
-  values.forEach((v, i) => {
-    out += render(v) + (strings[i + 1] ?? '');
-  });
+  for (let i = 0; i < values.length; i++) out += render(values[i]) + (strings[i + 1] ?? '');
   return new SafeHtml(out);
 }

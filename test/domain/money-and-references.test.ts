@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import {
   AppError,
+  formatMoney,
   formatReference,
   isIsoDate,
   referenceSequenceName,
@@ -19,6 +20,20 @@ describe('money', () => {
     assert.equal(toMinorUnits(10.001), undefined);
     assert.equal(toMinorUnits(0.005), undefined);
     assert.equal(toMinorUnits(Number.NaN), undefined);
+  });
+
+  test('a remembered amount reads as Intl formats it, for each language, past the memory bound', () => {
+    const locales = ['fr-FR', 'en-GB', 'de-DE'];
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 100_000_000 }), fc.constantFrom(...locales), (cents, locale) => {
+        const expected = new Intl.NumberFormat(locale, { style: 'currency', currency: 'EUR' }).format(cents / 100);
+        assert.equal(formatMoney(cents, 'EUR', locale), expected);
+        assert.equal(formatMoney(cents, 'EUR', locale), expected, 'asked a second time');
+      }),
+      { numRuns: 3000 },
+    );
+    // The same amount in another language is not the remembered text of the first.
+    assert.notEqual(formatMoney(123456, 'EUR', 'fr-FR'), formatMoney(123456, 'EUR', 'en-GB'));
   });
 
   test('every amount of whole cents up to the maximum survives the trip', () => {
