@@ -117,6 +117,61 @@ describe(`sandbox holds, capture, release, refund (${ENGINE})`, () => {
     });
   }
 
+  test('silentHold: calls made together each get their own answer, written by one statement', async () => {
+    const a = await registered(t, '4242424242424242', 120);
+    const b = await registered(t, '4242424242424242', 130);
+    const c = await registered(t, '4242424242424242', 140);
+    const refusedCard = await createRequest(t, { request_type: 'IMPRINT', amount: 10 });
+    await t.db.query(
+      "INSERT INTO sandbox_tokens (token, card_number, exp_month, exp_year) VALUES ('tok_together', '4000000000000002', 12, 2030)",
+    );
+    const ask = (id: string, reference: string, cardToken: string, amountCents: number) =>
+      provider().silentHold({ paymentRequestId: id, reference, cardToken, amountCents, currency: 'EUR' });
+    const [ha, refused, hb, unknown, hc] = await Promise.allSettled([
+      ask(a.id, a.reference, a.token, 12000),
+      ask(refusedCard.uuid, refusedCard.reference, 'tok_together', 1000),
+      ask(b.id, b.reference, b.token, 13000),
+      ask(refusedCard.uuid, refusedCard.reference, 'tok_unknown', 1000),
+      ask(c.id, c.reference, c.token, 14000),
+    ]);
+    for (const [r, kind] of [
+      [refused, 'refused'],
+      [unknown, 'technical'],
+    ] as const) {
+      assert.equal(r?.status, 'rejected');
+      if (r?.status === 'rejected') {
+        assert.ok(r.reason instanceof ProviderError);
+        assert.equal(r.reason.kind, kind);
+      }
+    }
+    const ids: string[] = [];
+    for (const [h, r] of [
+      [ha, a],
+      [hb, b],
+      [hc, c],
+    ] as const) {
+      assert.equal(h?.status, 'fulfilled');
+      if (h?.status === 'fulfilled') ids.push(h.value.transactionId);
+    }
+    const rows = await t.db.query<{ id: string; order_id: string; amount: number; created_at: Date }>(
+      'SELECT id, order_id, amount, created_at FROM sandbox_transactions WHERE id = ANY($1::text[])',
+      [ids],
+    );
+    const byId = new Map(rows.rows.map((r) => [r.id, r]));
+    assert.deepEqual(
+      ids.map((id) => [byId.get(id)?.order_id, byId.get(id)?.amount]),
+      [
+        [a.id, 12000],
+        [b.id, 13000],
+        [c.id, 14000],
+      ],
+    );
+    // One statement, one transaction: now() is the same for every row it wrote.
+    assert.equal(new Set(rows.rows.map((r) => r.created_at.getTime())).size, 1);
+    const none = await t.db.query('SELECT 1 FROM sandbox_transactions WHERE order_id = $1', [refusedCard.uuid]);
+    assert.equal(none.rows.length, 0);
+  });
+
   test('capture: partial is allowed; a second capture of the same hold is refused', async () => {
     const h = await hold();
     await provider().capture(h.ref, 4000);

@@ -9,13 +9,16 @@ import {
   type ProviderPaymentRef,
 } from '../payment-provider.js';
 import { type CheckoutFields, checkoutKey, signCheckout } from './checkout-signature.js';
+import { coalesce } from './coalesce.js';
 import { IPN_SIGNATURE_HEADER, ipnKey, ipnSignatureValid } from './ipn-signature.js';
 import { readIpnBody } from './notification-body.js';
-import { type SandboxStore, type SandboxTransaction, sandboxStore } from './sandbox-store.js';
+import { type HoldRequest, type SandboxStore, type SandboxTransaction, sandboxStore } from './sandbox-store.js';
 import { decide, TEST_CARDS } from './test-cards.js';
 
 /** The cards `decide` does not accept: the hold's SQL writes no ledger row for them. */
 const DECLINED = [TEST_CARDS.refused, TEST_CARDS.technicalError];
+/** Holds written to the ledger by one statement at most: the job has 16 calls in flight. */
+const HOLD_GROUP = 64;
 
 export interface SandboxOptions {
   db: Database;
@@ -36,6 +39,7 @@ export function sandboxProvider(opts: SandboxOptions): PaymentProvider {
   const store = sandboxStore(opts.db);
   const formKey = checkoutKey(opts.secretKey);
   const notificationKey = ipnKey(opts.secretKey);
+  const placeHold = coalesce((requests: readonly HoldRequest[]) => store.holdsOnCards(requests, DECLINED), HOLD_GROUP);
 
   return {
     name: 'sandbox',
@@ -66,7 +70,8 @@ export function sandboxProvider(opts: SandboxOptions): PaymentProvider {
     },
 
     async silentHold(input) {
-      const hold = await store.holdOnCard(input.cardToken, DECLINED, {
+      const hold = await placeHold({
+        token: input.cardToken,
         orderId: input.paymentRequestId,
         amount: input.amountCents,
         currency: input.currency,

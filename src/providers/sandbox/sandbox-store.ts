@@ -51,6 +51,14 @@ export function newId(prefix: 'txn' | 'tok' | 'evt'): string {
   return `${prefix}_${randomBytes(12).toString('hex')}`;
 }
 
+/** One hold asked of the vault: the stored card and the order it is for. */
+export interface HoldRequest {
+  token: string;
+  orderId: string;
+  amount: number;
+  currency: string;
+}
+
 const TX_COLUMNS = 'id, order_id, kind, status, amount, captured_amount, refunded_amount, currency, token, parent_id';
 
 async function insertTransaction(q: Queryable, t: NewTransaction): Promise<string> {
@@ -94,27 +102,45 @@ export function sandboxStore(db: Database) {
     },
 
     /**
-     * A hold on a stored card, in one statement (the daily job places 100,000 of them): the
-     * vault lookup and the ledger row together. The hold is written only for a card the bank
+     * Holds on stored cards, all in one statement (the daily job places 100,000 of them): the
+     * vault lookups and the ledger rows together. A hold is written only for a card the bank
      * accepts, `declined` being the numbers it does not; the caller still decides from the
-     * card number returned. Undefined: no such token in the vault.
+     * card number returned. One answer per request, in order; undefined: no such token.
      */
-    async holdOnCard(
-      token: string,
+    async holdsOnCards(
+      requests: readonly HoldRequest[],
       declined: readonly string[],
-      t: { orderId: string; amount: number; currency: string },
-    ): Promise<{ card_number: string; transaction_id: string | null } | undefined> {
-      const r = await db.query<{ card_number: string; transaction_id: string | null }>(
-        `WITH card AS (SELECT token, card_number FROM sandbox_tokens WHERE token = $1),
-         ins AS (
+    ): Promise<({ card_number: string; transaction_id: string | null } | undefined)[]> {
+      if (requests.length === 0) return [];
+      const r = await db.query<{ k: number; card_number: string; transaction_id: string | null }>(
+        `WITH req AS (
+           SELECT * FROM unnest($1::text[], $2::text[], $3::uuid[], $4::int[], $5::text[]) WITH ORDINALITY
+                    AS r(token, txn, order_id, amount, currency, k)
+         ), card AS (
+           SELECT req.*, t.card_number FROM req JOIN sandbox_tokens t ON t.token = req.token
+         ), ins AS (
            INSERT INTO sandbox_transactions (id, order_id, kind, status, amount, currency, token)
-           SELECT $2, $3, 'hold', 'authorised', $4, $5, token FROM card WHERE card_number <> ALL($6::text[])
+           SELECT txn, order_id, 'hold', 'authorised', amount, currency, token FROM card
+            WHERE card_number <> ALL($6::text[])
            RETURNING id
          )
-         SELECT card.card_number, (SELECT id FROM ins) AS transaction_id FROM card`,
-        [token, newId('txn'), t.orderId, t.amount, t.currency, declined],
+         SELECT card.k::int AS k, card.card_number, ins.id AS transaction_id
+           FROM card LEFT JOIN ins ON ins.id = card.txn`,
+        [
+          requests.map((q) => q.token),
+          requests.map(() => newId('txn')),
+          requests.map((q) => q.orderId),
+          requests.map((q) => q.amount),
+          requests.map((q) => q.currency),
+          declined,
+        ],
       );
-      return r.rows[0];
+      const answers: ({ card_number: string; transaction_id: string | null } | undefined)[] = requests.map(
+        () => undefined,
+      );
+      for (const row of r.rows)
+        answers[row.k - 1] = { card_number: row.card_number, transaction_id: row.transaction_id };
+      return answers;
     },
 
     /**
