@@ -16,7 +16,8 @@ const BUSY_WAIT_MS = 15_000;
 
 /** Opens the database itself, runs the command, closes. */
 async function runOnOwnConnection(parsed: ParsedInvocation, config: Config): Promise<CommandResult> {
-  const db = await openDatabase(config.database);
+  // A command lives for one run: embedded PGlite gets the small buffer pool (pglite-database.ts).
+  const db = await openDatabase(config.database, 'command');
   try {
     // A command on a new database works at once, as after a first `serve`.
     if (parsed.spec.needs === 'schema') await migrate(db);

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Database } from './database.js';
-import { openPglite } from './pglite-database.js';
+import { openPglite, type PgliteRole } from './pglite-database.js';
 import { openPostgres } from './postgres-database.js';
 
 export type DatabaseLocation =
@@ -21,7 +21,8 @@ export function parseDatabaseUrl(url: string): DatabaseLocation {
   return { engine: 'pglite', dir: path.resolve(rest) };
 }
 
-export async function openDatabase(location: DatabaseLocation): Promise<Database> {
+/** `role` sizes embedded PGlite's buffer pool (a command holds less); PostgreSQL ignores it. */
+export async function openDatabase(location: DatabaseLocation, role: PgliteRole = 'service'): Promise<Database> {
   if (location.engine === 'postgres') return openPostgres(location.url);
-  return openPglite(location.dir);
+  return openPglite(location.dir, role);
 }

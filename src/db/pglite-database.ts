@@ -28,20 +28,23 @@ function literal(value: unknown): string {
 }
 
 /**
- * PostgreSQL's default is 128MB; in WASM it is part of every process's resident memory (the
- * service, each job and CLI run). The job touches it all: 424 MB peak at 128MB, 259 MB at 16MB
- * for 100,000 holds. Pages not held here are one read away in the OS page cache, and an
- * embedded database is one hotel's: its indexes' upper levels fit in 16MB.
+ * The buffer pool, by what opens the database. In WASM it is part of the process's resident
+ * memory. The service keeps PostgreSQL's default: it reads the same pages again and again,
+ * and with 16MB its list page over a million-row table went from 6.1 to 8.4 ms (each page
+ * not held is a read through PGlite's file system). A command is a short-lived process that
+ * reads its rows once: the daily job over 100,000 holds peaked at 424 MB with 128MB and at
+ * 259 MB with 16MB, still above 2,000 a second.
  */
-const SHARED_BUFFERS = '16MB';
+export const PGLITE_SHARED_BUFFERS = { service: '128MB', command: '16MB' } as const;
+export type PgliteRole = keyof typeof PGLITE_SHARED_BUFFERS;
 
 /**
  * Embedded PostgreSQL (WASM). One connection: PGlite runs one statement stream at a time and
  * a transaction holds it exclusively, so other queries wait for it rather than interleave.
  */
-export async function openPglite(dataDir: string | undefined): Promise<Database> {
+export async function openPglite(dataDir: string | undefined, role: PgliteRole = 'service'): Promise<Database> {
   const db = await PGlite.create(dataDir, {
-    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${SHARED_BUFFERS}`],
+    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS[role]}`],
   });
 
   // PGlite's query() parses and plans the statement on every call (an unnamed statement, and
