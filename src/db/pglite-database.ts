@@ -29,11 +29,12 @@ function literal(value: unknown): string {
 
 /**
  * The buffer pool, by what opens the database. In WASM it is part of the process's resident
- * memory. The service keeps PostgreSQL's default: it reads the same pages again and again,
- * and with 16MB its list page over a million-row table went from 6.1 to 8.4 ms (each page
- * not held is a read through PGlite's file system). A command is a short-lived process that
- * reads its rows once: the daily job over 100,000 holds peaked at 424 MB with 128MB and at
- * 259 MB with 16MB, still above 2,000 a second.
+ * memory. A command is a short-lived process that reads its rows once: the daily job over
+ * 20,000 holds peaks at 388 MB with 128MB and at 258 MB with 16MB, still above 2,000 a second.
+ * The service keeps PostgreSQL's default: it reads the same pages again and again, and a page
+ * not held is a read through PGlite's file system. At the bench's sizes (up to a million
+ * rows) 16MB made no difference to it beyond run-to-run noise; the default stays until a
+ * measurement says otherwise.
  */
 export const PGLITE_SHARED_BUFFERS = { service: '128MB', command: '16MB' } as const;
 export type PgliteRole = keyof typeof PGLITE_SHARED_BUFFERS;
