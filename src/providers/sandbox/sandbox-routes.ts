@@ -4,6 +4,7 @@ import { attemptExpired, type CheckoutFields, checkoutKey, verifyCheckout } from
 import { deliver, deliveryPolicy, leaseFor, startDeliveryLoop } from './ipn-delivery.js';
 import { ipnKey } from './ipn-signature.js';
 import type { SandboxIpnBody } from './notification-body.js';
+import { orderRoute } from './order-route.js';
 import { badRequestPage, cardPage, expiredPage, securityHeaders } from './sandbox-pages.js';
 import { SANDBOX_PAY_PATH } from './sandbox-provider.js';
 import { newId, sandboxStore } from './sandbox-store.js';
@@ -22,8 +23,9 @@ function parseForm(body: string): Record<string, string> {
 }
 
 /**
- * The sandbox's own pages under `/sandbox/`, and its notification retry loop. Registered only
- * when the sandbox is the provider; it reads nothing of the service but its own tables.
+ * The sandbox's own pages under `/sandbox/`, its order view, and its notification retry loop.
+ * Registered only when the sandbox is the provider; it reads nothing of the service but its
+ * own tables.
  */
 export async function sandboxRoutes(app: FastifyInstance): Promise<void> {
   const { db, secretKey, config } = app.payreq;
@@ -55,6 +57,8 @@ export async function sandboxRoutes(app: FastifyInstance): Promise<void> {
   });
 
   const html = (reply: FastifyReply, code: number, body: string) => reply.code(code).headers(headers).send(body);
+
+  orderRoute(app, store);
 
   app.post(SANDBOX_PAY_PATH, { schema: { hide: true } }, async (request, reply) => {
     // No body, or a JSON one: not the card form, so no signed fields to find (400 below).

@@ -84,6 +84,15 @@ export function sandboxStore(db: Database) {
       return r.rows[0];
     },
 
+    /** Temporary: every transaction of an order, oldest first. */
+    async orderTransactions(orderId: string): Promise<(SandboxTransaction & { created_at: Date })[]> {
+      const r = await db.query<SandboxTransaction & { created_at: Date }>(
+        `SELECT ${TX_COLUMNS}, created_at FROM sandbox_transactions WHERE order_id = $1 ORDER BY created_at, id`,
+        [orderId],
+      );
+      return r.rows;
+    },
+
     async findCard(token: string): Promise<StoredCard | undefined> {
       const r = await db.query<StoredCard>(
         'SELECT token, card_number, exp_month, exp_year FROM sandbox_tokens WHERE token = $1',
