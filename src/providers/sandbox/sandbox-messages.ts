@@ -12,6 +12,7 @@ export interface SandboxMessages {
   locale: string;
   testMode: string;
   cardTitle: string;
+  /** Before the hotel's name, with the language's punctuation. */
   merchant: string;
   reference: string;
   imprintWhat: string;
@@ -43,7 +44,7 @@ const en: SandboxMessages = {
   locale: 'en-GB',
   testMode: 'TEST MODE: sandbox payment provider. No real card is charged.',
   cardTitle: 'Card payment',
-  merchant: 'Merchant',
+  merchant: 'Merchant:',
   reference: 'Order',
   imprintWhat: 'Your card will be registered. Nothing is charged now.',
   depositWhat: (amount) => `Amount to pay now: ${amount}.`,
@@ -83,7 +84,7 @@ const fr: SandboxMessages = {
   locale: 'fr-FR',
   testMode: 'MODE TEST : prestataire de paiement de démonstration. Aucune carte réelle n’est débitée.',
   cardTitle: 'Paiement par carte',
-  merchant: 'Commerçant',
+  merchant: 'Commerçant :',
   reference: 'Commande',
   imprintWhat: 'Votre carte sera enregistrée. Rien n’est débité maintenant.',
   depositWhat: (amount) => `Montant à payer maintenant : ${amount}.`,
@@ -123,7 +124,7 @@ const de: SandboxMessages = {
   locale: 'de-DE',
   testMode: 'TESTMODUS: Sandbox-Zahlungsanbieter. Es wird keine echte Karte belastet.',
   cardTitle: 'Kartenzahlung',
-  merchant: 'Händler',
+  merchant: 'Händler:',
   reference: 'Bestellung',
   imprintWhat: 'Ihre Karte wird hinterlegt. Jetzt wird nichts belastet.',
   depositWhat: (amount) => `Jetzt zu zahlen: ${amount}.`,

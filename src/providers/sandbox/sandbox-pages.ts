@@ -34,7 +34,7 @@ function page(m: SandboxMessages, title: string, body: SafeHtml): string {
 <style>${STYLE}</style>
 </head>
 <body>
-<p class="test-mode" role="note">${m.testMode}</p>
+<header><p class="test-mode" role="note">${m.testMode}</p></header>
 <main>
 <h1>${title}</h1>
 ${body}
@@ -96,7 +96,7 @@ ${name === first ? html`<p class="error" role="alert" id="${errorId}">${m.proble
   return page(
     m,
     m.cardTitle,
-    html`<p>${m.merchant}: <strong>${fields.merchant_name}</strong></p>
+    html`<p>${m.merchant} <strong>${fields.merchant_name}</strong></p>
 <p>${m.reference} ${fields.reference}. ${what}</p>
 <form method="post" action="${action}">
 ${hidden}${input('card_number', m.cardNumber, html`autocomplete="cc-number"`)}
