@@ -4,6 +4,7 @@ import type { Currency, Language, RequestType } from '../../src/domain/index.js'
 import type { HostedCardForm } from '../../src/providers/index.js';
 import { deriveKey } from '../../src/secrets/index.js';
 import type { ListeningApp } from './listening-app.js';
+import { sandboxOf } from './providers.js';
 
 export interface CardInput {
   number: string;
@@ -39,7 +40,7 @@ export async function checkoutForm(
   );
   const row = r.rows[0];
   assert.ok(row, `request ${id} exists`);
-  return t.app.payreq.provider.startGuestPayment(<Parameters<typeof t.app.payreq.provider.startGuestPayment>[0]>{
+  return sandboxOf(t.app).startGuestPayment({
     paymentRequestId: id,
     reference: row.reference,
     requestType: row.request_type,

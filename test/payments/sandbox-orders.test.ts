@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { arrangeStatus } from '../helpers/fixtures.js';
 import { type ListeningApp, startListeningApp } from '../helpers/listening-app.js';
+import { sandboxOf } from '../helpers/providers.js';
 import { checkoutForm, submitCard } from '../helpers/sandbox-checkout.js';
 import { createRequest, ENGINE, startTestApp } from '../helpers/test-app.js';
 
@@ -59,18 +60,51 @@ describe(`the sandbox's order view, GET /sandbox/orders/<uuid> (${ENGINE})`, () 
     assert.ok(at >= before - 1000 && at <= Date.now() + 1000, String(payment.created_at));
   });
 
-  test('a refused attempt, then a paid one: both, oldest first', async () => {
+  test('a refusal, then a payment on a new form, given back by payreq: every transaction, oldest first', async () => {
     const c = await createRequest(t, { request_type: 'DEPOSIT', amount: 20 });
     await submitCard(await checkoutForm(t, c.uuid), { number: '4000000000000002' });
+    // The sandbox takes a fresh attempt as a provider would; payreq, whose request is REFUSED,
+    // refunds it while handling the notification, before the guest is redirected.
     await submitCard(await checkoutForm(t, c.uuid), { number: ACCEPTED });
     const r = await order(t, c.uuid);
-    assert.deepEqual(
-      r.body.transactions.map((x) => [x.kind, x.status, x.captured_amount]),
-      [
-        ['payment', 'refused', 0],
-        ['payment', 'captured', 2000],
-      ],
-    );
+    assert.deepEqual(r.body.transactions.map(shape), [
+      { kind: 'payment', status: 'refused', amount: 2000, currency: 'EUR', captured_amount: 0, refunded_amount: 0 },
+      {
+        kind: 'payment',
+        status: 'refunded',
+        amount: 2000,
+        currency: 'EUR',
+        captured_amount: 2000,
+        refunded_amount: 2000,
+      },
+      { kind: 'refund', status: 'refunded', amount: 2000, currency: 'EUR', captured_amount: 0, refunded_amount: 0 },
+    ]);
+  });
+
+  test('a partial refund: what is left to refund shows on the payment, the refund is its own transaction', async () => {
+    const c = await createRequest(t, { request_type: 'DEPOSIT', amount: 50 });
+    await submitCard(await checkoutForm(t, c.uuid), { number: ACCEPTED });
+    const [payment] = (await order(t, c.uuid)).body.transactions as [Record<string, unknown>];
+    await sandboxOf(t.app).refund({
+      orderId: c.uuid,
+      reference: c.reference,
+      currency: 'EUR',
+      idempotencyKey: randomUUID(),
+      transactionId: String(payment.id),
+      amountCents: 1250,
+    });
+    const r = await order(t, c.uuid);
+    assert.deepEqual(r.body.transactions.map(shape), [
+      {
+        kind: 'payment',
+        status: 'captured',
+        amount: 5000,
+        currency: 'EUR',
+        captured_amount: 5000,
+        refunded_amount: 1250,
+      },
+      { kind: 'refund', status: 'refunded', amount: 1250, currency: 'EUR', captured_amount: 0, refunded_amount: 0 },
+    ]);
   });
 
   test('an IMPRINT: the verification, then an open hold (authorised), then what a capture took', async () => {

@@ -38,7 +38,7 @@ export function orderRoute(app: FastifyInstance, store: SandboxStore): void {
       if (!UUID.test(orderId)) {
         return reply.code(404).send({ error: 'No such order: an order id is a uuid.', code: 'order_not_found' });
       }
-      const rows = await store.orderTransactions(orderId.toLowerCase());
+      const rows = await store.order(orderId.toLowerCase());
       return reply.header('cache-control', 'no-store').send({
         order_id: orderId.toLowerCase(),
         transactions: rows.map((t) => ({
