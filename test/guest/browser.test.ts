@@ -3,9 +3,14 @@ import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import type { Language } from '../../src/domain/index.js';
-import { axeViolations, launchChromium, skipWithoutChromium } from '../helpers/browser.js';
+import {
+  axeViolations,
+  launchChromium,
+  guestContext as newGuestContext,
+  skipWithoutChromium,
+} from '../helpers/browser.js';
 import { arrangeStatus } from '../helpers/fixtures.js';
 import { type ListeningApp, startListeningApp } from '../helpers/listening-app.js';
 import { auditResponses, createRequest, ENGINE } from '../helpers/test-app.js';
@@ -19,7 +24,6 @@ const SCREENSHOTS = path.join(tmpdir(), 'payreq-guest-screenshots');
 describe(`guest page in a real browser (${ENGINE})`, { skip }, () => {
   let t: ListeningApp;
   let browser: Browser;
-  let address = 0;
 
   before(async () => {
     // TRUST_PROXY: each browser context names its own client address (X-Forwarded-For), so the
@@ -36,23 +40,7 @@ describe(`guest page in a real browser (${ENGINE})`, { skip }, () => {
     }
   });
 
-  /** A browser context as one guest: its own client address, so the 30 a minute limit is per test. */
-  async function guestContext(
-    opts: BrowserContextOptions = {},
-  ): Promise<{ context: BrowserContext; page: Page; cspErrors: string[] }> {
-    address++;
-    const context = await browser.newContext({
-      baseURL: t.baseUrl,
-      extraHTTPHeaders: { 'x-forwarded-for': `198.51.100.${address}` },
-      ...opts,
-    });
-    const page = await context.newPage();
-    const cspErrors: string[] = [];
-    page.on('console', (m) => {
-      if (/Content Security Policy|Refused to/i.test(m.text())) cspErrors.push(m.text());
-    });
-    return { context, page, cspErrors };
-  }
+  const guestContext = (opts: BrowserContextOptions = {}) => newGuestContext(browser, t.baseUrl, opts);
 
   const detail = async (uuid: string) =>
     (await t.call({ method: 'GET', url: `/api/payment-requests/${uuid}/` })).json();

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import axe from 'axe-core';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
 
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
@@ -36,4 +36,30 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
   return page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({
     id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')),
   })))`);
+}
+
+let address = 0;
+
+/**
+ * A browser context as one guest: its own client address (X-Forwarded-For, read by an app
+ * started with TRUST_PROXY), so the guest pages' 30 a minute per IP applies per test, not to
+ * the whole file; and the console's CSP refusals, collected.
+ */
+export async function guestContext(
+  browser: Browser,
+  baseUrl: string,
+  opts: BrowserContextOptions = {},
+): Promise<{ context: BrowserContext; page: Page; cspErrors: string[] }> {
+  address++;
+  const context = await browser.newContext({
+    baseURL: baseUrl,
+    extraHTTPHeaders: { 'x-forwarded-for': `198.51.100.${address}` },
+    ...opts,
+  });
+  const page = await context.newPage();
+  const cspErrors: string[] = [];
+  page.on('console', (m) => {
+    if (/Content Security Policy|Refused to/i.test(m.text())) cspErrors.push(m.text());
+  });
+  return { context, page, cspErrors };
 }

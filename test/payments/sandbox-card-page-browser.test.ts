@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page, Response } from 'playwright-core';
 import type { Language } from '../../src/domain/index.js';
-import { axeViolations, launchChromium, skipWithoutChromium } from '../helpers/browser.js';
+import { axeViolations, guestContext, launchChromium, skipWithoutChromium } from '../helpers/browser.js';
 import { type ListeningApp, startListeningApp } from '../helpers/listening-app.js';
 import { detail, signCheckoutForm } from '../helpers/sandbox-checkout.js';
 import { createRequest, ENGINE } from '../helpers/test-app.js';
@@ -15,6 +15,19 @@ const WORDING: Record<Language, { banner: RegExp; error: RegExp; paid: string }>
   de: { banner: /TESTMODUS/, error: /Die Kartennummer ist ungültig/, paid: 'Zahlung erhalten' },
 };
 
+/** Types a card into the form on screen and posts it to the sandbox: its answer. */
+async function postCard(page: Page, number: string): Promise<Response> {
+  await page.fill('#card_number', number);
+  await page.fill('#exp_month', '11');
+  await page.fill('#exp_year', FUTURE_YEAR);
+  await page.fill('#cvv', '123');
+  const [answer] = await Promise.all([
+    page.waitForResponse((r) => r.url().endsWith('/sandbox/pay')),
+    page.click('button[type="submit"]'),
+  ]);
+  return answer;
+}
+
 /**
  * The guest's path through a typing mistake, in a real browser: the payment link, the card
  * form posted to the sandbox, the sandbox's own page with the mistake, then the corrected card.
@@ -24,7 +37,6 @@ describe(`the sandbox's card page after a mistake, in a real browser (${ENGINE})
 }, () => {
   let t: ListeningApp;
   let browser: Browser;
-  let address = 0;
   before(async () => {
     // TRUST_PROXY: each context names its own client address, so the guest pages' rate limit is per test.
     t = await startListeningApp({ env: { TRUST_PROXY: 'true' } });
@@ -37,29 +49,12 @@ describe(`the sandbox's card page after a mistake, in a real browser (${ENGINE})
 
   for (const language of ['fr', 'en', 'de'] as const) {
     test(`${language}: the error beside the card number, the hotel named, no axe-core violation; then the corrected card pays`, async () => {
-      address++;
-      const context = await browser.newContext({
-        baseURL: t.baseUrl,
-        extraHTTPHeaders: { 'x-forwarded-for': `198.51.100.${address}` },
-      });
-      const page = await context.newPage();
-      const blocked: string[] = [];
-      page.on('console', (m) => {
-        if (/Content Security Policy|Refused to/i.test(m.text())) blocked.push(m.text());
-      });
+      const { context, page, cspErrors } = await guestContext(browser, t.baseUrl);
       try {
         const words = WORDING[language];
         const c = await createRequest(t, { language, request_type: 'DEPOSIT', amount: 64 });
         await page.goto(c.payment_link);
-        await page.fill('#card_number', '4242424242424241');
-        await page.fill('#exp_month', '11');
-        await page.fill('#exp_year', FUTURE_YEAR);
-        await page.fill('#cvv', '123');
-        const [answer] = await Promise.all([
-          page.waitForResponse((r) => r.url().endsWith('/sandbox/pay')),
-          page.click('button[type="submit"]'),
-        ]);
-        assert.equal(answer.status(), 422);
+        assert.equal((await postCard(page, '4242424242424241')).status(), 422);
         await page.locator('#card-error').waitFor();
 
         assert.equal(await page.getAttribute('html', 'lang'), language);
@@ -81,7 +76,7 @@ describe(`the sandbox's card page after a mistake, in a real browser (${ENGINE})
         await Promise.all([page.waitForURL(/\/result\/$/), page.click('button[type="submit"]')]);
         await page.locator('h1', { hasText: words.paid }).waitFor({ timeout: 15_000 });
         assert.equal((await detail(t, c.uuid)).status, 'CAPTURED');
-        assert.deepEqual(blocked, [], 'nothing was blocked by a CSP');
+        assert.deepEqual(cspErrors, [], 'nothing was blocked by a CSP');
       } finally {
         await context.close();
       }
@@ -89,12 +84,7 @@ describe(`the sandbox's card page after a mistake, in a real browser (${ENGINE})
   }
 
   test('an expired form and an altered one: pages that say so, in the language, with no axe-core violation', async () => {
-    address++;
-    const context = await browser.newContext({
-      baseURL: t.baseUrl,
-      extraHTTPHeaders: { 'x-forwarded-for': `198.51.100.${address}` },
-    });
-    const page = await context.newPage();
+    const { context, page } = await guestContext(browser, t.baseUrl);
     try {
       const cases = [
         { language: 'de', expired: true, status: 410, heading: /abgelaufen/ },
@@ -119,15 +109,7 @@ describe(`the sandbox's card page after a mistake, in a real browser (${ENGINE})
           },
           fields,
         );
-        await page.fill('#card_number', '4242424242424242');
-        await page.fill('#exp_month', '11');
-        await page.fill('#exp_year', FUTURE_YEAR);
-        await page.fill('#cvv', '123');
-        const [answer] = await Promise.all([
-          page.waitForResponse((r) => r.url().endsWith('/sandbox/pay')),
-          page.click('button[type="submit"]'),
-        ]);
-        assert.equal(answer.status(), k.status);
+        assert.equal((await postCard(page, '4242424242424242')).status(), k.status);
         await page.locator('h1').waitFor();
         assert.equal(await page.getAttribute('html', 'lang'), k.language);
         assert.match(String(await page.locator('h1').textContent()), k.heading);
