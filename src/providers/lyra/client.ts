@@ -85,6 +85,18 @@ function errorCode(err: unknown): string | undefined {
   return undefined;
 }
 
+/** An ERROR envelope: Lyra answered that it did nothing, and said why. */
+export class LyraServiceError extends ProviderError {
+  constructor(
+    kind: ProviderError['kind'],
+    message: string,
+    readonly errorCode: string,
+  ) {
+    super(kind, message);
+    this.name = 'LyraServiceError';
+  }
+}
+
 /** Refusals by the bank: the card said no. Every other error code is a technical failure. */
 const REFUSAL_CODES = new Set(['ACQ_001']);
 
@@ -102,7 +114,7 @@ function readEnvelope(service: string, httpStatus: number, text: string): LyraAn
     const code = typeof answer.errorCode === 'string' ? answer.errorCode : 'no code';
     const detail = [answer.errorMessage, answer.detailedErrorCode].filter((x) => typeof x === 'string' && x);
     const message = `lyra ${service}: ${code}${detail.length ? ` (${detail.join(', ')})` : ''}`;
-    return raise(isRefusalCode(code) ? 'refused' : 'technical', message);
+    throw new LyraServiceError(isRefusalCode(code) ? 'refused' : 'technical', message, code);
   }
   // No envelope. A gateway that refused the request before the service saw it did nothing;
   // anything else (a 500, a 200 that does not parse) may hide a call that went through.

@@ -1,4 +1,4 @@
-export { isRefusalCode, type LyraClient, type LyraEndpoint, lyraClient } from './client.js';
+export { isRefusalCode, type LyraClient, type LyraEndpoint, LyraServiceError, lyraClient } from './client.js';
 export { type LyraAccount, lyraProvider } from './lyra-provider.js';
 export { readTransaction } from './lyra-transaction.js';
 export { DETAILED_STATUSES, fromLyraAmount, toLyraAmount } from './mapping.js';

@@ -8,7 +8,7 @@ import {
   type ProviderOrder,
   type ProviderTransaction,
 } from '../payment-provider.js';
-import { type LyraAnswer, lyraClient } from './client.js';
+import { type LyraAnswer, LyraServiceError, lyraClient } from './client.js';
 import { type LyraTransaction, readTransaction } from './lyra-transaction.js';
 import { fromLyraAmount, isRefusal, toLyraAmount, transactionKind, transactionStatus } from './mapping.js';
 import { parseLyraNotification } from './notification.js';
@@ -31,6 +31,9 @@ export interface LyraAccount {
 
 /** A Lyra call that should have answered in time: below the runner's own bound, so fetch is really aborted. */
 const DEFAULT_TIMEOUT_MS = 10_000;
+
+/** `transaction not found`: also Order/Get's answer for an order with no transaction. */
+const ORDER_NOT_FOUND = 'PSP_010';
 
 /** Metadata and comments are where Lyra keeps a merchant's words with a transaction. */
 const KEY_FIELD = 'payreq_key';
@@ -194,7 +197,16 @@ export function lyraProvider(account: LyraAccount, opts: { timeoutMs?: number } 
     },
 
     async getOrder(orderId): Promise<ProviderOrder> {
-      const answer = await read('Order/Get', { orderId });
+      let answer: LyraAnswer;
+      try {
+        answer = await read('Order/Get', { orderId });
+      } catch (err) {
+        // Lyra's answer for an order it has no transaction of: nothing happened on it.
+        if (err instanceof LyraServiceError && err.errorCode === ORDER_NOT_FOUND) {
+          return { orderId, transactions: [], keysKept: false };
+        }
+        throw err;
+      }
       const list = answer.transactions;
       if (!Array.isArray(list)) throw new ProviderError('unavailable', 'lyra Order/Get: no transaction list');
       const lyra = list.map((x) => transactionOf('Order/Get', x, 'unavailable'));

@@ -65,9 +65,17 @@ export function transactionStatus(t: LyraTransaction): ProviderTransactionStatus
   return row.status;
 }
 
-/** A refusal by the bank (ACQ_001, or REFUSED), as opposed to a technical failure. */
+/**
+ * A refusal by the bank (ACQ_001, or REFUSED without a technical code), as opposed to a
+ * technical failure (ACQ_999, an INT_ or PSP_ code) that may also leave a transaction REFUSED.
+ */
 export function isRefusal(t: LyraTransaction): boolean {
-  return t.detailedStatus === 'REFUSED' || t.errorCode === 'ACQ_001';
+  if (t.errorCode === 'ACQ_001') return true;
+  return t.detailedStatus === 'REFUSED' && !isTechnicalCode(t.errorCode);
+}
+
+function isTechnicalCode(code: string | null): boolean {
+  return code === 'ACQ_999' || code?.startsWith('INT_') === true || code?.startsWith('PSP_') === true;
 }
 
 /**

@@ -131,6 +131,7 @@ function outcomeOf(t: LyraTransaction): ProviderNotification['outcome'] | undefi
   if (isRefusal(t)) return 'refused';
   if (kind === 'verification' && status === 'accepted') return 'registered';
   if (kind === 'payment' && status === 'captured') return 'paid';
-  if (status === 'error') return 'error';
+  // Nothing moved and the bank did not refuse (ACQ_999 and the like): a technical failure.
+  if (status === 'error' || status === 'refused') return 'error';
   return undefined;
 }
