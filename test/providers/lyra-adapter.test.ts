@@ -10,6 +10,7 @@ import {
   ProviderError,
 } from '../../src/providers/index.js';
 import {
+  jsClientUrl,
   type LyraAccount,
   lyraProvider,
   signAnswer,
@@ -112,6 +113,9 @@ describe('Lyra adapter: guest payments and notifications', () => {
     assert.equal(sent.body.orderId, orderId);
     assert.equal(sent.body.ipnTargetUrl, 'http://127.0.0.1/ipn/lyra/');
     assert.equal(form.hiddenFields['kr-public-key'], DEMO_SHOP.publicKey);
+    // The card goes to Lyra's script, never to payreq's origin.
+    assert.equal(form.action, 'https://static.payzen.eu/static/js/krypton-client/V4.0/stable/kr-payment-form.min.js');
+    assert.equal(form.hiddenFields['kr-post-url-success'], `http://127.0.0.1/pay/${orderId}/result`);
 
     const { uuid, ipnBody } = fake.completeForm(form.hiddenFields['kr-form-token']!, LYRA_CARDS.accepted);
     const n = lyra.parseNotification(ipnBody, {});
@@ -399,6 +403,19 @@ describe('Lyra adapter: refusals and failures', () => {
     const down = lyraProvider(account({ apiUrl: `http://127.0.0.1:${await closedPort()}/api-payment/` }));
     const err = await rejection(down.release(call(randomUUID(), 'a'.repeat(32))));
     assert.equal(err.kind, 'unavailable');
+  });
+});
+
+describe('Lyra brands', () => {
+  test("the JS client lives on the account's static host, or the API host's /static/", () => {
+    assert.equal(
+      jsClientUrl({ apiUrl: 'https://api.systempay.fr/api-payment/' }),
+      'https://api.systempay.fr/static/js/krypton-client/V4.0/stable/kr-payment-form.min.js',
+    );
+    assert.equal(
+      jsClientUrl({ apiUrl: 'https://api.payzen.eu/api-payment', staticUrl: 'https://static.payzen.eu/static' }),
+      'https://static.payzen.eu/static/js/krypton-client/V4.0/stable/kr-payment-form.min.js',
+    );
   });
 });
 

@@ -65,8 +65,10 @@ export function lyraProvider(account: LyraAccount, opts: { timeoutMs?: number } 
     /**
      * IMPRINT: a form token that saves the card without debit (CreateToken, REGISTER); DEPOSIT: a
      * form token that pays now (CreatePayment). Lyra's card form is its JS client rendering that
-     * token on the guest page; a plain HTML card form cannot carry it. Until the guest page knows
-     * an embedded form, the token, public key and the client's host travel as hidden fields.
+     * token on the guest page (the card goes from the guest's browser to Lyra, never to payreq);
+     * a plain HTML card form cannot carry it. Until the guest page knows an embedded form, the
+     * client's script is the `action` (so a page that posted card fields would post them to
+     * Lyra's host, never ours) and what the script needs travels as its `kr-*` attributes.
      */
     async startGuestPayment(input: GuestCheckoutInput): Promise<HostedCardForm> {
       const common = {
@@ -94,12 +96,12 @@ export function lyraProvider(account: LyraAccount, opts: { timeoutMs?: number } 
       }
       return {
         kind: 'card-form',
-        action: input.returnUrl,
+        action: jsClientUrl(account),
         hiddenFields: {
           'kr-form-token': formToken,
           'kr-public-key': account.publicKey,
-          'kr-static-url': account.staticUrl ?? '',
-          'kr-language': input.language,
+          'kr-post-url-success': input.returnUrl,
+          'kr-language': LANGUAGE_TAGS[input.language],
         },
       };
     },
@@ -127,6 +129,8 @@ export function lyraProvider(account: LyraAccount, opts: { timeoutMs?: number } 
         'unknown',
       );
       // A refusal comes inside a SUCCESS envelope, as an UNPAID transaction.
+      // 'captured': a shop that ignored manualValidation. Money is held for automatic capture:
+      // that is still this hold (release cancels it before the batch), never "nothing happened".
       failUnlessDone('silent hold', t, ['authorised', 'captured']);
       return { transactionId: t.uuid };
     },
@@ -220,6 +224,20 @@ export function lyraProvider(account: LyraAccount, opts: { timeoutMs?: number } 
   async function money(service: string, body: Record<string, unknown>): Promise<LyraTransaction> {
     return transactionOf(service, await client.call(service, body), 'unknown');
   }
+}
+
+/** Lyra's JS client takes a language tag. */
+const LANGUAGE_TAGS: Record<GuestCheckoutInput['language'], string> = { fr: 'fr-FR', en: 'en-GB', de: 'de-DE' };
+
+/**
+ * The brand's embedded-form script. Most brands serve it from the API host's `/static/`;
+ * PayZen Europe from its own static host, hence the account's optional static URL.
+ */
+export function jsClientUrl(account: Pick<LyraAccount, 'apiUrl' | 'staticUrl'>): string {
+  const base =
+    account.staticUrl ??
+    new URL('../static/', account.apiUrl.endsWith('/') ? account.apiUrl : `${account.apiUrl}/`).href;
+  return new URL('js/krypton-client/V4.0/stable/kr-payment-form.min.js', base.endsWith('/') ? base : `${base}/`).href;
 }
 
 function keyed(call: MoneyCall): Record<string, string> {
