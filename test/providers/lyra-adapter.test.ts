@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { RequestType } from '../../src/domain/index.js';
@@ -192,6 +193,37 @@ describe('Lyra adapter: guest payments and notifications', () => {
     assert.equal(lyra.parseNotification(fields.toString(), {}).outcome, 'paid');
   });
 
+  test('the fake posts the signed form to the IPN URL and retries until it is taken', async () => {
+    const received: string[] = [];
+    const receiver = createHttpServer((req, res) => {
+      let body = '';
+      req.setEncoding('utf8');
+      req.on('data', (c: string) => {
+        body += c;
+      });
+      req.on('end', () => {
+        received.push(body);
+        // The first attempt fails: the receiver is "down" once.
+        if (received.length === 1) return res.writeHead(503).end();
+        const n = lyra.parseNotification(body, req.headers);
+        res.writeHead(n.outcome === 'registered' ? 200 : 400).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const orderId = randomUUID();
+      const { port } = receiver.address() as { port: number };
+      const input = { ...checkout(orderId, 'IMPRINT'), notifyUrl: `http://127.0.0.1:${port}/ipn/lyra/` };
+      const form = await lyra.startGuestPayment(input);
+      const delivery = await fake.completeForm(form.hiddenFields['kr-form-token']!, LYRA_CARDS.accepted).notify();
+      assert.deepEqual(delivery, { attempts: 2, delivered: true, failures: ['HTTP 503'] });
+      assert.equal(received[0], received[1], 'the same signed form, resent');
+      assert.ok(received[0]!.startsWith('kr-hash-key=password&'));
+    } finally {
+      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    }
+  });
+
   test('the browser return verifies with the HMAC key only, never the password', async () => {
     const orderId = randomUUID();
     const form = await lyra.startGuestPayment(checkout(orderId, 'DEPOSIT', 100));
@@ -334,6 +366,17 @@ describe('Lyra adapter: holds, captures, releases, refunds', () => {
     assert.equal(refund.transactionId, uuid);
     const payment = (await lyra.getOrder(orderId)).transactions.find((t) => t.id === uuid)!;
     assert.deepEqual([payment.status, payment.capturedAmount], ['cancelled', 0]);
+  });
+
+  test('an order with a transaction Lyra has not settled, or in a state unknown here, is not read', async () => {
+    const orderId = randomUUID();
+    const hold = await holdOf(orderId, 30000);
+    for (const state of ['UNDER_VERIFICATION', 'SOMETHING_NEW']) {
+      fake.store.get(hold.transactionId).detailedStatus = state;
+      const err = await rejection(lyra.getOrder(orderId));
+      assert.equal(err.kind, 'unavailable', state);
+      assert.match(err.message, new RegExp(state));
+    }
   });
 
   test('an order Lyra has no transaction of is an empty order, not an error', async () => {

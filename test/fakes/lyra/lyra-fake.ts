@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { signAnswer } from '../../../src/providers/lyra/index.js';
 import { services } from './fake-services.js';
 import { FakeServiceError, type FakeStore, fakeStore } from './fake-store.js';
+import { type Delivery, sendIpn } from './ipn-sender.js';
 import { envelope, paymentJson, serviceError } from './wire-shapes.js';
 
 /**
@@ -32,9 +33,10 @@ export interface LyraFake {
   failNext(service: string, fault: Fault): void;
   /**
    * The guest completes the card form of `formToken` with `pan`, as on Lyra's page; answers
-   * the form-encoded notification Lyra posts to the IPN URL, signed with the shop password.
+   * the form-encoded notification Lyra posts to the IPN URL, signed with the shop password,
+   * and `notify`, which posts it to the form's `ipnTargetUrl` with retries.
    */
-  completeForm(formToken: string, pan: string): { uuid: string; ipnBody: string };
+  completeForm(formToken: string, pan: string): { uuid: string; ipnBody: string; notify: () => Promise<Delivery> };
   close(): Promise<void>;
 }
 
@@ -118,7 +120,9 @@ export async function startLyraFake(shop: typeof DEMO_SHOP = DEMO_SHOP): Promise
         'kr-answer-type': 'V4/Payment',
         'kr-hash': signAnswer(shop.password, answer),
       }).toString();
-      return { uuid: t.uuid, ipnBody };
+      const target = form?.ipnTargetUrl;
+      const notify = () => (target ? sendIpn(target, ipnBody) : Promise.reject(new Error('fake: no ipnTargetUrl')));
+      return { uuid: t.uuid, ipnBody, notify };
     },
     close: () =>
       new Promise<void>((resolve) => {
