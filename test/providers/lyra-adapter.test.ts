@@ -11,6 +11,7 @@ import {
   ProviderError,
 } from '../../src/providers/index.js';
 import {
+  checkLyraCredentials,
   jsClientUrl,
   type LyraAccount,
   lyraProvider,
@@ -440,6 +441,16 @@ describe('Lyra adapter: refusals and failures', () => {
     const hold = wrong.silentHold({ ...call(randomUUID()), cardToken: 'f'.repeat(32), amountCents: 100 });
     assert.equal((await rejection(hold)).kind, 'technical');
     assert.equal(fake.calls.length, before, 'the fake served nothing without credentials');
+  });
+
+  test('the credentials check echoes through SDKTest; a wrong password or host says so', async () => {
+    await checkLyraCredentials(account());
+    assert.equal(fake.calls.at(-1)!.service, 'Charge/SDKTest');
+    const wrong = await rejection(checkLyraCredentials(account({ password: 'testpassword_WRONG' })));
+    assert.equal(wrong.kind, 'technical');
+    assert.match(wrong.message, /INT_001/);
+    const down = await rejection(checkLyraCredentials(account({ apiUrl: `http://127.0.0.1:${await closedPort()}/` })));
+    assert.equal(down.kind, 'unavailable');
   });
 
   test('a provider not reached (connection refused) is unavailable', async () => {

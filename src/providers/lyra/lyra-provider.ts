@@ -226,6 +226,21 @@ export function lyraProvider(account: LyraAccount, opts: { timeoutMs?: number } 
   }
 }
 
+/**
+ * Whether an account's shop id, password and API URL work, before anyone relies on them:
+ * `Charge/SDKTest` echoes a value only for valid credentials. Throws a ProviderError that
+ * says what failed (bad credentials are technical; an unreachable host unavailable).
+ */
+export async function checkLyraCredentials(
+  account: Pick<LyraAccount, 'apiUrl' | 'shopId' | 'password'>,
+  opts: { timeoutMs?: number } = {},
+): Promise<void> {
+  const client = lyraClient({ ...account, timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS });
+  const value = `payreq-${Date.now()}`;
+  const answer = await client.call('Charge/SDKTest', { value });
+  if (answer.value !== value) throw new ProviderError('technical', 'lyra Charge/SDKTest: the value did not come back');
+}
+
 /** Lyra's JS client takes a language tag. */
 const LANGUAGE_TAGS: Record<GuestCheckoutInput['language'], string> = { fr: 'fr-FR', en: 'en-GB', de: 'de-DE' };
 
