@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { signAnswer } from '../../../src/providers/lyra/index.js';
+import { type CardPageDeps, serveCardPage } from './card-page.js';
 import { services } from './fake-services.js';
 import { FakeServiceError, type FakeStore, fakeStore } from './fake-store.js';
 import { type Delivery, sendIpn } from './ipn-sender.js';
@@ -27,6 +28,10 @@ export type Fault = 'technical' | 'hang' | 'garbage' | 'drop';
 export interface LyraFake {
   /** The REST base to configure, ending in `/api-payment/`. */
   apiUrl: string;
+  /** Where the embedded-form script and its card form live, ending in `/static/`. */
+  staticUrl: string;
+  /** Each notification the card form sent, in order. */
+  deliveries: Delivery[];
   store: FakeStore;
   /** Every authenticated call, in order: what the adapter sent. */
   calls: { service: string; body: Record<string, unknown> }[];
@@ -53,8 +58,36 @@ export async function startLyraFake(shop: typeof DEMO_SHOP = DEMO_SHOP): Promise
   const expected = `Basic ${Buffer.from(`${shop.shopId}:${shop.password}`).toString('base64')}`;
   const handlers = services(store, shop.shopId);
 
+  const deliveries: Delivery[] = [];
+  const complete = (formToken: string, pan: string) => {
+    const form = store.form(formToken);
+    const t = store.submitForm(formToken, pan);
+    const answer = JSON.stringify(paymentJson(t, shop.shopId, form?.customer ?? {}));
+    const ipnBody = new URLSearchParams({
+      'kr-hash-key': 'password',
+      'kr-hash-algorithm': 'sha256_hmac',
+      'kr-answer': answer,
+      'kr-answer-type': 'V4/Payment',
+      'kr-hash': signAnswer(shop.password, answer),
+    }).toString();
+    const target = form?.ipnTargetUrl;
+    const notify = () => (target ? sendIpn(target, ipnBody) : Promise.reject(new Error('fake: no ipnTargetUrl')));
+    return { uuid: t.uuid, answer, ipnBody, notify };
+  };
+  const cardPage: CardPageDeps = {
+    hmacKey: shop.hmacKey,
+    // Lyra answers the browser only once its notification was answered (protocol notes section 4).
+    async pay(formToken, pan) {
+      if (!store.form(formToken)) return undefined;
+      const done = complete(formToken, pan);
+      deliveries.push(await done.notify());
+      return { answer: done.answer };
+    },
+  };
+
   const server = createServer(async (req, res) => {
     const body = await readBody(req);
+    if (await serveCardPage(cardPage, req, res, body)) return;
     const match = /^\/api-payment\/V4\/([A-Za-z]+\/[A-Za-z]+)$/.exec(req.url ?? '');
     if (req.method !== 'POST' || !match) return send(res, 404, { error: 'fake: no such service' });
     const service = match[1]!;
@@ -106,23 +139,14 @@ export async function startLyraFake(shop: typeof DEMO_SHOP = DEMO_SHOP): Promise
 
   return {
     apiUrl: `http://127.0.0.1:${port}/api-payment/`,
+    staticUrl: `http://127.0.0.1:${port}/static/`,
+    deliveries,
     store,
     calls,
     failNext: (service, fault) => faults.set(service, fault),
-    completeForm(formToken, pan) {
-      const form = store.form(formToken);
-      const t = store.submitForm(formToken, pan);
-      const answer = JSON.stringify(paymentJson(t, shop.shopId, form?.customer ?? {}));
-      const ipnBody = new URLSearchParams({
-        'kr-hash-key': 'password',
-        'kr-hash-algorithm': 'sha256_hmac',
-        'kr-answer': answer,
-        'kr-answer-type': 'V4/Payment',
-        'kr-hash': signAnswer(shop.password, answer),
-      }).toString();
-      const target = form?.ipnTargetUrl;
-      const notify = () => (target ? sendIpn(target, ipnBody) : Promise.reject(new Error('fake: no ipnTargetUrl')));
-      return { uuid: t.uuid, ipnBody, notify };
+    completeForm: (formToken, pan) => {
+      const { uuid, ipnBody, notify } = complete(formToken, pan);
+      return { uuid, ipnBody, notify };
     },
     close: () =>
       new Promise<void>((resolve) => {
