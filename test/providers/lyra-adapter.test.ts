@@ -4,6 +4,7 @@ import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { RequestType } from '../../src/domain/index.js';
+import { verdictFromOrder } from '../../src/payment-requests/operations/verdict.js';
 import {
   type GuestCheckoutInput,
   InvalidNotificationError,
@@ -426,6 +427,46 @@ describe('Lyra adapter: refusals and failures', () => {
       const err = await rejection(quick.release(hold));
       assert.equal(err.kind, 'unknown', fault);
     }
+  });
+
+  test("in doubt, then settled by Lyra's order view: a capture done, a release not done", async () => {
+    const orderId = randomUUID();
+    const hold = await holdOf(orderId, 30000);
+    // The capture reaches Lyra and is done; its answer is lost.
+    fake.failNext('Transaction/Validate', 'lose');
+    const capture = { ...hold, idempotencyKey: randomUUID(), amountCents: 30000 };
+    assert.equal((await rejection(lyra.capture(capture))).kind, 'unknown');
+    const entry = (kind: 'capture' | 'release', key: string, id: string) => ({
+      kind,
+      amount: 30000,
+      idempotency_key: key,
+      provider_transaction_id: id,
+    });
+    const known = new Set([hold.transactionId]);
+    assert.deepEqual(
+      verdictFromOrder(
+        entry('capture', capture.idempotencyKey, hold.transactionId),
+        await lyra.getOrder(orderId),
+        known,
+      ),
+      { done: true, transactionId: hold.transactionId },
+    );
+
+    // A release that never reached the hold: the order shows it still held.
+    const other = randomUUID();
+    const second = await holdOf(other, 30000);
+    fake.failNext('Transaction/Cancel', 'hang');
+    const quick = lyraProvider(account(), { timeoutMs: 300 });
+    const release = { ...second, idempotencyKey: randomUUID() };
+    assert.equal((await rejection(quick.release(release))).kind, 'unknown');
+    assert.deepEqual(
+      verdictFromOrder(
+        entry('release', release.idempotencyKey, second.transactionId),
+        await lyra.getOrder(other),
+        known,
+      ),
+      { done: false },
+    );
   });
 
   test('a read that gets no answer is unavailable: it changed nothing', async () => {

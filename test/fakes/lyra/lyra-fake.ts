@@ -21,9 +21,9 @@ export const DEMO_SHOP = {
 /**
  * What the next call to a service meets. INVENTED, for tests: an ERROR envelope for a
  * technical failure (PSP_999), an answer that never comes, a 200 that is not JSON, a
- * connection closed without an answer.
+ * connection closed without an answer, or (`lose`) the call performed and its answer lost.
  */
-export type Fault = 'technical' | 'hang' | 'garbage' | 'drop';
+export type Fault = 'technical' | 'hang' | 'garbage' | 'drop' | 'lose';
 
 export interface LyraFake {
   /** The REST base to configure, ending in `/api-payment/`. */
@@ -128,7 +128,9 @@ export async function startLyraFake(shop: typeof DEMO_SHOP = DEMO_SHOP): Promise
     const request = json as Record<string, unknown>;
     calls.push({ service, body: request });
     try {
-      send(res, 200, envelope(service, 'SUCCESS', handler(request), 'TEST'));
+      const answer = handler(request);
+      if (fault === 'lose') return req.socket.destroy();
+      send(res, 200, envelope(service, 'SUCCESS', answer, 'TEST'));
     } catch (err) {
       if (!(err instanceof FakeServiceError)) throw err;
       send(res, 200, envelope(service, 'ERROR', serviceError(shop.shopId, err.errorCode, err.message), 'TEST'));
