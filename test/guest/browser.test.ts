@@ -1,28 +1,17 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import axe from 'axe-core';
-import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import type { Language } from '../../src/domain/index.js';
+import { chromiumSkip, launchChromium } from '../helpers/chromium.js';
 import { arrangeStatus } from '../helpers/fixtures.js';
 import { type ListeningApp, startListeningApp } from '../helpers/listening-app.js';
 import { auditResponses, createRequest, ENGINE } from '../helpers/test-app.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-// CI installs chromium (.ci/run); a developer machine without it skips rather than fails.
-const skip = !existsSync(CHROMIUM) && !process.env.CI ? `${CHROMIUM} is not installed` : false;
+const skip = chromiumSkip;
 
 const LANGUAGES: Language[] = ['fr', 'en', 'de'];
 const FUTURE_YEAR = String(new Date().getUTCFullYear() + 2);
@@ -53,7 +42,7 @@ describe(`guest page in a real browser (${ENGINE})`, { skip }, () => {
     // guest pages' 30 a minute per IP applies per test, not to the whole file.
     t = await startListeningApp({ env: { TRUST_PROXY: 'true' } });
     // Playwright gives every launch a fresh temporary profile (--user-data-dir) of its own.
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     mkdirSync(SCREENSHOTS, { recursive: true });
   });
   after(async () => {

@@ -1,29 +1,17 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import type { RequestType } from '../../src/domain/index.js';
 import type { HostedCardForm, PaymentProvider, ProviderNotification } from '../../src/providers/index.js';
 import { lyraProvider, verifyBrowserReturn } from '../../src/providers/lyra/index.js';
 import { LYRA_CARDS } from '../fakes/lyra/fake-store.js';
 import { DEMO_SHOP, type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.js';
+import { chromiumSkip, launchChromium } from '../helpers/chromium.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-// CI installs chromium (.ci/run); a developer machine without it skips rather than fails.
-const skip = !existsSync(CHROMIUM) && !process.env.CI ? `${CHROMIUM} is not installed` : false;
+const skip = chromiumSkip;
 
 /**
  * A merchant page as the guest page will embed Lyra's form: the script with its kr-*
@@ -86,7 +74,7 @@ describe('Lyra card form in a real browser (fake Lyra)', { skip }, () => {
       publicKey: DEMO_SHOP.publicKey,
       hmacKey: DEMO_SHOP.hmacKey,
     });
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();
