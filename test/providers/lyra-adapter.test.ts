@@ -469,6 +469,16 @@ describe('Lyra adapter: refusals and failures', () => {
     );
   });
 
+  test('a 503 without an envelope is unavailable; a 500 without one is unknown', async () => {
+    const orderId = randomUUID();
+    const hold = await holdOf(orderId, 30000);
+    fake.failNext('Transaction/Cancel', 'busy');
+    assert.equal((await rejection(lyra.release(hold))).kind, 'unavailable');
+    fake.failNext('Transaction/Cancel', 'crash');
+    assert.equal((await rejection(lyra.release(hold))).kind, 'unknown');
+    assert.equal(fake.store.get(hold.transactionId).detailedStatus, 'AUTHORISED_TO_VALIDATE');
+  });
+
   test('a read that gets no answer is unavailable: it changed nothing', async () => {
     const quick = lyraProvider(account(), { timeoutMs: 300 });
     fake.failNext('Order/Get', 'hang');

@@ -21,9 +21,10 @@ export const DEMO_SHOP = {
 /**
  * What the next call to a service meets. INVENTED, for tests: an ERROR envelope for a
  * technical failure (PSP_999), an answer that never comes, a 200 that is not JSON, a
- * connection closed without an answer, or (`lose`) the call performed and its answer lost.
+ * connection closed without an answer, (`lose`) the call performed and its answer lost, a
+ * gateway's 503 before the service saw the call (`busy`), a 500 without an envelope (`crash`).
  */
-export type Fault = 'technical' | 'hang' | 'garbage' | 'drop' | 'lose';
+export type Fault = 'technical' | 'hang' | 'garbage' | 'drop' | 'lose' | 'busy' | 'crash';
 
 export interface LyraFake {
   /** The REST base to configure, ending in `/api-payment/`. */
@@ -103,6 +104,8 @@ export async function startLyraFake(shop: typeof DEMO_SHOP = DEMO_SHOP): Promise
     if (fault === 'hang') return; // the socket is destroyed by close()
     if (fault === 'drop') return req.socket.destroy();
     if (fault === 'garbage') return sendText(res, 200, '<html>Service Unavailable</html>');
+    if (fault === 'busy') return sendText(res, 503, '<html>Service Unavailable</html>');
+    if (fault === 'crash') return sendText(res, 500, '<html>Internal Server Error</html>');
     if (fault === 'technical') {
       return send(
         res,
