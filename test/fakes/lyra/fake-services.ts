@@ -11,6 +11,7 @@ export function services(store: FakeStore, shopId: string): Record<string, Handl
   const tx = (t: Parameters<typeof transactionJson>[0]) => transactionJson(t, shopId);
 
   return {
+    // The echo of `value` is recorded (notes section 2); the `_type` is INVENTED.
     'Charge/SDKTest': (r) => ({ value: r.value ?? null, _type: 'V4/Charge/SDKTest' }),
 
     'Charge/CreatePayment': (r) => {

@@ -90,6 +90,7 @@ export async function startLyraFake(shop: typeof DEMO_SHOP = DEMO_SHOP): Promise
     const body = await readBody(req);
     if (await serveCardPage(cardPage, req, res, body)) return;
     const match = /^\/api-payment\/V4\/([A-Za-z]+\/[A-Za-z]+)$/.exec(req.url ?? '');
+    // INVENTED: what Lyra answers on a path that is no service is not recorded.
     if (req.method !== 'POST' || !match) return send(res, 404, { error: 'fake: no such service' });
     const service = match[1]!;
     if (req.headers.authorization !== expected) {
