@@ -98,7 +98,7 @@ export async function startService(
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       await holdDataDir(dir, cleanups);
     }
-    const db = await openDatabase(initialConfig.database);
+    const db = await openDatabase(initialConfig.database, 'service', { timeoutMs: initialConfig.databaseTimeoutMs });
     cleanups.push(() => db.close());
     const applied = await migrate(db);
     const repos = repositories(db);
@@ -113,7 +113,9 @@ export async function startService(
       // Every instance runs them: the slot claim (scheduler) and the row claim (outbox) keep
       // N instances from doing any piece of work twice. Stopped before the database closes
       // (cleanups run in reverse), each waiting for the job or the e-mail in progress.
-      const scheduler = startScheduler(app.payreq, app.log);
+      const scheduler = startScheduler(app.payreq, app.log, {
+        onRun: (r) => app.payreq.metrics.jobRun(r.job, r.outcome, r.seconds),
+      });
       cleanups.push(() => scheduler.stop());
       const mail = startMailWorker(app.payreq, app.log);
       cleanups.push(() => mail.stop());
@@ -137,7 +139,7 @@ export async function startService(
     const url = localUrl(app, config);
     // One write, the "listening" line last: whoever waits for it has the whole banner.
     print(
-      `${demo ? demoBanner(demo) : ''}payreq listening on ${url} (${config.nodeEnv}, ${describeDatabase(config)}); API docs: ${config.publicBaseUrl}/api/docs\n`,
+      `${demo ? demoBanner(demo) : ''}payreq listening on ${url} (${config.nodeEnv}, ${describeDatabase(config)})${config.apiDocs ? `; API docs: ${config.publicBaseUrl}/api/docs` : ''}\n`,
     );
     return { app, url, close };
   } catch (err) {

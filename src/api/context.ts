@@ -1,5 +1,6 @@
 import type { Config } from '../config/index.js';
 import type { Database, Repositories } from '../db/index.js';
+import type { ServiceMetrics } from '../metrics/index.js';
 import type { GuestCommands, PaymentRequestCommands } from '../payment-requests/index.js';
 import type { PaymentProvider } from '../providers/index.js';
 import type { SecretBox } from '../secrets/index.js';
@@ -17,6 +18,8 @@ export interface AppContext {
   secretKey: string;
   cardTokens: SecretBox;
   auth: Authenticator;
+  /** This instance's Prometheus metrics (GET /metrics). */
+  metrics: ServiceMetrics;
 }
 
 declare module 'fastify' {

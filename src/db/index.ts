@@ -13,7 +13,7 @@ export type { Database, Queryable, QueryResult } from './database.js';
 export { PG, pgCode } from './database.js';
 export type { DeferredHoldsRepository, DueImprint, Move } from './deferred-holds-repository.js';
 export type { Deadline, ExpiryBatch, ExpiryRepository } from './expiry-repository.js';
-export { migrate } from './migrate.js';
+export { migrate, pendingMigrations } from './migrate.js';
 export { type DatabaseLocation, openDatabase, parseDatabaseUrl } from './open-database.js';
 export {
   type Actor,

@@ -1,1 +1,2 @@
-export { IPN_RATE_LIMIT, ipnRoutes } from './ipn-routes.js';
+export { ipnRoutes } from './ipn-routes.js';
+export { IPN_RATE_LIMIT } from './refused-notification-limit.js';
