@@ -1,0 +1,100 @@
+import assert from 'node:assert/strict';
+import { connect } from 'node:net';
+import path from 'node:path';
+import { after, describe, test } from 'node:test';
+import { openDatabase } from '../../src/db/index.js';
+import { IPN_SIGNATURE_HEADER, ipnKey, signIpn } from '../../src/providers/sandbox/ipn-signature.js';
+import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.js';
+import { PRODUCTION_SECRET_KEY } from '../helpers/production-secret.js';
+import { cliEnv, freePort, killAll, ServeProcess, scratchDir } from './payreq-process.js';
+
+/** Resolves once the process's output matches; rejects if it exits first. */
+function output(serve: ServeProcess, pattern: RegExp): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      if (!pattern.test(serve.stdout)) return;
+      serve.child.stdout?.off('data', check);
+      resolve();
+    };
+    serve.child.stdout?.on('data', check);
+    serve.exited.then((code) =>
+      reject(new Error(`exited (${code}) before ${pattern}:\n${serve.stdout}\n${serve.stderr}`)),
+    );
+    check();
+  });
+}
+
+describe(`SIGTERM: a graceful stop finishes the requests in flight (${ENGINE})`, { timeout: 240_000 }, () => {
+  const scratch = scratchDir();
+  let testDb: TestDatabase | undefined;
+  after(async () => {
+    killAll();
+    await testDb?.drop();
+    scratch.cleanup();
+  });
+
+  test('a notification half received when SIGTERM arrives is still answered and recorded; the exit is clean', async () => {
+    let databaseUrl = `pglite://${path.join(scratch.dir, 'data')}`;
+    if (ENGINE === 'postgres') {
+      testDb = await createTestDatabase();
+      databaseUrl = testDb.url;
+    }
+    const port = await freePort();
+    const env = cliEnv({
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      SECRET_KEY: PRODUCTION_SECRET_KEY,
+      LOG_LEVEL: 'info',
+    });
+    // A loaded machine can take a while to start a process.
+    const serve = await ServeProcess.start(env, scratch.dir, 120_000);
+
+    // A signed notification for an order nobody knows: acknowledged (200) and recorded once.
+    const eventId = `graceful-${port}`;
+    const body = JSON.stringify({
+      event_id: eventId,
+      order_id: '6f1c2a52-7d3e-4a41-9a55-0c8f5b0e2d11',
+      outcome: 'error',
+      created_at: new Date().toISOString(),
+    });
+    const head = [
+      'POST /ipn/sandbox/ HTTP/1.1',
+      `Host: 127.0.0.1:${port}`,
+      'Content-Type: application/json',
+      `${IPN_SIGNATURE_HEADER}: ${signIpn(ipnKey(PRODUCTION_SECRET_KEY), body)}`,
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      '',
+      '',
+    ].join('\r\n');
+    const socket = connect(port, '127.0.0.1');
+    let answer = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (d: string) => (answer += d));
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.write(head + body.slice(0, 20));
+    // The service has the request (its log says so) but not all of its body.
+    await output(serve, /"url":"\/ipn\/sandbox\/".*"msg":"incoming request"/);
+
+    serve.child.kill('SIGTERM');
+    await output(serve, /"msg":"shutting down"/);
+    socket.end(body.slice(20));
+    await closed;
+    assert.match(answer, /^HTTP\/1\.1 200 /, answer);
+    assert.match(answer, /"status":"ignored"/);
+    assert.equal(await serve.exited, 0, serve.stderr);
+
+    // Recorded before the database closed.
+    const db =
+      ENGINE === 'postgres'
+        ? (testDb as TestDatabase).db
+        : await openDatabase({ engine: 'pglite', dir: path.join(scratch.dir, 'data') }, 'command');
+    try {
+      const r = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM provider_events WHERE event_id = $1', [
+        eventId,
+      ]);
+      assert.equal(r.rows[0]?.n, 1);
+    } finally {
+      if (ENGINE !== 'postgres') await db.close();
+    }
+  });
+});
