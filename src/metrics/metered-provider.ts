@@ -8,7 +8,7 @@ function outcomeOf(err: unknown): ProviderOutcome {
 /**
  * The provider with every call timed and counted by operation and outcome. It wraps the
  * provider as the service uses it (timeouts included), so a call cut off by its timeout counts
- * as `unavailable` with the time it was given.
+ * as `unavailable` (a read) or `unknown` (a money call, now in doubt) with the time it was given.
  */
 export function meteredProvider(provider: PaymentProvider, metrics: ServiceMetrics): PaymentProvider {
   const timed =
@@ -26,14 +26,14 @@ export function meteredProvider(provider: PaymentProvider, metrics: ServiceMetri
       }
     };
   return {
-    ...provider,
     name: provider.name,
     parseNotification: (raw, headers) => provider.parseNotification(raw, headers),
     startGuestPayment: timed('start_guest_payment', (input) => provider.startGuestPayment(input)),
-    silentHold: timed('silent_hold', (input) => provider.silentHold(input)),
-    capture: timed('capture', (ref, amount) => provider.capture(ref, amount)),
-    release: timed('release', (ref) => provider.release(ref)),
-    refund: timed('refund', (ref, amount) => provider.refund(ref, amount)),
-    getPayment: timed('get_payment', (ref) => provider.getPayment(ref)),
+    getOrder: timed('get_order', (orderId) => provider.getOrder(orderId)),
+    silentHold: timed('silent_hold', (call) => provider.silentHold(call)),
+    capture: timed('capture', (call) => provider.capture(call)),
+    release: timed('release', (call) => provider.release(call)),
+    refund: timed('refund', (call) => provider.refund(call)),
+    void: timed('void', (call) => provider.void(call)),
   };
 }

@@ -26,7 +26,7 @@ export function recordRequests(app: FastifyInstance, metrics: ServiceMetrics): v
     if (route === IPN_ROUTE) {
       const provider = (request.params as { provider?: string }).provider ?? '';
       // A provider path that does not exist is not a provider: one label value for all of them.
-      const name = provider === app.payreq.provider.name ? provider : 'unknown';
+      const name = app.payreq.providers.byName(provider) ? provider : 'unknown';
       metrics.ipnNotification(name, ipnOutcome(reply.statusCode));
     }
   });

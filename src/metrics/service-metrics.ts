@@ -5,7 +5,10 @@ import type { Queryable } from '../db/index.js';
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20];
 const JOB_BUCKETS = [0.1, 0.5, 1, 5, 15, 60, 300, 900, 3600];
 
-export type ProviderOutcome = 'ok' | 'refused' | 'technical' | 'unavailable' | 'error';
+import type { ProviderErrorKind } from '../providers/index.js';
+
+/** ok, the provider's own error kinds (refused, technical, unavailable, unknown), or error (anything else). */
+export type ProviderOutcome = 'ok' | ProviderErrorKind | 'error';
 export type IpnOutcome = 'accepted' | 'refused' | 'rate_limited' | 'failed' | 'not_found';
 
 /**
@@ -36,7 +39,7 @@ export function serviceMetrics(db: Queryable): ServiceMetrics {
   });
   const provider = new Histogram({
     name: 'payreq_provider_call_duration_seconds',
-    help: 'Calls to the payment provider by operation and outcome (ok, refused, technical, unavailable, error)',
+    help: 'Calls to the payment provider by operation and outcome (ok, refused, technical, unavailable, unknown, error)',
     labelNames: ['provider', 'operation', 'outcome'],
     buckets: LATENCY_BUCKETS,
     registers,

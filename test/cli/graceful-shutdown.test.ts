@@ -2,10 +2,12 @@ import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { openDatabase } from '../../src/db/index.js';
+import { type Database, migrate, openDatabase, repositories } from '../../src/db/index.js';
+import { type CreatePaymentRequestInput, validateCreate } from '../../src/domain/index.js';
 import { IPN_SIGNATURE_HEADER, ipnKey, signIpn } from '../../src/providers/sandbox/ipn-signature.js';
 import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.js';
 import { PRODUCTION_SECRET_KEY } from '../helpers/production-secret.js';
+import { createBody } from '../helpers/test-app.js';
 import { cliEnv, freePort, killAll, ServeProcess, scratchDir } from './payreq-process.js';
 
 /** Resolves once the process's output matches; rejects if it exits first. */
@@ -24,6 +26,28 @@ function output(serve: ServeProcess, pattern: RegExp): Promise<void> {
   });
 }
 
+/** A tenant and one payment request, written before the service starts; returns the request's id. */
+async function seed(db: Database): Promise<string> {
+  await migrate(db);
+  const repos = repositories(db);
+  const tenant = await repos.tenants.create({ name: 'Hôtel Graceful' });
+  const created = await repos.paymentRequests.create(
+    tenant.id,
+    validateCreate(createBody() as unknown as CreatePaymentRequestInput),
+    {
+      year: 2026,
+      linkLifetimeDays: 30,
+      actor: { source: 'api', actor: 'test' },
+      emailLink: false,
+    },
+  );
+  assert.ok(created);
+  return created.id;
+}
+
+const statusOf = async (db: Database, id: string) =>
+  (await db.query<{ status: string }>('SELECT status FROM payment_requests WHERE id = $1', [id])).rows[0]?.status;
+
 describe(`SIGTERM: a graceful stop finishes the requests in flight (${ENGINE})`, { timeout: 240_000 }, () => {
   const scratch = scratchDir();
   let testDb: TestDatabase | undefined;
@@ -33,11 +57,18 @@ describe(`SIGTERM: a graceful stop finishes the requests in flight (${ENGINE})`,
     scratch.cleanup();
   });
 
-  test('a notification half received when SIGTERM arrives is still answered and recorded; the exit is clean', async () => {
-    let databaseUrl = `pglite://${path.join(scratch.dir, 'data')}`;
+  test('a notification half received when SIGTERM arrives is still answered and applied; the exit is clean', async () => {
+    const dir = path.join(scratch.dir, 'data');
+    let databaseUrl = `pglite://${dir}`;
+    let orderId: string;
     if (ENGINE === 'postgres') {
       testDb = await createTestDatabase();
       databaseUrl = testDb.url;
+      orderId = await seed(testDb.db);
+    } else {
+      const db = await openDatabase({ engine: 'pglite', dir }, 'command');
+      orderId = await seed(db);
+      await db.close();
     }
     const port = await freePort();
     const env = cliEnv({
@@ -49,12 +80,13 @@ describe(`SIGTERM: a graceful stop finishes the requests in flight (${ENGINE})`,
     // A loaded machine can take a while to start a process.
     const serve = await ServeProcess.start(env, scratch.dir, 120_000);
 
-    // A signed notification for an order nobody knows: acknowledged (200) and recorded once.
+    // The provider reports a technical failure: NOT_INITIATED becomes ERROR.
     const eventId = `graceful-${port}`;
     const body = JSON.stringify({
       event_id: eventId,
-      order_id: '6f1c2a52-7d3e-4a41-9a55-0c8f5b0e2d11',
+      order_id: orderId,
       outcome: 'error',
+      detail: 'card reader on fire',
       created_at: new Date().toISOString(),
     });
     const head = [
@@ -80,15 +112,14 @@ describe(`SIGTERM: a graceful stop finishes the requests in flight (${ENGINE})`,
     socket.end(body.slice(20));
     await closed;
     assert.match(answer, /^HTTP\/1\.1 200 /, answer);
-    assert.match(answer, /"status":"ignored"/);
+    assert.match(answer, /"status":"applied"/);
     assert.equal(await serve.exited, 0, serve.stderr);
 
-    // Recorded before the database closed.
+    // Applied and committed before the database closed.
     const db =
-      ENGINE === 'postgres'
-        ? (testDb as TestDatabase).db
-        : await openDatabase({ engine: 'pglite', dir: path.join(scratch.dir, 'data') }, 'command');
+      ENGINE === 'postgres' ? (testDb as TestDatabase).db : await openDatabase({ engine: 'pglite', dir }, 'command');
     try {
+      assert.equal(await statusOf(db, orderId), 'ERROR');
       const r = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM provider_events WHERE event_id = $1', [
         eventId,
       ]);

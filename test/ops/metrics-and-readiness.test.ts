@@ -72,8 +72,17 @@ describe(`/readyz and /metrics (${ENGINE})`, () => {
     // The guest page asks the provider to prepare the payment.
     assert.equal((await t.app.inject({ method: 'GET', url: `/payment/${uuid}/` })).statusCode, 200);
     // A capture the provider knows nothing about: an outcome other than ok.
-    await t.app.payreq.provider
-      .capture({ paymentRequestId: uuid, reference: 'X', currency: 'EUR', transactionId: 'unknown' }, 100)
+    const provider = t.app.payreq.providers.byName('sandbox');
+    assert.ok(provider);
+    await provider
+      .capture({
+        orderId: uuid,
+        reference: 'X',
+        currency: 'EUR',
+        idempotencyKey: `metrics-${uuid}`,
+        transactionId: 'unknown',
+        amountCents: 100,
+      })
       .catch(() => undefined);
     const text = await scrape();
     const created = { method: 'POST', route: '/api/payment-requests/', status_code: '201' };
