@@ -78,8 +78,15 @@ export async function startService(
 ): Promise<RunningService> {
   const cleanups: Cleanup[] = [];
   let closing: Promise<void> | undefined;
+  // Started first on close, awaited in its turn: from the first moment of a stop, new requests
+  // get 503 (the balancer sees /readyz fail) and requests in flight finish, while the job or
+  // e-mail in progress finishes too.
+  let httpClosing: Promise<void> | undefined;
+  let closeHttp: () => Promise<void> = async () => {};
   const close = () => {
     closing ??= (async () => {
+      // Its error, if any, is reported when its cleanup awaits it below.
+      closeHttp().catch(() => {});
       // Reverse order: control channel, HTTP, database, lock.
       for (const cleanup of cleanups.reverse()) {
         try {
@@ -105,7 +112,8 @@ export async function startService(
     const config = await withSecretKey(initialConfig, repos);
 
     const app = await buildApp({ config, db });
-    cleanups.push(() => app.close());
+    closeHttp = () => (httpClosing ??= app.close());
+    cleanups.push(() => closeHttp());
     if (applied.length > 0) app.log.info({ applied }, 'migrations applied');
     await app.listen({ host: config.host, port: config.port });
     const demo = await createDemoDataOnce(config, repos);

@@ -18,7 +18,10 @@ export async function ipnRoutes(app: FastifyInstance): Promise<void> {
 
   app.post<{ Params: { provider: string } }>(
     '/ipn/:provider/',
-    { schema: { hide: true } },
+    {
+      schema: { hide: true },
+      // No rate limit on the route: the handler counts refused notifications only.
+    },
     async (request, reply) => {
       const { providers, notifications } = app.payreq;
       const provider = providers.byName(request.params.provider);
