@@ -14,7 +14,7 @@ export type { Database, Queryable, QueryResult } from './database.js';
 export { PG, pgCode } from './database.js';
 export type { DeferredHoldsRepository, DueImprint } from './deferred-holds-repository.js';
 export type { Deadline, ExpiryBatch, ExpiryRepository } from './expiry-repository.js';
-export { migrate } from './migrate.js';
+export { migrate, pendingMigrations } from './migrate.js';
 export type {
   LedgerEntry,
   LedgerKind,

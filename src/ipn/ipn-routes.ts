@@ -1,9 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError, errors } from '../domain/index.js';
 import { InvalidNotificationError } from '../providers/index.js';
-
-/** SPEC 8: the IPN endpoint takes at most 60 requests per minute per IP address. */
-export const IPN_RATE_LIMIT = 60;
+import { refusedNotificationLimit } from './refused-notification-limit.js';
 
 /**
  * `POST /ipn/<provider>/`: the provider's notification. The signature is checked before
@@ -15,12 +13,14 @@ export async function ipnRoutes(app: FastifyInstance): Promise<void> {
   // Providers post JSON or form-encoded bodies: keep every body as text for the signature.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  // Counts refusals only: a verified notification is never refused (refused-notification-limit.ts).
+  const countRefusal = refusedNotificationLimit(app);
 
   app.post<{ Params: { provider: string } }>(
     '/ipn/:provider/',
     {
       schema: { hide: true },
-      config: { rateLimit: { max: IPN_RATE_LIMIT, timeWindow: 60_000, hook: 'onRequest' } },
+      // No rate limit on the route: the handler counts refused notifications only.
     },
     async (request, reply) => {
       const { providers, notifications } = app.payreq;
@@ -33,6 +33,7 @@ export async function ipnRoutes(app: FastifyInstance): Promise<void> {
       } catch (err) {
         if (!(err instanceof InvalidNotificationError)) throw err;
         request.log.warn({ reason: err.message, ip: request.ip }, 'IPN refused: invalid notification');
+        await countRefusal(request, reply);
         throw new AppError('invalid_notification', 401, 'Invalid notification signature');
       }
       const outcome = await notifications.apply(provider.name, notification);
