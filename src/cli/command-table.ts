@@ -4,7 +4,7 @@ import { jobRunCommand } from './job-commands.js';
 import { keyCreate, keyDisable, keyEnable, keyList, keyRevoke } from './key-commands.js';
 import { migrateCommand } from './migrate-command.js';
 import { scheduleList, scheduleRuns, scheduleSet } from './schedule-commands.js';
-import { tenantCreate, tenantList } from './tenant-commands.js';
+import { tenantCreate, tenantList, tenantShow, tenantUpdate } from './tenant-commands.js';
 
 /** Runs in its own process only: the service is not a command one sends to the service. */
 export const serveCommand: CommandSpec = {
@@ -26,6 +26,8 @@ export const COMMANDS: readonly CommandSpec[] = [
   migrateCommand,
   tenantCreate,
   tenantList,
+  tenantShow,
+  tenantUpdate,
   keyCreate,
   keyList,
   keyDisable,
