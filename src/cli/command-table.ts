@@ -1,4 +1,10 @@
-import { adminCreateUser } from './admin-commands.js';
+import {
+  adminCreateUser,
+  adminDisableUser,
+  adminEnableUser,
+  adminListUsers,
+  adminSetPassword,
+} from './admin-commands.js';
 import type { CommandSpec } from './command-context.js';
 import { jobRunCommand } from './job-commands.js';
 import { keyCreate, keyDisable, keyEnable, keyList, keyRevoke } from './key-commands.js';
@@ -38,4 +44,8 @@ export const COMMANDS: readonly CommandSpec[] = [
   scheduleSet,
   scheduleRuns,
   adminCreateUser,
+  adminListUsers,
+  adminDisableUser,
+  adminEnableUser,
+  adminSetPassword,
 ];
