@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { adminUsers } from '../admin-users/index.js';
+import { apiKeys } from '../api-keys/index.js';
 import type { Config } from '../config/index.js';
 import type { Repositories, Tenant } from '../db/index.js';
-import { createApiKey } from './key-commands.js';
 
 /**
  * Development needs no SECRET_KEY: one is generated on the first start and kept in the
@@ -46,7 +46,7 @@ export async function createDemoDataOnce(config: Config, repos: Repositories): P
   const claim = randomUUID();
   if ((await repos.settings.getOrSet('demo_data_created', claim)) !== claim) return undefined;
   const tenant = await repos.tenants.create({ name: 'Demo Hotel', timezone: 'Europe/Paris' });
-  const { key, summary } = await createApiKey(repos, { tenantId: tenant.id, label: 'demo', expiresAt: null });
+  const { key, summary } = await apiKeys(repos).create({ tenantId: tenant.id, label: 'demo', expiresAt: null });
   const curl = [
     `curl -X POST ${config.publicBaseUrl}/api/payment-requests/`,
     `-H 'X-API-Key: ${key}'`,
