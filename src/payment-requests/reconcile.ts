@@ -193,7 +193,8 @@ export function reconciler(deps: ReconcilerDeps) {
       };
     }
     const openHold = order.transactions.some((t) => t.kind === 'hold' && t.status === 'authorised');
-    if (openHold && row?.status !== 'AUTHORISED_TO_VALIDATE') {
+    // An expired hold lapses at the provider at the end of its own delay: not a mismatch.
+    if (openHold && row?.status !== 'AUTHORISED_TO_VALIDATE' && row?.status !== 'EXPIRED') {
       return {
         payment_request_id: requestId,
         reference: row?.reference ?? null,
