@@ -2,6 +2,7 @@ import formbody from '@fastify/formbody';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { toAppError } from '../api/index.js';
 import { STATIC_SECURITY_HEADERS } from '../guest/index.js';
+import { adminRoutes } from './admin-routes.js';
 import { configRoutes } from './config-routes.js';
 import { pageContext } from './control-context.js';
 import { CONTROL_CSS, CONTROL_JS, CONTROL_SCRIPT_PATH, CONTROL_STYLESHEET_PATH } from './control-styles.js';
@@ -136,6 +137,7 @@ export async function controlPlugin(app: FastifyInstance, opts: { now?: () => Da
       await control.register(signInRoutes);
       await control.register(requestsRoutes);
       await control.register(configRoutes);
+      await control.register(adminRoutes);
     },
     { prefix: '/control' },
   );
