@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
+import { startBulkWorker } from './bulk-actions/index.js';
 import {
   type CommandContext,
   createDemoDataOnce,
@@ -117,6 +118,8 @@ export async function startService(
       cleanups.push(() => scheduler.stop());
       const mail = startMailWorker(app.payreq, app.log);
       cleanups.push(() => mail.stop());
+      const bulk = startBulkWorker(app.payreq, app.log);
+      cleanups.push(() => bulk.stop());
     }
 
     if (dir) {

@@ -67,7 +67,10 @@ function languageSwitch(ctx: PageContext): SafeHtml {
   )}`;
 }
 
-export function page(ctx: PageContext, p: { title: string; current?: Section; body: SafeHtml }): string {
+export function page(
+  ctx: PageContext,
+  p: { title: string; current?: Section; body: SafeHtml; refreshSeconds?: number },
+): string {
   const { m, user } = ctx;
   return html`<!doctype html>
 <html lang="${ctx.language}">
@@ -75,6 +78,7 @@ export function page(ctx: PageContext, p: { title: string; current?: Section; bo
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
+${p.refreshSeconds ? html`<meta http-equiv="refresh" content="${p.refreshSeconds}">` : ''}
 <title>${p.title} · ${m.backOffice}</title>
 <link rel="stylesheet" href="${CONTROL_STYLESHEET_PATH}">
 <script src="${CONTROL_SCRIPT_PATH}" defer></script>

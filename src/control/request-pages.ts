@@ -61,6 +61,8 @@ export function listPage(
     next?: string;
     tenants: readonly Tenant[];
     firstPage: boolean;
+    /** Names this form's bulk submission: sent twice, it is still one batch. */
+    batchId: string;
   },
 ): string {
   const { m } = ctx;
@@ -68,7 +70,7 @@ export function listPage(
   const table =
     p.rows.length === 0
       ? html`<p>${m.noRequests}</p>`
-      : html`<form method="post" action="/control/bulk">${csrfField(ctx)}
+      : html`<form method="post" action="/control/bulk">${csrfField(ctx)}<input type="hidden" name="batch" value="${p.batchId}">
 <div class="table-wrap"><table>
 <caption>${m.navRequests}</caption>
 <thead><tr><th scope="col"><input type="checkbox" id="select-all" aria-label="${m.select}"></th>
@@ -242,5 +244,43 @@ ${p.cents !== undefined ? html`<input type="hidden" name="amount" value="${(p.ce
 <div class="buttons"><button type="submit"${action === 'delete' || action === 'cancel' ? html` class="danger"` : ''}>${m.confirm}</button>
 <a href="/control/requests/${row.id}">${m.back}</a></div>
 </form></section>`,
+  });
+}
+
+export function bulkPage(
+  ctx: PageContext,
+  jobs: readonly {
+    reference: string | null;
+    payment_request_id: string;
+    action: string;
+    state: string;
+    reason: string | null;
+  }[],
+): string {
+  const { m } = ctx;
+  const pending = jobs.some((j) => j.state === 'queued' || j.state === 'running');
+  const label: Record<string, string> = {
+    queued: '…',
+    running: '…',
+    done: m.done,
+    refused: m.refused,
+    in_doubt: m.inDoubt.split(':')[0] ?? 'in doubt',
+    failed: m.error,
+  };
+  return page(ctx, {
+    title: m.bulkActions,
+    current: 'requests',
+    // While rows are pending the page reloads itself every 2 s: progress without any script.
+    refreshSeconds: pending ? 2 : undefined,
+    body: html`<h1>${m.bulkActions}</h1>
+<section class="card"><div class="table-wrap"><table><caption>${m.bulkActions}</caption>
+<thead><tr><th scope="col">${m.reference}</th><th scope="col">${m.action}</th><th scope="col">${m.outcome}</th><th scope="col">${m.details}</th></tr></thead>
+<tbody>${jobs.map(
+      (
+        j,
+      ) => html`<tr><td><a href="/control/requests/${j.payment_request_id}">${j.reference ?? j.payment_request_id}</a></td><td>${j.action}</td>
+<td><span class="status ${j.state}" data-state="${j.state}">${label[j.state] ?? j.state}</span></td><td>${j.reason ?? ''}</td></tr>`,
+    )}</tbody></table></div>
+<p><a href="/control/requests">${m.back}</a></p></section>`,
   });
 }

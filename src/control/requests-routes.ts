@@ -10,7 +10,7 @@ import {
   REQUEST_ACTIONS,
   type RequestAction,
 } from './request-actions.js';
-import { confirmPage, type DetailRow, detailPage, type ListQuery, listPage } from './request-pages.js';
+import { bulkPage, confirmPage, type DetailRow, detailPage, type ListQuery, listPage } from './request-pages.js';
 import { tenantContextOf } from './tenant-context.js';
 
 const PAGE_SIZE = 50;
@@ -142,8 +142,52 @@ export async function requestsRoutes(control: FastifyInstance): Promise<void> {
         next: more ? `/control/requests?${params}` : undefined,
         tenants,
         firstPage: !raw.after,
+        batchId: randomUUID(),
       }),
     );
+  });
+
+  // Bulk: each selected row becomes its own queued job; the page then follows their progress.
+  control.post('/bulk', async (request, reply) => {
+    const body = request.body as Record<string, unknown> | undefined;
+    const rawIds = body?.ids;
+    const ids = (Array.isArray(rawIds) ? rawIds : rawIds === undefined ? [] : [rawIds]).filter(
+      (v): v is string => typeof v === 'string',
+    );
+    const action = field(body, 'action');
+    const batchId = field(body, 'batch') ?? '';
+    const ctx = await pageContext(request, reply);
+    if (action !== 'capture' && action !== 'release' && action !== 'refund') throw controlNotFound();
+    if (!isUuid(batchId) || ids.length === 0 || ids.length > PAGE_SIZE || !ids.every(isUuid)) {
+      flash(request, 'error', ctx.m.invalid);
+      return reply.redirect('/control/requests', 303);
+    }
+    // Every selected request must be in the user's scope, or nothing is queued (404).
+    const u = user(request);
+    const rows = await Promise.all(ids.map((id) => scopedRequest(request, id)));
+    const queued = await repos.bulkJobs.enqueue({
+      batchId: batchId.toLowerCase(),
+      action,
+      username: u.username,
+      userTenantId: u.tenantId,
+      requests: rows.map((r) => ({ id: r.id, tenantId: r.tenant_id })),
+    });
+    await audit(request, {
+      tenantId: u.tenantId,
+      action: 'bulk_action',
+      target: batchId,
+      outcome: 'ok',
+      detail: { action, requests: rows.length, queued },
+    });
+    return reply.redirect(`/control/bulk/${batchId.toLowerCase()}`, 303);
+  });
+
+  control.get('/bulk/:batch', async (request, reply) => {
+    const { batch } = request.params as { batch: string };
+    if (!isUuid(batch)) throw controlNotFound();
+    const jobs = await repos.bulkJobs.batch(batch.toLowerCase(), user(request).tenantId ?? undefined);
+    if (jobs.length === 0) throw controlNotFound();
+    return html(reply, bulkPage(await pageContext(request, reply), jobs));
   });
 
   control.get('/requests/:id', async (request, reply) => {

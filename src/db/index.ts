@@ -2,6 +2,7 @@ import { adminSessionsRepository } from './admin-sessions-repository.js';
 import { adminUsersRepository } from './admin-users-repository.js';
 import { apiKeysRepository } from './api-keys-repository.js';
 import { auditRepository } from './audit-repository.js';
+import { bulkJobsRepository } from './bulk-jobs-repository.js';
 import { controlRequestsRepository } from './control-requests-repository.js';
 import type { Database } from './database.js';
 import { deferredHoldsRepository } from './deferred-holds-repository.js';
@@ -23,6 +24,7 @@ export type {
   AuditRepository,
   AuditRow,
 } from './audit-repository.js';
+export type { BulkAction, BulkJobRow, BulkJobsRepository, BulkState } from './bulk-jobs-repository.js';
 export type {
   ControlListFilter,
   ControlListRow,
@@ -83,6 +85,7 @@ export function repositories(db: Database) {
     adminSessions: adminSessionsRepository(db),
     audit: auditRepository(db),
     controlRequests: controlRequestsRepository(db),
+    bulkJobs: bulkJobsRepository(db),
   };
 }
 export type Repositories = ReturnType<typeof repositories>;
