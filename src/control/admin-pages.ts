@@ -12,7 +12,7 @@ export function tenantsPage(ctx: PageContext, tenants: readonly Tenant[], issues
     title: m.tenants,
     current: 'tenants',
     body: html`<h1>${m.tenants}</h1>
-<section class="card"><div class="table-wrap"><table><caption>${m.tenants}</caption>
+<section class="card"><div class="table-wrap" tabindex="0"><table><caption>${m.tenants}</caption>
 <thead><tr><th scope="col">${m.name}</th><th scope="col">${m.timezone}</th><th scope="col">${m.created}</th><th scope="col">${m.actions}</th></tr></thead>
 <tbody>${tenants.map(
       (
@@ -41,7 +41,7 @@ export function usersPage(
     title: m.users,
     current: 'users',
     body: html`<h1>${m.users}</h1>
-<section class="card"><div class="table-wrap"><table><caption>${m.users}</caption>
+<section class="card"><div class="table-wrap" tabindex="0"><table><caption>${m.users}</caption>
 <thead><tr><th scope="col">${m.username}</th><th scope="col">${m.role}</th><th scope="col">${m.status}</th><th scope="col">${m.actions}</th></tr></thead>
 <tbody>${users.map(
       (u) => html`<tr><td>${u.username}</td><td>${tenantName(u.tenantId)}</td>
@@ -87,7 +87,7 @@ ${schedules.map(
 <form method="post" action="/control/schedules/${s.job}/run">${csrfField(ctx)}<button type="submit" class="secondary">${m.runNow}</button></form>
 </section>`,
 )}
-<section class="card"><div class="table-wrap"><table><caption>${m.runs}</caption>
+<section class="card"><div class="table-wrap" tabindex="0"><table><caption>${m.runs}</caption>
 <thead><tr><th scope="col">${m.when}</th><th scope="col">${m.job}</th><th scope="col">${m.outcome}</th><th scope="col">${m.counts}</th><th scope="col">${m.error}</th></tr></thead>
 <tbody>${runs.map(
       (
@@ -114,7 +114,7 @@ export function auditPage(
 <section class="card">${
       p.rows.length === 0
         ? html`<p>${m.noAudit}</p>`
-        : html`<div class="table-wrap"><table><caption>${m.audit}</caption>
+        : html`<div class="table-wrap" tabindex="0"><table><caption>${m.audit}</caption>
 <thead><tr><th scope="col">${m.when}</th><th scope="col">${m.who}</th><th scope="col">${m.action}</th><th scope="col">${m.target}</th>
 <th scope="col">${m.outcome}</th><th scope="col">${m.ip}</th><th scope="col">${m.details}</th></tr></thead>
 <tbody>${p.rows.map(

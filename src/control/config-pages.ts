@@ -59,7 +59,7 @@ ${
 ${
   p.keys.length === 0
     ? html`<p>${m.noKeys}</p>`
-    : html`<div class="table-wrap"><table><caption>${m.keys}</caption>
+    : html`<div class="table-wrap" tabindex="0"><table><caption>${m.keys}</caption>
 <thead><tr><th scope="col">${m.prefix}</th><th scope="col">${m.label}</th><th scope="col">${m.status}</th><th scope="col">${m.created}</th>
 <th scope="col">${m.lastUsed}</th><th scope="col">${m.expires}</th><th scope="col">${m.actions}</th></tr></thead>
 <tbody>${rows}</tbody></table></div>`

@@ -71,7 +71,7 @@ export function listPage(
     p.rows.length === 0
       ? html`<p>${m.noRequests}</p>`
       : html`<form method="post" action="/control/bulk">${csrfField(ctx)}<input type="hidden" name="batch" value="${p.batchId}">
-<div class="table-wrap"><table>
+<div class="table-wrap" tabindex="0"><table>
 <caption>${m.navRequests}</caption>
 <thead><tr><th scope="col"><input type="checkbox" id="select-all" aria-label="${m.select}"></th>
 <th scope="col">${m.reference}</th>${allTenants ? html`<th scope="col">${m.tenant}</th>` : ''}<th scope="col">${m.status}</th><th scope="col">${m.guest}</th>
@@ -168,7 +168,7 @@ function reservationData(ctx: PageContext, data: Record<string, unknown>): SafeH
 function ledgerTable(ctx: PageContext, row: DetailRow, ledger: readonly LedgerRow[]): SafeHtml {
   const { m } = ctx;
   if (ledger.length === 0) return html`<p>${m.noLedger}</p>`;
-  return html`<div class="table-wrap"><table><caption>${m.ledger}</caption>
+  return html`<div class="table-wrap" tabindex="0"><table><caption>${m.ledger}</caption>
 <thead><tr><th scope="col">${m.when}</th><th scope="col">${m.kind}</th><th scope="col" class="num">${m.amount}</th><th scope="col">${m.state}</th>
 <th scope="col">${m.transaction}</th><th scope="col">${m.who}</th><th scope="col">${m.incident}</th></tr></thead>
 <tbody>${ledger.map(
@@ -182,7 +182,7 @@ function ledgerTable(ctx: PageContext, row: DetailRow, ledger: readonly LedgerRo
 
 function historyTable(ctx: PageContext, history: readonly HistoryRow[]): SafeHtml {
   const { m } = ctx;
-  return html`<div class="table-wrap"><table><caption>${m.history}</caption>
+  return html`<div class="table-wrap" tabindex="0"><table><caption>${m.history}</caption>
 <thead><tr><th scope="col">${m.when}</th><th scope="col">${m.from}</th><th scope="col">${m.to}</th><th scope="col">${m.source}</th><th scope="col">${m.who}</th></tr></thead>
 <tbody>${history.map(
     (
@@ -273,7 +273,7 @@ export function bulkPage(
     // While rows are pending the page reloads itself every 2 s: progress without any script.
     refreshSeconds: pending ? 2 : undefined,
     body: html`<h1>${m.bulkActions}</h1>
-<section class="card"><div class="table-wrap"><table><caption>${m.bulkActions}</caption>
+<section class="card"><div class="table-wrap" tabindex="0"><table><caption>${m.bulkActions}</caption>
 <thead><tr><th scope="col">${m.reference}</th><th scope="col">${m.action}</th><th scope="col">${m.outcome}</th><th scope="col">${m.details}</th></tr></thead>
 <tbody>${jobs.map(
       (
