@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ControlListFilter } from '../db/index.js';
-import { AppError, isStatus, REQUEST_TYPES, type RequestType } from '../domain/index.js';
+import { AppError, REQUEST_TYPES, type RequestType, STATUSES, type Status } from '../domain/index.js';
 import { audit, controlNotFound, field, flash, isUuid, pageContext, tenantScope, user } from './control-context.js';
 import {
   AMOUNT_ACTIONS,
@@ -88,7 +88,7 @@ export async function performAction(
 }
 
 function listFilter(request: FastifyRequest, q: ListQuery & { after?: string }): ControlListFilter {
-  const status = isStatus(q.status ?? '') ? (q.status as ControlListFilter['status']) : undefined;
+  const status = (STATUSES as readonly string[]).includes(q.status ?? '') ? (q.status as Status) : undefined;
   const type = (REQUEST_TYPES as readonly string[]).includes(q.type ?? '') ? (q.type as RequestType) : undefined;
   const createdFrom = dateOrUndefined(q.created_from);
   const createdTo = dateOrUndefined(q.created_to);

@@ -1,29 +1,17 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import axe from 'axe-core';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { runBulkJobs } from '../../src/bulk-actions/index.js';
+import { launchChromium, skipWithoutChromium } from '../helpers/browser.js';
 import { arrangeStatus } from '../helpers/fixtures.js';
 import { type ListeningApp, startListeningApp } from '../helpers/listening-app.js';
 import { checkoutForm, detail, eventually, submitCard } from '../helpers/sandbox-checkout.js';
 import { createBody, createRequest, ENGINE } from '../helpers/test-app.js';
 import { createUser, PASSWORD } from './control-client.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-// CI installs chromium (.ci/run); a developer machine without it skips rather than fails.
-const skip = !existsSync(CHROMIUM) && !process.env.CI ? `${CHROMIUM} is not installed` : false;
 // Screenshots of each main page, for a reviewer to look at (test-results/ is git-ignored).
 const SCREENSHOTS = path.resolve('test-results', 'control');
 
@@ -34,14 +22,14 @@ async function axeViolations(page: Page): Promise<string[]> {
     .then((r) => r.violations.map((v) => v.id + ': ' + v.help + ' @ ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`);
 }
 
-describe(`back office in a real browser (${ENGINE})`, { skip, timeout: 300_000 }, () => {
+describe(`back office in a real browser (${ENGINE})`, { skip: skipWithoutChromium, timeout: 300_000 }, () => {
   let t: ListeningApp;
   let browser: Browser;
   let address = 0;
 
   before(async () => {
     t = await startListeningApp({ env: { TRUST_PROXY: 'true' } });
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     mkdirSync(SCREENSHOTS, { recursive: true });
     await createUser(t, 'root');
     await createUser(t, 'desk', t.tenant.tenantId);
