@@ -15,6 +15,7 @@ import {
   validatorCompiler,
 } from './api/index.js';
 import type { Config, TrustProxy } from './config/index.js';
+import { controlPlugin } from './control/index.js';
 import { type Database, type Repositories, repositories } from './db/index.js';
 import { AppError, errors } from './domain/index.js';
 import { guestRoutes } from './guest/index.js';
@@ -168,6 +169,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(apiPlugin);
   await app.register(ipnRoutes);
   await app.register(guestRoutes);
+  await app.register(controlPlugin, { now: opts.now });
   if (app.payreq.providers.byName('sandbox')) await app.register(sandboxRoutes);
   await app.register(healthRoutes);
   metricsRoute(app, app.payreq.metrics, config.metricsToken);

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
+import { startBulkWorker } from './bulk-actions/index.js';
 import {
   type CommandContext,
   createDemoDataOnce,
@@ -127,6 +128,8 @@ export async function startService(
       cleanups.push(() => scheduler.stop());
       const mail = startMailWorker(app.payreq, app.log);
       cleanups.push(() => mail.stop());
+      const bulk = startBulkWorker(app.payreq, app.log);
+      cleanups.push(() => bulk.stop());
     }
 
     if (dir) {
@@ -137,9 +140,9 @@ export async function startService(
         keyChanged: (prefix) => app.payreq.auth.forget(prefix),
         app: app.payreq,
       };
-      const control = await startControlServer(dir, (argv) => {
+      const control = await startControlServer(dir, (argv, stdin) => {
         app.log.info({ command: argv.slice(0, 2).join(' ') }, 'CLI command through the control channel');
-        return runCommand(argv, ctx, (err) => app.log.error({ err }, 'CLI command failed'));
+        return runCommand(argv, ctx, (err) => app.log.error({ err }, 'CLI command failed'), stdin);
       });
       cleanups.push(() => control.close());
     }

@@ -59,6 +59,11 @@ describe(`first start (${ENGINE})`, { timeout: 240_000 }, () => {
     assert.equal(url, `${publicBaseUrl}/api/payment-requests/`);
     assert.match(first.stdout, new RegExp(`API key: +${key.replace('.', '\\.')}\\n`));
     assert.match(first.stdout, /API docs: http:\/\/127\.0\.0\.1:\d+\/api\/docs/);
+    // A back-office superuser, its password printed this once.
+    assert.match(
+      first.stdout,
+      new RegExp(`Back office: ${publicBaseUrl}/control/\\n {2}user: admin {3}password: [\\w-]{16}\\n`),
+    );
 
     // The line works as printed: it creates a DEPOSIT.
     const created = await fetch(url, {
