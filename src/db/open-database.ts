@@ -21,8 +21,16 @@ export function parseDatabaseUrl(url: string): DatabaseLocation {
   return { engine: 'pglite', dir: path.resolve(rest) };
 }
 
-/** `role` sizes embedded PGlite's buffer pool (a command holds less); PostgreSQL ignores it. */
-export async function openDatabase(location: DatabaseLocation, role: PgliteRole = 'service'): Promise<Database> {
+/**
+ * `role` sizes embedded PGlite's buffer pool (a command holds less); `initialData` starts a new
+ * PGlite cluster from a `dumpDataDir()` archive instead of an empty one (the test suite starts
+ * every file from one migrated copy). PostgreSQL ignores both.
+ */
+export async function openDatabase(
+  location: DatabaseLocation,
+  role: PgliteRole = 'service',
+  initialData?: Blob,
+): Promise<Database> {
   if (location.engine === 'postgres') return openPostgres(location.url);
-  return openPglite(location.dir, role);
+  return openPglite(location.dir, role, initialData);
 }

@@ -43,9 +43,12 @@ export async function sandboxRoutes(app: FastifyInstance): Promise<void> {
     (_request, body, done) => done(null, parseForm(body as string)),
   );
 
+  // The retry loop is background work like the scheduler's: WORKERS=off leaves it off (an
+  // API-only instance, and tests that count the statements a request makes on this database).
+  // The first delivery is made by the checkout itself below, so payments still notify.
   let loop: { stop(): Promise<void> } | undefined;
   app.addHook('onReady', async () => {
-    loop = startDeliveryLoop(store, policy, notificationKey, log);
+    if (config.workers) loop = startDeliveryLoop(store, policy, notificationKey, log);
   });
   app.addHook('onClose', async () => {
     await loop?.stop();
