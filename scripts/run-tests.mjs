@@ -10,10 +10,24 @@
 //   esbuild (no type check: `npm run typecheck` does that) into a scratch tree that mirrors the
 //   checkout; TEST_FROM_SOURCE=1 runs them through tsx as before.
 // - A new PGlite cluster costs an initdb inside WASM (about 8 s). The migrated database is made
-//   once per run and every test file starts from a copy (test/helpers/database-template.ts).
+//   once (PGlite: kept until the migrations change; PostgreSQL: per run) and every test file
+//   starts from a copy (test/helpers/database-template.ts).
 // - Files run in parallel, as many as the machine has cores (TEST_CONCURRENCY overrides).
 import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+} from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -100,9 +114,42 @@ const loader = tree ? [] : ['--import', 'tsx'];
 const testPath = (f) => (tree ? f.replace(/\.ts$/, '.js') : f);
 const templateCommand = [...loader, testPath('test/helpers/database-template-command.ts')];
 
-/** The run's migrated database for `engine`, as the environment the test processes read; {} when it could not be made. */
+/**
+ * PGlite's migrated archive is kept between runs in the system's temporary directory, named by
+ * a hash of what it is made of (the migrations, PGlite's version): a change to either makes a
+ * new one, and one left unused for a day is removed. It is written under another name and
+ * renamed, so a run never reads half of one.
+ */
+function pgliteArchivePath() {
+  const dir = path.join(tmpdir(), 'payreq-test-templates');
+  mkdirSync(dir, { recursive: true });
+  const hash = createHash('sha256');
+  hash.update(readFileSync(path.join(root, 'node_modules/@electric-sql/pglite/package.json')));
+  for (const f of findFiles(path.join(root, 'src/db/migrations'), '.sql')) {
+    hash.update(path.basename(f)).update(readFileSync(f));
+  }
+  const dayAgo = Date.now() - 24 * 3600 * 1000;
+  for (const name of readdirSync(dir)) {
+    const p = path.join(dir, name);
+    if (statSync(p).mtimeMs < dayAgo) rmSync(p, { force: true });
+  }
+  return path.join(dir, `pglite-${hash.digest('hex').slice(0, 16)}.tar`);
+}
+
+/** The run's migrated database for `engine`, as the environment the test processes read; {} when there is none. */
 async function makeTemplate(engine) {
   const t0 = Date.now();
+  let archive;
+  if (engine === 'pglite') {
+    archive = pgliteArchivePath();
+    if (existsSync(archive)) {
+      utimesSync(archive, new Date(), new Date());
+      return { PAYREQ_TEST_PGLITE_TEMPLATE: archive };
+    }
+  } else if (files.length < 3) {
+    // A copy saves less than making the template costs.
+    return {};
+  }
   const args = engine === 'pglite' ? ['make', 'pglite', scratch] : ['make', 'postgres'];
   const r = await run([...templateCommand, ...args], { cwd, stdio: ['ignore', 'pipe', 'inherit'] });
   const made = r.stdout.trim().split('\n').pop();
@@ -111,7 +158,9 @@ async function makeTemplate(engine) {
     return {};
   }
   console.log(`migrated template for ${engine} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  return engine === 'pglite' ? { PAYREQ_TEST_PGLITE_TEMPLATE: made } : { PAYREQ_TEST_POSTGRES_TEMPLATE: made };
+  if (engine === 'postgres') return { PAYREQ_TEST_POSTGRES_TEMPLATE: made };
+  renameSync(made, archive);
+  return { PAYREQ_TEST_PGLITE_TEMPLATE: archive };
 }
 
 let passed = 0;
