@@ -137,8 +137,3 @@ export const CaptureBody = Type.Unsafe<{ amount?: number } | null>({
     },
   },
 });
-
-export const ApiKeyHeader = Type.Object({
-  'x-api-key': Type.Optional(Type.String({ description: '`<prefix>.<secret>`' })),
-  'idempotency-key': Type.Optional(Type.String({ description: 'Replays the first response for 24 h' })),
-});

@@ -12,7 +12,7 @@ export {
   type ExpireResult,
   expirePaymentRequests,
 } from './expire-payment-requests.js';
-export { type ReconcileContext, type ReconcileResult, reconcileStaleClaims } from './reconcile-claims.js';
+export { type ReconcileResult, reconcileClaims } from './reconcile-claims.js';
 export { cronProblem, dateIn, isTimeZone, nextRunAfter } from './schedule-times.js';
 export { type JobsContext, SCHEDULED_JOBS, type ScheduledJob } from './scheduled-jobs.js';
 export {
