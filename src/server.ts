@@ -68,7 +68,7 @@ function describeDatabase(config: Config): string {
 }
 
 /**
- * Starts the service: takes the PGlite directory (DESIGN.md 1), migrates, prepares the first
+ * Starts the service: takes the PGlite directory, migrates, prepares the first
  * development start, listens, and opens the control channel for CLI commands. A failure on
  * the way undoes what was done, so no lock or socket outlives a failed start.
  */

@@ -50,7 +50,7 @@ export function toAppError(err: FastifyError & { validation?: AjvIssue[] }): App
 
 export function sendError(reply: FastifyReply, e: AppError): FastifyReply {
   const body: Record<string, unknown> = { error: e.message, code: e.code, ...e.extra };
-  // DESIGN.md 5: authentication failures carry both keys, for clients written to either reference.
+  // Authentication failures carry both keys, for clients written to either reference.
   if (e.httpStatus === 401 || e.code.startsWith('api_key_')) body.detail = e.message;
   // Error bodies are built here, never by a route's response schema: a route documents its
   // 403 as an auth failure, but an HTTPS refusal is a 403 too and must not fail to serialise.

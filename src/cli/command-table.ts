@@ -20,7 +20,7 @@ export const serveCommand: CommandSpec = {
   needs: 'service',
 };
 
-/** Every command of DESIGN.md 4, in the order `payreq --help` lists them. */
+/** Every command (README's Command line), in the order `payreq --help` lists them. */
 export const COMMANDS: readonly CommandSpec[] = [
   serveCommand,
   migrateCommand,

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
- * DESIGN.md 1: PGlite admits one process per data directory; two would corrupt it. The
+ * PGlite admits one process per data directory; two would corrupt it. The
  * process that opens a directory first holds `payreq.lock` there, naming its pid and role.
  */
 export const LOCK_FILE = 'payreq.lock';

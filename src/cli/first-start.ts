@@ -33,7 +33,7 @@ const DEMO_BODY = {
 };
 
 /**
- * DESIGN.md 4: the first development start on an empty database creates a demo tenant and a
+ * The first development start on an empty database creates a demo tenant and a
  * key, for the banner to show once. A marker row makes "first" hold with several instances
  * starting together on one PostgreSQL: only the one that writes it creates the demo.
  */

@@ -4,7 +4,7 @@ import type { CommandContext, Outcome } from './command-context.js';
 
 /** A scheduled job as `payreq job run NAME` sees it. */
 export interface CliJob {
-  /** As in DESIGN.md 4, e.g. `create_deferred_payments`. */
+  /** The job's name on the command line, e.g. `create_deferred_payments`. */
   name: string;
   summary: string;
   /**

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { type DatabaseLocation, parseDatabaseUrl } from '../db/open-database.js';
 
-/** Configuration from the environment (DESIGN.md 3). A bad value stops the start with one line. */
+/** Configuration from the environment. A bad value stops the start with one line. */
 export interface Config {
   port: number;
   host: string;

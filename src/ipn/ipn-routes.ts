@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { AppError, errors } from '../domain/index.js';
 import { InvalidNotificationError } from '../providers/index.js';
 
-/** SPEC 8: the IPN endpoint takes at most 60 requests per minute per IP address. */
+/** The IPN endpoint takes at most 60 requests per minute per IP address. */
 export const IPN_RATE_LIMIT = 60;
 
 /**

@@ -23,7 +23,7 @@ export interface RenderedMail {
   html: string;
 }
 
-/** The guest payment form of a request (SPEC.md 1). */
+/** The guest payment form of a request. */
 export function paymentUrl(publicBaseUrl: string, id: string): string {
   return `${publicBaseUrl}/payment/${encodeURIComponent(id)}/`;
 }
@@ -121,7 +121,7 @@ ${signatureHtml(m, hotel)}`;
   return { subject: oneLine(m.linkSubject(hotel)), text, html: layout(hotel, req.language, body) };
 }
 
-/** The confirmation after a DEPOSIT was captured (SPEC.md 1, flow 2). */
+/** The confirmation after a DEPOSIT was captured. */
 export function renderDepositConfirmation(req: MailRequest, hotelName: string): RenderedMail {
   const m = MAIL_MESSAGES[req.language];
   const hotel = oneLine(hotelName);

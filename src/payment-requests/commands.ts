@@ -169,7 +169,7 @@ export function paymentRequestCommands(
     },
 
     /**
-     * Gives money back (the administration interface's action; SPEC 1): all that is left, or
+     * Gives money back (the administration interface's action, never the API's): all that is left, or
      * `amount` of it. The last cent back makes the request REFUNDED.
      */
     refund(t: TenantContext, id: string, amount: number | undefined, actor: Actor): Promise<ActionOutcome> {

@@ -117,7 +117,7 @@ async function applyMove(
       JSON.stringify({ event_id: n.eventId, detail: n.detail ?? null }),
     ],
   );
-  // SPEC 1: a deposit paid by the guest earns a confirmation e-mail; the cause is unique, so
+  // A deposit paid by the guest earns a confirmation e-mail; the cause is unique, so
   // however often this runs, one e-mail is due.
   if (paid && row.request_type === 'DEPOSIT') {
     await tx.query(

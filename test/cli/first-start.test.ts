@@ -18,7 +18,7 @@ async function freshDatabase(dir: string, dbs: TestDatabase[]) {
   return {
     url: `pglite://${dataDir}`,
     async inspect<T>(fn: (db: Database) => Promise<T>): Promise<T> {
-      // Only while no service holds the directory (DESIGN.md 1).
+      // Only while no service holds the directory.
       const db = await openDatabase({ engine: 'pglite', dir: dataDir });
       try {
         return await fn(db);

@@ -33,7 +33,7 @@ describe(`POST /ipn/<provider>/ (${ENGINE})`, () => {
     assert.equal((await ipn('10.0.0.2', '{}', 'lyra')).statusCode, 404);
   });
 
-  test(`at most ${IPN_RATE_LIMIT} a minute per IP address (SPEC 8): then 429 with Retry-After; other addresses go on`, async () => {
+  test(`at most ${IPN_RATE_LIMIT} a minute per IP address: then 429 with Retry-After; other addresses go on`, async () => {
     for (let i = 0; i < IPN_RATE_LIMIT; i++) assert.equal((await ipn('10.0.0.3')).statusCode, 401, `request ${i + 1}`);
     const limited = await ipn('10.0.0.3');
     assert.equal(limited.statusCode, 429);

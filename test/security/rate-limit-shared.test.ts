@@ -5,7 +5,7 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config/index.js';
 import { createBody, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
 
-// DESIGN.md 2: with REDIS_URL, every instance counts against the same limit. CI starts Redis.
+// With REDIS_URL, every instance counts against the same limit. CI starts Redis.
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 describe(`create rate limit shared through Redis by two instances (${ENGINE})`, () => {
