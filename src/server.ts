@@ -16,6 +16,7 @@ import type { Config } from './config/index.js';
 import { migrate, openDatabase, repositories } from './db/index.js';
 import { startScheduler } from './jobs/index.js';
 import { startMailWorker } from './mail/index.js';
+import { startWebhookWorker } from './webhooks/index.js';
 
 /** How long `serve` waits for a CLI command that holds the PGlite directory to finish. */
 const CLI_LOCK_WAIT_MS = 15_000;
@@ -110,13 +111,15 @@ export async function startService(
     await app.listen({ host: config.host, port: config.port });
     const demo = await createDemoDataOnce(config, repos);
     if (config.workers) {
-      // Every instance runs them: the slot claim (scheduler) and the row claim (outbox) keep
+      // Every instance runs them: the slot claim (scheduler) and the row claims (outboxes) keep
       // N instances from doing any piece of work twice. Stopped before the database closes
       // (cleanups run in reverse), each waiting for the job or the e-mail in progress.
       const scheduler = startScheduler(app.payreq, app.log);
       cleanups.push(() => scheduler.stop());
       const mail = startMailWorker(app.payreq, app.log);
       cleanups.push(() => mail.stop());
+      const webhooks = startWebhookWorker(app.payreq, { retryBaseMs: config.webhookRetryBaseMs, log: app.log });
+      cleanups.push(() => webhooks.stop());
     }
 
     if (dir) {

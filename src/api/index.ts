@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import { eventsRoutes } from './events-routes.js';
 import { completeDocument } from './openapi-document.js';
 import { paymentRequestsRoutes } from './payment-requests-routes.js';
 
@@ -46,6 +47,7 @@ export async function apiPlugin(app: FastifyInstance): Promise<void> {
         request.caller = await app.payreq.auth.authenticate(request.headers['x-api-key']);
       });
       await api.register(paymentRequestsRoutes);
+      await api.register(eventsRoutes);
     },
     { prefix: '/api' },
   );

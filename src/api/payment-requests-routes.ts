@@ -9,7 +9,7 @@ import { decodeCursor, encodeCursor, isUuid } from './list-cursor.js';
 import { paymentLink, presentDetail, presentStatus } from './presenters.js';
 import {
   ActionResponse,
-  AuthErrorBody,
+  authErrors,
   CaptureBody,
   CreateBody,
   DETAIL_EXAMPLE,
@@ -33,16 +33,6 @@ const IdempotencyHeaders = Type.Object({
     Type.String({ description: 'Retry safely: the same key and body within 24 h replays the first response' }),
   ),
 });
-const authErrors = {
-  401: errorResponse(AuthErrorBody, 'The X-API-Key header is missing, malformed, unknown or disabled', [
-    'unauthorized',
-  ]),
-  403: errorResponse(AuthErrorBody, 'The key is revoked or expired, or the call was not made over HTTPS', [
-    'api_key_revoked',
-    'api_key_expired',
-    'https_required',
-  ]),
-};
 const notFound = {
   404: errorResponse(ErrorBody, 'No payment request of this tenant has this uuid (or it was deleted)', ['not_found']),
 };
@@ -162,7 +152,7 @@ export const paymentRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'listPaymentRequests',
         summary: 'List payment requests, newest first',
         description:
-          'A bare array. When more rows exist, the `Link` header (RFC 8288) carries the next page URL with rel="next": follow it until it is absent.',
+          'A bare array, newest first; with `updated_after`, the requests changed since then, oldest change first. When more rows exist, the `Link` header (RFC 8288) carries the next page URL with rel="next": follow it until it is absent.',
         querystring: ListQuery,
         response: {
           200: okResponse(
@@ -181,21 +171,36 @@ export const paymentRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const c = caller(request);
       const q = request.query;
       const limit = q.limit ?? 100;
-      const rows = await repos.paymentRequests.list(c.tenantId, {
+      const changed = q.updated_after !== undefined;
+      const filter = {
         status: q.status as Status | undefined,
         requestType: q.request_type as RequestType | undefined,
         reservationRef: q.reservation_ref,
-        createdAfter: q.created_after ? new Date(q.created_after) : undefined,
-        createdBefore: q.created_before ? new Date(q.created_before) : undefined,
-        before: q.cursor ? decodeCursor(q.cursor) : undefined,
-        limit: limit + 1,
-      });
+      };
+      // With updated_after the order is by change, oldest first, so a sync can resume where it
+      // stopped; the cursor then names the last (updated_at, id) seen.
+      const rows = changed
+        ? await repos.events.changedSince(c.tenantId, {
+            ...filter,
+            updatedAfter: new Date(q.updated_after as string),
+            after: q.cursor ? decodeCursor(q.cursor) : undefined,
+            limit: limit + 1,
+          })
+        : await repos.paymentRequests.list(c.tenantId, {
+            status: q.status as Status | undefined,
+            requestType: q.request_type as RequestType | undefined,
+            reservationRef: q.reservation_ref,
+            createdAfter: q.created_after ? new Date(q.created_after) : undefined,
+            createdBefore: q.created_before ? new Date(q.created_before) : undefined,
+            before: q.cursor ? decodeCursor(q.cursor) : undefined,
+            limit: limit + 1,
+          });
       const page = rows.slice(0, limit);
       const last = page[page.length - 1];
       if (rows.length > limit && last) {
         const next = new URLSearchParams();
         for (const [k, v] of Object.entries(q)) if (v !== undefined && k !== 'cursor') next.set(k, String(v));
-        next.set('cursor', encodeCursor(last.created_at, last.id));
+        next.set('cursor', encodeCursor(changed ? last.updated_at : last.created_at, last.id));
         reply.header('link', `<${config.publicBaseUrl}/api/payment-requests/?${next}>; rel="next"`);
       }
       return page.map(presentDetail);

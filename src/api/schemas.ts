@@ -237,6 +237,41 @@ export const PaymentRequestStatus = Type.Object(
   },
 );
 
+const EVENT_TYPES_DESCRIPTION =
+  '`payment_request.` and the new status in lower case (`payment_request.captured`), or `payment_request.deleted`, or `payment_request.incident` (money arrived where it should not and was sent back automatically).';
+
+export const EventBody = Type.Object(
+  {
+    id: Type.Integer({ description: 'Identifies the event; give it as `after` to read the events that follow' }),
+    type: Type.String({ description: EVENT_TYPES_DESCRIPTION }),
+    created_at: Timestamp,
+    data: Type.Object(
+      {
+        uuid: Uuid,
+        status: Type.String({ description: 'The status after the change; DELETED for a deleted request' }),
+      },
+      {
+        additionalProperties: true,
+        description:
+          'The request at that moment, with the fields of PaymentRequestDetail. A deleted request keeps what was last known, with `previous_status`; an incident adds `incident`.',
+      },
+    ),
+  },
+  {
+    title: 'Event',
+    examples: [
+      { id: 1842, type: 'payment_request.captured', created_at: DETAIL_EXAMPLE.updated_at, data: DETAIL_EXAMPLE },
+    ],
+  },
+);
+
+export const EventsQuery = Type.Object({
+  after: Type.Optional(
+    Type.Integer({ minimum: 0, description: 'The id of the last event you processed; omitted: from the oldest kept' }),
+  ),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+});
+
 export const MessageBody = Type.Object(
   { message: Type.String({ description: 'Names the reference deleted' }) },
   { title: 'Message', examples: [{ message: 'Payment request DEP-2026-0042 deleted.' }] },
@@ -252,6 +287,13 @@ export const ListQuery = Type.Object({
   created_before: Type.Optional(Type.String({ format: 'date-time', description: 'Exclusive' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
   cursor: Type.Optional(Type.String({ maxLength: 200, description: 'Opaque; from the Link header' })),
+  updated_after: Type.Optional(
+    Type.String({
+      format: 'date-time',
+      description:
+        'Only requests changed after this time (exclusive), oldest change first instead of newest first: for syncing',
+    }),
+  ),
 });
 export type ListQuery = Static<typeof ListQuery>;
 
@@ -325,3 +367,15 @@ const SAMPLE_ERRORS = new Map(
 export function okResponse<T extends TSchema>(schema: T, description: string): T {
   return { ...schema, 'x-response-description': description };
 }
+
+/** The authentication failures every /api route can answer. */
+export const authErrors = {
+  401: errorResponse(AuthErrorBody, 'The X-API-Key header is missing, malformed, unknown or disabled', [
+    'unauthorized',
+  ]),
+  403: errorResponse(AuthErrorBody, 'The key is revoked or expired, or the call was not made over HTTPS', [
+    'api_key_revoked',
+    'api_key_expired',
+    'https_required',
+  ]),
+};

@@ -5,6 +5,7 @@ import { keyCreate, keyDisable, keyEnable, keyList, keyRevoke } from './key-comm
 import { migrateCommand } from './migrate-command.js';
 import { scheduleList, scheduleRuns, scheduleSet } from './schedule-commands.js';
 import { tenantCreate, tenantList } from './tenant-commands.js';
+import { webhookCreate, webhookDelete, webhookList, webhookRedeliver } from './webhook-commands.js';
 
 /** Runs in its own process only: the service is not a command one sends to the service. */
 export const serveCommand: CommandSpec = {
@@ -35,5 +36,9 @@ export const COMMANDS: readonly CommandSpec[] = [
   scheduleList,
   scheduleSet,
   scheduleRuns,
+  webhookCreate,
+  webhookList,
+  webhookDelete,
+  webhookRedeliver,
   adminCreateUser,
 ];

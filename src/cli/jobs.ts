@@ -1,5 +1,5 @@
 import { buildContext } from '../app.js';
-import { createDeferredPayments, expirePaymentRequests, reconcileStaleClaims } from '../jobs/index.js';
+import { createDeferredPayments, expirePaymentRequests, purgeEvents, reconcileStaleClaims } from '../jobs/index.js';
 import type { CommandContext, Outcome } from './command-context.js';
 
 /** A scheduled job as `payreq job run NAME` sees it. */
@@ -56,6 +56,17 @@ export const JOBS: readonly CliJob[] = [
       return {
         json: { job: 'expire_payment_requests', ...r },
         text: `expire_payment_requests as of ${r.now}: ${r.holds_expired} holds expired, ${r.links_expired} links expired\n`,
+      };
+    },
+  },
+  {
+    name: 'purge_events',
+    summary: 'delete delivered webhook log rows after 30 days and events after 90 days',
+    async run(ctx) {
+      const r = await purgeEvents(ctx.repos);
+      return {
+        json: { job: 'purge_events', ...r },
+        text: `purge_events: ${r.deliveries} delivered webhook log rows and ${r.events} events deleted\n`,
       };
     },
   },

@@ -27,8 +27,10 @@ export interface Config {
   sandboxIpnRetryMs: number;
   /** The e-mail outbox's first retry delay after an SMTP failure; later ones double up to 1 h. */
   mailRetryBaseMs: number;
+  /** First delay before a failed webhook delivery is tried again; it doubles up to an hour. */
+  webhookRetryBaseMs: number;
   /**
-   * WORKERS=off: this process runs no background work (scheduler, e-mail sender), e.g. a
+   * WORKERS=off: this process runs no background work (scheduler, e-mail and webhook senders), e.g. a
    * read-only replica or an API-only instance. On by default; the slot claim keeps several
    * instances with workers from running a job twice.
    */
@@ -116,6 +118,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     providerTimeoutMs: int(env, 'PROVIDER_TIMEOUT_MS', 15_000, 100, 120_000),
     sandboxIpnRetryMs: int(env, 'SANDBOX_IPN_RETRY_MS', 1000, 10, 60_000),
     mailRetryBaseMs: int(env, 'MAIL_RETRY_BASE_MS', 30_000, 10, 3_600_000),
+    webhookRetryBaseMs: int(env, 'WEBHOOK_RETRY_BASE_MS', 30_000, 10, 3_600_000),
     workers: workersRaw === 'on',
   };
 }

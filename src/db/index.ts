@@ -1,17 +1,20 @@
 import { apiKeysRepository } from './api-keys-repository.js';
 import type { Database } from './database.js';
 import { deferredHoldsRepository } from './deferred-holds-repository.js';
+import { eventsRepository } from './events-repository.js';
 import { expiryRepository } from './expiry-repository.js';
 import { idempotencyRepository } from './idempotency-repository.js';
 import { paymentRequestsRepository } from './payment-requests-repository.js';
 import { schedulesRepository } from './schedules-repository.js';
 import { settingsRepository } from './settings-repository.js';
 import { tenantsRepository } from './tenants-repository.js';
+import { webhooksRepository } from './webhooks-repository.js';
 
 export type { ApiKeyAuthRow, ApiKeyStatus, ApiKeySummary } from './api-keys-repository.js';
 export type { Database, Queryable, QueryResult } from './database.js';
 export { PG, pgCode } from './database.js';
 export type { DeferredHoldsRepository, DueImprint, Move } from './deferred-holds-repository.js';
+export type { ChangedFilter, EventRow, EventsRepository } from './events-repository.js';
 export type { Deadline, ExpiryBatch, ExpiryRepository } from './expiry-repository.js';
 export { migrate } from './migrate.js';
 export { type DatabaseLocation, openDatabase, parseDatabaseUrl } from './open-database.js';
@@ -29,6 +32,12 @@ export {
 } from './payment-requests-repository.js';
 export type { JobRunRow, ScheduleRow, SchedulesRepository } from './schedules-repository.js';
 export type { Tenant } from './tenants-repository.js';
+export type {
+  ClaimedDelivery,
+  DeliveryRow,
+  WebhookEndpointRow,
+  WebhooksRepository,
+} from './webhooks-repository.js';
 
 export function repositories(db: Database) {
   return {
@@ -40,6 +49,8 @@ export function repositories(db: Database) {
     deferredHolds: deferredHoldsRepository(db),
     expiry: expiryRepository(db),
     schedules: schedulesRepository(db),
+    events: eventsRepository(db),
+    webhooks: webhooksRepository(db),
   };
 }
 export type Repositories = ReturnType<typeof repositories>;
