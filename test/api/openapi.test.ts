@@ -11,6 +11,7 @@ const OPERATIONS = [
   ['post', '/api/payment-requests/{uuid}/release/'],
   ['post', '/api/payment-requests/{uuid}/cancel/'],
   ['delete', '/api/payment-requests/{uuid}/'],
+  ['get', '/api/events/'],
 ] as const;
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
