@@ -75,7 +75,8 @@ function describeDatabase(config: Config): string {
  */
 export async function startService(
   initialConfig: Config,
-  print: (text: string) => void = (t) => process.stdout.write(t),
+  // The terminal's stream: stdout carries the JSON log lines, which a banner would corrupt.
+  print: (text: string) => void = (t) => process.stderr.write(t),
 ): Promise<RunningService> {
   const cleanups: Cleanup[] = [];
   let closing: Promise<void> | undefined;

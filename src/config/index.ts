@@ -99,7 +99,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const trustProxy = !trustRaw ? false : trustRaw === 'true' ? true : trustRaw;
   return {
     port,
-    host: env.HOST || '0.0.0.0',
+    // On a laptop the service should not be reachable from the café's network by default;
+    // servers and containers (production, test) listen on every interface.
+    host: env.HOST || (nodeEnv === 'development' ? '127.0.0.1' : '0.0.0.0'),
     databaseUrl,
     database,
     redisUrl: env.REDIS_URL || undefined,
