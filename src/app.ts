@@ -17,9 +17,9 @@ import type { Config } from './config/index.js';
 import { type Database, type Repositories, repositories } from './db/index.js';
 import { AppError, errors } from './domain/index.js';
 import { guestRoutes } from './guest/index.js';
-import { ipnRoutes } from './ipn/index.js';
-import { guestCommands, paymentRequestCommands } from './payment-requests/index.js';
-import { type PaymentProvider, sandboxProvider, withTimeouts } from './providers/index.js';
+import { ipnRoutes, notifications } from './ipn/index.js';
+import { guestCommands, moneyRunner, paymentRequestCommands, reconciler } from './payment-requests/index.js';
+import { type PaymentProvider, sandboxProvider, singleProviderRegistry, withTimeouts } from './providers/index.js';
 import { sandboxRoutes } from './providers/sandbox/index.js';
 import { secretBox } from './secrets/index.js';
 
@@ -41,13 +41,25 @@ export async function buildContext(opts: BuildOptions): Promise<AppContext> {
   const cardTokens = secretBox(secretKey, 'card-token');
   const real = sandboxProvider({ db: opts.db, secretKey, publicBaseUrl: opts.config.publicBaseUrl });
   const provider = withTimeouts(opts.wrapProvider ? opts.wrapProvider(real) : real, opts.config.providerTimeoutMs);
+  const providers = singleProviderRegistry(provider);
+  const runner = moneyRunner({ db: opts.db, ledger: repos.ledger, providers });
+  const reconcile = reconciler({
+    db: opts.db,
+    repos,
+    runner,
+    providers,
+    graceSeconds: opts.config.inDoubtGraceSeconds,
+  });
   return {
     config: opts.config,
     db: opts.db,
     repos,
-    provider,
-    commands: paymentRequestCommands(repos, provider, opts.now),
-    guest: guestCommands(opts.db, cardTokens),
+    providers,
+    runner,
+    reconciler: reconcile,
+    notifications: notifications({ db: opts.db, ledger: repos.ledger, runner, cardTokens }),
+    commands: paymentRequestCommands({ db: opts.db, repos, runner, reconciler: reconcile }, opts.now),
+    guest: guestCommands(opts.db),
     secretKey,
     cardTokens,
     auth: authenticator(repos, opts.config.authCacheMs),
@@ -128,7 +140,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(apiPlugin);
   await app.register(ipnRoutes);
   await app.register(guestRoutes);
-  if (app.payreq.provider.name === 'sandbox') await app.register(sandboxRoutes);
+  if (app.payreq.providers.byName('sandbox')) await app.register(sandboxRoutes);
   app.get('/healthz', { schema: { hide: true } }, async () => {
     await app.payreq.db.query('SELECT 1');
     return { status: 'ok' };

@@ -1,7 +1,8 @@
 import type { Config } from '../config/index.js';
 import type { Database, Repositories } from '../db/index.js';
-import type { GuestCommands, PaymentRequestCommands } from '../payment-requests/index.js';
-import type { PaymentProvider } from '../providers/index.js';
+import type { Notifications } from '../ipn/apply-notification.js';
+import type { GuestCommands, MoneyRunner, PaymentRequestCommands, Reconciler } from '../payment-requests/index.js';
+import type { ProviderRegistry } from '../providers/index.js';
 import type { SecretBox } from '../secrets/index.js';
 import type { ApiCaller, Authenticator } from './authenticator.js';
 
@@ -12,7 +13,12 @@ export interface AppContext {
   repos: Repositories;
   commands: PaymentRequestCommands;
   guest: GuestCommands;
-  provider: PaymentProvider;
+  /** The provider of each tenant (each hotel is its own merchant). */
+  providers: ProviderRegistry;
+  /** The one path of every money move. */
+  runner: MoneyRunner;
+  reconciler: Reconciler;
+  notifications: Notifications;
   /** SECRET_KEY as resolved at start (configured, or generated outside production). */
   secretKey: string;
   cardTokens: SecretBox;

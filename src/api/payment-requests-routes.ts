@@ -312,7 +312,7 @@ export const paymentRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const body = request.body as Static<typeof CaptureBody> | undefined;
       return withIdempotency(repos, request, reply, c, async () => ({
         status: 200,
-        body: await commands.capture(c, id, body?.amount, apiActor(c)),
+        body: await commands.capture(c, id, body?.amount, apiActor(c), retryKeyOf(request)),
       }));
     },
   );
@@ -331,7 +331,7 @@ export const paymentRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const id = requestId(request.params.uuid);
       return withIdempotency(repos, request, reply, c, async () => ({
         status: 200,
-        body: await commands.release(c, id, apiActor(c)),
+        body: await commands.release(c, id, apiActor(c), retryKeyOf(request)),
       }));
     },
   );
@@ -386,3 +386,9 @@ export const paymentRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 };
+
+/** The caller's Idempotency-Key (checked by withIdempotency): a retry is the same money operation. */
+function retryKeyOf(request: FastifyRequest): { retryKey?: string } {
+  const key = request.headers['idempotency-key'];
+  return typeof key === 'string' && key !== '' ? { retryKey: key } : {};
+}

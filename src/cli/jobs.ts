@@ -1,5 +1,5 @@
 import { buildContext } from '../app.js';
-import { createDeferredPayments, expirePaymentRequests, purgeEvents, reconcileStaleClaims } from '../jobs/index.js';
+import { createDeferredPayments, expirePaymentRequests, purgeEvents, reconcileClaims } from '../jobs/index.js';
 import type { CommandContext, Outcome } from './command-context.js';
 
 /** A scheduled job as `payreq job run NAME` sees it. */
@@ -37,14 +37,15 @@ export const JOBS: readonly CliJob[] = [
       // Inside the service, its own context; from the CLI alone, one built on the CLI's database.
       const app = ctx.app ?? (await buildContext({ config: ctx.config, db: ctx.db }));
       const r = await createDeferredPayments(
-        { holds: ctx.repos.deferredHolds, provider: app.provider, cardTokens: app.cardTokens },
+        { holds: ctx.repos.deferredHolds, runner: app.runner, cardTokens: app.cardTokens },
         date ?? today(),
       );
       return {
         json: { job: 'create_deferred_payments', ...r },
         text:
           `create_deferred_payments for ${r.date} (check-in ${r.window.from} to ${r.window.to}): ` +
-          `${r.considered} due, ${r.held} held, ${r.refused} refused, ${r.failed} failed (retried next run), ${r.skipped} skipped\n`,
+          `${r.considered} due, ${r.held} held, ${r.refused} refused, ${r.failed} failed (retried next run), ` +
+          `${r.in_doubt} in doubt (settled by reconcile_claims), ${r.skipped} skipped\n`,
       };
     },
   },
@@ -72,13 +73,17 @@ export const JOBS: readonly CliJob[] = [
   },
   {
     name: 'reconcile_claims',
-    summary: "settle money commands left unfinished by a process that died, by the provider's view",
+    summary: "settle operations in doubt by the provider's view, give back misplaced money, check the books",
     async run(ctx) {
       const app = ctx.app ?? (await buildContext({ config: ctx.config, db: ctx.db }));
-      const r = await reconcileStaleClaims({ requests: ctx.repos.paymentRequests, provider: app.provider });
+      const r = await reconcileClaims(app.reconciler);
+      const mismatches = r.mismatches.map((m) => `  ${m.reference ?? m.payment_request_id}: ${m.problem}\n`).join('');
       return {
         json: { job: 'reconcile_claims', ...r },
-        text: `reconcile_claims: ${r.examined} stale claims, ${r.settled} settled, ${r.released} given back, ${r.unknown} left for an operator\n`,
+        text:
+          `reconcile_claims: ${r.examined} open operations, ${r.settled} settled as done, ${r.not_done} as not done, ` +
+          `${r.unknown} still in doubt, ${r.given_back} given back, ${r.claims_released} claims freed; ` +
+          `${r.checked} requests checked, ${r.mismatches.length} mismatches\n${mismatches}`,
       };
     },
   },

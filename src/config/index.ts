@@ -23,6 +23,11 @@ export interface Config {
   authCacheMs: number;
   /** How long any call to the payment provider may take before it counts as unavailable. */
   providerTimeoutMs: number;
+  /**
+   * How long a money operation with no answer stays in doubt before the provider's "not
+   * there" is believed: a call that timed out may still land a moment later.
+   */
+  inDoubtGraceSeconds: number;
   /** The sandbox's first IPN retry delay; later ones double (tests shorten it). */
   sandboxIpnRetryMs: number;
   /** The e-mail outbox's first retry delay after an SMTP failure; later ones double up to 1 h. */
@@ -118,6 +123,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),
     authCacheMs: int(env, 'AUTH_CACHE_MS', 5000, 0, 300_000),
     providerTimeoutMs: int(env, 'PROVIDER_TIMEOUT_MS', 15_000, 100, 120_000),
+    inDoubtGraceSeconds: int(env, 'IN_DOUBT_GRACE_SECONDS', 120, 0, 86_400),
     sandboxIpnRetryMs: int(env, 'SANDBOX_IPN_RETRY_MS', 1000, 10, 60_000),
     mailRetryBaseMs: int(env, 'MAIL_RETRY_BASE_MS', 30_000, 10, 3_600_000),
     webhookRetryBaseMs: int(env, 'WEBHOOK_RETRY_BASE_MS', 30_000, 10, 3_600_000),

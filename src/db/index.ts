@@ -4,6 +4,7 @@ import { deferredHoldsRepository } from './deferred-holds-repository.js';
 import { eventsRepository } from './events-repository.js';
 import { expiryRepository } from './expiry-repository.js';
 import { idempotencyRepository } from './idempotency-repository.js';
+import { moneyLedgerRepository } from './money-ledger-repository.js';
 import { paymentRequestsRepository } from './payment-requests-repository.js';
 import { schedulesRepository } from './schedules-repository.js';
 import { settingsRepository } from './settings-repository.js';
@@ -13,10 +14,18 @@ import { webhooksRepository } from './webhooks-repository.js';
 export type { ApiKeyAuthRow, ApiKeyStatus, ApiKeySummary } from './api-keys-repository.js';
 export type { Database, Queryable, QueryResult } from './database.js';
 export { PG, pgCode } from './database.js';
-export type { DeferredHoldsRepository, DueImprint, Move } from './deferred-holds-repository.js';
+export type { DeferredHoldsRepository, DueImprint } from './deferred-holds-repository.js';
 export type { ChangedFilter, EventRow, EventsRepository } from './events-repository.js';
 export type { Deadline, ExpiryBatch, ExpiryRepository } from './expiry-repository.js';
 export { migrate } from './migrate.js';
+export type {
+  LedgerEntry,
+  LedgerKind,
+  LedgerOutcome,
+  LedgerState,
+  MoneyLedgerRepository,
+  NewLedgerEntry,
+} from './money-ledger-repository.js';
 export { type DatabaseLocation, openDatabase, parseDatabaseUrl } from './open-database.js';
 export {
   type Actor,
@@ -31,6 +40,15 @@ export {
   type StatusRow,
 } from './payment-requests-repository.js';
 export type { JobRunRow, ScheduleRow, SchedulesRepository } from './schedules-repository.js';
+export {
+  type AppliedChange,
+  applyStatusChanges,
+  deleteRequest,
+  type PendingAction,
+  recordIncident,
+  releaseClaims,
+  type StatusChange,
+} from './status-changes.js';
 export type { Tenant } from './tenants-repository.js';
 export type {
   ClaimedDelivery,
@@ -45,6 +63,7 @@ export function repositories(db: Database) {
     apiKeys: apiKeysRepository(db),
     paymentRequests: paymentRequestsRepository(db),
     idempotency: idempotencyRepository(db),
+    ledger: moneyLedgerRepository(db),
     settings: settingsRepository(db),
     deferredHolds: deferredHoldsRepository(db),
     expiry: expiryRepository(db),

@@ -10,6 +10,7 @@ import {
 } from '../domain/index.js';
 import { type Database, PG, pgCode, type Queryable } from './database.js';
 import { KEY_TAKEOVER } from './idempotency-repository.js';
+import type { PendingAction } from './status-changes.js';
 
 /** A row as the API needs it; money in minor units. */
 export interface PaymentRequestRow {
@@ -34,7 +35,8 @@ export interface PaymentRequestRow {
   card_expiry_year: number | null;
   email_sent: boolean;
   pending_action: string | null;
-  /** The provider's transaction that capture, release and refund act on. */
+  /** The provider that took the guest's payment or card, and its transaction that capture, release and refund act on. */
+  provider: string | null;
   provider_transaction_id: string | null;
   hold_expires_at: Date | null;
   link_expires_at: Date;
@@ -71,7 +73,7 @@ export interface Actor {
 const DETAIL_COLUMNS = `id, tenant_id, reference, request_type, status, amount, amount_captured, amount_refunded,
   currency, guest_email, guest_first_name, guest_last_name, guest_phone, language, reservation_ref,
   reservation_data, masked_pan, card_expiry_month, card_expiry_year, email_sent, pending_action,
-  provider_transaction_id, hold_expires_at, link_expires_at, created_at, updated_at`;
+  provider, provider_transaction_id, hold_expires_at, link_expires_at, created_at, updated_at`;
 
 // One round trip, with or without an Idempotency-Key ($20). The reference comes from the
 // tenant's sequence inside the statement, and the creation is written to the history by the
@@ -240,6 +242,28 @@ export function paymentRequestsRepository(db: Database) {
       return r.rows[0];
     },
 
+    /** The row whatever its tenant: for the jobs and notifications, never for a caller's request. */
+    async findAnyTenant(id: string, q: Queryable = db): Promise<PaymentRequestRow | undefined> {
+      const r = await q.query<PaymentRequestRow>(`SELECT ${DETAIL_COLUMNS} FROM payment_requests WHERE id = $1`, [id]);
+      return r.rows[0];
+    },
+
+    /**
+     * Claims older than `seconds` with no ledger row open: their process died before asking the
+     * provider anything (the ledger row is written before every call), so nothing moved.
+     */
+    async staleClaimsWithoutOperation(seconds: number, limit: number): Promise<{ id: string; claim: PendingAction }[]> {
+      const r = await db.query<{ id: string; claim: PendingAction }>(
+        `SELECT p.id, p.pending_action AS claim FROM payment_requests p
+          WHERE p.pending_action IS NOT NULL AND p.pending_since < now() - make_interval(secs => $1::int)
+            AND NOT EXISTS (SELECT 1 FROM money_ledger l
+                             WHERE l.payment_request_id = p.id AND l.state IN ('requested', 'in_doubt'))
+          ORDER BY p.pending_since LIMIT $2`,
+        [seconds, limit],
+      );
+      return r.rows;
+    },
+
     /** Newest first, keyset pagination on (created_at, id): the cost of page N is that of page 1. */
     async list(tenantId: string, f: ListFilter): Promise<PaymentRequestRow[]> {
       const where = ['tenant_id = $1'];
@@ -278,38 +302,6 @@ export function paymentRequestsRepository(db: Database) {
     },
 
     /**
-     * Moves the request from one of `from` to `to` in one conditional statement, and records
-     * the move in the history. Two racing calls: one row updated, the other gets undefined.
-     * A row claimed by a money command (pending_action) is left alone.
-     */
-    async transition(
-      tenantId: string,
-      id: string,
-      from: readonly Status[],
-      to: Status,
-      actor: Actor,
-      detail: Record<string, unknown> | null = null,
-    ): Promise<{ reference: string; status: Status; from_status: Status } | undefined> {
-      const r = await db.query<{ reference: string; status: Status; from_status: Status }>(
-        `WITH old AS (
-           SELECT id, status FROM payment_requests
-            WHERE id = $1 AND tenant_id = $2 AND status = ANY($3::text[]) AND pending_action IS NULL
-            FOR UPDATE
-         ), upd AS (
-           UPDATE payment_requests p SET status = $4, updated_at = date_trunc('milliseconds', now())
-             FROM old WHERE p.id = old.id AND old.status = ANY($3::text[])
-           RETURNING p.id, p.tenant_id, p.reference, p.status, old.status AS from_status
-         ), h AS (
-           INSERT INTO status_history (payment_request_id, tenant_id, from_status, to_status, source, actor, detail)
-           SELECT id, tenant_id, from_status, status, $5, $6, $7::jsonb FROM upd
-         )
-         SELECT reference, status, from_status FROM upd`,
-        [id, tenantId, from, to, actor.source, actor.actor, detail === null ? null : JSON.stringify(detail)],
-      );
-      return r.rows[0];
-    },
-
-    /**
      * Claims the row for a money command that must talk to the provider: only one claim can
      * win, and the provider is then called outside any transaction.
      */
@@ -328,81 +320,12 @@ export function paymentRequestsRepository(db: Database) {
       return r.rows[0];
     },
 
-    /** Claims older than `seconds`: their process died mid provider call (the reconcile job). */
-    async staleClaims(seconds: number, limit: number): Promise<PaymentRequestRow[]> {
-      const r = await db.query<PaymentRequestRow>(
-        `SELECT ${DETAIL_COLUMNS} FROM payment_requests
-          WHERE pending_action IS NOT NULL AND pending_since < now() - make_interval(secs => $1::int)
-          ORDER BY pending_since LIMIT $2`,
-        [seconds, limit],
-      );
-      return r.rows;
-    },
-
     /** Gives a claim back after the provider said no or could not be reached. */
     async unclaim(id: string, action: string): Promise<void> {
       await db.query(
         'UPDATE payment_requests SET pending_action = NULL, pending_since = NULL WHERE id = $1 AND pending_action = $2',
         [id, action],
       );
-    },
-
-    /** Records the outcome of a claimed money command: status, amounts, history, claim released. */
-    async completeClaim(
-      id: string,
-      action: string,
-      to: Status,
-      changes: { amountCaptured?: number; amountRefunded?: number },
-      actor: Actor,
-      detail: Record<string, unknown> | null = null,
-    ): Promise<{ reference: string; status: Status } | undefined> {
-      const r = await db.query<{ reference: string; status: Status }>(
-        `WITH upd AS (
-           UPDATE payment_requests p SET status = $3, pending_action = NULL, pending_since = NULL,
-             amount_captured = COALESCE($4, p.amount_captured), amount_refunded = COALESCE($5, p.amount_refunded),
-             updated_at = date_trunc('milliseconds', now())
-            WHERE p.id = $1 AND p.pending_action = $2
-           RETURNING p.id, p.tenant_id, p.reference, p.status,
-             (SELECT status FROM payment_requests WHERE id = $1) AS from_status
-         ), h AS (
-           INSERT INTO status_history (payment_request_id, tenant_id, from_status, to_status, source, actor, detail)
-           SELECT id, tenant_id, from_status, status, $6, $7, $8::jsonb FROM upd
-         )
-         SELECT reference, status FROM upd`,
-        [
-          id,
-          action,
-          to,
-          changes.amountCaptured ?? null,
-          changes.amountRefunded ?? null,
-          actor.source,
-          actor.actor,
-          detail === null ? null : JSON.stringify(detail),
-        ],
-      );
-      return r.rows[0];
-    },
-
-    /** Deletes the row (its card token with it) if its status allows; the history keeps a trace. */
-    async delete(
-      tenantId: string,
-      id: string,
-      deletable: readonly Status[],
-      actor: Actor,
-    ): Promise<{ reference: string } | undefined> {
-      const r = await db.query<{ reference: string }>(
-        `WITH del AS (
-           DELETE FROM payment_requests
-            WHERE id = $1 AND tenant_id = $2 AND status = ANY($3::text[]) AND pending_action IS NULL
-           RETURNING id, tenant_id, reference, status
-         ), h AS (
-           INSERT INTO status_history (payment_request_id, tenant_id, from_status, to_status, source, actor)
-           SELECT id, tenant_id, status, 'DELETED', $4, $5 FROM del
-         )
-         SELECT reference FROM del`,
-        [id, tenantId, deletable, actor.source, actor.actor],
-      );
-      return r.rows[0];
     },
 
     async history(id: string) {
@@ -412,9 +335,11 @@ export function paymentRequestsRepository(db: Database) {
         source: Source;
         actor: string | null;
         detail: Record<string, unknown> | null;
+        ledger_id: string | null;
         created_at: Date;
       }>(
-        'SELECT from_status, to_status, source, actor, detail, created_at FROM status_history WHERE payment_request_id = $1 ORDER BY id',
+        `SELECT from_status, to_status, source, actor, detail, ledger_id::text, created_at
+           FROM status_history WHERE payment_request_id = $1 ORDER BY id`,
         [id],
       );
       return r.rows;

@@ -72,6 +72,12 @@ export const errors = {
   httpsRequired: () => new AppError('https_required', 403, 'HTTPS required'),
   providerUnavailable: () =>
     new AppError('provider_unavailable', 502, 'The payment provider is unavailable; nothing was changed, retry later'),
+  outcomeUnknown: () =>
+    new AppError(
+      'outcome_unknown',
+      504,
+      'The payment provider did not answer in time; the operation may have happened. Retry the same call with the same Idempotency-Key, or read the request later',
+    ),
   providerRefused: (reason: string) => new AppError('provider_refused', 402, `The payment provider refused: ${reason}`),
   internal: () => new AppError('internal_error', 500, 'Internal server error'),
 } as const;

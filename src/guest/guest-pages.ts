@@ -125,7 +125,7 @@ ${cardForm(req, m, form)}`,
 }
 
 const SUCCESS: ReadonlySet<Outcome> = new Set<Outcome>(['registered', 'paid']);
-const PROBLEM: ReadonlySet<Outcome> = new Set<Outcome>(['refused', 'error', 'expired']);
+const PROBLEM: ReadonlySet<Outcome> = new Set<Outcome>(['refused', 'givenBack', 'error', 'expired']);
 
 function outcomeNotice(req: GuestRequest, outcome: Outcome, m: Messages): Notice {
   switch (outcome) {

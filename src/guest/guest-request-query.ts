@@ -4,6 +4,7 @@ import type { Currency, Language, RequestType, Status } from '../domain/index.js
 /** What the guest page shows of a request: no card data, no phone, no reservation details. */
 export interface GuestRequest {
   id: string;
+  tenantId: string;
   reference: string;
   requestType: RequestType;
   status: Status;
@@ -17,10 +18,14 @@ export interface GuestRequest {
   hotelName: string;
   /** The link's lifetime is over (judged by the database clock, the one that set it). */
   linkExpired: boolean;
+  /** Money the guest paid since the last status change could not be taken, and went back. */
+  moneyGivenBack: boolean;
 }
 
 interface Row {
   id: string;
+  tenant_id: string;
+  money_given_back: boolean;
   reference: string;
   request_type: RequestType;
   status: Status;
@@ -49,9 +54,12 @@ export function isUuid(value: string): boolean {
 export async function findGuestRequest(db: Queryable, id: string): Promise<GuestRequest | undefined> {
   if (!isUuid(id)) return undefined;
   const r = await db.query<Row>(
-    `SELECT p.id, p.reference, p.request_type, p.status, p.amount, p.amount_captured, p.amount_refunded,
+    `SELECT p.id, p.tenant_id, p.reference, p.request_type, p.status, p.amount, p.amount_captured, p.amount_refunded,
             p.currency, p.language, p.guest_email, p.guest_first_name, p.guest_last_name,
-            t.name AS hotel_name, p.link_expires_at <= now() AS link_expired
+            t.name AS hotel_name, p.link_expires_at <= now() AS link_expired,
+            EXISTS (SELECT 1 FROM money_ledger l
+                     WHERE l.payment_request_id = p.id AND l.incident IS NOT NULL
+                       AND l.kind IN ('payment', 'verification') AND l.created_at >= p.updated_at) AS money_given_back
        FROM payment_requests p JOIN tenants t ON t.id = p.tenant_id
       WHERE p.id = $1`,
     [id.toLowerCase()],
@@ -60,6 +68,7 @@ export async function findGuestRequest(db: Queryable, id: string): Promise<Guest
   if (!row) return undefined;
   return {
     id: row.id,
+    tenantId: row.tenant_id,
     reference: row.reference,
     requestType: row.request_type,
     status: row.status,
@@ -72,5 +81,6 @@ export async function findGuestRequest(db: Queryable, id: string): Promise<Guest
     guestName: `${row.guest_first_name} ${row.guest_last_name}`.trim(),
     hotelName: row.hotel_name,
     linkExpired: row.link_expired,
+    moneyGivenBack: row.money_given_back,
   };
 }

@@ -29,7 +29,7 @@ export async function guestRoutes(app: FastifyInstance): Promise<void> {
 }
 
 async function guestPages(app: FastifyInstance): Promise<void> {
-  const { config, db, guest, provider } = app.payreq;
+  const { config, db, guest, providers } = app.payreq;
   const publicOrigin = originOf(config.publicBaseUrl, config.publicBaseUrl);
   const defaultPolicy = contentSecurityPolicy(publicOrigin ? [publicOrigin] : []);
   const languages = languageMemory();
@@ -124,6 +124,7 @@ async function guestPages(app: FastifyInstance): Promise<void> {
     if (view.kind === 'outcome') return page(reply, 200, outcomePage(req, view.outcome));
     // Opening the form is what moves NOT_INITIATED to PENDING (a no-op otherwise).
     if (req.status === 'NOT_INITIATED') await guest.openForm(req.id);
+    const provider = await providers.forTenant(req.tenantId);
     let form: HostedCardForm;
     try {
       form = await provider.startGuestPayment({
@@ -134,6 +135,7 @@ async function guestPages(app: FastifyInstance): Promise<void> {
         currency: req.currency,
         language: req.language,
         guestEmail: req.guestEmail,
+        merchantName: req.hotelName,
         returnUrl: `${config.publicBaseUrl}/payment/${req.id}/result/`,
         notifyUrl: `${config.publicBaseUrl}/ipn/${provider.name}/`,
       });

@@ -7,6 +7,7 @@ export type Outcome =
   | 'paid'
   | 'charged'
   | 'refused'
+  | 'givenBack'
   | 'error'
   | 'cancelled'
   | 'expired'
@@ -55,6 +56,9 @@ export function paymentPageView(req: GuestRequest): GuestView {
  * have arrived yet (it travels separately): NOT_INITIATED or PENDING means "still processing".
  */
 export function resultPageView(req: GuestRequest): Outcome {
+  // The guest's money arrived after the request stopped taking any (an old form posted after a
+  // refusal or the hotel's cancel): it was given back, and the guest must hear exactly that.
+  if (req.moneyGivenBack) return 'givenBack';
   if (PAYABLE.has(req.status)) {
     if (req.linkExpired) return 'expired';
     return req.status === 'ERROR' ? 'error' : 'processing';

@@ -35,6 +35,8 @@ export interface Messages extends PaymentWording {
   paid: (amount: string) => Notice;
   charged: (amount: string) => Notice;
   refused: Notice;
+  /** A payment made on a request that could no longer take it, given back at once. */
+  givenBack: Notice;
   error: Notice;
   cancelled: Notice;
   expired: Notice;
@@ -80,6 +82,10 @@ const fr: Messages = {
     title: 'Montant débité',
     text: `L’établissement a débité ${amount} sur votre carte. Pour toute question, contactez l’établissement.`,
   }),
+  givenBack: {
+    title: 'Cette demande ne peut plus être payée',
+    text: 'Cette demande était déjà réglée, annulée ou refusée. Le paiement que vous venez de faire vous a été intégralement rendu : rien n’a été conservé. Pour toute question, contactez l’établissement.',
+  },
   refused: {
     title: 'Paiement refusé',
     text: 'Votre banque a refusé le paiement. Aucun montant n’a été débité. Veuillez contacter l’établissement pour convenir d’une autre solution.',
@@ -154,6 +160,10 @@ const en: Messages = {
     title: 'Amount charged',
     text: `The hotel has charged ${amount} to your card. If you have any questions, please contact the hotel.`,
   }),
+  givenBack: {
+    title: 'This request can no longer be paid',
+    text: 'This request was already settled, cancelled or refused. The payment you just made has been given back in full: nothing was kept. If you have any questions, please contact the hotel.',
+  },
   refused: {
     title: 'Payment refused',
     text: 'Your bank refused the payment. No money has been taken. Please contact the hotel to arrange another solution.',
@@ -230,6 +240,10 @@ const de: Messages = {
     title: 'Betrag abgebucht',
     text: `Die Unterkunft hat ${amount} von Ihrer Karte abgebucht. Bei Fragen wenden Sie sich bitte an die Unterkunft.`,
   }),
+  givenBack: {
+    title: 'Diese Anfrage kann nicht mehr bezahlt werden',
+    text: 'Diese Anfrage war bereits beglichen, storniert oder abgelehnt. Die soeben geleistete Zahlung wurde Ihnen vollständig zurückerstattet: Es wurde nichts einbehalten. Bei Fragen wenden Sie sich bitte an die Unterkunft.',
+  },
   refused: {
     title: 'Zahlung abgelehnt',
     text: 'Ihre Bank hat die Zahlung abgelehnt. Es wurde nichts abgebucht. Bitte wenden Sie sich an die Unterkunft, um eine andere Lösung zu finden.',

@@ -23,8 +23,9 @@ export async function ipnRoutes(app: FastifyInstance): Promise<void> {
       config: { rateLimit: { max: IPN_RATE_LIMIT, timeWindow: 60_000, hook: 'onRequest' } },
     },
     async (request, reply) => {
-      const { provider, guest } = app.payreq;
-      if (request.params.provider !== provider.name) throw errors.routeNotFound();
+      const { providers, notifications } = app.payreq;
+      const provider = providers.byName(request.params.provider);
+      if (!provider) throw errors.routeNotFound();
       const raw = typeof request.body === 'string' ? request.body : '';
       let notification: ReturnType<typeof provider.parseNotification>;
       try {
@@ -34,11 +35,12 @@ export async function ipnRoutes(app: FastifyInstance): Promise<void> {
         request.log.warn({ reason: err.message, ip: request.ip }, 'IPN refused: invalid notification');
         throw new AppError('invalid_notification', 401, 'Invalid notification signature');
       }
-      const outcome = await guest.applyNotification(provider.name, notification);
-      request.log.info(
-        { event: notification.eventId, request: notification.paymentRequestId, outcome },
-        'IPN received',
-      );
+      const outcome = await notifications.apply(provider.name, notification);
+      const facts = { event: notification.eventId, request: notification.paymentRequestId, outcome };
+      // Money on a request that cannot take it is an incident someone must see, not routine.
+      if (outcome === 'incident') request.log.warn(facts, 'IPN: money arrived where it should not; given back');
+      else request.log.info(facts, 'IPN received');
+      if (outcome === 'unknown_order') throw new AppError('unknown_order', 404, 'Unknown order');
       return reply.code(200).send({ status: outcome });
     },
   );

@@ -1,12 +1,11 @@
-import type { HoldOutcome } from '../db/deferred-holds-repository.js';
 import type { DeferredHoldsRepository, DueImprint } from '../db/index.js';
-import { allowedFrom, type Status, targetOf } from '../domain/index.js';
-import { type PaymentProvider, ProviderError } from '../providers/index.js';
+import { allowedFrom, type Status } from '../domain/index.js';
+import { holdOperation, type MoneyMove, type MoneyRunner, operationKey } from '../payment-requests/index.js';
 import type { SecretBox } from '../secrets/index.js';
 
 export interface DeferredPaymentsContext {
   holds: DeferredHoldsRepository;
-  provider: PaymentProvider;
+  runner: MoneyRunner;
   cardTokens: SecretBox;
 }
 
@@ -30,6 +29,8 @@ export interface DeferredPaymentsResult {
   held: number;
   refused: number;
   failed: number;
+  /** Sent, with no answer in time: reconcile settles them; no run places a second hold meanwhile. */
+  in_doubt: number;
   skipped: number;
 }
 
@@ -61,32 +62,48 @@ export async function createDeferredPayments(
   const concurrency = options.concurrency ?? 16;
   const groupSize = options.groupSize ?? 32;
   const window = { from: date, to: addDays(date, DAYS_AHEAD) };
-  const result: DeferredPaymentsResult = { date, window, considered: 0, held: 0, refused: 0, failed: 0, skipped: 0 };
+  const result: DeferredPaymentsResult = {
+    date,
+    window,
+    considered: 0,
+    held: 0,
+    refused: 0,
+    failed: 0,
+    in_doubt: 0,
+    skipped: 0,
+  };
   const [start] = allowedFrom('deferred_hold_placed', 'IMPRINT');
   if (!start) throw new Error('the transition table has no deferred hold');
   const from: Status = start;
-  const placed = { from, to: targetOf('deferred_hold_placed') };
-  const refused = { from, to: targetOf('deferred_hold_refused') };
 
-  /** The provider's answer for one claimed row; never throws, so one bad card stops nothing. */
-  async function one(row: DueImprint): Promise<HoldOutcome> {
-    try {
-      const { transactionId } = await ctx.provider.silentHold({
+  /** The hold of one claimed row, as the runner makes it: under a key of its own. */
+  function move(row: DueImprint): MoneyMove {
+    const key = operationKey('hold');
+    return {
+      entry: {
         paymentRequestId: row.id,
-        reference: row.reference,
-        cardToken: ctx.cardTokens.open(row.card_token, row.id),
-        amountCents: row.amount,
+        tenantId: row.tenant_id,
+        kind: 'hold',
+        amount: row.amount,
         currency: row.currency,
-      });
-      return { id: row.id, kind: 'placed', transactionId, holdDays: row.hold_days };
-    } catch (err) {
-      const error = err instanceof Error ? err.message : String(err);
-      if (err instanceof ProviderError && err.kind === 'refused') return { id: row.id, kind: 'refused', error };
-      return { id: row.id, kind: 'failed', error };
-    }
+        provider: row.provider ?? 'sandbox',
+        providerTransactionId: null,
+        idempotencyKey: key,
+        actor: { source: 'job', actor: 'create_deferred_payments' },
+      },
+      call: (provider) =>
+        provider.silentHold({
+          orderId: row.id,
+          reference: row.reference,
+          currency: row.currency,
+          idempotencyKey: key,
+          cardToken: ctx.cardTokens.open(row.card_token, row.id),
+          amountCents: row.amount,
+        }),
+    };
   }
 
-  /** Claim the group, ask the provider for each row won (`workers` at once), record all answers. */
+  /** Claim the group, and let the runner make the holds won (`workers` at once) and record them. */
   async function group(rows: readonly DueImprint[], workers: number): Promise<void> {
     const won = await ctx.holds.claim(
       rows.map((r) => r.id),
@@ -94,16 +111,11 @@ export async function createDeferredPayments(
     );
     result.skipped += rows.length - won.size;
     const mine = rows.filter((r) => won.has(r.id));
-    const outcomes: HoldOutcome[] = [];
-    let next = 0;
-    const worker = async () => {
-      while (next < mine.length) outcomes.push(await one(mine[next++] as DueImprint));
-    };
-    await Promise.all(Array.from({ length: Math.min(workers, mine.length) }, worker));
-    await ctx.holds.record(outcomes, placed, refused);
+    const outcomes = await ctx.runner.run(holdOperation, mine.map(move), workers);
     for (const o of outcomes) {
-      if (o.kind === 'placed') result.held++;
-      else if (o.kind === 'refused') result.refused++;
+      if (o.outcome === 'succeeded') result.held++;
+      else if (o.outcome === 'refused') result.refused++;
+      else if (o.outcome === 'in_doubt') result.in_doubt++;
       else result.failed++;
     }
   }

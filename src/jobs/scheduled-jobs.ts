@@ -1,16 +1,18 @@
-import type { Repositories } from '../db/index.js';
-import type { PaymentProvider } from '../providers/index.js';
+import type { Database, Repositories } from '../db/index.js';
+import type { MoneyRunner, Reconciler } from '../payment-requests/index.js';
 import type { SecretBox } from '../secrets/index.js';
 import { createDeferredPayments } from './create-deferred-payments.js';
 import { expirePaymentRequests } from './expire-payment-requests.js';
 import { purgeEvents } from './purge-events.js';
-import { reconcileStaleClaims } from './reconcile-claims.js';
+import { reconcileClaims } from './reconcile-claims.js';
 import { dateIn } from './schedule-times.js';
 
-/** What the scheduled jobs need from the service: its repositories, provider and card vault. */
+/** What the scheduled jobs need from the service: its database, repositories, money runner and card vault. */
 export interface JobsContext {
+  db: Database;
   repos: Repositories;
-  provider: PaymentProvider;
+  runner: MoneyRunner;
+  reconciler: Reconciler;
   cardTokens: SecretBox;
 }
 
@@ -25,7 +27,7 @@ export const SCHEDULED_JOBS: Readonly<Record<string, ScheduledJob>> = {
   // "Today" is the date where the hotel is, not where the server is.
   create_deferred_payments: async (ctx, now, timezone) => ({
     ...(await createDeferredPayments(
-      { holds: ctx.repos.deferredHolds, provider: ctx.provider, cardTokens: ctx.cardTokens },
+      { holds: ctx.repos.deferredHolds, runner: ctx.runner, cardTokens: ctx.cardTokens },
       dateIn(timezone, now),
     )),
   }),
@@ -33,7 +35,11 @@ export const SCHEDULED_JOBS: Readonly<Record<string, ScheduledJob>> = {
     ...(await expirePaymentRequests({ expiry: ctx.repos.expiry }, now)),
   }),
   purge_events: async (ctx) => ({ ...(await purgeEvents(ctx.repos)) }),
-  reconcile_claims: async (ctx) => ({
-    ...(await reconcileStaleClaims({ requests: ctx.repos.paymentRequests, provider: ctx.provider })),
-  }),
+  reconcile_claims: async (ctx) => {
+    const r = await reconcileClaims(ctx.reconciler);
+    // The run history keeps counts; the mismatches are named (by reference) for the operator.
+    return { ...r, mismatches: r.mismatches.slice(0, 50) };
+  },
+  // An Idempotency-Key replays its first answer for 24 hours; after that its row is dead weight.
+  purge_idempotency_keys: async (ctx) => ({ purged: await ctx.repos.idempotency.purgeExpired() }),
 };

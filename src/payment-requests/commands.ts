@@ -1,4 +1,13 @@
-import type { Actor, CreateKey, PaymentRequestRow, Repositories } from '../db/index.js';
+import { createHash, randomUUID } from 'node:crypto';
+import {
+  type Actor,
+  applyStatusChanges,
+  type CreateKey,
+  type Database,
+  deleteRequest,
+  type PaymentRequestRow,
+  type Repositories,
+} from '../db/index.js';
 import {
   allowedFrom,
   type CreatePaymentRequestInput,
@@ -14,8 +23,12 @@ import {
   whyNotDeletable,
   yearIn,
 } from '../domain/index.js';
-import { type PaymentProvider, ProviderError, type ProviderPaymentRef } from '../providers/index.js';
-import { type MoneyAction, type MoneyPlan, outcomeFromProvider } from './provider-outcome.js';
+import type { MoneyAnswer, PaymentProvider, TransactionCall } from '../providers/index.js';
+import type { MoneyOperation, MoneyRunner, RunResult } from './money-runner.js';
+import { captureOperation } from './operations/capture.js';
+import { refundOperation } from './operations/refund.js';
+import { releaseOperation } from './operations/release.js';
+import type { Reconciler } from './reconcile.js';
 
 export interface TenantContext {
   tenantId: string;
@@ -31,17 +44,49 @@ export interface ActionOutcome {
   status: Status;
 }
 
+export interface CommandDeps {
+  db: Database;
+  repos: Repositories;
+  runner: MoneyRunner;
+  reconciler: Reconciler;
+}
+
+type MoneyAction = 'capture' | 'release' | 'refund';
+
+const OPERATIONS: Record<MoneyAction, MoneyOperation> = {
+  capture: captureOperation,
+  release: releaseOperation,
+  refund: refundOperation,
+};
+
+/** Ours, new for each operation: the provider does an operation once per key. */
+export function operationKey(action: string): string {
+  return `${action}:${randomUUID()}`;
+}
+
 /**
- * The commands on a payment request, shared by the API, the administration interface and the
- * jobs. Every status move goes through the transition table; every money move follows one
- * pipeline: claim the row (one winner), call the provider outside any transaction, then
- * record the outcome with its history, or give the claim back.
+ * What the caller may add to a money command: its own Idempotency-Key. A retry under the same
+ * key is the same operation: it never calls the provider for a second one, and answers what
+ * the first did once that is known.
  */
-export function paymentRequestCommands(
-  repos: Repositories,
-  provider: PaymentProvider,
-  now: () => Date = () => new Date(),
-) {
+export interface MoneyOptions {
+  retryKey?: string;
+}
+
+function ledgerKey(t: TenantContext, id: string, action: MoneyAction, opts: MoneyOptions): string {
+  if (!opts.retryKey) return operationKey(action);
+  const digest = createHash('sha256').update(opts.retryKey).digest('hex').slice(0, 32);
+  return `api:${t.tenantId}:${action}:${id}:${digest}`;
+}
+
+/**
+ * The commands on a payment request, shared by the API, the back office and the jobs. Every
+ * status move goes through the transition table and the one status-change function; every
+ * money move goes through the money runner: claim the row (one winner), ledger row, provider
+ * call outside any transaction, outcome recorded with its history.
+ */
+export function paymentRequestCommands(deps: CommandDeps, now: () => Date = () => new Date()) {
+  const { db, repos, runner, reconciler } = deps;
   const requests = repos.paymentRequests;
   const createOptions = (t: TenantContext, actor: Actor) => ({
     year: yearIn(t.timezone, now()),
@@ -50,67 +95,123 @@ export function paymentRequestCommands(
     emailLink: t.confirmationEmail ?? false,
   });
 
-  /** Why a conditional update touched nothing: gone, busy, or in a status the table forbids. */
-  async function explainMiss(tenantId: string, id: string, action: string, trigger: Trigger): Promise<never> {
+  /**
+   * Why a conditional update touched nothing: gone, busy, or in a status the table forbids.
+   * Busy with the same action whose outcome is in doubt: the provider's view is asked now (a
+   * retry must not call the provider twice for one operation); settled, the caller may go on.
+   */
+  async function explainMiss(
+    tenantId: string,
+    id: string,
+    action: string,
+    trigger: Trigger,
+  ): Promise<'settled' | never> {
     const row = await requests.find(tenantId, id);
     if (!row) throw errors.notFound(id);
-    if (row.pending_action) throw errors.operationInProgress(row.pending_action);
+    if (row.pending_action) {
+      const settled = await reconciler.settleRequest(id);
+      if (settled === 'in_doubt') throw errors.outcomeUnknown();
+      if (settled === 'settled') return 'settled';
+      throw errors.operationInProgress(row.pending_action);
+    }
     throw errors.invalidStatus(action, row.status, allowedFrom(trigger, row.request_type));
   }
 
-  /** The plan as the provider says it happened, when it did happen despite the error. */
-  async function settledAnyway(
-    trigger: MoneyAction,
-    row: PaymentRequestRow,
-    ref: ProviderPaymentRef,
-  ): Promise<MoneyPlan | undefined> {
-    const outcome = outcomeFromProvider(trigger, row, await provider.getPayment(ref).catch(() => undefined));
-    return typeof outcome === 'object' ? outcome.done : undefined;
-  }
-
-  async function moneyCommand(
+  /**
+   * Claims the row for `action`, or answers what an earlier call under the same key did: the
+   * claimed row, or the outcome already known.
+   */
+  async function claim(
     t: TenantContext,
     id: string,
-    trigger: 'capture' | 'release' | 'refund',
-    actor: Actor,
-    plan: (row: PaymentRequestRow) => MoneyPlan,
-  ): Promise<ActionOutcome> {
-    const from = allowedFrom(trigger);
-    const row = await requests.claim(t.tenantId, id, from, trigger);
-    if (!row) return explainMiss(t.tenantId, id, trigger, trigger);
-    const ref = {
-      paymentRequestId: row.id,
-      reference: row.reference,
-      currency: row.currency,
-      transactionId: row.provider_transaction_id,
-    };
-    let p: MoneyPlan | undefined;
-    try {
-      p = plan(row);
-      if (trigger === 'capture') await provider.capture(ref, p.cents);
-      else if (trigger === 'release') await provider.release(ref);
-      else await provider.refund(ref, p.cents);
-    } catch (err) {
-      // A lost answer (timeout) or a refusal because it was already done: the provider's own
-      // view settles it, so money that moved is recorded rather than forgotten.
-      const settled = err instanceof ProviderError && p ? await settledAnyway(trigger, row, ref) : undefined;
-      if (!settled) {
-        await requests.unclaim(id, trigger);
-        if (err instanceof ProviderError) {
-          if (err.kind === 'refused') throw errors.providerRefused(err.message);
-          throw errors.providerUnavailable();
-        }
-        throw err;
-      }
-      p = settled;
+    action: MoneyAction,
+    key: string,
+  ): Promise<PaymentRequestRow | ActionOutcome> {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const row = await requests.claim(t.tenantId, id, allowedFrom(action), action);
+      if (row) return row;
+      const known = await earlier(t, id, key);
+      if (known) return known;
+      await explainMiss(t.tenantId, id, action, action);
     }
-    const done = await requests.completeClaim(id, trigger, p.to, p.changes, actor, {
-      amount: p.cents,
-      ...(p.changes.amountCaptured !== undefined ? { amount_captured: p.changes.amountCaptured } : {}),
-      ...(p.changes.amountRefunded !== undefined ? { amount_refunded: p.changes.amountRefunded } : {}),
-    });
-    if (!done) throw new Error(`claim on ${id} for ${trigger} was lost`);
-    return { uuid: id, reference: done.reference, status: done.status };
+    throw errors.operationInProgress(action);
+  }
+
+  /** The outcome of this key's earlier operation, when it happened; in doubt: 504 again. */
+  async function earlier(t: TenantContext, id: string, key: string): Promise<ActionOutcome | undefined> {
+    let prior = await repos.ledger.findByKey(key);
+    if (!prior || prior.payment_request_id !== id) return undefined;
+    if (prior.state === 'in_doubt') {
+      await reconciler.settleRequest(id);
+      prior = await repos.ledger.findByKey(key);
+    }
+    if (prior?.state === 'in_doubt') throw errors.outcomeUnknown();
+    if (prior?.state === 'requested') throw errors.operationInProgress(prior.kind);
+    if (prior?.state !== 'succeeded') return undefined;
+    const row = await requests.find(t.tenantId, id);
+    if (!row) throw errors.notFound(id);
+    return { uuid: id, reference: row.reference, status: row.status };
+  }
+
+  /** A claimed row's move through the runner; the answer the API gives for its outcome. */
+  async function runMove(
+    row: PaymentRequestRow,
+    action: MoneyAction,
+    key: string,
+    cents: number,
+    actor: Actor,
+    call: (provider: PaymentProvider, c: TransactionCall) => Promise<MoneyAnswer>,
+  ): Promise<ActionOutcome> {
+    const target = row.provider_transaction_id ?? '';
+    const [result] = await runner.run(OPERATIONS[action], [
+      {
+        entry: {
+          paymentRequestId: row.id,
+          tenantId: row.tenant_id,
+          kind: action,
+          amount: cents,
+          currency: row.currency,
+          provider: row.provider ?? 'sandbox',
+          providerTransactionId: row.provider_transaction_id,
+          idempotencyKey: key,
+          actor,
+        },
+        call: (provider) =>
+          call(provider, {
+            orderId: row.id,
+            reference: row.reference,
+            currency: row.currency,
+            idempotencyKey: key,
+            transactionId: target,
+          }),
+      },
+    ]);
+    return answerFor(row, result);
+  }
+
+  async function answerFor(row: PaymentRequestRow, result: RunResult | undefined): Promise<ActionOutcome> {
+    if (!result || result.outcome === 'duplicate') throw errors.operationInProgress(row.pending_action ?? 'money');
+    if (result.outcome === 'refused') throw errors.providerRefused(result.error);
+    if (result.outcome === 'failed') throw errors.providerUnavailable();
+    if (result.outcome === 'in_doubt') throw errors.outcomeUnknown();
+    const after = await requests.find(row.tenant_id, row.id);
+    if (!after) throw errors.notFound(row.id);
+    return { uuid: row.id, reference: after.reference, status: after.status };
+  }
+
+  /** Gives the claim back when the move is refused before the provider is asked. */
+  async function refuseBeforeCall(row: PaymentRequestRow, action: MoneyAction, err: unknown): Promise<never> {
+    await requests.unclaim(row.id, action);
+    throw err;
+  }
+
+  function requestedCents(amount: number | undefined): number | undefined {
+    if (amount === undefined) return undefined;
+    const cents = toMinorUnits(amount);
+    if (cents === undefined || cents <= 0) {
+      throw errors.validation([{ field: 'amount', message: 'must be above 0 with at most two decimals' }]);
+    }
+    return cents;
   }
 
   return {
@@ -139,55 +240,69 @@ export function paymentRequestCommands(
     },
 
     async cancel(t: TenantContext, id: string, actor: Actor): Promise<ActionOutcome> {
-      const moved = await requests.transition(t.tenantId, id, allowedFrom('cancel'), targetOf('cancel'), actor);
-      if (moved) return { uuid: id, reference: moved.reference, status: moved.status };
       const row = await requests.find(t.tenantId, id);
       if (!row) throw errors.notFound(id);
-      if (isTerminal(row.status)) throw errors.cannotCancelTerminal(row.status);
-      if (row.pending_action) throw errors.operationInProgress(row.pending_action);
-      throw errors.invalidStatus('cancel', row.status, allowedFrom('cancel'));
+      const [moved] = await applyStatusChanges(db, [
+        { id, from: allowedFrom('cancel'), to: targetOf('cancel'), actor },
+      ]);
+      if (moved) return { uuid: id, reference: moved.reference, status: moved.status };
+      const now = await requests.find(t.tenantId, id);
+      if (!now) throw errors.notFound(id);
+      if (isTerminal(now.status)) throw errors.cannotCancelTerminal(now.status);
+      if (now.pending_action) throw errors.operationInProgress(now.pending_action);
+      throw errors.invalidStatus('cancel', now.status, allowedFrom('cancel'));
     },
 
     /** Full capture, or partial with `amount` (currency units, 0 < amount <= held amount). */
-    capture(t: TenantContext, id: string, amount: number | undefined, actor: Actor): Promise<ActionOutcome> {
-      let requested: number | undefined;
-      if (amount !== undefined) {
-        requested = toMinorUnits(amount);
-        if (requested === undefined || requested <= 0) {
-          throw errors.validation([{ field: 'amount', message: 'must be above 0 with at most two decimals' }]);
-        }
-      }
-      return moneyCommand(t, id, 'capture', actor, (row) => {
-        const cents = requested ?? row.amount;
-        if (cents > row.amount) throw errors.captureAmountTooHigh(row.amount);
-        return { cents, to: targetOf('capture'), changes: { amountCaptured: cents } };
-      });
+    async capture(
+      t: TenantContext,
+      id: string,
+      amount: number | undefined,
+      actor: Actor,
+      opts: MoneyOptions = {},
+    ): Promise<ActionOutcome> {
+      const requested = requestedCents(amount);
+      const key = ledgerKey(t, id, 'capture', opts);
+      const row = await claim(t, id, 'capture', key);
+      if (!('tenant_id' in row)) return row;
+      const cents = requested ?? row.amount;
+      if (cents > row.amount) return refuseBeforeCall(row, 'capture', errors.captureAmountTooHigh(row.amount));
+      return runMove(row, 'capture', key, cents, actor, (p, c) => p.capture({ ...c, amountCents: cents }));
     },
 
-    release(t: TenantContext, id: string, actor: Actor): Promise<ActionOutcome> {
-      return moneyCommand(t, id, 'release', actor, () => ({ cents: 0, to: targetOf('release'), changes: {} }));
+    async release(t: TenantContext, id: string, actor: Actor, opts: MoneyOptions = {}): Promise<ActionOutcome> {
+      const key = ledgerKey(t, id, 'release', opts);
+      const row = await claim(t, id, 'release', key);
+      if (!('tenant_id' in row)) return row;
+      return runMove(row, 'release', key, 0, actor, (p, c) => p.release(c));
     },
 
     /**
-     * Gives money back (the administration interface's action, never the API's): all that is left, or
-     * `amount` of it. The last cent back makes the request REFUNDED.
+     * Gives money back (a back-office action): all that is left, or `amount` of it. The last
+     * cent back makes the request REFUNDED.
      */
-    refund(t: TenantContext, id: string, amount: number | undefined, actor: Actor): Promise<ActionOutcome> {
-      let requested: number | undefined;
-      if (amount !== undefined) {
-        requested = toMinorUnits(amount);
-        if (requested === undefined || requested <= 0) {
-          throw errors.validation([{ field: 'amount', message: 'must be above 0 with at most two decimals' }]);
-        }
+    async refund(
+      t: TenantContext,
+      id: string,
+      amount: number | undefined,
+      actor: Actor,
+      opts: MoneyOptions = {},
+    ): Promise<ActionOutcome> {
+      const requested = requestedCents(amount);
+      const key = ledgerKey(t, id, 'refund', opts);
+      const row = await claim(t, id, 'refund', key);
+      if (!('tenant_id' in row)) return row;
+      let cents: number;
+      try {
+        cents = planRefund(row.status, row.amount_captured, row.amount_refunded, requested).cents;
+      } catch (err) {
+        return refuseBeforeCall(row, 'refund', err);
       }
-      return moneyCommand(t, id, 'refund', actor, (row) => {
-        const plan = planRefund(row.status, row.amount_captured, row.amount_refunded, requested);
-        return { cents: plan.cents, to: plan.to, changes: { amountRefunded: row.amount_refunded + plan.cents } };
-      });
+      return runMove(row, 'refund', key, cents, actor, (p, c) => p.refund({ ...c, amountCents: cents }));
     },
 
     async delete(t: TenantContext, id: string, actor: Actor): Promise<{ reference: string }> {
-      const deleted = await requests.delete(t.tenantId, id, DELETABLE_STATUSES, actor);
+      const deleted = await deleteRequest(db, { tenantId: t.tenantId, id, deletable: DELETABLE_STATUSES, actor });
       if (deleted) return deleted;
       const row = await requests.find(t.tenantId, id);
       if (!row) throw errors.notFound(id);

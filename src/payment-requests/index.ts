@@ -1,7 +1,20 @@
 export {
   type ActionOutcome,
+  type CommandDeps,
+  operationKey,
   type PaymentRequestCommands,
   paymentRequestCommands,
   type TenantContext,
 } from './commands.js';
-export { type GuestCommands, guestCommands, type NotificationOutcome } from './guest-commands.js';
+export { type GuestCommands, guestCommands } from './guest-commands.js';
+export {
+  type EntryFacts,
+  type MoneyMove,
+  type MoneyOperation,
+  type MoneyRunner,
+  moneyRunner,
+  type RunResult,
+  type Settled,
+} from './money-runner.js';
+export { holdOperation } from './operations/hold.js';
+export { giveBack, type Mismatch, type ReconcileResult, type Reconciler, reconciler } from './reconcile.js';

@@ -3,10 +3,16 @@ import type { Currency, Language, RequestType } from '../domain/index.js';
 /**
  * The boundary with a payment provider. The service never talks to a bank in any other way,
  * and never inside a database transaction.
+ *
+ * refused: the bank or the provider said no, nothing moved (402);
+ * technical: the provider answered that it failed, nothing moved (502);
+ * unavailable: the provider was not reached (connection refused, a 503 before any work), nothing moved (502);
+ * unknown: the call was sent and its answer is lost or late (a timeout, a broken connection, an
+ * answer that does not parse): it may have happened. The money runner records the operation
+ * as in doubt and reconcile asks the provider's view of the order (504 `outcome_unknown`).
  */
-export type ProviderErrorKind = 'refused' | 'technical' | 'unavailable';
+export type ProviderErrorKind = 'refused' | 'technical' | 'unavailable' | 'unknown';
 
-/** refused: the bank said no; technical: the provider failed; unavailable: no answer (timeout, 5xx). */
 export class ProviderError extends Error {
   constructor(
     readonly kind: ProviderErrorKind,
@@ -25,16 +31,6 @@ export class InvalidNotificationError extends Error {
   }
 }
 
-/** What a money command needs to name the provider's transaction. */
-export interface ProviderPaymentRef {
-  /** The request's uuid: the provider's order id. */
-  paymentRequestId: string;
-  reference: string;
-  currency: string;
-  /** The provider's transaction (the hold, or the deposit payment); absent before any payment. */
-  transactionId?: string | null;
-}
-
 export interface GuestCheckoutInput {
   paymentRequestId: string;
   reference: string;
@@ -43,6 +39,8 @@ export interface GuestCheckoutInput {
   currency: Currency;
   language: Language;
   guestEmail: string;
+  /** The hotel's name, for the provider's own pages (the card page, its error page). */
+  merchantName: string;
   /** Where the provider sends the guest back: the service's result page. */
   returnUrl: string;
   /** Where the provider posts its notification: `{PUBLIC_BASE_URL}/ipn/<provider>/`. */
@@ -78,25 +76,81 @@ export interface ProviderNotification {
   maskedPan?: string;
   expiryMonth?: number;
   expiryYear?: number;
+  /** What moved, in minor units of `currency`: checked against the request before anything is applied. */
   amountCents?: number;
+  currency?: string;
   detail?: string;
 }
 
-export interface SilentHoldInput {
-  paymentRequestId: string;
+/**
+ * Every money call names the order (the payment request's uuid) and carries our idempotency
+ * key for the operation: a provider that takes one does it once however often it is sent, and
+ * its order view names the key, so an operation whose answer was lost is found again.
+ */
+export interface MoneyCall {
+  orderId: string;
   reference: string;
-  cardToken: string;
-  amountCents: number;
   currency: Currency;
+  idempotencyKey: string;
 }
 
-/** The provider's own view of a transaction, to settle what a lost answer left unknown. */
-export interface ProviderTransactionState {
+/** A call on an existing provider transaction (the hold, the payment, the verification). */
+export interface TransactionCall extends MoneyCall {
   transactionId: string;
-  status: 'registered' | 'authorised' | 'captured' | 'cancelled' | 'refused' | 'error' | 'refunded';
+}
+
+export interface SilentHoldCall extends MoneyCall {
+  cardToken: string;
   amountCents: number;
-  capturedCents: number;
-  refundedCents: number;
+}
+
+/** The provider's transaction a money call created (hold, refund) or moved (capture, release, void). */
+export interface MoneyAnswer {
+  transactionId: string;
+}
+
+export type ProviderTransactionKind = 'verification' | 'payment' | 'hold' | 'refund';
+export type ProviderTransactionStatus =
+  | 'accepted'
+  | 'authorised'
+  | 'captured'
+  | 'cancelled'
+  | 'refused'
+  | 'error'
+  | 'refunded';
+
+/** One transaction of an order as the provider sees it; amounts in minor units. */
+export interface ProviderTransaction {
+  id: string;
+  kind: ProviderTransactionKind;
+  /**
+   * accepted: a verification that registered a card; authorised: a hold still open; captured:
+   * money taken (on a payment, or what was captured of a hold); cancelled: a hold released or
+   * a verification voided; refunded: all of it given back; refused / error: nothing moved.
+   */
+  status: ProviderTransactionStatus;
+  amount: number;
+  /** Of a payment or a hold: how much was taken. */
+  capturedAmount: number;
+  /** Of what was taken: how much was given back (each refund is also its own transaction). */
+  refundedAmount: number;
+  currency: string;
+  /** A refund's payment or hold. */
+  parentId: string | null;
+  /** Our idempotency keys of the operations that created or moved it, where the provider keeps them. */
+  keys: string[];
+  createdAt: Date;
+}
+
+/** The provider's view of an order (the payment request): what reconcile trusts. */
+export interface ProviderOrder {
+  orderId: string;
+  transactions: ProviderTransaction[];
+  /**
+   * The provider records our key with every operation it performs: an operation whose key it
+   * does not show did not happen. Otherwise what happened is judged from the transactions' states.
+   */
+  keysKept: boolean;
 }
 
 export interface PaymentProvider {
@@ -105,14 +159,16 @@ export interface PaymentProvider {
   startGuestPayment(input: GuestCheckoutInput): Promise<GuestCheckout>;
   /** Verifies and reads a notification; throws InvalidNotificationError, never trusts an unsigned one. */
   parseNotification(rawBody: string, headers: Record<string, string | string[] | undefined>): ProviderNotification;
-  /** A hold with the stored token and manual validation; resolves with the hold's transaction id. */
-  silentHold(input: SilentHoldInput): Promise<{ transactionId: string }>;
+  /** A hold with the stored token and manual validation; answers the hold's transaction. */
+  silentHold(call: SilentHoldCall): Promise<MoneyAnswer>;
   /** Debits `amountCents` of a held amount (full or partial); the rest of the hold is freed. */
-  capture(ref: ProviderPaymentRef, amountCents: number): Promise<void>;
+  capture(call: TransactionCall & { amountCents: number }): Promise<MoneyAnswer>;
   /** Frees a held amount without debiting. */
-  release(ref: ProviderPaymentRef): Promise<void>;
-  /** Gives back `amountCents` of a captured payment. */
-  refund(ref: ProviderPaymentRef, amountCents: number): Promise<void>;
-  /** The state of `ref.transactionId` at the provider, or undefined when it knows none. */
-  getPayment(ref: ProviderPaymentRef): Promise<ProviderTransactionState | undefined>;
+  release(call: TransactionCall): Promise<MoneyAnswer>;
+  /** Gives back `amountCents` of what a payment or hold took; answers the refund's own transaction. */
+  refund(call: TransactionCall & { amountCents: number }): Promise<MoneyAnswer>;
+  /** Cancels a verification (the registered card may no longer be used) or an open hold. */
+  void(call: TransactionCall): Promise<MoneyAnswer>;
+  /** The provider's view of the order: every transaction, its state and amounts. */
+  getOrder(orderId: string): Promise<ProviderOrder>;
 }

@@ -1,26 +1,53 @@
-import { type PaymentProvider, ProviderError } from './payment-provider.js';
+import { type MoneyAnswer, type PaymentProvider, ProviderError } from './payment-provider.js';
 
-function bounded<T>(what: string, ms: number, call: () => Promise<T>): Promise<T> {
+/**
+ * A money call that had no answer in time. It was sent, so it may still happen: the runner
+ * records the operation as in doubt, and `late` settles when (if) the answer arrives after all.
+ */
+export class ProviderTimeout extends ProviderError {
+  constructor(
+    what: string,
+    ms: number,
+    readonly late: Promise<MoneyAnswer>,
+  ) {
+    super('unknown', `${what}: no answer within ${ms} ms`);
+    this.name = 'ProviderTimeout';
+  }
+}
+
+function bounded<T>(call: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ProviderError('unavailable', `${what}: no answer within ${ms} ms`)), ms);
+    timer = setTimeout(() => reject(onTimeout()), ms);
     timer.unref();
   });
-  return Promise.race([call(), timeout]).finally(() => clearTimeout(timer));
+  return Promise.race([call, timeout]).finally(() => clearTimeout(timer));
 }
 
 /**
- * Every call to the provider answers within `ms`: a provider that hangs becomes 'unavailable'
- * (the API answers 502, the job retries next run) instead of holding a request open forever.
+ * Every call to the provider answers within `ms`, so a provider that hangs never holds a
+ * request open. A read (the card form, an order's view) that times out changed nothing:
+ * 'unavailable'. A money call that times out may have happened: ProviderTimeout ('unknown'),
+ * carrying the call still under way, since nothing can take back what was sent.
  */
 export function withTimeouts(provider: PaymentProvider, ms: number): PaymentProvider {
+  const read = <T>(what: string, call: () => Promise<T>) =>
+    bounded(call(), ms, () => new ProviderError('unavailable', `${what}: no answer within ${ms} ms`));
+  const money = (what: string, call: () => Promise<MoneyAnswer>) => {
+    const underway = call();
+    // The late answer is someone's to read (the runner's); an unread rejection must not crash.
+    underway.catch(() => undefined);
+    return bounded(underway, ms, () => new ProviderTimeout(what, ms, underway));
+  };
   return {
-    ...provider,
-    startGuestPayment: (input) => bounded('start payment', ms, () => provider.startGuestPayment(input)),
-    silentHold: (input) => bounded('silent hold', ms, () => provider.silentHold(input)),
-    capture: (ref, amount) => bounded('capture', ms, () => provider.capture(ref, amount)),
-    release: (ref) => bounded('release', ms, () => provider.release(ref)),
-    refund: (ref, amount) => bounded('refund', ms, () => provider.refund(ref, amount)),
-    getPayment: (ref) => bounded('payment state', ms, () => provider.getPayment(ref)),
+    name: provider.name,
+    parseNotification: (raw, headers) => provider.parseNotification(raw, headers),
+    startGuestPayment: (input) => read('start payment', () => provider.startGuestPayment(input)),
+    getOrder: (orderId) => read('order view', () => provider.getOrder(orderId)),
+    silentHold: (call) => money('silent hold', () => provider.silentHold(call)),
+    capture: (call) => money('capture', () => provider.capture(call)),
+    release: (call) => money('release', () => provider.release(call)),
+    refund: (call) => money('refund', () => provider.refund(call)),
+    void: (call) => money('void', () => provider.void(call)),
   };
 }

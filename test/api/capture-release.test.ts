@@ -39,8 +39,8 @@ describe(`POST capture/ and release/ (${ENGINE})`, () => {
     assert.equal(d.order_cycle, 'CLOSED');
     const calls = provider.calls.filter((x) => x.ref.paymentRequestId === c.uuid);
     assert.deepEqual(
-      calls.map((x) => [x.op, x.amountCents, x.ref.reference, x.ref.currency]),
-      [['capture', 15000, c.reference, 'EUR']],
+      calls.map((x) => [x.op, x.amountCents]),
+      [['capture', 15000]],
     );
     const h = await t.repos.paymentRequests.history(c.uuid);
     const last = h[h.length - 1];

@@ -4,8 +4,9 @@ import { arrangeStatus } from '../helpers/fixtures.js';
 import { countingProvider } from '../helpers/providers.js';
 import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
 
-// The provider did the job but its answer was lost: the service asks the provider's own view
-// of the transaction before giving up, so money that moved is recorded, not forgotten.
+// The provider did the job but its answer was lost. The service never says "nothing was
+// changed" then: the operation is in doubt (504 outcome_unknown), the request stays claimed, and
+// a retry under the same Idempotency-Key, or reconcile, settles it by the provider's view.
 describe(`money commands whose answer was lost (${ENGINE})`, () => {
   let t: TestApp;
   const provider = countingProvider();
@@ -19,54 +20,76 @@ describe(`money commands whose answer was lost (${ENGINE})`, () => {
     await arrangeStatus(t.db, c.uuid, 'AUTHORISED_TO_VALIDATE');
     return c.uuid;
   }
-  const post = (id: string, action: string, payload?: object) =>
-    t.call({ method: 'POST', url: `/api/payment-requests/${id}/${action}/`, ...(payload ? { payload } : {}) });
+  const post = (id: string, action: string, payload?: object, key?: string) =>
+    t.call({
+      method: 'POST',
+      url: `/api/payment-requests/${id}/${action}/`,
+      ...(payload ? { payload } : {}),
+      ...(key ? { headers: { ...t.tenant.headers, 'idempotency-key': key } } : {}),
+    });
   const detail = async (id: string) => (await t.call({ method: 'GET', url: `/api/payment-requests/${id}/` })).json();
+  const ledger = async (id: string) =>
+    (
+      await t.db.query<{ kind: string; state: string; amount: number }>(
+        "SELECT kind, state, amount FROM money_ledger WHERE payment_request_id = $1 AND kind <> 'hold' ORDER BY id",
+        [id],
+      )
+    ).rows;
 
-  test('a capture done at the provider is recorded as CAPTURED for what was captured', async () => {
+  test('a capture whose answer was lost: 504 outcome_unknown, then the same Idempotency-Key answers 200 without a second call', async () => {
     const id = await held(300);
     provider.loseAnswers(true);
+    let first: Awaited<ReturnType<typeof post>>;
     try {
-      const r = await post(id, 'capture', { amount: 120 });
-      assert.equal(r.statusCode, 200, r.body);
-      assert.equal(r.json().status, 'CAPTURED');
+      first = await post(id, 'capture', { amount: 120 }, 'pms-capture-1');
     } finally {
       provider.loseAnswers(false);
     }
-    const d = await detail(id);
-    assert.equal(d.amount_captured, 120);
-    assert.equal(provider.count('capture', id), 1);
+    assert.equal(first.statusCode, 504, first.body);
+    assert.equal(first.json().code, 'outcome_unknown');
+    assert.deepEqual(await ledger(id), [{ kind: 'capture', state: 'in_doubt', amount: 12000 }]);
+    assert.equal((await detail(id)).status, 'AUTHORISED_TO_VALIDATE');
+
+    const retry = await post(id, 'capture', { amount: 120 }, 'pms-capture-1');
+    assert.equal(retry.statusCode, 200, retry.body);
+    assert.equal(retry.json().status, 'CAPTURED');
+    assert.equal((await detail(id)).amount_captured, 120);
+    assert.equal(provider.count('capture', id), 1, 'the provider was asked once');
+    assert.deepEqual(await ledger(id), [{ kind: 'capture', state: 'succeeded', amount: 12000 }]);
   });
 
-  test('a release done at the provider is recorded as CANCELLED', async () => {
+  test('a release whose answer was lost is settled by reconcile as CANCELLED', async () => {
     const id = await held(80);
     provider.loseAnswers(true);
     try {
-      assert.equal((await post(id, 'release')).json().status, 'CANCELLED');
+      assert.equal((await post(id, 'release')).statusCode, 504);
     } finally {
       provider.loseAnswers(false);
     }
+    const r = await t.app.payreq.reconciler.reconcile();
+    assert.ok(r.settled >= 1);
+    assert.equal((await detail(id)).status, 'CANCELLED');
   });
 
-  test('a refund done at the provider is recorded', async () => {
+  test('a refund whose answer was lost is in doubt, then recorded by reconcile', async () => {
     const id = await held(90);
     assert.equal((await post(id, 'capture')).statusCode, 200);
+    const tenant = { tenantId: t.tenant.tenantId, timezone: 'Europe/Paris', linkLifetimeDays: 30 };
     provider.loseAnswers(true);
     try {
-      const r = await t.app.payreq.commands.refund(
-        { tenantId: t.tenant.tenantId, timezone: 'Europe/Paris', linkLifetimeDays: 30 },
-        id,
-        undefined,
-        { source: 'admin', actor: 'user:test' },
+      await assert.rejects(
+        t.app.payreq.commands.refund(tenant, id, undefined, { source: 'admin', actor: 'user:test' }),
+        (err: { code?: string }) => err.code === 'outcome_unknown',
       );
-      assert.equal(r.status, 'REFUNDED');
     } finally {
       provider.loseAnswers(false);
     }
-    assert.equal((await detail(id)).amount_refunded, 90);
+    await t.app.payreq.reconciler.reconcile();
+    const d = await detail(id);
+    assert.deepEqual([d.status, d.amount_refunded], ['REFUNDED', 90]);
   });
 
-  test('when the provider really did nothing, it is still a 502 and the request is as it was', async () => {
+  test('when the provider says it did nothing (unavailable), it is a 502 and the request is as it was', async () => {
     const id = await held(70);
     provider.failWith('unavailable');
     try {

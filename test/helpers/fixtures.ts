@@ -6,14 +6,42 @@ import type { Status } from '../../src/domain/index.js';
  * Puts a request in a status no API call can reach yet (AUTHORISED_TO_VALIDATE needs the
  * guest and the daily job). Arranges a test's starting point; never used to check a result.
  * AUTHORISED_TO_VALIDATE also gets a real sandbox hold, so capture and release reach a
- * provider that knows the transaction.
+ * provider that knows the transaction; `amountCaptured`, a real captured payment. Each with its
+ * ledger row, as the real flows leave them.
  */
 export async function arrangeStatus(db: Database, id: string, status: Status, extra: { amountCaptured?: number } = {}) {
-  await db.query(
-    'UPDATE payment_requests SET status = $2, amount_captured = COALESCE($3, amount_captured) WHERE id = $1',
-    [id, status, extra.amountCaptured ?? null],
-  );
+  await db.query('UPDATE payment_requests SET status = $2 WHERE id = $1', [id, status]);
   if (status === 'AUTHORISED_TO_VALIDATE') await arrangeHold(db, id);
+  if (extra.amountCaptured !== undefined) await arrangePayment(db, id, extra.amountCaptured);
+}
+
+/**
+ * A captured payment of `cents`, as the guest's deposit leaves it: the sandbox's transaction,
+ * the ledger's row, and the amount the request derives from it.
+ */
+export async function arrangePayment(db: Database, id: string, cents: number): Promise<string> {
+  const transactionId = `txn_${randomBytes(12).toString('hex')}`;
+  await db.query(
+    `INSERT INTO sandbox_transactions (id, order_id, kind, status, amount, captured_amount, currency)
+     SELECT $2, id, 'payment', 'captured', $3, $3, currency FROM payment_requests WHERE id = $1`,
+    [id, transactionId, cents],
+  );
+  await ledgerRow(db, id, 'payment', cents, transactionId);
+  await db.query(
+    `UPDATE payment_requests SET provider = 'sandbox', provider_transaction_id = $2, amount_captured = $3 WHERE id = $1`,
+    [id, transactionId, cents],
+  );
+  return transactionId;
+}
+
+async function ledgerRow(db: Database, id: string, kind: string, cents: number, transactionId: string) {
+  await db.query(
+    `INSERT INTO money_ledger (payment_request_id, tenant_id, kind, amount, currency, provider, provider_transaction_id,
+       idempotency_key, state, source, actor)
+     SELECT id, tenant_id, $2, $3, currency, 'sandbox', $4, 'fixture:' || $4, 'succeeded', 'cli', 'fixture'
+       FROM payment_requests WHERE id = $1`,
+    [id, kind, cents, transactionId],
+  );
 }
 
 /**
@@ -42,5 +70,7 @@ export async function arrangeHold(
        masked_pan = $3, card_expiry_month = 12, card_expiry_year = 2030 WHERE id = $1`,
     [id, transactionId, `${card.slice(0, 6)}XXXXXX${card.slice(-4)}`],
   );
+  const amount = await db.query<{ amount: number }>('SELECT amount FROM payment_requests WHERE id = $1', [id]);
+  await ledgerRow(db, id, 'hold', amount.rows[0]?.amount ?? 0, transactionId);
   return { token, transactionId };
 }

@@ -1,7 +1,22 @@
-import { type PaymentProvider, ProviderError, type ProviderPaymentRef } from '../../src/providers/index.js';
+import type { FastifyInstance } from 'fastify';
+import { type PaymentProvider, ProviderError } from '../../src/providers/index.js';
+
+/** What a money call named: its order, and our idempotency key. */
+export interface ProviderPaymentRef {
+  paymentRequestId: string;
+  transactionId?: string;
+  idempotencyKey: string;
+}
+
+/** The app's sandbox provider (behind its timeouts), as the service calls it. */
+export function sandboxOf(app: FastifyInstance): PaymentProvider {
+  const p = app.payreq.providers.byName('sandbox');
+  if (!p) throw new Error('the sandbox is not the provider');
+  return p;
+}
 
 export interface ProviderCall {
-  op: 'capture' | 'release' | 'refund' | 'hold';
+  op: 'capture' | 'release' | 'refund' | 'hold' | 'void';
   ref: ProviderPaymentRef;
   amountCents?: number;
 }
@@ -35,26 +50,27 @@ export function countingProvider() {
     if (state.holdUntil) await state.holdUntil;
     if (state.failWith) throw new ProviderError(state.failWith, `simulated ${state.failWith}`);
     const answer = await real();
-    // The provider did it, but its answer never reached us (a timeout after the fact).
-    if (state.loseAnswers) throw new ProviderError('unavailable', 'simulated lost answer');
+    // The provider did it, but its answer never reached us (a connection cut after the fact).
+    if (state.loseAnswers) throw new ProviderError('unknown', 'simulated lost answer');
     return answer;
   }
 
   // Wraps the app's real provider (built on the app's database) around the money calls.
+  const ref = (c: { orderId: string; idempotencyKey: string; transactionId?: string }): ProviderPaymentRef => ({
+    paymentRequestId: c.orderId,
+    idempotencyKey: c.idempotencyKey,
+    ...(c.transactionId ? { transactionId: c.transactionId } : {}),
+  });
   const provider = (inner: PaymentProvider): PaymentProvider => ({
-    ...inner,
-    capture: (ref, amountCents) => around({ op: 'capture', ref, amountCents }, () => inner.capture(ref, amountCents)),
-    release: (ref) => around({ op: 'release', ref }, () => inner.release(ref)),
-    refund: (ref, amountCents) => around({ op: 'refund', ref, amountCents }, () => inner.refund(ref, amountCents)),
-    silentHold: (input) =>
-      around(
-        {
-          op: 'hold',
-          ref: { paymentRequestId: input.paymentRequestId, reference: input.reference, currency: input.currency },
-          amountCents: input.amountCents,
-        },
-        () => inner.silentHold(input),
-      ),
+    name: inner.name,
+    startGuestPayment: (input) => inner.startGuestPayment(input),
+    parseNotification: (raw, headers) => inner.parseNotification(raw, headers),
+    getOrder: (orderId) => inner.getOrder(orderId),
+    void: (c) => around({ op: 'void', ref: ref(c) }, () => inner.void(c)),
+    capture: (c) => around({ op: 'capture', ref: ref(c), amountCents: c.amountCents }, () => inner.capture(c)),
+    release: (c) => around({ op: 'release', ref: ref(c) }, () => inner.release(c)),
+    refund: (c) => around({ op: 'refund', ref: ref(c), amountCents: c.amountCents }, () => inner.refund(c)),
+    silentHold: (c) => around({ op: 'hold', ref: ref(c), amountCents: c.amountCents }, () => inner.silentHold(c)),
   });
 
   return {

@@ -4,6 +4,7 @@ import type { Currency, Language, RequestType } from '../../src/domain/index.js'
 import type { HostedCardForm } from '../../src/providers/index.js';
 import { deriveKey } from '../../src/secrets/index.js';
 import type { ListeningApp } from './listening-app.js';
+import { sandboxOf } from './providers.js';
 
 export interface CardInput {
   number: string;
@@ -36,7 +37,7 @@ export async function checkoutForm(
   ]);
   const row = r.rows[0];
   assert.ok(row, `request ${id} exists`);
-  return t.app.payreq.provider.startGuestPayment({
+  return sandboxOf(t.app).startGuestPayment({
     paymentRequestId: id,
     reference: row.reference,
     requestType: row.request_type,
@@ -44,6 +45,7 @@ export async function checkoutForm(
     currency: row.currency,
     language: row.language,
     guestEmail: row.guest_email,
+    merchantName: 'Hôtel des Tests',
     returnUrl: urls.returnUrl ?? `${t.baseUrl}/payment/${id}/result/`,
     notifyUrl: urls.notifyUrl ?? `${t.baseUrl}/ipn/sandbox/`,
   });

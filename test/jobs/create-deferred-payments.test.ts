@@ -20,7 +20,7 @@ describe(`create_deferred_payments against the sandbox (${ENGINE})`, () => {
 
   const run = (date = D, options: DeferredPaymentsOptions = {}) =>
     createDeferredPayments(
-      { holds: t.repos.deferredHolds, provider: t.app.payreq.provider, cardTokens: t.app.payreq.cardTokens },
+      { holds: t.repos.deferredHolds, runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens },
       date,
       options,
     );
@@ -37,7 +37,7 @@ describe(`create_deferred_payments against the sandbox (${ENGINE})`, () => {
       token,
       card,
     ]);
-    const outcome = await t.app.payreq.guest.applyNotification('sandbox', {
+    const outcome = await t.app.payreq.notifications.apply('sandbox', {
       eventId: `evt_${randomBytes(8).toString('hex')}`,
       paymentRequestId: c.uuid,
       outcome: 'registered',
@@ -203,7 +203,7 @@ describe(`create_deferred_payments against the sandbox (${ENGINE})`, () => {
       },
     };
     const r = await createDeferredPayments(
-      { holds: racing, provider: t.app.payreq.provider, cardTokens: t.app.payreq.cardTokens },
+      { holds: racing, runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens },
       D,
     );
     assert.deepEqual(

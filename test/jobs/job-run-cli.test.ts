@@ -61,7 +61,7 @@ describe(`payreq job run create_deferred_payments, as a process (${ENGINE})`, ()
       "INSERT INTO sandbox_tokens (token, card_number, exp_month, exp_year) VALUES ($1, '4242424242424242', 12, 2031)",
       [token],
     );
-    await app.payreq.guest.applyNotification('sandbox', {
+    await app.payreq.notifications.apply('sandbox', {
       eventId: 'evt_cli',
       paymentRequestId: id,
       outcome: 'registered',

@@ -54,9 +54,9 @@ describe('e-mail delivery: confirmations, retries, concurrency', () => {
       outcome: 'paid' as const,
       transactionId: 'tx-d1',
     };
-    await t.app.payreq.guest.applyNotification('sandbox', n);
-    await t.app.payreq.guest.applyNotification('sandbox', n);
-    await t.app.payreq.guest.applyNotification('sandbox', { ...n, eventId: `evt-${randomUUID()}` });
+    await t.app.payreq.notifications.apply('sandbox', n);
+    await t.app.payreq.notifications.apply('sandbox', n);
+    await t.app.payreq.notifications.apply('sandbox', { ...n, eventId: `evt-${randomUUID()}` });
     await sendDueEmails(t.app.payreq);
     await sendDueEmails(t.app.payreq);
     await sendDueEmails(t.app.payreq, later(24 * 3600_000));

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { InvalidNotificationError } from '../../src/providers/index.js';
 import { type ListeningApp, startListeningApp } from '../helpers/listening-app.js';
+import { sandboxOf } from '../helpers/providers.js';
 import { checkoutForm, detail, historyCount, ipnSignature, postIpn, submitCard } from '../helpers/sandbox-checkout.js';
 import { createRequest, ENGINE } from '../helpers/test-app.js';
 
@@ -34,7 +35,7 @@ describe(`sandbox IPN: signature, duplicates, order (${ENGINE})`, () => {
     assert.equal(parsed.outcome, 'paid');
     assert.equal(parsed.amount, 3000);
     assert.match(parsed.event_id, /^evt_[0-9a-f]{24}$/);
-    const n = t.app.payreq.provider.parseNotification(body, {
+    const n = sandboxOf(t.app).parseNotification(body, {
       'x-sandbox-signature': ipnSignature(t.app.payreq.secretKey, body),
     });
     assert.equal(n.paymentRequestId, c.uuid);
@@ -116,7 +117,7 @@ describe(`sandbox IPN: signature, duplicates, order (${ENGINE})`, () => {
   for (const [what, body] of unreadable) {
     test(`a correctly signed body with ${what} is an invalid notification`, async () => {
       const headers = { 'x-sandbox-signature': ipnSignature(t.app.payreq.secretKey, body) };
-      assert.throws(() => t.app.payreq.provider.parseNotification(body, headers), InvalidNotificationError);
+      assert.throws(() => sandboxOf(t.app).parseNotification(body, headers), InvalidNotificationError);
       const r = await postIpn(t, body);
       assert.equal(r.status, 401);
     });

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { ProviderError, type ProviderPaymentRef } from '../../src/providers/index.js';
+import { ProviderError, type TransactionCall } from '../../src/providers/index.js';
 import { arrangeStatus } from '../helpers/fixtures.js';
 import { type ListeningApp, startListeningApp } from '../helpers/listening-app.js';
+import { sandboxOf } from '../helpers/providers.js';
 import { checkoutForm, detail, submitCard } from '../helpers/sandbox-checkout.js';
 import { createRequest, ENGINE } from '../helpers/test-app.js';
 
@@ -49,18 +51,25 @@ describe(`sandbox holds, capture, release, refund (${ENGINE})`, () => {
   after(async () => {
     await t.close();
   });
-  const provider = () => t.app.payreq.provider;
+  const provider = () => sandboxOf(t.app);
+  const key = () => `test:${randomUUID()}`;
 
   async function hold(card = '4242424242424242', amount = 150) {
     const r = await registered(t, card, amount);
     const { transactionId } = await provider().silentHold({
-      paymentRequestId: r.id,
+      orderId: r.id,
+      idempotencyKey: key(),
       reference: r.reference,
       cardToken: r.token,
       amountCents: amount * 100,
       currency: 'EUR',
     });
-    const ref: ProviderPaymentRef = { paymentRequestId: r.id, reference: r.reference, currency: 'EUR', transactionId };
+    const ref: Omit<TransactionCall, 'idempotencyKey'> = {
+      orderId: r.id,
+      reference: r.reference,
+      currency: 'EUR',
+      transactionId,
+    };
     return { ...r, transactionId, ref };
   }
 
@@ -80,7 +89,8 @@ describe(`sandbox holds, capture, release, refund (${ENGINE})`, () => {
     const c = await createRequest(t, { request_type: 'IMPRINT', amount: 10 });
     await expectProviderError(
       provider().silentHold({
-        paymentRequestId: c.uuid,
+        orderId: c.uuid,
+        idempotencyKey: key(),
         reference: c.reference,
         cardToken: 'tok_nope',
         amountCents: 1000,
@@ -104,7 +114,8 @@ describe(`sandbox holds, capture, release, refund (${ENGINE})`, () => {
       );
       await expectProviderError(
         provider().silentHold({
-          paymentRequestId: c.uuid,
+          orderId: c.uuid,
+          idempotencyKey: key(),
           reference: c.reference,
           cardToken: `tok_${kind}`,
           amountCents: 1000,
@@ -126,7 +137,7 @@ describe(`sandbox holds, capture, release, refund (${ENGINE})`, () => {
       "INSERT INTO sandbox_tokens (token, card_number, exp_month, exp_year) VALUES ('tok_together', '4000000000000002', 12, 2030)",
     );
     const ask = (id: string, reference: string, cardToken: string, amountCents: number) =>
-      provider().silentHold({ paymentRequestId: id, reference, cardToken, amountCents, currency: 'EUR' });
+      provider().silentHold({ orderId: id, reference, cardToken, amountCents, currency: 'EUR', idempotencyKey: key() });
     const [ha, refused, hb, unknown, hc] = await Promise.allSettled([
       ask(a.id, a.reference, a.token, 12000),
       ask(refusedCard.uuid, refusedCard.reference, 'tok_together', 1000),
@@ -170,22 +181,34 @@ describe(`sandbox holds, capture, release, refund (${ENGINE})`, () => {
 
   test('capture: partial is allowed; a second capture of the same hold is refused', async () => {
     const h = await hold();
-    await provider().capture(h.ref, 4000);
+    await provider().capture({ ...h.ref, idempotencyKey: key(), amountCents: 4000 });
     const after = await txn(t, h.transactionId);
     assert.equal(after?.status, 'captured');
     assert.equal(after?.captured_amount, 4000);
-    await expectProviderError(provider().capture(h.ref, 4000), 'refused', /captured/);
+    await expectProviderError(
+      provider().capture({ ...h.ref, idempotencyKey: key(), amountCents: 4000 }),
+      'refused',
+      /captured/,
+    );
     assert.equal((await txn(t, h.transactionId))?.captured_amount, 4000);
   });
 
   test('capture above the held amount, of zero, without a transaction, or of another order: refused', async () => {
     const h = await hold();
-    await expectProviderError(provider().capture(h.ref, 15001), 'refused', /15000/);
-    await expectProviderError(provider().capture(h.ref, 0), 'refused');
-    await expectProviderError(provider().capture({ ...h.ref, transactionId: null }, 100), 'refused', /no transaction/);
+    await expectProviderError(
+      provider().capture({ ...h.ref, idempotencyKey: key(), amountCents: 15001 }),
+      'refused',
+      /15000/,
+    );
+    await expectProviderError(provider().capture({ ...h.ref, idempotencyKey: key(), amountCents: 0 }), 'refused');
+    await expectProviderError(
+      provider().capture({ ...h.ref, transactionId: '', idempotencyKey: key(), amountCents: 100 }),
+      'refused',
+      /no such transaction/,
+    );
     const other = await createRequest(t, { request_type: 'IMPRINT', amount: 10 });
     await expectProviderError(
-      provider().capture({ ...h.ref, paymentRequestId: other.uuid }, 100),
+      provider().capture({ ...h.ref, orderId: other.uuid, idempotencyKey: key(), amountCents: 100 }),
       'refused',
       /no such/,
     );
@@ -194,36 +217,63 @@ describe(`sandbox holds, capture, release, refund (${ENGINE})`, () => {
 
   test('twenty concurrent captures of one hold: exactly one succeeds', async () => {
     const h = await hold();
-    const results = await Promise.allSettled(Array.from({ length: 20 }, () => provider().capture(h.ref, 15000)));
+    const results = await Promise.allSettled(
+      Array.from({ length: 20 }, () => provider().capture({ ...h.ref, idempotencyKey: key(), amountCents: 15000 })),
+    );
     assert.equal(results.filter((r) => r.status === 'fulfilled').length, 1);
     assert.equal((await txn(t, h.transactionId))?.captured_amount, 15000);
   });
 
+  test('the same idempotency key twice is one operation: done once, the same answer', async () => {
+    const h = await hold();
+    const once = key();
+    const first = await provider().capture({ ...h.ref, idempotencyKey: once, amountCents: 5000 });
+    const again = await provider().capture({ ...h.ref, idempotencyKey: once, amountCents: 5000 });
+    assert.deepEqual(again, first);
+    assert.equal((await txn(t, h.transactionId))?.captured_amount, 5000);
+    const refund = { ...h.ref, idempotencyKey: key(), amountCents: 1000 };
+    const r1 = await provider().refund(refund);
+    const r2 = await provider().refund(refund);
+    assert.equal(r1.transactionId, r2.transactionId);
+    assert.equal((await txn(t, h.transactionId))?.refunded_amount, 1000);
+    const order = await provider().getOrder(h.id);
+    assert.ok(order.keysKept);
+    assert.ok(order.transactions.find((x) => x.id === h.transactionId)?.keys.includes(once));
+  });
+
   test('release: an authorised hold is cancelled; releasing or capturing it again is refused', async () => {
     const h = await hold();
-    await provider().release(h.ref);
+    await provider().release({ ...h.ref, idempotencyKey: key() });
     assert.equal((await txn(t, h.transactionId))?.status, 'cancelled');
-    await expectProviderError(provider().release(h.ref), 'refused', /cancelled/);
-    await expectProviderError(provider().capture(h.ref, 100), 'refused', /cancelled/);
+    await expectProviderError(provider().release({ ...h.ref, idempotencyKey: key() }), 'refused', /cancelled/);
+    await expectProviderError(
+      provider().capture({ ...h.ref, idempotencyKey: key(), amountCents: 100 }),
+      'refused',
+      /cancelled/,
+    );
   });
 
   test('release of a captured hold is refused', async () => {
     const h = await hold();
-    await provider().capture(h.ref, 15000);
-    await expectProviderError(provider().release(h.ref), 'refused');
+    await provider().capture({ ...h.ref, idempotencyKey: key(), amountCents: 15000 });
+    await expectProviderError(provider().release({ ...h.ref, idempotencyKey: key() }), 'refused');
     assert.equal((await txn(t, h.transactionId))?.status, 'captured');
   });
 
   test('refund: partial then the rest of a captured hold; more than captured is refused', async () => {
     const h = await hold();
-    await provider().capture(h.ref, 10000);
-    await provider().refund(h.ref, 3000);
+    await provider().capture({ ...h.ref, idempotencyKey: key(), amountCents: 10000 });
+    await provider().refund({ ...h.ref, idempotencyKey: key(), amountCents: 3000 });
     assert.deepEqual(
       { status: (await txn(t, h.transactionId))?.status, refunded: (await txn(t, h.transactionId))?.refunded_amount },
       { status: 'captured', refunded: 3000 },
     );
-    await expectProviderError(provider().refund(h.ref, 7001), 'refused', /7000/);
-    await provider().refund(h.ref, 7000);
+    await expectProviderError(
+      provider().refund({ ...h.ref, idempotencyKey: key(), amountCents: 7001 }),
+      'refused',
+      /7000/,
+    );
+    await provider().refund({ ...h.ref, idempotencyKey: key(), amountCents: 7000 });
     const done = await txn(t, h.transactionId);
     assert.equal(done?.status, 'refunded');
     assert.equal(done?.refunded_amount, 10000);
@@ -235,12 +285,20 @@ describe(`sandbox holds, capture, release, refund (${ENGINE})`, () => {
       { amount: 3000, status: 'refunded' },
       { amount: 7000, status: 'refunded' },
     ]);
-    await expectProviderError(provider().refund(h.ref, 1), 'refused', /refunded/);
+    await expectProviderError(
+      provider().refund({ ...h.ref, idempotencyKey: key(), amountCents: 1 }),
+      'refused',
+      /refunded/,
+    );
   });
 
   test('refund of an authorised (not captured) hold is refused', async () => {
     const h = await hold();
-    await expectProviderError(provider().refund(h.ref, 100), 'refused', /authorised/);
+    await expectProviderError(
+      provider().refund({ ...h.ref, idempotencyKey: key(), amountCents: 100 }),
+      'refused',
+      /authorised/,
+    );
   });
 
   test("refund of a guest's deposit payment, by the transaction the IPN recorded", async () => {
@@ -254,12 +312,13 @@ describe(`sandbox holds, capture, release, refund (${ENGINE})`, () => {
     ).rows[0];
     assert.ok(row?.provider_transaction_id);
     const ref = {
-      paymentRequestId: c.uuid,
+      orderId: c.uuid,
+      idempotencyKey: key(),
       reference: c.reference,
-      currency: 'EUR',
+      currency: 'EUR' as const,
       transactionId: row.provider_transaction_id,
     };
-    await provider().refund(ref, 7000);
+    await provider().refund({ ...ref, amountCents: 7000 });
     assert.equal((await txn(t, row.provider_transaction_id))?.status, 'refunded');
   });
 

@@ -70,6 +70,7 @@ export function readIpnBody(raw: string): ProviderNotification {
     expiryMonth: whole('expiry_month', 1, 12),
     expiryYear: whole('expiry_year', 2000, 2100),
     amountCents: whole('amount', 0, Number.MAX_SAFE_INTEGER),
+    currency: text('currency', false),
     detail: text('detail', false),
   };
   for (const [k, v] of Object.entries(optional)) {

@@ -1,18 +1,26 @@
-import type { Database } from '../../db/index.js';
+import type { Database, Queryable } from '../../db/index.js';
 import {
   type GuestCheckoutInput,
   type HostedCardForm,
   InvalidNotificationError,
+  type MoneyAnswer,
   type PaymentProvider,
   ProviderError,
   type ProviderNotification,
-  type ProviderPaymentRef,
+  type ProviderOrder,
+  type TransactionCall,
 } from '../payment-provider.js';
 import { type CheckoutFields, checkoutKey, signCheckout } from './checkout-signature.js';
 import { coalesce } from './coalesce.js';
 import { IPN_SIGNATURE_HEADER, ipnKey, ipnSignatureValid } from './ipn-signature.js';
 import { readIpnBody } from './notification-body.js';
-import { type HoldRequest, type SandboxStore, type SandboxTransaction, sandboxStore } from './sandbox-store.js';
+import {
+  type HoldRequest,
+  type Operation,
+  type SandboxStore,
+  type SandboxTransaction,
+  sandboxStore,
+} from './sandbox-store.js';
 import { decide, TEST_CARDS } from './test-cards.js';
 
 /** The cards `decide` does not accept: the hold's SQL writes no ledger row for them. */
@@ -69,12 +77,13 @@ export function sandboxProvider(opts: SandboxOptions): PaymentProvider {
       return readIpnBody(rawBody);
     },
 
-    async silentHold(input) {
+    async silentHold(call) {
       const hold = await placeHold({
-        token: input.cardToken,
-        orderId: input.paymentRequestId,
-        amount: input.amountCents,
-        currency: input.currency,
+        token: call.cardToken,
+        orderId: call.orderId,
+        amount: call.amountCents,
+        currency: call.currency,
+        key: call.idempotencyKey,
       });
       if (!hold) throw new ProviderError('technical', 'sandbox: unknown card token');
       const decision = decide(hold.card_number);
@@ -84,60 +93,83 @@ export function sandboxProvider(opts: SandboxOptions): PaymentProvider {
       return { transactionId: hold.transaction_id };
     },
 
-    async capture(ref, amountCents) {
-      const id = requireTransaction(ref, 'capture');
-      if (await store.capture(id, ref.paymentRequestId, amountCents)) return;
-      throw await refusal(store, ref, id, 'capture', amountCents);
-    },
+    capture: (call) =>
+      operate(store, call, 'capture', call.amountCents, (q) =>
+        store.capture(q, call.transactionId, call.orderId, call.amountCents),
+      ),
 
-    async release(ref) {
-      const id = requireTransaction(ref, 'release');
-      if (await store.release(id, ref.paymentRequestId)) return;
-      throw await refusal(store, ref, id, 'release');
-    },
+    release: (call) => operate(store, call, 'release', 0, (q) => store.release(q, call.transactionId, call.orderId)),
 
-    async getPayment(ref) {
-      if (!ref.transactionId) return undefined;
-      const t = await store.findTransaction(ref.transactionId);
-      if (!t || t.order_id !== ref.paymentRequestId) return undefined;
+    refund: (call) =>
+      operate(store, call, 'refund', call.amountCents, (q) =>
+        store.refund(q, call.transactionId, call.orderId, call.amountCents),
+      ),
+
+    void: (call) => operate(store, call, 'void', 0, (q) => store.void(q, call.transactionId, call.orderId)),
+
+    async getOrder(orderId): Promise<ProviderOrder> {
+      const rows = await store.order(orderId);
       return {
-        transactionId: t.id,
-        status: t.status === 'accepted' ? 'registered' : t.status,
-        amountCents: t.amount,
-        capturedCents: t.captured_amount,
-        refundedCents: t.refunded_amount,
+        orderId,
+        keysKept: true,
+        transactions: rows.map((t) => ({
+          id: t.id,
+          kind: t.kind,
+          status: t.status,
+          amount: t.amount,
+          capturedAmount: t.captured_amount,
+          refundedAmount: t.refunded_amount,
+          currency: t.currency,
+          parentId: t.parent_id,
+          keys: t.keys,
+          createdAt: t.created_at,
+        })),
       };
-    },
-
-    async refund(ref, amountCents) {
-      const id = requireTransaction(ref, 'refund');
-      if (await store.refund(id, ref.paymentRequestId, amountCents)) return;
-      throw await refusal(store, ref, id, 'refund', amountCents);
     },
   };
 }
 
-function requireTransaction(ref: ProviderPaymentRef, action: string): string {
-  if (!ref.transactionId) throw new ProviderError('refused', `sandbox: nothing to ${action}, no transaction given`);
-  return ref.transactionId;
+/** One keyed operation; a refusal says why, as the provider would. */
+async function operate(
+  store: SandboxStore,
+  call: TransactionCall,
+  operation: Operation,
+  amount: number,
+  move: (q: Queryable) => Promise<string | undefined>,
+): Promise<MoneyAnswer> {
+  const result = await store.operate(
+    {
+      key: call.idempotencyKey,
+      orderId: call.orderId,
+      operation,
+      transactionId: call.transactionId,
+      amount,
+    },
+    move,
+  );
+  if (result.done) return { transactionId: result.transactionId };
+  throw await refusal(store, call, operation, amount, result.reason);
 }
 
 /** Why a conditional update moved nothing, said as the provider would say it. */
 async function refusal(
   store: SandboxStore,
-  ref: ProviderPaymentRef,
-  id: string,
-  action: 'capture' | 'release' | 'refund',
-  amountCents?: number,
+  call: TransactionCall,
+  action: Operation,
+  amountCents: number,
+  reason: string | undefined,
 ): Promise<ProviderError> {
-  const t: SandboxTransaction | undefined = await store.findTransaction(id);
+  const id = call.transactionId;
   const no = (why: string) => new ProviderError('refused', `sandbox: cannot ${action} ${id}: ${why}`);
-  if (!t || t.order_id !== ref.paymentRequestId) return no('no such transaction for this order');
+  if (reason) return no(reason);
+  const t: SandboxTransaction | undefined = await store.findTransaction(id);
+  if (!t || t.order_id !== call.orderId) return no('no such transaction for this order');
   if (action === 'refund') {
     if (t.kind !== 'payment' && t.kind !== 'hold') return no(`a ${t.kind} cannot be refunded`);
     if (t.status !== 'captured') return no(`it is ${t.status}, not captured`);
     return no(`${amountCents} is not above 0 and within the ${t.captured_amount - t.refunded_amount} left to refund`);
   }
+  if (action === 'void') return no(`a ${t.status} ${t.kind} cannot be voided`);
   if (t.kind !== 'hold') return no(`it is a ${t.kind}, not a hold`);
   if (t.status !== 'authorised') return no(`the hold is ${t.status}`);
   return no(`${amountCents} is not above 0 and within the held ${t.amount}`);

@@ -57,6 +57,8 @@ export interface HoldRequest {
   orderId: string;
   amount: number;
   currency: string;
+  /** The caller's idempotency key: the same key is the same hold. */
+  key: string;
 }
 
 const TX_COLUMNS = 'id, order_id, kind, status, amount, captured_amount, refunded_amount, currency, token, parent_id';
@@ -69,6 +71,18 @@ async function insertTransaction(q: Queryable, t: NewTransaction): Promise<strin
     [id, t.orderId, t.kind, t.status, t.amount, t.capturedAmount ?? 0, t.currency, t.token ?? null, t.parentId ?? null],
   );
   return id;
+}
+
+export type Operation = 'hold' | 'capture' | 'release' | 'refund' | 'void';
+
+export type OperationResult = { done: true; transactionId: string; replay: boolean } | { done: false; reason?: string };
+
+/** Thrown inside an operation's transaction to roll its key back when nothing moved. */
+class NothingMoved extends Error {}
+
+async function moved(q: Queryable, sql: string, params: unknown[]): Promise<string | undefined> {
+  const r = await q.query<{ id: string }>(sql, params);
+  return r.rows[0]?.id;
 }
 
 export function sandboxStore(db: Database) {
@@ -103,9 +117,10 @@ export function sandboxStore(db: Database) {
 
     /**
      * Holds on stored cards, all in one statement (the daily job places 100,000 of them): the
-     * vault lookups and the ledger rows together. A hold is written only for a card the bank
-     * accepts, `declined` being the numbers it does not; the caller still decides from the
-     * card number returned. One answer per request, in order; undefined: no such token.
+     * vault lookups, the operation keys and the ledger rows together. A hold is written only
+     * for a card the bank accepts, `declined` being the numbers it does not; the caller still
+     * decides from the card number returned. A key already used answers the hold it made, and
+     * places nothing. One answer per request, in order; undefined: no such token.
      */
     async holdsOnCards(
       requests: readonly HoldRequest[],
@@ -114,18 +129,25 @@ export function sandboxStore(db: Database) {
       if (requests.length === 0) return [];
       const r = await db.query<{ k: number; card_number: string; transaction_id: string | null }>(
         `WITH req AS (
-           SELECT * FROM unnest($1::text[], $2::text[], $3::uuid[], $4::int[], $5::text[]) WITH ORDINALITY
-                    AS r(token, txn, order_id, amount, currency, k)
+           SELECT * FROM unnest($1::text[], $2::text[], $3::uuid[], $4::int[], $5::text[], $7::text[]) WITH ORDINALITY
+                    AS r(token, txn, order_id, amount, currency, key, k)
+         ), prior AS (
+           SELECT req.k, o.transaction_id FROM req JOIN sandbox_operations o ON o.key = req.key
          ), card AS (
            SELECT req.*, t.card_number FROM req JOIN sandbox_tokens t ON t.token = req.token
+         ), ops AS (
+           INSERT INTO sandbox_operations (key, order_id, operation, transaction_id, amount)
+           SELECT key, order_id, 'hold', txn, amount FROM card
+            WHERE card_number <> ALL($6::text[]) AND k NOT IN (SELECT k FROM prior)
+           ON CONFLICT (key) DO NOTHING
+           RETURNING key
          ), ins AS (
            INSERT INTO sandbox_transactions (id, order_id, kind, status, amount, currency, token)
-           SELECT txn, order_id, 'hold', 'authorised', amount, currency, token FROM card
-            WHERE card_number <> ALL($6::text[])
+           SELECT txn, order_id, 'hold', 'authorised', amount, currency, token FROM card JOIN ops USING (key)
            RETURNING id
          )
-         SELECT card.k::int AS k, card.card_number, ins.id AS transaction_id
-           FROM card LEFT JOIN ins ON ins.id = card.txn`,
+         SELECT card.k::int AS k, card.card_number, COALESCE(prior.transaction_id, ins.id) AS transaction_id
+           FROM card LEFT JOIN ins ON ins.id = card.txn LEFT JOIN prior ON prior.k = card.k`,
         [
           requests.map((q) => q.token),
           requests.map(() => newId('txn')),
@@ -133,6 +155,7 @@ export function sandboxStore(db: Database) {
           requests.map((q) => q.amount),
           requests.map((q) => q.currency),
           declined,
+          requests.map((q) => q.key),
         ],
       );
       const answers: ({ card_number: string; transaction_id: string | null } | undefined)[] = requests.map(
@@ -176,50 +199,116 @@ export function sandboxStore(db: Database) {
     },
 
     /**
-     * Conditional updates: each moves a transaction only from the state it must be in, so a
-     * second capture of the same hold, or a capture racing a release, finds nothing to move.
+     * A money operation under the caller's idempotency key, in one transaction: the key is
+     * recorded (its primary key is the guard), then `move` makes the change, conditional on the
+     * state the transaction must be in. The same key again answers what it did the first time
+     * and moves nothing; a move that finds nothing to move rolls the key back with it.
      */
-    async capture(id: string, orderId: string, amount: number): Promise<boolean> {
-      const r = await db.query(
-        `UPDATE sandbox_transactions SET status = 'captured', captured_amount = $3
-          WHERE id = $1 AND order_id = $2 AND kind = 'hold' AND status = 'authorised' AND $3 > 0 AND $3 <= amount`,
-        [id, orderId, amount],
-      );
-      return r.rowCount === 1;
+    async operate(
+      op: { key: string; orderId: string; operation: Operation; transactionId: string; amount: number },
+      move: (tx: Queryable) => Promise<string | undefined>,
+    ): Promise<OperationResult> {
+      try {
+        return await db.transaction(async (tx) => {
+          const fresh = await tx.query(
+            `INSERT INTO sandbox_operations (key, order_id, operation, transaction_id, amount)
+             VALUES ($1, $2, $3, $4, $5) ON CONFLICT (key) DO NOTHING RETURNING 1`,
+            [op.key, op.orderId, op.operation, op.transactionId, op.amount],
+          );
+          if (fresh.rowCount === 0) {
+            const prior = await tx.query<{ operation: string; order_id: string; transaction_id: string }>(
+              'SELECT operation, order_id, transaction_id FROM sandbox_operations WHERE key = $1',
+              [op.key],
+            );
+            const p = prior.rows[0];
+            if (p && p.operation === op.operation && p.order_id === op.orderId) {
+              return { done: true, transactionId: p.transaction_id, replay: true };
+            }
+            return { done: false, reason: 'idempotency key already used for another operation' };
+          }
+          const moved = await move(tx);
+          if (!moved) throw new NothingMoved();
+          if (moved !== op.transactionId) {
+            await tx.query('UPDATE sandbox_operations SET transaction_id = $2 WHERE key = $1', [op.key, moved]);
+          }
+          return { done: true, transactionId: moved, replay: false };
+        });
+      } catch (err) {
+        if (err instanceof NothingMoved) return { done: false };
+        throw err;
+      }
     },
 
-    async release(id: string, orderId: string): Promise<boolean> {
-      const r = await db.query(
+    /** Captures `amount` of an open hold. */
+    capture: (q: Queryable, id: string, orderId: string, amount: number) =>
+      moved(
+        q,
+        `UPDATE sandbox_transactions SET status = 'captured', captured_amount = $3
+          WHERE id = $1 AND order_id = $2 AND kind = 'hold' AND status = 'authorised' AND $3 > 0 AND $3 <= amount
+          RETURNING id`,
+        [id, orderId, amount],
+      ),
+
+    /** Frees an open hold. */
+    release: (q: Queryable, id: string, orderId: string) =>
+      moved(
+        q,
         `UPDATE sandbox_transactions SET status = 'cancelled'
-          WHERE id = $1 AND order_id = $2 AND kind = 'hold' AND status = 'authorised'`,
+          WHERE id = $1 AND order_id = $2 AND kind = 'hold' AND status = 'authorised' RETURNING id`,
+        [id, orderId],
+      ),
+
+    /** Cancels a verification (its card leaves the vault) or an open hold. */
+    async void(q: Queryable, id: string, orderId: string): Promise<string | undefined> {
+      const r = await q.query<{ id: string; token: string | null; kind: string }>(
+        `UPDATE sandbox_transactions SET status = 'cancelled'
+          WHERE id = $1 AND order_id = $2 AND ((kind = 'verification' AND status = 'accepted') OR (kind = 'hold' AND status = 'authorised'))
+          RETURNING id, token, kind`,
         [id, orderId],
       );
-      return r.rowCount === 1;
+      const row = r.rows[0];
+      if (row?.kind === 'verification' && row.token) {
+        await q.query('DELETE FROM sandbox_tokens WHERE token = $1', [row.token]);
+      }
+      return row?.id;
     },
 
     /** Adds to what was refunded of a captured payment or hold, and records the refund itself. */
-    async refund(id: string, orderId: string, amount: number): Promise<string | undefined> {
-      return db.transaction(async (tx) => {
-        const r = await tx.query<SandboxTransaction>(
-          `UPDATE sandbox_transactions
-              SET refunded_amount = refunded_amount + $3,
-                  status = CASE WHEN refunded_amount + $3 = captured_amount THEN 'refunded' ELSE status END
-            WHERE id = $1 AND order_id = $2 AND kind IN ('payment', 'hold') AND status = 'captured'
-              AND $3 > 0 AND refunded_amount + $3 <= captured_amount
-            RETURNING ${TX_COLUMNS}`,
-          [id, orderId, amount],
-        );
-        const parent = r.rows[0];
-        if (!parent) return undefined;
-        return insertTransaction(tx, {
-          orderId,
-          kind: 'refund',
-          status: 'refunded',
-          amount,
-          currency: parent.currency,
-          parentId: id,
-        });
+    async refund(q: Queryable, id: string, orderId: string, amount: number): Promise<string | undefined> {
+      const r = await q.query<SandboxTransaction>(
+        `UPDATE sandbox_transactions
+            SET refunded_amount = refunded_amount + $3,
+                status = CASE WHEN refunded_amount + $3 = captured_amount THEN 'refunded' ELSE status END
+          WHERE id = $1 AND order_id = $2 AND kind IN ('payment', 'hold') AND status = 'captured'
+            AND $3 > 0 AND refunded_amount + $3 <= captured_amount
+          RETURNING ${TX_COLUMNS}`,
+        [id, orderId, amount],
+      );
+      const parent = r.rows[0];
+      if (!parent) return undefined;
+      return insertTransaction(q, {
+        orderId,
+        kind: 'refund',
+        status: 'refunded',
+        amount,
+        currency: parent.currency,
+        parentId: id,
       });
+    },
+
+    /** Every transaction of an order, oldest first, with the operation keys that made or moved it. */
+    async order(orderId: string): Promise<(SandboxTransaction & { created_at: Date; keys: string[] })[]> {
+      const r = await db.query<SandboxTransaction & { created_at: Date; keys: string[] }>(
+        `SELECT ${TX_COLUMNS.split(', ')
+          .map((c) => `t.${c}`)
+          .join(', ')}, t.created_at,
+                COALESCE(array_agg(o.key ORDER BY o.created_at) FILTER (WHERE o.key IS NOT NULL), '{}') AS keys
+           FROM sandbox_transactions t LEFT JOIN sandbox_operations o ON o.transaction_id = t.id
+          WHERE t.order_id = $1
+          GROUP BY t.id ORDER BY t.created_at, t.id`,
+        [orderId],
+      );
+      return r.rows;
     },
 
     /**

@@ -1,0 +1,197 @@
+import type { Database, Queryable } from './database.js';
+import type { Actor } from './payment-requests-repository.js';
+
+export type LedgerKind = 'verification' | 'payment' | 'hold' | 'capture' | 'release' | 'refund' | 'void';
+export type LedgerState = 'requested' | 'succeeded' | 'failed' | 'in_doubt';
+
+/** One row of the money ledger; amounts in minor units. */
+export interface LedgerEntry {
+  id: string;
+  payment_request_id: string;
+  tenant_id: string;
+  kind: LedgerKind;
+  amount: number;
+  currency: string;
+  provider: string;
+  provider_transaction_id: string | null;
+  idempotency_key: string;
+  state: LedgerState;
+  incident: string | null;
+  parent_id: string | null;
+  source: Actor['source'];
+  actor: string | null;
+  error: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface NewLedgerEntry {
+  paymentRequestId: string;
+  tenantId: string;
+  kind: LedgerKind;
+  amount: number;
+  currency: string;
+  provider: string;
+  /** The transaction the operation acts on (capture, release, refund, void), or reported (payment). */
+  providerTransactionId: string | null;
+  idempotencyKey: string;
+  incident?: string | null;
+  parentId?: string | null;
+  actor: Actor;
+}
+
+/** What the provider said of one requested row. */
+export type LedgerOutcome =
+  | { id: string; state: 'succeeded'; transactionId: string }
+  | { id: string; state: 'failed' | 'in_doubt'; error: string };
+
+const COLUMNS = `id::text, payment_request_id, tenant_id, kind, amount, currency, provider, provider_transaction_id,
+  idempotency_key, state, incident, parent_id::text, source, actor, error, created_at, updated_at`;
+
+/**
+ * The money ledger's SQL. Rows are written `requested` before the provider is called, and
+ * settled once: only a row still requested or in doubt takes an outcome, so a late answer and
+ * reconcile racing for the same row have one winner.
+ */
+export function moneyLedgerRepository(db: Database) {
+  return {
+    /**
+     * Writes rows as `requested`, in one statement; answers their ids in order. A key already
+     * in the ledger is the same operation: it gets no second row, and its id is undefined,
+     * unless that operation failed (nothing moved), when the retry takes its row over.
+     */
+    async request(entries: readonly NewLedgerEntry[], q: Queryable = db): Promise<(string | undefined)[]> {
+      if (entries.length === 0) return [];
+      const r = await q.query<{ id: string; idempotency_key: string }>(
+        `INSERT INTO money_ledger (payment_request_id, tenant_id, kind, amount, currency, provider,
+           provider_transaction_id, idempotency_key, state, incident, parent_id, source, actor)
+         SELECT e.request_id, e.tenant_id, e.kind, e.amount, e.currency, e.provider, e.txn, e.key, 'requested',
+                e.incident, e.parent_id, e.source, e.actor
+           FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[],
+                       $9::text[], $10::bigint[], $11::text[], $12::text[])
+             AS e(request_id, tenant_id, kind, amount, currency, provider, txn, key, incident, parent_id, source, actor)
+         ON CONFLICT (idempotency_key) DO UPDATE
+           SET state = 'requested', error = NULL, amount = EXCLUDED.amount, updated_at = now(),
+               provider_transaction_id = EXCLUDED.provider_transaction_id, source = EXCLUDED.source,
+               actor = EXCLUDED.actor
+         WHERE money_ledger.state = 'failed'
+         RETURNING id::text, idempotency_key`,
+        [
+          entries.map((e) => e.paymentRequestId),
+          entries.map((e) => e.tenantId),
+          entries.map((e) => e.kind),
+          entries.map((e) => e.amount),
+          entries.map((e) => e.currency),
+          entries.map((e) => e.provider),
+          entries.map((e) => e.providerTransactionId),
+          entries.map((e) => e.idempotencyKey),
+          entries.map((e) => e.incident ?? null),
+          entries.map((e) => e.parentId ?? null),
+          entries.map((e) => e.actor.source),
+          entries.map((e) => e.actor.actor),
+        ],
+      );
+      const byKey = new Map(r.rows.map((row) => [row.idempotency_key, row.id]));
+      return entries.map((e) => byKey.get(e.idempotencyKey));
+    },
+
+    /** A movement the provider reports (a guest's payment or card registration): already done. */
+    async recordReported(q: Queryable, e: NewLedgerEntry): Promise<string> {
+      const r = await q.query<{ id: string }>(
+        `INSERT INTO money_ledger (payment_request_id, tenant_id, kind, amount, currency, provider,
+           provider_transaction_id, idempotency_key, state, incident, source, actor)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'succeeded', $9, $10, $11)
+         RETURNING id::text`,
+        [
+          e.paymentRequestId,
+          e.tenantId,
+          e.kind,
+          e.amount,
+          e.currency,
+          e.provider,
+          e.providerTransactionId,
+          e.idempotencyKey,
+          e.incident ?? null,
+          e.actor.source,
+          e.actor.actor,
+        ],
+      );
+      return (r.rows[0] as { id: string }).id;
+    },
+
+    /**
+     * Records outcomes, in one statement; answers the ids that took theirs. A row already
+     * settled keeps its state (another settled it first), and in doubt may become anything.
+     */
+    async settle(q: Queryable, outcomes: readonly LedgerOutcome[]): Promise<Set<string>> {
+      if (outcomes.length === 0) return new Set();
+      const r = await q.query<{ id: string }>(
+        `UPDATE money_ledger l
+            SET state = o.state, error = o.error, updated_at = now(),
+                provider_transaction_id = CASE WHEN l.kind IN ('hold', 'refund') AND o.txn IS NOT NULL
+                                               THEN o.txn ELSE l.provider_transaction_id END
+           FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[]) AS o(id, state, txn, error)
+          WHERE l.id = o.id AND (l.state = 'requested' OR (l.state = 'in_doubt' AND o.state <> 'in_doubt'))
+          RETURNING l.id::text`,
+        [
+          outcomes.map((o) => o.id),
+          outcomes.map((o) => o.state),
+          outcomes.map((o) => (o.state === 'succeeded' ? o.transactionId : null)),
+          outcomes.map((o) => (o.state === 'succeeded' ? null : o.error.slice(0, 500))),
+        ],
+      );
+      return new Set(r.rows.map((row) => row.id));
+    },
+
+    async findByKey(key: string): Promise<LedgerEntry | undefined> {
+      const r = await db.query<LedgerEntry>(`SELECT ${COLUMNS} FROM money_ledger WHERE idempotency_key = $1`, [key]);
+      return r.rows[0];
+    },
+
+    async find(id: string, q: Queryable = db): Promise<LedgerEntry | undefined> {
+      const r = await q.query<LedgerEntry>(`SELECT ${COLUMNS} FROM money_ledger WHERE id = $1`, [id]);
+      return r.rows[0];
+    },
+
+    async forRequest(paymentRequestId: string, q: Queryable = db): Promise<LedgerEntry[]> {
+      const r = await q.query<LedgerEntry>(
+        `SELECT ${COLUMNS} FROM money_ledger WHERE payment_request_id = $1 ORDER BY id`,
+        [paymentRequestId],
+      );
+      return r.rows;
+    },
+
+    /** Rows whose outcome nobody knows: in doubt, or requested by a process that died (older than `seconds`). */
+    async unsettled(seconds: number, limit: number): Promise<LedgerEntry[]> {
+      const r = await db.query<LedgerEntry>(
+        `SELECT ${COLUMNS} FROM money_ledger
+          WHERE state = 'in_doubt' OR (state = 'requested' AND updated_at < now() - make_interval(secs => $1::int))
+          ORDER BY updated_at LIMIT $2`,
+        [seconds, limit],
+      );
+      return r.rows;
+    },
+
+    /** Money that arrived where it should not and has no give-back settled or under way yet. */
+    async incidentsNotGivenBack(limit: number): Promise<LedgerEntry[]> {
+      const r = await db.query<LedgerEntry>(
+        `SELECT ${COLUMNS} FROM money_ledger m
+          WHERE m.incident IS NOT NULL AND m.kind IN ('payment', 'verification', 'hold') AND m.state = 'succeeded'
+            AND NOT EXISTS (SELECT 1 FROM money_ledger g WHERE g.parent_id = m.id AND g.state <> 'failed')
+          ORDER BY m.id LIMIT $1`,
+        [limit],
+      );
+      return r.rows;
+    },
+
+    /** Rows changed since `since`: the request ids reconcile's invariant check looks at. */
+    async requestsTouchedSince(since: Date, limit: number): Promise<string[]> {
+      const r = await db.query<{ id: string }>(
+        `SELECT DISTINCT payment_request_id AS id FROM money_ledger WHERE updated_at >= $1 LIMIT $2`,
+        [since, limit],
+      );
+      return r.rows.map((row) => row.id);
+    },
+  };
+}
+export type MoneyLedgerRepository = ReturnType<typeof moneyLedgerRepository>;

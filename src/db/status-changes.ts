@@ -1,0 +1,192 @@
+import type { Status } from '../domain/index.js';
+import type { Queryable } from './database.js';
+import type { Actor } from './payment-requests-repository.js';
+
+/** A money command's claim on a row while it talks to the provider. */
+export type PendingAction = 'capture' | 'release' | 'refund' | 'hold';
+
+/**
+ * One status change of one request. `from` is what the transition table allows (the change
+ * applies only if the row is in one of them); `claim`, the money command's claim it completes
+ * and releases (without one, a claimed row is left alone: the command in flight wins).
+ */
+export interface StatusChange {
+  id: string;
+  from: readonly Status[];
+  to: Status;
+  actor: Actor;
+  detail?: Record<string, unknown> | null;
+  claim?: PendingAction;
+  ledgerId?: string | null;
+  /** Columns the change carries with it; absent ones keep their value. */
+  set?: {
+    provider?: string;
+    providerTransactionId?: string;
+    cardToken?: string;
+    maskedPan?: string;
+    expiryMonth?: number;
+    expiryYear?: number;
+    /** The hold's end, in days from now (the daily job's hold). */
+    holdDays?: number;
+    holdError?: string;
+  };
+  /** An e-mail the change makes due, queued in the same transaction (one per cause). */
+  email?: 'deposit_confirmation';
+}
+
+export interface AppliedChange {
+  id: string;
+  tenant_id: string;
+  reference: string;
+  status: Status;
+  from_status: Status;
+}
+
+/**
+ * The one function that writes status changes: the rows, their history, the e-mails they make
+ * due, and the amounts, which are derived from the money ledger's succeeded rows (incidents
+ * and their give-backs left out) in the same statement. Set-based, so the daily job records a
+ * group of holds in one statement and the API one change the same way. Each change applies
+ * only if its row is in an allowed status and carries the right claim (or none): two racing
+ * writers, one winner. Returns the changes that applied.
+ */
+export async function applyStatusChanges(q: Queryable, changes: readonly StatusChange[]): Promise<AppliedChange[]> {
+  if (changes.length === 0) return [];
+  const col = <T>(f: (c: StatusChange) => T | undefined) => changes.map((c) => f(c) ?? null);
+  const r = await q.query<AppliedChange>(
+    `WITH c AS (
+       SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::jsonb[], $7::text[],
+                            $8::bigint[], $9::text[], $10::text[], $11::text[], $12::text[], $13::int[], $14::int[],
+                            $15::int[], $16::text[], $17::text[])
+         AS c(id, from_list, to_status, source, actor, detail, claim, ledger_id, provider, txn, card_token, masked_pan,
+              exp_month, exp_year, hold_days, hold_error, email)
+     ), old AS (
+       SELECT p.id, p.status FROM payment_requests p JOIN c ON c.id = p.id
+        WHERE p.status = ANY(string_to_array(c.from_list, ','))
+          AND p.pending_action IS NOT DISTINCT FROM c.claim
+        FOR UPDATE OF p
+     ), upd AS (
+       UPDATE payment_requests p
+          SET status = c.to_status,
+              pending_action = NULL, pending_since = NULL,
+              provider = COALESCE(c.provider, p.provider),
+              provider_transaction_id = COALESCE(c.txn, p.provider_transaction_id),
+              card_token = COALESCE(c.card_token, p.card_token),
+              masked_pan = COALESCE(c.masked_pan, p.masked_pan),
+              card_expiry_month = COALESCE(c.exp_month, p.card_expiry_month),
+              card_expiry_year = COALESCE(c.exp_year, p.card_expiry_year),
+              hold_expires_at = CASE WHEN c.hold_days IS NULL THEN p.hold_expires_at
+                                     ELSE now() + make_interval(days => c.hold_days) END,
+              hold_attempts = p.hold_attempts + CASE WHEN c.claim = 'hold' THEN 1 ELSE 0 END,
+              last_hold_error = CASE WHEN c.claim = 'hold' THEN c.hold_error ELSE p.last_hold_error END,
+              amount_captured = COALESCE((
+                SELECT sum(l.amount) FROM money_ledger l
+                 WHERE l.payment_request_id = p.id AND l.state = 'succeeded' AND l.incident IS NULL
+                   AND l.kind IN ('payment', 'capture')), 0),
+              amount_refunded = COALESCE((
+                SELECT sum(l.amount) FROM money_ledger l
+                 WHERE l.payment_request_id = p.id AND l.state = 'succeeded' AND l.incident IS NULL
+                   AND l.kind = 'refund'), 0),
+              updated_at = date_trunc('milliseconds', now())
+         FROM old, c
+        WHERE p.id = old.id AND c.id = old.id
+       RETURNING p.id, p.tenant_id, p.reference, p.status, old.status AS from_status
+     ), h AS (
+       INSERT INTO status_history (payment_request_id, tenant_id, from_status, to_status, source, actor, detail, ledger_id)
+       SELECT upd.id, upd.tenant_id, upd.from_status, upd.status, c.source, c.actor, c.detail, c.ledger_id
+         FROM upd JOIN c ON c.id = upd.id
+     ), mail AS (
+       INSERT INTO email_outbox (tenant_id, payment_request_id, kind, cause)
+       SELECT upd.tenant_id, upd.id, c.email, c.email || ':' || upd.id
+         FROM upd JOIN c ON c.id = upd.id WHERE c.email IS NOT NULL
+       ON CONFLICT (cause) DO NOTHING
+     )
+     SELECT id, tenant_id, reference, status, from_status FROM upd`,
+    [
+      col((c) => c.id),
+      col((c) => c.from.join(',')),
+      col((c) => c.to),
+      col((c) => c.actor.source),
+      col((c) => c.actor.actor),
+      col((c) => (c.detail ? JSON.stringify(c.detail) : undefined)),
+      col((c) => c.claim),
+      col((c) => c.ledgerId),
+      col((c) => c.set?.provider),
+      col((c) => c.set?.providerTransactionId),
+      col((c) => c.set?.cardToken),
+      col((c) => c.set?.maskedPan),
+      col((c) => c.set?.expiryMonth),
+      col((c) => c.set?.expiryYear),
+      col((c) => c.set?.holdDays),
+      col((c) => c.set?.holdError),
+      col((c) => c.email),
+    ],
+  );
+  return r.rows;
+}
+
+/**
+ * Gives claims back with no status change: the provider said no, or was not reached, so
+ * nothing moved. A hold's attempt is counted and its error kept for the next run.
+ */
+export async function releaseClaims(
+  q: Queryable,
+  claims: readonly { id: string; claim: PendingAction; error?: string }[],
+): Promise<void> {
+  if (claims.length === 0) return;
+  await q.query(
+    `UPDATE payment_requests p
+        SET pending_action = NULL, pending_since = NULL,
+            hold_attempts = p.hold_attempts + CASE WHEN c.claim = 'hold' THEN 1 ELSE 0 END,
+            last_hold_error = CASE WHEN c.claim = 'hold' THEN c.error ELSE p.last_hold_error END
+       FROM unnest($1::uuid[], $2::text[], $3::text[]) AS c(id, claim, error)
+      WHERE p.id = c.id AND p.pending_action = c.claim`,
+    [claims.map((c) => c.id), claims.map((c) => c.claim), claims.map((c) => c.error?.slice(0, 500) ?? null)],
+  );
+}
+
+/**
+ * Money that arrived where it should not, or its give-back: a history row with to_status
+ * INCIDENT (the status itself does not move), visible wherever the history is shown. The
+ * request may be gone (deleted): the history has no foreign key, so the trail stays.
+ */
+export async function recordIncident(
+  q: Queryable,
+  i: {
+    paymentRequestId: string;
+    tenantId: string;
+    status: Status | null;
+    actor: Actor;
+    ledgerId: string;
+    detail: Record<string, unknown>;
+  },
+): Promise<void> {
+  await q.query(
+    `INSERT INTO status_history (payment_request_id, tenant_id, from_status, to_status, source, actor, detail, ledger_id)
+     VALUES ($1, $2, $3, 'INCIDENT', $4, $5, $6::jsonb, $7)`,
+    [i.paymentRequestId, i.tenantId, i.status, i.actor.source, i.actor.actor, JSON.stringify(i.detail), i.ledgerId],
+  );
+}
+
+/**
+ * Deletes the row (its card token with it) if its status allows and no command holds it; the
+ * history keeps a DELETED trace.
+ */
+export async function deleteRequest(
+  q: Queryable,
+  d: { tenantId: string; id: string; deletable: readonly Status[]; actor: Actor },
+): Promise<{ reference: string } | undefined> {
+  const r = await q.query<{ reference: string }>(
+    `WITH del AS (
+       DELETE FROM payment_requests
+        WHERE id = $1 AND tenant_id = $2 AND status = ANY($3::text[]) AND pending_action IS NULL
+       RETURNING id, tenant_id, reference, status
+     ), h AS (
+       INSERT INTO status_history (payment_request_id, tenant_id, from_status, to_status, source, actor)
+       SELECT id, tenant_id, status, 'DELETED', $4, $5 FROM del
+     )
+     SELECT reference FROM del`,
+    [d.id, d.tenantId, d.deletable, d.actor.source, d.actor.actor],
+  );
+  return r.rows[0];
+}

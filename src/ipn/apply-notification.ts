@@ -1,0 +1,180 @@
+import {
+  applyStatusChanges,
+  type Database,
+  type LedgerEntry,
+  type MoneyLedgerRepository,
+  type Queryable,
+  recordIncident,
+  type StatusChange,
+} from '../db/index.js';
+import { nextStatus, type RequestType, type Status, type Trigger } from '../domain/index.js';
+import type { MoneyRunner } from '../payment-requests/index.js';
+import { giveBack } from '../payment-requests/index.js';
+import type { ProviderNotification } from '../providers/index.js';
+import type { SecretBox } from '../secrets/index.js';
+
+/**
+ * applied: the status moved; duplicate: this event was seen before; ignored: nothing to do
+ * (an out-of-order refusal, say); incident: money arrived where it should not, and is given
+ * back; unknown_order: no request of ours ever had this id.
+ */
+export type NotificationOutcome = 'applied' | 'duplicate' | 'ignored' | 'incident' | 'unknown_order';
+
+const TRIGGER_OF: Record<ProviderNotification['outcome'], Trigger> = {
+  registered: 'guest_registers_card',
+  paid: 'guest_pays',
+  refused: 'payment_refused',
+  error: 'payment_error',
+};
+
+interface LockedRow {
+  id: string;
+  tenant_id: string;
+  request_type: RequestType;
+  status: Status;
+  amount: number;
+  currency: string;
+}
+
+export interface NotificationDeps {
+  db: Database;
+  ledger: MoneyLedgerRepository;
+  runner: MoneyRunner;
+  cardTokens: SecretBox;
+  log?: { warn(obj: object, msg: string): void };
+}
+
+/**
+ * Why money reported by the provider cannot be applied to the request as it stands, or
+ * undefined when it can. Only a payment or a card registration moves anything.
+ */
+function whyNotApplicable(n: ProviderNotification, row: LockedRow | undefined, to: Status | undefined) {
+  if (!row) return 'the request was deleted';
+  if (!to) return `the request is ${row.status}`;
+  if (n.outcome === 'paid') {
+    if (n.amountCents !== row.amount) return `amount ${n.amountCents} differs from the request's ${row.amount}`;
+    if (n.currency !== undefined && n.currency !== row.currency) {
+      return `currency ${n.currency} differs from the request's ${row.currency}`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Applies one verified provider event, once. In one transaction: the event is recorded (its
+ * primary key makes a duplicate a no-op), the request locked, the transition table asked,
+ * then the money reported goes to the ledger and the status moves with it through the one
+ * status-change function. Money that arrives where it should not (a request refused,
+ * cancelled, expired, deleted or already paid; a wrong amount or currency) never moves the
+ * status: it is recorded as an incident, shown on the history, and given back through the
+ * money runner once the transaction has committed.
+ */
+export function notifications(deps: NotificationDeps) {
+  const { db, ledger, runner, cardTokens } = deps;
+
+  async function tenantOfDeleted(tx: Queryable, id: string): Promise<string | undefined> {
+    const r = await tx.query<{ tenant_id: string }>(
+      'SELECT tenant_id FROM status_history WHERE payment_request_id = $1 ORDER BY id DESC LIMIT 1',
+      [id],
+    );
+    return r.rows[0]?.tenant_id;
+  }
+
+  return {
+    async apply(provider: string, n: ProviderNotification): Promise<NotificationOutcome> {
+      let incident: LedgerEntry | undefined;
+      const outcome = await db.transaction(async (tx): Promise<NotificationOutcome> => {
+        const fresh = await tx.query(
+          `INSERT INTO provider_events (provider, event_id, payment_request_id, outcome, applied)
+           VALUES ($1, $2, $3, $4, false) ON CONFLICT DO NOTHING RETURNING 1`,
+          [provider, n.eventId, n.paymentRequestId, n.outcome],
+        );
+        if (fresh.rowCount === 0) return 'duplicate';
+        const row = (
+          await tx.query<LockedRow>(
+            `SELECT id, tenant_id, request_type, status, amount, currency FROM payment_requests
+              WHERE id = $1 FOR UPDATE`,
+            [n.paymentRequestId],
+          )
+        ).rows[0];
+        const tenantId = row?.tenant_id ?? (await tenantOfDeleted(tx, n.paymentRequestId));
+        if (!tenantId) return 'unknown_order';
+        const to = row ? nextStatus(row.status, TRIGGER_OF[n.outcome], row.request_type) : undefined;
+        const movesMoney = n.outcome === 'paid' || n.outcome === 'registered';
+        if (!movesMoney) {
+          if (!row || !to) return 'ignored';
+          await applyStatusChanges(tx, [change(n, row, to, provider)]);
+          await markApplied(tx, provider, n.eventId);
+          return 'applied';
+        }
+        const why = whyNotApplicable(n, row, to);
+        const ledgerId = await ledger.recordReported(tx, {
+          paymentRequestId: n.paymentRequestId,
+          tenantId,
+          kind: n.outcome === 'paid' ? 'payment' : 'verification',
+          amount: n.outcome === 'paid' ? (n.amountCents ?? 0) : 0,
+          currency: n.currency ?? row?.currency ?? 'EUR',
+          provider,
+          providerTransactionId: n.transactionId ?? null,
+          idempotencyKey: `event:${provider}:${n.eventId}`,
+          incident: why ?? null,
+          actor: { source: 'ipn', actor: provider },
+        });
+        if (why || !row || !to) {
+          const reason = why ?? 'not applicable';
+          await recordIncident(tx, {
+            paymentRequestId: n.paymentRequestId,
+            tenantId,
+            status: row?.status ?? null,
+            actor: { source: 'ipn', actor: provider },
+            ledgerId,
+            detail: { incident: reason, event_id: n.eventId, outcome: n.outcome, amount: n.amountCents ?? 0 },
+          });
+          incident = await ledger.find(ledgerId, tx);
+          return 'incident';
+        }
+        await applyStatusChanges(tx, [{ ...change(n, row, to, provider), ledgerId }]);
+        await markApplied(tx, provider, n.eventId);
+        return 'applied';
+      });
+      if (incident) {
+        // After the commit, so the incident is on record whatever the give-back's fate; a
+        // give-back that fails is tried again by reconcile.
+        await giveBack(runner, incident).catch((err: unknown) =>
+          deps.log?.warn({ err: (err as Error).message, ledger: incident?.id }, 'give-back failed; reconcile retries'),
+        );
+      }
+      return outcome;
+    },
+  };
+
+  function change(n: ProviderNotification, row: LockedRow, to: Status, provider: string): StatusChange {
+    const paid = n.outcome === 'paid';
+    return {
+      id: row.id,
+      from: [row.status],
+      to,
+      actor: { source: 'ipn', actor: provider },
+      detail: { event_id: n.eventId, detail: n.detail ?? null },
+      set: {
+        provider,
+        ...(n.transactionId ? { providerTransactionId: n.transactionId } : {}),
+        ...(n.cardToken ? { cardToken: cardTokens.seal(n.cardToken, row.id) } : {}),
+        ...(n.maskedPan ? { maskedPan: n.maskedPan } : {}),
+        ...(n.expiryMonth ? { expiryMonth: n.expiryMonth } : {}),
+        ...(n.expiryYear ? { expiryYear: n.expiryYear } : {}),
+      },
+      // A deposit paid by the guest earns a confirmation e-mail (one per cause).
+      ...(paid && row.request_type === 'DEPOSIT' ? { email: 'deposit_confirmation' as const } : {}),
+    };
+  }
+}
+
+async function markApplied(tx: Queryable, provider: string, eventId: string): Promise<void> {
+  await tx.query('UPDATE provider_events SET applied = true WHERE provider = $1 AND event_id = $2', [
+    provider,
+    eventId,
+  ]);
+}
+
+export type Notifications = ReturnType<typeof notifications>;

@@ -1,0 +1,168 @@
+import type { Database, LedgerEntry, MoneyLedgerRepository, NewLedgerEntry, Queryable } from '../db/index.js';
+import {
+  type MoneyAnswer,
+  type PaymentProvider,
+  ProviderError,
+  type ProviderRegistry,
+  ProviderTimeout,
+} from '../providers/index.js';
+
+/** What a settled ledger row carries into its operation's record step. */
+export type EntryFacts = Pick<
+  LedgerEntry,
+  | 'id'
+  | 'payment_request_id'
+  | 'tenant_id'
+  | 'kind'
+  | 'amount'
+  | 'currency'
+  | 'provider'
+  | 'provider_transaction_id'
+  | 'incident'
+  | 'parent_id'
+  | 'source'
+  | 'actor'
+>;
+
+/**
+ * The outcome of one operation. refused: the provider said no; failed: it failed or was not
+ * reached, and said nothing moved; in_doubt: nobody knows yet.
+ */
+export type Settled =
+  | { entry: EntryFacts; outcome: 'succeeded'; transactionId: string }
+  | { entry: EntryFacts; outcome: 'refused' | 'failed' | 'in_doubt'; error: string };
+
+/** One move to make: its ledger row, and the provider call that makes it. */
+export interface MoneyMove {
+  entry: NewLedgerEntry;
+  call(provider: PaymentProvider): Promise<MoneyAnswer>;
+}
+
+/**
+ * A money operation (capture, release, refund, hold, give-back): what its outcome does to the
+ * request. `record` runs in the transaction that settles the ledger rows, for the rows this
+ * settlement won: status changes through the one status-change function, claims given back.
+ */
+export interface MoneyOperation {
+  readonly name: string;
+  record(tx: Queryable, settled: readonly Settled[]): Promise<void>;
+}
+
+export type RunResult = Settled | { entry: NewLedgerEntry; outcome: 'duplicate' };
+
+export interface RunnerDeps {
+  db: Database;
+  ledger: MoneyLedgerRepository;
+  providers: ProviderRegistry;
+  log?: { warn(obj: object, msg: string): void };
+}
+
+function facts(id: string, e: NewLedgerEntry): EntryFacts {
+  return {
+    id,
+    payment_request_id: e.paymentRequestId,
+    tenant_id: e.tenantId,
+    kind: e.kind,
+    amount: e.amount,
+    currency: e.currency,
+    provider: e.provider,
+    provider_transaction_id: e.providerTransactionId,
+    incident: e.incident ?? null,
+    parent_id: e.parentId ?? null,
+    source: e.actor.source,
+    actor: e.actor.actor,
+  };
+}
+
+function outcomeOf(err: unknown): 'refused' | 'failed' | 'in_doubt' {
+  if (err instanceof ProviderError) {
+    if (err.kind === 'refused') return 'refused';
+    if (err.kind === 'technical' || err.kind === 'unavailable') return 'failed';
+  }
+  // A timeout, a lost answer, or an error we cannot read: the call may have happened.
+  return 'in_doubt';
+}
+
+/**
+ * The one path of every money move, whoever asks (the API, the back office, the daily job,
+ * a notification's give-back, reconcile): the caller has validated the move against the
+ * transition table and claimed its rows; the runner writes each ledger row `requested`, calls
+ * the provider outside any transaction with the row's idempotency key, then records every
+ * outcome in one transaction. A call whose answer is lost leaves its row in doubt and its claim
+ * held; its late answer, or reconcile, settles it later through the same record step.
+ */
+export function moneyRunner(deps: RunnerDeps) {
+  const { db, ledger, providers } = deps;
+
+  /** Settles rows and records what they did; only rows still open take an outcome (one winner). */
+  async function record(op: MoneyOperation, settled: readonly Settled[]): Promise<Settled[]> {
+    if (settled.length === 0) return [];
+    return db.transaction(async (tx) => {
+      const took = await ledger.settle(
+        tx,
+        settled.map((s) =>
+          s.outcome === 'succeeded'
+            ? { id: s.entry.id, state: 'succeeded' as const, transactionId: s.transactionId }
+            : {
+                id: s.entry.id,
+                state: s.outcome === 'in_doubt' ? ('in_doubt' as const) : ('failed' as const),
+                error: s.outcome === 'refused' ? `refused: ${s.error}` : s.error,
+              },
+        ),
+      );
+      const won = settled.filter((s) => took.has(s.entry.id));
+      await op.record(tx, won);
+      return won;
+    });
+  }
+
+  /** A late answer to a call that timed out: recorded if nothing settled the row meanwhile. */
+  function watchLate(op: MoneyOperation, entry: EntryFacts, late: Promise<MoneyAnswer>): void {
+    late
+      .then(
+        (answer) => record(op, [{ entry, outcome: 'succeeded', transactionId: answer.transactionId }]),
+        (err) => {
+          const outcome = outcomeOf(err);
+          if (outcome === 'in_doubt') return undefined;
+          return record(op, [{ entry, outcome, error: (err as Error).message }]);
+        },
+      )
+      .catch((err: unknown) =>
+        deps.log?.warn({ err: (err as Error).message, ledger: entry.id }, 'late answer not recorded'),
+      );
+  }
+
+  async function run(op: MoneyOperation, moves: readonly MoneyMove[], concurrency = 1): Promise<RunResult[]> {
+    const ids = await ledger.request(moves.map((m) => m.entry));
+    const results: RunResult[] = moves.map((m) => ({ entry: m.entry, outcome: 'duplicate' as const }));
+    const settled: Settled[] = [];
+    let next = 0;
+    const worker = async () => {
+      while (next < moves.length) {
+        const i = next++;
+        const move = moves[i] as MoneyMove;
+        const id = ids[i];
+        // The same key is already in the ledger: that operation is someone else's to finish.
+        if (id === undefined) continue;
+        const entry = facts(id, move.entry);
+        let s: Settled;
+        try {
+          const provider = await providers.forTenant(move.entry.tenantId);
+          const answer = await move.call(provider);
+          s = { entry, outcome: 'succeeded', transactionId: answer.transactionId };
+        } catch (err) {
+          s = { entry, outcome: outcomeOf(err), error: err instanceof Error ? err.message : String(err) };
+          if (err instanceof ProviderTimeout) watchLate(op, entry, err.late);
+        }
+        settled.push(s);
+        results[i] = s;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, moves.length)) }, worker));
+    await record(op, settled);
+    return results;
+  }
+
+  return { run, record };
+}
+export type MoneyRunner = ReturnType<typeof moneyRunner>;

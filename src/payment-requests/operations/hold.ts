@@ -1,0 +1,60 @@
+import { applyStatusChanges, type Queryable, releaseClaims } from '../../db/index.js';
+import { allowedFrom, targetOf } from '../../domain/index.js';
+import type { MoneyOperation, Settled } from '../money-runner.js';
+import { actorOf } from './entry-actor.js';
+
+/**
+ * The daily job's hold on a registered card: AUTHORISED_TO_VALIDATE for the tenant's hold
+ * length when placed, REFUSED when the bank says no. A technical failure gives the claim back
+ * and counts the attempt: the next run tries again. In doubt, the claim stays, so no run places
+ * a second hold until reconcile has asked the provider.
+ */
+export const holdOperation: MoneyOperation = {
+  name: 'hold',
+  async record(tx: Queryable, settled: readonly Settled[]) {
+    const placed = settled.filter((s) => s.outcome === 'succeeded');
+    const days = new Map<string, number>();
+    if (placed.length > 0) {
+      const r = await tx.query<{ id: string; hold_days: number }>(
+        `SELECT p.id, t.hold_days FROM payment_requests p JOIN tenants t ON t.id = p.tenant_id
+          WHERE p.id = ANY($1::uuid[])`,
+        [placed.map((s) => s.entry.payment_request_id)],
+      );
+      for (const row of r.rows) days.set(row.id, row.hold_days);
+    }
+    const from = allowedFrom('deferred_hold_placed', 'IMPRINT');
+    await applyStatusChanges(tx, [
+      ...placed.map((s) => ({
+        id: s.entry.payment_request_id,
+        from,
+        to: targetOf('deferred_hold_placed'),
+        claim: 'hold' as const,
+        actor: actorOf(s.entry),
+        ledgerId: s.entry.id,
+        detail: { transaction_id: s.outcome === 'succeeded' ? s.transactionId : null },
+        set: {
+          providerTransactionId: s.outcome === 'succeeded' ? s.transactionId : undefined,
+          holdDays: days.get(s.entry.payment_request_id) ?? 6,
+        },
+      })),
+      ...settled
+        .filter((s) => s.outcome === 'refused')
+        .map((s) => ({
+          id: s.entry.payment_request_id,
+          from,
+          to: targetOf('deferred_hold_refused'),
+          claim: 'hold' as const,
+          actor: actorOf(s.entry),
+          ledgerId: s.entry.id,
+          detail: { reason: s.outcome === 'refused' ? s.error : null },
+          set: { holdError: s.outcome === 'refused' ? s.error : undefined },
+        })),
+    ]);
+    await releaseClaims(
+      tx,
+      settled
+        .filter((s) => s.outcome === 'failed')
+        .map((s) => ({ id: s.entry.payment_request_id, claim: 'hold' as const, error: 'error' in s ? s.error : '' })),
+    );
+  },
+};

@@ -1,0 +1,257 @@
+import { type Database, type LedgerEntry, PG, pgCode, type Repositories, releaseClaims } from '../db/index.js';
+import type { Currency } from '../domain/index.js';
+import type { ProviderOrder, ProviderRegistry } from '../providers/index.js';
+import type { MoneyOperation, MoneyRunner } from './money-runner.js';
+import { captureOperation } from './operations/capture.js';
+import { giveBackOperation } from './operations/give-back.js';
+import { holdOperation } from './operations/hold.js';
+import { refundOperation } from './operations/refund.js';
+import { releaseOperation } from './operations/release.js';
+import { verdictFromOrder } from './operations/verdict.js';
+
+export interface ReconcilerDeps {
+  db: Database;
+  repos: Repositories;
+  runner: MoneyRunner;
+  providers: ProviderRegistry;
+  /**
+   * How long an operation may stay unanswered before the provider's "not there" is believed:
+   * a call that timed out can still land a moment later, so until then only "done" settles it.
+   */
+  graceSeconds: number;
+  log?: { warn(obj: object, msg: string): void };
+}
+
+/** One request whose books differ from the provider's. */
+export interface Mismatch {
+  payment_request_id: string;
+  reference: string | null;
+  problem: string;
+}
+
+export interface ReconcileResult {
+  examined: number;
+  settled: number;
+  not_done: number;
+  unknown: number;
+  given_back: number;
+  claims_released: number;
+  checked: number;
+  mismatches: Mismatch[];
+}
+
+/** The operation whose record step a settled row takes. */
+function operationFor(entry: Pick<LedgerEntry, 'kind' | 'incident'>): MoneyOperation | undefined {
+  if (entry.incident && (entry.kind === 'refund' || entry.kind === 'void')) return giveBackOperation;
+  switch (entry.kind) {
+    case 'capture':
+      return captureOperation;
+    case 'release':
+      return releaseOperation;
+    case 'refund':
+      return refundOperation;
+    case 'hold':
+      return holdOperation;
+    default:
+      return undefined;
+  }
+}
+
+/** The provider's net for an order: what its payments and holds took, less what went back. */
+function providerNet(order: ProviderOrder): number {
+  let net = 0;
+  for (const t of order.transactions) {
+    if (t.kind === 'payment' || t.kind === 'hold') net += t.capturedAmount - t.refundedAmount;
+  }
+  return net;
+}
+
+/**
+ * Makes payreq's books match the provider's: settles every operation left in doubt (or
+ * requested by a process that died) by the provider's view of its order, gives back money
+ * that arrived where it should not and has not gone back yet, frees claims that never reached
+ * the provider, and checks the invariant on every request touched lately.
+ */
+export function reconciler(deps: ReconcilerDeps) {
+  const { repos, runner, providers } = deps;
+  const ledger = repos.ledger;
+
+  async function orderOf(tenantId: string, requestId: string): Promise<ProviderOrder | undefined> {
+    try {
+      return await (await providers.forTenant(tenantId)).getOrder(requestId);
+    } catch (err) {
+      deps.log?.warn({ err: (err as Error).message, request: requestId }, 'reconcile: order view unavailable');
+      return undefined;
+    }
+  }
+
+  /** Settles one request's open rows; 'in_doubt' when any stays unknown. */
+  async function settle(entries: readonly LedgerEntry[], count: ReconcileResult): Promise<void> {
+    const byRequest = new Map<string, LedgerEntry[]>();
+    for (const e of entries) byRequest.set(e.payment_request_id, [...(byRequest.get(e.payment_request_id) ?? []), e]);
+    for (const [requestId, open] of byRequest) {
+      const first = open[0] as LedgerEntry;
+      const order = await orderOf(first.tenant_id, requestId);
+      if (!order) {
+        count.unknown += open.length;
+        continue;
+      }
+      const known = new Set(
+        (await ledger.forRequest(requestId))
+          .filter((e) => e.state === 'succeeded' && e.provider_transaction_id)
+          .map((e) => e.provider_transaction_id as string),
+      );
+      for (const entry of open) {
+        const op = operationFor(entry);
+        const verdict = op ? verdictFromOrder(entry, order, known) : 'unknown';
+        const age = (Date.now() - entry.updated_at.getTime()) / 1000;
+        if (!op || verdict === 'unknown' || (!verdict.done && age < deps.graceSeconds)) {
+          count.unknown++;
+          continue;
+        }
+        if (verdict.done) {
+          await runner.record(op, [{ entry, outcome: 'succeeded', transactionId: verdict.transactionId }]);
+          known.add(verdict.transactionId);
+          count.settled++;
+        } else {
+          await runner.record(op, [{ entry, outcome: 'failed', error: 'not done at the provider (reconciled)' }]);
+          count.not_done++;
+        }
+      }
+    }
+  }
+
+  function empty(): ReconcileResult {
+    return {
+      examined: 0,
+      settled: 0,
+      not_done: 0,
+      unknown: 0,
+      given_back: 0,
+      claims_released: 0,
+      checked: 0,
+      mismatches: [],
+    };
+  }
+
+  return {
+    /**
+     * A retry of a command on a request whose previous operation is in doubt: settle it now if
+     * the provider can tell. 'in_doubt': it cannot yet; 'settled': the claim is resolved and
+     * the caller may look again; 'busy': an operation is genuinely under way.
+     */
+    async settleRequest(requestId: string): Promise<'settled' | 'in_doubt' | 'busy'> {
+      const open = (await ledger.forRequest(requestId)).filter((e) => e.state === 'in_doubt');
+      if (open.length === 0) return 'busy';
+      const count = empty();
+      await settle(open, count);
+      return count.unknown > 0 ? 'in_doubt' : 'settled';
+    },
+
+    async reconcile(opts: { limit?: number; staleClaimSeconds?: number; checkSince?: Date } = {}) {
+      const limit = opts.limit ?? 500;
+      const result = empty();
+      const open = await ledger.unsettled(deps.graceSeconds, limit);
+      result.examined = open.length;
+      await settle(open, result);
+
+      for (const incident of await ledger.incidentsNotGivenBack(limit)) {
+        const done = await giveBack(runner, incident);
+        if (done) result.given_back++;
+      }
+
+      result.claims_released = await releaseStaleClaims(deps.db, repos, opts.staleClaimSeconds ?? deps.graceSeconds);
+
+      const since = opts.checkSince ?? new Date(Date.now() - 24 * 3600 * 1000);
+      for (const requestId of await ledger.requestsTouchedSince(since, 5000)) {
+        result.checked++;
+        const problem = await checkRequest(requestId);
+        if (problem) result.mismatches.push(problem);
+      }
+      return result;
+    },
+
+    /** The invariant for one request: the provider's net equals ours, and no hold is open where none should be. */
+    checkRequest,
+  };
+
+  async function checkRequest(requestId: string): Promise<Mismatch | undefined> {
+    const entries = await ledger.forRequest(requestId);
+    const first = entries[0];
+    if (!first) return undefined;
+    const row = await repos.paymentRequests.findAnyTenant(requestId);
+    const order = await orderOf(first.tenant_id, requestId);
+    if (!order)
+      return { payment_request_id: requestId, reference: row?.reference ?? null, problem: 'order view unavailable' };
+    const ours = row ? row.amount_captured - row.amount_refunded : 0;
+    const theirs = providerNet(order);
+    if (ours !== theirs) {
+      return {
+        payment_request_id: requestId,
+        reference: row?.reference ?? null,
+        problem: `provider net ${theirs} differs from payreq's ${ours} (minor units)`,
+      };
+    }
+    const openHold = order.transactions.some((t) => t.kind === 'hold' && t.status === 'authorised');
+    // An expired hold lapses at the provider at the end of its own delay: not a mismatch.
+    if (openHold && row?.status !== 'AUTHORISED_TO_VALIDATE' && row?.status !== 'EXPIRED') {
+      return {
+        payment_request_id: requestId,
+        reference: row?.reference ?? null,
+        problem: `a hold is open at the provider while the request is ${row?.status ?? 'deleted'}`,
+      };
+    }
+    return undefined;
+  }
+}
+export type Reconciler = ReturnType<typeof reconciler>;
+
+/** The give-back of one incident, through the runner; true when the provider did it. */
+export async function giveBack(runner: MoneyRunner, incident: LedgerEntry): Promise<boolean> {
+  const kind = incident.kind === 'payment' ? 'refund' : 'void';
+  const key = `giveback:${incident.id}:${Date.now()}`;
+  const call = {
+    orderId: incident.payment_request_id,
+    reference: incident.payment_request_id,
+    // The ledger's currency is the request's, checked when the row was written.
+    currency: incident.currency as Currency,
+    idempotencyKey: key,
+    transactionId: incident.provider_transaction_id ?? '',
+  };
+  let results: Awaited<ReturnType<MoneyRunner['run']>>;
+  try {
+    results = await runner.run(giveBackOperation, [
+      {
+        entry: {
+          paymentRequestId: incident.payment_request_id,
+          tenantId: incident.tenant_id,
+          kind,
+          amount: kind === 'refund' ? incident.amount : 0,
+          currency: incident.currency,
+          provider: incident.provider,
+          providerTransactionId: incident.provider_transaction_id,
+          idempotencyKey: key,
+          incident: incident.incident,
+          parentId: incident.id,
+          actor: { source: 'job', actor: 'give-back' },
+        },
+        call: (p) => (kind === 'refund' ? p.refund({ ...call, amountCents: incident.amount }) : p.void(call)),
+      },
+    ]);
+  } catch (err) {
+    // Another give-back of this incident is under way (the unique guard): it is theirs.
+    if (pgCode(err) === PG.uniqueViolation) return false;
+    throw err;
+  }
+  return results[0]?.outcome === 'succeeded';
+}
+
+/**
+ * Claims with no open ledger row, older than `seconds`: their process died before asking the
+ * provider anything (the ledger row is written before every call), so nothing moved.
+ */
+async function releaseStaleClaims(db: Database, repos: Repositories, seconds: number): Promise<number> {
+  const stale = await repos.paymentRequests.staleClaimsWithoutOperation(seconds, 500);
+  await releaseClaims(db, stale);
+  return stale.length;
+}
