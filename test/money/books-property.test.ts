@@ -26,6 +26,7 @@ const step = (n: number): fc.Arbitrary<Step> =>
         kind: fc.constant('pay' as const),
         i: fc.nat(n - 1),
         card: fc.constantFrom('good', 'refused', 'error' as const),
+        old: fc.boolean(),
       }),
     },
     { weight: 2, arbitrary: fc.record({ kind: fc.constant('replay' as const), nth: fc.nat(20) }) },
