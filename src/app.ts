@@ -14,6 +14,7 @@ import {
   validatorCompiler,
 } from './api/index.js';
 import type { Config } from './config/index.js';
+import { controlPlugin } from './control/index.js';
 import { type Database, type Repositories, repositories } from './db/index.js';
 import { AppError, errors } from './domain/index.js';
 import { guestRoutes } from './guest/index.js';
@@ -140,6 +141,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(apiPlugin);
   await app.register(ipnRoutes);
   await app.register(guestRoutes);
+  await app.register(controlPlugin, { now: opts.now });
   if (app.payreq.providers.byName('sandbox')) await app.register(sandboxRoutes);
   app.get('/healthz', { schema: { hide: true } }, async () => {
     await app.payreq.db.query('SELECT 1');

@@ -1,10 +1,16 @@
-import { adminCreateUser } from './admin-commands.js';
+import {
+  adminCreateUser,
+  adminDisableUser,
+  adminEnableUser,
+  adminListUsers,
+  adminSetPassword,
+} from './admin-commands.js';
 import type { CommandSpec } from './command-context.js';
 import { jobRunCommand } from './job-commands.js';
 import { keyCreate, keyDisable, keyEnable, keyList, keyRevoke } from './key-commands.js';
 import { migrateCommand } from './migrate-command.js';
 import { scheduleList, scheduleRuns, scheduleSet } from './schedule-commands.js';
-import { tenantCreate, tenantList } from './tenant-commands.js';
+import { tenantCreate, tenantList, tenantShow, tenantUpdate } from './tenant-commands.js';
 import { webhookCreate, webhookDelete, webhookList, webhookRedeliver } from './webhook-commands.js';
 
 /** Runs in its own process only: the service is not a command one sends to the service. */
@@ -27,6 +33,8 @@ export const COMMANDS: readonly CommandSpec[] = [
   migrateCommand,
   tenantCreate,
   tenantList,
+  tenantShow,
+  tenantUpdate,
   keyCreate,
   keyList,
   keyDisable,
@@ -41,4 +49,8 @@ export const COMMANDS: readonly CommandSpec[] = [
   webhookDelete,
   webhookRedeliver,
   adminCreateUser,
+  adminListUsers,
+  adminDisableUser,
+  adminEnableUser,
+  adminSetPassword,
 ];

@@ -1,4 +1,8 @@
+import { adminSessionsRepository } from './admin-sessions-repository.js';
+import { adminUsersRepository } from './admin-users-repository.js';
 import { apiKeysRepository } from './api-keys-repository.js';
+import { auditRepository } from './audit-repository.js';
+import { controlRequestsRepository } from './control-requests-repository.js';
 import type { Database } from './database.js';
 import { deferredHoldsRepository } from './deferred-holds-repository.js';
 import { eventsRepository } from './events-repository.js';
@@ -11,7 +15,23 @@ import { settingsRepository } from './settings-repository.js';
 import { tenantsRepository } from './tenants-repository.js';
 import { webhooksRepository } from './webhooks-repository.js';
 
+export type { AdminSessionsRepository } from './admin-sessions-repository.js';
+export type { AdminUserRow, AdminUsersRepository } from './admin-users-repository.js';
 export type { ApiKeyAuthRow, ApiKeyStatus, ApiKeySummary } from './api-keys-repository.js';
+export type {
+  AuditEntry,
+  AuditFilter,
+  AuditOutcome,
+  AuditRepository,
+  AuditRow,
+} from './audit-repository.js';
+export type {
+  ControlListFilter,
+  ControlListRow,
+  ControlRequestsRepository,
+  HistoryRow,
+  LedgerRow,
+} from './control-requests-repository.js';
 export type { Database, Queryable, QueryResult } from './database.js';
 export { PG, pgCode } from './database.js';
 export type { DeferredHoldsRepository, DueImprint } from './deferred-holds-repository.js';
@@ -70,6 +90,10 @@ export function repositories(db: Database) {
     schedules: schedulesRepository(db),
     events: eventsRepository(db),
     webhooks: webhooksRepository(db),
+    adminUsers: adminUsersRepository(db),
+    adminSessions: adminSessionsRepository(db),
+    audit: auditRepository(db),
+    controlRequests: controlRequestsRepository(db),
   };
 }
 export type Repositories = ReturnType<typeof repositories>;
