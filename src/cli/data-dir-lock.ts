@@ -1,6 +1,5 @@
 import { linkSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * PGlite admits one process per data directory; two would corrupt it. The
@@ -120,18 +119,4 @@ export function tryLock(dir: string, role: LockRole): DataDirLock | LockHolder {
     takeOver(file, holder);
   }
   throw new Error(`could not take the lock ${file}: it keeps changing hands`);
-}
-
-/**
- * Takes the lock, waiting up to `waitMs` for a holder to let go. Raises DataDirBusyError
- * naming the holder when it does not.
- */
-export async function acquireLock(dir: string, role: LockRole, waitMs: number): Promise<DataDirLock> {
-  const deadline = Date.now() + waitMs;
-  for (;;) {
-    const got = tryLock(dir, role);
-    if ('release' in got) return got;
-    if (Date.now() >= deadline) throw new DataDirBusyError(dir, got);
-    await sleep(100);
-  }
 }

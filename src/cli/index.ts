@@ -4,7 +4,7 @@ export { CliError, errorLine } from './cli-error.js';
 export type { CommandArgs, CommandContext, CommandResult, CommandSpec, Outcome } from './command-context.js';
 export { COMMANDS } from './command-table.js';
 export { type ControlServer, sendToService, socketPathFor, startControlServer } from './control-channel.js';
-export { acquireLock, DataDirBusyError, type DataDirLock, type LockHolder, tryLock } from './data-dir-lock.js';
+export { DataDirBusyError, type DataDirLock, type LockHolder, tryLock } from './data-dir-lock.js';
 export { createDemoDataOnce, type DemoData, demoBanner, withSecretKey } from './first-start.js';
 export { type CliJob, JOBS } from './jobs.js';
 export { type ParsedCommand, parseCommandLine } from './parse-command-line.js';

@@ -20,7 +20,7 @@ export type Trigger =
   | 'link_expired';
 
 /** Where a status change came from, as recorded in the history (SQL CHECK mirrors it). */
-export type Source = 'api' | 'admin' | 'ipn' | 'job' | 'guest' | 'cli';
+export type Source = 'api' | 'admin' | 'ipn' | 'job' | 'guest';
 
 export interface Transition {
   readonly from: readonly Status[];

@@ -103,10 +103,13 @@ export function notifications(deps: NotificationDeps) {
         const movesMoney = n.outcome === 'paid' || n.outcome === 'registered';
         if (!movesMoney) {
           if (!row || !to) return 'ignored';
-          await applyStatusChanges(tx, [change(n, row, to, provider)]);
+          const moved = await applyStatusChanges(tx, [change(n, row, to, provider)]);
+          if (moved.length === 0) return 'ignored';
           await markApplied(tx, provider, n.eventId);
           return 'applied';
         }
+        // The same provider transaction reported again under another event id: already known.
+        if (n.transactionId && (await alreadyRecorded(tx, n.paymentRequestId, n.transactionId))) return 'duplicate';
         const why = whyNotApplicable(n, row, to);
         const ledgerId = await ledger.recordReported(tx, {
           paymentRequestId: n.paymentRequestId,
@@ -133,7 +136,23 @@ export function notifications(deps: NotificationDeps) {
           incident = await ledger.find(ledgerId, tx);
           return 'incident';
         }
-        await applyStatusChanges(tx, [{ ...change(n, row, to, provider), ledgerId }]);
+        const moved = await applyStatusChanges(tx, [{ ...change(n, row, to, provider), ledgerId }]);
+        if (moved.length === 0) {
+          // The row is locked and payable, so only a claim could stop the move: the money
+          // still must not count where the status did not move.
+          const reason = `the request is busy (${row.status})`;
+          await tx.query('UPDATE money_ledger SET incident = $2 WHERE id = $1', [ledgerId, reason]);
+          await recordIncident(tx, {
+            paymentRequestId: row.id,
+            tenantId,
+            status: row.status,
+            actor: { source: 'ipn', actor: provider },
+            ledgerId,
+            detail: { incident: reason, event_id: n.eventId, outcome: n.outcome, amount: n.amountCents ?? 0 },
+          });
+          incident = await ledger.find(ledgerId, tx);
+          return 'incident';
+        }
         await markApplied(tx, provider, n.eventId);
         return 'applied';
       });
@@ -168,6 +187,15 @@ export function notifications(deps: NotificationDeps) {
       ...(paid && row.request_type === 'DEPOSIT' ? { email: 'deposit_confirmation' as const } : {}),
     };
   }
+}
+
+async function alreadyRecorded(tx: Queryable, requestId: string, transactionId: string): Promise<boolean> {
+  const r = await tx.query(
+    `SELECT 1 FROM money_ledger
+      WHERE payment_request_id = $1 AND provider_transaction_id = $2 AND kind IN ('payment', 'verification')`,
+    [requestId, transactionId],
+  );
+  return r.rows.length > 0;
 }
 
 async function markApplied(tx: Queryable, provider: string, eventId: string): Promise<void> {

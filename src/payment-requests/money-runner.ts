@@ -146,8 +146,17 @@ export function moneyRunner(deps: RunnerDeps) {
         if (id === undefined) continue;
         const entry = facts(id, move.entry);
         let s: Settled;
+        let provider: PaymentProvider;
         try {
-          const provider = await providers.forTenant(move.entry.tenantId);
+          provider = await providers.forTenant(move.entry.tenantId);
+        } catch (err) {
+          // No provider to ask (an account removed, say): nothing was sent, nothing moved.
+          s = { entry, outcome: 'failed', error: err instanceof Error ? err.message : String(err) };
+          settled.push(s);
+          results[i] = s;
+          continue;
+        }
+        try {
           const answer = await move.call(provider);
           s = { entry, outcome: 'succeeded', transactionId: answer.transactionId };
         } catch (err) {

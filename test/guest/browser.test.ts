@@ -1,59 +1,35 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import axe from 'axe-core';
-import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import type { Language } from '../../src/domain/index.js';
+import {
+  axeViolations,
+  launchChromium,
+  guestContext as newGuestContext,
+  skipWithoutChromium,
+} from '../helpers/browser.js';
 import { arrangeStatus } from '../helpers/fixtures.js';
 import { type ListeningApp, startListeningApp } from '../helpers/listening-app.js';
 import { auditResponses, createRequest, ENGINE } from '../helpers/test-app.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-// CI installs chromium (.ci/run); a developer machine without it skips rather than fails.
-const skip = !existsSync(CHROMIUM) && !process.env.CI ? `${CHROMIUM} is not installed` : false;
+const skip = skipWithoutChromium;
 
 const LANGUAGES: Language[] = ['fr', 'en', 'de'];
 const FUTURE_YEAR = String(new Date().getUTCFullYear() + 2);
 const SCREENSHOTS = path.join(tmpdir(), 'payreq-guest-screenshots');
 
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: string[];
-}
-
-/** axe-core in the page, as a string: the page's CSP allows no script of ours, but evaluation from the driver is not a page script. */
-async function axeViolations(page: Page): Promise<AxeViolation[]> {
-  await page.evaluate(axe.source);
-  return page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({
-    id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')),
-  })))`);
-}
-
 describe(`guest page in a real browser (${ENGINE})`, { skip }, () => {
   let t: ListeningApp;
   let browser: Browser;
-  let address = 0;
 
   before(async () => {
     // TRUST_PROXY: each browser context names its own client address (X-Forwarded-For), so the
     // guest pages' 30 a minute per IP applies per test, not to the whole file.
     t = await startListeningApp({ env: { TRUST_PROXY: 'true' } });
-    // Playwright gives every launch a fresh temporary profile (--user-data-dir) of its own.
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     mkdirSync(SCREENSHOTS, { recursive: true });
   });
   after(async () => {
@@ -64,23 +40,7 @@ describe(`guest page in a real browser (${ENGINE})`, { skip }, () => {
     }
   });
 
-  /** A browser context as one guest: its own client address, so the 30 a minute limit is per test. */
-  async function guestContext(
-    opts: BrowserContextOptions = {},
-  ): Promise<{ context: BrowserContext; page: Page; cspErrors: string[] }> {
-    address++;
-    const context = await browser.newContext({
-      baseURL: t.baseUrl,
-      extraHTTPHeaders: { 'x-forwarded-for': `198.51.100.${address}` },
-      ...opts,
-    });
-    const page = await context.newPage();
-    const cspErrors: string[] = [];
-    page.on('console', (m) => {
-      if (/Content Security Policy|Refused to/i.test(m.text())) cspErrors.push(m.text());
-    });
-    return { context, page, cspErrors };
-  }
+  const guestContext = (opts: BrowserContextOptions = {}) => newGuestContext(browser, t.baseUrl, opts);
 
   const detail = async (uuid: string) =>
     (await t.call({ method: 'GET', url: `/api/payment-requests/${uuid}/` })).json();

@@ -146,6 +146,7 @@ describe(`guest payment page /payment/<uuid>/ (${ENGINE})`, () => {
       currency: 'CHF',
       language: 'de',
       guestEmail: 'jeanne.martin@example.com',
+      merchantName: 'Hôtel des Tests',
       returnUrl: `https://pay.hotel.test/payment/${c.uuid}/result/`,
       notifyUrl: 'https://pay.hotel.test/ipn/sandbox/',
     });

@@ -38,7 +38,7 @@ async function ledgerRow(db: Database, id: string, kind: string, cents: number, 
   await db.query(
     `INSERT INTO money_ledger (payment_request_id, tenant_id, kind, amount, currency, provider, provider_transaction_id,
        idempotency_key, state, source, actor)
-     SELECT id, tenant_id, $2, $3, currency, 'sandbox', $4, 'fixture:' || $4, 'succeeded', 'cli', 'fixture'
+     SELECT id, tenant_id, $2, $3, currency, 'sandbox', $4, 'fixture:' || $4, 'succeeded', 'job', 'fixture'
        FROM payment_requests WHERE id = $1`,
     [id, kind, cents, transactionId],
   );

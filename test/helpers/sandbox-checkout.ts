@@ -32,9 +32,12 @@ export async function checkoutForm(
     currency: Currency;
     language: Language;
     guest_email: string;
-  }>('SELECT reference, request_type, amount, currency, language, guest_email FROM payment_requests WHERE id = $1', [
-    id,
-  ]);
+    tenant_name: string;
+  }>(
+    `SELECT r.reference, r.request_type, r.amount, r.currency, r.language, r.guest_email, t.name AS tenant_name
+       FROM payment_requests r JOIN tenants t ON t.id = r.tenant_id WHERE r.id = $1`,
+    [id],
+  );
   const row = r.rows[0];
   assert.ok(row, `request ${id} exists`);
   return sandboxOf(t.app).startGuestPayment({
@@ -45,10 +48,40 @@ export async function checkoutForm(
     currency: row.currency,
     language: row.language,
     guestEmail: row.guest_email,
-    merchantName: 'Hôtel des Tests',
+    merchantName: row.tenant_name,
     returnUrl: urls.returnUrl ?? `${t.baseUrl}/payment/${id}/result/`,
     notifyUrl: urls.notifyUrl ?? `${t.baseUrl}/ipn/sandbox/`,
   });
+}
+
+/**
+ * The card form's signature as the sandbox documents it, computed here independently: an
+ * HMAC-SHA-256, keyed by deriveKey(SECRET_KEY, 'sandbox-checkout'), of the JSON array of the
+ * hidden fields' values in this order. Lets a test make a form the provider never handed out
+ * (one already expired) that still verifies.
+ */
+export function signCheckoutForm(secretKey: string, fields: Record<string, string>): string {
+  const order = [
+    'order_id',
+    'reference',
+    'request_type',
+    'amount',
+    'currency',
+    'language',
+    'merchant_name',
+    'return_url',
+    'notify_url',
+    'attempt_id',
+    'expires_at',
+  ];
+  const text = JSON.stringify(order.map((f) => fields[f]));
+  return createHmac('sha256', deriveKey(secretKey, 'sandbox-checkout')).update(text).digest('hex');
+}
+
+/** `form` with some hidden fields changed and signed again, as only the provider could. */
+export function resigned(secretKey: string, form: HostedCardForm, changes: Record<string, string>): HostedCardForm {
+  const { signature: _old, ...fields } = { ...form.hiddenFields, ...changes };
+  return { ...form, hiddenFields: { ...fields, signature: signCheckoutForm(secretKey, fields) } };
 }
 
 /** What the guest's browser does on "Pay": a form-encoded POST, redirects not followed. */

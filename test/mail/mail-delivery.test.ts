@@ -53,6 +53,7 @@ describe('e-mail delivery: confirmations, retries, concurrency', () => {
       paymentRequestId: uuid,
       outcome: 'paid' as const,
       transactionId: 'tx-d1',
+      amountCents: 20000,
     };
     await t.app.payreq.notifications.apply('sandbox', n);
     await t.app.payreq.notifications.apply('sandbox', n);

@@ -87,7 +87,9 @@ describe(`the books always match the provider's (${ENGINE})`, () => {
           for (const s of steps) {
             if (s.kind === 'pay') {
               const id = ids[s.i % ids.length] as string;
-              const form = s.old ? oldForms[s.i % ids.length] : await checkoutForm(t, id);
+              // A new form comes from the guest page, which a deleted request no longer has.
+              const gone = !(await t.repos.paymentRequests.findAnyTenant(id));
+              const form = s.old ? oldForms[s.i % ids.length] : gone ? undefined : await checkoutForm(t, id);
               if (form) await submitCard(form, { number: CARDS[s.card] });
             } else if (s.kind === 'replay') {
               const sent = await t.db.query<{ body: string }>('SELECT body FROM sandbox_notifications ORDER BY id');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type ListeningApp, startListeningApp } from '../helpers/listening-app.js';
-import { checkoutForm, detail, submitCard } from '../helpers/sandbox-checkout.js';
+import { checkoutForm, detail, resigned, submitCard } from '../helpers/sandbox-checkout.js';
 import { createRequest, ENGINE } from '../helpers/test-app.js';
 
 const ACCEPTED = '4242424242424242';
@@ -24,8 +24,11 @@ describe(`sandbox checkout, end to end over HTTP (${ENGINE})`, () => {
     assert.equal(form.action, `${t.baseUrl}/sandbox/pay`);
     assert.deepEqual(Object.keys(form.hiddenFields).sort(), [
       'amount',
+      'attempt_id',
       'currency',
+      'expires_at',
       'language',
+      'merchant_name',
       'notify_url',
       'order_id',
       'reference',
@@ -35,7 +38,20 @@ describe(`sandbox checkout, end to end over HTTP (${ENGINE})`, () => {
     ]);
     assert.equal(form.hiddenFields.amount, '8050');
     assert.equal(form.hiddenFields.order_id, c.uuid);
+    assert.equal(form.hiddenFields.merchant_name, 'Hôtel des Tests');
     assert.match(form.hiddenFields.signature ?? '', /^[0-9a-f]{64}$/);
+  });
+
+  test('each form is its own attempt, open for 30 minutes', async () => {
+    const c = await createRequest(t, { request_type: 'DEPOSIT', amount: 10 });
+    const before = Date.now();
+    const a = await checkoutForm(t, c.uuid);
+    const b = await checkoutForm(t, c.uuid);
+    const after = Date.now();
+    assert.match(a.hiddenFields.attempt_id ?? '', /^att_[0-9a-f-]{36}$/);
+    assert.notEqual(a.hiddenFields.attempt_id, b.hiddenFields.attempt_id, 'a new form is a new attempt');
+    const expires = Date.parse(a.hiddenFields.expires_at ?? '');
+    assert.ok(expires >= before + 30 * 60_000 && expires <= after + 30 * 60_000, a.hiddenFields.expires_at);
   });
 
   test('IMPRINT with 4242…: AUTHORISED with the masked card and expiry; the token is stored sealed', async () => {
@@ -98,19 +114,57 @@ describe(`sandbox checkout, end to end over HTTP (${ENGINE})`, () => {
     assert.equal((await detail(t, c.uuid)).status, 'CAPTURED');
   });
 
-  test('a second submission of a paid order charges nothing more', async () => {
+  async function sandboxRows(orderId: string) {
+    const txn = await t.db.query<{ kind: string; status: string }>(
+      'SELECT kind, status FROM sandbox_transactions WHERE order_id = $1 ORDER BY created_at',
+      [orderId],
+    );
+    const sent = await t.db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM sandbox_notifications WHERE body LIKE '%' || $1 || '%'",
+      [orderId],
+    );
+    return { transactions: txn.rows, notifications: sent.rows[0]?.n };
+  }
+
+  test('a paid order: the same form again, or a new one, charges nothing more and notifies nothing', async () => {
     const c = await createRequest(t, { request_type: 'DEPOSIT', amount: 40 });
     const form = await checkoutForm(t, c.uuid);
     assert.equal((await submitCard(form, { number: ACCEPTED })).status, 303);
+    for (const again of [form, await checkoutForm(t, c.uuid)]) {
+      const r = await submitCard(again, { number: '5555555555554444' });
+      assert.equal(r.status, 303, 'sent back to the result page');
+      assert.equal(r.location, `${t.baseUrl}/payment/${c.uuid}/result/`);
+    }
+    assert.deepEqual(await sandboxRows(c.uuid), {
+      transactions: [{ kind: 'payment', status: 'captured' }],
+      notifications: 1,
+    });
+    assert.equal((await detail(t, c.uuid)).amount_captured, 40);
+  });
+
+  test('a registered card: a new form for the order registers nothing more', async () => {
+    const c = await createRequest(t, { request_type: 'IMPRINT', amount: 40 });
+    assert.equal((await submitCard(await checkoutForm(t, c.uuid), { number: ACCEPTED })).status, 303);
+    assert.equal((await submitCard(await checkoutForm(t, c.uuid), { number: ACCEPTED })).status, 303);
+    assert.deepEqual(await sandboxRows(c.uuid), {
+      transactions: [{ kind: 'verification', status: 'accepted' }],
+      notifications: 1,
+    });
+  });
+
+  test('back after a refusal: the same form with a good card is refused, nothing charged', async () => {
+    const c = await createRequest(t, { request_type: 'DEPOSIT', amount: 45 });
+    const form = await checkoutForm(t, c.uuid);
+    assert.equal((await submitCard(form, { number: REFUSED })).status, 303);
+    assert.equal((await detail(t, c.uuid)).status, 'REFUSED');
     const again = await submitCard(form, { number: ACCEPTED });
     assert.equal(again.status, 303);
-    const txn = await t.db.query('SELECT id FROM sandbox_transactions WHERE order_id = $1', [c.uuid]);
-    assert.equal(txn.rows.length, 1);
-    const sent = await t.db.query<{ n: number }>(
-      "SELECT count(*)::int AS n FROM sandbox_notifications WHERE body LIKE '%' || $1 || '%'",
-      [c.uuid],
-    );
-    assert.equal(sent.rows[0]?.n, 1);
+    assert.equal(again.location, `${t.baseUrl}/payment/${c.uuid}/result/`);
+    assert.deepEqual(await sandboxRows(c.uuid), {
+      transactions: [{ kind: 'payment', status: 'refused' }],
+      notifications: 1,
+    });
+    assert.equal((await detail(t, c.uuid)).status, 'REFUSED');
   });
 
   for (const type of ['IMPRINT', 'DEPOSIT'] as const) {
@@ -127,29 +181,40 @@ describe(`sandbox checkout, end to end over HTTP (${ENGINE})`, () => {
     });
   }
 
-  test('4000…0119: ERROR, then a retry with 4242… succeeds', async () => {
+  test('4000…0119: ERROR; the same form again is refused, a new one with 4242… succeeds', async () => {
     const c = await createRequest(t, { request_type: 'DEPOSIT', amount: 75 });
     const form = await checkoutForm(t, c.uuid);
     assert.equal((await submitCard(form, { number: TECHNICAL })).status, 303);
     assert.equal((await detail(t, c.uuid)).status, 'ERROR');
     assert.equal((await submitCard(form, { number: ACCEPTED })).status, 303);
+    assert.equal((await detail(t, c.uuid)).status, 'ERROR', 'a used attempt charges nothing');
+    assert.equal((await sandboxRows(c.uuid)).transactions.length, 1);
+    assert.equal((await submitCard(await checkoutForm(t, c.uuid), { number: ACCEPTED })).status, 303);
     const d = await detail(t, c.uuid);
     assert.equal(d.status, 'CAPTURED');
     assert.equal(d.amount_captured, 75);
   });
 
-  const mistakes: [string, Partial<Record<string, string>>, RegExp][] = [
-    ['a number failing Luhn', { card_number: '4242424242424241' }, /card number is not valid/],
-    ['an expired card', { exp_month: '1', exp_year: '2020' }, /expired/],
-    ['last month', {}, /expired/],
-    ['a month 13', { exp_month: '13' }, /month/],
-    ['a CVV of 2 digits', { cvv: '12' }, /CVV/],
-    ['a CVV with letters', { cvv: '12a' }, /CVV/],
-    ['no card number', { card_number: '' }, /card number/],
+  /** The input named `name` in a page, as one tag. */
+  function inputTag(body: string, name: string): string {
+    const tag = new RegExp(`<input id="${name}"[^>]*>`).exec(body)?.[0];
+    assert.ok(tag, `the page has an input ${name}`);
+    return tag;
+  }
+
+  const mistakes: [string, Record<string, string>, RegExp, string[]][] = [
+    ['a number failing Luhn', { card_number: '4242424242424241' }, /card number is not valid/, ['card_number']],
+    ['an expired card', { exp_month: '1', exp_year: '2020' }, /expired/, ['exp_month', 'exp_year']],
+    ['last month', {}, /expired/, ['exp_month', 'exp_year']],
+    ['a month 13', { exp_month: '13' }, /month/, ['exp_month']],
+    ['a year of 3 digits', { exp_year: '203' }, /year/, ['exp_year']],
+    ['a CVV of 2 digits', { cvv: '12' }, /CVV/, ['cvv']],
+    ['a CVV with letters', { cvv: '12a' }, /CVV/, ['cvv']],
+    ['no card number', { card_number: '' }, /card number/, ['card_number']],
   ];
-  for (const [what, override, message] of mistakes) {
-    test(`${what}: the card page again with 422 and the error; nothing changes`, async () => {
-      const c = await createRequest(t, { request_type: 'DEPOSIT', amount: 50 });
+  for (const [what, override, message, inputs] of mistakes) {
+    test(`${what}: the card page again with 422, the error beside ${inputs.join(' and ')}; nothing changes`, async () => {
+      const c = await createRequest(t, { request_type: 'DEPOSIT', amount: 50, language: 'en' });
       const form = await checkoutForm(t, c.uuid);
       const now = new Date();
       const lastMonth =
@@ -158,14 +223,33 @@ describe(`sandbox checkout, end to end over HTTP (${ENGINE})`, () => {
             ? { exp_month: '12', exp_year: String(now.getUTCFullYear() - 1) }
             : { exp_month: String(now.getUTCMonth()), exp_year: String(now.getUTCFullYear()) }
           : {};
-      const r = await submitCard(form, { number: ACCEPTED }, { ...override, ...lastMonth } as Record<string, string>);
+      const typed = { exp_month: '11', exp_year: '2031', ...override, ...lastMonth };
+      const r = await submitCard(form, { number: ACCEPTED, cvv: '321' }, typed);
       assert.equal(r.status, 422);
       assert.match(r.contentType ?? '', /text\/html/);
+      assert.match(r.body, /<html lang="en">/);
       assert.match(r.body, /TEST MODE/);
-      assert.match(r.body, message);
-      assert.match(r.body, /role="alert"/);
-      assert.match(r.body, /<label for="card_number">/);
+      assert.match(r.body, /Hôtel des Tests/, 'the hotel is named');
+      const error = /<p class="error" role="alert" id="card-error">([^<]*)<\/p>/.exec(r.body);
+      assert.ok(error, 'one error message, announced');
+      assert.match(error[1] ?? '', message);
+      // Beside the field: right under the label of the first input it concerns.
+      assert.match(r.body, new RegExp(`<label for="${inputs[0]}">[^<]*</label>\\s*<p class="error"`));
+      for (const name of ['card_number', 'exp_month', 'exp_year', 'cvv']) {
+        const tag = inputTag(r.body, name);
+        if (inputs.includes(name)) {
+          assert.match(tag, /aria-describedby="card-error"/, `${name} points at the error`);
+          assert.match(tag, /aria-invalid="true"/);
+        } else {
+          assert.doesNotMatch(tag, /aria-describedby|aria-invalid/, `${name} is not in error`);
+        }
+      }
+      assert.match(inputTag(r.body, 'card_number'), /value=""/, 'the card number is typed again');
+      assert.match(inputTag(r.body, 'cvv'), /value=""/, 'the CVV is typed again');
+      assert.match(inputTag(r.body, 'exp_month'), new RegExp(`value="${typed.exp_month}"`), 'the month is kept');
+      assert.match(inputTag(r.body, 'exp_year'), new RegExp(`value="${typed.exp_year}"`), 'the year is kept');
       assert.match(r.body, new RegExp(`name="signature" value="${form.hiddenFields.signature}"`));
+      assert.match(r.body, new RegExp(`name="attempt_id" value="${form.hiddenFields.attempt_id}"`));
       assert.match(r.body, new RegExp(`name="order_id" value="${c.uuid}"`));
       assert.match(r.body, /4000000000000002/, 'the test cards are listed');
       assert.doesNotMatch(r.body, /<script/i);
@@ -174,6 +258,44 @@ describe(`sandbox checkout, end to end over HTTP (${ENGINE})`, () => {
       assert.equal(txn.rows.length, 0);
     });
   }
+
+  const languages: [string, RegExp, RegExp, RegExp][] = [
+    ['fr', /MODE TEST/, /Le numéro de carte n’est pas valide/, /Payer \(test\)/],
+    ['de', /TESTMODUS/, /Die Kartennummer ist ungültig/, /Bezahlen \(Test\)/],
+    ['en', /TEST MODE/, /The card number is not valid/, /Pay \(test\)/],
+  ];
+  for (const [language, banner, error, button] of languages) {
+    test(`a mistake on a request in ${language}: the page in ${language}, naming the hotel`, async () => {
+      const tenant = await t.newTenant('Gasthof <Zum Löwen> & Spa');
+      const c = await createRequest(t, { request_type: 'DEPOSIT', amount: 50, language }, tenant);
+      const r = await submitCard(await checkoutForm(t, c.uuid), { number: '4242424242424241' });
+      assert.equal(r.status, 422);
+      assert.match(r.body, new RegExp(`<html lang="${language}">`));
+      assert.match(r.body, banner);
+      assert.match(r.body, error);
+      assert.match(r.body, button);
+      assert.match(r.body, /Gasthof &lt;Zum Löwen&gt; &amp; Spa/, 'the hotel, escaped');
+    });
+  }
+
+  test('an expired form: 410, a page in the request language that says so and leads back; nothing charged', async () => {
+    const c = await createRequest(t, { request_type: 'DEPOSIT', amount: 33, language: 'de' });
+    const fresh = await checkoutForm(t, c.uuid);
+    const old = resigned(t.app.payreq.secretKey, fresh, { expires_at: new Date(Date.now() - 1000).toISOString() });
+    const r = await submitCard(old, { number: ACCEPTED });
+    assert.equal(r.status, 410);
+    assert.match(r.contentType ?? '', /text\/html/);
+    assert.match(r.body, /<html lang="de">/);
+    assert.match(r.body, /TESTMODUS/);
+    assert.match(r.body, /abgelaufen/);
+    assert.match(r.body, /nichts belastet/);
+    assert.match(r.body, new RegExp(`<a href="${t.baseUrl}/payment/${c.uuid}/result/">Zurück zu Hôtel des Tests</a>`));
+    assert.equal((await detail(t, c.uuid)).status, 'NOT_INITIATED');
+    assert.deepEqual(await sandboxRows(c.uuid), { transactions: [], notifications: 0 });
+    // A form still in its 30 minutes goes through: only the expiry made the difference.
+    assert.equal((await submitCard(fresh, { number: ACCEPTED })).status, 303);
+    assert.equal((await detail(t, c.uuid)).status, 'CAPTURED');
+  });
 
   test('a corrected card on the re-rendered page goes through', async () => {
     const c = await createRequest(t, { request_type: 'IMPRINT', amount: 90 });
@@ -189,6 +311,9 @@ describe(`sandbox checkout, end to end over HTTP (${ENGINE})`, () => {
     ['the notify_url', (f) => ({ ...f, notify_url: 'http://127.0.0.1:9/ipn/sandbox/' })],
     ['the return_url', (f) => ({ ...f, return_url: 'https://evil.example/' })],
     ['the order id', (f) => ({ ...f, order_id: '00000000-0000-4000-8000-000000000000' })],
+    ['the expiry', (f) => ({ ...f, expires_at: new Date(Date.now() + 86_400_000).toISOString() })],
+    ['the attempt id', (f) => ({ ...f, attempt_id: 'att_00000000-0000-4000-8000-000000000000' })],
+    ['the merchant name', (f) => ({ ...f, merchant_name: 'Evil Corp' })],
     ['the signature', (f) => ({ ...f, signature: '0'.repeat(64) })],
     ['a missing signature', ({ signature: _s, ...f }) => f],
     ['a missing field', ({ currency: _c, ...f }) => f],
@@ -201,8 +326,9 @@ describe(`sandbox checkout, end to end over HTTP (${ENGINE})`, () => {
       const r = await submitCard(altered, { number: ACCEPTED });
       assert.equal(r.status, 400);
       assert.match(r.contentType ?? '', /text\/html/);
-      assert.match(r.body, /TEST MODE/);
-      assert.match(r.body, /altered/);
+      // The request is in French; the page takes the form's language as a hint only.
+      assert.match(r.body, /MODE TEST/);
+      assert.match(r.body, /a été modifié/);
       assert.equal((await detail(t, c.uuid)).status, 'NOT_INITIATED');
       const txn = await t.db.query('SELECT id FROM sandbox_transactions WHERE order_id = $1', [c.uuid]);
       assert.equal(txn.rows.length, 0);

@@ -133,4 +133,44 @@ describe(`sandbox IPN retries (${ENGINE})`, () => {
     assert.equal(mine.rows[0]?.n, 30, 'every due row was claimed, by the loop or here');
     await t.db.query("DELETE FROM sandbox_notifications WHERE url = 'http://127.0.0.1:9/claim-test'");
   });
+
+  test('WORKERS=off: no retry loop; only the first attempt, made while the guest waits', async () => {
+    // A second app on its own database, the same retry delay, workers off. This file's app,
+    // workers on, is the witness: once its loop has retried twice, the other one's would
+    // have had the same time to retry, had it been running.
+    const quiet = await startListeningApp({ env: { SANDBOX_IPN_RETRY_MS: '50', WORKERS: 'off' } });
+    const witness = await flakyService(t.baseUrl);
+    const silent = await flakyService(quiet.baseUrl);
+    try {
+      witness.state.answer = 503;
+      silent.state.answer = 503;
+      await witness.start();
+      await silent.start();
+      const a = await createRequest(t, { request_type: 'DEPOSIT', amount: 5 });
+      const q = await createRequest(quiet, { request_type: 'DEPOSIT', amount: 5 });
+      assert.equal(
+        (await submitCard(await checkoutForm(quiet, q.uuid, { notifyUrl: silent.url }), { number: '4242424242424242' }))
+          .status,
+        303,
+      );
+      assert.equal(
+        (await submitCard(await checkoutForm(t, a.uuid, { notifyUrl: witness.url }), { number: '4242424242424242' }))
+          .status,
+        303,
+      );
+      assert.equal(silent.seen.length, 1, 'the first attempt is made at once, workers or not');
+      // The witness's notification was made after this one: it has been due no longer.
+      await eventually(async () => (witness.seen.length >= 3 ? true : undefined), 'the witness loop retrying twice');
+      assert.equal(silent.seen.length, 1, 'no retry without workers');
+      const row = await quiet.db.query<{ attempts: number; delivered_at: Date | null }>(
+        'SELECT attempts, delivered_at FROM sandbox_notifications WHERE url = $1',
+        [silent.url],
+      );
+      assert.deepEqual(row.rows, [{ attempts: 1, delivered_at: null }], 'left for an instance with workers');
+    } finally {
+      await witness.stop();
+      await silent.stop();
+      await quiet.close();
+    }
+  });
 });

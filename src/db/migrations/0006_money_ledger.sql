@@ -26,7 +26,7 @@ CREATE TABLE money_ledger (
   -- given back by a refund or void row whose parent_id is this row.
   incident text,
   parent_id bigint REFERENCES money_ledger (id),
-  source text NOT NULL CHECK (source IN ('api', 'admin', 'ipn', 'job', 'guest', 'cli')),
+  source text NOT NULL CHECK (source IN ('api', 'admin', 'ipn', 'job', 'guest')),
   actor text,
   error text,
   created_at timestamptz NOT NULL DEFAULT now(),
@@ -73,3 +73,8 @@ CREATE UNIQUE INDEX money_ledger_one_giveback ON money_ledger (parent_id)
 -- Idempotency keys replay for 24 hours; an hourly job purges the older ones.
 INSERT INTO job_schedules (job, cron, timezone) VALUES ('purge_idempotency_keys', '17 * * * *', 'Europe/Paris')
 ON CONFLICT (job) DO NOTHING;
+
+-- No command line writes a status: 'cli' was a source nothing ever wrote.
+ALTER TABLE status_history DROP CONSTRAINT status_history_source_check;
+ALTER TABLE status_history ADD CONSTRAINT status_history_source_check
+  CHECK (source IN ('api', 'admin', 'ipn', 'job', 'guest'));

@@ -1,9 +1,10 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { deriveKey } from '../../secrets/index.js';
 
 /**
  * The hidden fields of the card form, in signing order. The guest's browser carries them to
- * the sandbox; the signature is what stops a guest paying 1 cent or redirecting the IPN.
+ * the sandbox; the signature is what stops a guest paying 1 cent, redirecting the IPN, reusing
+ * an old form past its expiry or passing one attempt off as another.
  */
 export const CHECKOUT_FIELDS = [
   'order_id',
@@ -12,36 +13,48 @@ export const CHECKOUT_FIELDS = [
   'amount',
   'currency',
   'language',
+  'merchant_name',
   'return_url',
   'notify_url',
+  'attempt_id',
+  'expires_at',
 ] as const;
 
 export type CheckoutField = (typeof CHECKOUT_FIELDS)[number];
 export type CheckoutFields = Record<CheckoutField, string>;
+
+/** How long a card form may be submitted after it was made, as a provider's payment session. */
+export const ATTEMPT_LIFETIME_MS = 30 * 60_000;
 
 export function checkoutKey(secretKey: string): Buffer {
   return deriveKey(secretKey, 'sandbox-checkout');
 }
 
 /**
- * The last signatures made, by key and signed text: a guest page reloaded, or opened by many
- * guests' browsers, signs the same fields again, and an HMAC's set-up costs more than the
- * rest of the form. The answer is the same function of the same input, only remembered.
+ * A new attempt at paying the order: each form made is its own, single-use, and expires.
+ * Every page of the guest's payment link makes a new one, so a reload never shares an attempt
+ * with a form already submitted.
  */
-const recent = new Map<string, Buffer>();
-const RECENT_MAX = 2000;
+export function newAttempt(order: Omit<CheckoutFields, 'attempt_id' | 'expires_at'>, now: Date): CheckoutFields {
+  return {
+    ...order,
+    // randomUUID draws from a cached entropy pool: a page view pays well under a microsecond.
+    attempt_id: `att_${randomUUID()}`,
+    expires_at: new Date(now.getTime() + ATTEMPT_LIFETIME_MS).toISOString(),
+  };
+}
+
+/** A form whose expiry is past, or unreadable (only an older sandbox could have signed one). */
+export function attemptExpired(fields: CheckoutFields, now: Date): boolean {
+  const expires = Date.parse(fields.expires_at);
+  return !(expires > now.getTime());
+}
 
 // JSON of the values in a fixed order: no separator a value could contain can shift a
 // boundary, so no two different field sets sign alike.
 function mac(key: Buffer, fields: CheckoutFields): Buffer {
   const text = JSON.stringify(CHECKOUT_FIELDS.map((f) => fields[f]));
-  const memo = `${key.toString('base64')}\n${text}`;
-  const known = recent.get(memo);
-  if (known) return known;
-  const digest = createHmac('sha256', key).update(text).digest();
-  if (recent.size >= RECENT_MAX) recent.delete(recent.keys().next().value as string);
-  recent.set(memo, digest);
-  return digest;
+  return createHmac('sha256', key).update(text).digest();
 }
 
 export function signCheckout(key: Buffer, fields: CheckoutFields): string {

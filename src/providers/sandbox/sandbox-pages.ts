@@ -1,100 +1,134 @@
-import { escapeHtml } from '../../html/index.js';
+import { type Currency, formatMoney } from '../../domain/index.js';
+import { type HtmlValue, html, SafeHtml } from '../../html/index.js';
+import type { CardInput, CardProblem } from './card-form-check.js';
 import { CHECKOUT_FIELDS, type CheckoutFields } from './checkout-signature.js';
+import { type SandboxMessages, sandboxMessages } from './sandbox-messages.js';
 import { TEST_CARDS } from './test-cards.js';
 
 /**
- * The sandbox's own pages: plain HTML that works without JavaScript, labelled inputs, and a
- * TEST MODE banner nobody can miss, so no one ever mistakes it for a real payment page.
+ * The sandbox's own pages, in the request's language: plain HTML that works without
+ * JavaScript, labelled inputs, and a TEST MODE banner nobody can miss, so no one ever
+ * mistakes it for a real payment page.
  */
-const STYLE = `body{font-family:system-ui,sans-serif;margin:0;color:#1a1a1a;background:#fff;line-height:1.5}
+const STYLE =
+  new SafeHtml(`body{font-family:system-ui,sans-serif;margin:0;color:#1a1a1a;background:#fff;line-height:1.5}
 main{max-width:32rem;margin:0 auto;padding:1rem}
 .test-mode{background:#7a2e00;color:#fff;font-weight:700;text-align:center;padding:.5rem;margin:0}
 label{display:block;margin-top:.75rem;font-weight:600}
 input{font:inherit;padding:.5rem;border:1px solid #555;border-radius:4px;width:100%;box-sizing:border-box}
+input[aria-invalid=true]{border:2px solid #b00020}
 .row{display:flex;gap:.75rem}.row>div{flex:1}
 button{font:inherit;margin-top:1rem;padding:.6rem 1.2rem;background:#0b4f8a;color:#fff;border:0;border-radius:4px}
-button:focus,input:focus{outline:3px solid #f5a623;outline-offset:2px}
-.error{border-left:4px solid #b00020;background:#fdecee;padding:.5rem .75rem}
-table{border-collapse:collapse;margin-top:.5rem}td,th{border:1px solid #999;padding:.25rem .5rem;text-align:left}`;
+a:focus,button:focus,input:focus{outline:3px solid #f5a623;outline-offset:2px}
+.error{border-left:4px solid #b00020;background:#fdecee;padding:.25rem .75rem;margin:.25rem 0}
+table{border-collapse:collapse;margin-top:.5rem}td,th{border:1px solid #999;padding:.25rem .5rem;text-align:left}`);
 
-function page(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
+function page(m: SandboxMessages, title: string, body: SafeHtml): string {
+  return html`<!doctype html>
+<html lang="${m.lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>TEST MODE: ${escapeHtml(title)}</title>
+<title>${m.testMode} ${title}</title>
 <style>${STYLE}</style>
 </head>
 <body>
-<p class="test-mode" role="note">TEST MODE: sandbox payment provider. No real card is charged.</p>
+<header><p class="test-mode" role="note">${m.testMode}</p></header>
 <main>
-<h1>${escapeHtml(title)}</h1>
+<h1>${title}</h1>
 ${body}
 </main>
 </body>
 </html>
-`;
+`.value;
 }
 
-function testCards(): string {
-  return `<h2>Test cards</h2>
+function testCards(m: SandboxMessages): SafeHtml {
+  return html`<h2>${m.testCards}</h2>
 <table>
-<thead><tr><th scope="col">Card number</th><th scope="col">Outcome</th></tr></thead>
+<thead><tr><th scope="col">${m.cardColumn}</th><th scope="col">${m.outcomeColumn}</th></tr></thead>
 <tbody>
-<tr><td>${TEST_CARDS.accepted}</td><td>accepted</td></tr>
-<tr><td>${TEST_CARDS.refused}</td><td>refused by the bank</td></tr>
-<tr><td>${TEST_CARDS.technicalError}</td><td>technical error</td></tr>
-<tr><td>any other valid card number</td><td>accepted</td></tr>
+<tr><td>${TEST_CARDS.accepted}</td><td>${m.accepted}</td></tr>
+<tr><td>${TEST_CARDS.refused}</td><td>${m.refused}</td></tr>
+<tr><td>${TEST_CARDS.technicalError}</td><td>${m.technicalError}</td></tr>
+<tr><td>${m.anyOther}</td><td>${m.accepted}</td></tr>
 </tbody>
 </table>
-<p>Use any future expiry date and any 3-digit security code.</p>`;
+<p>${m.testCardsHint}</p>`;
 }
 
-function formatAmount(cents: string, currency: string): string {
+function formatAmount(m: SandboxMessages, cents: string, currency: string): string {
   const n = Number(cents);
-  return Number.isInteger(n) ? `${(n / 100).toFixed(2)} ${currency}` : `${cents} ${currency}`;
+  if (!Number.isInteger(n) || !/^[A-Z]{3}$/.test(currency)) return `${cents} ${currency}`;
+  return formatMoney(n, currency as Currency, m.locale);
 }
 
-/** The card page, shown again with the guest's mistake; the signed fields go back unchanged. */
-export function cardPage(action: string, fields: CheckoutFields, signature: string, error?: string): string {
-  const hidden = [...CHECKOUT_FIELDS.map((f) => [f, fields[f]] as const), ['signature', signature] as const]
-    .map(([name, value]) => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`)
-    .join('\n');
+/** The guest's mistake, to show beside the inputs it concerns; what they typed, to keep. */
+export interface CardMistake {
+  problem: CardProblem;
+  inputs: CardInput[];
+  /** The expiry as typed: kept on the page. The card number and CVV never are. */
+  entered: { exp_month: string; exp_year: string };
+}
+
+/**
+ * The card page shown again with the guest's mistake: the message sits beside the first input
+ * it concerns and every such input points at it (aria-describedby), the expiry typed is kept,
+ * the card number and CVV are typed again (a provider never sends a card number back to a
+ * page). The signed fields go back unchanged: the same attempt, the same expiry.
+ */
+export function cardPage(action: string, fields: CheckoutFields, signature: string, mistake: CardMistake): string {
+  const m = sandboxMessages(fields.language);
+  const hidden = [...CHECKOUT_FIELDS.map((f) => [f, fields[f]] as const), ['signature', signature] as const].map(
+    ([name, value]) => html`<input type="hidden" name="${name}" value="${value}">\n`,
+  );
   const what =
-    fields.request_type === 'IMPRINT'
-      ? 'Your card will be registered. Nothing is charged now.'
-      : `Amount to pay now: ${formatAmount(fields.amount, fields.currency)}.`;
-  const alert = error ? `<p class="error" role="alert" id="card-error">${escapeHtml(error)}</p>` : '';
-  const described = error ? ' aria-describedby="card-error" aria-invalid="true"' : '';
+    fields.request_type === 'IMPRINT' ? m.imprintWhat : m.depositWhat(formatAmount(m, fields.amount, fields.currency));
+  const errorId = 'card-error';
+  const first = mistake.inputs[0];
+  const input = (name: CardInput, label: string, attrs: HtmlValue) => {
+    const wrong = mistake.inputs.includes(name);
+    const value = name === 'exp_month' || name === 'exp_year' ? mistake.entered[name] : '';
+    return html`<label for="${name}">${label}</label>
+${name === first ? html`<p class="error" role="alert" id="${errorId}">${m.problems[mistake.problem]}</p>\n` : ''}<input id="${name}" name="${name}" inputmode="numeric" ${attrs} value="${value}" required${wrong ? html` aria-invalid="true" aria-describedby="${errorId}"` : ''}>`;
+  };
   return page(
-    'Card payment',
-    `<p>Order ${escapeHtml(fields.reference)}. ${escapeHtml(what)}</p>
-${alert}
-<form method="post" action="${escapeHtml(action)}">
-${hidden}
-<label for="card_number">Card number</label>
-<input id="card_number" name="card_number" inputmode="numeric" autocomplete="cc-number" required${described}>
+    m,
+    m.cardTitle,
+    html`<p>${m.merchant} <strong>${fields.merchant_name}</strong></p>
+<p>${m.reference} ${fields.reference}. ${what}</p>
+<form method="post" action="${action}">
+${hidden}${input('card_number', m.cardNumber, html`autocomplete="cc-number"`)}
 <div class="row">
-<div><label for="exp_month">Expiry month (MM)</label>
-<input id="exp_month" name="exp_month" inputmode="numeric" autocomplete="cc-exp-month" maxlength="2" required></div>
-<div><label for="exp_year">Expiry year (YYYY)</label>
-<input id="exp_year" name="exp_year" inputmode="numeric" autocomplete="cc-exp-year" maxlength="4" required></div>
+<div>${input('exp_month', m.expiryMonth, html`autocomplete="cc-exp-month" maxlength="2"`)}</div>
+<div>${input('exp_year', m.expiryYear, html`autocomplete="cc-exp-year" maxlength="4"`)}</div>
 </div>
-<label for="cvv">Security code (CVV)</label>
-<input id="cvv" name="cvv" inputmode="numeric" autocomplete="cc-csc" maxlength="4" required>
-<button type="submit">Pay (test)</button>
+${input('cvv', m.cvv, html`autocomplete="cc-csc" maxlength="4"`)}
+<button type="submit">${fields.request_type === 'IMPRINT' ? m.register : m.pay}</button>
 </form>
-${testCards()}`,
+${testCards(m)}`,
   );
 }
 
-/** A form that was altered or is incomplete: nothing was charged, and the guest is told why. */
-export function badRequestPage(): string {
+/**
+ * A form that was altered or is incomplete: nothing was charged, and the guest is told why.
+ * Its language is only a hint here (the form is not to be trusted), so it is shown in English
+ * unless the form says fr or de.
+ */
+export function badRequestPage(language: string | undefined): string {
+  const m = sandboxMessages(language);
+  return page(m, m.invalidTitle, html`<p role="alert">${m.invalidText}</p>`);
+}
+
+/** A form submitted after its expiry: nothing was charged; the guest is sent back to the hotel. */
+export function expiredPage(fields: CheckoutFields): string {
+  const m = sandboxMessages(fields.language);
   return page(
-    'Invalid payment form',
-    '<p role="alert">This payment form is incomplete or was altered, so it cannot be processed. Nothing was charged. Please go back to the payment link you received and try again.</p>',
+    m,
+    m.expiredTitle,
+    html`<p role="alert">${m.expiredText}</p>
+<p><a href="${fields.return_url}">${m.backTo(fields.merchant_name)}</a></p>`,
   );
 }
 

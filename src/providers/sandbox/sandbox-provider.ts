@@ -10,7 +10,7 @@ import {
   type ProviderOrder,
   type TransactionCall,
 } from '../payment-provider.js';
-import { type CheckoutFields, checkoutKey, signCheckout } from './checkout-signature.js';
+import { checkoutKey, newAttempt, signCheckout } from './checkout-signature.js';
 import { coalesce } from './coalesce.js';
 import { IPN_SIGNATURE_HEADER, ipnKey, ipnSignatureValid } from './ipn-signature.js';
 import { readIpnBody } from './notification-body.js';
@@ -53,16 +53,20 @@ export function sandboxProvider(opts: SandboxOptions): PaymentProvider {
     name: 'sandbox',
 
     async startGuestPayment(input: GuestCheckoutInput): Promise<HostedCardForm> {
-      const fields: CheckoutFields = {
-        order_id: input.paymentRequestId,
-        reference: input.reference,
-        request_type: input.requestType,
-        amount: String(input.amountCents),
-        currency: input.currency,
-        language: input.language,
-        return_url: input.returnUrl,
-        notify_url: input.notifyUrl,
-      };
+      const fields = newAttempt(
+        {
+          order_id: input.paymentRequestId,
+          reference: input.reference,
+          request_type: input.requestType,
+          amount: String(input.amountCents),
+          currency: input.currency,
+          language: input.language,
+          merchant_name: input.merchantName,
+          return_url: input.returnUrl,
+          notify_url: input.notifyUrl,
+        },
+        new Date(),
+      );
       return {
         kind: 'card-form',
         action: `${opts.publicBaseUrl}${SANDBOX_PAY_PATH}`,

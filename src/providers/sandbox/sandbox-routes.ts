@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { checkCardForm } from './card-form-check.js';
-import { type CheckoutFields, checkoutKey, verifyCheckout } from './checkout-signature.js';
+import { attemptExpired, type CheckoutFields, checkoutKey, verifyCheckout } from './checkout-signature.js';
 import { deliver, deliveryPolicy, leaseFor, startDeliveryLoop } from './ipn-delivery.js';
 import { ipnKey } from './ipn-signature.js';
 import type { SandboxIpnBody } from './notification-body.js';
-import { badRequestPage, cardPage, securityHeaders } from './sandbox-pages.js';
+import { orderRoute } from './order-route.js';
+import { badRequestPage, cardPage, expiredPage, securityHeaders } from './sandbox-pages.js';
 import { SANDBOX_PAY_PATH } from './sandbox-provider.js';
 import { newId, sandboxStore } from './sandbox-store.js';
 import { decide, maskPan } from './test-cards.js';
@@ -22,8 +23,9 @@ function parseForm(body: string): Record<string, string> {
 }
 
 /**
- * The sandbox's own pages under `/sandbox/`, and its notification retry loop. Registered only
- * when the sandbox is the provider; it reads nothing of the service but its own tables.
+ * The sandbox's own pages under `/sandbox/`, its order view, and its notification retry loop.
+ * Registered only when the sandbox is the provider; it reads nothing of the service but its
+ * own tables.
  */
 export async function sandboxRoutes(app: FastifyInstance): Promise<void> {
   const { db, secretKey, config } = app.payreq;
@@ -43,15 +45,20 @@ export async function sandboxRoutes(app: FastifyInstance): Promise<void> {
     (_request, body, done) => done(null, parseForm(body as string)),
   );
 
+  // The retry loop is background work like the scheduler's: an instance started with
+  // WORKERS=off runs none (each notification still gets its first attempt while the guest
+  // waits; its retries fall to an instance with workers). Tests turn it off the same way.
   let loop: { stop(): Promise<void> } | undefined;
   app.addHook('onReady', async () => {
-    loop = startDeliveryLoop(store, policy, notificationKey, log);
+    if (config.workers) loop = startDeliveryLoop(store, policy, notificationKey, log);
   });
   app.addHook('onClose', async () => {
     await loop?.stop();
   });
 
   const html = (reply: FastifyReply, code: number, body: string) => reply.code(code).headers(headers).send(body);
+
+  orderRoute(app, store);
 
   app.post(SANDBOX_PAY_PATH, { schema: { hide: true } }, async (request, reply) => {
     // No body, or a JSON one: not the card form, so no signed fields to find (400 below).
@@ -60,14 +67,17 @@ export async function sandboxRoutes(app: FastifyInstance): Promise<void> {
     const fields = verifyCheckout(formKey, posted);
     if (!fields) {
       request.log.warn({ ip: request.ip }, 'sandbox: card form with a missing or bad signature');
-      return html(reply, 400, badRequestPage());
+      return html(reply, 400, badRequestPage(posted.language));
     }
+    const now = new Date();
+    // 410: this form is gone for good, and the page says so; a new one is a reload away.
+    if (attemptExpired(fields, now)) return html(reply, 410, expiredPage(fields));
     const signature = posted.signature as string;
-    const check = checkCardForm(posted, new Date());
-    if (!check.ok) return html(reply, 422, cardPage(action, fields, signature, check.error));
-
-    // A second submission (back button, double click) must not charge or register twice.
-    if (await store.findCompletedCheckout(fields.order_id)) return reply.redirect(fields.return_url, 303);
+    const check = checkCardForm(posted, now);
+    if (!check.ok) {
+      const entered = { exp_month: posted.exp_month ?? '', exp_year: posted.exp_year ?? '' };
+      return html(reply, 422, cardPage(action, fields, signature, { ...check, entered }));
+    }
 
     const { card } = check;
     const decision = decide(card.number);
@@ -76,6 +86,7 @@ export async function sandboxRoutes(app: FastifyInstance): Promise<void> {
     const accepted = decision === 'accepted';
     const eventId = newId('evt');
     const recorded = await store.recordCheckout({
+      attemptId: fields.attempt_id,
       ...(imprint && accepted ? { card } : {}),
       transaction: {
         orderId: fields.order_id,
@@ -85,12 +96,24 @@ export async function sandboxRoutes(app: FastifyInstance): Promise<void> {
         capturedAmount: !imprint && accepted ? amount : 0,
         currency: fields.currency,
       },
+      succeeded: accepted,
       notification: {
         url: fields.notify_url,
         body: (ids) => JSON.stringify(ipnBody(fields, eventId, decision, ids, card)),
       },
       leaseMs: leaseFor(policy, 1),
     });
+    if (!recorded) {
+      // The same attempt again (back button, double click, parallel posts), or an order already
+      // paid or registered: nothing is charged and nothing is notified. The guest is sent back
+      // to the merchant's return URL, as hosted payment pages do with a session already used:
+      // the merchant's page knows and shows where the order stands, the sandbox does not.
+      request.log.info(
+        { order: fields.order_id, attempt: fields.attempt_id },
+        'sandbox: attempt refused, already used',
+      );
+      return reply.redirect(fields.return_url, 303);
+    }
     // The guest waits for the first attempt, so the result page usually shows the outcome;
     // if it fails, the loop retries and the result page catches up when the IPN lands.
     await deliver(store, policy, notificationKey, recorded.notification, log);

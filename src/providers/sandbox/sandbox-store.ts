@@ -29,6 +29,8 @@ export interface StoredCard {
 }
 
 export interface NewTransaction {
+  /** Made here unless the caller needed it first (a checkout writes its attempt before it). */
+  id?: string;
   orderId: string;
   kind: TransactionKind;
   status: TransactionStatus;
@@ -64,7 +66,7 @@ export interface HoldRequest {
 const TX_COLUMNS = 'id, order_id, kind, status, amount, captured_amount, refunded_amount, currency, token, parent_id';
 
 async function insertTransaction(q: Queryable, t: NewTransaction): Promise<string> {
-  const id = newId('txn');
+  const id = t.id ?? newId('txn');
   await q.query(
     `INSERT INTO sandbox_transactions (id, order_id, kind, status, amount, captured_amount, currency, token, parent_id)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
@@ -93,17 +95,6 @@ export function sandboxStore(db: Database) {
       const r = await db.query<SandboxTransaction>(`SELECT ${TX_COLUMNS} FROM sandbox_transactions WHERE id = $1`, [
         id,
       ]);
-      return r.rows[0];
-    },
-
-    /** The guest's successful card registration or payment for this order, if one exists. */
-    async findCompletedCheckout(orderId: string): Promise<SandboxTransaction | undefined> {
-      const r = await db.query<SandboxTransaction>(
-        `SELECT ${TX_COLUMNS} FROM sandbox_transactions
-          WHERE order_id = $1 AND ((kind = 'verification' AND status = 'accepted') OR (kind = 'payment' AND status IN ('captured', 'refunded')))
-          LIMIT 1`,
-        [orderId],
-      );
       return r.rows[0];
     },
 
@@ -167,17 +158,30 @@ export function sandboxStore(db: Database) {
     },
 
     /**
-     * The guest's attempt and the notification announcing it, in one transaction: the ledger
-     * never shows a payment the service will not hear about. The notification row is created
-     * already claimed (attempt 1, due after `leaseMs`) because the caller delivers it at once.
+     * The guest's attempt at the bank, its transaction and the notification announcing it, in
+     * one transaction: the ledger never shows a payment the service will not hear about. The
+     * attempt row is written first and is the guard: the same attempt posted twice, or a second
+     * successful checkout of an order already paid or registered, hits a unique index and the
+     * attempt records nothing (undefined). Posts racing each other wait on that index for the
+     * first to commit; a check before the insert would let them all through. The notification
+     * row is created already claimed (attempt 1, due after `leaseMs`): the caller delivers it.
      */
     async recordCheckout(opts: {
+      attemptId: string;
       card?: { number: string; expMonth: number; expYear: number };
       transaction: NewTransaction;
+      succeeded: boolean;
       notification: { url: string; body: (ids: { transactionId: string; token?: string }) => string };
       leaseMs: number;
-    }): Promise<{ transactionId: string; token?: string; notification: ClaimedNotification }> {
+    }): Promise<{ transactionId: string; token?: string; notification: ClaimedNotification } | undefined> {
       return db.transaction(async (tx) => {
+        const transactionId = newId('txn');
+        const guard = await tx.query(
+          `INSERT INTO sandbox_checkout_attempts (attempt_id, order_id, succeeded, transaction_id)
+           VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`,
+          [opts.attemptId, opts.transaction.orderId, opts.succeeded, transactionId],
+        );
+        if (guard.rowCount !== 1) return undefined;
         let token: string | undefined;
         if (opts.card) {
           token = newId('tok');
@@ -186,7 +190,7 @@ export function sandboxStore(db: Database) {
             [token, opts.card.number, opts.card.expMonth, opts.card.expYear],
           );
         }
-        const transactionId = await insertTransaction(tx, { ...opts.transaction, token: token ?? null });
+        await insertTransaction(tx, { ...opts.transaction, id: transactionId, token: token ?? null });
         const body = opts.notification.body({ transactionId, ...(token ? { token } : {}) });
         const r = await tx.query<{ id: string }>(
           `INSERT INTO sandbox_notifications (url, body, attempts, next_attempt_at)

@@ -1,0 +1,109 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { signAnswer } from '../../../src/providers/lyra/index.js';
+
+/**
+ * The guest's side of the fake: Lyra's embedded-form script and the card form it shows.
+ *
+ * Recorded (Lyra's published embedded-form examples): the merchant page loads
+ * `{static}/js/krypton-client/V4.0/stable/kr-payment-form.min.js` with `kr-public-key` and
+ * `kr-post-url-success` attributes, and marks where the form goes with a
+ * `<div class="kr-embedded" kr-form-token="...">`; once paid, the browser posts `kr-answer`,
+ * `kr-hash` (HMAC key, `kr-hash-key=sha256_hmac`), `kr-hash-algorithm`, `kr-answer-type` to
+ * `kr-post-url-success`, after Lyra's notification was answered.
+ *
+ * INVENTED: how the card fields are drawn. Here the script puts one iframe of the fake's own
+ * origin in the div (as the real client draws its fields from Lyra's origin, so the card never
+ * touches the merchant's page), holding a plain HTML form: card number, expiry, CVV.
+ */
+export const JS_CLIENT_PATH = '/static/js/krypton-client/V4.0/stable/kr-payment-form.min.js';
+const FORM_PATH = '/static/fake-card-form';
+
+export interface CardPageDeps {
+  hmacKey: string;
+  /** The guest submitted `pan` on the form of `formToken`: the payment's outcome and its notification sent. */
+  pay(formToken: string, pan: string): Promise<{ answer: string } | undefined>;
+}
+
+/** Serves what lives under `/static/`; false when the path is not one of them. */
+export async function serveCardPage(
+  deps: CardPageDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: string,
+): Promise<boolean> {
+  const url = new URL(req.url ?? '/', 'http://fake.invalid');
+  if (req.method === 'GET' && url.pathname === JS_CLIENT_PATH) {
+    res.writeHead(200, { 'content-type': 'text/javascript' }).end(jsClient(FORM_PATH));
+    return true;
+  }
+  if (url.pathname !== FORM_PATH) return false;
+  if (req.method === 'GET') {
+    const fields = {
+      formToken: url.searchParams.get('formToken') ?? '',
+      postUrl: url.searchParams.get('postUrl') ?? '',
+    };
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(cardForm(fields));
+    return true;
+  }
+  const form = new URLSearchParams(body);
+  const postUrl = form.get('postUrl') ?? '';
+  const paid = await deps.pay(form.get('formToken') ?? '', (form.get('card_number') ?? '').replace(/\s+/g, ''));
+  if (!paid || !/^https?:\/\//.test(postUrl)) {
+    res.writeHead(400, { 'content-type': 'text/plain' }).end('fake: unknown or used form token');
+    return true;
+  }
+  const back = {
+    'kr-hash-key': 'sha256_hmac',
+    'kr-hash-algorithm': 'sha256_hmac',
+    'kr-answer-type': 'V4/Payment',
+    'kr-answer': paid.answer,
+    'kr-hash': signAnswer(deps.hmacKey, paid.answer),
+  };
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(browserReturn(postUrl, back));
+  return true;
+}
+
+/** The fake client: one iframe per `.kr-embedded`, carrying the form token and where to return. */
+function jsClient(formPath: string): string {
+  return `(() => {
+  const script = document.currentScript;
+  const origin = new URL(script.src).origin;
+  const postUrl = new URL(script.getAttribute('kr-post-url-success') || '', document.baseURI).href;
+  const draw = () => document.querySelectorAll('.kr-embedded[kr-form-token]').forEach((div) => {
+    const frame = document.createElement('iframe');
+    frame.title = 'Card payment';
+    frame.name = 'kr-fake-card-form';
+    frame.src = origin + '${formPath}?formToken=' + encodeURIComponent(div.getAttribute('kr-form-token'))
+      + '&postUrl=' + encodeURIComponent(postUrl);
+    div.appendChild(frame);
+  });
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', draw); else draw();
+})();`;
+}
+
+function cardForm(fields: { formToken: string; postUrl: string }): string {
+  return `<!doctype html><html lang="en"><meta charset="utf-8"><title>Card (fake Lyra)</title>
+<form method="post" action="${FORM_PATH}">
+<input type="hidden" name="formToken" value="${attr(fields.formToken)}">
+<input type="hidden" name="postUrl" value="${attr(fields.postUrl)}">
+<label>Card number <input name="card_number" autocomplete="cc-number" required></label>
+<label>Month <input name="exp_month" value="12"></label>
+<label>Year <input name="exp_year" value="2030"></label>
+<label>CVV <input name="cvv" value="123"></label>
+<button type="submit">Pay</button>
+</form></html>`;
+}
+
+/** The browser's return: posted to the merchant's page, the whole window leaving the iframe. */
+function browserReturn(postUrl: string, fields: Record<string, string>): string {
+  const inputs = Object.entries(fields)
+    .map(([k, v]) => `<input type="hidden" name="${attr(k)}" value="${attr(v)}">`)
+    .join('');
+  return `<!doctype html><html lang="en"><meta charset="utf-8"><title>Returning</title>
+<form id="back" method="post" action="${attr(postUrl)}" target="_top">${inputs}<button>Continue</button></form>
+<script>document.getElementById('back').submit();</script></html>`;
+}
+
+function attr(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}

@@ -1,0 +1,65 @@
+import { existsSync } from 'node:fs';
+import axe from 'axe-core';
+import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
+
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** CI installs chromium (.ci/run); a developer machine without it skips rather than fails. */
+export const skipWithoutChromium: string | false =
+  !existsSync(CHROMIUM) && !process.env.CI ? `${CHROMIUM} is not installed` : false;
+
+/** The system's chromium, headless; Playwright gives every launch a fresh temporary profile. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+}
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: string[];
+}
+
+/** axe-core in the page, as a string: the page's CSP allows no script of ours, but evaluation from the driver is not a page script. */
+export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+  await page.evaluate(axe.source);
+  return page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({
+    id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')),
+  })))`);
+}
+
+let address = 0;
+
+/**
+ * A browser context as one guest: its own client address (X-Forwarded-For, read by an app
+ * started with TRUST_PROXY), so the guest pages' 30 a minute per IP applies per test, not to
+ * the whole file; and the console's CSP refusals, collected.
+ */
+export async function guestContext(
+  browser: Browser,
+  baseUrl: string,
+  opts: BrowserContextOptions = {},
+): Promise<{ context: BrowserContext; page: Page; cspErrors: string[] }> {
+  address++;
+  const context = await browser.newContext({
+    baseURL: baseUrl,
+    extraHTTPHeaders: { 'x-forwarded-for': `198.51.100.${address}` },
+    ...opts,
+  });
+  const page = await context.newPage();
+  const cspErrors: string[] = [];
+  page.on('console', (m) => {
+    if (/Content Security Policy|Refused to/i.test(m.text())) cspErrors.push(m.text());
+  });
+  return { context, page, cspErrors };
+}
