@@ -11,6 +11,7 @@ import { keyCreate, keyDisable, keyEnable, keyList, keyRevoke } from './key-comm
 import { migrateCommand } from './migrate-command.js';
 import { scheduleList, scheduleRuns, scheduleSet } from './schedule-commands.js';
 import { tenantCreate, tenantList, tenantShow, tenantUpdate } from './tenant-commands.js';
+import { webhookCreate, webhookDelete, webhookList, webhookRedeliver } from './webhook-commands.js';
 
 /** Runs in its own process only: the service is not a command one sends to the service. */
 export const serveCommand: CommandSpec = {
@@ -26,7 +27,7 @@ export const serveCommand: CommandSpec = {
   needs: 'service',
 };
 
-/** Every command of DESIGN.md 4, in the order `payreq --help` lists them. */
+/** Every command (README's Command line), in the order `payreq --help` lists them. */
 export const COMMANDS: readonly CommandSpec[] = [
   serveCommand,
   migrateCommand,
@@ -43,6 +44,10 @@ export const COMMANDS: readonly CommandSpec[] = [
   scheduleList,
   scheduleSet,
   scheduleRuns,
+  webhookCreate,
+  webhookList,
+  webhookDelete,
+  webhookRedeliver,
   adminCreateUser,
   adminListUsers,
   adminDisableUser,

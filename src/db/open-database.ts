@@ -7,7 +7,7 @@ export type DatabaseLocation =
   | { engine: 'postgres'; url: string }
   | { engine: 'pglite'; dir: string | undefined /* undefined: in memory */ };
 
-/** DESIGN.md 1: `postgres://`, `postgresql://`, `pglite://DIR`, `pglite://memory`. */
+/** DATABASE_URL picks the engine: `postgres://`, `postgresql://`, `pglite://DIR`, `pglite://memory`. */
 export function parseDatabaseUrl(url: string): DatabaseLocation {
   if (/^postgres(ql)?:\/\//.test(url)) return { engine: 'postgres', url };
   const m = /^pglite:\/\/(.*)$/.exec(url);

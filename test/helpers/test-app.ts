@@ -129,7 +129,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
 }
 
 /**
- * DESIGN.md 5 for every response a test file made: an X-Request-Id on each, and no 500 ever
+ * The service's promise for every response a test file made: an X-Request-Id on each, and no 500 ever
  * (`allowed` lists the 5xx a file provokes on purpose, such as the provider's 502).
  */
 export function auditResponses(t: TestApp, allowed: readonly number[] = []): void {
