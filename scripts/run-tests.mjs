@@ -67,19 +67,22 @@ function run(args, options) {
 }
 
 /**
- * The checkout, compiled: src/ and test/ transpiled file by file (same relative paths, `.js`),
+ * The checkout, compiled: src/, test/ and clients/ transpiled file by file (same relative paths, `.js`),
  * their other files (the SQL migrations) copied, and every other top-level entry (bin/,
  * node_modules/, docs/, package.json...) linked, so paths a test builds from import.meta.url
  * land where they would in the checkout. Returns undefined when esbuild refuses a file: the
  * run then goes through tsx, which reports that file's error as its own failure.
  */
+/** What the run compiles: the service, its tests, and the typed client the tests import. */
+const COMPILED = ['src', 'test', 'clients'];
+
 async function compiledTree() {
   if (process.env.TEST_FROM_SOURCE === '1') return undefined;
   const tree = path.join(scratch, 'tree');
   const t0 = Date.now();
   try {
     const { build } = await import('esbuild');
-    const sources = ['src', 'test'].flatMap((d) => findFiles(path.join(root, d), '.ts'));
+    const sources = COMPILED.flatMap((d) => findFiles(path.join(root, d), '.ts')).filter((f) => !f.endsWith('.d.ts'));
     await build({
       entryPoints: sources,
       outbase: root,
@@ -90,14 +93,14 @@ async function compiledTree() {
       sourcemap: 'inline',
       logLevel: 'silent',
     });
-    for (const d of ['src', 'test']) {
+    for (const d of COMPILED) {
       cpSync(path.join(root, d), path.join(tree, d), {
         recursive: true,
         filter: (p) => statSync(p).isDirectory() || !p.endsWith('.ts'),
       });
     }
     for (const name of readdirSync(root)) {
-      if (!['src', 'test', '.git'].includes(name)) symlinkSync(path.join(root, name), path.join(tree, name));
+      if (![...COMPILED, '.git'].includes(name)) symlinkSync(path.join(root, name), path.join(tree, name));
     }
     console.log(`compiled ${sources.length} files for the run in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     return tree;

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 import { type Database, migrate, openDatabase, type Queryable } from '../../src/db/index.js';
 
@@ -33,7 +34,8 @@ function migratable(raw: PGlite): Database {
 
 /** Migrates a new in-memory PGlite cluster and writes its `dumpDataDir()` archive into `dir`; returns the file. */
 export async function makePgliteTemplate(dir: string): Promise<string> {
-  const raw = await PGlite.create();
+  // The same contrib extensions the service loads (src/db/pglite-database.ts): the migrations create them.
+  const raw = await PGlite.create({ extensions: { pg_trgm } });
   await migrate(migratable(raw));
   const archive = await raw.dumpDataDir('none');
   await raw.close();
