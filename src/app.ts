@@ -19,7 +19,7 @@ import { AppError, errors } from './domain/index.js';
 import { guestRoutes } from './guest/index.js';
 import { ipnRoutes, notifications } from './ipn/index.js';
 import { guestCommands, moneyRunner, paymentRequestCommands, reconciler } from './payment-requests/index.js';
-import { type PaymentProvider, sandboxProvider, singleProviderRegistry, withTimeouts } from './providers/index.js';
+import { accountRegistry, type PaymentProvider, sandboxProvider, withTimeouts } from './providers/index.js';
 import { sandboxRoutes } from './providers/sandbox/index.js';
 import { secretBox } from './secrets/index.js';
 
@@ -39,9 +39,14 @@ export async function buildContext(opts: BuildOptions): Promise<AppContext> {
   const repos = repositories(opts.db);
   const secretKey = await resolveSecretKey(opts.config, repos);
   const cardTokens = secretBox(secretKey, 'card-token');
-  const real = sandboxProvider({ db: opts.db, secretKey, publicBaseUrl: opts.config.publicBaseUrl });
-  const provider = withTimeouts(opts.wrapProvider ? opts.wrapProvider(real) : real, opts.config.providerTimeoutMs);
-  const providers = singleProviderRegistry(provider);
+  const providers = accountRegistry({
+    accounts: repos.providerAccounts,
+    secrets: providerSecrets(secretKey),
+    timeoutMs: opts.config.providerTimeoutMs,
+    // PAYMENT_PROVIDER=sandbox: a tenant with no real account pays in the sandbox (development,
+    // tests); lyra: it cannot take payments at all, as production requires.
+    ...(opts.config.paymentProvider === 'sandbox' ? { sandbox: sandboxFor(opts, secretKey) } : {}),
+  });
   const runner = moneyRunner({ db: opts.db, ledger: repos.ledger, providers });
   const reconcile = reconciler({
     db: opts.db,
@@ -64,6 +69,16 @@ export async function buildContext(opts: BuildOptions): Promise<AppContext> {
     cardTokens,
     auth: authenticator(repos, opts.config.authCacheMs),
   };
+}
+
+function sandboxFor(opts: BuildOptions, secretKey: string): PaymentProvider {
+  const real = sandboxProvider({ db: opts.db, secretKey, publicBaseUrl: opts.config.publicBaseUrl });
+  return withTimeouts(opts.wrapProvider ? opts.wrapProvider(real) : real, opts.config.providerTimeoutMs);
+}
+
+/** The provider accounts' secrets have their own key: a card token's box never opens them. */
+export function providerSecrets(secretKey: string) {
+  return secretBox(secretKey, 'provider-account');
 }
 
 /**

@@ -20,6 +20,8 @@ export interface CommandContext {
 export interface CommandArgs {
   options: Readonly<Record<string, string | boolean | undefined>>;
   positionals: readonly string[];
+  /** Standard input, read only for a command whose `stdin` option was given (a secret). */
+  stdin?: string;
 }
 
 /** A command's answer in both forms; the runner prints one of them (`--json` or not). */
@@ -56,5 +58,10 @@ export interface CommandSpec {
    * `raw`: needs a database as it is (migrate); `service`: not a database command (serve).
    */
   needs: 'schema' | 'raw' | 'service';
+  /**
+   * The boolean option (e.g. `password-stdin`) that makes the command read standard input:
+   * secrets never travel in argv, which every user of the machine can see.
+   */
+  stdin?: string;
   run?: (ctx: CommandContext, args: CommandArgs) => Promise<Outcome>;
 }

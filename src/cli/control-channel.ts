@@ -59,7 +59,7 @@ export interface ControlServer {
   close(): Promise<void>;
 }
 
-export type CommandHandler = (argv: readonly string[]) => Promise<CommandResult>;
+export type CommandHandler = (argv: readonly string[], stdin?: string) => Promise<CommandResult>;
 
 /**
  * Listens on the directory's control socket. The caller must hold the directory's lock: a
@@ -86,13 +86,18 @@ export async function startControlServer(dir: string, handle: CommandHandler): P
     });
     req.on('end', () => {
       let argv: unknown;
+      let stdin: unknown;
       try {
-        argv = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { argv?: unknown }).argv;
+        ({ argv, stdin } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { argv?: unknown; stdin?: unknown });
       } catch {}
-      if (!Array.isArray(argv) || !argv.every((a) => typeof a === 'string')) {
-        return reply(400, { error: 'expected {"argv": [string, ...]}' });
+      if (
+        !Array.isArray(argv) ||
+        !argv.every((a) => typeof a === 'string') ||
+        (stdin !== undefined && typeof stdin !== 'string')
+      ) {
+        return reply(400, { error: 'expected {"argv": [string, ...], "stdin"?: string}' });
       }
-      handle(argv).then(
+      handle(argv, stdin).then(
         (result) => reply(200, result),
         (err: unknown) => reply(200, { exitCode: 1, stdout: '', stderr: `error: ${(err as Error).message}\n` }),
       );
@@ -120,12 +125,17 @@ export async function startControlServer(dir: string, handle: CommandHandler): P
 }
 
 /**
- * Sends argv to the service listening on `socketPath`. Returns undefined when nobody
+ * Sends argv (and the standard input a command read, a secret for --password-stdin) to the
+ * service listening on `socketPath`. Returns undefined when nobody
  * answers there (no socket, or a leftover one): the caller then opens the directory itself.
  * Once the command has been sent, a failure is an error, never a silent second run.
  */
-export function sendToService(socketPath: string, argv: readonly string[]): Promise<CommandResult | undefined> {
-  const body = JSON.stringify({ argv });
+export function sendToService(
+  socketPath: string,
+  argv: readonly string[],
+  stdin?: string,
+): Promise<CommandResult | undefined> {
+  const body = JSON.stringify({ argv, stdin });
   return new Promise((resolve, reject) => {
     let connected = false;
     const req = http.request(

@@ -4,6 +4,20 @@ import { loadConfig, loadDotEnv } from '../config/index.js';
 import { serve } from '../server.js';
 import { errorLine, parseCommandLine, runCli } from './index.js';
 
+const MAX_STDIN_BYTES = 64 * 1024;
+
+/** All of standard input (a password, a secret): small, and never echoed anywhere. */
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of process.stdin) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_STDIN_BYTES) throw new Error(`standard input is over ${MAX_STDIN_BYTES} bytes`);
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 function write(stream: NodeJS.WriteStream, text: string): Promise<void> {
   return new Promise((resolve) => (text === '' ? resolve() : stream.write(text, () => resolve())));
 }
@@ -22,7 +36,12 @@ async function main(argv: readonly string[]): Promise<number> {
     await serve(config);
     return 0;
   }
-  const result = await runCli(parsed, argv, config);
+  const { stdin } = parsed.spec;
+  const withStdin =
+    stdin && parsed.args.options[stdin] === true
+      ? { ...parsed, args: { ...parsed.args, stdin: await readStdin() } }
+      : parsed;
+  const result = await runCli(withStdin, argv, config);
   await write(process.stdout, result.stdout);
   await write(process.stderr, result.stderr);
   return result.exitCode;

@@ -36,6 +36,7 @@ export async function runCommand(
   argv: readonly string[],
   ctx: CommandContext,
   onUnexpected?: (err: unknown) => void,
+  stdin?: string,
 ): Promise<CommandResult> {
   let parsed: ParsedCommand;
   try {
@@ -44,5 +45,6 @@ export async function runCommand(
     return failure(err);
   }
   if (parsed.kind === 'help') return { exitCode: 0, stdout: parsed.text, stderr: '' };
-  return executeCommand(parsed, ctx, onUnexpected);
+  const withStdin = stdin === undefined ? parsed : { ...parsed, args: { ...parsed.args, stdin } };
+  return executeCommand(withStdin, ctx, onUnexpected);
 }

@@ -36,8 +36,10 @@ export function scratchDir(): { dir: string; cleanup(): void } {
 
 const children = new Set<ChildProcess>();
 
-function start(args: readonly string[], env: NodeJS.ProcessEnv, cwd: string): ChildProcess {
-  const child = spawn(process.execPath, [BIN, ...args], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+function start(args: readonly string[], env: NodeJS.ProcessEnv, cwd: string, input?: string): ChildProcess {
+  const stdin = input === undefined ? 'ignore' : 'pipe';
+  const child = spawn(process.execPath, [BIN, ...args], { env, cwd, stdio: [stdin, 'pipe', 'pipe'] });
+  if (input !== undefined) child.stdin?.end(input);
   children.add(child);
   child.on('exit', () => children.delete(child));
   return child;
@@ -54,9 +56,10 @@ export function payreq(
   env: NodeJS.ProcessEnv,
   cwd: string,
   timeoutMs = 60_000,
+  input?: string,
 ): Promise<Run & { ms: number }> {
   const t0 = Date.now();
-  const child = start(args, env, cwd);
+  const child = start(args, env, cwd, input);
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (d: Buffer) => (stdout += d));

@@ -29,8 +29,9 @@ describe(`POST /ipn/<provider>/ (${ENGINE})`, () => {
     assert.equal(events.rows[0]?.n, 0, 'nothing was recorded');
   });
 
-  test('another provider than the configured one is not there: 404', async () => {
-    assert.equal((await ipn('10.0.0.2', '{}', 'lyra')).statusCode, 404);
+  test('a provider payreq does not know is not there: 404; lyra (per tenant account) is, and refuses junk', async () => {
+    assert.equal((await ipn('10.0.0.2', '{}', 'stripe')).statusCode, 404);
+    assert.equal((await ipn('10.0.0.2', '{}', 'lyra')).statusCode, 401);
   });
 
   test(`at most ${IPN_RATE_LIMIT} a minute per IP address (SPEC 8): then 429 with Retry-After; other addresses go on`, async () => {
