@@ -86,7 +86,7 @@ export function providerSecrets(secretKey: string) {
  * Otherwise the key stored in the database on first use, so the service, the CLI and every
  * later start seal and open card tokens with the same key.
  */
-async function resolveSecretKey(config: Config, repos: Repositories): Promise<string> {
+export async function resolveSecretKey(config: Config, repos: Repositories): Promise<string> {
   if (config.secretKey) return config.secretKey;
   if (config.production) throw new Error('SECRET_KEY is required in production');
   return repos.settings.getOrSet('secret_key', randomBytes(32).toString('hex'));

@@ -3,6 +3,7 @@ import type { CommandSpec } from './command-context.js';
 import { jobRunCommand } from './job-commands.js';
 import { keyCreate, keyDisable, keyEnable, keyList, keyRevoke } from './key-commands.js';
 import { migrateCommand } from './migrate-command.js';
+import { tenantProviderShow, tenantSetProvider } from './provider-commands.js';
 import { scheduleList, scheduleRuns, scheduleSet } from './schedule-commands.js';
 import { tenantCreate, tenantList } from './tenant-commands.js';
 
@@ -26,6 +27,8 @@ export const COMMANDS: readonly CommandSpec[] = [
   migrateCommand,
   tenantCreate,
   tenantList,
+  tenantSetProvider,
+  tenantProviderShow,
   keyCreate,
   keyList,
   keyDisable,

@@ -5,6 +5,7 @@ export {
   lyraAccountOf,
   type ProviderAccountSource,
 } from './account-registry.js';
+export { checkLyraCredentials } from './lyra/index.js';
 export {
   type GuestCheckout,
   type GuestCheckoutInput,
