@@ -59,14 +59,16 @@ function readSecrets(stdin: string | undefined): LyraSecrets {
 }
 
 /**
- * Lyra's keys say their mode (`testpassword_…` / `prodpassword_…`, `testpublickey_…` /
- * `prodpublickey_…`): a mismatch is caught here rather than at a guest's first payment.
+ * Lyra's keys say their mode (passwords `testpassword_…` / `prodpassword_…`, public keys
+ * `shop:testpublickey_…` / `shop:publickey_…`): a mismatch is caught here rather than at a
+ * guest's first payment.
  */
 function checkMode(mode: Mode, secrets: LyraSecrets): void {
-  const wrong = mode === 'TEST' ? 'prod' : 'test';
-  if (secrets.password.startsWith(`${wrong}password_`) || secrets.public_key.includes(`:${wrong}publickey_`)) {
+  const testKeys = secrets.password.startsWith('testpassword_') || secrets.public_key.includes(':testpublickey_');
+  const prodKeys = secrets.password.startsWith('prodpassword_') || secrets.public_key.includes(':publickey_');
+  if ((mode === 'TEST' && prodKeys) || (mode === 'PRODUCTION' && testKeys)) {
     throw new CliError(
-      `--mode ${mode} does not match the keys given (they are ${wrong === 'prod' ? 'PRODUCTION' : 'TEST'} keys)`,
+      `--mode ${mode} does not match the keys given (they are ${testKeys ? 'TEST' : 'PRODUCTION'} keys)`,
     );
   }
 }
