@@ -1,3 +1,4 @@
+import type { ControlSearchResults } from './control-search.js';
 import type { CreateResults } from './create.js';
 import type { GrowthResults } from './growth.js';
 import type { MachineInfo } from './machine.js';
@@ -18,6 +19,7 @@ export interface EngineResults {
   reads?: ReadPoint[];
   growth?: GrowthResults;
   job?: JobFigures;
+  controlSearch?: ControlSearchResults;
 }
 
 export interface BenchResults {

@@ -1,10 +1,11 @@
 // `npm run bench`: measures the service beside its references in one run and writes
 // BENCHMARKS.md and BENCHMARKS.json. Options: --quick (short runs, smaller growth and job),
-// --engine postgres|pglite (repeatable), --only create,reads,growth,job, --out DIR.
+// --engine postgres|pglite (repeatable), --only create,reads,growth,job,control, --out DIR.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { benchControlSearch } from './control-search.js';
 import { benchCreate } from './create.js';
 import { benchDailyJob } from './daily-job.js';
 import { type Engine, freshDatabase, openStage, SECRET_KEY } from './environment.js';
@@ -24,7 +25,7 @@ const { values } = parseArgs({
 
 const ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const engines = (values.engine ?? ['postgres', 'pglite']) as Engine[];
-const sections = new Set((values.only ?? 'create,reads,growth,job').split(','));
+const sections = new Set((values.only ?? 'create,reads,growth,job,control').split(','));
 const quick = values.quick ?? false;
 const seconds = quick ? 2 : 4;
 const rounds = quick ? 1 : 2;
@@ -69,6 +70,16 @@ for (const engine of engines) {
     try {
       const sizes = quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000];
       e.growth = await benchGrowth(stage, { sizes, seconds: quick ? 2 : 3, log });
+    } finally {
+      await stage.close();
+    }
+  }
+  if (sections.has('control')) {
+    // The back office's list with a text search, 10k -> 1M requests (the trigram index).
+    const stage = await openStage(engine, ADMIN_URL, 'control', 20);
+    try {
+      const sizes = quick ? [10_000, 100_000] : [10_000, 1_000_000];
+      e.controlSearch = await benchControlSearch(stage, { sizes, iterations: quick ? 20 : 50, log });
     } finally {
       await stage.close();
     }

@@ -4,20 +4,24 @@ import rateLimit from '@fastify/rate-limit';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
-import sjson from 'secure-json-parse';
 import {
   type AppContext,
   apiPlugin,
   authenticator,
+  decodeUtf8,
   frameworkErrors,
   installErrorHandling,
+  parseJsonBody,
   validatorCompiler,
 } from './api/index.js';
-import type { Config } from './config/index.js';
+import type { Config, TrustProxy } from './config/index.js';
+import { controlPlugin } from './control/index.js';
 import { type Database, type Repositories, repositories } from './db/index.js';
 import { AppError, errors } from './domain/index.js';
 import { guestRoutes } from './guest/index.js';
+import { healthRoutes } from './health/index.js';
 import { ipnRoutes, notifications } from './ipn/index.js';
+import { meteredProvider, metricsRoute, recordRequests, type ServiceMetrics, serviceMetrics } from './metrics/index.js';
 import { guestCommands, moneyRunner, paymentRequestCommands, reconciler } from './payment-requests/index.js';
 import { accountRegistry, type PaymentProvider, sandboxProvider, withTimeouts } from './providers/index.js';
 import { sandboxRoutes } from './providers/sandbox/index.js';
@@ -25,6 +29,8 @@ import { secretBox } from './secrets/index.js';
 
 export const BODY_LIMIT = 64 * 1024;
 const SAFE_REQUEST_ID = /^[\w.:-]{1,64}$/;
+/** Paths exempt from the production HTTPS rule (see the onRequest hook). */
+const OPERATOR_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
 export interface BuildOptions {
   config: Config;
@@ -39,13 +45,16 @@ export async function buildContext(opts: BuildOptions): Promise<AppContext> {
   const repos = repositories(opts.db);
   const secretKey = await resolveSecretKey(opts.config, repos);
   const cardTokens = secretBox(secretKey, 'card-token');
+  const metrics = serviceMetrics(opts.db);
   const providers = accountRegistry({
     accounts: repos.providerAccounts,
     secrets: providerSecrets(secretKey),
     timeoutMs: opts.config.providerTimeoutMs,
+    // Metered outside the timeouts: a call cut off by its timeout counts as unavailable.
+    meter: (provider) => meteredProvider(provider, metrics),
     // PAYMENT_PROVIDER=sandbox: a tenant with no real account pays in the sandbox (development,
     // tests); lyra: it cannot take payments at all, as production requires.
-    ...(opts.config.paymentProvider === 'sandbox' ? { sandbox: sandboxFor(opts, secretKey) } : {}),
+    ...(opts.config.paymentProvider === 'sandbox' ? { sandbox: sandboxFor(opts, secretKey, metrics) } : {}),
   });
   const runner = moneyRunner({ db: opts.db, ledger: repos.ledger, providers });
   const reconcile = reconciler({
@@ -68,12 +77,17 @@ export async function buildContext(opts: BuildOptions): Promise<AppContext> {
     secretKey,
     cardTokens,
     auth: authenticator(repos, opts.config.authCacheMs),
+    metrics,
   };
 }
 
-function sandboxFor(opts: BuildOptions, secretKey: string): PaymentProvider {
+function sandboxFor(opts: BuildOptions, secretKey: string, metrics: ServiceMetrics): PaymentProvider {
   const real = sandboxProvider({ db: opts.db, secretKey, publicBaseUrl: opts.config.publicBaseUrl });
-  return withTimeouts(opts.wrapProvider ? opts.wrapProvider(real) : real, opts.config.providerTimeoutMs);
+  // Metered outside the timeouts: a call cut off by its timeout counts as unavailable.
+  return meteredProvider(
+    withTimeouts(opts.wrapProvider ? opts.wrapProvider(real) : real, opts.config.providerTimeoutMs),
+    metrics,
+  );
 }
 
 /** The provider accounts' secrets have their own key: a card token's box never opens them. */
@@ -95,17 +109,31 @@ export async function resolveSecretKey(config: Config, repos: Repositories): Pro
 /** The whole HTTP service on an open, migrated database. */
 export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const { config } = opts;
+  // Node checks its request and header timeouts every connectionsCheckingInterval (30 s unless
+  // told): often enough here that a slow client is cut off close to the configured time.
+  const serverTimeouts = {
+    headersTimeout: config.headersTimeoutMs,
+    requestTimeout: config.requestTimeoutMs,
+    connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(config.headersTimeoutMs / 4))),
+  };
   const https =
-    config.tlsCert && config.tlsKey ? { key: readFileSync(config.tlsKey), cert: readFileSync(config.tlsCert) } : null;
+    config.tlsCert && config.tlsKey
+      ? { key: readFileSync(config.tlsKey), cert: readFileSync(config.tlsCert), ...serverTimeouts }
+      : null;
   const app = Fastify({
-    ...(https ? { https } : {}),
+    ...(https ? { https } : { http: serverTimeouts }),
+    // A client that sends its headers and then half a body (or nothing) is answered 408 and cut
+    // off; an idle keep-alive connection closes. Keep-alive outlasts nginx's upstream keepalive
+    // (60 s) so the proxy, not the service, closes an idle connection (no request lost in a race).
+    requestTimeout: config.requestTimeoutMs,
+    keepAliveTimeout: config.keepAliveTimeoutMs,
     logger: {
       level: config.logLevel,
       // Keys, card data and secrets never reach a log line.
       redact: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie'],
     },
     bodyLimit: BODY_LIMIT,
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     requestIdHeader: false,
     genReqId: (req) => {
@@ -122,20 +150,22 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 
   // Only JSON is accepted; an empty body counts as no body (a bodiless POST with the header set).
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = body as string;
-    request.rawBody = text;
-    if (text.trim() === '') return done(null, undefined);
+  // Read as bytes so invalid UTF-8 is refused rather than stored as U+FFFD (see api/json-body.ts).
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     try {
-      done(null, sjson.parse(text, undefined, { protoAction: 'remove', constructorAction: 'remove' }));
-    } catch {
-      done(errors.invalidJson(), undefined);
+      const text = decodeUtf8(body as Buffer);
+      request.rawBody = text;
+      done(null, text.trim() === '' ? undefined : parseJsonBody(text));
+    } catch (err) {
+      done(err as Error, undefined);
     }
   });
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
-    if (config.production) {
+    // The probes and /metrics are called by the infrastructure on the instance's own address,
+    // often in plain HTTP on a private network; they carry no guest or integrator data.
+    if (config.production && !OPERATOR_PATHS.has(request.url)) {
       reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
       if (request.protocol !== 'https') throw errors.httpsRequired();
     }
@@ -152,15 +182,20 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       new AppError('rate_limited', 429, `Rate limit exceeded, retry in ${ctx.after}`, {}),
   });
 
+  recordRequests(app, app.payreq.metrics);
   await app.register(apiPlugin);
   await app.register(ipnRoutes);
   await app.register(guestRoutes);
+  await app.register(controlPlugin, { now: opts.now });
   if (app.payreq.providers.byName('sandbox')) await app.register(sandboxRoutes);
-  app.get('/healthz', { schema: { hide: true } }, async () => {
-    await app.payreq.db.query('SELECT 1');
-    return { status: 'ok' };
-  });
+  await app.register(healthRoutes);
+  metricsRoute(app, app.payreq.metrics, config.metricsToken);
   return app;
+}
+
+/** A hop count becomes "the N nearest addresses are proxies", which is what it means. */
+function fastifyTrustProxy(tp: TrustProxy): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof tp === 'number' ? (_address, hop) => hop < tp : tp;
 }
 
 /**

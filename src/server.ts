@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
+import { startBulkWorker } from './bulk-actions/index.js';
 import {
   type CommandContext,
   createDemoDataOnce,
@@ -78,8 +79,15 @@ export async function startService(
 ): Promise<RunningService> {
   const cleanups: Cleanup[] = [];
   let closing: Promise<void> | undefined;
+  // Started first on close, awaited in its turn: from the first moment of a stop, new requests
+  // get 503 (the balancer sees /readyz fail) and requests in flight finish, while the job or
+  // e-mail in progress finishes too.
+  let httpClosing: Promise<void> | undefined;
+  let closeHttp: () => Promise<void> = async () => {};
   const close = () => {
     closing ??= (async () => {
+      // Its error, if any, is reported when its cleanup awaits it below.
+      closeHttp().catch(() => {});
       // Reverse order: control channel, HTTP, database, lock.
       for (const cleanup of cleanups.reverse()) {
         try {
@@ -98,14 +106,15 @@ export async function startService(
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       await holdDataDir(dir, cleanups);
     }
-    const db = await openDatabase(initialConfig.database);
+    const db = await openDatabase(initialConfig.database, 'service', { timeoutMs: initialConfig.databaseTimeoutMs });
     cleanups.push(() => db.close());
     const applied = await migrate(db);
     const repos = repositories(db);
     const config = await withSecretKey(initialConfig, repos);
 
     const app = await buildApp({ config, db });
-    cleanups.push(() => app.close());
+    closeHttp = () => (httpClosing ??= app.close());
+    cleanups.push(() => closeHttp());
     if (applied.length > 0) app.log.info({ applied }, 'migrations applied');
     await app.listen({ host: config.host, port: config.port });
     const demo = await createDemoDataOnce(config, repos);
@@ -113,10 +122,14 @@ export async function startService(
       // Every instance runs them: the slot claim (scheduler) and the row claim (outbox) keep
       // N instances from doing any piece of work twice. Stopped before the database closes
       // (cleanups run in reverse), each waiting for the job or the e-mail in progress.
-      const scheduler = startScheduler(app.payreq, app.log);
+      const scheduler = startScheduler(app.payreq, app.log, {
+        onRun: (r) => app.payreq.metrics.jobRun(r.job, r.outcome, r.seconds),
+      });
       cleanups.push(() => scheduler.stop());
       const mail = startMailWorker(app.payreq, app.log);
       cleanups.push(() => mail.stop());
+      const bulk = startBulkWorker(app.payreq, app.log);
+      cleanups.push(() => bulk.stop());
     }
 
     if (dir) {
@@ -137,7 +150,7 @@ export async function startService(
     const url = localUrl(app, config);
     // One write, the "listening" line last: whoever waits for it has the whole banner.
     print(
-      `${demo ? demoBanner(demo) : ''}payreq listening on ${url} (${config.nodeEnv}, ${describeDatabase(config)}); API docs: ${config.publicBaseUrl}/api/docs\n`,
+      `${demo ? demoBanner(demo) : ''}payreq listening on ${url} (${config.nodeEnv}, ${describeDatabase(config)})${config.apiDocs ? `; API docs: ${config.publicBaseUrl}/api/docs` : ''}\n`,
     );
     return { app, url, close };
   } catch (err) {

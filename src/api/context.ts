@@ -1,6 +1,7 @@
 import type { Config } from '../config/index.js';
 import type { Database, Repositories } from '../db/index.js';
 import type { Notifications } from '../ipn/apply-notification.js';
+import type { ServiceMetrics } from '../metrics/index.js';
 import type { GuestCommands, MoneyRunner, PaymentRequestCommands, Reconciler } from '../payment-requests/index.js';
 import type { ProviderRegistry } from '../providers/index.js';
 import type { SecretBox } from '../secrets/index.js';
@@ -23,6 +24,8 @@ export interface AppContext {
   secretKey: string;
   cardTokens: SecretBox;
   auth: Authenticator;
+  /** This instance's Prometheus metrics (GET /metrics). */
+  metrics: ServiceMetrics;
 }
 
 declare module 'fastify' {

@@ -1,5 +1,16 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, errors, type FieldIssue, STORABLE_TEXT_PATTERN, UNSTORABLE_TEXT_MESSAGE } from '../domain/index.js';
+import {
+  AppError,
+  errors,
+  type FieldIssue,
+  PLAIN_TEXT_MESSAGE,
+  PLAIN_TEXT_PATTERN,
+  STORABLE_TEXT_PATTERN,
+  UNSTORABLE_TEXT_MESSAGE,
+} from '../domain/index.js';
+
+/** What a 503 tells the client to wait before retrying. */
+export const RETRY_AFTER_SECONDS = 5;
 
 interface AjvIssue {
   instancePath?: string;
@@ -16,6 +27,7 @@ function fieldIssues(validation: AjvIssue[], context: string | undefined): Field
     let message = v.message ?? 'is invalid';
     if (v.keyword === 'required') message = 'is required';
     if (v.keyword === 'pattern' && v.params?.pattern === STORABLE_TEXT_PATTERN) message = UNSTORABLE_TEXT_MESSAGE;
+    if (v.keyword === 'pattern' && v.params?.pattern === PLAIN_TEXT_PATTERN) message = PLAIN_TEXT_MESSAGE;
     if (v.keyword === 'enum' && Array.isArray(v.params?.allowedValues)) {
       message = `must be one of ${(v.params.allowedValues as unknown[]).join(', ')}`;
     }
@@ -52,6 +64,8 @@ export function sendError(reply: FastifyReply, e: AppError): FastifyReply {
   const body: Record<string, unknown> = { error: e.message, code: e.code, ...e.extra };
   // DESIGN.md 5: authentication failures carry both keys, for clients written to either reference.
   if (e.httpStatus === 401 || e.code.startsWith('api_key_')) body.detail = e.message;
+  // A 503 is temporary (the database is away, the instance is stopping): say when to come back.
+  if (e.httpStatus === 503) reply.header('retry-after', String(RETRY_AFTER_SECONDS));
   // Error bodies are built here, never by a route's response schema: a route documents its
   // 403 as an auth failure, but an HTTPS refusal is a 403 too and must not fail to serialise.
   return reply.code(e.httpStatus).type('application/json; charset=utf-8').serializer(JSON.stringify).send(body);

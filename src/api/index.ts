@@ -6,11 +6,29 @@ import { paymentRequestsRoutes } from './payment-requests-routes.js';
 export { generateApiKey, hashSecret, parseApiKey } from './api-key-format.js';
 export { type ApiCaller, type Authenticator, authenticator } from './authenticator.js';
 export type { AppContext } from './context.js';
-export { frameworkErrors, installErrorHandling, sendError, toAppError } from './error-handler.js';
+export { frameworkErrors, installErrorHandling, RETRY_AFTER_SECONDS, sendError, toAppError } from './error-handler.js';
+export { decodeUtf8, MAX_JSON_DEPTH, parseJsonBody } from './json-body.js';
 export { validatorCompiler } from './validator.js';
 
 /** The integrator API under /api: the OpenAPI document, its reference page and the routes. */
 export async function apiPlugin(app: FastifyInstance): Promise<void> {
+  // API_DOCS: off by default in production, where the reference is published by the operator
+  // if at all, rather than telling anyone who asks the service's whole surface.
+  if (app.payreq.config.apiDocs) await registerApiDocs(app);
+
+  await app.register(
+    async (api) => {
+      api.addHook('onRequest', async (request) => {
+        request.caller = await app.payreq.auth.authenticate(request.headers['x-api-key']);
+      });
+      await api.register(paymentRequestsRoutes);
+    },
+    { prefix: '/api' },
+  );
+}
+
+/** The OpenAPI document (made from the route schemas) and its interactive reference page. */
+async function registerApiDocs(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -36,14 +54,4 @@ export async function apiPlugin(app: FastifyInstance): Promise<void> {
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-
-  await app.register(
-    async (api) => {
-      api.addHook('onRequest', async (request) => {
-        request.caller = await app.payreq.auth.authenticate(request.headers['x-api-key']);
-      });
-      await api.register(paymentRequestsRoutes);
-    },
-    { prefix: '/api' },
-  );
 }

@@ -1,4 +1,4 @@
-import { errors } from '../domain/index.js';
+import { errors, isTimestampInRange } from '../domain/index.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -10,7 +10,7 @@ export function encodeCursor(createdAt: Date, id: string): string {
 export function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   const [ts, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
   const createdAt = new Date(ts ?? '');
-  if (!id || !UUID.test(id) || Number.isNaN(createdAt.getTime())) throw errors.badCursor();
+  if (!id || !UUID.test(id) || !isTimestampInRange(createdAt)) throw errors.badCursor();
   return { createdAt, id };
 }
 

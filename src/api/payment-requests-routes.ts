@@ -2,7 +2,14 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
 import type { Actor } from '../db/index.js';
-import { errors, type RequestType, type Status } from '../domain/index.js';
+import {
+  errors,
+  type FieldIssue,
+  isTimestampInRange,
+  type RequestType,
+  type Status,
+  TIMESTAMP_RANGE_MESSAGE,
+} from '../domain/index.js';
 import type { ApiCaller } from './authenticator.js';
 import { withIdempotency, withKeyInStatement } from './idempotency.js';
 import { decodeCursor, encodeCursor, isUuid } from './list-cursor.js';
@@ -37,6 +44,22 @@ function caller(request: FastifyRequest): ApiCaller {
   const c = request.caller;
   if (!c) throw errors.unauthorized();
   return c;
+}
+
+/** The created_after / created_before filters as dates, refused (422) outside the accepted range. */
+function dateFilters(q: ListQuery): { createdAfter?: Date; createdBefore?: Date } {
+  const issues: FieldIssue[] = [];
+  const read = (field: 'created_after' | 'created_before') => {
+    const raw = q[field];
+    if (raw === undefined) return undefined;
+    const d = new Date(raw);
+    if (!isTimestampInRange(d)) issues.push({ field, message: TIMESTAMP_RANGE_MESSAGE });
+    return d;
+  };
+  const createdAfter = read('created_after');
+  const createdBefore = read('created_before');
+  if (issues.length > 0) throw errors.validation(issues);
+  return { createdAfter, createdBefore };
 }
 
 const apiActor = (c: ApiCaller): Actor => ({ source: 'api', actor: `key:${c.keyPrefix}` });
@@ -125,8 +148,7 @@ export const paymentRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         status: q.status as Status | undefined,
         requestType: q.request_type as RequestType | undefined,
         reservationRef: q.reservation_ref,
-        createdAfter: q.created_after ? new Date(q.created_after) : undefined,
-        createdBefore: q.created_before ? new Date(q.created_before) : undefined,
+        ...dateFilters(q),
         before: q.cursor ? decodeCursor(q.cursor) : undefined,
         limit: limit + 1,
       });

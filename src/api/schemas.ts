@@ -1,5 +1,12 @@
 import { type Static, Type } from 'typebox';
-import { CURRENCIES, LANGUAGES, REQUEST_TYPES, STATUSES, STORABLE_TEXT_PATTERN } from '../domain/index.js';
+import {
+  CURRENCIES,
+  LANGUAGES,
+  PLAIN_TEXT_PATTERN,
+  REQUEST_TYPES,
+  STATUSES,
+  STORABLE_TEXT_PATTERN,
+} from '../domain/index.js';
 
 /**
  * One schema per route and status code: it validates the request, types the handler,
@@ -14,6 +21,9 @@ const NullableTimestamp = Type.Unsafe<string | null>({ type: ['string', 'null'],
 /** Free text that PostgreSQL can store as given (no NUL, no unpaired surrogate). */
 const Text = (opts: { minLength?: number; maxLength: number; description?: string }) =>
   Type.String({ ...opts, pattern: STORABLE_TEXT_PATTERN });
+/** A name or a reference: storable text without bidirectional controls. */
+const PlainText = (opts: { minLength?: number; maxLength: number; description?: string }) =>
+  Type.String({ ...opts, pattern: PLAIN_TEXT_PATTERN });
 const FreeObject = Type.Object({}, { additionalProperties: true, description: 'Free JSON, stored as given' });
 
 export const ErrorBody = Type.Object(
@@ -41,11 +51,11 @@ export const CreateBody = Type.Object({
   ),
   currency: Type.Optional(Type.Enum([...CURRENCIES], { default: 'EUR' })),
   guest_email: Type.String({ format: 'email', maxLength: 254 }),
-  guest_first_name: Text({ minLength: 1, maxLength: 100 }),
-  guest_last_name: Text({ minLength: 1, maxLength: 100 }),
+  guest_first_name: PlainText({ minLength: 1, maxLength: 100 }),
+  guest_last_name: PlainText({ minLength: 1, maxLength: 100 }),
   guest_phone: Type.Optional(Text({ maxLength: 32 })),
   language: Type.Optional(Type.Enum([...LANGUAGES], { default: 'fr' })),
-  reservation_ref: Text({ minLength: 1, maxLength: 100 }),
+  reservation_ref: PlainText({ minLength: 1, maxLength: 100 }),
   reservation_data: Type.Optional(
     Type.Record(Type.String(), Type.Unknown(), {
       description:

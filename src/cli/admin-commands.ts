@@ -1,14 +1,123 @@
+import { type AdminUser, adminUsers, MIN_PASSWORD_LENGTH, passwordFromStdin } from '../admin-users/index.js';
+import { AppError } from '../domain/index.js';
 import { CliError } from './cli-error.js';
 import type { CommandSpec } from './command-context.js';
+import * as check from './input-checks.js';
+
+function present(u: AdminUser): Record<string, unknown> {
+  return {
+    username: u.username,
+    tenant_id: u.tenantId,
+    role: u.tenantId ? 'tenant' : 'superuser',
+    disabled: u.disabled,
+    created_at: new Date(u.createdAt).toISOString(),
+  };
+}
+
+/** The service's answer in the CLI's words: a validation issue names its option. */
+async function asCli<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    if (err.code === 'validation_failed') {
+      const details = (err.extra.details ?? []) as { field: string; message: string }[];
+      throw new CliError(details.map((d) => `--${d.field} ${d.message}`).join('; '));
+    }
+    throw new CliError(err.message);
+  }
+}
+
+function password(options: Readonly<Record<string, unknown>>, stdin: string | undefined): string {
+  if (options['password-stdin'] !== true) {
+    throw new CliError('give the password on standard input with --password-stdin (never as an argument)');
+  }
+  return passwordFromStdin(stdin);
+}
 
 export const adminCreateUser: CommandSpec = {
   name: 'admin create-user',
-  summary: 'create a user of the administration interface (not available yet)',
+  summary: 'create a user of the back office (/control/)',
   usage: 'payreq admin create-user --username U --password-stdin [--tenant ID] [--json]',
-  help: '  The administration interface is not built yet; this command answers so until it is.',
+  help: [
+    '  --username U        1 to 64 characters: letters, digits and . _ @ - (stored lower-cased)',
+    `  --password-stdin    read the password (at least ${MIN_PASSWORD_LENGTH} characters) from standard input`,
+    '  --tenant ID         the only tenant the user sees; without it the user is a superuser (every tenant)',
+  ].join('\n'),
   options: { username: { type: 'string' }, 'password-stdin': { type: 'boolean' }, tenant: { type: 'string' } },
+  stdin: 'password-stdin',
   needs: 'schema',
-  async run() {
-    throw new CliError('admin create-user is not available yet: the administration interface does not exist yet');
+  async run(ctx, { options, stdin }) {
+    const username = check.text('username', options.username as string | undefined, 64);
+    const tenant = options.tenant === undefined ? null : check.tenantId(options.tenant as string);
+    const pw = password(options, stdin);
+    const user = await asCli(() => adminUsers(ctx.repos).create({ username, password: pw, tenantId: tenant }));
+    return {
+      json: present(user),
+      text: `Created back-office user "${user.username}" (${user.tenantId ? `tenant ${user.tenantId}` : 'superuser: every tenant'}); sign in at ${ctx.config.publicBaseUrl}/control/`,
+    };
+  },
+};
+
+export const adminListUsers: CommandSpec = {
+  name: 'admin list-users',
+  summary: 'list the users of the back office',
+  usage: 'payreq admin list-users [--tenant ID] [--json]',
+  options: { tenant: { type: 'string' } },
+  needs: 'schema',
+  async run(ctx, { options }) {
+    const tenant = options.tenant === undefined ? undefined : check.tenantId(options.tenant as string);
+    const users = await adminUsers(ctx.repos).list(tenant);
+    const lines = users.map(
+      (u) => `${u.username.padEnd(24)} ${(u.tenantId ?? 'superuser').padEnd(36)} ${u.disabled ? 'disabled' : 'active'}`,
+    );
+    return {
+      json: { users: users.map(present) },
+      text:
+        users.length === 0
+          ? 'No back-office users yet: payreq admin create-user --username U --password-stdin'
+          : lines.join('\n'),
+    };
+  },
+};
+
+export const adminDisableUser: CommandSpec = {
+  name: 'admin disable-user',
+  summary: 'disable a back-office user (signed out everywhere at once)',
+  usage: 'payreq admin disable-user USERNAME [--json]',
+  options: {},
+  positionals: ['USERNAME'],
+  needs: 'schema',
+  async run(ctx, { positionals }) {
+    const user = await asCli(() => adminUsers(ctx.repos).setDisabled(positionals[0] ?? '', true));
+    return { json: present(user), text: `Disabled back-office user "${user.username}"; their sessions are ended.` };
+  },
+};
+
+export const adminEnableUser: CommandSpec = {
+  name: 'admin enable-user',
+  summary: 'enable a disabled back-office user again',
+  usage: 'payreq admin enable-user USERNAME [--json]',
+  options: {},
+  positionals: ['USERNAME'],
+  needs: 'schema',
+  async run(ctx, { positionals }) {
+    const user = await asCli(() => adminUsers(ctx.repos).setDisabled(positionals[0] ?? '', false));
+    return { json: present(user), text: `Back-office user "${user.username}" is active.` };
+  },
+};
+
+export const adminSetPassword: CommandSpec = {
+  name: 'admin set-password',
+  summary: "set a back-office user's password (ends their sessions)",
+  usage: 'payreq admin set-password USERNAME --password-stdin [--json]',
+  options: { 'password-stdin': { type: 'boolean' } },
+  positionals: ['USERNAME'],
+  stdin: 'password-stdin',
+  needs: 'schema',
+  async run(ctx, { options, positionals, stdin }) {
+    const pw = password(options, stdin);
+    const user = await asCli(() => adminUsers(ctx.repos).setPassword(positionals[0] ?? '', pw));
+    return { json: present(user), text: `Password of "${user.username}" changed; their open sessions are ended.` };
   },
 };

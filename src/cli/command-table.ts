@@ -1,11 +1,17 @@
-import { adminCreateUser } from './admin-commands.js';
+import {
+  adminCreateUser,
+  adminDisableUser,
+  adminEnableUser,
+  adminListUsers,
+  adminSetPassword,
+} from './admin-commands.js';
 import type { CommandSpec } from './command-context.js';
 import { jobRunCommand } from './job-commands.js';
 import { keyCreate, keyDisable, keyEnable, keyList, keyRevoke } from './key-commands.js';
 import { migrateCommand } from './migrate-command.js';
 import { tenantProviderShow, tenantSetProvider } from './provider-commands.js';
 import { scheduleList, scheduleRuns, scheduleSet } from './schedule-commands.js';
-import { tenantCreate, tenantList } from './tenant-commands.js';
+import { tenantCreate, tenantList, tenantShow, tenantUpdate } from './tenant-commands.js';
 
 /** Runs in its own process only: the service is not a command one sends to the service. */
 export const serveCommand: CommandSpec = {
@@ -27,6 +33,8 @@ export const COMMANDS: readonly CommandSpec[] = [
   migrateCommand,
   tenantCreate,
   tenantList,
+  tenantShow,
+  tenantUpdate,
   tenantSetProvider,
   tenantProviderShow,
   keyCreate,
@@ -39,4 +47,8 @@ export const COMMANDS: readonly CommandSpec[] = [
   scheduleSet,
   scheduleRuns,
   adminCreateUser,
+  adminListUsers,
+  adminDisableUser,
+  adminEnableUser,
+  adminSetPassword,
 ];

@@ -1,7 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { adminUsers } from '../admin-users/index.js';
+import { apiKeys } from '../api-keys/index.js';
 import type { Config } from '../config/index.js';
 import type { Repositories, Tenant } from '../db/index.js';
-import { createApiKey } from './key-commands.js';
 
 /**
  * Development needs no SECRET_KEY: one is generated on the first start and kept in the
@@ -19,6 +20,8 @@ export interface DemoData {
   prefix: string;
   key: string;
   curl: string;
+  /** A superuser of the back office; its password exists only in this banner. */
+  admin: { url: string; username: string; password: string };
 }
 
 const DEMO_BODY = {
@@ -33,8 +36,8 @@ const DEMO_BODY = {
 };
 
 /**
- * DESIGN.md 4: the first development start on an empty database creates a demo tenant and a
- * key, for the banner to show once. A marker row makes "first" hold with several instances
+ * DESIGN.md 4: the first development start on an empty database creates a demo tenant, a key
+ * and a back-office superuser, for the banner to show once. A marker row makes "first" hold with several instances
  * starting together on one PostgreSQL: only the one that writes it creates the demo.
  */
 export async function createDemoDataOnce(config: Config, repos: Repositories): Promise<DemoData | undefined> {
@@ -43,14 +46,17 @@ export async function createDemoDataOnce(config: Config, repos: Repositories): P
   const claim = randomUUID();
   if ((await repos.settings.getOrSet('demo_data_created', claim)) !== claim) return undefined;
   const tenant = await repos.tenants.create({ name: 'Demo Hotel', timezone: 'Europe/Paris' });
-  const { key, summary } = await createApiKey(repos, { tenantId: tenant.id, label: 'demo', expiresAt: null });
+  const { key, summary } = await apiKeys(repos).create({ tenantId: tenant.id, label: 'demo', expiresAt: null });
   const curl = [
     `curl -X POST ${config.publicBaseUrl}/api/payment-requests/`,
     `-H 'X-API-Key: ${key}'`,
     `-H 'Content-Type: application/json'`,
     `-d '${JSON.stringify(DEMO_BODY)}'`,
   ].join(' ');
-  return { tenant, prefix: summary.prefix, key, curl };
+  const password = randomBytes(12).toString('base64url');
+  const user = await adminUsers(repos).create({ username: 'admin', password, tenantId: null });
+  const admin = { url: `${config.publicBaseUrl}/control/`, username: user.username, password };
+  return { tenant, prefix: summary.prefix, key, curl, admin };
 }
 
 /** What the first start prints, once: the key is in no log, only on this screen. */
@@ -63,6 +69,8 @@ export function demoBanner(demo: DemoData): string {
     'Create a DEPOSIT payment request:',
     `  ${demo.curl}`,
     `More keys: payreq key create --tenant ${demo.tenant.id} --label LABEL`,
+    `Back office: ${demo.admin.url}`,
+    `  user: ${demo.admin.username}   password: ${demo.admin.password}`,
     '',
   ].join('\n');
 }

@@ -7,7 +7,6 @@ export { type ControlServer, sendToService, socketPathFor, startControlServer } 
 export { DataDirBusyError, type DataDirLock, type LockHolder, tryLock } from './data-dir-lock.js';
 export { createDemoDataOnce, type DemoData, demoBanner, withSecretKey } from './first-start.js';
 export { type CliJob, JOBS } from './jobs.js';
-export { createApiKey } from './key-commands.js';
 export { type ParsedCommand, parseCommandLine } from './parse-command-line.js';
 export { runCli } from './run-cli.js';
 export { executeCommand, type ParsedInvocation, runCommand } from './run-command.js';

@@ -1,5 +1,6 @@
-import { generateApiKey } from '../api/index.js';
-import { type ApiKeySummary, PG, pgCode, type Repositories } from '../db/index.js';
+import { apiKeys } from '../api-keys/index.js';
+import type { ApiKeySummary, Repositories } from '../db/index.js';
+import { AppError } from '../domain/index.js';
 import { CliError } from './cli-error.js';
 import type { CommandContext, CommandSpec } from './command-context.js';
 import * as check from './input-checks.js';
@@ -27,23 +28,16 @@ export async function existingTenant(repos: Repositories, value: string | undefi
   return tenant;
 }
 
-/**
- * Creates a key and returns it whole: the only moment the secret exists outside a hash. The
- * caller shows it once; nothing logs it.
- */
-export async function createApiKey(
-  repos: Repositories,
-  k: { tenantId: string; label: string; expiresAt: Date | null },
-): Promise<{ key: string; summary: ApiKeySummary }> {
-  // Prefixes are random (57^8); a collision is rare enough that a few retries settle it.
-  for (let attempt = 1; ; attempt++) {
-    const generated = generateApiKey();
-    try {
-      const summary = await repos.apiKeys.insert({ ...k, prefix: generated.prefix, secretHash: generated.secretHash });
-      return { key: generated.key, summary };
-    } catch (err) {
-      if (pgCode(err) !== PG.uniqueViolation || attempt >= 3) throw err;
-    }
+/** The key service, with the running service's auth cache told of each change. */
+const keysOf = (ctx: CommandContext) => apiKeys(ctx.repos, ctx.keyChanged);
+
+/** The service's refusal in the CLI's words (same messages, one line). */
+async function asCli<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof AppError) throw new CliError(err.message);
+    throw err;
   }
 }
 
@@ -55,12 +49,6 @@ async function existingKey(ctx: CommandContext, value: string | undefined): Prom
   const key = PREFIX.test(prefix) ? await ctx.repos.apiKeys.find(prefix) : undefined;
   if (!key) throw new CliError(`no API key with prefix "${prefix}" (see \`payreq key list --tenant ID\`)`);
   return key;
-}
-
-function refuseRevoked(key: ApiKeySummary, action: string): void {
-  if (key.status === 'revoked') {
-    throw new CliError(`API key ${key.prefix} is revoked; revocation is final, it cannot be ${action}`);
-  }
 }
 
 export const keyCreate: CommandSpec = {
@@ -79,7 +67,7 @@ export const keyCreate: CommandSpec = {
     const rawExpiry = options['expires-at'] as string | undefined;
     const expiresAt = rawExpiry === undefined ? null : check.futureInstant('expires-at', rawExpiry);
     const tenant = await existingTenant(ctx.repos, options.tenant as string | undefined);
-    const { key, summary } = await createApiKey(ctx.repos, { tenantId: tenant.id, label, expiresAt });
+    const { key, summary } = await keysOf(ctx).create({ tenantId: tenant.id, label, expiresAt });
     return {
       json: { ...present(summary), key },
       text: [
@@ -127,13 +115,9 @@ export const keyDisable: CommandSpec = {
   needs: 'schema',
   async run(ctx, { positionals }) {
     const key = await existingKey(ctx, positionals[0]);
-    refuseRevoked(key, 'disabled');
-    // The update itself refuses a key revoked since the read above.
-    const updated = await ctx.repos.apiKeys.setStatus(key.prefix, 'disabled');
-    if (!updated) refuseRevoked({ ...key, status: 'revoked' }, 'disabled');
-    ctx.keyChanged?.(key.prefix);
+    const updated = await asCli(() => keysOf(ctx).disable(key.prefix));
     return {
-      json: present(updated ?? key),
+      json: present(updated),
       text: `Disabled API key ${key.prefix} "${key.label}": it answers 401 until \`payreq key enable ${key.prefix}\`.`,
     };
   },
@@ -148,12 +132,9 @@ export const keyEnable: CommandSpec = {
   needs: 'schema',
   async run(ctx, { positionals }) {
     const key = await existingKey(ctx, positionals[0]);
-    refuseRevoked(key, 'enabled');
-    const updated = (await ctx.repos.apiKeys.enable(key.prefix)) ?? (await ctx.repos.apiKeys.find(key.prefix));
-    if (!updated || updated.status === 'revoked') refuseRevoked({ ...key, status: 'revoked' }, 'enabled');
-    ctx.keyChanged?.(key.prefix);
+    const updated = await asCli(() => keysOf(ctx).enable(key.prefix));
     return {
-      json: present(updated ?? key),
+      json: present(updated),
       text: `API key ${key.prefix} "${key.label}" is active.`,
     };
   },
@@ -168,10 +149,9 @@ export const keyRevoke: CommandSpec = {
   needs: 'schema',
   async run(ctx, { positionals }) {
     const key = await existingKey(ctx, positionals[0]);
-    const updated = await ctx.repos.apiKeys.setStatus(key.prefix, 'revoked');
-    ctx.keyChanged?.(key.prefix);
+    const updated = await asCli(() => keysOf(ctx).revoke(key.prefix));
     return {
-      json: present(updated ?? key),
+      json: present(updated),
       text: `Revoked API key ${key.prefix} "${key.label}": it answers 403 from now on. Revocation is final.`,
     };
   },

@@ -1,21 +1,13 @@
 import type { Tenant } from '../db/index.js';
-import type { CommandSpec } from './command-context.js';
+import { AppError } from '../domain/index.js';
+import { presentTenant, SETTING_FIELDS, type SettingField, updateTenantSettings } from '../tenants/index.js';
+import { CliError } from './cli-error.js';
+import type { CommandContext, CommandSpec, OptionSpec } from './command-context.js';
 import * as check from './input-checks.js';
 
 const DEFAULT_TIMEZONE = 'Europe/Paris';
 
-function present(t: Tenant): Record<string, unknown> {
-  return {
-    id: t.id,
-    name: t.name,
-    confirmation_email: t.confirmation_email,
-    timezone: t.timezone,
-    create_rate_limit: t.create_rate_limit,
-    hold_days: t.hold_days,
-    link_lifetime_days: t.link_lifetime_days,
-    created_at: new Date(t.created_at).toISOString(),
-  };
-}
+const present = (t: Tenant) => presentTenant(t);
 
 export const tenantCreate: CommandSpec = {
   name: 'tenant create',
@@ -62,5 +54,116 @@ export const tenantList: CommandSpec = {
       json: { tenants: tenants.map(present) },
       text: tenants.length === 0 ? 'No tenants yet: payreq tenant create --name NAME' : lines.join('\n'),
     };
+  },
+};
+
+// Node 20's parseArgs has no negated flags: a boolean setting declares its `--no-` twin itself.
+const noOption = (f: SettingField) => `no-${f.option}`;
+
+const UPDATE_OPTIONS: Record<string, OptionSpec> = {
+  tenant: { type: 'string' },
+  ...Object.fromEntries(
+    SETTING_FIELDS.flatMap((f): [string, OptionSpec][] =>
+      f.kind === 'boolean'
+        ? [
+            [f.option, { type: 'boolean' }],
+            [noOption(f), { type: 'boolean' }],
+          ]
+        : [[f.option, { type: 'string' }]],
+    ),
+  ),
+};
+
+function usageOf(f: SettingField): string {
+  if (f.kind === 'boolean') return `[--${f.option}|--${noOption(f)}]`;
+  const word = f.kind === 'integer' ? 'N' : f.kind === 'timezone' ? 'ZONE' : f.kind === 'email' ? 'EMAIL' : 'TEXT';
+  return `[--${f.option} ${word}]`;
+}
+
+/** Options to raw setting values keyed by setting name; an option not given stays undefined. */
+function rawSettings(options: Readonly<Record<string, string | boolean | undefined>>) {
+  const raw: Record<string, string | boolean | undefined> = {};
+  for (const f of SETTING_FIELDS) {
+    if (f.kind === 'boolean') {
+      const on = options[f.option] === true;
+      const off = options[noOption(f)] === true;
+      if (on && off) throw new CliError(`give --${f.option} or --${noOption(f)}, not both`);
+      raw[f.name] = on ? true : off ? false : undefined;
+    } else {
+      raw[f.name] = options[f.option] as string | undefined;
+    }
+  }
+  return raw;
+}
+
+/** The service's validation answer in the CLI's words: the option, then what is wrong. */
+function asCliError(err: unknown): unknown {
+  if (!(err instanceof AppError)) return err;
+  if (err.code === 'validation_failed') {
+    const details = (err.extra.details ?? []) as { field: string; message: string }[];
+    const option = (name: string) => SETTING_FIELDS.find((f) => f.name === name)?.option ?? name;
+    return new CliError(details.map((d) => `--${option(d.field)} ${d.message}`).join('; '));
+  }
+  if (err.code === 'tenant_not_found') return new CliError(`${err.message} (see \`payreq tenant list\`)`);
+  return err;
+}
+
+async function shownTenant(ctx: CommandContext, value: string | undefined): Promise<Tenant> {
+  const id = check.tenantId(value);
+  const tenant = await ctx.repos.tenants.find(id);
+  if (!tenant) throw new CliError(`no tenant with id ${id} (see \`payreq tenant list\`)`);
+  return tenant;
+}
+
+function describe(t: Tenant): string {
+  const width = Math.max(...SETTING_FIELDS.map((f) => f.name.length)) + 2;
+  const shown = presentTenant(t);
+  return [
+    `${'id'.padEnd(width)}${t.id}`,
+    ...SETTING_FIELDS.map((f) => {
+      const v = shown[f.name];
+      return `${f.name.padEnd(width)}${v === null || v === undefined ? '(not set)' : f.kind === 'boolean' ? (v ? 'on' : 'off') : String(v)}`;
+    }),
+  ].join('\n');
+}
+
+export const tenantUpdate: CommandSpec = {
+  name: 'tenant update',
+  summary: "change a tenant's settings (only the options given)",
+  usage: `payreq tenant update --tenant ID ${SETTING_FIELDS.map(usageOf).join(' ')} [--json]`,
+  help: [
+    '  --tenant ID  the tenant to change',
+    ...SETTING_FIELDS.map((f) => `  --${f.option}${f.kind === 'boolean' ? `, --${noOption(f)}` : ''}: ${f.help}`),
+    'All values are checked before anything is written; a bad one changes nothing.',
+  ].join('\n'),
+  options: UPDATE_OPTIONS,
+  needs: 'schema',
+  async run(ctx, { options }) {
+    const id = check.tenantId(options.tenant as string | undefined);
+    const raw = rawSettings(options);
+    if (Object.values(raw).every((v) => v === undefined)) {
+      throw new CliError('nothing to change: give at least one setting (see payreq tenant update --help)');
+    }
+    try {
+      const { after, changed } = await updateTenantSettings(ctx.repos, id, raw);
+      return {
+        json: { ...present(after), changed },
+        text: `${changed.length === 0 ? 'Nothing changed' : `Updated ${changed.join(', ')}`} for tenant "${after.name}"\n${describe(after)}`,
+      };
+    } catch (err) {
+      throw asCliError(err);
+    }
+  },
+};
+
+export const tenantShow: CommandSpec = {
+  name: 'tenant show',
+  summary: "show a tenant's settings (never a secret)",
+  usage: 'payreq tenant show --tenant ID [--json]',
+  options: { tenant: { type: 'string' } },
+  needs: 'schema',
+  async run(ctx, { options }) {
+    const tenant = await shownTenant(ctx, options.tenant as string | undefined);
+    return { json: present(tenant), text: describe(tenant) };
   },
 };

@@ -1,5 +1,9 @@
 import { existsSync } from 'node:fs';
 import { type DatabaseLocation, parseDatabaseUrl } from '../db/open-database.js';
+import { estimatedBits, MIN_SECRET_KEY_BITS } from './secret-key-strength.js';
+import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
+
+export type { TrustProxy };
 
 /** Configuration from the environment (DESIGN.md 3). A bad value stops the start with one line. */
 export interface Config {
@@ -11,7 +15,22 @@ export interface Config {
   publicBaseUrl: string;
   nodeEnv: 'development' | 'production' | 'test';
   production: boolean;
-  trustProxy: string | boolean;
+  trustProxy: TrustProxy;
+  /** The whole request (headers and body) must arrive within this; then 408 and the socket closes. */
+  requestTimeoutMs: number;
+  /** The request's headers must arrive within this. */
+  headersTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
+  /**
+   * PostgreSQL: the longest wait for a connection, and for any one statement's answer. Past it
+   * the request answers 503 with Retry-After instead of hanging on a database that is away.
+   */
+  databaseTimeoutMs: number;
+  /** /api/docs and /api/openapi.json served (API_DOCS); on by default except in production. */
+  apiDocs: boolean;
+  /** GET /metrics answers with this bearer token only; unset: no /metrics at all. */
+  metricsToken: string | undefined;
   tlsCert: string | undefined;
   tlsKey: string | undefined;
   smtpUrl: string | undefined;
@@ -89,13 +108,34 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const secretKey = env.SECRET_KEY || undefined;
   if (production && !secretKey) throw new ConfigError('SECRET_KEY is required when NODE_ENV=production');
   if (secretKey && secretKey.length < 32) throw new ConfigError('SECRET_KEY must be at least 32 characters');
+  if (production && secretKey && estimatedBits(secretKey) < MIN_SECRET_KEY_BITS) {
+    throw new ConfigError(
+      'SECRET_KEY looks guessable (too few different characters): make one with `openssl rand -base64 48`',
+    );
+  }
   const tlsCert = env.TLS_CERT || undefined;
   const tlsKey = env.TLS_KEY || undefined;
   if (Boolean(tlsCert) !== Boolean(tlsKey)) throw new ConfigError('TLS_CERT and TLS_KEY must be set together');
   const workersRaw = (env.WORKERS || 'on').toLowerCase();
   if (!['on', 'off'].includes(workersRaw)) throw new ConfigError(`WORKERS must be on or off (got "${env.WORKERS}")`);
-  const trustRaw = env.TRUST_PROXY;
-  const trustProxy = !trustRaw ? false : trustRaw === 'true' ? true : trustRaw;
+  let trustProxy: TrustProxy;
+  try {
+    trustProxy = parseTrustProxy(env.TRUST_PROXY, production);
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
+  const requestTimeoutMs = int(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000);
+  const headersTimeoutMs = int(env, 'HEADERS_TIMEOUT_MS', Math.min(10_000, requestTimeoutMs), 100, 600_000);
+  // Node refuses a headers timeout longer than the whole request's.
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new ConfigError('HEADERS_TIMEOUT_MS must not be longer than REQUEST_TIMEOUT_MS');
+  }
+  const apiDocsRaw = (env.API_DOCS || (production ? 'off' : 'on')).toLowerCase();
+  if (!['on', 'off'].includes(apiDocsRaw)) throw new ConfigError(`API_DOCS must be on or off (got "${env.API_DOCS}")`);
+  const metricsToken = env.METRICS_TOKEN || undefined;
+  if (metricsToken !== undefined && (metricsToken.length < 16 || !/^[\x21-\x7e]+$/.test(metricsToken))) {
+    throw new ConfigError('METRICS_TOKEN must be at least 16 visible ASCII characters (e.g. `openssl rand -hex 24`)');
+  }
   return {
     port,
     host: env.HOST || '0.0.0.0',
@@ -106,6 +146,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     nodeEnv,
     production,
     trustProxy,
+    requestTimeoutMs,
+    headersTimeoutMs,
+    keepAliveTimeoutMs: int(env, 'KEEP_ALIVE_TIMEOUT_MS', 72_000, 1000, 600_000),
+    databaseTimeoutMs: int(env, 'DATABASE_TIMEOUT_MS', 1500, 100, 600_000),
+    apiDocs: apiDocsRaw === 'on',
+    metricsToken,
     tlsCert,
     tlsKey,
     smtpUrl: env.SMTP_URL || undefined,

@@ -10,8 +10,11 @@ export interface Queryable {
 
 export interface Database extends Queryable {
   readonly engine: 'pglite' | 'postgres';
-  /** Runs `fn` in one transaction on one connection; rolls back if it throws. */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` in one transaction on one connection; rolls back if it throws. `unbounded`: its
+   * statements may take longer than the database timeout (migrations building an index).
+   */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: { unbounded?: boolean }): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -22,6 +25,35 @@ export const PG = {
   duplicateTable: '42P07',
   serializationFailure: '40001',
 } as const;
+
+/**
+ * The server is away rather than the statement wrong: the connection was refused, cut, timed
+ * out, the server is shutting down or starting, or the database is gone. The request answers
+ * 503 with Retry-After (the client retries) instead of a 500.
+ */
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  '57P01', // admin_shutdown (connections terminated)
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now (starting up, shutting down)
+  '3D000', // invalid_catalog_name (the database was dropped)
+  '53300', // too_many_connections
+]);
+const UNREACHABLE_MESSAGES =
+  /timeout exceeded when trying to connect|Query read timeout|Connection terminated|connection error and is not queryable|Client was closed/i;
+
+export function isDatabaseUnreachable(err: unknown): boolean {
+  const code = pgCode(err);
+  if (code !== undefined && (UNREACHABLE_CODES.has(code) || code.startsWith('08'))) return true;
+  return err instanceof Error && UNREACHABLE_MESSAGES.test(err.message);
+}
 
 export function pgCode(err: unknown): string | undefined {
   return typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : undefined;

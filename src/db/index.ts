@@ -1,4 +1,9 @@
+import { adminSessionsRepository } from './admin-sessions-repository.js';
+import { adminUsersRepository } from './admin-users-repository.js';
 import { apiKeysRepository } from './api-keys-repository.js';
+import { auditRepository } from './audit-repository.js';
+import { bulkJobsRepository } from './bulk-jobs-repository.js';
+import { controlRequestsRepository } from './control-requests-repository.js';
 import type { Database } from './database.js';
 import { deferredHoldsRepository } from './deferred-holds-repository.js';
 import { expiryRepository } from './expiry-repository.js';
@@ -10,12 +15,29 @@ import { schedulesRepository } from './schedules-repository.js';
 import { settingsRepository } from './settings-repository.js';
 import { tenantsRepository } from './tenants-repository.js';
 
+export type { AdminSessionsRepository } from './admin-sessions-repository.js';
+export type { AdminUserRow, AdminUsersRepository } from './admin-users-repository.js';
 export type { ApiKeyAuthRow, ApiKeyStatus, ApiKeySummary } from './api-keys-repository.js';
+export type {
+  AuditEntry,
+  AuditFilter,
+  AuditOutcome,
+  AuditRepository,
+  AuditRow,
+} from './audit-repository.js';
+export type { BulkAction, BulkJobRow, BulkJobsRepository, BulkState } from './bulk-jobs-repository.js';
+export type {
+  ControlListFilter,
+  ControlListRow,
+  ControlRequestsRepository,
+  HistoryRow,
+  LedgerRow,
+} from './control-requests-repository.js';
 export type { Database, Queryable, QueryResult } from './database.js';
 export { PG, pgCode } from './database.js';
 export type { DeferredHoldsRepository, DueImprint } from './deferred-holds-repository.js';
 export type { Deadline, ExpiryBatch, ExpiryRepository } from './expiry-repository.js';
-export { migrate } from './migrate.js';
+export { migrate, pendingMigrations } from './migrate.js';
 export type {
   LedgerEntry,
   LedgerKind,
@@ -65,6 +87,11 @@ export function repositories(db: Database) {
     deferredHolds: deferredHoldsRepository(db),
     expiry: expiryRepository(db),
     schedules: schedulesRepository(db),
+    adminUsers: adminUsersRepository(db),
+    adminSessions: adminSessionsRepository(db),
+    audit: auditRepository(db),
+    controlRequests: controlRequestsRepository(db),
+    bulkJobs: bulkJobsRepository(db),
     providerAccounts: providerAccountsRepository(db),
   };
 }

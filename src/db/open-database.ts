@@ -21,8 +21,16 @@ export function parseDatabaseUrl(url: string): DatabaseLocation {
   return { engine: 'pglite', dir: path.resolve(rest) };
 }
 
-/** `role` sizes embedded PGlite's buffer pool (a command holds less); PostgreSQL ignores it. */
-export async function openDatabase(location: DatabaseLocation, role: PgliteRole = 'service'): Promise<Database> {
-  if (location.engine === 'postgres') return openPostgres(location.url);
+/**
+ * `role` sizes embedded PGlite's buffer pool (a command holds less); PostgreSQL ignores it.
+ * `timeoutMs` bounds, on PostgreSQL, the wait for a connection and for each statement's answer
+ * (the service passes DATABASE_TIMEOUT_MS); PGlite runs in-process and has nothing to wait for.
+ */
+export async function openDatabase(
+  location: DatabaseLocation,
+  role: PgliteRole = 'service',
+  options: { timeoutMs?: number } = {},
+): Promise<Database> {
+  if (location.engine === 'postgres') return openPostgres(location.url, { timeoutMs: options.timeoutMs });
   return openPglite(location.dir, role);
 }

@@ -1,4 +1,5 @@
 import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 import type { Database, Queryable, QueryResult } from './database.js';
 
@@ -45,6 +46,8 @@ export type PgliteRole = keyof typeof PGLITE_SHARED_BUFFERS;
  */
 export async function openPglite(dataDir: string | undefined, role: PgliteRole = 'service'): Promise<Database> {
   const db = await PGlite.create(dataDir, {
+    // Contrib extensions the migrations create (the request search index).
+    extensions: { pg_trgm },
     startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS[role]}`],
   });
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import type { Database, QueryResult } from './database.js';
+import { errors } from '../domain/index.js';
+import { type Database, isDatabaseUnreachable, type QueryResult } from './database.js';
 
 // DATE columns stay 'YYYY-MM-DD' strings: a calendar date has no time zone to shift it.
 pg.types.setTypeParser(1082, (v) => v);
@@ -9,10 +10,30 @@ pg.types.setTypeParser(20, (v) => Number(v));
 
 export interface PostgresOptions {
   max?: number;
+  /** The longest wait for a connection and for each statement's answer; unset: no limit. */
+  timeoutMs?: number;
+}
+
+/** Long enough for any migration; a timer cannot be longer than 2^31 - 1 ms. */
+const UNBOUNDED_MS = 2 ** 31 - 1;
+
+/** A server that is away becomes the catalogue's 503; any other error goes up unchanged. */
+function unavailableIfUnreachable(err: unknown): unknown {
+  if (!isDatabaseUnreachable(err)) return err;
+  const e = errors.databaseUnavailable();
+  e.cause = err;
+  return e;
 }
 
 export async function openPostgres(url: string, options: PostgresOptions = {}): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10 });
+  // A server that stops answering (a network cut, a paused host) must not hold requests open:
+  // connecting and each statement are bounded, and past the bound the request answers 503.
+  const timeoutMs = options.timeoutMs;
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 10,
+    ...(timeoutMs ? { connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs } : {}),
+  });
   // An idle client that loses its server emits 'error'; without a listener Node would exit.
   pool.on('error', () => {});
   // Named statements are parsed and planned once per connection, not on every call. Our SQL
@@ -31,30 +52,45 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
     client: pg.Pool | pg.PoolClient,
     sql: string,
     params: readonly unknown[] = [],
+    queryTimeout?: number,
   ): Promise<QueryResult<T>> => {
-    const r =
-      params.length > 0
-        ? await client.query({ name: nameOf(sql), text: sql, values: params as unknown[] })
-        : await client.query(sql);
-    return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 };
+    // pg reads a per-query `query_timeout` (overriding the pool's); its typings omit it.
+    const config: pg.QueryConfig & { query_timeout?: number } =
+      params.length > 0 ? { name: nameOf(sql), text: sql, values: params as unknown[] } : { text: sql };
+    if (queryTimeout) config.query_timeout = queryTimeout;
+    try {
+      const r = await client.query(config);
+      return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 };
+    } catch (err) {
+      throw unavailableIfUnreachable(err);
+    }
   };
   // Fail at start, with the server's own words, rather than on the first request.
   await run(pool, 'SELECT 1');
   return {
     engine: 'postgres',
     query: (sql, params) => run(pool, sql, params),
-    async transaction(fn) {
-      const client = await pool.connect();
+    async transaction(fn, txOptions = {}) {
+      const queryTimeout = txOptions.unbounded && timeoutMs ? UNBOUNDED_MS : undefined;
+      let client: pg.PoolClient;
       try {
-        await client.query('BEGIN');
-        const result = await fn({ query: (sql, params) => run(client, sql, params) });
-        await client.query('COMMIT');
+        client = await pool.connect();
+      } catch (err) {
+        throw unavailableIfUnreachable(err);
+      }
+      let broken = false;
+      try {
+        await run(client, 'BEGIN', [], queryTimeout);
+        const result = await fn({ query: (sql, params) => run(client, sql, params, queryTimeout) });
+        await run(client, 'COMMIT', [], queryTimeout);
         return result;
       } catch (err) {
-        await client.query('ROLLBACK').catch(() => {});
+        // A connection that timed out or was cut is not given back to the pool: its state is unknown.
+        broken = (err as { code?: string }).code === 'database_unavailable';
+        if (!broken) await client.query('ROLLBACK').catch(() => {});
         throw err;
       } finally {
-        client.release();
+        client.release(broken ? true : undefined);
       }
     },
     close: () => pool.end(),

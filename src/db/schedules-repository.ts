@@ -85,6 +85,19 @@ export function schedulesRepository(db: Queryable) {
       return r.rows[0];
     },
 
+    /**
+     * A run asked by hand ("run now"), outside the schedule, which it leaves as it is. Its slot
+     * is the second it was asked in: a double submit within it runs once (unique job, slot).
+     */
+    async startManual(job: string): Promise<{ id: string; slot: Date } | undefined> {
+      const r = await db.query<{ id: string; slot: Date }>(
+        `INSERT INTO job_runs (job, slot) VALUES ($1, date_trunc('second', now()))
+         ON CONFLICT (job, slot) DO NOTHING RETURNING id::text AS id, slot`,
+        [job],
+      );
+      return r.rows[0];
+    },
+
     /** Records how a claimed run ended, on the run and on its schedule. */
     async finish(
       runId: string,

@@ -9,6 +9,7 @@ export interface Tenant {
   create_rate_limit: number | null;
   hold_days: number;
   link_lifetime_days: number;
+  sender_email: string | null;
   created_at: Date;
 }
 
@@ -18,7 +19,10 @@ export interface NewTenant {
   timezone?: string;
 }
 
-const COLUMNS = 'id, name, confirmation_email, timezone, create_rate_limit, hold_days, link_lifetime_days, created_at';
+const COLUMNS =
+  'id, name, confirmation_email, timezone, create_rate_limit, hold_days, link_lifetime_days, sender_email, created_at';
+// Column names are spliced into SQL: only plain identifiers, chosen by code, never by input.
+const IDENTIFIER = /^[a-z][a-z0-9_]*$/;
 
 export function tenantsRepository(db: Queryable) {
   return {
@@ -36,6 +40,24 @@ export function tenantsRepository(db: Queryable) {
     /** null: the instance default; 0: no limit. */
     async setCreateRateLimit(id: string, perMinute: number | null): Promise<void> {
       await db.query('UPDATE tenants SET create_rate_limit = $2 WHERE id = $1', [id, perMinute]);
+    },
+    /**
+     * Sets the given columns in one statement; undefined when there is no such tenant. The
+     * caller (src/tenants) passes only the names of its settings table, validated values.
+     */
+    async update(
+      id: string,
+      patch: Readonly<Record<string, string | number | boolean | null>>,
+    ): Promise<Tenant | undefined> {
+      const names = Object.keys(patch);
+      if (names.some((n) => !IDENTIFIER.test(n))) throw new Error('tenants.update: bad column name');
+      if (names.length === 0) return this.find(id);
+      const sets = names.map((n, i) => `${n} = $${i + 2}`).join(', ');
+      const r = await db.query<Tenant>(`UPDATE tenants SET ${sets} WHERE id = $1 RETURNING ${COLUMNS}`, [
+        id,
+        ...names.map((n) => patch[n]),
+      ]);
+      return r.rows[0];
     },
     async list(): Promise<Tenant[]> {
       const r = await db.query<Tenant>(`SELECT ${COLUMNS} FROM tenants ORDER BY created_at, id`);

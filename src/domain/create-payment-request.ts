@@ -44,6 +44,16 @@ export const STORABLE_TEXT_PATTERN = '^[^\\u0000\\uD800-\\uDFFF]*$';
 export const UNSTORABLE_TEXT_MESSAGE = 'must not contain NUL characters or unpaired surrogates';
 const STORABLE = new RegExp(STORABLE_TEXT_PATTERN, 'u');
 
+/**
+ * Names and references: storable text without bidirectional controls (U+061C, U+200E/F,
+ * U+202A to U+202E, U+2066 to U+2069). Those reorder what a reader sees: a guest name or a
+ * reference shown in the back office, an e-mail or a PMS could display other text than it
+ * holds (a "Trojan Source" display). No real name or reference needs them.
+ */
+export const PLAIN_TEXT_PATTERN = '^[^\\u0000\\uD800-\\uDFFF\\u061C\\u200E\\u200F\\u202A-\\u202E\\u2066-\\u2069]*$';
+export const PLAIN_TEXT_MESSAGE =
+  'must not contain NUL characters, unpaired surrogates or bidirectional control characters';
+
 /** True when a string, or any key or string inside a JSON value, holds unstorable text. */
 export function hasUnstorableText(value: unknown): boolean {
   if (typeof value === 'string') return !STORABLE.test(value);

@@ -58,6 +58,13 @@ export const errors = {
   badCursor: () => new AppError('invalid_cursor', 400, 'Invalid pagination cursor'),
   badUrl: () => new AppError('bad_url', 400, 'Malformed URL'),
   invalidJson: () => new AppError('invalid_json', 400, 'Request body is not valid JSON'),
+  invalidUtf8: () => new AppError('invalid_utf8', 400, 'Request body is not valid UTF-8'),
+  jsonTooDeep: (maxDepth: number) =>
+    new AppError('json_too_deep', 400, `Request body nests objects or arrays deeper than ${maxDepth} levels`, {
+      max_depth: maxDepth,
+    }),
+  forbiddenJsonKey: () =>
+    new AppError('forbidden_json_key', 400, 'Request body must not contain __proto__ or constructor.prototype keys'),
   unsupportedMediaType: () => new AppError('unsupported_media_type', 415, 'Content-Type must be application/json'),
   payloadTooLarge: () => new AppError('payload_too_large', 413, 'Request body is too large'),
   unauthorized: () => new AppError('unauthorized', 401, 'Unauthorized'),
@@ -69,6 +76,8 @@ export const errors = {
     new AppError('idempotency_key_in_progress', 409, 'A request with this Idempotency-Key is still in progress'),
   invalidIdempotencyKey: () =>
     new AppError('invalid_idempotency_key', 400, 'Idempotency-Key must be 1 to 255 visible ASCII characters'),
+  rateLimited: (retryAfterSeconds: number) =>
+    new AppError('rate_limited', 429, `Rate limit exceeded, retry in ${retryAfterSeconds} s`),
   httpsRequired: () => new AppError('https_required', 403, 'HTTPS required'),
   providerUnavailable: () =>
     new AppError('provider_unavailable', 502, 'The payment provider is unavailable; nothing was changed, retry later'),
@@ -79,6 +88,8 @@ export const errors = {
       'The payment provider did not answer in time; the operation may have happened. Retry the same call with the same Idempotency-Key, or read the request later',
     ),
   providerRefused: (reason: string) => new AppError('provider_refused', 402, `The payment provider refused: ${reason}`),
+  databaseUnavailable: () =>
+    new AppError('database_unavailable', 503, 'The service is temporarily unavailable; retry shortly'),
   /** Production: a tenant with no real provider account cannot take payments, so nothing is created. */
   providerNotConfigured: () =>
     new AppError(

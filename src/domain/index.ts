@@ -5,4 +5,5 @@ export * from './money.js';
 export * from './references.js';
 export * from './refunds.js';
 export * from './statuses.js';
+export * from './timestamps.js';
 export * from './transitions.js';

@@ -1,2 +1,3 @@
 export { type NotificationOutcome, type Notifications, notifications } from './apply-notification.js';
-export { IPN_RATE_LIMIT, ipnRoutes } from './ipn-routes.js';
+export { ipnRoutes } from './ipn-routes.js';
+export { IPN_RATE_LIMIT } from './refused-notification-limit.js';

@@ -7,9 +7,7 @@ import {
   type ProviderRegistry,
   UnknownNotificationOrder,
 } from '../providers/index.js';
-
-/** SPEC 8: the IPN endpoint takes at most 60 requests per minute per IP address. */
-export const IPN_RATE_LIMIT = 60;
+import { refusedNotificationLimit } from './refused-notification-limit.js';
 
 /**
  * `POST /ipn/<provider>/`: the provider's notification. The signature is checked before
@@ -21,12 +19,14 @@ export async function ipnRoutes(app: FastifyInstance): Promise<void> {
   // Providers post JSON or form-encoded bodies: keep every body as text for the signature.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  // Counts refusals only: a verified notification is never refused (refused-notification-limit.ts).
+  const countRefusal = refusedNotificationLimit(app);
 
   app.post<{ Params: { provider: string } }>(
     '/ipn/:provider/',
     {
       schema: { hide: true },
-      config: { rateLimit: { max: IPN_RATE_LIMIT, timeWindow: 60_000, hook: 'onRequest' } },
+      // No rate limit on the route: the handler counts refused notifications only.
     },
     async (request, reply) => {
       const { providers, notifications } = app.payreq;
@@ -44,6 +44,7 @@ export async function ipnRoutes(app: FastifyInstance): Promise<void> {
           request.log.info(why, 'IPN ignored');
           return reply.code(200).send({ status: 'ignored' });
         }
+        await countRefusal(request, reply);
         if (err instanceof UnknownNotificationOrder) {
           request.log.warn(why, 'IPN refused: unknown order');
           throw new AppError('unknown_order', 404, 'Unknown order');

@@ -14,6 +14,8 @@ export interface RunReport {
   outcome: 'ok' | 'failed';
   counts?: Record<string, unknown>;
   error?: string;
+  /** How long the job ran. */
+  seconds: number;
 }
 
 export interface RunDueOptions {
@@ -56,15 +58,17 @@ async function runSlot(
   if (claimed === undefined) return undefined;
   const { id: runId, slot } = claimed;
   const job = jobs[s.job];
+  const t0 = performance.now();
+  const seconds = () => (performance.now() - t0) / 1000;
   try {
     if (!job) throw new Error(`no job named ${s.job} in this version of the service`);
     const counts = await job(ctx, now, s.timezone);
     await ctx.repos.schedules.finish(runId, s.job, 'ok', counts, null);
-    return { job: s.job, slot, outcome: 'ok', counts };
+    return { job: s.job, slot, outcome: 'ok', counts, seconds: seconds() };
   } catch (err) {
     const error = err instanceof Error ? err.message : String(err);
     await ctx.repos.schedules.finish(runId, s.job, 'failed', null, error);
-    return { job: s.job, slot, outcome: 'failed', error };
+    return { job: s.job, slot, outcome: 'failed', error, seconds: seconds() };
   }
 }
 
@@ -73,6 +77,8 @@ export interface SchedulerOptions {
   intervalMs?: number;
   now?: () => Date;
   jobs?: Readonly<Record<string, ScheduledJob>>;
+  /** Told of each run this instance made (the service counts them in its metrics). */
+  onRun?: (report: RunReport) => void;
 }
 
 export interface Scheduler {
@@ -96,6 +102,7 @@ export function startScheduler(ctx: JobsContext, log: SchedulerLog, opts: Schedu
     pass = (async () => {
       try {
         for (const r of await runDueJobs(ctx, now(), { jobs: opts.jobs })) {
+          opts.onRun?.(r);
           if (r.outcome === 'ok') log.info({ job: r.job, slot: r.slot, counts: r.counts }, 'scheduled job done');
           else log.error({ job: r.job, slot: r.slot, error: r.error }, 'scheduled job failed');
         }

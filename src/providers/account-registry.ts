@@ -26,6 +26,8 @@ export interface AccountRegistryOptions {
   sandbox?: PaymentProvider;
   /** The runner's bound on every provider call (PROVIDER_TIMEOUT_MS). */
   timeoutMs: number;
+  /** Wraps each provider built from an account, outside its timeouts (metrics). */
+  meter?: (provider: PaymentProvider) => PaymentProvider;
 }
 
 /** What `--secrets-stdin` gives and the row keeps sealed. */
@@ -80,7 +82,8 @@ export function accountRegistry(opts: AccountRegistryOptions): ProviderRegistry 
     const hit = built.get(row.tenant_id);
     if (hit && hit.version === row.version) return hit.provider;
     const account = lyraAccountOf(row, opts.secrets);
-    const provider = withTimeouts(lyraProvider(account, { timeoutMs: lyraTimeout(opts.timeoutMs) }), opts.timeoutMs);
+    const bounded = withTimeouts(lyraProvider(account, { timeoutMs: lyraTimeout(opts.timeoutMs) }), opts.timeoutMs);
+    const provider = opts.meter ? opts.meter(bounded) : bounded;
     built.set(row.tenant_id, { version: row.version, provider });
     return provider;
   };

@@ -154,7 +154,7 @@ describe(`payreq CLI commands, no service running (${ENGINE})`, { timeout: 180_0
       [['key', 'revoke', 'ZZZZZZZZ', '--json'], /no API key with prefix "ZZZZZZZZ"/],
       [['key', 'revoke', `ABCDEFGH.${'x'.repeat(56)}`], /prefix .*not the full key/],
       [['job', 'run', 'no_such_job', '--json'], /unknown job "no_such_job"/],
-      [['admin', 'create-user', '--username', 'u'], /not available yet/],
+      [['admin', 'create-user', '--username', 'u'], /--password-stdin/],
     ];
     for (let i = 0; i < cases.length; i += 3) {
       const batch = cases.slice(i, i + 3);

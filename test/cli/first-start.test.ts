@@ -3,6 +3,7 @@ import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { type Database, openDatabase } from '../../src/db/index.js';
 import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.js';
+import { PRODUCTION_SECRET_KEY } from '../helpers/production-secret.js';
 import { cliEnv, freePort, killAll, parseJson, payreq, ServeProcess, scratchDir } from './payreq-process.js';
 
 const CURL = /curl -X POST (\S+) -H 'X-API-Key: ([^']+)' -H 'Content-Type: application\/json' -d '([^']+)'/;
@@ -58,6 +59,11 @@ describe(`first start (${ENGINE})`, { timeout: 240_000 }, () => {
     assert.equal(url, `${publicBaseUrl}/api/payment-requests/`);
     assert.match(first.stdout, new RegExp(`API key: +${key.replace('.', '\\.')}\\n`));
     assert.match(first.stdout, /API docs: http:\/\/127\.0\.0\.1:\d+\/api\/docs/);
+    // A back-office superuser, its password printed this once.
+    assert.match(
+      first.stdout,
+      new RegExp(`Back office: ${publicBaseUrl}/control/\\n {2}user: admin {3}password: [\\w-]{16}\\n`),
+    );
 
     // The line works as printed: it creates a DEPOSIT.
     const created = await fetch(url, {
@@ -94,7 +100,7 @@ describe(`first start (${ENGINE})`, { timeout: 240_000 }, () => {
         DATABASE_URL: database.url,
         PORT: String(await freePort()),
         // The sandbox provider is refused in production unless explicitly allowed.
-        ...(nodeEnv === 'production' ? { SECRET_KEY: 'p'.repeat(64), SANDBOX_IN_PRODUCTION: 'true' } : {}),
+        ...(nodeEnv === 'production' ? { SECRET_KEY: PRODUCTION_SECRET_KEY, SANDBOX_IN_PRODUCTION: 'true' } : {}),
       });
       const serve = await ServeProcess.start(env, scratch.dir);
       assert.doesNotMatch(serve.stdout, /First start|curl/);

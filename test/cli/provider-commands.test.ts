@@ -10,7 +10,7 @@ const SECRETS = JSON.stringify({
   hmac_key: DEMO_SHOP.hmacKey,
 });
 
-describe(`payreq tenant set-provider / provider-show against the Lyra fake (${ENGINE})`, { timeout: 240_000 }, () => {
+describe(`payreq tenant set-provider / provider-show against the Lyra fake (${ENGINE})`, { timeout: 600_000 }, () => {
   const scratch = scratchDir();
   let testDb: TestDatabase | undefined;
   let env: NodeJS.ProcessEnv;

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config/index.js';
+import { PRODUCTION_SECRET_KEY } from '../helpers/production-secret.js';
 
-const PRODUCTION = { NODE_ENV: 'production', SECRET_KEY: 's'.repeat(64) };
+const PRODUCTION = { NODE_ENV: 'production', SECRET_KEY: PRODUCTION_SECRET_KEY };
 
 describe('the sandbox in production', () => {
   test('refused with one clear line unless SANDBOX_IN_PRODUCTION=true', () => {

@@ -1,3 +1,4 @@
+import { hasUnstorableText } from '../../domain/index.js';
 import { InvalidNotificationError, type ProviderNotification } from '../payment-provider.js';
 
 /** The sandbox's IPN as it travels: snake_case JSON, like a provider's wire format. */
@@ -43,6 +44,9 @@ export function readIpnBody(raw: string): ProviderNotification {
       return undefined;
     }
     if (typeof v !== 'string' || v === '') throw new InvalidNotificationError(`${name} must be a non-empty string`);
+    // What PostgreSQL cannot store (NUL, a lone surrogate) would fail the apply as a 500, which
+    // the sender retries forever: refused here as unreadable instead.
+    if (hasUnstorableText(v)) throw new InvalidNotificationError(`${name} holds NUL or an unpaired surrogate`);
     return v;
   };
   const whole = (name: string, min: number, max: number): number | undefined => {

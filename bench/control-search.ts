@@ -1,0 +1,64 @@
+import type { ControlListFilter } from '../src/db/index.js';
+import type { BenchTenant, Stage } from './environment.js';
+import { seedRequests } from './growth.js';
+
+/**
+ * The back office's request list with a text search, timed at the repository (the query the
+ * page runs), as the table grows. Searches: one guest by e-mail (a needle), a reference, a
+ * word every row holds (the list's first page), and no search at all; for one hotel and for a
+ * superuser's view of every hotel. The target: under 50 ms at 1,000,000 requests on PostgreSQL.
+ */
+export interface ControlSearchPoint {
+  rows: number;
+  searches: { name: string; meanMs: number; maxMs: number }[];
+}
+
+export interface ControlSearchResults {
+  points: ControlSearchPoint[];
+  /** Mean with the largest table over the smallest, per search. */
+  ratio: Record<string, number>;
+}
+
+export async function benchControlSearch(
+  stage: Stage,
+  opts: { sizes: number[]; iterations: number; log: (s: string) => void },
+): Promise<ControlSearchResults> {
+  const t = stage.tenants[0] as BenchTenant;
+  const points: ControlSearchPoint[] = [];
+  let seeded = 0;
+  for (const size of opts.sizes) {
+    await seedRequests(stage.db, stage.tenants, seeded + 1, size);
+    seeded = size;
+    // Seeded rows: every tenth is the measured tenant's (growth.ts), so 'guest{n}0@' is theirs.
+    const needle = `guest${Math.floor(size / 20) * 10}@`;
+    const cases: [string, Omit<ControlListFilter, 'limit'>][] = [
+      ['tenant, guest e-mail', { tenantId: t.id, text: needle }],
+      ['tenant, reference', { tenantId: t.id, text: `imp-2025-s${Math.floor(size / 20) * 10}` }],
+      ['tenant, common word', { tenantId: t.id, text: 'martin' }],
+      ['tenant, no search', { tenantId: t.id }],
+      ['all tenants, guest e-mail', { text: needle }],
+    ];
+    const searches: ControlSearchPoint['searches'] = [];
+    for (const [name, filter] of cases) {
+      await stage.repos.controlRequests.list({ ...filter, limit: 51 });
+      const times: number[] = [];
+      for (let i = 0; i < opts.iterations; i++) {
+        const started = performance.now();
+        await stage.repos.controlRequests.list({ ...filter, limit: 51 });
+        times.push(performance.now() - started);
+      }
+      const meanMs = times.reduce((a, b) => a + b, 0) / times.length;
+      searches.push({ name, meanMs, maxMs: Math.max(...times) });
+      opts.log(`${stage.engine} control search at ${size}: ${name} ${meanMs.toFixed(2)} ms mean`);
+    }
+    points.push({ rows: size, searches });
+  }
+  const first = points[0];
+  const last = points[points.length - 1];
+  const ratio: Record<string, number> = {};
+  for (const s of last?.searches ?? []) {
+    const base = first?.searches.find((x) => x.name === s.name)?.meanMs ?? 0;
+    ratio[s.name] = base > 0 ? s.meanMs / base : 0;
+  }
+  return { points, ratio };
+}

@@ -1,0 +1,128 @@
+import type { AdminUser } from '../admin-users/index.js';
+import type { AuditRow, JobRunRow, ScheduleRow, Tenant } from '../db/index.js';
+import { html, type SafeHtml } from '../html/index.js';
+import { csrfField, formatDateTime, type PageContext, page } from './layout.js';
+
+const problems = (list: readonly string[]): SafeHtml =>
+  list.length === 0 ? html`` : html`<div class="flash error" role="alert">${list.map((p) => html`<p>${p}</p>`)}</div>`;
+
+export function tenantsPage(ctx: PageContext, tenants: readonly Tenant[], issues: readonly string[] = []): string {
+  const { m } = ctx;
+  return page(ctx, {
+    title: m.tenants,
+    current: 'tenants',
+    body: html`<h1>${m.tenants}</h1>
+<section class="card"><div class="table-wrap" tabindex="0"><table><caption>${m.tenants}</caption>
+<thead><tr><th scope="col">${m.name}</th><th scope="col">${m.timezone}</th><th scope="col">${m.created}</th><th scope="col">${m.actions}</th></tr></thead>
+<tbody>${tenants.map(
+      (
+        t,
+      ) => html`<tr><td>${t.name}<br><small><code>${t.id}</code></small></td><td>${t.timezone}</td><td>${formatDateTime(t.created_at, ctx)}</td>
+<td><a href="/control/settings?tenant=${t.id}">${m.navSettings}</a> · <a href="/control/keys?tenant=${t.id}">${m.navKeys}</a></td></tr>`,
+    )}</tbody></table></div></section>
+<section class="card" aria-labelledby="new-tenant-h"><h2 id="new-tenant-h">${m.newTenant}</h2>${problems(issues)}
+<form method="post" action="/control/tenants">${csrfField(ctx)}
+<div class="field"><label for="t-name">${m.name}</label><input id="t-name" name="name" required maxlength="200"></div>
+<div class="field"><label for="t-tz">${m.timezone}</label><input id="t-tz" name="timezone" value="Europe/Paris" required></div>
+<button type="submit">${m.create}</button></form></section>`,
+  });
+}
+
+export function usersPage(
+  ctx: PageContext,
+  users: readonly AdminUser[],
+  tenants: readonly Tenant[],
+  issues: readonly string[] = [],
+): string {
+  const { m } = ctx;
+  const tenantName = (id: string | null) =>
+    id === null ? m.superuser : (tenants.find((t) => t.id === id)?.name ?? id);
+  return page(ctx, {
+    title: m.users,
+    current: 'users',
+    body: html`<h1>${m.users}</h1>
+<section class="card"><div class="table-wrap" tabindex="0"><table><caption>${m.users}</caption>
+<thead><tr><th scope="col">${m.username}</th><th scope="col">${m.role}</th><th scope="col">${m.status}</th><th scope="col">${m.actions}</th></tr></thead>
+<tbody>${users.map(
+      (u) => html`<tr><td>${u.username}</td><td>${tenantName(u.tenantId)}</td>
+<td><span class="status ${u.disabled ? 'revoked' : 'active'}">${u.disabled ? m.disabled : m.active}</span></td>
+<td>${
+        u.id === ctx.user?.id
+          ? ''
+          : html`<form method="post" action="/control/users/${u.username}/${u.disabled ? 'enable' : 'disable'}">${csrfField(ctx)}
+<button type="submit" class="secondary">${u.disabled ? m.enable : m.disable}</button></form>`
+      }</td></tr>`,
+    )}</tbody></table></div></section>
+<section class="card" aria-labelledby="new-user-h"><h2 id="new-user-h">${m.newUser}</h2>${problems(issues)}
+<form method="post" action="/control/users">${csrfField(ctx)}
+<div class="field"><label for="u-name">${m.username}</label><input id="u-name" name="username" required maxlength="64" autocomplete="off"></div>
+<div class="field"><label for="u-pw">${m.password}</label><input id="u-pw" name="password" type="password" required minlength="12" autocomplete="new-password"></div>
+<div class="field"><label for="u-tenant">${m.tenant}</label><select id="u-tenant" name="tenant"><option value="">${m.superuser}</option>${tenants.map(
+      (t) => html`<option value="${t.id}">${t.name}</option>`,
+    )}</select></div>
+<button type="submit">${m.create}</button></form></section>`,
+  });
+}
+
+export function schedulesPage(
+  ctx: PageContext,
+  schedules: readonly ScheduleRow[],
+  runs: readonly JobRunRow[],
+  issues: readonly string[] = [],
+): string {
+  const { m } = ctx;
+  const when = (d: Date | null) => (d ? formatDateTime(d, ctx) : '—');
+  return page(ctx, {
+    title: m.schedules,
+    current: 'schedules',
+    body: html`<h1>${m.schedules}</h1>${problems(issues)}
+${schedules.map(
+  (s) => html`<section class="card" aria-labelledby="job-${s.job}"><h2 id="job-${s.job}"><code>${s.job}</code></h2>
+<p>${m.nextRun}: ${when(s.next_run_at)} · ${m.lastRun}: ${when(s.last_run_at)}${s.last_outcome ? html` <span class="status ${s.last_outcome}">${s.last_outcome}</span>` : ''}</p>
+<form method="post" action="/control/schedules/${s.job}" class="filters">${csrfField(ctx)}
+<div class="field"><label for="cron-${s.job}">${m.cron}</label><input id="cron-${s.job}" name="cron" value="${s.cron}" required></div>
+<div class="field"><label for="tz-${s.job}">${m.timezone}</label><input id="tz-${s.job}" name="timezone" value="${s.timezone}" required></div>
+<div class="field check"><label for="on-${s.job}"><input id="on-${s.job}" type="checkbox" name="enabled" value="on"${s.enabled ? html` checked` : ''}> ${m.enabled}</label></div>
+<div class="field"><button type="submit">${m.save}</button></div></form>
+<form method="post" action="/control/schedules/${s.job}/run">${csrfField(ctx)}<button type="submit" class="secondary">${m.runNow}</button></form>
+</section>`,
+)}
+<section class="card"><div class="table-wrap" tabindex="0"><table><caption>${m.runs}</caption>
+<thead><tr><th scope="col">${m.when}</th><th scope="col">${m.job}</th><th scope="col">${m.outcome}</th><th scope="col">${m.counts}</th><th scope="col">${m.error}</th></tr></thead>
+<tbody>${runs.map(
+      (
+        r,
+      ) => html`<tr><td>${formatDateTime(r.started_at, ctx)}</td><td><code>${r.job}</code></td><td><span class="status ${r.outcome}">${r.outcome}</span></td>
+<td>${r.counts ? JSON.stringify(r.counts) : ''}</td><td>${r.error ?? ''}</td></tr>`,
+    )}</tbody></table></div></section>`,
+  });
+}
+
+export function auditPage(
+  ctx: PageContext,
+  p: { rows: readonly AuditRow[]; action?: string; username?: string; next?: string },
+): string {
+  const { m } = ctx;
+  return page(ctx, {
+    title: m.audit,
+    current: 'audit',
+    body: html`<h1>${m.audit}</h1>
+<form method="get" action="/control/audit" class="card filters">
+<div class="field"><label for="a-action">${m.action}</label><input id="a-action" name="action" value="${p.action ?? ''}" maxlength="40"></div>
+<div class="field"><label for="a-user">${m.username}</label><input id="a-user" name="username" value="${p.username ?? ''}" maxlength="64"></div>
+<div class="field"><button type="submit">${m.apply}</button></div></form>
+<section class="card">${
+      p.rows.length === 0
+        ? html`<p>${m.noAudit}</p>`
+        : html`<div class="table-wrap" tabindex="0"><table><caption>${m.audit}</caption>
+<thead><tr><th scope="col">${m.when}</th><th scope="col">${m.who}</th><th scope="col">${m.action}</th><th scope="col">${m.target}</th>
+<th scope="col">${m.outcome}</th><th scope="col">${m.ip}</th><th scope="col">${m.details}</th></tr></thead>
+<tbody>${p.rows.map(
+            (a) => html`<tr><td>${formatDateTime(a.at, ctx)}</td><td>${a.username ?? ''}</td><td>${a.action}</td>
+<td>${a.payment_request_id ? html`<a href="/control/requests/${a.payment_request_id}">${a.target ?? a.payment_request_id}</a>` : (a.target ?? '')}</td>
+<td><span class="status ${a.outcome}">${a.outcome}</span></td><td>${a.ip ?? ''}</td><td>${Object.keys(a.detail ?? {}).length > 0 ? JSON.stringify(a.detail) : ''}</td></tr>`,
+          )}</tbody></table></div>`
+    }
+${p.next ? html`<nav class="pager" aria-label="${m.audit}"><a href="${p.next}" rel="next">${m.nextPage}</a></nav>` : ''}</section>`,
+  });
+}

@@ -1,0 +1,194 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { adminUsers } from '../admin-users/index.js';
+import { AppError } from '../domain/index.js';
+import { cronProblem, nextRunAfter, SCHEDULED_JOBS } from '../jobs/index.js';
+import { parseSetting, SETTING_FIELDS } from '../tenants/index.js';
+import { auditPage, schedulesPage, tenantsPage, usersPage } from './admin-pages.js';
+import { audit, controlNotFound, field, flash, isUuid, pageContext, tenantScope, user } from './control-context.js';
+
+const send = (reply: FastifyReply, body: string, status = 200) =>
+  reply.code(status).type('text/html; charset=utf-8').send(body);
+
+/** Pages for superusers only; a tenant user gets the same 404 as for anything not theirs. */
+function superuser(request: FastifyRequest): void {
+  if (user(request).tenantId !== null) throw controlNotFound();
+}
+
+const AUDIT_PAGE = 100;
+
+export async function adminRoutes(control: FastifyInstance): Promise<void> {
+  const { payreq } = control;
+  const users = adminUsers(payreq.repos);
+
+  control.get('/tenants', async (request, reply) => {
+    superuser(request);
+    return send(reply, tenantsPage(await pageContext(request, reply), await payreq.repos.tenants.list()));
+  });
+
+  control.post('/tenants', async (request, reply) => {
+    superuser(request);
+    const nameField = SETTING_FIELDS.find((f) => f.name === 'name');
+    const zoneField = SETTING_FIELDS.find((f) => f.name === 'timezone');
+    const name = nameField ? parseSetting(nameField, field(request.body, 'name') ?? '') : { problem: '' };
+    const zone = zoneField ? parseSetting(zoneField, field(request.body, 'timezone') ?? '') : { problem: '' };
+    if ('problem' in name || 'problem' in zone) {
+      const ctx = await pageContext(request, reply);
+      const issues = [
+        'problem' in name ? `${ctx.m.name}: ${name.problem}` : '',
+        'problem' in zone ? `${ctx.m.timezone}: ${zone.problem}` : '',
+      ].filter(Boolean);
+      return send(reply, tenantsPage(ctx, await payreq.repos.tenants.list(), issues), 422);
+    }
+    const tenant = await payreq.repos.tenants.create({ name: String(name.value), timezone: String(zone.value) });
+    await audit(request, { tenantId: tenant.id, action: 'tenant_created', target: tenant.name, outcome: 'ok' });
+    return reply.redirect(`/control/settings?tenant=${tenant.id}`, 303);
+  });
+
+  control.get('/users', async (request, reply) => {
+    superuser(request);
+    const ctx = await pageContext(request, reply);
+    return send(reply, usersPage(ctx, await users.list(), await payreq.repos.tenants.list()));
+  });
+
+  control.post('/users', async (request, reply) => {
+    superuser(request);
+    const tenant = field(request.body, 'tenant') ?? '';
+    const ctx = await pageContext(request, reply);
+    try {
+      if (tenant !== '' && !isUuid(tenant)) throw controlNotFound();
+      const created = await users.create({
+        username: field(request.body, 'username') ?? '',
+        password: field(request.body, 'password') ?? '',
+        tenantId: tenant === '' ? null : tenant.toLowerCase(),
+      });
+      await audit(request, {
+        tenantId: created.tenantId,
+        action: 'user_created',
+        target: created.username,
+        outcome: 'ok',
+      });
+      flash(request, 'ok', ctx.m.done);
+      return reply.redirect('/control/users', 303);
+    } catch (err) {
+      if (!(err instanceof AppError) || err.httpStatus === 404) throw err;
+      const details = (err.extra.details as { field: string; message: string }[] | undefined) ?? [];
+      const issues = details.length > 0 ? details.map((d) => `${d.field}: ${d.message}`) : [err.message];
+      return send(reply, usersPage(ctx, await users.list(), await payreq.repos.tenants.list(), issues), 422);
+    }
+  });
+
+  control.post('/users/:username/:action', async (request, reply) => {
+    superuser(request);
+    const { username, action } = request.params as { username: string; action: string };
+    if (action !== 'disable' && action !== 'enable') throw controlNotFound();
+    if (username === user(request).username) throw controlNotFound();
+    const changed = await users.setDisabled(username, action === 'disable').catch(() => {
+      throw controlNotFound();
+    });
+    await audit(request, {
+      tenantId: changed.tenantId,
+      action: `user_${action}d`,
+      target: changed.username,
+      outcome: 'ok',
+    });
+    return reply.redirect('/control/users', 303);
+  });
+
+  control.get('/schedules', async (request, reply) => {
+    superuser(request);
+    const ctx = await pageContext(request, reply);
+    const [schedules, runs] = await Promise.all([
+      payreq.repos.schedules.list(),
+      payreq.repos.schedules.runs(undefined, 30),
+    ]);
+    return send(reply, schedulesPage(ctx, schedules, runs));
+  });
+
+  control.post('/schedules/:job', async (request, reply) => {
+    superuser(request);
+    const current = await payreq.repos.schedules.get((request.params as { job: string }).job);
+    if (!current) throw controlNotFound();
+    const ctx = await pageContext(request, reply);
+    const cron = (field(request.body, 'cron') ?? '').trim();
+    const zoneField = SETTING_FIELDS.find((f) => f.name === 'timezone');
+    const zone = zoneField ? parseSetting(zoneField, field(request.body, 'timezone') ?? '') : { problem: 'unknown' };
+    const cronIssue = cronProblem(cron);
+    if (cronIssue || 'problem' in zone) {
+      const issues = [
+        cronIssue ? `${ctx.m.cron}: ${cronIssue}` : '',
+        'problem' in zone ? `${ctx.m.timezone}: ${zone.problem}` : '',
+      ];
+      await audit(request, { tenantId: null, action: 'schedule_changed', target: current.job, outcome: 'refused' });
+      const [schedules, runs] = await Promise.all([
+        payreq.repos.schedules.list(),
+        payreq.repos.schedules.runs(undefined, 30),
+      ]);
+      return send(reply, schedulesPage(ctx, schedules, runs, issues.filter(Boolean)), 422);
+    }
+    const timezone = String(zone.value);
+    const enabled = field(request.body, 'enabled') === 'on';
+    const nextRunAt = enabled ? nextRunAfter(cron, timezone, control.controlNow()) : null;
+    await payreq.repos.schedules.update(current.job, { cron, timezone, enabled, nextRunAt });
+    await audit(request, {
+      tenantId: null,
+      action: 'schedule_changed',
+      target: current.job,
+      outcome: 'ok',
+      detail: { cron, timezone, enabled },
+    });
+    flash(request, 'ok', ctx.m.saved);
+    return reply.redirect('/control/schedules', 303);
+  });
+
+  control.post('/schedules/:job/run', async (request, reply) => {
+    superuser(request);
+    const schedule = await payreq.repos.schedules.get((request.params as { job: string }).job);
+    const job = schedule ? SCHEDULED_JOBS[schedule.job] : undefined;
+    if (!schedule || !job) throw controlNotFound();
+    const ctx = await pageContext(request, reply);
+    const run = await payreq.repos.schedules.startManual(schedule.job);
+    if (run) {
+      try {
+        const counts = await job(payreq, control.controlNow(), schedule.timezone);
+        await payreq.repos.schedules.finish(run.id, schedule.job, 'ok', counts, null);
+        await audit(request, {
+          tenantId: null,
+          action: 'job_run',
+          target: schedule.job,
+          outcome: 'ok',
+          detail: counts,
+        });
+        flash(request, 'ok', `${ctx.m.done} ${JSON.stringify(counts)}`);
+      } catch (err) {
+        const error = err instanceof Error ? err.message : String(err);
+        await payreq.repos.schedules.finish(run.id, schedule.job, 'failed', null, error);
+        await audit(request, {
+          tenantId: null,
+          action: 'job_run',
+          target: schedule.job,
+          outcome: 'failed',
+          detail: { error },
+        });
+        flash(request, 'error', `${ctx.m.error}: ${error}`);
+      }
+    }
+    return reply.redirect('/control/schedules', 303);
+  });
+
+  control.get('/audit', async (request, reply) => {
+    const q = request.query as { tenant?: string; action?: string; username?: string; before?: string };
+    const tenantId = tenantScope(request, q.tenant);
+    const action = q.action?.trim() || undefined;
+    const username = q.username?.trim().toLowerCase() || undefined;
+    const beforeId = q.before && /^\d{1,18}$/.test(q.before) ? q.before : undefined;
+    const rows = await payreq.repos.audit.list({ tenantId, action, username, beforeId, limit: AUDIT_PAGE + 1 });
+    const shown = rows.slice(0, AUDIT_PAGE);
+    const params = new URLSearchParams(
+      Object.entries({ tenant: q.tenant, action, username }).filter(([, v]) => v) as [string, string][],
+    );
+    const last = shown.at(-1);
+    if (rows.length > AUDIT_PAGE && last) params.set('before', last.id);
+    const next = rows.length > AUDIT_PAGE ? `/control/audit?${params}` : undefined;
+    return send(reply, auditPage(await pageContext(request, reply), { rows: shown, action, username, next }));
+  });
+}

@@ -1,0 +1,128 @@
+import type { ApiKeySummary, Tenant } from '../db/index.js';
+import { html, type SafeHtml } from '../html/index.js';
+import { SETTING_FIELDS } from '../tenants/index.js';
+import { csrfField, formatDateTime, type PageContext, page } from './layout.js';
+
+/** For a superuser: which tenant the page is about (a GET form; works without script). */
+export function tenantChooser(
+  ctx: PageContext,
+  action: string,
+  tenants: readonly Tenant[],
+  selected?: string,
+): SafeHtml {
+  if (ctx.user?.tenantId !== null) return html``;
+  return html`<form method="get" action="${action}" class="card buttons">
+<label for="tenant-choice">${ctx.m.tenant}</label>
+<select id="tenant-choice" name="tenant">${tenants.map(
+    (t) => html`<option value="${t.id}"${t.id === selected ? html` selected` : ''}>${t.name}</option>`,
+  )}</select>
+<button type="submit" class="secondary">${ctx.m.choose}</button></form>`;
+}
+
+export function keysPage(
+  ctx: PageContext,
+  p: {
+    tenant: Tenant;
+    keys: readonly ApiKeySummary[];
+    tenants: readonly Tenant[];
+    newKey?: { prefix: string; key: string };
+  },
+): string {
+  const { m } = ctx;
+  const t = p.tenant;
+  const when = (d: Date | null) => (d ? formatDateTime(d, ctx) : m.never);
+  const keyForm = (k: ApiKeySummary, action: 'disable' | 'enable' | 'revoke', label: string, danger = false) =>
+    html`<form method="${action === 'revoke' ? 'get' : 'post'}" action="/control/keys/${k.prefix}/${action === 'revoke' ? 'confirm-revoke' : action}">
+${action === 'revoke' ? '' : csrfField(ctx)}<input type="hidden" name="tenant" value="${t.id}">
+<button type="submit" class="${danger ? 'danger' : 'secondary'}">${label}</button></form>`;
+  const rows = p.keys.map(
+    (k) => html`<tr><td><code>${k.prefix}</code></td><td>${k.label}</td>
+<td><span class="status ${k.status}">${m.keyStatus[k.status] ?? k.status}</span></td>
+<td>${formatDateTime(k.created_at, ctx)}</td><td>${when(k.last_used_at)}</td><td>${when(k.expires_at)}</td>
+<td><div class="buttons">${k.status === 'active' ? keyForm(k, 'disable', m.disable) : ''}${k.status === 'disabled' ? keyForm(k, 'enable', m.enable) : ''}${k.status !== 'revoked' ? keyForm(k, 'revoke', m.revoke, true) : ''}</div></td></tr>`,
+  );
+  return page(ctx, {
+    title: m.keys,
+    current: 'keys',
+    body: html`<h1>${m.keys} · ${t.name}</h1>
+${tenantChooser(ctx, '/control/keys', p.tenants, t.id)}
+${
+  p.newKey
+    ? html`<section class="card" aria-labelledby="new-key-h"><h2 id="new-key-h">${m.newKeyTitle}</h2>
+<p>${m.newKeyText}</p>
+<label for="new-key">${m.keys} ${p.newKey.prefix}</label>
+<input id="new-key" class="key" readonly value="${p.newKey.key}">
+<p><button type="button" class="secondary" data-copy="new-key">${m.copy}</button></p></section>`
+    : ''
+}
+<section class="card">
+${
+  p.keys.length === 0
+    ? html`<p>${m.noKeys}</p>`
+    : html`<div class="table-wrap" tabindex="0"><table><caption>${m.keys}</caption>
+<thead><tr><th scope="col">${m.prefix}</th><th scope="col">${m.label}</th><th scope="col">${m.status}</th><th scope="col">${m.created}</th>
+<th scope="col">${m.lastUsed}</th><th scope="col">${m.expires}</th><th scope="col">${m.actions}</th></tr></thead>
+<tbody>${rows}</tbody></table></div>`
+}
+</section>
+<section class="card" aria-labelledby="add-key-h"><h2 id="add-key-h">${m.addKey}</h2>
+<form method="post" action="/control/keys">${csrfField(ctx)}<input type="hidden" name="tenant" value="${t.id}">
+<div class="field"><label for="key-label">${m.label}</label><input id="key-label" name="label" required maxlength="100"></div>
+<div class="field"><label for="key-expiry">${m.expiryOptional}</label><input id="key-expiry" name="expires_at" type="date"></div>
+<button type="submit">${m.create}</button></form></section>`,
+  });
+}
+
+export function confirmRevokePage(ctx: PageContext, k: ApiKeySummary): string {
+  const { m } = ctx;
+  return page(ctx, {
+    title: m.confirmTitle,
+    current: 'keys',
+    body: html`<section class="card narrow" aria-labelledby="confirm-h"><h1 id="confirm-h">${m.confirmTitle}</h1>
+<p class="confirm">${m.confirmRevoke(`${k.prefix} (${k.label})`)}</p>
+<form method="post" action="/control/keys/${k.prefix}/revoke">${csrfField(ctx)}<input type="hidden" name="tenant" value="${k.tenant_id}">
+<div class="buttons"><button type="submit" class="danger">${m.revoke}</button>
+<a href="/control/keys?tenant=${k.tenant_id}">${m.back}</a></div></form></section>`,
+  });
+}
+
+export function settingsPage(
+  ctx: PageContext,
+  p: {
+    tenant: Tenant;
+    tenants: readonly Tenant[];
+    values?: Record<string, string | boolean>;
+    problems?: Record<string, string>;
+  },
+): string {
+  const { m } = ctx;
+  const current = p.tenant as unknown as Record<string, unknown>;
+  const fields = SETTING_FIELDS.map((f) => {
+    const id = `s-${f.name}`;
+    const label = m.settingLabels[f.name] ?? f.name;
+    const problem = p.problems?.[f.name];
+    const given = p.values?.[f.name];
+    const value = given !== undefined ? given : current[f.name];
+    const described = problem ? html` aria-invalid="true" aria-describedby="${id}-problem"` : '';
+    const problemLine = problem ? html`<p id="${id}-problem" class="problem">${problem}</p>` : '';
+    if (f.kind === 'boolean') {
+      return html`<div class="field check"><label for="${id}"><input id="${id}" type="checkbox" name="${f.name}" value="on"${value === true || value === 'on' ? html` checked` : ''}> ${label}</label>${problemLine}</div>`;
+    }
+    const type = f.kind === 'integer' ? 'text' : f.kind === 'email' ? 'email' : 'text';
+    return html`<div class="field"><label for="${id}">${label}</label>
+<input id="${id}" name="${f.name}" type="${type}"${f.kind === 'integer' ? html` inputmode="numeric"` : ''} value="${value === null || value === undefined ? '' : String(value)}"${f.kind === 'text' ? html` required maxlength="${f.max ?? 200}"` : ''}${described}>${problemLine}</div>`;
+  });
+  return page(ctx, {
+    title: m.settings,
+    current: 'settings',
+    body: html`<h1>${m.settings} · ${p.tenant.name}</h1>
+${tenantChooser(ctx, '/control/settings', p.tenants, p.tenant.id)}
+${p.problems ? html`<p class="flash error" role="alert">${m.invalid}</p>` : ''}
+<form method="post" action="/control/settings" class="card">${csrfField(ctx)}<input type="hidden" name="tenant" value="${p.tenant.id}">
+<input type="hidden" name="boolean_fields" value="${SETTING_FIELDS.filter((f) => f.kind === 'boolean')
+      .map((f) => f.name)
+      .join(',')}">
+${fields}
+<button type="submit">${m.save}</button></form>`,
+  });
+}

@@ -1,0 +1,149 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { apiKeys } from '../api-keys/index.js';
+import type { Tenant } from '../db/index.js';
+import { AppError } from '../domain/index.js';
+import { SETTING_FIELDS, updateTenantSettings } from '../tenants/index.js';
+import { confirmRevokePage, keysPage, settingsPage } from './config-pages.js';
+import { audit, controlNotFound, field, flash, pageContext, tenantScope, user } from './control-context.js';
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const KEY_AUDIT = { disable: 'key_disabled', enable: 'key_enabled', revoke: 'key_revoked' } as const;
+const send = (reply: FastifyReply, body: string, status = 200) =>
+  reply.code(status).type('text/html; charset=utf-8').send(body);
+
+/**
+ * The tenant a configuration page is about: a tenant user's own; for a superuser, the one
+ * named or else the first. Another tenant's, or one that does not exist: 404.
+ */
+async function configTenant(request: FastifyRequest, named: unknown): Promise<{ tenant: Tenant; tenants: Tenant[] }> {
+  const { repos } = request.server.payreq;
+  const scope = tenantScope(request, named);
+  const tenants = user(request).tenantId === null ? await repos.tenants.list() : [];
+  const tenant = scope ? await repos.tenants.find(scope) : tenants[0];
+  if (!tenant) throw controlNotFound();
+  return { tenant, tenants };
+}
+
+export async function configRoutes(control: FastifyInstance): Promise<void> {
+  const { payreq } = control;
+  const keys = apiKeys(payreq.repos, (prefix) => payreq.auth.forget(prefix));
+  const tenantOf = (request: FastifyRequest) =>
+    field(request.body, 'tenant') ?? (request.query as { tenant?: string }).tenant;
+
+  control.get('/keys', async (request, reply) => {
+    const { tenant, tenants } = await configTenant(request, tenantOf(request));
+    // The full key exists in the session for this one page view, then is dropped for good.
+    const fresh = request.session.get('newKey');
+    if (fresh) request.session.set('newKey', undefined);
+    const ctx = await pageContext(request, reply);
+    const list = await keys.list(tenant.id);
+    const newKey = fresh && list.some((k) => k.prefix === fresh.prefix) ? fresh : undefined;
+    return send(reply, keysPage(ctx, { tenant, tenants, keys: list, newKey }));
+  });
+
+  control.post('/keys', async (request, reply) => {
+    const { tenant } = await configTenant(request, tenantOf(request));
+    const ctx = await pageContext(request, reply);
+    const label = (field(request.body, 'label') ?? '').trim();
+    const expiry = (field(request.body, 'expires_at') ?? '').trim();
+    const expiresAt = expiry === '' ? null : DATE.test(expiry) ? new Date(`${expiry}T00:00:00Z`) : undefined;
+    const back = `/control/keys?tenant=${tenant.id}`;
+    if (
+      label === '' ||
+      label.length > 100 ||
+      expiresAt === undefined ||
+      (expiresAt && expiresAt.getTime() <= Date.now())
+    ) {
+      flash(request, 'error', ctx.m.invalid);
+      return reply.redirect(back, 303);
+    }
+    const { key, summary } = await keys.create({ tenantId: tenant.id, label, expiresAt });
+    request.session.set('newKey', { prefix: summary.prefix, key });
+    await audit(request, {
+      tenantId: tenant.id,
+      action: 'key_created',
+      target: summary.prefix,
+      outcome: 'ok',
+      detail: { label },
+    });
+    return reply.redirect(back, 303);
+  });
+
+  control.get('/keys/:prefix/confirm-revoke', async (request, reply) => {
+    const scope = tenantScope(request, undefined);
+    const key = await keys.find((request.params as { prefix: string }).prefix, scope).catch(() => {
+      throw controlNotFound();
+    });
+    return send(reply, confirmRevokePage(await pageContext(request, reply), key));
+  });
+
+  control.post('/keys/:prefix/:action', async (request, reply) => {
+    const { prefix, action } = request.params as { prefix: string; action: string };
+    if (action !== 'disable' && action !== 'enable' && action !== 'revoke') throw controlNotFound();
+    const scope = tenantScope(request, undefined);
+    const key = await keys.find(prefix, scope).catch(() => {
+      throw controlNotFound();
+    });
+    const ctx = await pageContext(request, reply);
+    try {
+      await keys[action](key.prefix, scope);
+      await audit(request, { tenantId: key.tenant_id, action: KEY_AUDIT[action], target: key.prefix, outcome: 'ok' });
+      flash(request, 'ok', ctx.m.done);
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      await audit(request, {
+        tenantId: key.tenant_id,
+        action: KEY_AUDIT[action],
+        target: key.prefix,
+        outcome: 'refused',
+        detail: { reason: err.message },
+      });
+      flash(request, 'error', `${ctx.m.refused}: ${err.message}`);
+    }
+    return reply.redirect(`/control/keys?tenant=${key.tenant_id}`, 303);
+  });
+
+  control.get('/settings', async (request, reply) => {
+    const { tenant, tenants } = await configTenant(request, tenantOf(request));
+    return send(reply, settingsPage(await pageContext(request, reply), { tenant, tenants }));
+  });
+
+  control.post('/settings', async (request, reply) => {
+    const { tenant, tenants } = await configTenant(request, tenantOf(request));
+    // A checkbox left unticked sends nothing: every setting on the form is given, booleans too.
+    const raw: Record<string, string | boolean> = {};
+    for (const f of SETTING_FIELDS) {
+      const v = field(request.body, f.name);
+      raw[f.name] = f.kind === 'boolean' ? v === 'on' : (v ?? '');
+    }
+    try {
+      const { changed, after } = await updateTenantSettings(payreq.repos, tenant.id, raw);
+      await audit(request, {
+        tenantId: tenant.id,
+        action: 'settings_changed',
+        target: tenant.id,
+        outcome: 'ok',
+        detail: { changed },
+      });
+      const ctx = await pageContext(request, reply);
+      flash(request, 'ok', ctx.m.saved);
+      return reply.redirect(`/control/settings?tenant=${after.id}`, 303);
+    } catch (err) {
+      if (!(err instanceof AppError) || err.code !== 'validation_failed') throw err;
+      const details = (err.extra.details ?? []) as { field: string; message: string }[];
+      const problems = Object.fromEntries(details.map((d) => [d.field, d.message]));
+      await audit(request, {
+        tenantId: tenant.id,
+        action: 'settings_changed',
+        target: tenant.id,
+        outcome: 'refused',
+        detail: { problems },
+      });
+      return send(
+        reply,
+        settingsPage(await pageContext(request, reply), { tenant, tenants, values: raw, problems }),
+        422,
+      );
+    }
+  });
+}

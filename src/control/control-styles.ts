@@ -1,0 +1,104 @@
+/** Served from our origin: the CSP needs no 'unsafe-inline' for styles. */
+export const CONTROL_STYLESHEET_PATH = '/control/assets/control.css';
+export const CONTROL_SCRIPT_PATH = '/control/assets/control.js';
+
+/**
+ * The guest page's palette and type (navy banner, white cards, 7:1 text contrast, thick amber
+ * focus ring), laid out for work: wide tables at 1280 px that scroll inside their card at
+ * 768 px rather than squeezing.
+ */
+export const CONTROL_CSS = `
+*, *::before, *::after { box-sizing: border-box; }
+html { -webkit-text-size-adjust: 100%; text-size-adjust: 100%; }
+body { margin: 0; font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
+  font-size: 1rem; line-height: 1.5; color: #1b1b1f; background: #f3f4f6; }
+.skip { position: absolute; left: -999px; top: 0; background: #ffffff; color: #0b4a8b; padding: 0.5rem; }
+.skip:focus { left: 0.5rem; }
+.site { background: #12355b; color: #ffffff; padding: 0.5rem 1rem; display: flex; flex-wrap: wrap;
+  align-items: center; justify-content: space-between; gap: 0.5rem 1rem; }
+.site .brand { font-weight: 700; font-size: 1.125rem; margin: 0; }
+.site a, .site button.link { color: #ffffff; }
+.site .who { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: center; font-size: 0.9375rem; }
+.site form { margin: 0; }
+nav.main { background: #0b2440; padding: 0 1rem; }
+nav.main ul { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: 0 0.25rem; }
+nav.main a { display: inline-block; color: #ffffff; padding: 0.625rem 0.75rem; text-decoration: none; }
+nav.main a[aria-current="page"] { background: #f3f4f6; color: #12355b; font-weight: 700; }
+main { display: block; max-width: 80rem; margin: 0 auto; padding: 1rem; }
+.card { background: #ffffff; border: 1px solid #c9ccd2; border-radius: 0.5rem; padding: 1rem; margin-bottom: 1rem; }
+.narrow { max-width: 28rem; margin: 2rem auto; }
+h1 { font-size: 1.5rem; line-height: 1.25; margin: 0 0 0.75rem; }
+h2 { font-size: 1.25rem; line-height: 1.3; margin: 0 0 0.75rem; }
+p { margin: 0 0 0.75rem; }
+a { color: #0b4a8b; }
+:focus-visible { outline: 3px solid #b45309; outline-offset: 2px; }
+label, legend { display: block; font-weight: 600; margin-bottom: 0.25rem; }
+fieldset { border: 0; margin: 0; padding: 0; min-width: 0; }
+.field { margin-bottom: 0.75rem; }
+.field.check label { display: flex; gap: 0.5rem; align-items: center; font-weight: 600; }
+input, select, textarea { font: inherit; font-size: 1rem; padding: 0.5rem 0.625rem; color: #1b1b1f; background: #ffffff;
+  border: 2px solid #5f6470; border-radius: 0.375rem; min-height: 2.5rem; max-width: 100%; }
+input[type="checkbox"] { min-height: 0; width: 1.25rem; height: 1.25rem; }
+input[aria-invalid="true"] { border-color: #9b1c1c; }
+.hint { font-size: 0.875rem; color: #3d4149; margin: 0.25rem 0 0; }
+.problem { color: #9b1c1c; font-weight: 600; font-size: 0.9375rem; margin: 0.25rem 0 0; }
+button, .button { display: inline-block; font: inherit; font-weight: 700; text-align: center; text-decoration: none;
+  padding: 0.5rem 1rem; min-height: 2.5rem; color: #ffffff; background: #12355b; border: 2px solid #12355b;
+  border-radius: 0.375rem; cursor: pointer; }
+button:hover, .button:hover { background: #0b2440; }
+button.secondary, .button.secondary { background: #ffffff; color: #12355b; }
+button.danger { background: #9b1c1c; border-color: #9b1c1c; }
+button.link { background: none; border: 0; padding: 0; min-height: 0; font-weight: 400; text-decoration: underline; }
+.filters { display: grid; grid-template-columns: repeat(auto-fill, minmax(11rem, 1fr)); gap: 0 1rem; align-items: end; }
+.filters .wide { grid-column: span 2; }
+.filters input, .filters select { width: 100%; }
+.buttons { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; }
+.table-wrap { overflow-x: auto; }
+table { border-collapse: collapse; width: 100%; font-size: 0.9375rem; }
+caption { text-align: left; font-weight: 700; padding-bottom: 0.5rem; }
+th, td { text-align: left; padding: 0.5rem; border-bottom: 1px solid #c9ccd2; vertical-align: top; }
+th { background: #eef1f5; }
+td.num, th.num { text-align: right; white-space: nowrap; }
+.status { display: inline-block; padding: 0 0.5rem; border-radius: 1rem; border: 1px solid #5f6470; white-space: nowrap;
+  font-size: 0.875rem; background: #ffffff; }
+.status.CAPTURED, .status.ok, .status.succeeded, .status.active { border-color: #14532d; color: #14532d; }
+.status.REFUSED, .status.ERROR, .status.failed, .status.refused, .status.revoked { border-color: #9b1c1c; color: #9b1c1c; }
+.status.in_doubt, .status.AUTHORISED_TO_VALIDATE { border-color: #7a2e00; color: #7a2e00; }
+.flash { border: 2px solid #14532d; background: #f0fdf4; color: #14532d; border-radius: 0.375rem; padding: 0.75rem;
+  margin-bottom: 1rem; }
+.flash.error { border-color: #9b1c1c; background: #fdf2f2; color: #5c0f0f; }
+.flash.doubt { border-color: #7a2e00; background: #fff7ed; color: #5a2200; }
+tr.incident td { background: #fdf2f2; }
+.summary { display: grid; grid-template-columns: repeat(auto-fill, minmax(16rem, 1fr)); gap: 0.25rem 1.5rem; margin: 0; }
+.summary div { display: flex; justify-content: space-between; gap: 1rem; border-bottom: 1px dotted #c9ccd2; }
+.summary dt { color: #3d4149; }
+.summary dd { margin: 0; font-weight: 600; text-align: right; overflow-wrap: anywhere; }
+pre { background: #f3f4f6; border: 1px solid #c9ccd2; border-radius: 0.375rem; padding: 0.75rem; overflow-x: auto;
+  white-space: pre-wrap; overflow-wrap: anywhere; }
+.key { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 1rem; width: 100%; }
+.actions { display: grid; grid-template-columns: repeat(auto-fill, minmax(16rem, 1fr)); gap: 1rem; }
+.actions form { border: 1px solid #c9ccd2; border-radius: 0.375rem; padding: 0.75rem; margin: 0; }
+.confirm { font-size: 1.125rem; }
+.pager { display: flex; gap: 1rem; margin-top: 1rem; }
+@media (min-width: 48rem) { main { padding: 1.5rem; } .card { padding: 1.25rem; } }
+`;
+
+/**
+ * The one script: progressive enhancement only. It fills the copy button and the "select all"
+ * box; every action works without it.
+ */
+export const CONTROL_JS = `
+document.addEventListener('click', function (e) {
+  var t = e.target;
+  if (t && t.matches && t.matches('[data-copy]')) {
+    var field = document.getElementById(t.getAttribute('data-copy'));
+    if (field && navigator.clipboard) { navigator.clipboard.writeText(field.value); t.textContent = t.getAttribute('data-copied') || t.textContent; }
+  }
+});
+document.addEventListener('change', function (e) {
+  var t = e.target;
+  if (t && t.id === 'select-all') {
+    document.querySelectorAll('input[name="ids"]').forEach(function (box) { box.checked = t.checked; });
+  }
+});
+`;

@@ -1,0 +1,144 @@
+import formbody from '@fastify/formbody';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { toAppError } from '../api/index.js';
+import { STATIC_SECURITY_HEADERS } from '../guest/index.js';
+import { adminRoutes } from './admin-routes.js';
+import { configRoutes } from './config-routes.js';
+import { pageContext } from './control-context.js';
+import { CONTROL_CSS, CONTROL_JS, CONTROL_SCRIPT_PATH, CONTROL_STYLESHEET_PATH } from './control-styles.js';
+import { messagePage, notFoundPage, type PageContext } from './layout.js';
+import { requestsRoutes } from './requests-routes.js';
+import { registerSessions, sessionAlive } from './session.js';
+import { signInRoutes } from './sign-in-routes.js';
+
+export { ABSOLUTE_MS, IDLE_MS, SESSION_COOKIE } from './session.js';
+export { SIGN_IN_LIMITS } from './sign-in-routes.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The back office's clock (tests move it to expire a session without waiting). */
+    controlNow: () => Date;
+  }
+}
+
+// Scripts and styles only from our origin; forms only to us; never framed.
+const CSP = [
+  "default-src 'none'",
+  "style-src 'self'",
+  "script-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+].join('; ');
+
+const PUBLIC_PATHS = new Set(['/control/sign-in', '/control/assets/control.css', '/control/assets/control.js']);
+
+function pathOf(request: FastifyRequest): string {
+  return (request.url.split('?')[0] ?? '').replace(/\/+$/, '') || '/';
+}
+
+/**
+ * Who is asking: a live session of an enabled user, or nobody. Reloaded from the database on
+ * every request, so a disabled user or a changed tenant takes effect at once.
+ */
+async function identify(control: FastifyInstance, request: FastifyRequest): Promise<'ok' | 'none' | 'expired'> {
+  const userId = request.session.get('userId');
+  if (!userId) return 'none';
+  const now = control.controlNow().getTime();
+  const session = { signedInAt: request.session.get('signedInAt'), lastSeenAt: request.session.get('lastSeenAt') };
+  const row = sessionAlive(session, now) ? await control.payreq.repos.adminUsers.find(userId) : undefined;
+  if (!row || row.disabled_at !== null) {
+    await request.session.destroy();
+    return 'expired';
+  }
+  request.session.set('lastSeenAt', now);
+  request.controlUser = { id: row.id, username: row.username, tenantId: row.tenant_id };
+  return 'ok';
+}
+
+const CSRF_CODES = new Set(['FST_CSRF_INVALID_TOKEN', 'FST_CSRF_MISSING_SECRET']);
+
+/** Errors as pages; statuses from the one mapping of the service (toAppError). */
+async function renderError(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const e = toAppError(err);
+  if (e.httpStatus >= 500) request.log.error({ err }, 'control page failed');
+  const send = (status: number, body: string) => reply.code(status).type('text/html; charset=utf-8').send(body);
+  let ctx: PageContext;
+  try {
+    ctx = await pageContext(request, reply);
+  } catch {
+    return reply
+      .code(e.httpStatus)
+      .type('text/plain; charset=utf-8')
+      .send(e.httpStatus >= 500 ? 'Internal error' : e.message);
+  }
+  const { m } = ctx;
+  // A refused CSRF token: nothing was changed; the user is told so and goes back to the form.
+  if (CSRF_CODES.has(err.code))
+    return send(
+      403,
+      messagePage(ctx, m.formExpired, '', request.controlUser ? '/control/requests' : '/control/sign-in'),
+    );
+  if (e.httpStatus === 404) return send(404, notFoundPage(ctx));
+  if (e.httpStatus === 429) return send(429, messagePage(ctx, m.signInThrottled, '', '/control/sign-in'));
+  return send(e.httpStatus, messagePage(ctx, e.httpStatus >= 500 ? m.error : e.message, ''));
+}
+
+/** The back office under /control/: sessions, CSRF, headers, and its pages. */
+export async function controlPlugin(app: FastifyInstance, opts: { now?: () => Date }): Promise<void> {
+  app.decorate('controlNow', opts.now ?? (() => new Date()));
+  await app.register(
+    async (control) => {
+      // Forms post urlencoded; only here (the API still takes JSON alone).
+      await control.register(formbody);
+      await registerSessions(control, {
+        secretKey: app.payreq.secretKey,
+        production: app.payreq.config.production,
+        sessions: app.payreq.repos.adminSessions,
+      });
+      // Every state-changing route checks the CSRF token: by construction, not by memory.
+      control.addHook('onRoute', (route) => {
+        const methods = Array.isArray(route.method) ? route.method : [route.method];
+        if (!methods.some((m) => m !== 'GET' && m !== 'HEAD')) return;
+        const existing = route.preHandler
+          ? Array.isArray(route.preHandler)
+            ? route.preHandler
+            : [route.preHandler]
+          : [];
+        route.preHandler = [...existing, control.csrfProtection];
+      });
+      control.addHook('onRequest', async (_request, reply) => {
+        reply.headers(STATIC_SECURITY_HEADERS);
+        reply.header('cache-control', 'no-store');
+        reply.header('content-security-policy', CSP);
+      });
+      control.addHook('preHandler', async (request, reply) => {
+        const path = pathOf(request);
+        const who = await identify(control, request);
+        if (who === 'ok' || PUBLIC_PATHS.has(path) || path.startsWith('/control/language/')) return;
+        // Not signed in: nothing runs; a page asks to sign in, a form is refused the same way.
+        return reply.redirect(`/control/sign-in${who === 'expired' ? '?expired=1' : ''}`, 303);
+      });
+      control.setErrorHandler(renderError);
+      control.setNotFoundHandler(async (request, reply) => {
+        const ctx = await pageContext(request, reply);
+        return reply.code(404).type('text/html; charset=utf-8').send(notFoundPage(ctx));
+      });
+
+      control.get(CONTROL_STYLESHEET_PATH.replace('/control', ''), async (_request, reply) =>
+        reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(CONTROL_CSS),
+      );
+      control.get(CONTROL_SCRIPT_PATH.replace('/control', ''), async (_request, reply) =>
+        reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(CONTROL_JS),
+      );
+      control.get('/', async (_request, reply) => reply.redirect('/control/requests', 303));
+      await control.register(signInRoutes);
+      await control.register(requestsRoutes);
+      await control.register(configRoutes);
+      await control.register(adminRoutes);
+    },
+    { prefix: '/control' },
+  );
+}

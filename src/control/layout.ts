@@ -1,0 +1,119 @@
+import { type Currency, formatMoney } from '../domain/index.js';
+import { html, type SafeHtml } from '../html/index.js';
+import { CONTROL_SCRIPT_PATH, CONTROL_STYLESHEET_PATH } from './control-styles.js';
+import { CONTROL_LANGUAGES, CONTROL_MESSAGES, type ControlLanguage, type ControlMessages } from './messages.js';
+
+/** Who is signed in, as every page needs it. */
+export interface ControlUser {
+  id: string;
+  username: string;
+  /** null: a superuser. */
+  tenantId: string | null;
+}
+
+export type Section = 'requests' | 'keys' | 'settings' | 'tenants' | 'users' | 'schedules' | 'audit';
+
+export interface PageContext {
+  language: ControlLanguage;
+  m: ControlMessages;
+  user?: ControlUser;
+  csrf: string;
+  flash?: { kind: 'ok' | 'error' | 'doubt'; text: string };
+  /** The page's own path and query, for the language switch to come back to. */
+  here: string;
+}
+
+export function formatDateTime(d: Date | string | null, ctx: PageContext, timeZone?: string): string {
+  if (d === null) return '';
+  return new Intl.DateTimeFormat(ctx.m.locale, { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(
+    new Date(d),
+  );
+}
+
+export function formatAmount(cents: number, currency: Currency | string, ctx: PageContext): string {
+  return formatMoney(cents, currency as Currency, ctx.m.locale);
+}
+
+/** A hidden CSRF field: every state-changing form carries one. */
+export const csrfField = (ctx: PageContext) => html`<input type="hidden" name="_csrf" value="${ctx.csrf}">`;
+
+function nav(ctx: PageContext, current: Section | undefined): SafeHtml {
+  const { m, user } = ctx;
+  if (!user) return html``;
+  const items: [Section, string, string][] = [
+    ['requests', '/control/requests', m.navRequests],
+    ['keys', '/control/keys', m.navKeys],
+    ['settings', '/control/settings', m.navSettings],
+    ...(user.tenantId === null
+      ? ([
+          ['tenants', '/control/tenants', m.navTenants],
+          ['users', '/control/users', m.navUsers],
+          ['schedules', '/control/schedules', m.navSchedules],
+        ] as [Section, string, string][])
+      : []),
+    ['audit', '/control/audit', m.navAudit],
+  ];
+  return html`<nav class="main" aria-label="${m.navigation}"><ul>${items.map(
+    ([id, href, label]) =>
+      html`<li><a href="${href}"${id === current ? html` aria-current="page"` : ''}>${label}</a></li>`,
+  )}</ul></nav>`;
+}
+
+function languageSwitch(ctx: PageContext): SafeHtml {
+  const others = CONTROL_LANGUAGES.filter((l) => l !== ctx.language);
+  return html`${others.map(
+    (l) =>
+      html`<a href="/control/language/${l}?back=${encodeURIComponent(ctx.here)}" lang="${l}" hreflang="${l}">${CONTROL_MESSAGES[l].languageName}</a>`,
+  )}`;
+}
+
+export function page(
+  ctx: PageContext,
+  p: { title: string; current?: Section; body: SafeHtml; refreshSeconds?: number },
+): string {
+  const { m, user } = ctx;
+  return html`<!doctype html>
+<html lang="${ctx.language}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow">
+${p.refreshSeconds ? html`<meta http-equiv="refresh" content="${p.refreshSeconds}">` : ''}
+<title>${p.title} · ${m.backOffice}</title>
+<link rel="stylesheet" href="${CONTROL_STYLESHEET_PATH}">
+<script src="${CONTROL_SCRIPT_PATH}" defer></script>
+</head>
+<body>
+<a class="skip" href="#content">${m.skipToContent}</a>
+<header class="site">
+<p class="brand">${m.backOffice}</p>
+<div class="who">
+${languageSwitch(ctx)}
+${
+  user
+    ? html`<span>${m.signedInAs(user.username)}</span>
+<form method="post" action="/control/sign-out">${csrfField(ctx)}<button type="submit" class="link">${m.signOut}</button></form>`
+    : ''
+}
+</div>
+</header>
+${nav(ctx, p.current)}
+<main id="content" tabindex="-1">
+${ctx.flash ? html`<p class="flash ${ctx.flash.kind === 'ok' ? '' : ctx.flash.kind}" role="status">${ctx.flash.text}</p>` : ''}
+${p.body}
+</main>
+</body>
+</html>
+`.value;
+}
+
+/** A page that only says something: not found, a refused form, too many attempts. */
+export function messagePage(ctx: PageContext, title: string, text: string, link = '/control/requests'): string {
+  return page(ctx, {
+    title,
+    body: html`<section class="card"><h1>${title}</h1>${text ? html`<p>${text}</p>` : ''}
+<p><a href="${link}">${ctx.m.back}</a></p></section>`,
+  });
+}
+
+export const notFoundPage = (ctx: PageContext) => messagePage(ctx, ctx.m.notFound, ctx.m.notFoundText);

@@ -1,0 +1,249 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ControlListFilter } from '../db/index.js';
+import { AppError, REQUEST_TYPES, type RequestType, STATUSES, type Status } from '../domain/index.js';
+import { audit, controlNotFound, field, flash, isUuid, pageContext, tenantScope, user } from './control-context.js';
+import {
+  AMOUNT_ACTIONS,
+  allowedActions,
+  parseAmountField,
+  REQUEST_ACTIONS,
+  type RequestAction,
+} from './request-actions.js';
+import { bulkPage, confirmPage, type DetailRow, detailPage, type ListQuery, listPage } from './request-pages.js';
+import { tenantContextOf } from './tenant-context.js';
+
+const PAGE_SIZE = 50;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+const dateOrUndefined = (v: string | undefined) => (v && DATE.test(v) && !Number.isNaN(Date.parse(v)) ? v : undefined);
+
+function encodeCursor(row: { created_at: Date; id: string }): string {
+  return Buffer.from(`${new Date(row.created_at).toISOString()}|${row.id}`).toString('base64url');
+}
+
+function decodeCursor(v: string | undefined): { createdAt: Date; id: string } | undefined {
+  if (!v) return undefined;
+  const [at, id] = Buffer.from(v, 'base64url').toString('utf8').split('|');
+  const createdAt = new Date(at ?? '');
+  if (!isUuid(id) || Number.isNaN(createdAt.getTime())) throw new AppError('invalid_cursor', 400, 'Invalid page link');
+  return { createdAt, id };
+}
+
+/** The request in the user's scope, or the same 404 whether it is absent or another tenant's. */
+export async function scopedRequest(request: FastifyRequest, id: string): Promise<DetailRow> {
+  if (!isUuid(id)) throw controlNotFound();
+  const u = user(request);
+  const row = await request.server.payreq.repos.controlRequests.find(id.toLowerCase(), u.tenantId ?? undefined);
+  if (!row) throw controlNotFound();
+  return row;
+}
+
+/** Runs one action through the shared command facade; the outcome for the audit and the flash. */
+export async function performAction(
+  request: FastifyRequest,
+  row: DetailRow,
+  action: RequestAction,
+  cents: number | undefined,
+  nonce: string,
+): Promise<{ outcome: 'ok' | 'refused' | 'in_doubt'; message?: string }> {
+  const { payreq } = request.server;
+  const u = user(request);
+  const actor = { source: 'admin' as const, actor: u.username };
+  const tenant = await payreq.repos.tenants.find(row.tenant_id);
+  if (!tenant) throw controlNotFound();
+  const t = tenantContextOf(tenant);
+  const amount = cents === undefined ? undefined : cents / 100;
+  try {
+    switch (action) {
+      case 'capture':
+        await payreq.commands.capture(t, row.id, amount, actor);
+        break;
+      case 'release':
+        await payreq.commands.release(t, row.id, actor);
+        break;
+      case 'refund':
+        await payreq.commands.refund(t, row.id, amount, actor);
+        break;
+      case 'cancel':
+        await payreq.commands.cancel(t, row.id, actor);
+        break;
+      case 'delete':
+        await payreq.commands.delete(t, row.id, actor);
+        break;
+      case 'resend':
+        if (!allowedActions(row).includes('resend')) {
+          throw new AppError('invalid_status', 400, `Cannot resend the payment link in status ${row.status}`);
+        }
+        await payreq.repos.controlRequests.queueLinkEmail(row.tenant_id, row.id, nonce);
+        break;
+    }
+    return { outcome: 'ok' };
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    // The provider's answer was lost: the money may have moved. Never reported as a failure.
+    if (err.code === 'outcome_unknown') return { outcome: 'in_doubt', message: err.message };
+    return { outcome: 'refused', message: err.message };
+  }
+}
+
+function listFilter(request: FastifyRequest, q: ListQuery & { after?: string }): ControlListFilter {
+  const status = (STATUSES as readonly string[]).includes(q.status ?? '') ? (q.status as Status) : undefined;
+  const type = (REQUEST_TYPES as readonly string[]).includes(q.type ?? '') ? (q.type as RequestType) : undefined;
+  const createdFrom = dateOrUndefined(q.created_from);
+  const createdTo = dateOrUndefined(q.created_to);
+  const text = q.q?.trim().slice(0, 100);
+  return {
+    tenantId: tenantScope(request, q.tenant),
+    status,
+    requestType: type,
+    text: text ? text : undefined,
+    createdFrom: createdFrom ? new Date(`${createdFrom}T00:00:00Z`) : undefined,
+    // "Created until" includes that whole day.
+    createdBefore: createdTo ? new Date(Date.parse(`${createdTo}T00:00:00Z`) + 86_400_000) : undefined,
+    checkinFrom: dateOrUndefined(q.checkin_from),
+    checkinTo: dateOrUndefined(q.checkin_to),
+    before: decodeCursor(q.after),
+    limit: PAGE_SIZE + 1,
+  };
+}
+
+const html = (reply: FastifyReply, body: string) => reply.type('text/html; charset=utf-8').send(body);
+
+export async function requestsRoutes(control: FastifyInstance): Promise<void> {
+  const { repos } = control.payreq;
+
+  control.get('/requests', async (request, reply) => {
+    const raw = request.query as Record<string, string | undefined>;
+    const q: ListQuery = {
+      tenant: raw.tenant || undefined,
+      status: raw.status || undefined,
+      type: raw.type || undefined,
+      q: raw.q || undefined,
+      created_from: raw.created_from || undefined,
+      created_to: raw.created_to || undefined,
+      checkin_from: raw.checkin_from || undefined,
+      checkin_to: raw.checkin_to || undefined,
+    };
+    const filter = listFilter(request, { ...q, after: raw.after });
+    const rows = await repos.controlRequests.list(filter);
+    const more = rows.length > PAGE_SIZE;
+    const shown = rows.slice(0, PAGE_SIZE);
+    const last = shown[shown.length - 1];
+    const params = new URLSearchParams(Object.entries(q).filter(([, v]) => v) as [string, string][]);
+    if (more && last) params.set('after', encodeCursor(last));
+    const ctx = await pageContext(request, reply);
+    const tenants = user(request).tenantId === null ? await repos.tenants.list() : [];
+    return html(
+      reply,
+      listPage(ctx, {
+        query: q,
+        rows: shown,
+        next: more ? `/control/requests?${params}` : undefined,
+        tenants,
+        firstPage: !raw.after,
+        batchId: randomUUID(),
+      }),
+    );
+  });
+
+  // Bulk: each selected row becomes its own queued job; the page then follows their progress.
+  control.post('/bulk', async (request, reply) => {
+    const body = request.body as Record<string, unknown> | undefined;
+    const rawIds = body?.ids;
+    const ids = (Array.isArray(rawIds) ? rawIds : rawIds === undefined ? [] : [rawIds]).filter(
+      (v): v is string => typeof v === 'string',
+    );
+    const action = field(body, 'action');
+    const batchId = field(body, 'batch') ?? '';
+    const ctx = await pageContext(request, reply);
+    if (action !== 'capture' && action !== 'release' && action !== 'refund') throw controlNotFound();
+    if (!isUuid(batchId) || ids.length === 0 || ids.length > PAGE_SIZE || !ids.every(isUuid)) {
+      flash(request, 'error', ctx.m.invalid);
+      return reply.redirect('/control/requests', 303);
+    }
+    // Every selected request must be in the user's scope, or nothing is queued (404).
+    const u = user(request);
+    const rows = await Promise.all(ids.map((id) => scopedRequest(request, id)));
+    const queued = await repos.bulkJobs.enqueue({
+      batchId: batchId.toLowerCase(),
+      action,
+      username: u.username,
+      userTenantId: u.tenantId,
+      requests: rows.map((r) => ({ id: r.id, tenantId: r.tenant_id })),
+    });
+    await audit(request, {
+      tenantId: u.tenantId,
+      action: 'bulk_action',
+      target: batchId,
+      outcome: 'ok',
+      detail: { action, requests: rows.length, queued },
+    });
+    return reply.redirect(`/control/bulk/${batchId.toLowerCase()}`, 303);
+  });
+
+  control.get('/bulk/:batch', async (request, reply) => {
+    const { batch } = request.params as { batch: string };
+    if (!isUuid(batch)) throw controlNotFound();
+    const jobs = await repos.bulkJobs.batch(batch.toLowerCase(), user(request).tenantId ?? undefined);
+    if (jobs.length === 0) throw controlNotFound();
+    return html(reply, bulkPage(await pageContext(request, reply), jobs));
+  });
+
+  control.get('/requests/:id', async (request, reply) => {
+    const row = await scopedRequest(request, (request.params as { id: string }).id);
+    const [history, ledger] = await Promise.all([
+      repos.controlRequests.history(row.id),
+      repos.controlRequests.ledger(row.id),
+    ]);
+    return html(reply, detailPage(await pageContext(request, reply), { row, history, ledger }));
+  });
+
+  control.get('/requests/:id/confirm', async (request, reply) => {
+    const row = await scopedRequest(request, (request.params as { id: string }).id);
+    const q = request.query as { action?: string; amount?: string };
+    const action = REQUEST_ACTIONS.find((a) => a === q.action);
+    const ctx = await pageContext(request, reply);
+    if (!action || !allowedActions(row).includes(action)) {
+      flash(request, 'error', `${ctx.m.noActions}`);
+      return reply.redirect(`/control/requests/${row.id}`, 303);
+    }
+    const cents = AMOUNT_ACTIONS.has(action) ? parseAmountField(q.amount) : undefined;
+    if (cents === null) {
+      flash(request, 'error', `${ctx.m.amount}: 12.50`);
+      return reply.redirect(`/control/requests/${row.id}`, 303);
+    }
+    return html(reply, confirmPage(ctx, { row, action, cents, nonce: randomUUID() }));
+  });
+
+  control.post('/requests/:id/:action', async (request, reply) => {
+    const { id, action: rawAction } = request.params as { id: string; action: string };
+    const row = await scopedRequest(request, id);
+    const action = REQUEST_ACTIONS.find((a) => a === rawAction);
+    if (!action) throw controlNotFound();
+    const ctx = await pageContext(request, reply);
+    const cents = AMOUNT_ACTIONS.has(action) ? parseAmountField(field(request.body, 'amount')) : undefined;
+    const nonce = field(request.body, 'nonce') ?? '';
+    if (cents === null || (action === 'resend' && !isUuid(nonce))) {
+      flash(request, 'error', `${ctx.m.invalid}`);
+      return reply.redirect(`/control/requests/${row.id}`, 303);
+    }
+    const result = await performAction(request, row, action, cents, nonce);
+    await audit(request, {
+      tenantId: row.tenant_id,
+      action,
+      target: row.reference,
+      paymentRequestId: row.id,
+      outcome: result.outcome,
+      detail: {
+        ...(cents !== undefined ? { amount: cents } : {}),
+        ...(result.message ? { reason: result.message } : {}),
+      },
+    });
+    if (result.outcome === 'ok') flash(request, 'ok', ctx.m.done);
+    else if (result.outcome === 'in_doubt') flash(request, 'doubt', ctx.m.inDoubt);
+    else flash(request, 'error', `${ctx.m.refused}: ${result.message}`);
+    const deleted = action === 'delete' && result.outcome === 'ok';
+    return reply.redirect(deleted ? '/control/requests' : `/control/requests/${row.id}`, 303);
+  });
+}

@@ -1,0 +1,84 @@
+import { createHmac } from 'node:crypto';
+import cookie from '@fastify/cookie';
+import csrf from '@fastify/csrf-protection';
+import session from '@fastify/session';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AdminSessionsRepository } from '../db/index.js';
+
+/**
+ * Sessions of the back office: @fastify/session (a maintained plugin: signed cookie, id
+ * regeneration at sign-in, destroy at sign-out) over a store of our own in PostgreSQL, so a
+ * session is one row every instance sees and that sign-out, disabling a user or a new password
+ * deletes at once. @fastify/secure-session was set aside: it needs sodium-native, a native
+ * add-on; everything here is JavaScript.
+ *
+ * The cookie: HttpOnly, SameSite=Lax, Secure in production, scoped to /control, no Max-Age (it
+ * ends with the browser). Expiry is decided server-side: IDLE_MS without a request, or
+ * ABSOLUTE_MS after sign-in, whichever comes first.
+ */
+export const SESSION_COOKIE = 'payreq_control';
+export const IDLE_MS = 30 * 60 * 1000;
+export const ABSOLUTE_MS = 12 * 60 * 60 * 1000;
+
+declare module 'fastify' {
+  interface Session {
+    userId?: string;
+    /** Epoch ms of the sign-in and of the last request, by the app's clock. */
+    signedInAt?: number;
+    lastSeenAt?: number;
+    language?: string;
+    /** A message shown once on the next page (after a redirect). */
+    flash?: { kind: 'ok' | 'error' | 'doubt'; text: string };
+    /** The full key just created: shown once on the keys page, then dropped. */
+    newKey?: { prefix: string; key: string };
+  }
+}
+
+/** Adapts the repository to the store interface @fastify/session expects (callbacks). */
+function pgStore(sessions: AdminSessionsRepository) {
+  return {
+    get(id: string, cb: (err: Error | null, s?: never) => void) {
+      sessions.get(id).then((data) => cb(null, (data ?? undefined) as never), cb);
+    },
+    set(id: string, data: unknown, cb: (err?: Error | null) => void) {
+      const s = data as { signedInAt?: number; lastSeenAt?: number };
+      // Rows outlive their use by little: the row expires when the session would.
+      const now = Date.now();
+      const expiresAt = new Date(Math.min(now + IDLE_MS, (s.signedInAt ?? now) + ABSOLUTE_MS, now + ABSOLUTE_MS));
+      sessions.set(id, data as Record<string, unknown>, expiresAt).then(() => cb(null), cb);
+    },
+    destroy(id: string, cb: (err?: Error | null) => void) {
+      sessions.destroy(id).then(() => cb(null), cb);
+    },
+  };
+}
+
+/** A signing key of its own, derived from SECRET_KEY: the card-token key is never reused. */
+function sessionSecret(secretKey: string): string {
+  return createHmac('sha256', secretKey).update('payreq control session cookie v1').digest('hex');
+}
+
+export async function registerSessions(
+  app: FastifyInstance,
+  opts: { secretKey: string; production: boolean; sessions: AdminSessionsRepository },
+): Promise<void> {
+  await app.register(cookie);
+  await app.register(session, {
+    secret: sessionSecret(opts.secretKey),
+    cookieName: SESSION_COOKIE,
+    cookie: { path: '/control', httpOnly: true, sameSite: 'lax', secure: opts.production },
+    store: pgStore(opts.sessions),
+    saveUninitialized: false,
+  });
+  // The CSRF secret lives in the session; every state-changing form carries a token from it.
+  await app.register(csrf, {
+    sessionPlugin: '@fastify/session',
+    getToken: (req: FastifyRequest) => (req.body as { _csrf?: unknown } | undefined)?._csrf as string | undefined,
+  });
+}
+
+/** Whether a signed-in session is still within its idle and absolute limits at `now`. */
+export function sessionAlive(s: { signedInAt?: number; lastSeenAt?: number }, now: number): boolean {
+  if (s.signedInAt === undefined || s.lastSeenAt === undefined) return false;
+  return now - s.lastSeenAt <= IDLE_MS && now - s.signedInAt <= ABSOLUTE_MS;
+}

@@ -1,0 +1,93 @@
+import type { Queryable } from './database.js';
+
+export type BulkAction = 'capture' | 'release' | 'refund';
+export type BulkState = 'queued' | 'running' | 'done' | 'refused' | 'in_doubt' | 'failed';
+
+export interface BulkJobRow {
+  id: string;
+  batch_id: string;
+  tenant_id: string;
+  payment_request_id: string;
+  action: BulkAction;
+  username: string;
+  user_tenant_id: string | null;
+  state: BulkState;
+  reason: string | null;
+  reference: string | null;
+}
+
+const COLUMNS = `j.id::text AS id, j.batch_id, j.tenant_id, j.payment_request_id, j.action, j.username, j.user_tenant_id,
+  j.state, j.reason`;
+
+export function bulkJobsRepository(db: Queryable) {
+  return {
+    /**
+     * Queues one job per request of the batch. The batch id comes from the form: the same
+     * form submitted twice, or reloaded, queues nothing more (unique batch, request).
+     */
+    async enqueue(b: {
+      batchId: string;
+      action: BulkAction;
+      username: string;
+      userTenantId: string | null;
+      requests: readonly { id: string; tenantId: string }[];
+    }): Promise<number> {
+      if (b.requests.length === 0) return 0;
+      const r = await db.query(
+        `INSERT INTO bulk_jobs (batch_id, tenant_id, payment_request_id, action, username, user_tenant_id)
+         SELECT $1, x.tenant_id, x.id, $2, $3, $4
+           FROM unnest($5::uuid[], $6::uuid[]) AS x (id, tenant_id)
+         ON CONFLICT (batch_id, payment_request_id) DO NOTHING`,
+        [
+          b.batchId,
+          b.action,
+          b.username,
+          b.userTenantId,
+          b.requests.map((x) => x.id),
+          b.requests.map((x) => x.tenantId),
+        ],
+      );
+      return r.rowCount ?? 0;
+    },
+
+    /**
+     * Claims the next job (SKIP LOCKED: workers never take the same row). A job left running
+     * by a worker that died comes back after `leaseSeconds`; its action is then refused by the
+     * status it left (a capture does not capture twice), so a retry is safe.
+     */
+    async claim(leaseSeconds: number): Promise<BulkJobRow | undefined> {
+      const r = await db.query<BulkJobRow>(
+        `WITH next AS (
+           SELECT id FROM bulk_jobs
+            WHERE state = 'queued' OR (state = 'running' AND started_at < now() - make_interval(secs => $1::int))
+            ORDER BY id LIMIT 1
+            FOR UPDATE SKIP LOCKED
+         )
+         UPDATE bulk_jobs j SET state = 'running', started_at = now(), attempts = j.attempts + 1
+           FROM next WHERE j.id = next.id
+         RETURNING ${COLUMNS}, NULL::text AS reference`,
+        [leaseSeconds],
+      );
+      return r.rows[0];
+    },
+
+    async finish(id: string, state: Exclude<BulkState, 'queued' | 'running'>, reason: string | null): Promise<void> {
+      await db.query(`UPDATE bulk_jobs SET state = $2, reason = $3, finished_at = now() WHERE id = $1::bigint`, [
+        id,
+        state,
+        reason,
+      ]);
+    },
+
+    /** A batch as its owner sees it (scope: the user's tenant, or every one for a superuser). */
+    async batch(batchId: string, tenantId: string | undefined): Promise<BulkJobRow[]> {
+      const r = await db.query<BulkJobRow>(
+        `SELECT ${COLUMNS}, p.reference FROM bulk_jobs j LEFT JOIN payment_requests p ON p.id = j.payment_request_id
+          WHERE j.batch_id = $1 AND ($2::uuid IS NULL OR j.tenant_id = $2) ORDER BY j.id`,
+        [batchId, tenantId ?? null],
+      );
+      return r.rows;
+    },
+  };
+}
+export type BulkJobsRepository = ReturnType<typeof bulkJobsRepository>;

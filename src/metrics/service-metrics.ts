@@ -1,0 +1,142 @@
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { Queryable } from '../db/index.js';
+
+/** Latency buckets in seconds: from a cached read (5 ms) to a provider call near its timeout. */
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20];
+const JOB_BUCKETS = [0.1, 0.5, 1, 5, 15, 60, 300, 900, 3600];
+
+import type { ProviderErrorKind } from '../providers/index.js';
+
+/** ok, the provider's own error kinds (refused, technical, unavailable, unknown), or error (anything else). */
+export type ProviderOutcome = 'ok' | ProviderErrorKind | 'error';
+export type IpnOutcome = 'accepted' | 'refused' | 'rate_limited' | 'failed' | 'not_found';
+
+/**
+ * One instance's metrics, in a registry of its own (several apps can live in one process, in
+ * tests). Counters and histograms count what this instance did; the backlog gauges are read
+ * from the database at scrape time, so they show the shared state and every instance reports
+ * the same value (use max(), not sum(), across instances).
+ */
+export interface ServiceMetrics {
+  registry: Registry;
+  httpRequest(method: string, route: string, status: number, seconds: number): void;
+  providerCall(provider: string, operation: string, outcome: ProviderOutcome, seconds: number): void;
+  ipnNotification(provider: string, outcome: IpnOutcome): void;
+  jobRun(job: string, outcome: 'ok' | 'failed', seconds: number): void;
+}
+
+export function serviceMetrics(db: Queryable): ServiceMetrics {
+  const registry = new Registry();
+  const registers = [registry];
+  collectDefaultMetrics({ register: registry });
+
+  const http = new Histogram({
+    name: 'payreq_http_request_duration_seconds',
+    help: 'HTTP requests by route (the route pattern, not the URL) and status; _count is the number of requests',
+    labelNames: ['method', 'route', 'status_code'],
+    buckets: LATENCY_BUCKETS,
+    registers,
+  });
+  const provider = new Histogram({
+    name: 'payreq_provider_call_duration_seconds',
+    help: 'Calls to the payment provider by operation and outcome (ok, refused, technical, unavailable, unknown, error)',
+    labelNames: ['provider', 'operation', 'outcome'],
+    buckets: LATENCY_BUCKETS,
+    registers,
+  });
+  const ipn = new Counter({
+    name: 'payreq_ipn_notifications_total',
+    help: 'Provider notifications received, by outcome (accepted, refused, rate_limited, failed, not_found)',
+    labelNames: ['provider', 'outcome'],
+    registers,
+  });
+  const jobs = new Histogram({
+    name: 'payreq_job_run_duration_seconds',
+    help: 'Scheduled job runs made by this instance, by job and outcome; _count is the number of runs',
+    labelNames: ['job', 'outcome'],
+    buckets: JOB_BUCKETS,
+    registers,
+  });
+  backlogGauges(db, registers);
+
+  return {
+    registry,
+    httpRequest: (method, route, status, seconds) =>
+      http.observe({ method, route, status_code: String(status) }, seconds),
+    providerCall: (name, operation, outcome, seconds) =>
+      provider.observe({ provider: name, operation, outcome }, seconds),
+    ipnNotification: (name, outcome) => ipn.inc({ provider: name, outcome }),
+    jobRun: (job, outcome, seconds) => jobs.observe({ job, outcome }, seconds),
+  };
+}
+
+interface Backlogs {
+  up: boolean;
+  pending: number;
+  oldestSeconds: number;
+  inDoubt: number;
+}
+
+/**
+ * Backlogs read with SQL when Prometheus scrapes: e-mails waiting to be sent (and the age of the
+ * oldest), money operations whose outcome is unknown (in doubt). A database that cannot be read
+ * sets payreq_database_up to 0 and the backlogs keep their last values.
+ */
+function backlogGauges(db: Queryable, registers: Registry[]): void {
+  let last: Backlogs = { up: false, pending: 0, oldestSeconds: 0, inDoubt: 0 };
+  let reading: Promise<Backlogs> | undefined;
+  // prom-client collects every metric of a scrape at once: the gauges share the read in flight.
+  const read = (): Promise<Backlogs> => {
+    reading ??= readBacklogs(db)
+      .then(
+        (b) => (last = b),
+        () => (last = { ...last, up: false }),
+      )
+      .finally(() => {
+        reading = undefined;
+      });
+    return reading;
+  };
+  const gauge = (name: string, help: string, pick: (b: Backlogs) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers,
+      async collect() {
+        this.set(pick(await read()));
+      },
+    });
+  gauge('payreq_database_up', '1 when the last scrape could read the database, 0 otherwise', (b) => (b.up ? 1 : 0));
+  gauge('payreq_email_outbox_pending', 'E-mails waiting to be sent', (b) => b.pending);
+  gauge(
+    'payreq_email_outbox_oldest_pending_seconds',
+    'Age of the oldest e-mail waiting to be sent (0 when none)',
+    (b) => b.oldestSeconds,
+  );
+  gauge(
+    'payreq_ledger_in_doubt',
+    'Money ledger rows whose outcome at the provider is unknown (in doubt), awaiting reconciliation',
+    (b) => b.inDoubt,
+  );
+}
+
+async function readBacklogs(db: Queryable): Promise<Backlogs> {
+  const mail = await db.query<{ n: number; age: number | null }>(
+    `SELECT count(*)::int AS n, EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age
+     FROM email_outbox WHERE status = 'pending'`,
+  );
+  return {
+    up: true,
+    pending: mail.rows[0]?.n ?? 0,
+    oldestSeconds: Math.max(0, mail.rows[0]?.age ?? 0),
+    inDoubt: await ledgerInDoubt(db),
+  };
+}
+
+/** The ledger table may not exist yet in this schema version: then nothing is in doubt. */
+async function ledgerInDoubt(db: Queryable): Promise<number> {
+  const present = await db.query<{ present: boolean }>("SELECT to_regclass('money_ledger') IS NOT NULL AS present");
+  if (!present.rows[0]?.present) return 0;
+  const r = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM money_ledger WHERE state = 'in_doubt'");
+  return r.rows[0]?.n ?? 0;
+}

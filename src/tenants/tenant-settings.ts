@@ -1,0 +1,56 @@
+import type { Repositories, Tenant } from '../db/index.js';
+import { AppError, errors } from '../domain/index.js';
+import { parseSettings } from './settings-fields.js';
+
+/**
+ * A tenant as the CLI (`tenant show --json`) and the back office present it. Settings only:
+ * no secret (provider credentials, key hashes) is ever part of it.
+ */
+export function presentTenant(t: Tenant): Record<string, unknown> {
+  return {
+    id: t.id,
+    name: t.name,
+    sender_email: t.sender_email,
+    confirmation_email: t.confirmation_email,
+    timezone: t.timezone,
+    create_rate_limit: t.create_rate_limit,
+    hold_days: t.hold_days,
+    link_lifetime_days: t.link_lifetime_days,
+    created_at: new Date(t.created_at).toISOString(),
+  };
+}
+
+export const tenantNotFound = (id: string) => new AppError('tenant_not_found', 404, `No tenant with id ${id}`);
+
+export async function findTenant(repos: Repositories, id: string): Promise<Tenant> {
+  const tenant = await repos.tenants.find(id);
+  if (!tenant) throw tenantNotFound(id);
+  return tenant;
+}
+
+export interface SettingsChange {
+  before: Tenant;
+  after: Tenant;
+  /** Names of the settings whose value changed, for the audit trail. */
+  changed: string[];
+}
+
+/**
+ * Validates raw values (absent: unchanged) and stores them in one statement. Every problem is
+ * reported at once (422 `validation_failed` with details); nothing is written unless all pass.
+ */
+export async function updateTenantSettings(
+  repos: Repositories,
+  id: string,
+  raw: Readonly<Record<string, string | boolean | undefined>>,
+): Promise<SettingsChange> {
+  const { patch, issues } = parseSettings(raw);
+  if (issues.length > 0) throw errors.validation(issues);
+  const before = await findTenant(repos, id);
+  const after = await repos.tenants.update(id, patch);
+  if (!after) throw tenantNotFound(id);
+  const changed = Object.keys(patch).filter(
+    (k) => (before as unknown as Record<string, unknown>)[k] !== (after as unknown as Record<string, unknown>)[k],
+  );
+  return { before, after, changed };
+}

@@ -1,0 +1,194 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import fc from 'fast-check';
+import type { LightMyRequestResponse } from 'fastify';
+import { MAX_JSON_DEPTH } from '../../src/api/index.js';
+import {
+  auditResponses,
+  countRows,
+  createBody,
+  createRequest,
+  ENGINE,
+  startTestApp,
+  type TestApp,
+} from '../helpers/test-app.js';
+
+const BASE = '/api/payment-requests/';
+const RUNS = Number(process.env.FC_RUNS ?? 100);
+const SEED = process.env.FC_SEED ? { seed: Number(process.env.FC_SEED) } : {};
+const SOME_UUID = '6f1c2a52-7d3e-4a41-9a55-0c8f5b0e2d11';
+
+/** `reservation_data` nested so that the whole body is `depth` levels deep (the body is level 1). */
+function bodyOfDepth(depth: number, container: 'object' | 'array' = 'object'): string {
+  const inner = depth - 2;
+  const open = container === 'object' ? '{"a":'.repeat(inner) : '['.repeat(inner);
+  const close = container === 'object' ? '}'.repeat(inner) : ']'.repeat(inner);
+  const data = container === 'object' ? `{"x":${open}1${close}}` : `{"x":${open}1${close}}`;
+  return JSON.stringify(createBody({ reservation_data: {} })).replace(
+    '"reservation_data":{}',
+    `"reservation_data":${data}`,
+  );
+}
+
+/** A valid create body with `bytes` spliced raw into guest_last_name. */
+function bodyWithBytes(bytes: readonly number[]): Buffer {
+  const [head, tail] = JSON.stringify(createBody({ guest_last_name: 'Ma@@rtin' })).split('@@');
+  return Buffer.concat([Buffer.from(head ?? ''), Buffer.from(bytes), Buffer.from(tail ?? '')]);
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+function isUtf8(bytes: Uint8Array): boolean {
+  try {
+    strictUtf8.decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const cursorOf = (text: string) => Buffer.from(text).toString('base64url');
+
+describe(`hostile input: documented 4xx, nothing stored, never a 5xx (${ENGINE})`, () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp({ env: { CREATE_RATE_LIMIT: '0' } });
+  });
+  after(() => t.close());
+
+  const raw = (payload: string | Buffer, url = BASE) =>
+    t.call({ method: 'POST', url, payload, headers: { 'content-type': 'application/json' } });
+
+  /** Asserts the status and code, and that no payment request appeared. */
+  async function refused(status: number, code: string, send: () => Promise<LightMyRequestResponse>) {
+    const before = await countRows(t.db);
+    const r = await send();
+    assert.equal(r.statusCode, status, r.body);
+    assert.equal(r.json().code, code, r.body);
+    assert.equal(typeof r.json().error, 'string');
+    assert.equal(await countRows(t.db), before, 'no row created');
+    return r;
+  }
+
+  test(`nesting deeper than ${MAX_JSON_DEPTH} levels is a 400 json_too_deep, checked before anything walks it`, async () => {
+    for (const depth of [MAX_JSON_DEPTH + 1, 100, 5000, 50_000]) {
+      for (const container of ['object', 'array'] as const) {
+        const body = bodyOfDepth(depth, container);
+        if (Buffer.byteLength(body) > 64 * 1024) continue; // the 413 answers first
+        const r = await refused(400, 'json_too_deep', () => raw(body));
+        assert.equal(r.json().max_depth, MAX_JSON_DEPTH);
+      }
+    }
+    // At the limit it is an ordinary body.
+    assert.equal((await raw(bodyOfDepth(MAX_JSON_DEPTH))).statusCode, 201);
+    // Brackets inside strings are text, not nesting.
+    const brackets = JSON.stringify(createBody({ reservation_data: { note: `${'[{'.repeat(200)}"\\` } }));
+    assert.equal((await raw(brackets)).statusCode, 201);
+  });
+
+  test('a capture body with __proto__ or deep nesting is refused before the money moves', async () => {
+    const { uuid } = await createRequest(t, { reservation_ref: 'CAPTURE-PROTO' });
+    const url = `${BASE}${uuid}/capture/`;
+    await refused(400, 'forbidden_json_key', () => raw('{"__proto__":{"amount":1}}', url));
+    await refused(400, 'json_too_deep', () => raw(`{"amount":${'['.repeat(40)}${']'.repeat(40)}}`, url));
+    const d = (await t.call({ method: 'GET', url: `${BASE}${uuid}/` })).json();
+    assert.equal(d.status, 'NOT_INITIATED');
+    assert.equal(d.amount_captured, 0);
+  });
+
+  test('invalid UTF-8 is a 400 invalid_utf8, never stored as U+FFFD', async () => {
+    for (const bytes of [
+      [0xff],
+      [0xc3, 0x28], // a lead byte without its continuation
+      [0xc0, 0xaf], // an overlong "/"
+      [0xed, 0xa0, 0x80], // a UTF-16 surrogate encoded as UTF-8
+      [0xf4, 0x90, 0x80, 0x80], // above U+10FFFF
+      [0xe2, 0x82], // cut short
+    ]) {
+      await refused(400, 'invalid_utf8', () => raw(bodyWithBytes(bytes)));
+    }
+    // The same name in valid UTF-8 is stored exactly.
+    const r = await raw(bodyWithBytes([...Buffer.from('ë')]));
+    assert.equal(r.statusCode, 201, r.body);
+    const d = (await t.call({ method: 'GET', url: `${BASE}${r.json().uuid}/` })).json();
+    assert.equal(d.guest_last_name, 'Maërtin');
+  });
+
+  test('random bytes inside a name: invalid UTF-8 is always the 400, valid bytes never a 5xx', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.uint8Array({ minLength: 1, maxLength: 6 }), async (bytes) => {
+        const before = await countRows(t.db);
+        const r = await raw(bodyWithBytes([...bytes]));
+        assert.ok(r.statusCode < 500, `${r.statusCode}: ${r.body}`);
+        if (!isUtf8(bytes)) assert.equal(r.json().code, 'invalid_utf8', r.body);
+        assert.equal(await countRows(t.db), before + (r.statusCode === 201 ? 1 : 0));
+      }),
+      { numRuns: RUNS, ...SEED },
+    );
+  });
+
+  test('bidirectional controls in names and the reservation reference are a 422 naming the field', async () => {
+    const controls = ['\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069'];
+    for (const c of [...controls, '\u200e', '\u200f', '\u061c']) {
+      for (const field of ['guest_first_name', 'guest_last_name', 'reservation_ref']) {
+        const r = await refused(422, 'validation_failed', () =>
+          raw(JSON.stringify(createBody({ [field]: `Jea${c}nne` }))),
+        );
+        assert.deepEqual(r.json().details, [
+          {
+            field,
+            message: 'must not contain NUL characters, unpaired surrogates or bidirectional control characters',
+          },
+        ]);
+      }
+    }
+    // Right-to-left scripts themselves are names like any other.
+    const r = await raw(JSON.stringify(createBody({ guest_last_name: 'مارتن', guest_first_name: 'יוסף' })));
+    assert.equal(r.statusCode, 201, r.body);
+  });
+
+  test('created_after / created_before outside years 0001 to 9999 are a 422 naming the field', async () => {
+    for (const value of [
+      '0000-01-01T00:00:00Z',
+      '0001-01-01T00:00:00+01:00', // 31 December of year 0 in UTC
+      '-271821-04-20T00:00:00Z',
+      '+275760-09-13T00:00:00Z',
+      '+010000-01-01T00:00:00Z',
+      '10000-01-01T00:00:00Z',
+    ]) {
+      for (const field of ['created_after', 'created_before']) {
+        const r = await t.call({ method: 'GET', url: `${BASE}?${field}=${encodeURIComponent(value)}` });
+        assert.equal(r.statusCode, 422, `${field}=${value}: ${r.body}`);
+        assert.ok(
+          (r.json().details as { field: string }[]).some((d) => d.field === field),
+          `${field}=${value}: ${r.body}`,
+        );
+      }
+    }
+    // The edges themselves are accepted.
+    for (const q of ['created_after=0001-01-01T00:00:00Z', 'created_before=9999-12-31T23:59:59Z']) {
+      const r = await t.call({ method: 'GET', url: `${BASE}?${q}` });
+      assert.equal(r.statusCode, 200, `${q}: ${r.body}`);
+    }
+  });
+
+  test('a cursor holding a date outside years 0001 to 9999 is a 400 invalid_cursor', async () => {
+    for (const at of [
+      '0000-01-01T00:00:00.000Z',
+      '-000001-01-01T00:00:00.000Z',
+      '-271821-04-20T00:00:00.000Z',
+      '+275760-09-13T00:00:00.000Z',
+      '+010000-01-01T00:00:00.000Z',
+    ]) {
+      const url = `${BASE}?cursor=${cursorOf(`${at}|${SOME_UUID}`)}`;
+      const r = await refused(400, 'invalid_cursor', () => t.call({ method: 'GET', url }));
+      assert.equal(r.json().error, 'Invalid pagination cursor');
+    }
+    const edge = await t.call({
+      method: 'GET',
+      url: `${BASE}?cursor=${cursorOf(`0001-01-01T00:00:00.000Z|${SOME_UUID}`)}`,
+    });
+    assert.equal(edge.statusCode, 200, edge.body);
+  });
+
+  test('every response carried x-request-id and none was a 5xx', () => auditResponses(t));
+});

@@ -1,0 +1,98 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.js';
+import {
+  assertFails,
+  cliEnv,
+  freePort,
+  killAll,
+  parseJson,
+  payreq,
+  ServeProcess,
+  scratchDir,
+} from './payreq-process.js';
+
+/**
+ * `payreq admin ...` while the service runs: on PGlite the command and its standard input
+ * (the password) travel over the control channel; on PostgreSQL the CLI connects itself.
+ * The password is proven by signing in to /control/ over HTTP.
+ */
+describe(`payreq admin users, with the service running (${ENGINE})`, { timeout: 240_000 }, () => {
+  const scratch = scratchDir();
+  let testDb: TestDatabase | undefined;
+  let env: NodeJS.ProcessEnv;
+  let serve: ServeProcess;
+  let base: string;
+  const run = (args: string[], input?: string) => payreq(args, env, scratch.dir, 60_000, input);
+
+  before(async () => {
+    if (ENGINE === 'postgres') testDb = await createTestDatabase();
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    env = cliEnv({ DATABASE_URL: testDb ? testDb.url : `pglite://${scratch.dir}/data`, PORT: String(port) });
+    serve = await ServeProcess.start({ ...env, LOG_LEVEL: 'info' }, scratch.dir, 120_000);
+  });
+  after(async () => {
+    await serve?.stop();
+    killAll();
+    await testDb?.drop();
+    scratch.cleanup();
+  });
+
+  /** Sign-in as a browser does it: the page (cookie and CSRF token), then the form. */
+  async function signIn(username: string, password: string): Promise<number> {
+    const page = await fetch(`${base}/control/sign-in`);
+    const cookie = (page.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(await page.text())?.[1] ?? '';
+    const r = await fetch(`${base}/control/sign-in`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ _csrf: csrf, username, password }).toString(),
+    });
+    return r.status;
+  }
+
+  test('create-user reads the password from standard input; the user signs in', async () => {
+    const created = parseJson<{ username: string; role: string }>(
+      await run(
+        ['admin', 'create-user', '--username', 'Reception', '--password-stdin', '--json'],
+        'a long enough password\n',
+      ),
+    );
+    assert.deepEqual(created, { ...created, username: 'reception', role: 'superuser' });
+    if (ENGINE === 'pglite') assert.match(serve.stdout, /"command":"admin create-user"/, 'ran inside the service');
+    assert.ok(!serve.stdout.includes('a long enough password'), 'the password is in no log');
+    assert.equal(await signIn('reception', 'a long enough password'), 303);
+    assert.equal(await signIn('reception', 'a long enough passwor'), 401);
+  });
+
+  test('refusals: no stdin flag, a short password, a taken name, an unknown user', async () => {
+    assertFails(await run(['admin', 'create-user', '--username', 'x']), /--password-stdin/);
+    assertFails(
+      await run(['admin', 'create-user', '--username', 'shorty', '--password-stdin'], 'short\n'),
+      /at least 12/,
+    );
+    assertFails(
+      await run(['admin', 'create-user', '--username', 'reception', '--password-stdin'], 'another long one\n'),
+      /is taken/,
+    );
+    assertFails(
+      await run(['admin', 'set-password', 'nobody', '--password-stdin'], 'a long enough password\n'),
+      /No back-office user/,
+    );
+  });
+
+  test('set-password and disable-user apply at once', async () => {
+    const changed = await run(['admin', 'set-password', 'reception', '--password-stdin'], 'the new long password\n');
+    assert.equal(changed.code, 0, changed.stderr);
+    assert.equal(await signIn('reception', 'a long enough password'), 401);
+    assert.equal(await signIn('reception', 'the new long password'), 303);
+    assert.equal((await run(['admin', 'disable-user', 'reception'])).code, 0);
+    assert.equal(await signIn('reception', 'the new long password'), 401);
+    const list = parseJson<{ users: { username: string; disabled: boolean }[] }>(
+      await run(['admin', 'list-users', '--json']),
+    );
+    assert.deepEqual(list.users, [{ ...list.users[0], username: 'reception', disabled: true }]);
+  });
+});

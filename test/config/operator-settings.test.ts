@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { ConfigError, loadConfig } from '../../src/config/index.js';
+import { PRODUCTION_SECRET_KEY } from '../helpers/production-secret.js';
+
+const PRODUCTION = { NODE_ENV: 'production', SECRET_KEY: PRODUCTION_SECRET_KEY, SANDBOX_IN_PRODUCTION: 'true' };
+
+function refused(env: Record<string, string>, message: RegExp): void {
+  assert.throws(
+    () => loadConfig(env),
+    (err: unknown) => err instanceof ConfigError && message.test(err.message) && !err.message.includes('\n'),
+    JSON.stringify(env),
+  );
+}
+
+describe('operator settings: TRUST_PROXY, SECRET_KEY, timeouts, API_DOCS, METRICS_TOKEN', () => {
+  test('TRUST_PROXY: a number is that many proxies; a list holds addresses and CIDR ranges', () => {
+    assert.equal(loadConfig({}).trustProxy, false);
+    assert.equal(loadConfig({ TRUST_PROXY: '1' }).trustProxy, 1, '"1" is one hop, not the address "1"');
+    assert.equal(loadConfig({ TRUST_PROXY: '2' }).trustProxy, 2);
+    assert.equal(loadConfig({ TRUST_PROXY: '0' }).trustProxy, false);
+    assert.deepEqual(loadConfig({ TRUST_PROXY: '10.0.0.5, 10.1.0.0/16,::1,fd00::/8,loopback' }).trustProxy, [
+      '10.0.0.5',
+      '10.1.0.0/16',
+      '::1',
+      'fd00::/8',
+      'loopback',
+    ]);
+    for (const bad of ['nginx', '10.0.0.0/33', '1.2.3', '10.0.0.1/8/2', '::1/129', 'yes', '11']) {
+      refused({ TRUST_PROXY: bad }, /^TRUST_PROXY must be/);
+    }
+  });
+
+  test('TRUST_PROXY=true is refused in production (any client could pick its address and protocol)', () => {
+    refused({ ...PRODUCTION, TRUST_PROXY: 'true' }, /^TRUST_PROXY=true lets any client/);
+    assert.equal(loadConfig({ TRUST_PROXY: 'true' }).trustProxy, true, 'allowed in development');
+    assert.deepEqual(loadConfig({ ...PRODUCTION, TRUST_PROXY: '127.0.0.1' }).trustProxy, ['127.0.0.1']);
+  });
+
+  test('SECRET_KEY in production must look random, not merely long', () => {
+    for (const weak of ['a'.repeat(32), 's'.repeat(64), 'ab'.repeat(32), '0123456789abcdef0123456789abcdef']) {
+      refused({ ...PRODUCTION, SECRET_KEY: weak }, /openssl rand -base64 48/);
+    }
+    assert.equal(loadConfig(PRODUCTION).secretKey, PRODUCTION_SECRET_KEY);
+    // Outside production only the length rule applies (tests and demos use simple keys).
+    assert.equal(loadConfig({ SECRET_KEY: 'a'.repeat(32) }).secretKey, 'a'.repeat(32));
+  });
+
+  test('timeouts: defaults, overrides, and a headers timeout longer than the request one refused', () => {
+    const d = loadConfig({});
+    assert.deepEqual(
+      [d.requestTimeoutMs, d.headersTimeoutMs, d.keepAliveTimeoutMs, d.databaseTimeoutMs],
+      [30_000, 10_000, 72_000, 1500],
+    );
+    const c = loadConfig({ REQUEST_TIMEOUT_MS: '5000', HEADERS_TIMEOUT_MS: '2000', KEEP_ALIVE_TIMEOUT_MS: '65000' });
+    assert.deepEqual([c.requestTimeoutMs, c.headersTimeoutMs, c.keepAliveTimeoutMs], [5000, 2000, 65_000]);
+    assert.equal(loadConfig({ REQUEST_TIMEOUT_MS: '500' }).headersTimeoutMs, 500, 'defaults to at most the request');
+    refused({ REQUEST_TIMEOUT_MS: '1000', HEADERS_TIMEOUT_MS: '2000' }, /HEADERS_TIMEOUT_MS must not be longer/);
+    refused({ REQUEST_TIMEOUT_MS: '0' }, /REQUEST_TIMEOUT_MS must be a whole number/);
+  });
+
+  test('API_DOCS: on by default except in production; on or off when set', () => {
+    assert.equal(loadConfig({}).apiDocs, true);
+    assert.equal(loadConfig(PRODUCTION).apiDocs, false);
+    assert.equal(loadConfig({ ...PRODUCTION, API_DOCS: 'on' }).apiDocs, true);
+    assert.equal(loadConfig({ API_DOCS: 'off' }).apiDocs, false);
+    refused({ API_DOCS: 'maybe' }, /^API_DOCS must be on or off/);
+  });
+
+  test('METRICS_TOKEN: unset means no /metrics; a short one is refused', () => {
+    assert.equal(loadConfig({}).metricsToken, undefined);
+    assert.equal(loadConfig({ METRICS_TOKEN: 'x9'.repeat(12) }).metricsToken, 'x9'.repeat(12));
+    refused({ METRICS_TOKEN: 'short' }, /^METRICS_TOKEN must be at least 16/);
+    refused({ METRICS_TOKEN: 'has a space in it, long enough' }, /^METRICS_TOKEN must be at least 16/);
+  });
+});

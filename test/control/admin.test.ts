@@ -1,0 +1,104 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { ControlClient, createUser } from './control-client.js';
+
+describe(`back office for superusers: tenants, users, schedules, audit (${ENGINE})`, { timeout: 120_000 }, () => {
+  let t: TestApp;
+  let root: ControlClient;
+  before(async () => {
+    t = await startTestApp();
+    await createUser(t, 'root');
+    root = await new ControlClient(t).signedIn('root');
+  });
+  after(() => t.close());
+
+  test('a tenant is created with a valid name and zone; a bad zone is refused', async () => {
+    await root.get('/control/tenants');
+    const bad = await root.post('/control/tenants', { name: 'Nowhere', timezone: 'Mars/Base' });
+    assert.equal(bad.statusCode, 422);
+    assert.match(bad.body, /must be an IANA time zone/);
+    const ok = await root.post('/control/tenants', { name: 'Hôtel Neuf', timezone: 'europe/berlin' });
+    assert.equal(ok.statusCode, 303);
+    const tenant = (await t.repos.tenants.list()).find((x) => x.name === 'Hôtel Neuf');
+    assert.equal(tenant?.timezone, 'Europe/Berlin');
+    assert.equal(ok.headers.location, `/control/settings?tenant=${tenant?.id}`);
+  });
+
+  test('a user is created for a tenant and can sign in; a short password is refused', async () => {
+    await root.get('/control/users');
+    const short = await root.post('/control/users', {
+      username: 'newdesk',
+      password: 'short',
+      tenant: t.tenant.tenantId,
+    });
+    assert.equal(short.statusCode, 422);
+    assert.match(short.body, /password: must be at least 12 characters/);
+    const ok = await root.post('/control/users', {
+      username: 'NewDesk',
+      password: 'correct horse battery staple',
+      tenant: t.tenant.tenantId,
+    });
+    assert.equal(ok.statusCode, 303);
+    const taken = await root.post('/control/users', {
+      username: 'newdesk',
+      password: 'another long password',
+      tenant: '',
+    });
+    assert.equal(taken.statusCode, 422);
+    assert.match(taken.body, /is taken/);
+    await new ControlClient(t, '10.9.0.1').signedIn('newdesk');
+    await root.get('/control/users');
+    await root.post('/control/users/newdesk/disable', {});
+    assert.equal((await new ControlClient(t, '10.9.0.2').signIn('newdesk')).statusCode, 401);
+  });
+
+  test('a schedule change, then "run now": the run is in the history with its counts', async () => {
+    const page = await root.get('/control/schedules');
+    assert.match(page.body, /create_deferred_payments/);
+    const bad = await root.post('/control/schedules/create_deferred_payments', {
+      cron: 'every morning',
+      timezone: 'Europe/Paris',
+      enabled: 'on',
+    });
+    assert.equal(bad.statusCode, 422);
+    const ok = await root.post('/control/schedules/create_deferred_payments', {
+      cron: '30 6 * * *',
+      timezone: 'Europe/Zurich',
+      enabled: 'on',
+    });
+    assert.equal(ok.statusCode, 303);
+    const s = await t.repos.schedules.get('create_deferred_payments');
+    assert.deepEqual([s?.cron, s?.timezone, s?.enabled], ['30 6 * * *', 'Europe/Zurich', true]);
+    assert.ok(s?.next_run_at, 'the next run is planned');
+
+    await root.get('/control/schedules');
+    const run = await root.post('/control/schedules/create_deferred_payments/run', {});
+    assert.equal(run.statusCode, 303);
+    const after = await root.get('/control/schedules');
+    assert.match(after.body, /Done\./);
+    const runs = await t.repos.schedules.runs('create_deferred_payments', 5);
+    assert.equal(runs[0]?.outcome, 'ok');
+    assert.ok(runs[0]?.counts && 'considered' in runs[0].counts);
+    assert.equal((await t.repos.schedules.get('create_deferred_payments'))?.cron, '30 6 * * *', 'schedule untouched');
+    assert.equal((await root.post('/control/schedules/no_such_job/run', {})).statusCode, 404);
+  });
+
+  test('the audit page lists every action and filters by action and user', async () => {
+    const all = await root.get('/control/audit');
+    for (const action of [
+      'sign_in',
+      'tenant_created',
+      'user_created',
+      'user_disabled',
+      'schedule_changed',
+      'job_run',
+    ]) {
+      assert.ok(all.body.includes(`<td>${action}</td>`), `audit shows ${action}`);
+    }
+    const runs = await root.get('/control/audit?action=job_run');
+    assert.ok(runs.body.includes('<td>job_run</td>') && !runs.body.includes('<td>tenant_created</td>'));
+    const byUser = await root.get('/control/audit?username=newdesk');
+    assert.ok(byUser.body.includes('<td>newdesk</td>') && !byUser.body.includes('<td>root</td>'));
+  });
+});

@@ -1,0 +1,226 @@
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import axe from 'axe-core';
+import type { Browser, Page } from 'playwright-core';
+import { runBulkJobs } from '../../src/bulk-actions/index.js';
+import { launchChromium, skipWithoutChromium } from '../helpers/browser.js';
+import { arrangeStatus } from '../helpers/fixtures.js';
+import { type ListeningApp, startListeningApp } from '../helpers/listening-app.js';
+import { checkoutForm, detail, eventually, submitCard } from '../helpers/sandbox-checkout.js';
+import { createBody, createRequest, ENGINE } from '../helpers/test-app.js';
+import { createUser, PASSWORD } from './control-client.js';
+
+// Screenshots of each main page, for a reviewer to look at (test-results/ is git-ignored).
+const SCREENSHOTS = path.resolve('test-results', 'control');
+
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(axe.source);
+  // Every rule on, best practices included.
+  return page.evaluate(`axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] }, resultTypes: ['violations'] })
+    .then((r) => r.violations.map((v) => v.id + ': ' + v.help + ' @ ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`);
+}
+
+describe(`back office in a real browser (${ENGINE})`, { skip: skipWithoutChromium, timeout: 300_000 }, () => {
+  let t: ListeningApp;
+  let browser: Browser;
+  let address = 0;
+
+  before(async () => {
+    t = await startListeningApp({ env: { TRUST_PROXY: 'true' } });
+    browser = await launchChromium();
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await createUser(t, 'root');
+    await createUser(t, 'desk', t.tenant.tenantId);
+  });
+  after(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  /** A signed-in browser of its own (own address: the sign-in throttle is per test). */
+  async function signedIn(username: string, width = 1280, locale = 'en-GB') {
+    address++;
+    const context = await browser.newContext({
+      baseURL: t.baseUrl,
+      viewport: { width, height: 900 },
+      locale,
+      extraHTTPHeaders: { 'x-forwarded-for': `203.0.113.${address}` },
+    });
+    const page = await context.newPage();
+    const cspErrors: string[] = [];
+    page.on('console', (m) => {
+      if (/Content Security Policy|Refused to/i.test(m.text())) cspErrors.push(m.text());
+    });
+    await page.goto('/control/');
+    await page.getByLabel(/Username|Nom d'utilisateur/).fill(username);
+    await page.getByLabel(/Password|Mot de passe/).fill(PASSWORD);
+    await page.getByRole('button', { name: /Sign in|Se connecter/ }).click();
+    await page.waitForURL('**/control/requests');
+    return { context, page, cspErrors };
+  }
+
+  test('a key created in the page is shown once, works against the API, and answers 403 once revoked', async () => {
+    const { context, page, cspErrors } = await signedIn('desk');
+    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.getByLabel('Label').fill('Browser PMS');
+    await page.getByRole('button', { name: 'Create' }).click();
+    const key = await page.locator('#new-key').inputValue();
+    assert.match(key, /^[2-9A-HJ-NP-Za-km-z]{8}\.[2-9A-HJ-NP-Za-km-z]{56}$/);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'keys-new.png'), fullPage: true });
+    const create = () =>
+      fetch(`${t.baseUrl}/api/payment-requests/`, {
+        method: 'POST',
+        headers: { 'x-api-key': key, 'content-type': 'application/json' },
+        body: JSON.stringify(createBody()),
+      });
+    assert.equal((await create()).status, 201);
+    await page.reload();
+    assert.equal(await page.locator('#new-key').count(), 0, 'shown once');
+    const prefix = key.split('.')[0] ?? '';
+    await page.locator('tr', { hasText: prefix }).getByRole('button', { name: 'Revoke' }).click();
+    await page.getByRole('button', { name: 'Revoke' }).click();
+    await page.waitForURL('**/control/keys?**');
+    assert.equal((await create()).status, 403);
+    assert.deepEqual(cspErrors, []);
+    await context.close();
+  });
+
+  test('a partial then a full refund of a paid deposit; the API then shows REFUNDED and amount_refunded', async () => {
+    const r = await createRequest(t, { request_type: 'DEPOSIT', amount: 120, guest_last_name: 'Refundable' });
+    const paid = await submitCard(await checkoutForm(t, r.uuid), { number: '4242424242424242' });
+    assert.ok(paid.status < 400, `payment: ${paid.status}`);
+    await eventually(async () => ((await detail(t, r.uuid)).status === 'CAPTURED' ? true : undefined), 'CAPTURED');
+
+    const { context, page } = await signedIn('desk');
+    await page.goto(`/control/requests/${r.uuid}`);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'request-detail.png'), fullPage: true });
+    await page.locator('#amount-refund').fill('20.50');
+    await page.getByRole('button', { name: 'Refund' }).click();
+    await assert.doesNotReject(page.getByText('Refund twenty euros and fifty cents (€20.50)').waitFor());
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'confirm-refund.png'), fullPage: true });
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText('Done.').waitFor();
+    let d = await detail(t, r.uuid);
+    assert.deepEqual([d.status, d.amount_refunded], ['CAPTURED', 20.5]);
+    await page.getByRole('button', { name: 'Refund' }).click();
+    await page.getByText('ninety-nine euros and fifty cents').waitFor();
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText('Done.').waitFor();
+    d = await detail(t, r.uuid);
+    assert.deepEqual([d.status, d.amount_refunded], ['REFUNDED', 120]);
+    await context.close();
+  });
+
+  test('bulk capture of three holds, one not capturable: two captured, one refused with its reason', async () => {
+    const holds = [];
+    for (const amount of [30, 40]) {
+      const h = await createRequest(t, { request_type: 'IMPRINT', amount, guest_last_name: 'Bulkbrowser' });
+      await arrangeStatus(t.db, h.uuid, 'AUTHORISED_TO_VALIDATE');
+      holds.push(h);
+    }
+    const notHeld = await createRequest(t, { request_type: 'IMPRINT', amount: 50, guest_last_name: 'Bulkbrowser' });
+    const { context, page } = await signedIn('desk');
+    await page.getByLabel('Search').fill('bulkbrowser');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    for (const ref of [...holds.map((h) => h.reference), notHeld.reference])
+      await page.getByLabel(`Select ${ref}`).check();
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'requests-list.png'), fullPage: true });
+    await page.getByRole('button', { name: 'Capture selected' }).click();
+    await page.waitForURL('**/control/bulk/**');
+    assert.equal(await runBulkJobs(t.app.payreq, 10), 3);
+    await page.reload();
+    const rows = await page.locator('tbody tr').allInnerTexts();
+    assert.equal(rows.filter((x) => /Done\./.test(x)).length, 2);
+    const refused = rows.find((x) => x.includes(notHeld.reference)) ?? '';
+    assert.match(refused, /Refused\s+Cannot capture a payment request in status NOT_INITIATED/);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'bulk-progress.png'), fullPage: true });
+    for (const h of holds) assert.equal((await detail(t, h.uuid)).status, 'CAPTURED');
+    await context.close();
+  });
+
+  test('a schedule change, then "run now"', async () => {
+    const { context, page } = await signedIn('root');
+    await page.getByRole('link', { name: 'Scheduled jobs' }).click();
+    await page.locator('#cron-expire_payment_requests').fill('15 * * * *');
+    await page.locator('section', { hasText: 'expire_payment_requests' }).getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Saved.').waitFor();
+    await page
+      .locator('section', { hasText: 'expire_payment_requests' })
+      .getByRole('button', { name: 'Run now' })
+      .click();
+    await page.getByText(/Done\. \{/).waitFor();
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'schedules.png'), fullPage: true });
+    assert.equal((await t.repos.schedules.get('expire_payment_requests'))?.cron, '15 * * * *');
+    assert.equal((await t.repos.schedules.runs('expire_payment_requests', 1))[0]?.outcome, 'ok');
+    await context.close();
+  });
+
+  test("a tenant user does not see another tenant's requests", async () => {
+    const other = await t.newTenant('Hôtel Ailleurs');
+    const theirs = await createRequest(t, { guest_last_name: 'Ailleurs' }, other);
+    const { context, page } = await signedIn('desk');
+    await page.getByLabel('Search').fill('ailleurs');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByText('No payment request matches.').waitFor();
+    const direct = await page.goto(`/control/requests/${theirs.uuid}`);
+    assert.equal(direct?.status(), 404);
+    await context.close();
+  });
+
+  test('a form posted with a stale CSRF token is refused', async () => {
+    const { context, page } = await signedIn('desk');
+    await page.goto('/control/settings');
+    const before = await t.repos.tenants.find(t.tenant.tenantId);
+    await page.getByLabel('Name', { exact: true }).fill('Changed by a stale form');
+    // The settings form's token replaced by one from no session of ours.
+    await page
+      .locator('form[action="/control/settings"] input[name="_csrf"]')
+      .evaluate((el) => el.setAttribute('value', 'stale-token'));
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('heading', { name: /This form has expired/ }).waitFor();
+    assert.deepEqual(await t.repos.tenants.find(t.tenant.tenantId), before, 'nothing changed');
+    await context.close();
+  });
+
+  for (const [language, locale] of [
+    ['en', 'en-GB'],
+    ['fr', 'fr-FR'],
+  ] as const) {
+    for (const width of [1280, 768]) {
+      test(`axe finds nothing on the main pages (${language}, ${width} px)`, async () => {
+        const r = await createRequest(t, { reservation_data: { checkin: '2026-12-24', room: 'Suite' } });
+        const { context, page, cspErrors } = await signedIn('root', width, locale);
+        const pages = [
+          '/control/requests',
+          `/control/requests/${r.uuid}`,
+          `/control/requests/${r.uuid}/confirm?action=cancel`,
+          '/control/keys',
+          '/control/settings',
+          '/control/tenants',
+          '/control/users',
+          '/control/schedules',
+          '/control/audit',
+        ];
+        for (const url of pages) {
+          await page.goto(url);
+          assert.equal(await page.getAttribute('html', 'lang'), language);
+          assert.deepEqual(await axeViolations(page), [], `${url} (${language}, ${width})`);
+          const name = `${
+            url
+              .replace(/^\/control\//, '')
+              .replace(/[^a-z]+/g, '-')
+              .replace(/-$/, '') || 'home'
+          }-${language}-${width}.png`;
+          await page.screenshot({ path: path.join(SCREENSHOTS, name), fullPage: true });
+        }
+        await page.context().clearCookies();
+        await page.goto('/control/sign-in');
+        assert.deepEqual(await axeViolations(page), [], `sign-in (${language}, ${width})`);
+        assert.deepEqual(cspErrors, []);
+        await context.close();
+      });
+    }
+  }
+});

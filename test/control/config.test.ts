@@ -1,0 +1,146 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createBody, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { ControlClient, createUser } from './control-client.js';
+
+describe(`back office configuration: API keys and tenant settings (${ENGINE})`, { timeout: 120_000 }, () => {
+  let t: TestApp;
+  let c: ControlClient;
+  before(async () => {
+    t = await startTestApp();
+    await createUser(t, 'manager', t.tenant.tenantId);
+    c = await new ControlClient(t).signedIn('manager');
+  });
+  after(() => t.close());
+
+  const createWith = (key: string) =>
+    t.call({
+      method: 'POST',
+      url: '/api/payment-requests/',
+      payload: createBody(),
+      tenant: null,
+      headers: { 'x-api-key': key },
+    });
+
+  test('a key is created with a label, shown once, works at once; revoked after confirmation it answers 403', async () => {
+    await c.get('/control/keys');
+    const created = await c.post('/control/keys', { tenant: t.tenant.tenantId, label: 'Night audit PMS' });
+    assert.equal(created.statusCode, 303);
+    const page = await c.get(String(created.headers.location));
+    const key = /id="new-key" class="key" readonly value="([^"]+)"/.exec(page.body)?.[1];
+    assert.match(key ?? '', /^[2-9A-HJ-NP-Za-km-z]{8}\.[2-9A-HJ-NP-Za-km-z]{56}$/);
+    assert.match(page.body, /shown this once/);
+    assert.match(page.body, /data-copy="new-key"/);
+    const prefix = (key ?? '').split('.')[0] ?? '';
+    const again = await c.get('/control/keys');
+    assert.ok(!again.body.includes(key ?? 'x'), 'never shown again');
+    assert.ok(again.body.includes(prefix) && again.body.includes('Night audit PMS'));
+
+    assert.equal((await createWith(key ?? '')).statusCode, 201);
+    const confirm = await c.get(`/control/keys/${prefix}/confirm-revoke`);
+    assert.match(confirm.body, /Revocation is final/);
+    const revoked = await c.post(`/control/keys/${prefix}/revoke`, { tenant: t.tenant.tenantId });
+    assert.equal(revoked.statusCode, 303);
+    assert.equal((await createWith(key ?? '')).statusCode, 403);
+    // Revocation is final: enabling is refused with the reason.
+    const enable = await c.post(`/control/keys/${prefix}/enable`, {});
+    assert.match((await c.get(String(enable.headers.location))).body, /revocation is final/);
+    assert.equal((await createWith(key ?? '')).statusCode, 403);
+    const audit = await t.repos.audit.list({ tenantId: t.tenant.tenantId, limit: 10 });
+    assert.deepEqual(
+      audit.filter((a) => a.action.startsWith('key_')).map((a) => [a.action, a.target, a.outcome]),
+      [
+        ['key_enabled', prefix, 'refused'],
+        ['key_revoked', prefix, 'ok'],
+        ['key_created', prefix, 'ok'],
+      ],
+    );
+  });
+
+  test('disable and enable apply to the very next API call', async () => {
+    await c.get('/control/keys');
+    const { prefix, key } = t.tenant;
+    await c.post(`/control/keys/${prefix}/disable`, {});
+    assert.equal((await createWith(key)).statusCode, 401);
+    await c.post(`/control/keys/${prefix}/enable`, {});
+    assert.equal((await createWith(key)).statusCode, 201);
+  });
+
+  test('a key label is required; a past expiry is refused; nothing is created', async () => {
+    await c.get('/control/keys');
+    const before = (await t.repos.apiKeys.list(t.tenant.tenantId)).length;
+    const cases: Record<string, string>[] = [
+      { label: '' },
+      { label: 'x', expires_at: '2001-01-01' },
+      { label: 'x', expires_at: 'soon' },
+    ];
+    for (const fields of cases) {
+      const r = await c.post('/control/keys', { tenant: t.tenant.tenantId, ...fields });
+      assert.match((await c.get(String(r.headers.location))).body, /not valid; nothing was saved/);
+    }
+    assert.equal((await t.repos.apiKeys.list(t.tenant.tenantId)).length, before);
+  });
+
+  test('settings: every problem shown beside its field and nothing saved; valid values saved', async () => {
+    const form = await c.get('/control/settings');
+    assert.match(form.body, /name="hold_days"/);
+    const tenantBefore = await t.repos.tenants.find(t.tenant.tenantId);
+    const bad = await c.post('/control/settings', {
+      name: 'Renamed',
+      sender_email: 'not-an-address',
+      timezone: 'Europe/Paris',
+      hold_days: '99',
+      link_lifetime_days: '30',
+      create_rate_limit: '',
+    });
+    assert.equal(bad.statusCode, 422);
+    assert.match(bad.body, /id="s-sender_email-problem" class="problem">must be an e-mail address/);
+    assert.match(bad.body, /id="s-hold_days-problem" class="problem">must be a whole number from 1 to 30/);
+    assert.match(bad.body, /value="Renamed"/, 'what was typed is kept');
+    assert.deepEqual(await t.repos.tenants.find(t.tenant.tenantId), tenantBefore, 'nothing saved');
+
+    const good = await c.post('/control/settings', {
+      name: 'Hôtel du Parc',
+      sender_email: 'desk@parc.example',
+      confirmation_email: 'on',
+      timezone: 'europe/zurich',
+      hold_days: '5',
+      link_lifetime_days: '14',
+      create_rate_limit: '60',
+    });
+    assert.equal(good.statusCode, 303);
+    assert.match((await c.get(String(good.headers.location))).body, /Saved\./);
+    const after = await t.repos.tenants.find(t.tenant.tenantId);
+    assert.deepEqual(
+      [
+        after?.name,
+        after?.sender_email,
+        after?.confirmation_email,
+        after?.timezone,
+        after?.hold_days,
+        after?.link_lifetime_days,
+        after?.create_rate_limit,
+      ],
+      ['Hôtel du Parc', 'desk@parc.example', true, 'Europe/Zurich', 5, 14, 60],
+    );
+    // An unticked box is "off".
+    await c.post('/control/settings', {
+      name: 'Hôtel du Parc',
+      sender_email: '',
+      timezone: 'Europe/Zurich',
+      hold_days: '5',
+      link_lifetime_days: '14',
+      create_rate_limit: '',
+    });
+    const cleared = await t.repos.tenants.find(t.tenant.tenantId);
+    assert.deepEqual(
+      [cleared?.confirmation_email, cleared?.sender_email, cleared?.create_rate_limit],
+      [false, null, null],
+    );
+    const audit = await t.repos.audit.list({ action: 'settings_changed', limit: 5 });
+    assert.deepEqual(
+      audit.map((a) => a.outcome),
+      ['ok', 'ok', 'refused'],
+    );
+  });
+});

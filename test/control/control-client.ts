@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import type { LightMyRequestResponse } from 'fastify';
+import { adminUsers } from '../../src/admin-users/index.js';
+import type { TestApp } from '../helpers/test-app.js';
+
+export const PASSWORD = 'correct horse battery staple';
+
+/**
+ * A browser's share of the back office over app.inject: a cookie jar, and the CSRF token of
+ * the last page read, as a form on that page would carry it. Real app, real database.
+ */
+export class ControlClient {
+  private cookies = new Map<string, string>();
+  csrf = '';
+
+  constructor(
+    private readonly t: TestApp,
+    readonly ip = '127.0.0.1',
+  ) {}
+
+  private remember(r: LightMyRequestResponse): void {
+    for (const c of r.cookies as { name: string; value: string; maxAge?: number; expires?: Date }[]) {
+      const gone = c.value === '' || (c.expires !== undefined && c.expires.getTime() < Date.now());
+      if (gone) this.cookies.delete(c.name);
+      else this.cookies.set(c.name, c.value);
+    }
+    const token = /name="_csrf" value="([^"]+)"/.exec(r.body);
+    if (token?.[1]) this.csrf = token[1];
+  }
+
+  cookieHeader(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
+  forgetCookies(): void {
+    this.cookies.clear();
+  }
+
+  async get(url: string, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+    const r = await this.t.app.inject({
+      method: 'GET',
+      url,
+      remoteAddress: this.ip,
+      headers: { cookie: this.cookieHeader(), ...headers },
+    });
+    this.remember(r);
+    return r;
+  }
+
+  /** A form post; `_csrf` is the last page's token unless the fields say otherwise. */
+  async post(url: string, fields: Record<string, string | string[]> = {}): Promise<LightMyRequestResponse> {
+    const body = new URLSearchParams();
+    if (!('_csrf' in fields)) body.append('_csrf', this.csrf);
+    for (const [k, v] of Object.entries(fields)) for (const one of Array.isArray(v) ? v : [v]) body.append(k, one);
+    const r = await this.t.app.inject({
+      method: 'POST',
+      url,
+      remoteAddress: this.ip,
+      headers: { cookie: this.cookieHeader(), 'content-type': 'application/x-www-form-urlencoded' },
+      payload: body.toString(),
+    });
+    this.remember(r);
+    return r;
+  }
+
+  async signIn(username: string, password = PASSWORD): Promise<LightMyRequestResponse> {
+    await this.get('/control/sign-in');
+    return this.post('/control/sign-in', { username, password });
+  }
+
+  async signedIn(username: string, password = PASSWORD): Promise<this> {
+    const r = await this.signIn(username, password);
+    assert.equal(r.statusCode, 303, r.body);
+    assert.equal(r.headers.location, '/control/requests');
+    return this;
+  }
+}
+
+export async function createUser(t: TestApp, username: string, tenantId: string | null = null) {
+  return adminUsers(t.repos).create({ username, password: PASSWORD, tenantId });
+}

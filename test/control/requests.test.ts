@@ -1,0 +1,193 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { arrangeStatus } from '../helpers/fixtures.js';
+import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { ControlClient, createUser } from './control-client.js';
+
+describe(`back office payment requests (${ENGINE})`, { timeout: 180_000 }, () => {
+  let t: TestApp;
+  let c: ControlClient;
+  before(async () => {
+    t = await startTestApp();
+    await createUser(t, 'frontdesk', t.tenant.tenantId);
+    c = await new ControlClient(t).signedIn('frontdesk');
+  });
+  after(() => t.close());
+
+  const api = async (id: string) => (await t.call({ method: 'GET', url: `/api/payment-requests/${id}/` })).json();
+
+  /** A held imprint, captured through the API: money to refund. */
+  async function capturedRequest(amount: number, overrides: Record<string, unknown> = {}) {
+    const r = await createRequest(t, { request_type: 'IMPRINT', amount, ...overrides });
+    await arrangeStatus(t.db, r.uuid, 'AUTHORISED_TO_VALIDATE');
+    const cap = await t.call({ method: 'POST', url: `/api/payment-requests/${r.uuid}/capture/` });
+    assert.equal(cap.statusCode, 200, cap.body);
+    return r;
+  }
+
+  /** Detail page → confirmation page (amount in words) → POST: as a user clicks through. */
+  async function act(id: string, action: string, amount = '') {
+    const confirm = await c.get(
+      `/control/requests/${id}/confirm?action=${action}&amount=${encodeURIComponent(amount)}`,
+    );
+    assert.equal(confirm.statusCode, 200, confirm.body);
+    const fields: Record<string, string> = {};
+    for (const m of confirm.body.matchAll(/<input type="hidden" name="(amount|nonce)" value="([^"]*)">/g)) {
+      fields[m[1] as string] = m[2] as string;
+    }
+    const r = await c.post(`/control/requests/${id}/${action}`, fields);
+    assert.equal(r.statusCode, 303, r.body);
+    return { confirm, page: await c.get(String(r.headers.location)) };
+  }
+
+  test('the list filters by status and finds by guest name, e-mail, reference or reservation', async () => {
+    const a = await createRequest(t, { guest_last_name: 'Zeffirelli', reservation_ref: 'RES-ZZ-1' });
+    const b = await createRequest(t, { request_type: 'DEPOSIT', guest_email: 'unique.person@example.org' });
+    const all = await c.get('/control/requests');
+    assert.equal(all.statusCode, 200);
+    assert.ok(all.body.includes(a.reference) && all.body.includes(b.reference));
+    const byName = await c.get('/control/requests?q=zeffir');
+    assert.ok(byName.body.includes(a.reference));
+    assert.ok(!byName.body.includes(b.reference));
+    assert.ok((await c.get('/control/requests?q=UNIQUE.PERSON')).body.includes(b.reference));
+    assert.ok((await c.get(`/control/requests?q=${a.reference}`)).body.includes(a.reference));
+    assert.ok((await c.get('/control/requests?q=RES-ZZ')).body.includes(a.reference));
+    const deposits = await c.get('/control/requests?type=DEPOSIT');
+    assert.ok(deposits.body.includes(b.reference) && !deposits.body.includes(a.reference));
+    const none = await c.get('/control/requests?q=%25%25_nothing');
+    assert.match(none.body, /No payment request matches/);
+    // Bad filter values are ignored or refused clearly, never a 500.
+    assert.equal((await c.get('/control/requests?status=NOPE&created_from=2026-99-99')).statusCode, 200);
+    assert.equal((await c.get('/control/requests?after=garbage')).statusCode, 400);
+  });
+
+  test('keyset pages: 50 a page, the next link continues without repeats', async () => {
+    const made = new Set<string>();
+    for (let i = 0; i < 52; i++) made.add((await createRequest(t, { reservation_ref: `PAGE-${i}` })).reference);
+    const first = await c.get('/control/requests?q=page-');
+    const next = /<a href="([^"]+)" rel="next">/.exec(first.body)?.[1]?.replaceAll('&amp;', '&');
+    assert.ok(next, 'a next-page link');
+    const second = await c.get(next);
+    const refs = (body: string) => [...body.matchAll(/>((?:IMP|DEP)-\d{4}-\d+)</g)].map((m) => m[1]);
+    const seen = [...refs(first.body), ...refs(second.body)];
+    assert.equal(refs(first.body).length, 50);
+    assert.equal(new Set(seen).size, 52);
+    assert.deepEqual(new Set(seen), made);
+  });
+
+  test('the detail shows every field, the reservation data and the history', async () => {
+    const r = await createRequest(t, {
+      guest_first_name: 'Amélie',
+      reservation_data: { checkin: '2026-12-24', room_type: '<b>Suite</b>', extras: { parking: true } },
+    });
+    const page = await c.get(`/control/requests/${r.uuid}`);
+    assert.equal(page.statusCode, 200);
+    for (const text of [r.reference, 'Amélie', 'jeanne.martin@example.com', 'RES-1001', '2026-12-24']) {
+      assert.ok(page.body.includes(text), `shows ${text}`);
+    }
+    assert.ok(page.body.includes('&lt;b&gt;Suite&lt;/b&gt;'), 'reservation data is escaped');
+    assert.ok(!page.body.includes('<b>Suite</b>'));
+    assert.match(page.body, /&quot;parking&quot;: true/);
+    assert.match(page.body, /Not initiated/);
+    // Exactly the actions the table allows in NOT_INITIATED: cancel, delete, resend; no money.
+    const actions = [...page.body.matchAll(/name="action" value="(\w+)"/g)].map((m) => m[1]);
+    assert.deepEqual(actions.sort(), ['cancel', 'delete', 'resend']);
+  });
+
+  test('a partial then a full refund: CAPTURED with amount_refunded, then REFUNDED', async () => {
+    const r = await capturedRequest(120);
+    const partial = await act(r.uuid, 'refund', '20,50');
+    assert.match(partial.confirm.body, /Refund twenty euros and fifty cents \(€20\.50\)/);
+    assert.match(partial.page.body, /Done\./);
+    let d = await api(r.uuid);
+    assert.equal(d.status, 'CAPTURED');
+    assert.equal(d.amount_refunded, 20.5);
+    const full = await act(r.uuid, 'refund');
+    assert.match(full.confirm.body, /ninety-nine euros and fifty cents/);
+    d = await api(r.uuid);
+    assert.equal(d.status, 'REFUNDED');
+    assert.equal(d.amount_refunded, 120);
+    const history = await t.repos.paymentRequests.history(r.uuid);
+    assert.deepEqual(history.at(-1) && [history.at(-1)?.to_status, history.at(-1)?.source, history.at(-1)?.actor], [
+      'REFUNDED',
+      'admin',
+      'frontdesk',
+    ]);
+    const entries = await t.repos.audit.list({ paymentRequestId: r.uuid, limit: 10 });
+    assert.deepEqual(
+      entries.map((e) => [e.action, e.outcome, e.detail.amount]),
+      [
+        ['refund', 'ok', undefined],
+        ['refund', 'ok', 2050],
+      ],
+    );
+    const detail = await c.get(`/control/requests/${r.uuid}`);
+    assert.match(detail.body, /No action is possible in this status/);
+    // The ledger: the hold's capture and both refunds, each with its provider state.
+    const ledger = detail.body.slice(detail.body.indexOf('id="ledger-h"'), detail.body.indexOf('id="history-h"'));
+    const kinds = [...ledger.matchAll(/<tr><td>[^<]*<\/td><td>(\w+)<\/td>[\s\S]*?class="status (\w+)"/g)].map(
+      (m) => `${m[1]}:${m[2]}`,
+    );
+    assert.deepEqual(kinds.slice(-3), ['capture:succeeded', 'refund:succeeded', 'refund:succeeded']);
+  });
+
+  test('capture (partial) and release of holds, in French words when the user reads French', async () => {
+    const a = await createRequest(t, { request_type: 'IMPRINT', amount: 300 });
+    await arrangeStatus(t.db, a.uuid, 'AUTHORISED_TO_VALIDATE');
+    await c.get('/control/language/fr?back=/control/requests');
+    const cap = await act(a.uuid, 'capture', '80');
+    assert.match(cap.confirm.body, /Encaisser quatre-vingts euros/);
+    assert.equal((await api(a.uuid)).status, 'CAPTURED');
+    assert.equal((await api(a.uuid)).amount_captured, 80);
+    await c.get('/control/language/en?back=/control/requests');
+
+    const b = await createRequest(t, { request_type: 'IMPRINT', amount: 50 });
+    await arrangeStatus(t.db, b.uuid, 'AUTHORISED_TO_VALIDATE');
+    await act(b.uuid, 'release');
+    assert.equal((await api(b.uuid)).status, 'CANCELLED');
+  });
+
+  test('an action the status does not allow is refused with its reason and changes nothing', async () => {
+    const r = await capturedRequest(40);
+    const confirm = await c.get(`/control/requests/${r.uuid}/confirm?action=cancel`);
+    assert.equal(confirm.statusCode, 303, 'no confirmation page for a forbidden action');
+    await c.get(`/control/requests/${r.uuid}`);
+    const forced = await c.post(`/control/requests/${r.uuid}/cancel`, {});
+    assert.equal(forced.statusCode, 303);
+    const page = await c.get(String(forced.headers.location));
+    assert.match(page.body, /Refused: Cannot cancel a payment request in terminal status/);
+    assert.equal((await api(r.uuid)).status, 'CAPTURED');
+    const tooMuch = await c.post(`/control/requests/${r.uuid}/refund`, { amount: '40.01' });
+    assert.equal(tooMuch.statusCode, 303);
+    assert.match((await c.get(String(tooMuch.headers.location))).body, /Refused: Refund amount must be/);
+    assert.equal((await api(r.uuid)).amount_refunded, 0);
+    const entries = await t.repos.audit.list({ paymentRequestId: r.uuid, limit: 10 });
+    assert.deepEqual(
+      entries.map((e) => [e.action, e.outcome]),
+      [
+        ['refund', 'refused'],
+        ['cancel', 'refused'],
+      ],
+    );
+  });
+
+  test('cancel, resend (once per confirmation) and delete', async () => {
+    const r = await createRequest(t, {});
+    const resend = await act(r.uuid, 'resend');
+    const nonce = /name="nonce" value="([^"]+)"/.exec(resend.confirm.body)?.[1] ?? '';
+    // The same confirmation posted twice (a double click, a reload) queues one e-mail.
+    await c.get(`/control/requests/${r.uuid}`);
+    await c.post(`/control/requests/${r.uuid}/resend`, { nonce });
+    const mails = await t.db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM email_outbox WHERE payment_request_id = $1 AND cause LIKE 'payment_link_resend:%'",
+      [r.uuid],
+    );
+    assert.equal(mails.rows[0]?.n, 1);
+    await act(r.uuid, 'cancel');
+    assert.equal((await api(r.uuid)).status, 'CANCELLED');
+    const del = await act(r.uuid, 'delete');
+    assert.match(del.page.body, /Done\./);
+    assert.equal((await t.call({ method: 'GET', url: `/api/payment-requests/${r.uuid}/` })).statusCode, 404);
+    assert.equal((await c.get(`/control/requests/${r.uuid}`)).statusCode, 404);
+  });
+});
