@@ -17,6 +17,7 @@ import type { Config } from './config/index.js';
 import { migrate, openDatabase, repositories } from './db/index.js';
 import { startScheduler } from './jobs/index.js';
 import { startMailWorker } from './mail/index.js';
+import { startWebhookWorker } from './webhooks/index.js';
 
 /** How long `serve` waits for a CLI command that holds the PGlite directory to finish. */
 const CLI_LOCK_WAIT_MS = 15_000;
@@ -69,13 +70,14 @@ function describeDatabase(config: Config): string {
 }
 
 /**
- * Starts the service: takes the PGlite directory (DESIGN.md 1), migrates, prepares the first
+ * Starts the service: takes the PGlite directory, migrates, prepares the first
  * development start, listens, and opens the control channel for CLI commands. A failure on
  * the way undoes what was done, so no lock or socket outlives a failed start.
  */
 export async function startService(
   initialConfig: Config,
-  print: (text: string) => void = (t) => process.stdout.write(t),
+  // The terminal's stream: stdout carries the JSON log lines, which a banner would corrupt.
+  print: (text: string) => void = (t) => process.stderr.write(t),
 ): Promise<RunningService> {
   const cleanups: Cleanup[] = [];
   let closing: Promise<void> | undefined;
@@ -119,7 +121,7 @@ export async function startService(
     await app.listen({ host: config.host, port: config.port });
     const demo = await createDemoDataOnce(config, repos);
     if (config.workers) {
-      // Every instance runs them: the slot claim (scheduler) and the row claim (outbox) keep
+      // Every instance runs them: the slot claim (scheduler) and the row claims (outboxes) keep
       // N instances from doing any piece of work twice. Stopped before the database closes
       // (cleanups run in reverse), each waiting for the job or the e-mail in progress.
       const scheduler = startScheduler(app.payreq, app.log, {
@@ -130,6 +132,8 @@ export async function startService(
       cleanups.push(() => mail.stop());
       const bulk = startBulkWorker(app.payreq, app.log);
       cleanups.push(() => bulk.stop());
+      const webhooks = startWebhookWorker(app.payreq, { retryBaseMs: config.webhookRetryBaseMs, log: app.log });
+      cleanups.push(() => webhooks.stop());
     }
 
     if (dir) {

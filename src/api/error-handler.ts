@@ -62,7 +62,7 @@ export function toAppError(err: FastifyError & { validation?: AjvIssue[] }): App
 
 export function sendError(reply: FastifyReply, e: AppError): FastifyReply {
   const body: Record<string, unknown> = { error: e.message, code: e.code, ...e.extra };
-  // DESIGN.md 5: authentication failures carry both keys, for clients written to either reference.
+  // Authentication failures carry both keys, for clients written to either reference.
   if (e.httpStatus === 401 || e.code.startsWith('api_key_')) body.detail = e.message;
   // A 503 is temporary (the database is away, the instance is stopping): say when to come back.
   if (e.httpStatus === 503) reply.header('retry-after', String(RETRY_AFTER_SECONDS));

@@ -27,7 +27,7 @@ function fingerprintOf(request: FastifyRequest): string {
 }
 
 /**
- * Runs a POST handler at most once per `Idempotency-Key` (DESIGN.md 5). The key is claimed by a
+ * Runs a POST handler at most once per `Idempotency-Key`. The key is claimed by a
  * unique row before the handler runs, so two concurrent retries cannot both run it: the second
  * sees the claim and gets 409 until the first finishes, then the stored response. The same key
  * with another body is a 422. A 5xx or a 409 is not stored: a retry must be able to run.

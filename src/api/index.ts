@@ -1,6 +1,8 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import { eventsRoutes } from './events-routes.js';
+import { completeDocument } from './openapi-document.js';
 import { paymentRequestsRoutes } from './payment-requests-routes.js';
 
 export { generateApiKey, hashSecret, parseApiKey } from './api-key-format.js';
@@ -22,6 +24,7 @@ export async function apiPlugin(app: FastifyInstance): Promise<void> {
         request.caller = await app.payreq.auth.authenticate(request.headers['x-api-key']);
       });
       await api.register(paymentRequestsRoutes);
+      await api.register(eventsRoutes);
     },
     { prefix: '/api' },
   );
@@ -35,6 +38,7 @@ async function registerApiDocs(app: FastifyInstance): Promise<void> {
       info: {
         title: 'payreq API',
         version: '1.0.0',
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
         description:
           'Payment requests for hotels. Every call carries `X-API-Key: <prefix>.<secret>`. Errors are `{"error": "..."}`; authentication failures also carry `detail`.',
       },
@@ -44,11 +48,12 @@ async function registerApiDocs(app: FastifyInstance): Promise<void> {
       },
       security: [{ ApiKey: [] }],
     },
-    // @fastify/swagger marks every declared body as required; a capture body is optional.
     transformObject: (doc) => {
       if (!('openapiObject' in doc)) return doc.swaggerObject;
+      // @fastify/swagger marks every declared body as required; a capture body is optional.
       const capture = doc.openapiObject.paths?.['/api/payment-requests/{uuid}/capture/']?.post;
       if (capture?.requestBody && 'required' in capture.requestBody) capture.requestBody.required = false;
+      completeDocument(doc.openapiObject);
       return doc.openapiObject;
     },
   });

@@ -16,12 +16,15 @@ import { decodeCursor, encodeCursor, isUuid } from './list-cursor.js';
 import { paymentLink, presentDetail, presentStatus } from './presenters.js';
 import {
   ActionResponse,
-  AuthErrorBody,
+  authErrors,
   CaptureBody,
   CreateBody,
+  DETAIL_EXAMPLE,
   ErrorBody,
+  errorResponse,
   ListQuery,
   MessageBody,
+  okResponse,
   PaymentRequestDetail,
   PaymentRequestResponse,
   PaymentRequestStatus,
@@ -37,8 +40,25 @@ const IdempotencyHeaders = Type.Object({
     Type.String({ description: 'Retry safely: the same key and body within 24 h replays the first response' }),
   ),
 });
-const authErrors = { 401: AuthErrorBody, 403: AuthErrorBody };
-const notFound = { 404: ErrorBody };
+const notFound = {
+  404: errorResponse(ErrorBody, 'No payment request of this tenant has this uuid (or it was deleted)', ['not_found']),
+};
+/** What can go wrong with any POST that carries a body or an Idempotency-Key. */
+const postErrors = {
+  409: errorResponse(ErrorBody, 'Another call is working on this request or with this Idempotency-Key; retry shortly', [
+    'operation_in_progress',
+    'idempotency_key_in_progress',
+  ]),
+  413: errorResponse(ErrorBody, 'The body is larger than 64 KiB', ['payload_too_large']),
+  415: errorResponse(ErrorBody, 'A body was sent with another Content-Type than application/json', [
+    'unsupported_media_type',
+  ]),
+  422: errorResponse(
+    ValidationErrorBody,
+    'A field is missing or invalid, or the Idempotency-Key was used for another body',
+    ['validation_failed', 'idempotency_key_reused'],
+  ),
+};
 
 function caller(request: FastifyRequest): ApiCaller {
   const c = request.caller;
@@ -47,9 +67,9 @@ function caller(request: FastifyRequest): ApiCaller {
 }
 
 /** The created_after / created_before filters as dates, refused (422) outside the accepted range. */
-function dateFilters(q: ListQuery): { createdAfter?: Date; createdBefore?: Date } {
+function dateFilters(q: ListQuery): { createdAfter?: Date; createdBefore?: Date; updatedAfter?: Date } {
   const issues: FieldIssue[] = [];
-  const read = (field: 'created_after' | 'created_before') => {
+  const read = (field: 'created_after' | 'created_before' | 'updated_after') => {
     const raw = q[field];
     if (raw === undefined) return undefined;
     const d = new Date(raw);
@@ -58,13 +78,14 @@ function dateFilters(q: ListQuery): { createdAfter?: Date; createdBefore?: Date 
   };
   const createdAfter = read('created_after');
   const createdBefore = read('created_before');
+  const updatedAfter = read('updated_after');
   if (issues.length > 0) throw errors.validation(issues);
-  return { createdAfter, createdBefore };
+  return { createdAfter, createdBefore, updatedAfter };
 }
 
 const apiActor = (c: ApiCaller): Actor => ({ source: 'api', actor: `key:${c.keyPrefix}` });
 
-/** A path uuid that is not a UUID names no request: 404 like any unknown one (DESIGN.md 5). */
+/** A path uuid that is not a UUID names no request: 404 like any unknown one . */
 function requestId(uuid: string): string {
   if (!isUuid(uuid)) throw errors.notFound(uuid.slice(0, 100));
   return uuid.toLowerCase();
@@ -78,16 +99,38 @@ export const paymentRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: TAG,
+        operationId: 'createPaymentRequest',
         summary: 'Create a payment request',
+        description:
+          'Creates an IMPRINT or a DEPOSIT in status NOT_INITIATED and answers its `payment_link`; the `Location` header names the new request. Send an `Idempotency-Key` so that a retry after a timeout or a 5xx cannot create a second request.',
         headers: IdempotencyHeaders,
         body: CreateBody,
         response: {
-          201: PaymentRequestResponse,
-          400: ErrorBody,
+          201: okResponse(PaymentRequestResponse, 'Created; `Location` is the URL of the new request'),
+          400: errorResponse(ErrorBody, 'A DEPOSIT without an amount above 0, malformed JSON or Idempotency-Key', [
+            'deposit_amount_required',
+            'invalid_json',
+            'invalid_idempotency_key',
+          ]),
           ...authErrors,
-          422: ValidationErrorBody,
-          429: ErrorBody,
+          ...postErrors,
+          422: errorResponse(
+            ValidationErrorBody,
+            'A field is missing or invalid, the Idempotency-Key was used for another body, or the hotel has no payment account yet',
+            ['validation_failed', 'idempotency_key_reused', 'provider_not_configured'],
+          ),
+          429: errorResponse(ErrorBody, 'More creates per minute than this key may make; wait for `Retry-After`', [
+            'rate_limited',
+          ]),
         },
+      },
+      onSend: async (_request, reply, payload) => {
+        // Every 201, first answer or replay, names the new request: its uuid is in the body.
+        if (reply.statusCode === 201 && typeof payload === 'string') {
+          const uuid = /"uuid":"([0-9a-f-]{36})"/.exec(payload)?.[1];
+          if (uuid) reply.header('location', `${config.publicBaseUrl}/api/payment-requests/${uuid}/`);
+        }
+        return payload;
       },
       config: {
         rateLimit: {
@@ -133,31 +176,57 @@ export const paymentRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: TAG,
+        operationId: 'listPaymentRequests',
         summary: 'List payment requests, newest first',
         description:
-          'A bare array. When more rows exist, the `Link` header (RFC 8288) carries the next page URL with rel="next".',
+          'A bare array, newest first; with `updated_after`, the requests changed since then, oldest change first. When more rows exist, the `Link` header (RFC 8288) carries the next page URL with rel="next": follow it until it is absent.',
         querystring: ListQuery,
-        response: { 200: Type.Array(PaymentRequestDetail), 400: ErrorBody, ...authErrors, 422: ValidationErrorBody },
+        response: {
+          200: okResponse(
+            Type.Array(PaymentRequestDetail, { examples: [[DETAIL_EXAMPLE]] }),
+            'One page of requests; `Link` names the next page when there is one',
+          ),
+          400: errorResponse(ErrorBody, 'The cursor is not one this service gave', ['invalid_cursor']),
+          ...authErrors,
+          422: errorResponse(ValidationErrorBody, 'A filter has a value outside its list or format', [
+            'validation_failed',
+          ]),
+        },
       },
     },
     async (request, reply) => {
       const c = caller(request);
       const q = request.query;
       const limit = q.limit ?? 100;
-      const rows = await repos.paymentRequests.list(c.tenantId, {
+      const changed = q.updated_after !== undefined;
+      const filter = {
         status: q.status as Status | undefined,
         requestType: q.request_type as RequestType | undefined,
         reservationRef: q.reservation_ref,
-        ...dateFilters(q),
-        before: q.cursor ? decodeCursor(q.cursor) : undefined,
-        limit: limit + 1,
-      });
+      };
+      const dates = dateFilters(q);
+      // With updated_after the order is by change, oldest first, so a sync can resume where it
+      // stopped; the cursor then names the last (updated_at, id) seen.
+      const rows = changed
+        ? await repos.events.changedSince(c.tenantId, {
+            ...filter,
+            updatedAfter: dates.updatedAfter as Date,
+            after: q.cursor ? decodeCursor(q.cursor) : undefined,
+            limit: limit + 1,
+          })
+        : await repos.paymentRequests.list(c.tenantId, {
+            ...filter,
+            createdAfter: dates.createdAfter,
+            createdBefore: dates.createdBefore,
+            before: q.cursor ? decodeCursor(q.cursor) : undefined,
+            limit: limit + 1,
+          });
       const page = rows.slice(0, limit);
       const last = page[page.length - 1];
       if (rows.length > limit && last) {
         const next = new URLSearchParams();
         for (const [k, v] of Object.entries(q)) if (v !== undefined && k !== 'cursor') next.set(k, String(v));
-        next.set('cursor', encodeCursor(last.created_at, last.id));
+        next.set('cursor', encodeCursor(changed ? last.updated_at : last.created_at, last.id));
         reply.header('link', `<${config.publicBaseUrl}/api/payment-requests/?${next}>; rel="next"`);
       }
       return page.map(presentDetail);
@@ -169,10 +238,18 @@ export const paymentRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: TAG,
+        operationId: 'getPaymentRequestStatuses',
         summary: 'Statuses of the requests of some reservations',
         description: `Unknown references are absent from the answer; every request of a reservation appears. At most ${MAX_REFS} references.`,
         querystring: StatusesQuery,
-        response: { 200: Type.Array(PaymentRequestStatus), 400: ErrorBody, ...authErrors },
+        response: {
+          200: okResponse(Type.Array(PaymentRequestStatus), 'The requests of these reservations, in no set order'),
+          400: errorResponse(ErrorBody, '`refs` is missing, empty or names too many references', [
+            'refs_required',
+            'too_many_refs',
+          ]),
+          ...authErrors,
+        },
       },
     },
     async (request) => {
@@ -197,9 +274,11 @@ export const paymentRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: TAG,
+        operationId: 'getPaymentRequest',
         summary: 'Detail of a payment request',
+        description: 'Everything about one request but the guest phone and language.',
         params: UuidParams,
-        response: { 200: PaymentRequestDetail, ...authErrors, ...notFound },
+        response: { 200: okResponse(PaymentRequestDetail, 'The request'), ...authErrors, ...notFound },
       },
     },
     async (request) => {
@@ -211,22 +290,35 @@ export const paymentRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  const actionSchema = (summary: string, description: string, body?: unknown) => ({
+  const actionSchema = (operationId: string, summary: string, description: string, body?: unknown) => ({
     tags: TAG,
+    operationId,
     summary,
     description,
     params: UuidParams,
     headers: IdempotencyHeaders,
     ...(body ? { body } : {}),
     response: {
-      200: ActionResponse,
-      400: ErrorBody,
+      200: okResponse(ActionResponse, 'Done; the new status'),
+      400: errorResponse(
+        ErrorBody,
+        'Not allowed in the current status, an amount above the held one, or a malformed call',
+        ['invalid_status', 'capture_amount_too_high', 'invalid_json', 'invalid_idempotency_key'],
+      ),
       ...authErrors,
       ...notFound,
-      409: ErrorBody,
-      422: ValidationErrorBody,
-      402: { ...ErrorBody, description: 'The provider refused the operation (e.g. the authorisation ended)' },
-      502: { ...ErrorBody, description: 'The provider could not be reached; nothing was changed, retry later' },
+      ...postErrors,
+      402: errorResponse(ErrorBody, 'The provider refused the operation (e.g. the authorisation ended)', [
+        'provider_refused',
+      ]),
+      502: errorResponse(ErrorBody, 'The provider could not be reached; nothing was changed, retry later', [
+        'provider_unavailable',
+      ]),
+      504: errorResponse(
+        ErrorBody,
+        'The provider did not answer in time: the outcome is unknown. Retry with the same Idempotency-Key, or read the request later',
+        ['outcome_unknown'],
+      ),
     },
   });
 
@@ -234,6 +326,7 @@ export const paymentRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/payment-requests/:uuid/capture/',
     {
       schema: actionSchema(
+        'capturePaymentRequest',
         'Capture a pre-authorisation',
         'Valid only in AUTHORISED_TO_VALIDATE. No body captures the held amount; `{"amount": x}` captures part of it.',
         CaptureBody,
@@ -252,7 +345,13 @@ export const paymentRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/payment-requests/:uuid/release/',
-    { schema: actionSchema('Release a pre-authorisation', 'Valid only in AUTHORISED_TO_VALIDATE; the hold is freed.') },
+    {
+      schema: actionSchema(
+        'releasePaymentRequest',
+        'Release a pre-authorisation',
+        'Valid only in AUTHORISED_TO_VALIDATE; the hold is freed and the request becomes CANCELLED.',
+      ),
+    },
     async (request, reply) => {
       const c = caller(request);
       const id = requestId(request.params.uuid);
@@ -267,6 +366,7 @@ export const paymentRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/payment-requests/:uuid/cancel/',
     {
       schema: actionSchema(
+        'cancelPaymentRequest',
         'Cancel a payment request',
         'Allowed for NOT_INITIATED, PENDING and ERROR. A captured payment is refunded in the administration interface.',
       ),
@@ -286,11 +386,22 @@ export const paymentRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: TAG,
+        operationId: 'deletePaymentRequest',
         summary: 'Delete a payment request permanently',
         description:
           'Refused (400) while money is held (AUTHORISED_TO_VALIDATE) or has moved (CAPTURED, REFUNDED). Cancellation is preferred: it keeps the history.',
         params: UuidParams,
-        response: { 200: MessageBody, 400: ErrorBody, ...authErrors, ...notFound, 409: ErrorBody },
+        response: {
+          200: okResponse(MessageBody, 'Deleted; the message names the reference'),
+          400: errorResponse(ErrorBody, 'Money is held or has moved: release, capture or refund instead', [
+            'cannot_delete',
+          ]),
+          ...authErrors,
+          ...notFound,
+          409: errorResponse(ErrorBody, 'A money operation is in progress on this request; retry shortly', [
+            'operation_in_progress',
+          ]),
+        },
       },
     },
     async (request) => {

@@ -5,7 +5,7 @@ export function paymentLink(id: string): string {
   return `/payment/${id}/`;
 }
 
-/** SPEC.md 2.4; guest_phone and language never leave (the response schema strips them too). */
+/** The detail of a request: guest_phone and language never leave (the response schema strips them too). */
 export function presentDetail(r: PaymentRequestRow) {
   return {
     uuid: r.id,

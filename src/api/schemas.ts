@@ -1,6 +1,7 @@
-import { type Static, Type } from 'typebox';
+import { type Static, type TSchema, Type } from 'typebox';
 import {
   CURRENCIES,
+  errors,
   LANGUAGES,
   PLAIN_TEXT_PATTERN,
   REQUEST_TYPES,
@@ -11,10 +12,24 @@ import {
 /**
  * One schema per route and status code: it validates the request, types the handler,
  * strips what must not leave (no guest_phone in the detail) and generates the OpenAPI document.
+ *
+ * A schema given a `title` is a named schema: the OpenAPI document lists it once under
+ * components.schemas and refers to it wherever it is used (openapi-document.ts), so generated
+ * clients get types with these names. Fastify itself sees plain inline schemas.
  */
 const Uuid = Type.String({ format: 'uuid', description: 'Identifier of the payment request' });
-const StatusEnum = Type.Enum([...STATUSES], { description: 'Status (SPEC section 3)' });
-const RequestTypeEnum = Type.Enum([...REQUEST_TYPES]);
+const StatusEnum = Type.Enum([...STATUSES], {
+  title: 'PaymentRequestStatusValue',
+  description: 'Where the request stands; docs/lifecycle.md shows every move between statuses.',
+});
+const RequestTypeEnum = Type.Enum([...REQUEST_TYPES], {
+  title: 'RequestType',
+  description: 'IMPRINT: a card registered without debit (a hold may follow). DEPOSIT: the guest pays at once.',
+});
+const OrderCycle = Type.Enum(['OPEN', 'CLOSED'], {
+  title: 'OrderCycle',
+  description: 'CLOSED once the status is terminal (CAPTURED, REFUSED, CANCELLED, EXPIRED, REFUNDED), OPEN otherwise.',
+});
 const Timestamp = Type.String({ format: 'date-time' });
 const NullableInt = Type.Unsafe<number | null>({ type: ['integer', 'null'] });
 const NullableTimestamp = Type.Unsafe<string | null>({ type: ['string', 'null'], format: 'date-time' });
@@ -26,95 +41,252 @@ const PlainText = (opts: { minLength?: number; maxLength: number; description?: 
   Type.String({ ...opts, pattern: PLAIN_TEXT_PATTERN });
 const FreeObject = Type.Object({}, { additionalProperties: true, description: 'Free JSON, stored as given' });
 
+/** A realistic reservation, shared by the examples of the document. */
+export const EXAMPLE = {
+  uuid: '6f0c2b1e-4d4a-4c43-9b0e-6a2f9c1d7e55',
+  reference: 'DEP-2026-0042',
+  reservation_ref: 'BK-4711',
+  reservation_data: { checkin: '2026-12-24', checkout: '2026-12-27', room_type: 'Double Deluxe', adults: 2 },
+  created_at: '2026-11-23T09:14:05.120Z',
+} as const;
+
 export const ErrorBody = Type.Object(
   {
-    error: Type.String(),
-    code: Type.Optional(Type.String({ description: 'Stable machine-readable code' })),
+    error: Type.String({ description: 'Human-readable message' }),
+    code: Type.Optional(
+      Type.String({ description: 'Stable machine-readable code; docs/errors.md lists every code and what to do' }),
+    ),
   },
-  { additionalProperties: true },
+  {
+    additionalProperties: true,
+    title: 'Error',
+    examples: [{ error: 'Payment request 6f0c… not found.', code: 'not_found' }],
+  },
 );
-export const ValidationErrorBody = Type.Object({
-  error: Type.String(),
-  code: Type.Optional(Type.String()),
-  details: Type.Array(Type.Object({ field: Type.String(), message: Type.String() })),
-});
-export const AuthErrorBody = Type.Object({
-  detail: Type.Optional(Type.String({ description: 'Same text as error, on authentication failures' })),
-  error: Type.String(),
-  code: Type.Optional(Type.String()),
-});
+export const ValidationErrorBody = Type.Object(
+  {
+    error: Type.String(),
+    code: Type.Optional(Type.String({ description: 'validation_failed' })),
+    details: Type.Array(
+      Type.Object({
+        field: Type.String({ description: 'Dotted path of the field, e.g. reservation_data.checkin' }),
+        message: Type.String(),
+      }),
+    ),
+  },
+  {
+    title: 'ValidationError',
+    examples: [
+      {
+        error: 'Validation failed',
+        code: 'validation_failed',
+        details: [{ field: 'guest_email', message: 'must match format "email"' }],
+      },
+    ],
+  },
+);
+export const AuthErrorBody = Type.Object(
+  {
+    detail: Type.Optional(Type.String({ description: 'Same text as error, on authentication failures' })),
+    error: Type.String(),
+    code: Type.Optional(Type.String()),
+  },
+  { title: 'AuthError', examples: [{ detail: 'Unauthorized', error: 'Unauthorized', code: 'unauthorized' }] },
+);
 
-export const CreateBody = Type.Object({
-  request_type: RequestTypeEnum,
-  amount: Type.Optional(
-    Type.Number({ description: 'Currency units, at most two decimals. Required above 0 for DEPOSIT.' }),
-  ),
-  currency: Type.Optional(Type.Enum([...CURRENCIES], { default: 'EUR' })),
-  guest_email: Type.String({ format: 'email', maxLength: 254 }),
-  guest_first_name: PlainText({ minLength: 1, maxLength: 100 }),
-  guest_last_name: PlainText({ minLength: 1, maxLength: 100 }),
-  guest_phone: Type.Optional(Text({ maxLength: 32 })),
-  language: Type.Optional(Type.Enum([...LANGUAGES], { default: 'fr' })),
-  reservation_ref: PlainText({ minLength: 1, maxLength: 100 }),
-  reservation_data: Type.Optional(
-    Type.Record(Type.String(), Type.Unknown(), {
-      description:
-        'Free JSON (at most 16 KiB). For an IMPRINT, `checkin` (YYYY-MM-DD) triggers the automatic pre-authorisation.',
-    }),
-  ),
-});
+export const CreateBody = Type.Object(
+  {
+    request_type: RequestTypeEnum,
+    amount: Type.Optional(
+      Type.Number({
+        description:
+          'Currency units, at most two decimals (120.50). Required above 0 for a DEPOSIT; for an IMPRINT the most that may be captured on a no-show.',
+      }),
+    ),
+    currency: Type.Optional(Type.Enum([...CURRENCIES], { default: 'EUR', description: 'ISO 4217' })),
+    guest_email: Type.String({ format: 'email', maxLength: 254 }),
+    guest_first_name: PlainText({ minLength: 1, maxLength: 100 }),
+    guest_last_name: PlainText({ minLength: 1, maxLength: 100 }),
+    guest_phone: Type.Optional(Text({ maxLength: 32 })),
+    language: Type.Optional(
+      Type.Enum([...LANGUAGES], { default: 'fr', description: 'Language of the guest page and e-mails' }),
+    ),
+    reservation_ref: PlainText({ minLength: 1, maxLength: 100, description: 'The booking reference in the PMS' }),
+    reservation_data: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), {
+        description:
+          'Free JSON (at most 16 KiB). `checkin` and `checkout` (YYYY-MM-DD) and `room_type` are shown to the guest; for an IMPRINT, `checkin` triggers the hold two days before.',
+      }),
+    ),
+  },
+  {
+    title: 'CreatePaymentRequest',
+    examples: [
+      {
+        request_type: 'DEPOSIT',
+        amount: 120.5,
+        currency: 'EUR',
+        guest_email: 'jeanne.martin@example.com',
+        guest_first_name: 'Jeanne',
+        guest_last_name: 'Martin',
+        guest_phone: '+33 6 12 34 56 78',
+        language: 'fr',
+        reservation_ref: EXAMPLE.reservation_ref,
+        reservation_data: EXAMPLE.reservation_data,
+      },
+    ],
+  },
+);
 export type CreateBody = Static<typeof CreateBody>;
 
-export const PaymentRequestResponse = Type.Object({
-  uuid: Uuid,
-  reference: Type.String(),
-  status: StatusEnum,
-  payment_link: Type.String({ description: 'Relative path of the guest payment form' }),
+export const PaymentRequestResponse = Type.Object(
+  {
+    uuid: Uuid,
+    reference: Type.String({ description: 'DEP-YYYY-NNNN or IMP-YYYY-NNNN' }),
+    status: StatusEnum,
+    payment_link: Type.String({ description: 'Relative path of the guest payment form; prefix it with the base URL' }),
+  },
+  {
+    title: 'PaymentRequestCreated',
+    examples: [
+      {
+        uuid: EXAMPLE.uuid,
+        reference: EXAMPLE.reference,
+        status: 'NOT_INITIATED',
+        payment_link: `/payment/${EXAMPLE.uuid}/`,
+      },
+    ],
+  },
+);
+
+export const ActionResponse = Type.Object(
+  { uuid: Uuid, reference: Type.String(), status: StatusEnum },
+  {
+    title: 'PaymentRequestAction',
+    examples: [{ uuid: EXAMPLE.uuid, reference: 'IMP-2026-0017', status: 'CAPTURED' }],
+  },
+);
+
+export const DETAIL_EXAMPLE = {
+  uuid: EXAMPLE.uuid,
+  reference: EXAMPLE.reference,
+  request_type: 'DEPOSIT',
+  status: 'CAPTURED',
+  amount: 120.5,
+  amount_captured: 120.5,
+  amount_refunded: 0,
+  currency: 'EUR',
+  guest_email: 'jeanne.martin@example.com',
+  guest_first_name: 'Jeanne',
+  guest_last_name: 'Martin',
+  reservation_ref: EXAMPLE.reservation_ref,
+  reservation_data: EXAMPLE.reservation_data,
+  masked_pan: '424242XXXXXX4242',
+  card_expiry_month: 9,
+  card_expiry_year: 2029,
+  order_cycle: 'CLOSED',
+  email_sent: true,
+  created_at: EXAMPLE.created_at,
+  updated_at: '2026-11-23T09:21:40.002Z',
+  hold_expires_at: null,
+  link_expires_at: '2026-12-23T09:14:05.120Z',
+};
+
+export const PaymentRequestDetail = Type.Object(
+  {
+    uuid: Uuid,
+    reference: Type.String(),
+    request_type: RequestTypeEnum,
+    status: StatusEnum,
+    amount: Type.Number({ description: 'Amount requested, in currency units' }),
+    amount_captured: Type.Number({ description: 'Amount actually debited' }),
+    amount_refunded: Type.Number({ description: 'Amount refunded' }),
+    currency: Type.String(),
+    guest_email: Type.String(),
+    guest_first_name: Type.String(),
+    guest_last_name: Type.String(),
+    reservation_ref: Type.String(),
+    reservation_data: FreeObject,
+    masked_pan: Type.String({ description: 'Masked card number; empty until a card is registered' }),
+    card_expiry_month: NullableInt,
+    card_expiry_year: NullableInt,
+    order_cycle: OrderCycle,
+    email_sent: Type.Boolean({ description: 'The confirmation e-mail was sent' }),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+    hold_expires_at: NullableTimestamp,
+    link_expires_at: Timestamp,
+  },
+  { title: 'PaymentRequestDetail', examples: [DETAIL_EXAMPLE] },
+);
+
+export const PaymentRequestStatus = Type.Object(
+  {
+    uuid: Uuid,
+    reference: Type.String(),
+    reservation_ref: Type.String(),
+    request_type: RequestTypeEnum,
+    status: StatusEnum,
+    order_cycle: OrderCycle,
+    amount: Type.Number(),
+    amount_captured: Type.Number(),
+  },
+  {
+    title: 'PaymentRequestStatus',
+    examples: [
+      {
+        uuid: EXAMPLE.uuid,
+        reference: EXAMPLE.reference,
+        reservation_ref: EXAMPLE.reservation_ref,
+        request_type: 'DEPOSIT',
+        status: 'CAPTURED',
+        order_cycle: 'CLOSED',
+        amount: 120.5,
+        amount_captured: 120.5,
+      },
+    ],
+  },
+);
+
+const EVENT_TYPES_DESCRIPTION =
+  '`payment_request.` and the new status in lower case (`payment_request.captured`), or `payment_request.deleted`, or `payment_request.incident` (money arrived where it should not and was sent back automatically).';
+
+export const EventBody = Type.Object(
+  {
+    id: Type.Integer({ description: 'Identifies the event; give it as `after` to read the events that follow' }),
+    type: Type.String({ description: EVENT_TYPES_DESCRIPTION }),
+    created_at: Timestamp,
+    data: Type.Object(
+      {
+        uuid: Uuid,
+        status: Type.String({ description: 'The status after the change; DELETED for a deleted request' }),
+      },
+      {
+        additionalProperties: true,
+        description:
+          'The request at that moment, with the fields of PaymentRequestDetail. A deleted request keeps what was last known, with `previous_status`; an incident adds `incident`.',
+      },
+    ),
+  },
+  {
+    title: 'Event',
+    examples: [
+      { id: 1842, type: 'payment_request.captured', created_at: DETAIL_EXAMPLE.updated_at, data: DETAIL_EXAMPLE },
+    ],
+  },
+);
+
+export const EventsQuery = Type.Object({
+  after: Type.Optional(
+    Type.Integer({ minimum: 0, description: 'The id of the last event you processed; omitted: from the oldest kept' }),
+  ),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
 });
 
-export const ActionResponse = Type.Object({
-  uuid: Uuid,
-  reference: Type.String(),
-  status: StatusEnum,
-});
-
-export const PaymentRequestDetail = Type.Object({
-  uuid: Uuid,
-  reference: Type.String(),
-  request_type: RequestTypeEnum,
-  status: StatusEnum,
-  amount: Type.Number(),
-  amount_captured: Type.Number(),
-  amount_refunded: Type.Number(),
-  currency: Type.String(),
-  guest_email: Type.String(),
-  guest_first_name: Type.String(),
-  guest_last_name: Type.String(),
-  reservation_ref: Type.String(),
-  reservation_data: FreeObject,
-  masked_pan: Type.String({ description: 'Masked card number; empty until a card is registered' }),
-  card_expiry_month: NullableInt,
-  card_expiry_year: NullableInt,
-  order_cycle: Type.Enum(['OPEN', 'CLOSED']),
-  email_sent: Type.Boolean(),
-  created_at: Timestamp,
-  updated_at: Timestamp,
-  hold_expires_at: NullableTimestamp,
-  link_expires_at: Timestamp,
-});
-
-export const PaymentRequestStatus = Type.Object({
-  uuid: Uuid,
-  reference: Type.String(),
-  reservation_ref: Type.String(),
-  request_type: RequestTypeEnum,
-  status: StatusEnum,
-  order_cycle: Type.Enum(['OPEN', 'CLOSED']),
-  amount: Type.Number(),
-  amount_captured: Type.Number(),
-});
-
-export const MessageBody = Type.Object({ message: Type.String() });
+export const MessageBody = Type.Object(
+  { message: Type.String({ description: 'Names the reference deleted' }) },
+  { title: 'Message', examples: [{ message: 'Payment request DEP-2026-0042 deleted.' }] },
+);
 
 export const UuidParams = Type.Object({ uuid: Type.String({ description: 'Identifier (UUID) of the request' }) });
 
@@ -126,10 +298,19 @@ export const ListQuery = Type.Object({
   created_before: Type.Optional(Type.String({ format: 'date-time', description: 'Exclusive' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
   cursor: Type.Optional(Type.String({ maxLength: 200, description: 'Opaque; from the Link header' })),
+  updated_after: Type.Optional(
+    Type.String({
+      format: 'date-time',
+      description:
+        'Only requests changed after this time (exclusive), oldest change first instead of newest first: for syncing',
+    }),
+  ),
 });
 export type ListQuery = Static<typeof ListQuery>;
 
 export const StatusesQuery = Type.Object({
+  // Required in the document, as the route answers 400 without it; optional to the validator so
+  // that a missing `refs` stays the documented 400 refs_required rather than a 422.
   refs: Type.Optional(
     Text({ description: 'Reservation references separated by commas (at most 500)', maxLength: 60_000 }),
   ),
@@ -139,6 +320,7 @@ export const StatusesQuery = Type.Object({
 // `amount`, not also "body must be null" and "must match a schema in anyOf" from the other branch.
 export const CaptureBody = Type.Unsafe<{ amount?: number } | null>({
   type: ['object', 'null'],
+  title: 'CaptureRequest',
   properties: {
     amount: {
       type: 'number',
@@ -146,4 +328,65 @@ export const CaptureBody = Type.Unsafe<{ amount?: number } | null>({
       description: 'Partial capture, at most the held amount; omitted: all of it',
     },
   },
+  examples: [{ amount: 95 }],
 });
+
+/**
+ * An error response of one route: the shape of `base` with the `code` values this route can
+ * answer, and a description. The document shows it as the named shape narrowed to those codes.
+ */
+export function errorResponse(base: TSchema, description: string, codes: readonly string[]): TSchema {
+  const first = codes[0] ?? '';
+  const sample = SAMPLE_ERRORS.get(first);
+  const example: Record<string, unknown> = { error: sample?.message ?? description, code: first, ...sample?.extra };
+  if ((base as { title?: string }).title === 'AuthError') example.detail = example.error;
+  if ((base as { title?: string }).title === 'ValidationError') example.details ??= [];
+  return {
+    ...base,
+    examples: [example],
+    'x-response-description': description,
+    'x-error-codes': [...codes],
+  } as TSchema;
+}
+
+/** One instance of each error of the catalogue, for the examples of the document. */
+const SAMPLE_ERRORS = new Map(
+  [
+    errors.validation([{ field: 'guest_email', message: 'must match format "email"' }]),
+    errors.depositAmountRequired(),
+    errors.notFound(EXAMPLE.uuid),
+    errors.invalidStatus('capture', 'AUTHORISED', ['AUTHORISED_TO_VALIDATE']),
+    errors.cannotDelete('CAPTURED', 'kept for accounting; refund it in the administration interface'),
+    errors.operationInProgress('capture'),
+    errors.captureAmountTooHigh(12050),
+    errors.refsRequired(),
+    errors.badCursor(),
+    errors.invalidJson(),
+    errors.unsupportedMediaType(),
+    errors.payloadTooLarge(),
+    errors.unauthorized(),
+    errors.keyRevoked(),
+    errors.idempotencyMismatch(),
+    errors.idempotencyInProgress(),
+    errors.invalidIdempotencyKey(),
+    errors.providerUnavailable(),
+    errors.providerRefused('the authorisation has expired'),
+  ].map((e) => [e.code, e]),
+);
+
+/** A success response with its description (the document would otherwise say "Default Response"). */
+export function okResponse<T extends TSchema>(schema: T, description: string): T {
+  return { ...schema, 'x-response-description': description };
+}
+
+/** The authentication failures every /api route can answer. */
+export const authErrors = {
+  401: errorResponse(AuthErrorBody, 'The X-API-Key header is missing, malformed, unknown or disabled', [
+    'unauthorized',
+  ]),
+  403: errorResponse(AuthErrorBody, 'The key is revoked or expired, or the call was not made over HTTPS', [
+    'api_key_revoked',
+    'api_key_expired',
+    'https_required',
+  ]),
+};

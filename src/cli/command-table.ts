@@ -12,6 +12,7 @@ import { migrateCommand } from './migrate-command.js';
 import { tenantProviderShow, tenantSetProvider } from './provider-commands.js';
 import { scheduleList, scheduleRuns, scheduleSet } from './schedule-commands.js';
 import { tenantCreate, tenantList, tenantShow, tenantUpdate } from './tenant-commands.js';
+import { webhookCreate, webhookDelete, webhookList, webhookRedeliver } from './webhook-commands.js';
 
 /** Runs in its own process only: the service is not a command one sends to the service. */
 export const serveCommand: CommandSpec = {
@@ -27,7 +28,7 @@ export const serveCommand: CommandSpec = {
   needs: 'service',
 };
 
-/** Every command of DESIGN.md 4, in the order `payreq --help` lists them. */
+/** Every command (README's Command line), in the order `payreq --help` lists them. */
 export const COMMANDS: readonly CommandSpec[] = [
   serveCommand,
   migrateCommand,
@@ -46,6 +47,10 @@ export const COMMANDS: readonly CommandSpec[] = [
   scheduleList,
   scheduleSet,
   scheduleRuns,
+  webhookCreate,
+  webhookList,
+  webhookDelete,
+  webhookRedeliver,
   adminCreateUser,
   adminListUsers,
   adminDisableUser,

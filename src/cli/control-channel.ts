@@ -7,7 +7,7 @@ import type { CommandResult } from './command-context.js';
 
 /**
  * The local channel through which a CLI command reaches the service that holds a PGlite data
- * directory (DESIGN.md 1): HTTP over a Unix socket in the directory, usable by its owner only.
+ * directory: HTTP over a Unix socket in the directory, usable by its owner only.
  * The CLI sends its argv; the service runs the very same command and returns what it printed.
  */
 export const SOCKET_FILE = 'payreq.sock';

@@ -2,7 +2,7 @@ import { linkSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'n
 import path from 'node:path';
 
 /**
- * DESIGN.md 1: PGlite admits one process per data directory; two would corrupt it. The
+ * PGlite admits one process per data directory; two would corrupt it. The
  * process that opens a directory first holds `payreq.lock` there, naming its pid and role.
  */
 export const LOCK_FILE = 'payreq.lock';

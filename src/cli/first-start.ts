@@ -36,7 +36,7 @@ const DEMO_BODY = {
 };
 
 /**
- * DESIGN.md 4: the first development start on an empty database creates a demo tenant, a key
+ * The first development start on an empty database creates a demo tenant, a key
  * and a back-office superuser, for the banner to show once. A marker row makes "first" hold with several instances
  * starting together on one PostgreSQL: only the one that writes it creates the demo.
  */

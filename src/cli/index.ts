@@ -1,4 +1,4 @@
-// The command line (DESIGN.md 4) and what the service needs from it: the control channel that
+// The command line and what the service needs from it: the control channel that
 // lets CLI commands reach a service holding a PGlite directory, the lock, the first start.
 export { CliError, errorLine } from './cli-error.js';
 export type { CommandArgs, CommandContext, CommandResult, CommandSpec, Outcome } from './command-context.js';

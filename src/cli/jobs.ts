@@ -1,10 +1,10 @@
 import { buildContext } from '../app.js';
-import { createDeferredPayments, expirePaymentRequests, reconcileClaims } from '../jobs/index.js';
+import { createDeferredPayments, expirePaymentRequests, purgeEvents, reconcileClaims } from '../jobs/index.js';
 import type { CommandContext, Outcome } from './command-context.js';
 
 /** A scheduled job as `payreq job run NAME` sees it. */
 export interface CliJob {
-  /** As in DESIGN.md 4, e.g. `create_deferred_payments`. */
+  /** The job's name on the command line, e.g. `create_deferred_payments`. */
   name: string;
   summary: string;
   /**
@@ -57,6 +57,17 @@ export const JOBS: readonly CliJob[] = [
       return {
         json: { job: 'expire_payment_requests', ...r },
         text: `expire_payment_requests as of ${r.now}: ${r.holds_expired} holds expired, ${r.links_expired} links expired\n`,
+      };
+    },
+  },
+  {
+    name: 'purge_events',
+    summary: 'delete delivered webhook log rows after 30 days and events after 90 days',
+    async run(ctx) {
+      const r = await purgeEvents(ctx.repos);
+      return {
+        json: { job: 'purge_events', ...r },
+        text: `purge_events: ${r.deliveries} delivered webhook log rows and ${r.events} events deleted\n`,
       };
     },
   },

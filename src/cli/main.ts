@@ -29,7 +29,7 @@ async function main(argv: readonly string[]): Promise<number> {
     await write(process.stdout, parsed.text);
     return 0;
   }
-  // DESIGN.md 3: bad configuration stops with one clear line.
+  // Bad configuration stops with one clear line.
   loadDotEnv();
   const config = loadConfig();
   if (parsed.spec.needs === 'service') {

@@ -28,7 +28,7 @@ async function runOnOwnConnection(parsed: ParsedInvocation, config: Config): Pro
 }
 
 /**
- * DESIGN.md 1: a running service holds the directory, so the command goes to it; with none,
+ * A running service holds the directory, so the command goes to it; with none,
  * this process takes the lock and opens the directory itself.
  */
 async function runOnDataDir(dir: string, parsed: ParsedInvocation, argv: readonly string[], config: Config) {

@@ -5,7 +5,7 @@ import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
 
 export type { TrustProxy };
 
-/** Configuration from the environment (DESIGN.md 3). A bad value stops the start with one line. */
+/** Configuration from the environment. A bad value stops the start with one line. */
 export interface Config {
   port: number;
   host: string;
@@ -51,8 +51,10 @@ export interface Config {
   sandboxIpnRetryMs: number;
   /** The e-mail outbox's first retry delay after an SMTP failure; later ones double up to 1 h. */
   mailRetryBaseMs: number;
+  /** First delay before a failed webhook delivery is tried again; it doubles up to an hour. */
+  webhookRetryBaseMs: number;
   /**
-   * WORKERS=off: this process runs no background work (scheduler, e-mail sender), e.g. a
+   * WORKERS=off: this process runs no background work (scheduler, e-mail and webhook senders), e.g. a
    * read-only replica or an API-only instance. On by default; the slot claim keeps several
    * instances with workers from running a job twice.
    */
@@ -138,7 +140,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   return {
     port,
-    host: env.HOST || '0.0.0.0',
+    // On a laptop the service should not be reachable from the café's network by default;
+    // servers and containers (production, test) listen on every interface.
+    host: env.HOST || (nodeEnv === 'development' ? '127.0.0.1' : '0.0.0.0'),
     databaseUrl,
     database,
     redisUrl: env.REDIS_URL || undefined,
@@ -164,6 +168,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     inDoubtGraceSeconds: int(env, 'IN_DOUBT_GRACE_SECONDS', 120, 0, 86_400),
     sandboxIpnRetryMs: int(env, 'SANDBOX_IPN_RETRY_MS', 1000, 10, 60_000),
     mailRetryBaseMs: int(env, 'MAIL_RETRY_BASE_MS', 30_000, 10, 3_600_000),
+    webhookRetryBaseMs: int(env, 'WEBHOOK_RETRY_BASE_MS', 30_000, 10, 3_600_000),
     workers: workersRaw === 'on',
   };
 }

@@ -6,7 +6,7 @@ export interface StoredResponse {
   response_body: string | null;
 }
 
-/** How long a key replays its first response (DESIGN.md 5). */
+/** How long a key replays its first response. */
 export const IDEMPOTENCY_TTL = '24 hours';
 /** A claim with no response after this long belongs to a request that died: it may be taken over. */
 const ABANDONED_CLAIM = '2 minutes';

@@ -6,6 +6,7 @@ import { bulkJobsRepository } from './bulk-jobs-repository.js';
 import { controlRequestsRepository } from './control-requests-repository.js';
 import type { Database } from './database.js';
 import { deferredHoldsRepository } from './deferred-holds-repository.js';
+import { eventsRepository } from './events-repository.js';
 import { expiryRepository } from './expiry-repository.js';
 import { idempotencyRepository } from './idempotency-repository.js';
 import { moneyLedgerRepository } from './money-ledger-repository.js';
@@ -14,6 +15,7 @@ import { providerAccountsRepository } from './provider-accounts-repository.js';
 import { schedulesRepository } from './schedules-repository.js';
 import { settingsRepository } from './settings-repository.js';
 import { tenantsRepository } from './tenants-repository.js';
+import { webhooksRepository } from './webhooks-repository.js';
 
 export type { AdminSessionsRepository } from './admin-sessions-repository.js';
 export type { AdminUserRow, AdminUsersRepository } from './admin-users-repository.js';
@@ -36,6 +38,7 @@ export type {
 export type { Database, Queryable, QueryResult } from './database.js';
 export { PG, pgCode } from './database.js';
 export type { DeferredHoldsRepository, DueImprint } from './deferred-holds-repository.js';
+export type { ChangedFilter, EventRow, EventsRepository } from './events-repository.js';
 export type { Deadline, ExpiryBatch, ExpiryRepository } from './expiry-repository.js';
 export { migrate, pendingMigrations } from './migrate.js';
 export type {
@@ -75,6 +78,12 @@ export {
   type StatusChange,
 } from './status-changes.js';
 export type { Tenant } from './tenants-repository.js';
+export type {
+  ClaimedDelivery,
+  DeliveryRow,
+  WebhookEndpointRow,
+  WebhooksRepository,
+} from './webhooks-repository.js';
 
 export function repositories(db: Database) {
   return {
@@ -87,6 +96,8 @@ export function repositories(db: Database) {
     deferredHolds: deferredHoldsRepository(db),
     expiry: expiryRepository(db),
     schedules: schedulesRepository(db),
+    events: eventsRepository(db),
+    webhooks: webhooksRepository(db),
     adminUsers: adminUsersRepository(db),
     adminSessions: adminSessionsRepository(db),
     audit: auditRepository(db),

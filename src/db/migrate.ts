@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Database, Queryable } from './database.js';
+import { splitSqlStatements } from './sql-statements.js';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
 // Any constant shared by every instance; it names the advisory lock that serialises migrations.
@@ -45,11 +46,7 @@ export async function migrate(db: Database): Promise<string[]> {
       for (const file of files) {
         if (done.has(file)) continue;
         const sql = await readFile(MIGRATIONS_DIR + file, 'utf8');
-        // Split on statement ends; our migrations hold no semicolons inside literals or bodies.
-        for (const statement of sql.split(/;\s*$/m)) {
-          const s = statement.replace(/^\s*--.*$/gm, '').trim();
-          if (s) await tx.query(s);
-        }
+        for (const statement of splitSqlStatements(sql)) await tx.query(statement);
         await tx.query('INSERT INTO schema_migrations (name) VALUES ($1)', [file]);
         applied.push(file);
       }

@@ -7,7 +7,7 @@ export type DatabaseLocation =
   | { engine: 'postgres'; url: string }
   | { engine: 'pglite'; dir: string | undefined /* undefined: in memory */ };
 
-/** DESIGN.md 1: `postgres://`, `postgresql://`, `pglite://DIR`, `pglite://memory`. */
+/** DATABASE_URL picks the engine: `postgres://`, `postgresql://`, `pglite://DIR`, `pglite://memory`. */
 export function parseDatabaseUrl(url: string): DatabaseLocation {
   if (/^postgres(ql)?:\/\//.test(url)) return { engine: 'postgres', url };
   const m = /^pglite:\/\/(.*)$/.exec(url);
@@ -22,15 +22,17 @@ export function parseDatabaseUrl(url: string): DatabaseLocation {
 }
 
 /**
- * `role` sizes embedded PGlite's buffer pool (a command holds less); PostgreSQL ignores it.
- * `timeoutMs` bounds, on PostgreSQL, the wait for a connection and for each statement's answer
- * (the service passes DATABASE_TIMEOUT_MS); PGlite runs in-process and has nothing to wait for.
+ * `role` sizes embedded PGlite's buffer pool (a command holds less); `initialData` starts a new
+ * PGlite cluster from a `dumpDataDir()` archive instead of an empty one (the test suite starts
+ * every file from one migrated copy). `timeoutMs` bounds, on PostgreSQL, the wait for a
+ * connection and for each statement's answer (the service passes DATABASE_TIMEOUT_MS); PGlite
+ * runs in-process and has nothing to wait for.
  */
 export async function openDatabase(
   location: DatabaseLocation,
   role: PgliteRole = 'service',
-  options: { timeoutMs?: number } = {},
+  options: { timeoutMs?: number; initialData?: Blob } = {},
 ): Promise<Database> {
   if (location.engine === 'postgres') return openPostgres(location.url, { timeoutMs: options.timeoutMs });
-  return openPglite(location.dir, role);
+  return openPglite(location.dir, role, options.initialData);
 }

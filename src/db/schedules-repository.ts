@@ -26,7 +26,7 @@ const SCHEDULE_COLUMNS = 'job, cron, timezone, enabled, last_run_at, next_run_at
 const RUN_COLUMNS = 'id::text AS id, job, slot, started_at, finished_at, outcome, counts, error';
 
 /**
- * Job schedules and their run history (DESIGN.md 2). The claim of a due slot is the unique
+ * Job schedules and their run history. The claim of a due slot is the unique
  * (job, slot) row in job_runs: whichever instance inserts it runs the slot, the others skip it.
  */
 export function schedulesRepository(db: Queryable) {

@@ -2,7 +2,7 @@ import { errors, type FieldIssue } from './errors.js';
 import { MAX_AMOUNT, toMinorUnits } from './money.js';
 import type { Currency, Language, RequestType } from './statuses.js';
 
-/** The create body once its shape is validated by the route schema (SPEC.md 2.2). */
+/** The create body once its shape is validated by the route schema. */
 export interface CreatePaymentRequestInput {
   request_type: RequestType;
   amount?: number;

@@ -1,7 +1,7 @@
 import { STATUSES, type Status } from './statuses.js';
 
 /**
- * DESIGN.md 5: a request may be deleted unless money is held or has moved. Returns why not,
+ * A request may be deleted unless money is held or has moved. Returns why not,
  * or undefined when deletion is allowed.
  */
 export function whyNotDeletable(status: Status): string | undefined {

@@ -1,11 +1,11 @@
 import type { Currency } from './statuses.js';
 
-/** Largest amount accepted, in currency units (DESIGN.md 5). */
+/** Largest amount accepted, in currency units. */
 export const MAX_AMOUNT = 1_000_000;
 
 /**
  * Decimal currency units to integer minor units, or undefined when the number has more than
- * two decimals: the API never rounds money silently (DESIGN.md 1).
+ * two decimals: the API never rounds money silently.
  */
 export function toMinorUnits(amount: number): number | undefined {
   if (!Number.isFinite(amount)) return undefined;

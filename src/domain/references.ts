@@ -2,7 +2,7 @@ import type { RequestType } from './statuses.js';
 
 const PREFIX: Record<RequestType, string> = { DEPOSIT: 'DEP', IMPRINT: 'IMP' };
 
-/** `DEP-2026-0042`: at least four digits, more when the counter passes 9999 (DESIGN.md 2). */
+/** `DEP-2026-0042`: at least four digits, more when the counter passes 9999. */
 export function formatReference(type: RequestType, year: number, n: number): string {
   return `${PREFIX[type]}-${year}-${String(n).padStart(4, '0')}`;
 }

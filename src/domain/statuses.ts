@@ -1,4 +1,4 @@
-/** Every status a payment request can hold (SPEC.md 3). The SQL CHECK constraint mirrors this list. */
+/** Every status a payment request can hold (docs/lifecycle.md). The SQL CHECK constraint mirrors this list. */
 export const STATUSES = [
   'NOT_INITIATED',
   'PENDING',
@@ -28,7 +28,11 @@ export function isTerminal(status: Status): boolean {
   return TERMINAL.has(status);
 }
 
-/** DESIGN.md 5: CLOSED once the transaction is finished (a terminal status), OPEN otherwise. */
+export function isStatus(value: string): value is Status {
+  return (STATUSES as readonly string[]).includes(value);
+}
+
+/** `order_cycle`: CLOSED once the transaction is finished (a terminal status), OPEN otherwise. */
 export function orderCycle(status: Status): 'OPEN' | 'CLOSED' {
   return isTerminal(status) ? 'CLOSED' : 'OPEN';
 }

@@ -31,11 +31,11 @@ export interface Transition {
 }
 
 const OPEN_LINK: readonly Status[] = ['NOT_INITIATED', 'PENDING', 'ERROR'];
-// A guest may retry through the link while the request is not terminal (SPEC.md 3, last row):
+// A guest may retry through the link while the request is not terminal:
 // an ERROR, or a first attempt, can end in any outcome of a payment.
 const PAYABLE: readonly Status[] = ['NOT_INITIATED', 'PENDING', 'ERROR'];
 
-/** SPEC.md 3, plus the EXPIRED moves of DESIGN.md 5. Data, not code: read it top to bottom. */
+/** Every move between statuses, the EXPIRED ones included (docs/lifecycle.md). Data, not code: read it top to bottom. */
 export const TRANSITIONS: readonly Transition[] = [
   { from: ['NOT_INITIATED'], trigger: 'guest_opens_form', to: 'PENDING' },
   { from: PAYABLE, trigger: 'guest_registers_card', requestType: 'IMPRINT', to: 'AUTHORISED' },

@@ -8,7 +8,7 @@ import { paymentPageView, resultPageView } from './guest-view.js';
 import { languageMemory } from './language-memory.js';
 import { contentSecurityPolicy, originOf, STATIC_SECURITY_HEADERS } from './security-headers.js';
 
-/** SPEC 8: the guest payment form takes at most 30 requests per minute per IP address. */
+/** The guest payment form takes at most 30 requests per minute per IP address. */
 export const GUEST_RATE_LIMIT = 30;
 
 /** Thrown by the rate limiter; rendered as the 429 page (Retry-After is already set). */
@@ -122,7 +122,7 @@ async function guestPages(app: FastifyInstance): Promise<void> {
     if (!req) return reply;
     const view = paymentPageView(req);
     if (view.kind === 'outcome') return page(reply, 200, outcomePage(req, view.outcome));
-    // SPEC 3: opening the form is what moves NOT_INITIATED to PENDING (a no-op otherwise).
+    // Opening the form is what moves NOT_INITIATED to PENDING (a no-op otherwise).
     if (req.status === 'NOT_INITIATED') await guest.openForm(req.id);
     const provider = await providers.forTenant(req.tenantId);
     let form: HostedCardForm;

@@ -16,7 +16,7 @@ export type Outcome =
 
 export type GuestView = { kind: 'form'; retry: boolean } | { kind: 'outcome'; outcome: Outcome };
 
-/** Statuses in which the guest may still pay (SPEC 3: retry while not terminal and not yet paid). */
+/** Statuses in which the guest may still pay (a guest may retry while the request is neither terminal nor paid). */
 const PAYABLE: ReadonlySet<Status> = new Set<Status>(['NOT_INITIATED', 'PENDING', 'ERROR']);
 
 /** What a settled request tells the guest, on either page. */

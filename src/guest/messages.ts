@@ -288,5 +288,8 @@ const de: Messages = {
 
 export const MESSAGES: Record<Language, Messages> = { fr, en, de };
 
-/** Pages for a request nobody can name (unknown uuid, rate limit before any lookup): French, then English. */
-export const FALLBACK_LANGUAGES: readonly Language[] = ['fr', 'en'];
+/**
+ * Pages for a request nobody can name (unknown uuid, rate limit before any lookup): in every
+ * language a guest may have been written to, French first.
+ */
+export const FALLBACK_LANGUAGES: readonly Language[] = ['fr', 'en', 'de'];

@@ -41,11 +41,11 @@ export function addDays(date: string, days: number): string {
   return d.toISOString().slice(0, 10);
 }
 
-/** SPEC 1: the hold is placed 2 days before check-in. */
+/** The hold is placed 2 days before check-in. */
 export const DAYS_AHEAD = 2;
 
 /**
- * The daily pre-authorisation (SPEC 1): for every IMPRINT in AUTHORISED with a stored card
+ * The daily pre-authorisation: for every IMPRINT in AUTHORISED with a stored card
  * token whose check-in is from `date` to `date + 2` (so a day the job did not run is caught up),
  * a silent payment with manual validation for the request's amount. Success: the request is
  * AUTHORISED_TO_VALIDATE with its hold's end; a refusal: REFUSED; a technical failure: it stays

@@ -16,14 +16,14 @@ export interface ExpireResult {
   links_expired: number;
 }
 
-/** DESIGN.md 5: what expires, by which deadline. The statuses come from the transition table. */
+/** What expires, by which deadline (docs/lifecycle.md). The statuses come from the transition table. */
 const RULES: readonly { trigger: Trigger; deadline: Deadline; key: 'holds_expired' | 'links_expired' }[] = [
   { trigger: 'hold_expired', deadline: 'hold_expires_at', key: 'holds_expired' },
   { trigger: 'link_expired', deadline: 'link_expires_at', key: 'links_expired' },
 ];
 
 /**
- * `expire_payment_requests` (DESIGN.md 5): a hold not captured or released by its end, and a
+ * `expire_payment_requests`: a hold not captured or released by its end, and a
  * link not paid within the tenant's link lifetime, become EXPIRED. A deadline equal to `now`
  * has passed (the hold ends at that instant). Rows a money command has claimed are skipped and
  * picked up by a later run if the command gives them back. `now` is a parameter so tests and

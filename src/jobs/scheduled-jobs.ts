@@ -3,6 +3,7 @@ import type { MoneyRunner, Reconciler } from '../payment-requests/index.js';
 import type { SecretBox } from '../secrets/index.js';
 import { createDeferredPayments } from './create-deferred-payments.js';
 import { expirePaymentRequests } from './expire-payment-requests.js';
+import { purgeEvents } from './purge-events.js';
 import { reconcileClaims } from './reconcile-claims.js';
 import { dateIn } from './schedule-times.js';
 
@@ -21,7 +22,7 @@ export interface JobsContext {
  */
 export type ScheduledJob = (ctx: JobsContext, now: Date, timezone: string) => Promise<Record<string, unknown>>;
 
-/** The jobs by the name their schedule row carries (the rows are seeded by migration 0004). */
+/** The jobs by the name their schedule row carries (the rows are seeded by the migrations). */
 export const SCHEDULED_JOBS: Readonly<Record<string, ScheduledJob>> = {
   // "Today" is the date where the hotel is, not where the server is.
   create_deferred_payments: async (ctx, now, timezone) => ({
@@ -33,6 +34,7 @@ export const SCHEDULED_JOBS: Readonly<Record<string, ScheduledJob>> = {
   expire_payment_requests: async (ctx, now) => ({
     ...(await expirePaymentRequests({ expiry: ctx.repos.expiry }, now)),
   }),
+  purge_events: async (ctx) => ({ ...(await purgeEvents(ctx.repos)) }),
   reconcile_claims: async (ctx) => {
     const r = await reconcileClaims(ctx.reconciler);
     // The run history keeps counts; the mismatches are named (by reference) for the operator.

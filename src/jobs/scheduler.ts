@@ -24,7 +24,7 @@ export interface RunDueOptions {
 }
 
 /**
- * One scheduler pass at `now` (DESIGN.md 2). For each enabled schedule whose next run is due:
+ * One scheduler pass at `now`. For each enabled schedule whose next run is due:
  * claim the slot (the unique job_runs row: one instance wins, the others skip it), move the
  * schedule to its first time after `now` (so slots missed while every instance was down
  * collapse into this one catch-up run), run the job, record the outcome. A failing job is

@@ -2,7 +2,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type { Config } from '../config/index.js';
 import type { Queryable } from '../db/index.js';
 import { type ClaimedEmail, type EmailSubject, outboxQueries } from './outbox-queries.js';
-import { type RenderedMail, renderDepositConfirmation, renderPaymentLink } from './templates.js';
+import { type RenderedMail, renderCardRegistered, renderDepositConfirmation, renderPaymentLink } from './templates.js';
 
 /** The slice of a logger (pino, Fastify's) the worker writes to. */
 export interface MailLog {
@@ -77,7 +77,9 @@ function buildMessage(row: ClaimedEmail, s: EmailSubject, publicBaseUrl: string,
   const mail: RenderedMail =
     row.kind === 'payment_link'
       ? renderPaymentLink(s, s.tenant_name, publicBaseUrl)
-      : renderDepositConfirmation(s, s.tenant_name);
+      : row.kind === 'card_registered'
+        ? renderCardRegistered(s, s.tenant_name)
+        : renderDepositConfirmation(s, s.tenant_name);
   return {
     from: { name: s.tenant_name.replace(/[\r\n]+/g, ' '), address: s.sender_email || `no-reply@${host}` },
     to: s.guest_email,

@@ -2,7 +2,7 @@ import type { Queryable } from '../db/index.js';
 
 import type { MailRequest } from './templates.js';
 
-export type OutboxKind = 'payment_link' | 'deposit_confirmation';
+export type OutboxKind = 'payment_link' | 'deposit_confirmation' | 'card_registered';
 
 /** A row this instance holds the lease on. */
 export interface ClaimedEmail {
@@ -56,7 +56,8 @@ export function outboxQueries(db: Queryable) {
       const r = await db.query<EmailSubject>(
         `SELECT p.id, p.reference, p.request_type, p.amount, p.amount_captured, p.currency, p.language,
                 p.guest_first_name, p.guest_last_name, p.guest_email, p.reservation_data,
-                t.name AS tenant_name, t.sender_email
+                p.masked_pan, p.card_expiry_month, p.card_expiry_year, p.updated_at,
+                t.name AS tenant_name, t.sender_email, t.timezone, t.hold_days
            FROM payment_requests p JOIN tenants t ON t.id = p.tenant_id
           WHERE p.id = ANY($1::uuid[])`,
         [ids],

@@ -1,5 +1,6 @@
 import { type Currency, formatMoney, type Language, type RequestType } from '../domain/index.js';
 import { html, type SafeHtml } from '../html/index.js';
+import { addDays, DAYS_AHEAD } from '../jobs/index.js';
 import { oneLine } from './escape.js';
 import { MAIL_MESSAGES, type MailMessages } from './mail-messages.js';
 
@@ -15,6 +16,15 @@ export interface MailRequest {
   guest_first_name: string;
   guest_last_name: string;
   reservation_data: Record<string, unknown>;
+  masked_pan: string;
+  card_expiry_month: number | null;
+  card_expiry_year: number | null;
+  /** When the request last changed: for a paid deposit, when it was paid. */
+  updated_at: Date;
+  /** The hotel's time zone, for dates and times shown to the guest. */
+  timezone: string;
+  /** How long a hold lasts at most, in days (tenant setting). */
+  hold_days: number;
 }
 
 export interface RenderedMail {
@@ -23,7 +33,7 @@ export interface RenderedMail {
   html: string;
 }
 
-/** The guest payment form of a request (SPEC.md 1). */
+/** The guest payment form of a request. */
 export function paymentUrl(publicBaseUrl: string, id: string): string {
   return `${publicBaseUrl}/payment/${encodeURIComponent(id)}/`;
 }
@@ -35,6 +45,20 @@ function formatDate(value: string, locale: string): string {
   const d = new Date(`${value}T00:00:00Z`);
   if (Number.isNaN(d.getTime())) return value;
   return new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(d);
+}
+
+function formatInstant(at: Date, locale: string, timeZone: string): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short', timeZone }).format(new Date(at));
+}
+
+/** The card as the guest knows it: masked number and expiry, when the provider gave them. */
+function cardLines(req: MailRequest, m: MailMessages): [string, string][] {
+  if (!req.masked_pan) return [];
+  const expiry =
+    req.card_expiry_month && req.card_expiry_year
+      ? ` (${m.expires(String(req.card_expiry_month).padStart(2, '0'), String(req.card_expiry_year))})`
+      : '';
+  return [[m.cardLabel, `${oneLine(req.masked_pan)}${expiry}`]];
 }
 
 /** checkin, checkout and room_type when the PMS sent them; reservation_data is free-form. */
@@ -118,15 +142,20 @@ ${detailsHtml(lines)}
 <p style="margin:24px 0"><a href="${url}" style="display:inline-block;background:#1d4ed8;color:#ffffff;padding:12px 20px;border-radius:6px;text-decoration:none">${m.linkAction}</a></p>
 <p style="font-size:13px;color:#52525b">${m.linkFallback}<br><a href="${url}">${url}</a></p>
 ${signatureHtml(m, hotel)}`;
-  return { subject: oneLine(m.linkSubject(hotel)), text, html: layout(hotel, req.language, body) };
+  return { subject: oneLine(m.linkSubject(hotel, req.request_type)), text, html: layout(hotel, req.language, body) };
 }
 
-/** The confirmation after a DEPOSIT was captured (SPEC.md 1, flow 2). */
+/** The confirmation after a DEPOSIT was captured. */
 export function renderDepositConfirmation(req: MailRequest, hotelName: string): RenderedMail {
   const m = MAIL_MESSAGES[req.language];
   const hotel = oneLine(hotelName);
   const captured = formatMoney(req.amount_captured > 0 ? req.amount_captured : req.amount, req.currency, m.locale);
-  const lines: [string, string][] = [[m.capturedLabel, captured], ...reservationLines(req, m)];
+  const lines: [string, string][] = [
+    [m.capturedLabel, captured],
+    ...cardLines(req, m),
+    [m.paidOnLabel, formatInstant(req.updated_at, m.locale, req.timezone)],
+    ...reservationLines(req, m),
+  ];
   const text = [
     m.greeting(guestName(req)),
     '',
@@ -142,4 +171,34 @@ export function renderDepositConfirmation(req: MailRequest, hotelName: string): 
 ${detailsHtml(lines)}
 ${signatureHtml(m, hotel)}`;
   return { subject: oneLine(m.confirmationSubject(hotel)), text, html: layout(hotel, req.language, body) };
+}
+
+/** An IMPRINT's card is registered: what was registered, the most that may be taken, and when. */
+export function renderCardRegistered(req: MailRequest, hotelName: string): RenderedMail {
+  const m = MAIL_MESSAGES[req.language];
+  const hotel = oneLine(hotelName);
+  const amount = formatMoney(req.amount, req.currency, m.locale);
+  const checkin = req.reservation_data?.checkin;
+  const holdFrom =
+    typeof checkin === 'string' && ISO_DATE.test(checkin) ? formatDate(addDays(checkin, -DAYS_AHEAD), m.locale) : null;
+  const lines: [string, string][] = [...cardLines(req, m), [m.imprintAmountLabel, amount], ...reservationLines(req, m)];
+  const notice = m.holdNotice(hotel, holdFrom, req.hold_days);
+  const text = [
+    m.greeting(guestName(req)),
+    '',
+    m.cardRegisteredIntro(hotel),
+    '',
+    detailsText(lines),
+    '',
+    notice,
+    '',
+    m.signature(hotel),
+    '',
+  ].join('\n');
+  const body = html`<p>${m.greeting(guestName(req))}</p>
+<p>${m.cardRegisteredIntro(hotel)}</p>
+${detailsHtml(lines)}
+<p>${notice}</p>
+${signatureHtml(m, hotel)}`;
+  return { subject: oneLine(m.cardRegisteredSubject(hotel)), text, html: layout(hotel, req.language, body) };
 }

@@ -17,7 +17,7 @@ const LIST = '/api/payment-requests/';
 function assertAuthError(r: { statusCode: number; json(): unknown }, status: number, text: string) {
   assert.equal(r.statusCode, status);
   const body = r.json() as Record<string, unknown>;
-  // DESIGN.md 5: both keys with the same text, nothing else but the optional stable code.
+  // Both keys with the same text, nothing else but the optional stable code.
   assert.equal(body.detail, text);
   assert.equal(body.error, text);
   assert.deepEqual(

@@ -12,7 +12,7 @@ describe(`POST /api/payment-requests/ (${ENGINE})`, () => {
   const create = (body: unknown, headers: Record<string, string> = {}) =>
     t.call({ method: 'POST', url: '/api/payment-requests/', payload: body as object, headers });
 
-  test('creates an IMPRINT with the four fields of SPEC 2.3 and stores what was sent', async () => {
+  test('creates an IMPRINT with its four response fields and stores what was sent', async () => {
     const r = await create(createBody());
     assert.equal(r.statusCode, 201);
     const body = r.json();
@@ -28,7 +28,7 @@ describe(`POST /api/payment-requests/ (${ENGINE})`, () => {
     assert.equal(d.language, undefined);
   });
 
-  test('applies the defaults of SPEC 2.2', async () => {
+  test('applies the documented defaults (EUR, fr, amount 0, empty phone and data)', async () => {
     const r = await create({
       request_type: 'IMPRINT',
       guest_email: 'a@example.com',
@@ -44,6 +44,24 @@ describe(`POST /api/payment-requests/ (${ENGINE})`, () => {
     const row = await t.repos.paymentRequests.find(t.tenant.tenantId, r.json().uuid);
     assert.equal(row?.language, 'fr');
     assert.equal(row?.guest_phone, '');
+  });
+
+  test('a 201 names the new request in Location, on the first answer and on its replay', async () => {
+    const headers = { 'idempotency-key': 'location-check' };
+    const plain = await create(createBody());
+    const keyed = await create(createBody({ reservation_ref: 'R-location' }), headers);
+    const replay = await create(createBody({ reservation_ref: 'R-location' }), headers);
+    assert.equal(replay.headers['idempotent-replayed'], 'true');
+    for (const r of [plain, keyed, replay]) {
+      assert.equal(r.statusCode, 201);
+      const location = String(r.headers.location);
+      assert.equal(location, `${t.config.publicBaseUrl}/api/payment-requests/${r.json().uuid}/`);
+      const followed = await t.call({ method: 'GET', url: new URL(location).pathname });
+      assert.equal(followed.json().reference, r.json().reference);
+    }
+    const refused = await create(createBody({ request_type: 'DEPOSIT', amount: 0 }));
+    assert.equal(refused.statusCode, 400);
+    assert.equal(refused.headers.location, undefined);
   });
 
   test('numbers DEPOSIT and IMPRINT references separately, per tenant, zero-padded', async () => {

@@ -6,7 +6,7 @@ import { auditResponses, createRequest, ENGINE, startTestApp, type TestApp } fro
 
 const BASE = '/api/payment-requests/';
 
-/** SPEC.md 2.4, plus the two fields DESIGN.md 5 adds. */
+/** The fields of the detail, with the two the service adds (hold_expires_at, link_expires_at). */
 const DETAIL_FIELDS = [
   'uuid',
   'reference',
@@ -52,7 +52,7 @@ describe(`GET /api/payment-requests/{uuid}/ (${ENGINE})`, () => {
   });
   after(() => t.close());
 
-  test('returns exactly the fields of SPEC 2.4 (+ hold_expires_at, link_expires_at) with their types', async () => {
+  test('returns exactly the fields of the detail (hold_expires_at and link_expires_at included) with their types', async () => {
     const startedAt = Date.now();
     const c = await createRequest(t, {
       request_type: 'DEPOSIT',
@@ -105,7 +105,7 @@ describe(`GET /api/payment-requests/{uuid}/ (${ENGINE})`, () => {
     }
     const created = Date.parse(d.created_at);
     assert.ok(Math.abs(created - startedAt) < 60_000, 'created_at is now');
-    // Default link lifetime: 30 days (DESIGN.md 5).
+    // Default link lifetime: 30 days.
     const lifetimeDays = (Date.parse(d.link_expires_at) - created) / 86_400_000;
     assert.ok(Math.abs(lifetimeDays - 30) < 0.01, `link lifetime ${lifetimeDays} days`);
   });

@@ -67,7 +67,8 @@ describe(`Idempotency-Key on create, one statement (${ENGINE})`, () => {
     const rec = recording(testDb.db);
     statements = rec.statements;
     // Keys stay cached for the whole file, so that a request's statements are its own work.
-    const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: testDb.url, AUTH_CACHE_MS: '300000' });
+    // WORKERS=off: the sandbox's notification loop would add its own statements to those counted.
+    const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: testDb.url, AUTH_CACHE_MS: '300000', WORKERS: 'off' });
     app = await buildApp({ config, db: rec.db });
     await app.ready();
     repos = repositories(testDb.db);

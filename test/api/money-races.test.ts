@@ -6,7 +6,7 @@ import { auditResponses, createRequest, ENGINE, startTestApp, type TestApp } fro
 
 const BASE = '/api/payment-requests/';
 
-/** DESIGN.md 6: a race has exactly one winner, and the provider is asked once. */
+/** A race has exactly one winner, and the provider is asked once. */
 describe(`capture, release and cancel races (${ENGINE})`, () => {
   let t: TestApp;
   const provider = countingProvider();

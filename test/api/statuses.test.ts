@@ -36,7 +36,7 @@ describe(`GET /api/payment-requests/statuses/ (${ENGINE})`, () => {
   const get = (refs: string | undefined) =>
     t.call({ method: 'GET', url: refs === undefined ? URL_ : `${URL_}?refs=${encodeURIComponent(refs)}` });
 
-  test('returns exactly the fields of SPEC 2.5, with the values of the request', async () => {
+  test('returns exactly the fields of a status, with the values of the request', async () => {
     const c = await createRequest(t, { request_type: 'IMPRINT', amount: 120.5, reservation_ref: 'ST-1' });
     await arrangeStatus(t.db, c.uuid, 'CAPTURED', { amountCaptured: 4000 });
     const r = await get('ST-1');

@@ -19,7 +19,7 @@ async function freshDatabase(dir: string, dbs: TestDatabase[]) {
   return {
     url: `pglite://${dataDir}`,
     async inspect<T>(fn: (db: Database) => Promise<T>): Promise<T> {
-      // Only while no service holds the directory (DESIGN.md 1).
+      // Only while no service holds the directory.
       const db = await openDatabase({ engine: 'pglite', dir: dataDir });
       try {
         return await fn(db);
@@ -51,17 +51,22 @@ describe(`first start (${ENGINE})`, { timeout: 240_000 }, () => {
     });
 
     const first = await ServeProcess.start(env, scratch.dir);
-    assert.match(first.stdout, /First start: created demo data/);
-    assert.match(first.stdout, /tenant: +Demo Hotel \(id [0-9a-f-]{36}\)/);
-    const curl = CURL.exec(first.stdout);
-    assert.ok(curl, `a curl line in:\n${first.stdout}`);
+    // The banner is for the person at the terminal (stderr); stdout stays a stream of JSON logs.
+    assert.match(first.stderr, /First start: created demo data/);
+    assert.match(first.stderr, /tenant: +Demo Hotel \(id [0-9a-f-]{36}\)/);
+    // With no HOST, development listens on the loopback interface only.
+    assert.match(first.stderr, /payreq listening on http:\/\/127\.0\.0\.1:\d+ /);
+    for (const line of first.stdout.split('\n').filter(Boolean)) assert.doesNotThrow(() => JSON.parse(line), line);
+    assert.doesNotMatch(first.stdout, /First start|curl/);
+    const curl = CURL.exec(first.stderr);
+    assert.ok(curl, `a curl line in:\n${first.stderr}`);
     const [, url, key, body] = curl as unknown as [string, string, string, string];
     assert.equal(url, `${publicBaseUrl}/api/payment-requests/`);
-    assert.match(first.stdout, new RegExp(`API key: +${key.replace('.', '\\.')}\\n`));
-    assert.match(first.stdout, /API docs: http:\/\/127\.0\.0\.1:\d+\/api\/docs/);
+    assert.match(first.stderr, new RegExp(`API key: +${key.replace('.', '\\.')}\\n`));
+    assert.match(first.stderr, /API docs: http:\/\/127\.0\.0\.1:\d+\/api\/docs/);
     // A back-office superuser, its password printed this once.
     assert.match(
-      first.stdout,
+      first.stderr,
       new RegExp(`Back office: ${publicBaseUrl}/control/\\n {2}user: admin {3}password: [\\w-]{16}\\n`),
     );
 
@@ -79,8 +84,8 @@ describe(`first start (${ENGINE})`, { timeout: 240_000 }, () => {
     assert.equal(await first.stop(), 0);
 
     const second = await ServeProcess.start(env, scratch.dir);
-    assert.doesNotMatch(second.stdout, /First start/);
-    assert.ok(!second.stdout.includes(key), 'the key is shown once only');
+    assert.doesNotMatch(second.stderr, /First start/);
+    assert.ok(!second.stderr.includes(key) && !second.stdout.includes(key), 'the key is shown once only');
     const tenants = parseJson<{ tenants: unknown[] }>(await payreq(['tenant', 'list', '--json'], env, scratch.dir));
     assert.equal(tenants.tenants.length, 1);
     assert.equal(await second.stop(), 0);
@@ -103,7 +108,7 @@ describe(`first start (${ENGINE})`, { timeout: 240_000 }, () => {
         ...(nodeEnv === 'production' ? { SECRET_KEY: PRODUCTION_SECRET_KEY, SANDBOX_IN_PRODUCTION: 'true' } : {}),
       });
       const serve = await ServeProcess.start(env, scratch.dir);
-      assert.doesNotMatch(serve.stdout, /First start|curl/);
+      assert.doesNotMatch(serve.stderr + serve.stdout, /First start|curl/);
       assert.equal(await serve.stop(), 0);
       const rows = await database.inspect(async (db) => ({
         tenants: (await db.query('SELECT id FROM tenants')).rows.length,

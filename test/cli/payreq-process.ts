@@ -97,7 +97,7 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** `payreq serve` as a child process, started and ready (its banner printed). */
+/** `payreq serve` as a child process, started and ready (its banner printed on stderr). */
 export class ServeProcess {
   stdout = '';
   stderr = '';
@@ -121,7 +121,7 @@ export class ServeProcess {
     const deadline = Date.now() + timeoutMs;
     let exitCode: number | null | undefined;
     s.exited.then((c) => (exitCode = c));
-    while (!/payreq listening on .*\n/.test(s.stdout)) {
+    while (!/payreq listening on .*\n/.test(s.stderr)) {
       if (exitCode !== undefined || Date.now() > deadline) {
         s.child.kill('SIGKILL');
         throw new Error(`serve did not start (exit ${exitCode}):\n${s.stdout}\n${s.stderr}`);

@@ -31,7 +31,7 @@ const viaService = (serve: ServeProcess, command: string) =>
   serve.stdout.split('\n').filter((l) => l.includes('"CLI command through the control channel"') && l.includes(command))
     .length;
 
-describe('CLI commands while `serve` holds a PGlite directory (DESIGN.md 1)', {
+describe('CLI commands while `serve` holds a PGlite directory', {
   skip: ENGINE !== 'pglite' && 'PGlite only: with PostgreSQL every process connects directly',
   timeout: 240_000,
 }, () => {

@@ -17,8 +17,8 @@ describe(`migrations (${ENGINE})`, () => {
   });
 
   // Only a server has several instances; PGlite is one process with one connection.
-  const serverOnly = ENGINE === 'postgres' ? test : () => {};
-  serverOnly('two instances migrating at once apply each file once (advisory lock)', async () => {
+  const serverOnly = { skip: ENGINE !== 'postgres' && 'PostgreSQL only: PGlite admits one process per database' };
+  test('two instances migrating at once apply each file once (advisory lock)', serverOnly, async () => {
     // A second database of the same server, fresh, migrated by two pools at the same time.
     const fresh = await createTestDatabase();
     await fresh.db.query('DROP SCHEMA public CASCADE');

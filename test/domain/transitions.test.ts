@@ -32,7 +32,7 @@ describe('the transition table', () => {
     for (const [trigger, targets] of byTrigger) assert.equal(targets.size, 1, trigger);
   });
 
-  test('the moves of SPEC 3', () => {
+  test('the moves of the documented lifecycle', () => {
     assert.equal(nextStatus('NOT_INITIATED', 'guest_opens_form', 'DEPOSIT'), 'PENDING');
     assert.equal(nextStatus('PENDING', 'guest_registers_card', 'IMPRINT'), 'AUTHORISED');
     assert.equal(nextStatus('PENDING', 'guest_registers_card', 'DEPOSIT'), undefined);

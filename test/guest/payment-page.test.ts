@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Language, Status } from '../../src/domain/index.js';
+import { MESSAGES } from '../../src/guest/messages.js';
 import { arrangeStatus } from '../helpers/fixtures.js';
 import { auditResponses, createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
 import {
@@ -260,8 +261,10 @@ describe(`guest payment page /payment/<uuid>/ (${ENGINE})`, () => {
       assert.match(String(r.headers['content-type']), /^text\/html/, url);
       assert.match(r.body, /<html lang="fr">/);
       assert.match(r.body, /<section lang="en"/);
+      assert.match(r.body, /<section lang="de"/);
       const text = visibleText(r.body);
       assert.ok(text.includes('Lien de paiement introuvable') && text.includes('Payment link not found'), url);
+      assert.ok(text.includes(MESSAGES.de.notFound.title), url);
       assert.ok(!hasCardForm(r.body), url);
       assert.doesNotMatch(r.body, /<script/i);
     }

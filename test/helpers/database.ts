@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { type Database, migrate, openDatabase } from '../../src/db/index.js';
+import {
+  createPostgresDatabase,
+  databaseUrl,
+  dropPostgresDatabase,
+  POSTGRES_TEMPLATE_ENV,
+  pgliteTemplate,
+} from './database-template.js';
 
 /** The engine this run tests: `npm test` runs the suite once per engine (scripts/run-tests.mjs). */
 export const ENGINE: 'pglite' | 'postgres' = process.env.TEST_DATABASE === 'postgres' ? 'postgres' : 'pglite';
@@ -20,22 +26,22 @@ function adminUrl(): string {
 
 /**
  * A fresh, migrated database: in-memory PGlite, or a new database on the PostgreSQL server of
- * TEST_POSTGRES_URL, dropped at the end. Every test file starts from nothing.
+ * TEST_POSTGRES_URL, dropped at the end. Every test file starts from nothing but the schema:
+ * under `npm test` a copy of the run's migrated template (./database-template.ts), otherwise
+ * migrated here. `migrate` runs either way, so a template that missed a migration still ends
+ * current.
  */
 export async function createTestDatabase(): Promise<TestDatabase> {
   if (ENGINE === 'pglite') {
-    const db = await openDatabase({ engine: 'pglite', dir: undefined });
+    const db = await openDatabase({ engine: 'pglite', dir: undefined }, 'service', {
+      initialData: await pgliteTemplate(),
+    });
     await migrate(db);
     return { db, url: 'pglite://memory', drop: () => db.close() };
   }
   const name = `payreq_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl() });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const u = new URL(adminUrl());
-  u.pathname = `/${name}`;
-  const url = u.toString();
+  await createPostgresDatabase(adminUrl(), name, process.env[POSTGRES_TEMPLATE_ENV] || undefined);
+  const url = databaseUrl(adminUrl(), name);
   const db = await openDatabase({ engine: 'postgres', url });
   await migrate(db);
   return {
@@ -43,10 +49,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     url,
     async drop() {
       await db.close();
-      const c = new pg.Client({ connectionString: adminUrl() });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
+      await dropPostgresDatabase(adminUrl(), name);
     },
   };
 }

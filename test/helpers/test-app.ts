@@ -83,7 +83,15 @@ export async function newKey(
 /** The real app, in-process, on a fresh database of the engine under test. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const testDb = await createTestDatabase();
-  const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: testDb.url, AUTH_CACHE_MS: '0', ...options.env });
+  // Background loops (the sandbox's notification retries) stay off unless a test asks for them
+  // with WORKERS=on: a loop polling this database would add statements a test counts.
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: testDb.url,
+    AUTH_CACHE_MS: '0',
+    WORKERS: 'off',
+    ...options.env,
+  });
   const app = await buildApp({ config, db: testDb.db, wrapProvider: options.provider, now: options.now });
   await app.ready();
   const repos = repositories(testDb.db);
@@ -121,7 +129,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
 }
 
 /**
- * DESIGN.md 5 for every response a test file made: an X-Request-Id on each, and no 500 ever
+ * The service's promise for every response a test file made: an X-Request-Id on each, and no 500 ever
  * (`allowed` lists the 5xx a file provokes on purpose, such as the provider's 502).
  */
 export function auditResponses(t: TestApp, allowed: readonly number[] = []): void {

@@ -175,10 +175,20 @@ describe(`the scheduler, two instances on one database (${ENGINE})`, () => {
   });
 
   test('startScheduler passes on its own and stop() waits for the job in progress', async () => {
+    // The job tells when it has started and ends only when the test lets it: no guessing with sleeps.
     let finished = false;
+    let started: () => void = () => {};
+    const hasStarted = new Promise<void>((r) => {
+      started = r;
+    });
+    let release: () => void = () => {};
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
     const jobs: Record<string, ScheduledJob> = {
       expire_payment_requests: async () => {
-        await new Promise((r) => setTimeout(r, 100));
+        started();
+        await gate;
         finished = true;
         return {};
       },
@@ -187,10 +197,12 @@ describe(`the scheduler, two instances on one database (${ENGINE})`, () => {
     const logged: string[] = [];
     const log = { info: (_o: object, m: string) => logged.push(m), error: (_o: object, m: string) => logged.push(m) };
     const s = startScheduler(a, log, { jobs, intervalMs: 10 });
-    // The first pass starts at once; let it claim the slot, then stop while the job runs.
-    await new Promise((r) => setTimeout(r, 30));
-    await s.stop();
-    assert.equal(finished, true);
+    await hasStarted;
+    // stop() is asked while the job runs; what it resolves with is whether the job had ended by then.
+    const stopped = s.stop().then(() => finished);
+    await new Promise((r) => setImmediate(r));
+    release();
+    assert.equal(await stopped, true, 'stop() resolved before the job in progress ended');
     assert.deepEqual(logged, ['scheduled job done']);
   });
 });

@@ -41,7 +41,7 @@ describe('e-mail delivery: confirmations, retries, concurrency', () => {
 
   test('a paid DEPOSIT: one confirmation, however often the payment is notified and the worker runs', async () => {
     const guest = 'deposit.guest@example.com';
-    // A tenant that does not e-mail links still confirms deposits (SPEC.md 1, flow 2).
+    // A tenant that does not e-mail links still confirms deposits.
     const { uuid, reference } = await createRequest(t, {
       guest_email: guest,
       request_type: 'DEPOSIT',

@@ -99,7 +99,8 @@ describe('payment link e-mail', () => {
     await sendDueEmails(t.app.payreq);
     const e = mailTo('en.guest@example.com')[0];
     assert.ok(e);
-    assert.equal(e.subject, 'Hôtel du Lac: secure your booking');
+    // A deposit is asked for as such, not as a guarantee.
+    assert.equal(e.subject, 'Hôtel du Lac: deposit for your booking');
     assert.ok(e.text.includes('Hello Jeanne Martin'));
     assert.ok(e.text.includes('US$80.50 will be charged to your card now.'));
     assert.ok(e.text.includes('24 December 2026'));

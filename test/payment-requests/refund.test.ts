@@ -5,7 +5,7 @@ import { arrangeStatus } from '../helpers/fixtures.js';
 import { countingProvider, gate } from '../helpers/providers.js';
 import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
 
-// Refunds are the administration interface's action (SPEC 1), so they are driven through the
+// Refunds are the administration interface's action, so they are driven through the
 // shared command, against the real sandbox.
 describe(`refund through the provider (${ENGINE})`, () => {
   let t: TestApp;

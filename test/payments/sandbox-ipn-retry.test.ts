@@ -50,7 +50,7 @@ async function flakyService(target: string) {
 describe(`sandbox IPN retries (${ENGINE})`, () => {
   let t: ListeningApp;
   before(async () => {
-    t = await startListeningApp({ env: { SANDBOX_IPN_RETRY_MS: '50' } });
+    t = await startListeningApp({ env: { SANDBOX_IPN_RETRY_MS: '50', WORKERS: 'on' } });
   });
   after(async () => {
     await t.close();

@@ -1,4 +1,4 @@
--- Scheduled jobs (DESIGN.md 2): the schedules live in the database so every instance reads the
+-- Scheduled jobs: the schedules live in the database so every instance reads the
 -- same ones and an operator changes them without a deploy.
 CREATE TABLE job_schedules (
   job text PRIMARY KEY,

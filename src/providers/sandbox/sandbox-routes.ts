@@ -148,7 +148,7 @@ function ipnBody(
       amount: 0,
     };
   }
-  // The card that paid is shown to the hotel too (SPEC 2.4 masked_pan and expiry), never stored.
+  // The card that paid is shown to the hotel too (masked_pan and expiry in the detail), never stored.
   return {
     ...base,
     outcome: 'paid',

@@ -1,5 +1,5 @@
 /**
- * The sandbox's bank: it decides by card number alone (DESIGN.md 6), so a tester chooses the
+ * The sandbox's bank: it decides by card number alone, so a tester chooses the
  * outcome by the card typed. Every other valid Luhn number is accepted.
  */
 export const TEST_CARDS = {

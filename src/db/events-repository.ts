@@ -1,0 +1,108 @@
+import type { Database } from './database.js';
+import type { PaymentRequestRow } from './payment-requests-repository.js';
+
+/** One event of the feed: the status change of a request, with the request as it was then. */
+export interface EventRow {
+  id: number;
+  tenant_id: string;
+  type: string;
+  data: Record<string, unknown>;
+  created_at: Date;
+}
+
+const EVENT_COLUMNS = 'id::text AS id, tenant_id, type, data, created_at';
+
+// The detail columns the API presents, read for the `updated_after` list.
+const DETAIL_COLUMNS = `id, tenant_id, reference, request_type, status, amount, amount_captured, amount_refunded,
+  currency, guest_email, guest_first_name, guest_last_name, guest_phone, language, reservation_ref,
+  reservation_data, masked_pan, card_expiry_month, card_expiry_year, email_sent, pending_action,
+  provider_transaction_id, hold_expires_at, link_expires_at, created_at, updated_at`;
+
+export interface ChangedFilter {
+  updatedAfter: Date;
+  status?: string;
+  requestType?: string;
+  reservationRef?: string;
+  /** Keyset position: rows after (updated_at, id). */
+  after?: { createdAt: Date; id: string };
+  limit: number;
+}
+
+function toEvent(row: EventRow): EventRow {
+  return { ...row, id: Number(row.id) };
+}
+
+/** The event feed (written by the status_history trigger, never by code) and change queries. */
+export function eventsRepository(db: Database) {
+  return {
+    /**
+     * A tenant's events after the one with id `after`, in feed order: by writing transaction,
+     * then by id. Only events whose transaction and every older one have ended are shown
+     * (txid below the snapshot's xmin), so an event committed late by a slower transaction is
+     * never skipped by a reader who already went past its id: it shows up after the ones
+     * already read. An `after` unknown to this tenant (purged, or made up) counts by id alone.
+     */
+    async feed(tenantId: string, after: number | undefined, limit: number): Promise<EventRow[]> {
+      const r = await db.query<EventRow>(
+        `WITH pos AS (SELECT txid, id FROM events WHERE id = $2::bigint AND tenant_id = $1)
+         SELECT ${EVENT_COLUMNS} FROM events e
+          WHERE e.tenant_id = $1
+            AND e.txid < pg_snapshot_xmin(pg_current_snapshot())
+            AND ($2::bigint IS NULL
+                 OR (e.txid, e.id) > (SELECT txid, id FROM pos)
+                 OR (NOT EXISTS (SELECT 1 FROM pos) AND e.id > $2::bigint))
+          ORDER BY e.txid, e.id LIMIT $3`,
+        [tenantId, after ?? null, limit],
+      );
+      return r.rows.map(toEvent);
+    },
+
+    async find(id: number): Promise<EventRow | undefined> {
+      const r = await db.query<EventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE id = $1::bigint`, [id]);
+      const row = r.rows[0];
+      return row ? toEvent(row) : undefined;
+    },
+
+    /** Requests changed after a time, oldest change first (index payment_requests_tenant_updated). */
+    async changedSince(tenantId: string, f: ChangedFilter): Promise<PaymentRequestRow[]> {
+      const where = ['tenant_id = $1', 'updated_at > $2'];
+      const params: unknown[] = [tenantId, f.updatedAfter];
+      const add = (sql: string, ...values: unknown[]) => {
+        let s = sql;
+        for (const v of values) {
+          params.push(v);
+          s = s.replace('?', `$${params.length}`);
+        }
+        where.push(s);
+      };
+      if (f.status) add('status = ?', f.status);
+      if (f.requestType) add('request_type = ?', f.requestType);
+      if (f.reservationRef) add('reservation_ref = ?', f.reservationRef);
+      if (f.after) add('(updated_at, id) > (?, ?::uuid)', f.after.createdAt, f.after.id);
+      params.push(f.limit);
+      const r = await db.query<PaymentRequestRow>(
+        `SELECT ${DETAIL_COLUMNS} FROM payment_requests WHERE ${where.join(' AND ')}
+          ORDER BY updated_at, id LIMIT $${params.length}`,
+        params,
+      );
+      return r.rows;
+    },
+
+    /**
+     * Retention: events older than `olderThanDays` whose deliveries are all settled. Returns
+     * how many went. The history (status_history) keeps every change regardless.
+     */
+    async purge(olderThanDays: number, limit = 10_000): Promise<number> {
+      const r = await db.query(
+        `DELETE FROM events WHERE id IN (
+           SELECT e.id FROM events e
+            WHERE e.created_at < now() - make_interval(days => $1::int)
+              AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status = 'pending')
+            ORDER BY e.created_at LIMIT $2)`,
+        [olderThanDays, limit],
+      );
+      return r.rowCount;
+    },
+  };
+}
+export type EventsRepository = ReturnType<typeof eventsRepository>;

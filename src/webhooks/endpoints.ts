@@ -1,0 +1,90 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Repositories, WebhookEndpointRow } from '../db/index.js';
+import { STATUSES } from '../domain/index.js';
+import { secretBox } from '../secrets/index.js';
+
+/**
+ * Every event type: one per status, plus `deleted` (the request is gone) and `incident`
+ * (money arrived where it should not and was sent back).
+ */
+export const EVENT_TYPES: readonly string[] = [...STATUSES, 'DELETED', 'INCIDENT'].map(
+  (s) => `payment_request.${s.toLowerCase()}`,
+);
+
+/** Why an endpoint cannot be registered; the CLI and the back office show the message. */
+export class WebhookInputError extends Error {}
+
+/** The box that seals endpoint secrets: one key per purpose, derived from SECRET_KEY. */
+export function webhookSecrets(secretKey: string) {
+  return secretBox(secretKey, 'webhook-secret');
+}
+
+export interface NewEndpoint {
+  tenantId: string;
+  url: string;
+  /** Empty: every type. */
+  events: string[];
+}
+
+/** An endpoint as shown to the hotel: never its secret, except once at creation. */
+export function presentEndpoint(e: WebhookEndpointRow) {
+  return {
+    id: e.id,
+    tenant_id: e.tenant_id,
+    url: e.url,
+    events: e.events,
+    status: e.status,
+    disabled_reason: e.disabled_reason,
+    disabled_at: e.disabled_at ? new Date(e.disabled_at).toISOString() : null,
+    created_at: new Date(e.created_at).toISOString(),
+  };
+}
+
+function checkUrl(url: string, production: boolean): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new WebhookInputError(`not a URL: ${url}`);
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
+    throw new WebhookInputError('the URL must be http:// or https://');
+  }
+  // Events carry guests' names and e-mail addresses: in production they travel encrypted only.
+  if (production && parsed.protocol !== 'https:') throw new WebhookInputError('the URL must be https:// in production');
+  if (parsed.username || parsed.password) throw new WebhookInputError('the URL must not carry a user or password');
+  if (url.length > 2000) throw new WebhookInputError('the URL is longer than 2000 characters');
+  return parsed.toString();
+}
+
+function checkEvents(events: string[]): string[] {
+  const unknown = events.filter((e) => !EVENT_TYPES.includes(e));
+  if (unknown.length > 0) {
+    throw new WebhookInputError(`unknown event type ${unknown.join(', ')} (known: ${EVENT_TYPES.join(', ')})`);
+  }
+  return [...new Set(events)];
+}
+
+/**
+ * Registers an endpoint and returns it with its signing secret: the only time the secret is
+ * shown. It is kept sealed, since signing needs it back.
+ */
+export async function createEndpoint(
+  repos: Repositories,
+  secretKey: string,
+  production: boolean,
+  e: NewEndpoint,
+): Promise<ReturnType<typeof presentEndpoint> & { secret: string }> {
+  const url = checkUrl(e.url, production);
+  const events = checkEvents(e.events);
+  const id = randomUUID();
+  const secret = `whsec_${randomBytes(32).toString('base64url')}`;
+  const row = await repos.webhooks.createEndpoint({
+    id,
+    tenantId: e.tenantId,
+    url,
+    events,
+    secretSealed: webhookSecrets(secretKey).seal(secret, id),
+  });
+  return { ...presentEndpoint(row), secret };
+}

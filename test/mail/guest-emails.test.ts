@@ -1,0 +1,124 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { runCommand } from '../../src/cli/index.js';
+import { sendDueEmails } from '../../src/mail/index.js';
+import { createRequest, ENGINE, newKey, startTestApp, type TenantWithKey, type TestApp } from '../helpers/test-app.js';
+import { type SmtpSink, startSmtpSink } from './smtp-sink.js';
+
+describe(`guest e-mails: subjects per type, card registered, deposit receipt, sender (${ENGINE})`, () => {
+  let t: TestApp;
+  let smtp: SmtpSink;
+  let mailing: TenantWithKey;
+
+  before(async () => {
+    smtp = await startSmtpSink();
+    t = await startTestApp({ env: { SMTP_URL: smtp.url } });
+    const tenant = await t.repos.tenants.create({ name: 'Hôtel du Lac', confirmationEmail: true });
+    mailing = await newKey(t.repos, tenant.id);
+  });
+  after(async () => {
+    await t.close();
+    await smtp.close();
+  });
+
+  const mailTo = (address: string) => smtp.messages.filter((m) => m.envelopeTo.includes(address));
+  const notify = (uuid: string, outcome: 'registered' | 'paid', extra: Record<string, unknown> = {}) =>
+    t.app.payreq.notifications.apply('sandbox', {
+      eventId: `evt-${randomUUID()}`,
+      paymentRequestId: uuid,
+      outcome,
+      transactionId: `tx-${randomUUID()}`,
+      maskedPan: '424242XXXXXX4242',
+      expiryMonth: 9,
+      expiryYear: 2029,
+      ...extra,
+    });
+
+  test('the payment link subject says what is asked: a deposit or a guarantee, in the guest language', async () => {
+    const cases = [
+      ['DEPOSIT', 'fr', 'Hôtel du Lac : acompte pour votre réservation'],
+      ['IMPRINT', 'fr', 'Hôtel du Lac : garantie de votre réservation'],
+      ['DEPOSIT', 'en', 'Hôtel du Lac: deposit for your booking'],
+      ['IMPRINT', 'en', 'Hôtel du Lac: secure your booking'],
+      ['DEPOSIT', 'de', 'Hôtel du Lac: Anzahlung für Ihre Reservierung'],
+      ['IMPRINT', 'de', 'Hôtel du Lac: Garantie Ihrer Reservierung'],
+    ] as const;
+    for (const [type, language, subject] of cases) {
+      const guest = `link.${type}.${language}@example.com`.toLowerCase();
+      await createRequest(t, { request_type: type, language, guest_email: guest, amount: 80 }, mailing);
+      await sendDueEmails(t.app.payreq);
+      assert.deepEqual(
+        mailTo(guest).map((m) => m.subject),
+        [subject],
+      );
+    }
+  });
+
+  test('a registered card: one e-mail with the card, the maximum amount and when a hold may come', async () => {
+    const guest = 'imprint.card@example.com';
+    const { uuid, reference } = await createRequest(t, {
+      request_type: 'IMPRINT',
+      amount: 240,
+      language: 'en',
+      guest_email: guest,
+    });
+    await notify(uuid, 'registered', { cardToken: 'tok_test' });
+    await notify(uuid, 'registered', { cardToken: 'tok_test' });
+    await sendDueEmails(t.app.payreq);
+    await sendDueEmails(t.app.payreq);
+    const got = mailTo(guest);
+    assert.equal(got.length, 1, 'once, however often it is notified');
+    const m = got[0];
+    assert.ok(m);
+    assert.equal(m.subject, 'Hôtel des Tests: your card is registered as a guarantee');
+    assert.ok(m.text.includes('Nothing has been charged.'), m.text);
+    assert.ok(m.text.includes('Card: 424242XXXXXX4242 (expires 09/2029)'), m.text);
+    assert.ok(m.text.includes('Maximum amount guaranteed: €240.00'), m.text);
+    // Check-in 24 December: the hold may come two days before, for 6 days at most.
+    assert.ok(m.text.includes('From 22 December 2026, Hôtel des Tests may hold up to this amount'), m.text);
+    assert.ok(m.text.includes('for 6 days at most'), m.text);
+    assert.ok(m.text.includes(`Reference: ${reference}`));
+    assert.ok(m.html.includes('424242XXXXXX4242'));
+  });
+
+  test('a paid deposit: the receipt names the card and the date of payment, in the hotel time zone', async () => {
+    const guest = 'deposit.receipt@example.com';
+    const { uuid } = await createRequest(t, {
+      request_type: 'DEPOSIT',
+      amount: 120.5,
+      language: 'fr',
+      guest_email: guest,
+    });
+    await notify(uuid, 'paid', { amountCents: 12050, currency: 'EUR' });
+    await sendDueEmails(t.app.payreq);
+    const m = mailTo(guest)[0];
+    assert.ok(m);
+    assert.equal(m.subject, 'Hôtel des Tests : confirmation de votre acompte');
+    assert.ok(m.text.includes('Carte: 424242XXXXXX4242 (expire fin 09/2029)'), m.text);
+    const paidOn = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long', timeZone: 'Europe/Paris' }).format(new Date());
+    assert.ok(m.text.includes(`Date du paiement: ${paidOn}`), m.text);
+  });
+
+  test('payreq tenant update --sender-email sets the From address of the next e-mails', async () => {
+    const r = await runCommand(
+      [
+        'tenant',
+        'update',
+        '--tenant',
+        mailing.tenantId,
+        '--sender-email',
+        'reservations@hotel-du-lac.example',
+        '--json',
+      ],
+      { config: t.config, db: t.db, repos: t.repos, app: t.app.payreq },
+    );
+    assert.equal(r.exitCode, 0, r.stderr);
+    const guest = 'sender.check@example.com';
+    await createRequest(t, { guest_email: guest }, mailing);
+    await sendDueEmails(t.app.payreq);
+    const m = mailTo(guest)[0];
+    assert.ok(m);
+    assert.equal(m.envelopeFrom, 'reservations@hotel-du-lac.example');
+  });
+});
