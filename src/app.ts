@@ -21,9 +21,9 @@ import { AppError, errors } from './domain/index.js';
 import { guestRoutes } from './guest/index.js';
 import { healthRoutes } from './health/index.js';
 import { ipnRoutes, notifications } from './ipn/index.js';
-import { meteredProvider, metricsRoute, recordRequests, serviceMetrics } from './metrics/index.js';
+import { meteredProvider, metricsRoute, recordRequests, type ServiceMetrics, serviceMetrics } from './metrics/index.js';
 import { guestCommands, moneyRunner, paymentRequestCommands, reconciler } from './payment-requests/index.js';
-import { type PaymentProvider, sandboxProvider, singleProviderRegistry, withTimeouts } from './providers/index.js';
+import { accountRegistry, type PaymentProvider, sandboxProvider, withTimeouts } from './providers/index.js';
 import { sandboxRoutes } from './providers/sandbox/index.js';
 import { secretBox } from './secrets/index.js';
 
@@ -45,14 +45,17 @@ export async function buildContext(opts: BuildOptions): Promise<AppContext> {
   const repos = repositories(opts.db);
   const secretKey = await resolveSecretKey(opts.config, repos);
   const cardTokens = secretBox(secretKey, 'card-token');
-  const real = sandboxProvider({ db: opts.db, secretKey, publicBaseUrl: opts.config.publicBaseUrl });
   const metrics = serviceMetrics(opts.db);
-  // Metered outside the timeouts: a call cut off by its timeout counts as unavailable.
-  const provider = meteredProvider(
-    withTimeouts(opts.wrapProvider ? opts.wrapProvider(real) : real, opts.config.providerTimeoutMs),
-    metrics,
-  );
-  const providers = singleProviderRegistry(provider);
+  const providers = accountRegistry({
+    accounts: repos.providerAccounts,
+    secrets: providerSecrets(secretKey),
+    timeoutMs: opts.config.providerTimeoutMs,
+    // Metered outside the timeouts: a call cut off by its timeout counts as unavailable.
+    meter: (provider) => meteredProvider(provider, metrics),
+    // PAYMENT_PROVIDER=sandbox: a tenant with no real account pays in the sandbox (development,
+    // tests); lyra: it cannot take payments at all, as production requires.
+    ...(opts.config.paymentProvider === 'sandbox' ? { sandbox: sandboxFor(opts, secretKey, metrics) } : {}),
+  });
   const runner = moneyRunner({ db: opts.db, ledger: repos.ledger, providers });
   const reconcile = reconciler({
     db: opts.db,
@@ -78,12 +81,26 @@ export async function buildContext(opts: BuildOptions): Promise<AppContext> {
   };
 }
 
+function sandboxFor(opts: BuildOptions, secretKey: string, metrics: ServiceMetrics): PaymentProvider {
+  const real = sandboxProvider({ db: opts.db, secretKey, publicBaseUrl: opts.config.publicBaseUrl });
+  // Metered outside the timeouts: a call cut off by its timeout counts as unavailable.
+  return meteredProvider(
+    withTimeouts(opts.wrapProvider ? opts.wrapProvider(real) : real, opts.config.providerTimeoutMs),
+    metrics,
+  );
+}
+
+/** The provider accounts' secrets have their own key: a card token's box never opens them. */
+export function providerSecrets(secretKey: string) {
+  return secretBox(secretKey, 'provider-account');
+}
+
 /**
  * SECRET_KEY when configured (production requires it: config refuses to start without).
  * Otherwise the key stored in the database on first use, so the service, the CLI and every
  * later start seal and open card tokens with the same key.
  */
-async function resolveSecretKey(config: Config, repos: Repositories): Promise<string> {
+export async function resolveSecretKey(config: Config, repos: Repositories): Promise<string> {
   if (config.secretKey) return config.secretKey;
   if (config.production) throw new Error('SECRET_KEY is required in production');
   return repos.settings.getOrSet('secret_key', randomBytes(32).toString('hex'));

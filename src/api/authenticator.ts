@@ -11,6 +11,8 @@ export interface ApiCaller {
   createRateLimit: number | null;
   linkLifetimeDays: number;
   confirmationEmail: boolean;
+  /** The tenant has a real provider account (not the sandbox), as of the cached key row. */
+  realProvider: boolean;
 }
 
 interface CacheEntry {
@@ -43,6 +45,7 @@ export function authenticator(repos: Repositories, cacheMs: number, now: () => n
       createRateLimit: row.tenant_create_rate_limit,
       linkLifetimeDays: row.tenant_link_lifetime_days,
       confirmationEmail: row.tenant_confirmation_email,
+      realProvider: row.tenant_real_provider,
     };
   }
 

@@ -145,6 +145,9 @@ export const paymentRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const c = caller(request);
+      // No sandbox to fall back on (PAYMENT_PROVIDER=lyra, as production runs): a tenant with no
+      // real account could never be paid. Read with the API key (same query, same cache).
+      if (config.paymentProvider === 'lyra' && !c.realProvider) throw errors.providerNotConfigured();
       // A keyed create stores its key and response in its one statement (withKeyInStatement).
       return withKeyInStatement(repos, request, reply, c, {
         async run() {

@@ -21,7 +21,7 @@ function present(k: ApiKeySummary): Record<string, unknown> {
   };
 }
 
-async function existingTenant(repos: Repositories, value: string | undefined) {
+export async function existingTenant(repos: Repositories, value: string | undefined) {
   const id = check.tenantId(value);
   const tenant = await repos.tenants.find(id);
   if (!tenant) throw new CliError(`no tenant with id ${id} (see \`payreq tenant list\`)`);

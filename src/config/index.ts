@@ -102,10 +102,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!['sandbox', 'lyra'].includes(paymentProvider)) {
     throw new ConfigError(`PAYMENT_PROVIDER must be sandbox or lyra (got "${env.PAYMENT_PROVIDER}")`);
   }
-  // Until its adapter exists, accepting lyra would quietly send guests to the sandbox.
-  if (paymentProvider === 'lyra') {
-    throw new ConfigError('PAYMENT_PROVIDER=lyra is not available yet: only the sandbox provider is built');
-  }
   if (production && paymentProvider === 'sandbox' && env.SANDBOX_IN_PRODUCTION !== 'true') {
     throw new ConfigError(
       'PAYMENT_PROVIDER=sandbox takes no real payments and is refused when NODE_ENV=production (set SANDBOX_IN_PRODUCTION=true to allow it)',

@@ -14,6 +14,8 @@ export interface ApiKeyAuthRow {
   tenant_create_rate_limit: number | null;
   tenant_link_lifetime_days: number;
   tenant_confirmation_email: boolean;
+  /** The tenant's account is a real provider's (not the sandbox): read with the key, at no extra query. */
+  tenant_real_provider: boolean;
 }
 
 export interface ApiKeySummary {
@@ -49,8 +51,11 @@ export function apiKeysRepository(db: Queryable) {
         `SELECT k.id, k.tenant_id, k.secret_hash, k.status, k.expires_at,
                 t.timezone AS tenant_timezone, t.create_rate_limit AS tenant_create_rate_limit,
                 t.link_lifetime_days AS tenant_link_lifetime_days,
-                t.confirmation_email AS tenant_confirmation_email
-           FROM api_keys k JOIN tenants t ON t.id = k.tenant_id WHERE k.prefix = $1`,
+                t.confirmation_email AS tenant_confirmation_email,
+                coalesce(pa.provider = 'lyra', false) AS tenant_real_provider
+           FROM api_keys k JOIN tenants t ON t.id = k.tenant_id
+           LEFT JOIN provider_accounts pa ON pa.tenant_id = k.tenant_id
+          WHERE k.prefix = $1`,
         [prefix],
       );
       return r.rows[0];

@@ -11,6 +11,7 @@ import { expiryRepository } from './expiry-repository.js';
 import { idempotencyRepository } from './idempotency-repository.js';
 import { moneyLedgerRepository } from './money-ledger-repository.js';
 import { paymentRequestsRepository } from './payment-requests-repository.js';
+import { providerAccountsRepository } from './provider-accounts-repository.js';
 import { schedulesRepository } from './schedules-repository.js';
 import { settingsRepository } from './settings-repository.js';
 import { tenantsRepository } from './tenants-repository.js';
@@ -61,6 +62,11 @@ export {
   type PaymentRequestsRepository,
   type StatusRow,
 } from './payment-requests-repository.js';
+export type {
+  ProviderAccountInput,
+  ProviderAccountRow,
+  ProviderAccountsRepository,
+} from './provider-accounts-repository.js';
 export type { JobRunRow, ScheduleRow, SchedulesRepository } from './schedules-repository.js';
 export {
   type AppliedChange,
@@ -97,6 +103,7 @@ export function repositories(db: Database) {
     audit: auditRepository(db),
     controlRequests: controlRequestsRepository(db),
     bulkJobs: bulkJobsRepository(db),
+    providerAccounts: providerAccountsRepository(db),
   };
 }
 export type Repositories = ReturnType<typeof repositories>;

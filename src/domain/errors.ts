@@ -90,5 +90,14 @@ export const errors = {
   providerRefused: (reason: string) => new AppError('provider_refused', 402, `The payment provider refused: ${reason}`),
   databaseUnavailable: () =>
     new AppError('database_unavailable', 503, 'The service is temporarily unavailable; retry shortly'),
+  /** Production: a tenant with no real provider account cannot take payments, so nothing is created. */
+  providerNotConfigured: () =>
+    new AppError(
+      'provider_not_configured',
+      422,
+      'This establishment has no payment provider account yet; no payment request can be created',
+      // The 422 body's shape: no field of the request is at fault.
+      { details: [] },
+    ),
   internal: () => new AppError('internal_error', 500, 'Internal server error'),
 } as const;

@@ -1,6 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError, errors } from '../domain/index.js';
-import { InvalidNotificationError } from '../providers/index.js';
+import {
+  IgnoredNotification,
+  InvalidNotificationError,
+  type NotificationReceiver,
+  type ProviderRegistry,
+  UnknownNotificationOrder,
+} from '../providers/index.js';
 import { refusedNotificationLimit } from './refused-notification-limit.js';
 
 /**
@@ -24,19 +30,29 @@ export async function ipnRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const { providers, notifications } = app.payreq;
-      const provider = providers.byName(request.params.provider);
-      if (!provider) throw errors.routeNotFound();
+      const receiver = receiverFor(providers, request.params.provider);
+      if (!receiver) throw errors.routeNotFound();
       const raw = typeof request.body === 'string' ? request.body : '';
-      let notification: ReturnType<typeof provider.parseNotification>;
+      let notification: Awaited<ReturnType<NotificationReceiver['receive']>>;
       try {
-        notification = provider.parseNotification(raw, request.headers);
+        notification = await receiver.receive(raw, request.headers);
       } catch (err) {
         if (!(err instanceof InvalidNotificationError)) throw err;
-        request.log.warn({ reason: err.message, ip: request.ip }, 'IPN refused: invalid notification');
+        const why = { reason: err.message, ip: request.ip };
+        // Authentic, about something payreq does not apply: acknowledged, or the provider retries for days.
+        if (err instanceof IgnoredNotification) {
+          request.log.info(why, 'IPN ignored');
+          return reply.code(200).send({ status: 'ignored' });
+        }
         await countRefusal(request, reply);
+        if (err instanceof UnknownNotificationOrder) {
+          request.log.warn(why, 'IPN refused: unknown order');
+          throw new AppError('unknown_order', 404, 'Unknown order');
+        }
+        request.log.warn(why, 'IPN refused: invalid notification');
         throw new AppError('invalid_notification', 401, 'Invalid notification signature');
       }
-      const outcome = await notifications.apply(provider.name, notification);
+      const outcome = await notifications.apply(receiver.name, notification);
       const facts = { event: notification.eventId, request: notification.paymentRequestId, outcome };
       // Money on a request that cannot take it is an incident someone must see, not routine.
       if (outcome === 'incident') request.log.warn(facts, 'IPN: money arrived where it should not; given back');
@@ -45,4 +61,13 @@ export async function ipnRoutes(app: FastifyInstance): Promise<void> {
       return reply.code(200).send({ status: outcome });
     },
   );
+}
+
+/** A per-account reader when the registry has one for this name, else the provider's own. */
+function receiverFor(providers: ProviderRegistry, name: string): NotificationReceiver | undefined {
+  const own = providers.notificationReceiver?.(name);
+  if (own) return own;
+  const provider = providers.byName(name);
+  if (!provider) return undefined;
+  return { name: provider.name, receive: async (raw, headers) => provider.parseNotification(raw, headers) };
 }

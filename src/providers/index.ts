@@ -1,7 +1,16 @@
 export {
+  type AccountRegistryOptions,
+  accountRegistry,
+  type LyraSecrets,
+  lyraAccountOf,
+  type ProviderAccountSource,
+} from './account-registry.js';
+export { checkLyraCredentials } from './lyra/index.js';
+export {
   type GuestCheckout,
   type GuestCheckoutInput,
   type HostedCardForm,
+  IgnoredNotification,
   InvalidNotificationError,
   type MoneyAnswer,
   type MoneyCall,
@@ -15,7 +24,8 @@ export {
   type ProviderTransactionStatus,
   type SilentHoldCall,
   type TransactionCall,
+  UnknownNotificationOrder,
 } from './payment-provider.js';
-export { type ProviderRegistry, singleProviderRegistry } from './provider-registry.js';
+export { type NotificationReceiver, type ProviderRegistry, singleProviderRegistry } from './provider-registry.js';
 export { sandboxProvider } from './sandbox/sandbox-provider.js';
 export { ProviderTimeout, withTimeouts } from './with-timeouts.js';

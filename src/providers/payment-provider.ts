@@ -31,6 +31,26 @@ export class InvalidNotificationError extends Error {
   }
 }
 
+/**
+ * A signed, authentic notification about something payreq does not apply (its own holds,
+ * refunds, cancellations, a state still in transit): acknowledged so the provider stops
+ * retrying, and changes nothing.
+ */
+export class IgnoredNotification extends InvalidNotificationError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'IgnoredNotification';
+  }
+}
+
+/** A notification naming an order payreq does not know (checked before its signature can be). */
+export class UnknownNotificationOrder extends InvalidNotificationError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnknownNotificationOrder';
+  }
+}
+
 export interface GuestCheckoutInput {
   paymentRequestId: string;
   reference: string;

@@ -1,4 +1,14 @@
-import type { PaymentProvider } from './payment-provider.js';
+import type { PaymentProvider, ProviderNotification } from './payment-provider.js';
+
+/**
+ * Reads a notification whose key depends on what it is about (Lyra: the order's tenant's
+ * password), so reading it may need the database: asynchronous, unlike parseNotification.
+ */
+export interface NotificationReceiver {
+  name: string;
+  /** Verifies and reads; throws InvalidNotificationError (or a subclass), never trusts an unsigned one. */
+  receive(rawBody: string, headers: Record<string, string | string[] | undefined>): Promise<ProviderNotification>;
+}
 
 /**
  * Which provider serves whom. Each hotel is its own merchant, so the provider (and its
@@ -10,6 +20,8 @@ export interface ProviderRegistry {
   forTenant(tenantId: string): Promise<PaymentProvider>;
   /** The provider that reads notifications posted to `/ipn/<name>/`, if there is one. */
   byName(name: string): PaymentProvider | undefined;
+  /** For `/ipn/<name>/` when its provider is per account; otherwise byName's parseNotification reads it. */
+  notificationReceiver?(name: string): NotificationReceiver | undefined;
 }
 
 /** Every tenant on one provider: the sandbox in development and tests. */

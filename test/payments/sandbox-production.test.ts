@@ -16,12 +16,10 @@ describe('the sandbox in production', () => {
     assert.equal(loadConfig({ ...PRODUCTION, SANDBOX_IN_PRODUCTION: 'true' }).paymentProvider, 'sandbox');
   });
 
-  test('allowed outside production; lyra, not built yet, is refused rather than quietly replaced', () => {
+  test('allowed outside production; lyra (per-tenant accounts, no sandbox) is accepted in production', () => {
     assert.equal(loadConfig({ NODE_ENV: 'development' }).paymentProvider, 'sandbox');
-    assert.throws(
-      () => loadConfig({ ...PRODUCTION, PAYMENT_PROVIDER: 'lyra' }),
-      (err: unknown) => err instanceof ConfigError && /not available yet/.test(err.message),
-    );
+    assert.equal(loadConfig({ ...PRODUCTION, PAYMENT_PROVIDER: 'lyra' }).paymentProvider, 'lyra');
+    assert.throws(() => loadConfig({ ...PRODUCTION, PAYMENT_PROVIDER: 'stripe' }), ConfigError);
   });
 
   test('the IPN retry delay is configurable within bounds', () => {

@@ -2,4 +2,4 @@ export { isRefusalCode, type LyraClient, type LyraEndpoint, LyraServiceError, ly
 export { checkLyraCredentials, jsClientUrl, type LyraAccount, lyraProvider } from './lyra-provider.js';
 export { readTransaction } from './lyra-transaction.js';
 export { DETAILED_STATUSES, fromLyraAmount, toLyraAmount } from './mapping.js';
-export { parseLyraNotification, signAnswer, verifyBrowserReturn } from './notification.js';
+export { claimedOrderId, parseLyraNotification, signAnswer, verifyBrowserReturn } from './notification.js';

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { InvalidNotificationError, type ProviderNotification } from '../payment-provider.js';
+import { IgnoredNotification, InvalidNotificationError, type ProviderNotification } from '../payment-provider.js';
 import { isObject } from './client.js';
 import { type LyraTransaction, readTransaction } from './lyra-transaction.js';
 import { fromLyraAmount, isRefusal, transactionKind, transactionStatus } from './mapping.js';
@@ -72,6 +72,28 @@ export function verifyBrowserReturn(rawBody: string, hmacKey: string): ProviderN
   return notificationOf(readPayment(signed.answer));
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The order a notification claims to be about, read BEFORE its signature can be checked: the
+ * key to check it with is that order's tenant's. Nothing else is read from an unverified
+ * answer, and the claim only chooses the key: a forged one fails the signature.
+ */
+export function claimedOrderId(rawBody: string): string {
+  const { answer } = readSignedForm(rawBody);
+  let payment: unknown;
+  try {
+    payment = JSON.parse(answer);
+  } catch {
+    throw new InvalidNotificationError('kr-answer is not JSON');
+  }
+  const orderId = isObject(payment) && isObject(payment.orderDetails) ? payment.orderDetails.orderId : undefined;
+  if (typeof orderId !== 'string' || orderId === '') throw new InvalidNotificationError('kr-answer names no order');
+  // payreq's orders are its request ids: anything else is no order of ours.
+  if (!UUID.test(orderId)) throw new InvalidNotificationError('kr-answer: the order is not a payreq request id');
+  return orderId;
+}
+
 interface Payment {
   orderId: string;
   transaction: LyraTransaction;
@@ -103,7 +125,7 @@ function readPayment(answer: string): Payment {
 function notificationOf({ orderId, transaction: t }: Payment): ProviderNotification {
   const outcome = outcomeOf(t);
   if (!outcome) {
-    throw new InvalidNotificationError(`not a guest payment outcome: ${t.operationType} ${t.detailedStatus}`);
+    throw new IgnoredNotification(`not a guest payment outcome: ${t.operationType} ${t.detailedStatus}`);
   }
   const amountCents = fromLyraAmount(t.amount, t.currency);
   if (amountCents === undefined) throw new InvalidNotificationError(`amount ${t.amount} ${t.currency} unreadable`);

@@ -1,0 +1,84 @@
+import type { Queryable } from './database.js';
+
+/** A tenant's provider account as stored: the secrets stay sealed here. */
+export interface ProviderAccountRow {
+  tenant_id: string;
+  provider: 'sandbox' | 'lyra';
+  shop_id: string | null;
+  api_url: string | null;
+  static_url: string | null;
+  mode: 'TEST' | 'PRODUCTION' | null;
+  secrets_sealed: string | null;
+  version: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export type ProviderAccountInput =
+  | { provider: 'sandbox' }
+  | {
+      provider: 'lyra';
+      shopId: string;
+      apiUrl: string;
+      staticUrl: string | null;
+      mode: 'TEST' | 'PRODUCTION';
+      secretsSealed: string;
+    };
+
+const COLUMNS =
+  'tenant_id, provider, shop_id, api_url, static_url, mode, secrets_sealed, version, created_at, updated_at';
+
+export function providerAccountsRepository(db: Queryable) {
+  return {
+    async find(tenantId: string): Promise<ProviderAccountRow | undefined> {
+      const r = await db.query<ProviderAccountRow>(`SELECT ${COLUMNS} FROM provider_accounts WHERE tenant_id = $1`, [
+        tenantId,
+      ]);
+      return r.rows[0];
+    },
+    /** A payment request's tenant and that tenant's account (none: undefined), in one query. */
+    async forOrder(
+      requestId: string,
+    ): Promise<{ tenantId: string; account: ProviderAccountRow | undefined } | undefined> {
+      const r = await db.query<ProviderAccountRow & { request_tenant_id: string }>(
+        `SELECT pr.tenant_id AS request_tenant_id, ${COLUMNS.split(', ')
+          .map((c) => `pa.${c}`)
+          .join(', ')}
+           FROM payment_requests pr LEFT JOIN provider_accounts pa ON pa.tenant_id = pr.tenant_id
+          WHERE pr.id = $1`,
+        [requestId],
+      );
+      const row = r.rows[0];
+      if (!row) return undefined;
+      const { request_tenant_id, ...account } = row;
+      return { tenantId: request_tenant_id, account: account.provider ? account : undefined };
+    },
+    /** Creates or replaces the tenant's account; every change bumps the version. */
+    async set(tenantId: string, input: ProviderAccountInput): Promise<ProviderAccountRow> {
+      const lyra = input.provider === 'lyra' ? input : undefined;
+      const r = await db.query<ProviderAccountRow>(
+        `INSERT INTO provider_accounts (tenant_id, provider, shop_id, api_url, static_url, mode, secrets_sealed)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)
+         ON CONFLICT (tenant_id) DO UPDATE SET provider = EXCLUDED.provider, shop_id = EXCLUDED.shop_id,
+           api_url = EXCLUDED.api_url, static_url = EXCLUDED.static_url, mode = EXCLUDED.mode,
+           secrets_sealed = EXCLUDED.secrets_sealed, version = provider_accounts.version + 1, updated_at = now()
+         RETURNING ${COLUMNS}`,
+        [
+          tenantId,
+          input.provider,
+          lyra?.shopId ?? null,
+          lyra?.apiUrl ?? null,
+          lyra?.staticUrl ?? null,
+          lyra?.mode ?? null,
+          lyra?.secretsSealed ?? null,
+        ],
+      );
+      return r.rows[0] as ProviderAccountRow;
+    },
+    async remove(tenantId: string): Promise<boolean> {
+      const r = await db.query('DELETE FROM provider_accounts WHERE tenant_id = $1', [tenantId]);
+      return r.rowCount > 0;
+    },
+  };
+}
+export type ProviderAccountsRepository = ReturnType<typeof providerAccountsRepository>;

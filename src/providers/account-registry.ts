@@ -1,0 +1,129 @@
+import type { ProviderAccountRow } from '../db/index.js';
+import type { SecretBox } from '../secrets/index.js';
+import { claimedOrderId, type LyraAccount, lyraProvider } from './lyra/index.js';
+import {
+  InvalidNotificationError,
+  type PaymentProvider,
+  ProviderError,
+  type ProviderNotification,
+  UnknownNotificationOrder,
+} from './payment-provider.js';
+import type { NotificationReceiver, ProviderRegistry } from './provider-registry.js';
+import { withTimeouts } from './with-timeouts.js';
+
+/** Where the accounts are: one query each, so a cache can ask on every call. */
+export interface ProviderAccountSource {
+  find(tenantId: string): Promise<ProviderAccountRow | undefined>;
+  /** The tenant of a payment request, and that tenant's account if it has one. */
+  forOrder(requestId: string): Promise<{ tenantId: string; account: ProviderAccountRow | undefined } | undefined>;
+}
+
+export interface AccountRegistryOptions {
+  accounts: ProviderAccountSource;
+  /** Opens the sealed secrets (bound to the tenant id). */
+  secrets: SecretBox;
+  /** Serves a tenant with no real account (development, tests); absent: such a tenant cannot pay. */
+  sandbox?: PaymentProvider;
+  /** The runner's bound on every provider call (PROVIDER_TIMEOUT_MS). */
+  timeoutMs: number;
+  /** Wraps each provider built from an account, outside its timeouts (metrics). */
+  meter?: (provider: PaymentProvider) => PaymentProvider;
+}
+
+/** What `--secrets-stdin` gives and the row keeps sealed. */
+export interface LyraSecrets {
+  password: string;
+  public_key: string;
+  hmac_key: string;
+}
+
+/**
+ * Lyra's own timeout stays below the runner's bound, so a late call is really abandoned (fetch
+ * aborted) rather than forgotten while still under way.
+ */
+function lyraTimeout(boundMs: number): number {
+  return Math.max(1, Math.min(10_000, Math.floor(boundMs * 0.9)));
+}
+
+/** The row with its secrets opened; a row that cannot be opened (SECRET_KEY changed) is unusable. */
+export function lyraAccountOf(row: ProviderAccountRow, secrets: SecretBox): LyraAccount {
+  if (row.provider !== 'lyra' || !row.shop_id || !row.api_url || !row.mode || !row.secrets_sealed) {
+    throw new ProviderError('technical', `tenant ${row.tenant_id}: not a Lyra account`);
+  }
+  let opened: LyraSecrets;
+  try {
+    opened = JSON.parse(secrets.open(row.secrets_sealed, row.tenant_id)) as LyraSecrets;
+  } catch {
+    // Never the value, only the fact: a log line must not carry a secret.
+    throw new ProviderError('technical', `tenant ${row.tenant_id}: the account's secrets cannot be opened`);
+  }
+  return {
+    shopId: row.shop_id,
+    apiUrl: row.api_url,
+    ...(row.static_url ? { staticUrl: row.static_url } : {}),
+    mode: row.mode,
+    password: opened.password,
+    publicKey: opened.public_key,
+    hmacKey: opened.hmac_key,
+  };
+}
+
+/**
+ * Each tenant's provider from its account row. A Lyra provider is built once per row version
+ * (opening the secrets, making the client) and kept; a changed row (a new version) builds anew.
+ * Each call still reads the row (one indexed query), so an account changed or removed by
+ * another process applies at once: money calls and guest pages are not the hot path, creates
+ * are, and they never come here.
+ */
+export function accountRegistry(opts: AccountRegistryOptions): ProviderRegistry {
+  const built = new Map<string, { version: number; provider: PaymentProvider }>();
+
+  const lyraFor = (row: ProviderAccountRow): PaymentProvider => {
+    const hit = built.get(row.tenant_id);
+    if (hit && hit.version === row.version) return hit.provider;
+    const account = lyraAccountOf(row, opts.secrets);
+    const bounded = withTimeouts(lyraProvider(account, { timeoutMs: lyraTimeout(opts.timeoutMs) }), opts.timeoutMs);
+    const provider = opts.meter ? opts.meter(bounded) : bounded;
+    built.set(row.tenant_id, { version: row.version, provider });
+    return provider;
+  };
+
+  const fromRow = (tenantId: string, row: ProviderAccountRow | undefined): PaymentProvider => {
+    if (row?.provider === 'lyra') return lyraFor(row);
+    built.delete(tenantId);
+    if (opts.sandbox) return opts.sandbox;
+    throw new ProviderError('unavailable', `tenant ${tenantId} has no payment provider account`);
+  };
+
+  /**
+   * A Lyra notification is signed with the shop password of the order's tenant: the order is
+   * found first (from the claim, not trusted), then the signature checked with that account.
+   */
+  const lyraReceiver: NotificationReceiver = {
+    name: 'lyra',
+    async receive(rawBody, headers): Promise<ProviderNotification> {
+      const orderId = claimedOrderId(rawBody);
+      const found = await opts.accounts.forOrder(orderId);
+      if (!found) throw new UnknownNotificationOrder(`order ${orderId} unknown`);
+      if (found.account?.provider !== 'lyra') {
+        throw new InvalidNotificationError(`tenant ${found.tenantId} has no Lyra account (removed?)`);
+      }
+      let provider: PaymentProvider;
+      try {
+        provider = lyraFor(found.account);
+      } catch (err) {
+        throw new InvalidNotificationError(err instanceof Error ? err.message : 'account unusable');
+      }
+      const notification = provider.parseNotification(rawBody, headers);
+      // The signature covers the whole answer, order included: a verified one names the same order.
+      if (notification.paymentRequestId !== orderId) throw new UnknownNotificationOrder('order changed under us');
+      return notification;
+    },
+  };
+
+  return {
+    forTenant: async (tenantId) => fromRow(tenantId, await opts.accounts.find(tenantId)),
+    byName: (name) => (opts.sandbox && name === opts.sandbox.name ? opts.sandbox : undefined),
+    notificationReceiver: (name) => (name === 'lyra' ? lyraReceiver : undefined),
+  };
+}

@@ -1,0 +1,201 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { providerSecrets } from '../../src/app.js';
+import type { PaymentProvider } from '../../src/providers/index.js';
+import { signAnswer } from '../../src/providers/lyra/index.js';
+import { LYRA_CARDS } from '../fakes/lyra/fake-store.js';
+import { DEMO_SHOP, type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.js';
+import { arrangeStatus } from '../helpers/fixtures.js';
+import { type ListeningApp, startListeningApp } from '../helpers/listening-app.js';
+import { countRows, createBody, createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
+
+async function giveLyraAccount(t: TestApp, tenantId: string, fake: LyraFake, password: string = DEMO_SHOP.password) {
+  const secrets = { password, public_key: DEMO_SHOP.publicKey, hmac_key: DEMO_SHOP.hmacKey };
+  return t.repos.providerAccounts.set(tenantId, {
+    provider: 'lyra',
+    shopId: DEMO_SHOP.shopId,
+    apiUrl: fake.apiUrl,
+    staticUrl: null,
+    mode: 'TEST',
+    secretsSealed: providerSecrets(t.app.payreq.secretKey).seal(JSON.stringify(secrets), tenantId),
+  });
+}
+
+async function statusOf(t: TestApp, id: string): Promise<string | undefined> {
+  const r = await t.db.query<{ status: string }>('SELECT status FROM payment_requests WHERE id = $1', [id]);
+  return r.rows[0]?.status;
+}
+
+async function eventCount(t: TestApp): Promise<number> {
+  const r = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM provider_events');
+  return r.rows[0]?.n ?? -1;
+}
+
+describe(`POST /ipn/lyra/: the order's tenant's account verifies it (${ENGINE})`, { timeout: 120_000 }, () => {
+  let t: ListeningApp;
+  let fake: LyraFake;
+  let lyra: PaymentProvider;
+
+  before(async () => {
+    fake = await startLyraFake();
+    t = await startListeningApp();
+    await giveLyraAccount(t, t.tenant.tenantId, fake);
+    lyra = await t.app.payreq.providers.forTenant(t.tenant.tenantId);
+    assert.equal(lyra.name, 'lyra', 'the tenant with an account takes payments with Lyra');
+  });
+  after(async () => {
+    await t.close();
+    await fake.close();
+  });
+
+  /** A DEPOSIT the guest has opened, paid on the fake's card form: its signed notification. */
+  async function paidDeposit(pan: string = LYRA_CARDS.accepted) {
+    const created = await createRequest(t, { request_type: 'DEPOSIT', amount: 123.45 });
+    await arrangeStatus(t.db, created.uuid, 'PENDING');
+    const form = await lyra.startGuestPayment({
+      paymentRequestId: created.uuid,
+      reference: created.reference,
+      requestType: 'DEPOSIT',
+      amountCents: 12345,
+      currency: 'EUR',
+      language: 'en',
+      guestEmail: 'guest@example.test',
+      merchantName: 'Hotel Test',
+      returnUrl: `${t.baseUrl}/pay/${created.uuid}/result`,
+      notifyUrl: `${t.baseUrl}/ipn/lyra/`,
+    });
+    return { id: created.uuid, ...fake.completeForm(form.hiddenFields['kr-form-token'] as string, pan) };
+  }
+
+  const post = (body: string) =>
+    fetch(`${t.baseUrl}/ipn/lyra/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body,
+    });
+
+  /** The notification with its kr-answer rewritten by `change` and signed again with `key`. */
+  function resigned(
+    ipnBody: string,
+    change: (payment: Record<string, unknown>) => void,
+    key: string = DEMO_SHOP.password,
+  ) {
+    const fields = new URLSearchParams(ipnBody);
+    const payment = JSON.parse(fields.get('kr-answer') as string) as Record<string, unknown>;
+    change(payment);
+    const answer = JSON.stringify(payment);
+    fields.set('kr-answer', answer);
+    fields.set('kr-hash', signAnswer(key, answer));
+    return fields.toString();
+  }
+
+  test('a paid deposit: the fake posts the signed form, the request is captured, a replay changes nothing', async () => {
+    const { id, ipnBody, notify } = await paidDeposit();
+    const delivery = await notify();
+    assert.equal(delivery.delivered, true, delivery.failures.join(', '));
+    const history = await t.db.query('SELECT * FROM provider_events WHERE payment_request_id = $1', [id]);
+    const incidents = await t.db.query('SELECT incident FROM money_ledger WHERE payment_request_id = $1', [id]);
+    assert.equal(await statusOf(t, id), 'CAPTURED', JSON.stringify([history.rows, incidents.rows]));
+    const again = await post(ipnBody);
+    assert.equal(again.status, 200);
+    assert.equal(((await again.json()) as { status: string }).status, 'duplicate');
+  });
+
+  test('bad signature, missing signature, malformed answer, unknown order, removed account: 4xx, nothing changed', async () => {
+    const { id, ipnBody } = await paidDeposit();
+    const events = await eventCount(t);
+    const without = new URLSearchParams(ipnBody);
+    without.delete('kr-hash');
+    const cases: [string, string, number][] = [
+      ['signed with another key', resigned(ipnBody, () => undefined, 'testpassword_NOTTHEONE'), 401],
+      ['amount changed after signing', ipnBody.replace('12345', '1'), 401],
+      ['no signature', without.toString(), 401],
+      ['kr-answer not JSON', resigned(ipnBody, () => undefined).replace(/kr-answer=[^&]*/, 'kr-answer=nope'), 401],
+      ['no order named', resigned(ipnBody, (p) => delete p.orderDetails), 401],
+      [
+        'an order that is no request id',
+        resigned(ipnBody, (p) => ((p.orderDetails as { orderId: string }).orderId = "x'; --")),
+        401,
+      ],
+      [
+        'an unknown order',
+        resigned(ipnBody, (p) => ((p.orderDetails as { orderId: string }).orderId = randomUUID())),
+        404,
+      ],
+      ['an empty body', '', 401],
+    ];
+    for (const [why, body, status] of cases) {
+      const r = await post(body);
+      assert.equal(r.status, status, why);
+      assert.equal(typeof ((await r.json()) as { error: unknown }).error, 'string', why);
+    }
+    // The account removed: the notification, genuine as it is, has no key to be checked with.
+    await t.repos.providerAccounts.remove(t.tenant.tenantId);
+    try {
+      assert.equal((await post(ipnBody)).status, 401, 'a tenant whose account was removed');
+    } finally {
+      await giveLyraAccount(t, t.tenant.tenantId, fake);
+    }
+    assert.equal(await statusOf(t, id), 'PENDING', 'nothing changed');
+    assert.equal(await eventCount(t), events, 'nothing recorded');
+    // The same genuine notification, once the account is back, is applied: the refusals were not the data's fault.
+    assert.equal((await post(ipnBody)).status, 200);
+    assert.equal(await statusOf(t, id), 'CAPTURED');
+  });
+
+  test('a signed notification about something payreq does not apply (a refund) is acknowledged as ignored', async () => {
+    const { id, ipnBody } = await paidDeposit();
+    const refund = resigned(ipnBody, (p) => {
+      const [tx] = p.transactions as Record<string, unknown>[];
+      (tx as Record<string, unknown>).operationType = 'CREDIT';
+    });
+    const events = await eventCount(t);
+    const r = await post(refund);
+    assert.equal(r.status, 200);
+    assert.equal(((await r.json()) as { status: string }).status, 'ignored');
+    assert.equal(await statusOf(t, id), 'PENDING');
+    assert.equal(await eventCount(t), events);
+  });
+
+  test('the provider is built once per account version, and anew when the account changes', async () => {
+    const registry = t.app.payreq.providers;
+    const first = await registry.forTenant(t.tenant.tenantId);
+    assert.equal(await registry.forTenant(t.tenant.tenantId), first);
+    await giveLyraAccount(t, t.tenant.tenantId, fake);
+    const second = await registry.forTenant(t.tenant.tenantId);
+    assert.notEqual(second, first);
+    assert.equal(second.name, 'lyra');
+    const other = await t.newTenant('Sans compte');
+    assert.equal((await registry.forTenant(other.tenantId)).name, 'sandbox', 'no account: the sandbox here');
+  });
+});
+
+describe(`PAYMENT_PROVIDER=lyra: no sandbox to fall back on (${ENGINE})`, { timeout: 120_000 }, () => {
+  let t: TestApp;
+  let fake: LyraFake;
+  before(async () => {
+    fake = await startLyraFake();
+    t = await startTestApp({ env: { PAYMENT_PROVIDER: 'lyra' } });
+  });
+  after(async () => {
+    await t.close();
+    await fake.close();
+  });
+
+  test('a tenant with no real account cannot create: 422 provider_not_configured, nothing stored; with one it can', async () => {
+    const before = await countRows(t.db, t.tenant.tenantId);
+    const refused = await t.call({ method: 'POST', url: '/api/payment-requests/', payload: createBody() });
+    assert.equal(refused.statusCode, 422, refused.body);
+    assert.equal(refused.json().code, 'provider_not_configured');
+    assert.equal(await countRows(t.db, t.tenant.tenantId), before);
+    await t.repos.providerAccounts.set(t.tenant.tenantId, { provider: 'sandbox' });
+    const sandboxRow = await t.call({ method: 'POST', url: '/api/payment-requests/', payload: createBody() });
+    assert.equal(sandboxRow.json().code, 'provider_not_configured', 'the sandbox is no real account');
+    await assert.rejects(t.app.payreq.providers.forTenant(t.tenant.tenantId), /no payment provider account/);
+    assert.equal(t.app.payreq.providers.byName('sandbox'), undefined, 'no sandbox routes either');
+    await giveLyraAccount(t, t.tenant.tenantId, fake);
+    await createRequest(t);
+    assert.equal(await countRows(t.db, t.tenant.tenantId), before + 1);
+  });
+});
