@@ -54,16 +54,18 @@ export async function performAction(
   if (!tenant) throw controlNotFound();
   const t = tenantContextOf(tenant);
   const amount = cents === undefined ? undefined : cents / 100;
+  // The confirmation form's nonce names the operation: submitting it twice moves money once.
+  const once = isUuid(nonce) ? { retryKey: `control:${nonce}` } : {};
   try {
     switch (action) {
       case 'capture':
-        await payreq.commands.capture(t, row.id, amount, actor);
+        await payreq.commands.capture(t, row.id, amount, actor, once);
         break;
       case 'release':
-        await payreq.commands.release(t, row.id, actor);
+        await payreq.commands.release(t, row.id, actor, once);
         break;
       case 'refund':
-        await payreq.commands.refund(t, row.id, amount, actor);
+        await payreq.commands.refund(t, row.id, amount, actor, once);
         break;
       case 'cancel':
         await payreq.commands.cancel(t, row.id, actor);

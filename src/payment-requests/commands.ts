@@ -127,6 +127,11 @@ export function paymentRequestCommands(deps: CommandDeps, now: () => Date = () =
     action: MoneyAction,
     key: string,
   ): Promise<PaymentRequestRow | ActionOutcome> {
+    // The same key again (a double submission, a retry) is the same operation: once it is
+    // known to have happened, answer it, even where the status would allow another (a partial
+    // refund keeps CAPTURED).
+    const done = await earlier(t, id, key);
+    if (done) return done;
     for (let attempt = 0; attempt < 2; attempt++) {
       const row = await requests.claim(t.tenantId, id, allowedFrom(action), action);
       if (row) return row;
@@ -190,7 +195,11 @@ export function paymentRequestCommands(deps: CommandDeps, now: () => Date = () =
   }
 
   async function answerFor(row: PaymentRequestRow, result: RunResult | undefined): Promise<ActionOutcome> {
-    if (!result || result.outcome === 'duplicate') throw errors.operationInProgress(row.pending_action ?? 'money');
+    if (!result || result.outcome === 'duplicate') {
+      // Another call under the same key got there first: this claim is not the one that counts.
+      if (row.pending_action) await requests.unclaim(row.id, row.pending_action);
+      throw errors.operationInProgress(row.pending_action ?? 'money');
+    }
     if (result.outcome === 'refused') throw errors.providerRefused(result.error);
     if (result.outcome === 'failed') throw errors.providerUnavailable();
     if (result.outcome === 'in_doubt') throw errors.outcomeUnknown();

@@ -155,4 +155,19 @@ describe(`operations in doubt: capture, release, refund and the daily hold (${EN
     assert.equal(done.statusCode, 200, done.body);
     assert.equal(provider.count('capture', id), 1);
   });
+
+  test('a partial refund submitted twice under one key refunds once (the status would allow a second)', async () => {
+    const id = await held(100);
+    await t.app.payreq.commands.capture(tenant(), id, undefined, admin);
+    const once = { retryKey: `control:${id}` };
+    const first = await t.app.payreq.commands.refund(tenant(), id, 30, admin, once);
+    const second = await t.app.payreq.commands.refund(tenant(), id, 30, admin, once);
+    assert.deepEqual(second, first);
+    const row = await find(id);
+    assert.deepEqual([row?.status, row?.amount_refunded, row?.pending_action], ['CAPTURED', 3000, null]);
+    assert.equal(provider.count('refund', id), 1);
+    // Another key is another refund.
+    await t.app.payreq.commands.refund(tenant(), id, 30, admin, { retryKey: `control:${id}:2` });
+    assert.equal((await find(id))?.amount_refunded, 6000);
+  });
 });
