@@ -1,6 +1,6 @@
 import { formatMoney, type Language } from '../domain/index.js';
 import { html, type SafeHtml } from '../html/index.js';
-import type { HostedCardForm } from '../providers/index.js';
+import type { EmbeddedCardForm, GuestCheckout, HostedCardForm } from '../providers/index.js';
 import type { GuestRequest } from './guest-request-query.js';
 import { STYLESHEET_PATH } from './guest-styles.js';
 import type { Outcome } from './guest-view.js';
@@ -14,6 +14,8 @@ interface Layout {
   /** Seconds before the browser reloads the page by itself (no script needed). */
   /** Languages of a page for no known request: the banner speaks each of them. */
   bannerLanguages?: readonly Language[];
+  /** What the provider's embedded form loads in the head (its script and theme). */
+  head?: SafeHtml;
   body: SafeHtml;
 }
 
@@ -29,7 +31,7 @@ function layout(p: Layout): string {
 <meta name="robots" content="noindex, nofollow">
 <title>${p.hotelName ? `${p.title} · ${p.hotelName}` : p.title}</title>
 <link rel="stylesheet" href="${STYLESHEET_PATH}">
-</head>
+${p.head ?? ''}</head>
 <body>
 <header class="site">
 ${p.hotelName ? html`<p class="hotel">${p.hotelName}</p>` : ''}
@@ -95,10 +97,36 @@ ${hidden}<div class="field">
 </section>`;
 }
 
+/**
+ * The provider's script and theme, as its integrations load them: the script carries the
+ * browser's public key, where to send the guest back and the language; it draws the form in
+ * the `.kr-embedded` element of embeddedForm(). Nothing inline: the page's CSP admits the
+ * provider's static host and no inline script.
+ */
+function embeddedHead(form: EmbeddedCardForm): SafeHtml {
+  return html`<script src="${form.scriptUrl}" kr-public-key="${form.publicKey}" kr-post-url-success="${form.successUrl}" kr-language="${form.languageTag}"></script>
+<link rel="stylesheet" href="${form.themeStylesheetUrl}">
+<script src="${form.themeScriptUrl}"></script>
+`;
+}
+
+/**
+ * Where the provider's script draws its card form (card fields in frames of its own origin:
+ * no card number reaches this page). Until it draws, or if it never can (script off, or the
+ * provider's host blocked, which a <noscript> would not tell), the place says what to do.
+ */
+function embeddedForm(m: Messages, form: EmbeddedCardForm): SafeHtml {
+  return html`<section class="card" aria-labelledby="card-heading">
+<h2 id="card-heading">${m.cardHeading}</h2>
+<div class="kr-embedded" kr-form-token="${form.formToken}"><p class="notice">${m.scriptNeeded}</p></div>
+<p class="note">${m.providerNote}</p>
+</section>`;
+}
+
 /** The payment page proper: who, how much, what will happen, and the provider's card form. */
 export function paymentPage(
   req: GuestRequest,
-  form: HostedCardForm,
+  form: GuestCheckout,
   opts: { retry: boolean; testMode: boolean },
 ): string {
   const m = MESSAGES[req.language];
@@ -112,6 +140,7 @@ export function paymentPage(
     language: req.language,
     title: heading,
     hotelName: req.hotelName,
+    ...(form.kind === 'embedded-form' ? { head: embeddedHead(form) } : {}),
     body: html`${opts.testMode ? html`<p class="test-mode">${m.testMode}</p>` : ''}
 <div class="card">
 <h1>${heading}</h1>
@@ -120,7 +149,7 @@ ${summary(req, m)}
 <p class="explain">${explanation}</p>
 ${opts.retry ? html`<p class="notice">${m.retryNotice}</p>` : ''}
 </div>
-${cardForm(req, m, form)}`,
+${form.kind === 'embedded-form' ? embeddedForm(m, form) : cardForm(req, m, form)}`,
   });
 }
 

@@ -1,12 +1,12 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../domain/index.js';
-import { type HostedCardForm, ProviderError } from '../providers/index.js';
+import { type GuestCheckout, InvalidNotificationError, ProviderError } from '../providers/index.js';
 import { bilingualPage, outcomePage, paymentPage } from './guest-pages.js';
 import { findGuestRequest, type GuestRequest } from './guest-request-query.js';
 import { GUEST_CSS, STYLESHEET_PATH } from './guest-styles.js';
 import { paymentPageView, resultPageView } from './guest-view.js';
 import { languageMemory } from './language-memory.js';
-import { contentSecurityPolicy, originOf, STATIC_SECURITY_HEADERS } from './security-headers.js';
+import { contentSecurityPolicy, embeddedFormPolicy, originOf, STATIC_SECURITY_HEADERS } from './security-headers.js';
 
 /** The guest payment form takes at most 30 requests per minute per IP address. */
 export const GUEST_RATE_LIMIT = 30;
@@ -21,7 +21,8 @@ type IdParams = { Params: { id: string } };
 /**
  * The guest's pages: `/payment/<uuid>/` (what will happen, and the provider's card form) and
  * `/payment/<uuid>/result/` (where the provider sends the guest back). HTML only, in the
- * request's language, no script; every answer here, errors included, is an HTML page with the
+ * request's language, no script of ours (a provider's embedded form brings its own, on the
+ * payment page only); every answer here, errors included, is an HTML page with the
  * guest security headers.
  */
 export async function guestRoutes(app: FastifyInstance): Promise<void> {
@@ -43,9 +44,15 @@ async function guestPages(app: FastifyInstance): Promise<void> {
     errorResponseBuilder: () => new GuestRateLimited('Too many requests'),
   });
 
-  // The provider may post the guest back to the result page: its body is not ours to trust
-  // or parse (the notification is what counts), so any body is read and dropped.
+  // The provider may post the guest back to the result page. A form (Lyra's signed return) is
+  // kept as text to be verified and logged, never applied: the notification is what counts.
+  // Any other body is read and dropped.
   app.removeAllContentTypeParsers();
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 16 * 1024 },
+    (_r, body, done) => done(null, body),
+  );
   app.addContentTypeParser('*', { bodyLimit: 16 * 1024 }, (_request, payload, done) => {
     payload.resume();
     payload.on('end', () => done(null, undefined));
@@ -70,6 +77,19 @@ async function guestPages(app: FastifyInstance): Promise<void> {
     if (policies.size >= 100) policies.clear();
     policies.set(action, policy);
     return policy;
+  };
+  /**
+   * A provider's own script draws the form: its static host, and no other, is admitted by the
+   * page's policy. Its script and theme must come from that one origin.
+   */
+  const checkoutPolicy = (form: GuestCheckout): string | undefined => {
+    if (form.kind === 'card-form') return formPolicy(form.action);
+    const origins = new Set(
+      [form.scriptUrl, form.themeStylesheetUrl, form.themeScriptUrl].map((u) => formTarget(u, config.publicBaseUrl)),
+    );
+    const [staticOrigin] = origins;
+    if (origins.size !== 1 || !staticOrigin) return undefined;
+    return embeddedFormPolicy(staticOrigin, [publicOrigin].filter(isString));
   };
   const page = (reply: FastifyReply, status: number, body: string) =>
     reply.code(status).type('text/html; charset=utf-8').send(body);
@@ -125,7 +145,7 @@ async function guestPages(app: FastifyInstance): Promise<void> {
     // Opening the form is what moves NOT_INITIATED to PENDING (a no-op otherwise).
     if (req.status === 'NOT_INITIATED') await guest.openForm(req.id);
     const provider = await providers.forTenant(req.tenantId);
-    let form: HostedCardForm;
+    let form: GuestCheckout;
     try {
       form = await provider.startGuestPayment({
         paymentRequestId: req.id,
@@ -144,9 +164,12 @@ async function guestPages(app: FastifyInstance): Promise<void> {
       request.log.warn({ kind: err.kind, reason: err.message, request: req.id }, 'guest payment unavailable');
       return page(reply.header('retry-after', '60'), 503, outcomePage(req, 'unavailable'));
     }
-    const policy = formPolicy(form.action);
+    const policy = checkoutPolicy(form);
     if (!policy) {
-      request.log.error({ request: req.id }, 'provider gave a card form action that is not an http(s) URL');
+      request.log.error(
+        { request: req.id, kind: form.kind },
+        'provider gave a card form whose URLs are not http(s) or not one host',
+      );
       return page(reply.header('retry-after', '60'), 503, outcomePage(req, 'unavailable'));
     }
     reply.header('content-security-policy', policy);
@@ -161,9 +184,33 @@ async function guestPages(app: FastifyInstance): Promise<void> {
   app.get<IdParams>('/:id/result/', { onRequest: limit }, result);
   // A provider that returns the guest with a POST: answer with a redirect, so that a reload
   // (or the processing page's refresh) is a plain GET and never a form resubmission.
-  app.post<IdParams>('/:id/result/', { onRequest: limit }, async (request, reply) =>
-    reply.redirect(`/payment/${encodeURIComponent(request.params.id)}/result/`, 303),
-  );
+  app.post<IdParams>('/:id/result/', { onRequest: limit }, async (request, reply) => {
+    if (typeof request.body === 'string' && request.body !== '') await checkReturn(request, request.body);
+    return reply.redirect(`/payment/${encodeURIComponent(request.params.id)}/result/`, 303);
+  });
+
+  /**
+   * Lyra's browser return, signed with the account's HMAC key: verified and logged, and that is
+   * all. A status changes only by the provider's notification (server to server, signed with
+   * another key); a return anyone can post must not, however well it verifies.
+   */
+  async function checkReturn(request: FastifyRequest<IdParams>, body: string): Promise<void> {
+    const req = await findGuestRequest(db, request.params.id);
+    if (!req) return;
+    try {
+      const provider = await providers.forTenant(req.tenantId);
+      const read = provider.readBrowserReturn(body);
+      if (!read) return;
+      if (read.paymentRequestId !== req.id) throw new InvalidNotificationError('the return names another order');
+      request.log.info(
+        { request: req.id, outcome: read.outcome, transaction: read.transactionId },
+        'guest browser return verified (applied only by the notification)',
+      );
+    } catch (err) {
+      if (!(err instanceof InvalidNotificationError) && !(err instanceof ProviderError)) throw err;
+      request.log.warn({ request: req.id, reason: err.message }, 'guest browser return refused');
+    }
+  }
 }
 
 /** The origin the card form posts to, when its action is an http(s) URL; else undefined. */

@@ -26,6 +26,11 @@ export interface Messages extends PaymentWording {
   registerCard: string;
   pay: (amount: string) => string;
   providerNote: string;
+  /**
+   * The provider's card form is drawn by its script: shown where the form goes, for a browser
+   * that runs no script or blocks the provider's (the script takes its place once it draws).
+   */
+  scriptNeeded: string;
   retryNotice: string;
   /** Shown above the card form when the provider is the sandbox: no one types a real card there. */
   testMode: string;
@@ -65,6 +70,8 @@ const fr: Messages = {
   pay: (amount) => `Payer ${amount}`,
   providerNote:
     'Vos données de carte sont transmises directement à notre prestataire de paiement sécurisé ; l’établissement ne les voit jamais.',
+  scriptNeeded:
+    'Le formulaire de carte de notre prestataire de paiement s’affiche ici. S’il n’apparaît pas, ce navigateur bloque JavaScript ou le site du prestataire : autorisez-les pour cette page puis rechargez-la, ou ouvrez ce lien dans un autre navigateur. Aucun montant n’a été débité.',
   retryNotice:
     'Votre précédente tentative n’a pas abouti à cause d’une erreur technique. Aucun montant n’a été débité. Vous pouvez réessayer.',
   testMode: 'MODE TEST : paiement simulé, aucune carte réelle n’est débitée.',
@@ -144,6 +151,8 @@ const en: Messages = {
   registerCard: 'Register my card',
   pay: (amount) => `Pay ${amount}`,
   providerNote: 'Your card details go directly to our secure payment provider; the hotel never sees them.',
+  scriptNeeded:
+    'Our payment provider’s card form appears here. If it does not, this browser is blocking JavaScript or the provider’s site: allow them for this page and reload it, or open this link in another browser. Nothing has been charged.',
   retryNotice: 'Your previous attempt failed because of a technical error. No money was taken. You can try again.',
   testMode: 'TEST MODE: simulated payment, no real card is charged.',
   tryAgain: 'Try again',
@@ -223,6 +232,8 @@ const de: Messages = {
   pay: (amount) => `${amount} bezahlen`,
   providerNote:
     'Ihre Kartendaten werden direkt an unseren sicheren Zahlungsdienstleister übermittelt; die Unterkunft sieht sie nie.',
+  scriptNeeded:
+    'Hier erscheint das Kartenformular unseres Zahlungsdienstleisters. Falls nicht, blockiert dieser Browser JavaScript oder die Seite des Dienstleisters: Erlauben Sie beides für diese Seite und laden Sie sie neu, oder öffnen Sie diesen Link in einem anderen Browser. Es wurde nichts abgebucht.',
   retryNotice:
     'Ihr letzter Versuch ist an einem technischen Fehler gescheitert. Es wurde nichts abgebucht. Sie können es erneut versuchen.',
   testMode: 'TESTMODUS: simulierte Zahlung, keine echte Karte wird belastet.',

@@ -28,6 +28,7 @@ export function meteredProvider(provider: PaymentProvider, metrics: ServiceMetri
   return {
     name: provider.name,
     parseNotification: (raw, headers) => provider.parseNotification(raw, headers),
+    readBrowserReturn: (raw) => provider.readBrowserReturn(raw),
     startGuestPayment: timed('start_guest_payment', (input) => provider.startGuestPayment(input)),
     getOrder: timed('get_order', (orderId) => provider.getOrder(orderId)),
     silentHold: timed('silent_hold', (call) => provider.silentHold(call)),

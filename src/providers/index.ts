@@ -7,6 +7,7 @@ export {
 } from './account-registry.js';
 export { checkLyraCredentials } from './lyra/index.js';
 export {
+  type EmbeddedCardForm,
   type GuestCheckout,
   type GuestCheckoutInput,
   type HostedCardForm,

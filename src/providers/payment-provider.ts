@@ -78,7 +78,31 @@ export interface HostedCardForm {
   hiddenFields: Record<string, string>;
 }
 
-export type GuestCheckout = HostedCardForm;
+/**
+ * The provider's own card form, drawn in the guest page by the provider's script (Lyra's
+ * embedded form): the page loads `scriptUrl` with the public key, marks where the form goes with
+ * the form token, and the card fields live in frames of the provider's origin, so no card
+ * number ever reaches the service. The page's CSP admits `staticOrigin` for scripts, frames,
+ * styles and connections, on that page only.
+ */
+export interface EmbeddedCardForm {
+  kind: 'embedded-form';
+  /** One payment attempt at the provider: what its script draws. */
+  formToken: string;
+  /** The browser's key for the provider's script (never a server secret). */
+  publicKey: string;
+  /** The provider's script that draws the form. */
+  scriptUrl: string;
+  /** The provider's theme: a stylesheet and its script, from the same host. */
+  themeStylesheetUrl: string;
+  themeScriptUrl: string;
+  /** Where the script posts the guest's browser once done: the service's result page. */
+  successUrl: string;
+  /** The provider's tag for the guest's language, e.g. `fr-FR`. */
+  languageTag: string;
+}
+
+export type GuestCheckout = HostedCardForm | EmbeddedCardForm;
 
 /** A verified provider event about one payment request. */
 export interface ProviderNotification {
@@ -179,6 +203,13 @@ export interface PaymentProvider {
   startGuestPayment(input: GuestCheckoutInput): Promise<GuestCheckout>;
   /** Verifies and reads a notification; throws InvalidNotificationError, never trusts an unsigned one. */
   parseNotification(rawBody: string, headers: Record<string, string | string[] | undefined>): ProviderNotification;
+  /**
+   * The guest's browser posted back to the result page (Lyra's kr-post-url-success): verified
+   * and read, never applied (the notification is what changes a status). Undefined when the
+   * provider's return carries nothing signed (the sandbox's is a plain redirect); throws
+   * InvalidNotificationError when it does not verify.
+   */
+  readBrowserReturn(rawBody: string): ProviderNotification | undefined;
   /** A hold with the stored token and manual validation; answers the hold's transaction. */
   silentHold(call: SilentHoldCall): Promise<MoneyAnswer>;
   /** Debits `amountCents` of a held amount (full or partial); the rest of the hold is freed. */

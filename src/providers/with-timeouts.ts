@@ -42,6 +42,7 @@ export function withTimeouts(provider: PaymentProvider, ms: number): PaymentProv
   return {
     name: provider.name,
     parseNotification: (raw, headers) => provider.parseNotification(raw, headers),
+    readBrowserReturn: (raw) => provider.readBrowserReturn(raw),
     startGuestPayment: (input) => read('start payment', () => provider.startGuestPayment(input)),
     getOrder: (orderId) => read('order view', () => provider.getOrder(orderId)),
     silentHold: (call) => money('silent hold', () => provider.silentHold(call)),

@@ -65,6 +65,7 @@ export function countingProvider() {
     name: inner.name,
     startGuestPayment: (input) => inner.startGuestPayment(input),
     parseNotification: (raw, headers) => inner.parseNotification(raw, headers),
+    readBrowserReturn: (raw) => inner.readBrowserReturn(raw),
     getOrder: (orderId) => inner.getOrder(orderId),
     void: (c) => around({ op: 'void', ref: ref(c) }, () => inner.void(c)),
     capture: (c) => around({ op: 'capture', ref: ref(c), amountCents: c.amountCents }, () => inner.capture(c)),

@@ -40,7 +40,7 @@ export async function checkoutForm(
   );
   const row = r.rows[0];
   assert.ok(row, `request ${id} exists`);
-  return sandboxOf(t.app).startGuestPayment({
+  const form = await sandboxOf(t.app).startGuestPayment({
     paymentRequestId: id,
     reference: row.reference,
     requestType: row.request_type,
@@ -52,6 +52,9 @@ export async function checkoutForm(
     returnUrl: urls.returnUrl ?? `${t.baseUrl}/payment/${id}/result/`,
     notifyUrl: urls.notifyUrl ?? `${t.baseUrl}/ipn/sandbox/`,
   });
+  assert.equal(form.kind, 'card-form', "the sandbox's form is a plain card form");
+  if (form.kind !== 'card-form') throw new Error('unreachable');
+  return form;
 }
 
 /**

@@ -1,26 +1,14 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { providerSecrets } from '../../src/app.js';
 import type { PaymentProvider } from '../../src/providers/index.js';
 import { signAnswer } from '../../src/providers/lyra/index.js';
 import { LYRA_CARDS } from '../fakes/lyra/fake-store.js';
-import { DEMO_SHOP, type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.js';
+import { giveLyraAccount } from '../fakes/lyra/give-account.js';
+import { DEMO_SHOP, formTokenOf, type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.js';
 import { arrangeStatus } from '../helpers/fixtures.js';
 import { type ListeningApp, startListeningApp } from '../helpers/listening-app.js';
 import { countRows, createBody, createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
-
-async function giveLyraAccount(t: TestApp, tenantId: string, fake: LyraFake, password: string = DEMO_SHOP.password) {
-  const secrets = { password, public_key: DEMO_SHOP.publicKey, hmac_key: DEMO_SHOP.hmacKey };
-  return t.repos.providerAccounts.set(tenantId, {
-    provider: 'lyra',
-    shopId: DEMO_SHOP.shopId,
-    apiUrl: fake.apiUrl,
-    staticUrl: null,
-    mode: 'TEST',
-    secretsSealed: providerSecrets(t.app.payreq.secretKey).seal(JSON.stringify(secrets), tenantId),
-  });
-}
 
 async function statusOf(t: TestApp, id: string): Promise<string | undefined> {
   const r = await t.db.query<{ status: string }>('SELECT status FROM payment_requests WHERE id = $1', [id]);
@@ -65,7 +53,7 @@ describe(`POST /ipn/lyra/: the order's tenant's account verifies it (${ENGINE})`
       returnUrl: `${t.baseUrl}/pay/${created.uuid}/result`,
       notifyUrl: `${t.baseUrl}/ipn/lyra/`,
     });
-    return { id: created.uuid, ...fake.completeForm(form.hiddenFields['kr-form-token'] as string, pan) };
+    return { id: created.uuid, ...fake.completeForm(formTokenOf(form), pan) };
   }
 
   const post = (body: string) =>

@@ -21,7 +21,7 @@ import {
   verifyBrowserReturn,
 } from '../../src/providers/lyra/index.js';
 import { LYRA_CARDS } from '../fakes/lyra/fake-store.js';
-import { DEMO_SHOP, type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.js';
+import { DEMO_SHOP, formTokenOf, type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.js';
 
 // The adapter against a loopback Lyra: no database, no app. The fake is the wire protocol as
 // recorded; what it invents says so in its own comments.
@@ -68,7 +68,7 @@ const call = (orderId: string, transactionId = '') => ({
 /** The guest saves a card on Lyra's form for an IMPRINT; answers the token the notification carries. */
 async function registerCard(orderId: string, pan: string = LYRA_CARDS.accepted): Promise<string> {
   const form = await lyra.startGuestPayment(checkout(orderId, 'IMPRINT'));
-  const { ipnBody } = fake.completeForm(form.hiddenFields['kr-form-token']!, pan);
+  const { ipnBody } = fake.completeForm(formTokenOf(form), pan);
   const n = lyra.parseNotification(ipnBody, { 'content-type': 'application/x-www-form-urlencoded' });
   assert.equal(n.outcome, 'registered');
   assert.ok(n.cardToken);
@@ -115,12 +115,19 @@ describe('Lyra adapter: guest payments and notifications', () => {
     assert.equal(sent.body.formAction, 'REGISTER');
     assert.equal(sent.body.orderId, orderId);
     assert.equal(sent.body.ipnTargetUrl, 'http://127.0.0.1/ipn/lyra/');
-    assert.equal(form.hiddenFields['kr-public-key'], DEMO_SHOP.publicKey);
     // The card goes to Lyra's script, never to payreq's origin.
-    assert.equal(form.action, 'https://static.payzen.eu/static/js/krypton-client/V4.0/stable/kr-payment-form.min.js');
-    assert.equal(form.hiddenFields['kr-post-url-success'], `http://127.0.0.1/pay/${orderId}/result`);
+    assert.deepEqual(form, {
+      kind: 'embedded-form',
+      formToken: formTokenOf(form),
+      publicKey: DEMO_SHOP.publicKey,
+      scriptUrl: 'https://static.payzen.eu/static/js/krypton-client/V4.0/stable/kr-payment-form.min.js',
+      themeStylesheetUrl: 'https://static.payzen.eu/static/js/krypton-client/V4.0/ext/neon-reset.min.css',
+      themeScriptUrl: 'https://static.payzen.eu/static/js/krypton-client/V4.0/ext/neon.js',
+      successUrl: `http://127.0.0.1/pay/${orderId}/result`,
+      languageTag: 'en-GB',
+    });
 
-    const { uuid, ipnBody } = fake.completeForm(form.hiddenFields['kr-form-token']!, LYRA_CARDS.accepted);
+    const { uuid, ipnBody } = fake.completeForm(formTokenOf(form), LYRA_CARDS.accepted);
     const n = lyra.parseNotification(ipnBody, {});
     assert.equal(n.outcome, 'registered');
     assert.equal(n.paymentRequestId, orderId);
@@ -137,7 +144,7 @@ describe('Lyra adapter: guest payments and notifications', () => {
     const form = await lyra.startGuestPayment(checkout(orderId, 'DEPOSIT', 12345));
     assert.equal(fake.calls.at(-1)!.service, 'Charge/CreatePayment');
     assert.equal(fake.calls.at(-1)!.body.amount, 12345);
-    const { ipnBody } = fake.completeForm(form.hiddenFields['kr-form-token']!, LYRA_CARDS.accepted);
+    const { ipnBody } = fake.completeForm(formTokenOf(form), LYRA_CARDS.accepted);
     const n = lyra.parseNotification(ipnBody, {});
     assert.equal(n.outcome, 'paid');
     assert.equal(n.amountCents, 12345);
@@ -147,7 +154,7 @@ describe('Lyra adapter: guest payments and notifications', () => {
   test('a refused card notifies refused (ACQ_001), not error', async () => {
     const orderId = randomUUID();
     const form = await lyra.startGuestPayment(checkout(orderId, 'DEPOSIT', 5000));
-    const { ipnBody } = fake.completeForm(form.hiddenFields['kr-form-token']!, LYRA_CARDS.refused);
+    const { ipnBody } = fake.completeForm(formTokenOf(form), LYRA_CARDS.refused);
     const n = lyra.parseNotification(ipnBody, {});
     assert.equal(n.outcome, 'refused');
     assert.equal(n.detail, 'ACQ_001 51');
@@ -156,7 +163,7 @@ describe('Lyra adapter: guest payments and notifications', () => {
   test('a tampered, unsigned, mis-keyed or malformed notification is refused', async () => {
     const orderId = randomUUID();
     const form = await lyra.startGuestPayment(checkout(orderId, 'DEPOSIT', 12345));
-    const { ipnBody } = fake.completeForm(form.hiddenFields['kr-form-token']!, LYRA_CARDS.accepted);
+    const { ipnBody } = fake.completeForm(formTokenOf(form), LYRA_CARDS.accepted);
     const fields = new URLSearchParams(ipnBody);
     const answer = fields.get('kr-answer')!;
     const variant = (changes: Record<string, string | null>) => {
@@ -187,7 +194,7 @@ describe('Lyra adapter: guest payments and notifications', () => {
   test('an answer whose slashes came escaped (\\/) still verifies, as in Lyra plugins', async () => {
     const orderId = randomUUID();
     const form = await lyra.startGuestPayment(checkout(orderId, 'DEPOSIT', 100));
-    const { ipnBody } = fake.completeForm(form.hiddenFields['kr-form-token']!, LYRA_CARDS.accepted);
+    const { ipnBody } = fake.completeForm(formTokenOf(form), LYRA_CARDS.accepted);
     const fields = new URLSearchParams(ipnBody);
     const answer = fields.get('kr-answer')!;
     assert.ok(answer.includes('V4/Payment'));
@@ -217,7 +224,7 @@ describe('Lyra adapter: guest payments and notifications', () => {
       const { port } = receiver.address() as { port: number };
       const input = { ...checkout(orderId, 'IMPRINT'), notifyUrl: `http://127.0.0.1:${port}/ipn/lyra/` };
       const form = await lyra.startGuestPayment(input);
-      const delivery = await fake.completeForm(form.hiddenFields['kr-form-token']!, LYRA_CARDS.accepted).notify();
+      const delivery = await fake.completeForm(formTokenOf(form), LYRA_CARDS.accepted).notify();
       assert.deepEqual(delivery, { attempts: 2, delivered: true, failures: ['HTTP 503'] });
       assert.equal(received[0], received[1], 'the same signed form, resent');
       assert.ok(received[0]!.startsWith('kr-hash-key=password&'));
@@ -229,7 +236,7 @@ describe('Lyra adapter: guest payments and notifications', () => {
   test('the browser return verifies with the HMAC key only, never the password', async () => {
     const orderId = randomUUID();
     const form = await lyra.startGuestPayment(checkout(orderId, 'DEPOSIT', 100));
-    const { ipnBody } = fake.completeForm(form.hiddenFields['kr-form-token']!, LYRA_CARDS.accepted);
+    const { ipnBody } = fake.completeForm(formTokenOf(form), LYRA_CARDS.accepted);
     const answer = new URLSearchParams(ipnBody).get('kr-answer')!;
     const back = (key: string) =>
       new URLSearchParams({
@@ -334,7 +341,7 @@ describe('Lyra adapter: holds, captures, releases, refunds', () => {
   async function paidDeposit(amountCents: number) {
     const orderId = randomUUID();
     const form = await lyra.startGuestPayment(checkout(orderId, 'DEPOSIT', amountCents));
-    const { uuid } = fake.completeForm(form.hiddenFields['kr-form-token']!, LYRA_CARDS.accepted);
+    const { uuid } = fake.completeForm(formTokenOf(form), LYRA_CARDS.accepted);
     return { orderId, uuid };
   }
 

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import type { RequestType } from '../../src/domain/index.js';
-import type { HostedCardForm, PaymentProvider, ProviderNotification } from '../../src/providers/index.js';
+import type { GuestCheckout, PaymentProvider, ProviderNotification } from '../../src/providers/index.js';
 import { lyraProvider, verifyBrowserReturn } from '../../src/providers/lyra/index.js';
 import { LYRA_CARDS } from '../fakes/lyra/fake-store.js';
 import { DEMO_SHOP, type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.js';
@@ -18,12 +18,13 @@ const skip = skipWithoutChromium;
  * attributes, and the div holding the form token. It stands in for payreq's origin: it
  * records every request it gets, to show the card never reaches it.
  */
-function merchantPage(form: HostedCardForm): string {
-  const f = form.hiddenFields;
+function merchantPage(form: GuestCheckout): string {
+  assert.equal(form.kind, 'embedded-form');
+  if (form.kind !== 'embedded-form') return '';
   return `<!doctype html><html lang="en"><meta charset="utf-8"><title>Pay</title>
-<script src="${form.action}" kr-public-key="${f['kr-public-key']}" kr-post-url-success="${f['kr-post-url-success']}"
- kr-language="${f['kr-language']}"></script>
-<div class="kr-embedded" kr-form-token="${f['kr-form-token']}"></div></html>`;
+<script src="${form.scriptUrl}" kr-public-key="${form.publicKey}" kr-post-url-success="${form.successUrl}"
+ kr-language="${form.languageTag}"></script>
+<div class="kr-embedded" kr-form-token="${form.formToken}"></div></html>`;
 }
 
 describe('Lyra card form in a real browser (fake Lyra)', { skip }, () => {

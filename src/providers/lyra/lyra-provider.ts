@@ -1,6 +1,6 @@
 import {
+  type EmbeddedCardForm,
   type GuestCheckoutInput,
-  type HostedCardForm,
   type MoneyAnswer,
   type MoneyCall,
   type PaymentProvider,
@@ -11,7 +11,7 @@ import {
 import { type LyraAnswer, LyraServiceError, lyraClient } from './client.js';
 import { type LyraTransaction, readTransaction } from './lyra-transaction.js';
 import { fromLyraAmount, isRefusal, toLyraAmount, transactionKind, transactionStatus } from './mapping.js';
-import { parseLyraNotification } from './notification.js';
+import { parseLyraNotification, verifyBrowserReturn } from './notification.js';
 
 /** One hotel's merchant account with a Lyra brand (PayZen, Systempay, Sogecommerce...). */
 export interface LyraAccount {
@@ -64,13 +64,11 @@ export function lyraProvider(account: LyraAccount, opts: { timeoutMs?: number } 
 
     /**
      * IMPRINT: a form token that saves the card without debit (CreateToken, REGISTER); DEPOSIT: a
-     * form token that pays now (CreatePayment). Lyra's card form is its JS client rendering that
-     * token on the guest page (the card goes from the guest's browser to Lyra, never to payreq);
-     * a plain HTML card form cannot carry it. Until the guest page knows an embedded form, the
-     * client's script is the `action` (so a page that posted card fields would post them to
-     * Lyra's host, never ours) and what the script needs travels as its `kr-*` attributes.
+     * form token that pays now (CreatePayment). Lyra's JS client draws the form for that token on
+     * the guest page, its card fields in frames of Lyra's origin: the card goes from the guest's
+     * browser to Lyra, never to payreq.
      */
-    async startGuestPayment(input: GuestCheckoutInput): Promise<HostedCardForm> {
+    async startGuestPayment(input: GuestCheckoutInput): Promise<EmbeddedCardForm> {
       const common = {
         currency: input.currency,
         orderId: input.paymentRequestId,
@@ -94,19 +92,22 @@ export function lyraProvider(account: LyraAccount, opts: { timeoutMs?: number } 
       if (typeof formToken !== 'string' || formToken === '') {
         throw new ProviderError('technical', 'lyra: the answer carries no formToken');
       }
+      const client = clientUrls(account);
       return {
-        kind: 'card-form',
-        action: jsClientUrl(account),
-        hiddenFields: {
-          'kr-form-token': formToken,
-          'kr-public-key': account.publicKey,
-          'kr-post-url-success': input.returnUrl,
-          'kr-language': LANGUAGE_TAGS[input.language],
-        },
+        kind: 'embedded-form',
+        formToken,
+        publicKey: account.publicKey,
+        scriptUrl: client.script,
+        themeStylesheetUrl: client.themeStylesheet,
+        themeScriptUrl: client.themeScript,
+        successUrl: input.returnUrl,
+        languageTag: LANGUAGE_TAGS[input.language],
       };
     },
 
     parseNotification: (rawBody) => parseLyraNotification(rawBody, account.password),
+
+    readBrowserReturn: (rawBody) => verifyBrowserReturn(rawBody, account.hmacKey),
 
     /**
      * A merchant-initiated payment with the saved card (SILENT), held for our validation:
@@ -245,14 +246,32 @@ export async function checkLyraCredentials(
 const LANGUAGE_TAGS: Record<GuestCheckoutInput['language'], string> = { fr: 'fr-FR', en: 'en-GB', de: 'de-DE' };
 
 /**
- * The brand's embedded-form script. Most brands serve it from the API host's `/static/`;
- * PayZen Europe from its own static host, hence the account's optional static URL.
+ * Where the brand serves its embedded form: most brands from the API host's `/static/`, PayZen
+ * Europe from its own static host, hence the account's optional static URL.
  */
-export function jsClientUrl(account: Pick<LyraAccount, 'apiUrl' | 'staticUrl'>): string {
+export function staticBase(account: Pick<LyraAccount, 'apiUrl' | 'staticUrl'>): string {
   const base =
     account.staticUrl ??
     new URL('../static/', account.apiUrl.endsWith('/') ? account.apiUrl : `${account.apiUrl}/`).href;
-  return new URL('js/krypton-client/V4.0/stable/kr-payment-form.min.js', base.endsWith('/') ? base : `${base}/`).href;
+  return base.endsWith('/') ? base : `${base}/`;
+}
+
+/**
+ * The embedded form's script and its "neon" theme (a reset stylesheet and a script), as Lyra's
+ * published integrations load them from the static base.
+ */
+export function clientUrls(account: Pick<LyraAccount, 'apiUrl' | 'staticUrl'>) {
+  const base = staticBase(account);
+  return {
+    script: new URL('js/krypton-client/V4.0/stable/kr-payment-form.min.js', base).href,
+    themeStylesheet: new URL('js/krypton-client/V4.0/ext/neon-reset.min.css', base).href,
+    themeScript: new URL('js/krypton-client/V4.0/ext/neon.js', base).href,
+  };
+}
+
+/** The embedded-form script. */
+export function jsClientUrl(account: Pick<LyraAccount, 'apiUrl' | 'staticUrl'>): string {
+  return clientUrls(account).script;
 }
 
 function keyed(call: MoneyCall): Record<string, string> {

@@ -81,6 +81,9 @@ export function sandboxProvider(opts: SandboxOptions): PaymentProvider {
       return readIpnBody(rawBody);
     },
 
+    // The sandbox sends the guest back with a plain redirect: nothing signed to read.
+    readBrowserReturn: () => undefined,
+
     async silentHold(call) {
       const hold = await placeHold({
         token: call.cardToken,

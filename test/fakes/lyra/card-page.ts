@@ -11,15 +11,25 @@ import { signAnswer } from '../../../src/providers/lyra/index.js';
  * `kr-hash` (HMAC key, `kr-hash-key=sha256_hmac`), `kr-hash-algorithm`, `kr-answer-type` to
  * `kr-post-url-success`, after Lyra's notification was answered.
  *
+ * Recorded too: the theme is a stylesheet and a script next to the client,
+ * `{static}/js/krypton-client/V4.0/ext/neon-reset.min.css` and `.../ext/neon.js`.
+ *
  * INVENTED: how the card fields are drawn. Here the script puts one iframe of the fake's own
  * origin in the div (as the real client draws its fields from Lyra's origin, so the card never
- * touches the merchant's page), holding a plain HTML form: card number, expiry, CVV.
+ * touches the merchant's page), holding a plain HTML form: card number, expiry, CVV. The
+ * iframe is refused (HTTP 403) unless `kr-public-key` is the shop's public key, standing in for
+ * the real client's own refusal of a wrong key (its message is not recorded). The frame takes
+ * the place of whatever the div held (whether the real client keeps it is not recorded). The theme files
+ * served here are near empty: only their paths are Lyra's.
  */
 export const JS_CLIENT_PATH = '/static/js/krypton-client/V4.0/stable/kr-payment-form.min.js';
+export const THEME_STYLESHEET_PATH = '/static/js/krypton-client/V4.0/ext/neon-reset.min.css';
+export const THEME_SCRIPT_PATH = '/static/js/krypton-client/V4.0/ext/neon.js';
 const FORM_PATH = '/static/fake-card-form';
 
 export interface CardPageDeps {
   hmacKey: string;
+  publicKey: string;
   /** The guest submitted `pan` on the form of `formToken`: the payment's outcome and its notification sent. */
   pay(formToken: string, pan: string): Promise<{ answer: string } | undefined>;
 }
@@ -36,8 +46,24 @@ export async function serveCardPage(
     res.writeHead(200, { 'content-type': 'text/javascript' }).end(jsClient(FORM_PATH));
     return true;
   }
+  if (req.method === 'GET' && url.pathname === THEME_STYLESHEET_PATH) {
+    res
+      .writeHead(200, { 'content-type': 'text/css' })
+      .end('.kr-embedded iframe { border: 0; width: 100%; min-height: 16rem; }\n');
+    return true;
+  }
+  if (req.method === 'GET' && url.pathname === THEME_SCRIPT_PATH) {
+    res
+      .writeHead(200, { 'content-type': 'text/javascript' })
+      .end('/* fake Lyra: the neon theme draws nothing here */\n');
+    return true;
+  }
   if (url.pathname !== FORM_PATH) return false;
   if (req.method === 'GET') {
+    if (url.searchParams.get('publicKey') !== deps.publicKey) {
+      res.writeHead(403, { 'content-type': 'text/plain' }).end("fake: kr-public-key is not this shop's public key");
+      return true;
+    }
     const fields = {
       formToken: url.searchParams.get('formToken') ?? '',
       postUrl: url.searchParams.get('postUrl') ?? '',
@@ -69,13 +95,14 @@ function jsClient(formPath: string): string {
   const script = document.currentScript;
   const origin = new URL(script.src).origin;
   const postUrl = new URL(script.getAttribute('kr-post-url-success') || '', document.baseURI).href;
+  const publicKey = script.getAttribute('kr-public-key') || '';
   const draw = () => document.querySelectorAll('.kr-embedded[kr-form-token]').forEach((div) => {
     const frame = document.createElement('iframe');
     frame.title = 'Card payment';
     frame.name = 'kr-fake-card-form';
     frame.src = origin + '${formPath}?formToken=' + encodeURIComponent(div.getAttribute('kr-form-token'))
-      + '&postUrl=' + encodeURIComponent(postUrl);
-    div.appendChild(frame);
+      + '&postUrl=' + encodeURIComponent(postUrl) + '&publicKey=' + encodeURIComponent(publicKey);
+    div.replaceChildren(frame);
   });
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', draw); else draw();
 })();`;

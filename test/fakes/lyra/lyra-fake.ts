@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { GuestCheckout } from '../../../src/providers/index.js';
 import { signAnswer } from '../../../src/providers/lyra/index.js';
 import { type CardPageDeps, serveCardPage } from './card-page.js';
 import { services } from './fake-services.js';
@@ -77,6 +78,7 @@ export async function startLyraFake(shop: typeof DEMO_SHOP = DEMO_SHOP): Promise
   };
   const cardPage: CardPageDeps = {
     hmacKey: shop.hmacKey,
+    publicKey: shop.publicKey,
     // Lyra answers the browser only once its notification was answered (protocol notes section 4).
     async pay(formToken, pan) {
       if (!store.form(formToken)) return undefined;
@@ -180,4 +182,10 @@ function send(res: ServerResponse, status: number, json: unknown): void {
 
 function sendText(res: ServerResponse, status: number, text: string, type = 'text/html'): void {
   res.writeHead(status, { 'content-type': type }).end(text);
+}
+
+/** The form token of the embedded form the adapter handed out: what Lyra's script draws. */
+export function formTokenOf(checkout: GuestCheckout): string {
+  if (checkout.kind !== 'embedded-form') throw new Error(`not Lyra's embedded form: ${checkout.kind}`);
+  return checkout.formToken;
 }
