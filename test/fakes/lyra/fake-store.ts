@@ -248,6 +248,16 @@ export function fakeStore() {
       return card && typeof token === 'string' ? { ...card, token } : undefined;
     },
 
+    /**
+     * INVENTED test control (Lyra has no such service): the bank refuses this saved card from
+     * now on, as a card that went bad after its registration (`refusedLater` behaves so).
+     */
+    refuseCardFromNowOn(token: string): void {
+      const card = cards.get(token);
+      if (!card) throw new Error(`fake: no card ${token}`);
+      card.pan = LYRA_CARDS.refusedLater;
+    },
+
     cancelCard(token: unknown): void {
       const card = typeof token === 'string' ? cards.get(token) : undefined;
       if (!card || card.cancelledAt) throw new FakeServiceError('PSP_030', 'token invalid or unknown');

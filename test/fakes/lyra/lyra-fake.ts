@@ -22,10 +22,12 @@ export const DEMO_SHOP = {
 /**
  * What the next call to a service meets. INVENTED, for tests: an ERROR envelope for a
  * technical failure (PSP_999), an answer that never comes, a 200 that is not JSON, a
- * connection closed without an answer, (`lose`) the call performed and its answer lost, a
- * gateway's 503 before the service saw the call (`busy`), a 500 without an envelope (`crash`).
+ * connection closed without an answer, (`lose`) the call performed and its answer lost, (`late`)
+ * the call performed and its answer never sent while the connection stays open (a provider
+ * that times out after acting), a gateway's 503 before the service saw the call (`busy`), a 500
+ * without an envelope (`crash`).
  */
-export type Fault = 'technical' | 'hang' | 'garbage' | 'drop' | 'lose' | 'busy' | 'crash';
+export type Fault = 'technical' | 'hang' | 'garbage' | 'drop' | 'lose' | 'late' | 'busy' | 'crash';
 
 export interface LyraFake {
   /** The REST base to configure, ending in `/api-payment/`. */
@@ -136,6 +138,7 @@ export async function startLyraFake(shop: typeof DEMO_SHOP = DEMO_SHOP): Promise
     try {
       const answer = handler(request);
       if (fault === 'lose') return req.socket.destroy();
+      if (fault === 'late') return; // the socket is destroyed by close()
       send(res, 200, envelope(service, 'SUCCESS', answer, 'TEST'));
     } catch (err) {
       if (!(err instanceof FakeServiceError)) throw err;

@@ -1,0 +1,236 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { SCHEDULED_JOBS } from '../../src/jobs/index.js';
+import { eventually } from '../helpers/sandbox-checkout.js';
+import { auditResponses, createRequest, ENGINE } from '../helpers/test-app.js';
+import {
+  type ContractDriver,
+  deliver,
+  lyraDriver,
+  type Notification,
+  PROVIDER_TIMEOUT_MS,
+  sandboxDriver,
+} from './contract-drivers.js';
+
+/** The daily job's day, and the check-in two days later it holds for. */
+const D = '2026-12-10';
+const CHECKIN = '2026-12-12';
+
+type Detail = Record<string, unknown> & { status: string };
+
+/**
+ * One contract, every provider: what payreq promises about money holds whichever provider
+ * serves the hotel. Each provider runs the same tests through the service's HTTP API, its money
+ * runner (capture, release, refund), its daily job (the deferred hold) and its reconcile; a
+ * driver per provider (./contract-drivers.ts) plays the guest on the provider's form and makes
+ * the provider fail. After each money test the provider's own view of the order must agree
+ * with payreq's books (reconcile's check).
+ */
+for (const start of [sandboxDriver, lyraDriver]) {
+  describe(`provider contract: ${start.name.replace('Driver', '')} (${ENGINE})`, { timeout: 300_000 }, () => {
+    let p: ContractDriver;
+    before(async () => {
+      p = await start();
+    });
+    after(async () => {
+      if (p) {
+        auditResponses(p.t, [502, 504]);
+        await p.close();
+      }
+    });
+
+    const detail = async (id: string): Promise<Detail> => {
+      const r = await p.t.call({ method: 'GET', url: `/api/payment-requests/${id}/` });
+      assert.equal(r.statusCode, 200, r.body);
+      return r.json();
+    };
+    const action = (id: string, what: 'capture' | 'release', payload?: Record<string, unknown>) =>
+      p.t.call({ method: 'POST', url: `/api/payment-requests/${id}/${what}/`, ...(payload ? { payload } : {}) });
+    const tenant = () => ({ tenantId: p.t.tenant.tenantId, timezone: 'Europe/Paris', linkLifetimeDays: 30 });
+    const admin = { source: 'admin' as const, actor: 'user:contract' };
+    /** The provider's view of the order agrees with payreq's books. */
+    const booksAgree = async (id: string) => assert.equal(await p.t.app.payreq.reconciler.checkRequest(id), undefined);
+    const delivered = async (n: Notification, expected = 200) => {
+      const r = await deliver(p.t, n);
+      assert.equal(r.status, expected, JSON.stringify(r));
+      return r;
+    };
+
+    async function paidDeposit(amount = 120.5) {
+      const c = await createRequest(p.t, { request_type: 'DEPOSIT', amount });
+      const n = await p.guestPays(c.uuid, c.payment_link, p.cards.accepted);
+      assert.equal((await detail(c.uuid)).status, 'PENDING', 'nothing moves before the notification');
+      await delivered(n);
+      return { ...c, n };
+    }
+
+    async function registeredImprint(amount = 150) {
+      const c = await createRequest(p.t, { request_type: 'IMPRINT', amount, reservation_data: { checkin: CHECKIN } });
+      const n = await p.guestPays(c.uuid, c.payment_link, p.cards.accepted);
+      await delivered(n);
+      assert.equal((await detail(c.uuid)).status, 'AUTHORISED');
+      return c;
+    }
+
+    /** The daily job, two days before check-in, as the scheduler runs it. */
+    const dailyJob = () =>
+      SCHEDULED_JOBS.create_deferred_payments!(p.t.app.payreq, new Date(`${D}T10:00:00Z`), 'Europe/Paris');
+
+    async function heldImprint(amount = 150) {
+      const c = await registeredImprint(amount);
+      await dailyJob();
+      const d = await detail(c.uuid);
+      assert.equal(d.status, 'AUTHORISED_TO_VALIDATE', JSON.stringify(d));
+      return c;
+    }
+
+    test('DEPOSIT: the guest pays on the provider form; CAPTURED for the amount once notified; the same notification again is a duplicate', async () => {
+      const c = await paidDeposit(120.5);
+      const d = await detail(c.uuid);
+      assert.equal(d.status, 'CAPTURED');
+      assert.equal(d.amount_captured, 120.5);
+      assert.match(String(d.masked_pan), /^\d{6}X+\d{4}$/);
+      const again = await delivered(c.n);
+      assert.equal(again.outcome, 'duplicate');
+      assert.equal((await detail(c.uuid)).amount_captured, 120.5, 'applied once');
+      await booksAgree(c.uuid);
+    });
+
+    test('IMPRINT: the guest registers a card; AUTHORISED, the card shown masked, nothing debited', async () => {
+      const c = await registeredImprint(150);
+      const d = await detail(c.uuid);
+      assert.equal(d.amount_captured, 0);
+      assert.match(String(d.masked_pan), /^\d{6}X+\d{4}$/);
+      await booksAgree(c.uuid);
+    });
+
+    test('refusal: the bank refuses the card; REFUSED, nothing taken', async () => {
+      const c = await createRequest(p.t, { request_type: 'DEPOSIT', amount: 60 });
+      await delivered(await p.guestPays(c.uuid, c.payment_link, p.cards.refused));
+      const d = await detail(c.uuid);
+      assert.equal(d.status, 'REFUSED');
+      assert.equal(d.amount_captured, 0);
+      await booksAgree(c.uuid);
+    });
+
+    test('technical error: ERROR, and the guest tries again on the same link and pays', async () => {
+      const c = await createRequest(p.t, { request_type: 'DEPOSIT', amount: 70 });
+      await delivered(await p.guestPays(c.uuid, c.payment_link, p.cards.technical));
+      assert.equal((await detail(c.uuid)).status, 'ERROR');
+      await delivered(await p.guestPays(c.uuid, c.payment_link, p.cards.accepted));
+      const d = await detail(c.uuid);
+      assert.equal(d.status, 'CAPTURED');
+      assert.equal(d.amount_captured, 70);
+      await booksAgree(c.uuid);
+    });
+
+    test('reordered: the failed first attempt is notified after the paid second one; the request stays CAPTURED', async () => {
+      const c = await createRequest(p.t, { request_type: 'DEPOSIT', amount: 75 });
+      const failed = await p.guestPays(c.uuid, c.payment_link, p.cards.technical);
+      const paid = await p.guestPays(c.uuid, c.payment_link, p.cards.accepted);
+      await delivered(paid);
+      await delivered(failed);
+      const d = await detail(c.uuid);
+      assert.equal(d.status, 'CAPTURED');
+      assert.equal(d.amount_captured, 75);
+      await booksAgree(c.uuid);
+    });
+
+    test('bad signature: refused (401), nothing changed; the genuine notification then applies', async () => {
+      const c = await createRequest(p.t, { request_type: 'DEPOSIT', amount: 40 });
+      const n = await p.guestPays(c.uuid, c.payment_link, p.cards.accepted);
+      await delivered(p.forged(n), 401);
+      assert.equal((await detail(c.uuid)).status, 'PENDING');
+      await delivered(n);
+      assert.equal((await detail(c.uuid)).status, 'CAPTURED');
+    });
+
+    test('the deferred hold: the daily job holds the amount (AUTHORISED_TO_VALIDATE, with its end); a full capture takes it all', async () => {
+      const c = await heldImprint(150);
+      const held = await detail(c.uuid);
+      assert.ok(held.hold_expires_at, 'the hold has an end');
+      await booksAgree(c.uuid);
+      const r = await action(c.uuid, 'capture');
+      assert.equal(r.statusCode, 200, r.body);
+      const d = await detail(c.uuid);
+      assert.equal(d.status, 'CAPTURED');
+      assert.equal(d.amount_captured, 150);
+      await booksAgree(c.uuid);
+    });
+
+    test('partial capture: a one-night fee of the hold; the rest is freed', async () => {
+      const c = await heldImprint(150);
+      const r = await action(c.uuid, 'capture', { amount: 45.5 });
+      assert.equal(r.statusCode, 200, r.body);
+      const d = await detail(c.uuid);
+      assert.equal(d.status, 'CAPTURED');
+      assert.equal(d.amount_captured, 45.5);
+      await booksAgree(c.uuid);
+    });
+
+    test('release: the guest showed up; CANCELLED, nothing taken', async () => {
+      const c = await heldImprint(90);
+      const r = await action(c.uuid, 'release');
+      assert.equal(r.statusCode, 200, r.body);
+      const d = await detail(c.uuid);
+      assert.equal(d.status, 'CANCELLED');
+      assert.equal(d.amount_captured, 0);
+      await booksAgree(c.uuid);
+    });
+
+    test('the hold refused by the bank (the card went bad since it was registered): REFUSED, no hold', async () => {
+      const c = await registeredImprint(110);
+      await p.cardGoesBad(c.uuid);
+      await dailyJob();
+      assert.equal((await detail(c.uuid)).status, 'REFUSED');
+      await booksAgree(c.uuid);
+    });
+
+    test('technical error on capture: 502, nothing moved, the hold still there; asked again, it captures', async () => {
+      const c = await heldImprint(80);
+      p.failNext('capture', 'technical');
+      const failed = await action(c.uuid, 'capture');
+      assert.equal(failed.statusCode, 502, failed.body);
+      assert.equal((await detail(c.uuid)).status, 'AUTHORISED_TO_VALIDATE');
+      await booksAgree(c.uuid);
+      const r = await action(c.uuid, 'capture');
+      assert.equal(r.statusCode, 200, r.body);
+      assert.equal((await detail(c.uuid)).status, 'CAPTURED');
+      await booksAgree(c.uuid);
+    });
+
+    test('full refund of a deposit: REFUNDED; a partial refund keeps CAPTURED with what went back', async () => {
+      const full = await paidDeposit(100);
+      await p.t.app.payreq.commands.refund(tenant(), full.uuid, undefined, admin);
+      const f = await detail(full.uuid);
+      assert.equal(f.status, 'REFUNDED');
+      assert.equal(f.amount_refunded, 100);
+      await booksAgree(full.uuid);
+
+      const part = await paidDeposit(100);
+      await p.t.app.payreq.commands.refund(tenant(), part.uuid, 30, admin);
+      const d = await detail(part.uuid);
+      assert.equal(d.status, 'CAPTURED');
+      assert.equal(d.amount_captured, 100);
+      assert.equal(d.amount_refunded, 30);
+      await booksAgree(part.uuid);
+    });
+
+    test('a provider that acts and never answers: 504 outcome_unknown, in doubt; reconcile then finds it done', async () => {
+      const c = await heldImprint(95);
+      p.failNext('capture', 'timeout');
+      const started = Date.now();
+      const r = await action(c.uuid, 'capture');
+      assert.equal(r.statusCode, 504, r.body);
+      assert.equal(r.json().code, 'outcome_unknown');
+      assert.ok(Date.now() - started >= PROVIDER_TIMEOUT_MS * 0.8, 'answered at the timeout, not before');
+      assert.equal((await detail(c.uuid)).status, 'AUTHORISED_TO_VALIDATE', 'in doubt: not guessed either way');
+      await eventually(async () => {
+        await p.t.app.payreq.reconciler.reconcile();
+        return (await detail(c.uuid)).status === 'CAPTURED' ? true : undefined;
+      }, 'reconcile settles the capture');
+      assert.equal((await detail(c.uuid)).amount_captured, 95);
+      await booksAgree(c.uuid);
+    });
+  });
+}
