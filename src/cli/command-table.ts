@@ -9,7 +9,7 @@ import type { CommandSpec } from './command-context.js';
 import { jobRunCommand } from './job-commands.js';
 import { keyCreate, keyDisable, keyEnable, keyList, keyRevoke } from './key-commands.js';
 import { migrateCommand } from './migrate-command.js';
-import { tenantProviderShow, tenantSetProvider } from './provider-commands.js';
+import { tenantSetProvider } from './provider-commands.js';
 import { scheduleList, scheduleRuns, scheduleSet } from './schedule-commands.js';
 import { tenantCreate, tenantList, tenantShow, tenantUpdate } from './tenant-commands.js';
 import { webhookCreate, webhookDelete, webhookList, webhookRedeliver } from './webhook-commands.js';
@@ -37,7 +37,6 @@ export const COMMANDS: readonly CommandSpec[] = [
   tenantShow,
   tenantUpdate,
   tenantSetProvider,
-  tenantProviderShow,
   keyCreate,
   keyList,
   keyDisable,

@@ -8,11 +8,13 @@ import { existingTenant } from './key-commands.js';
 const MODES = ['TEST', 'PRODUCTION'] as const;
 type Mode = (typeof MODES)[number];
 
-/** The account as anyone may see it: never a secret, not even sealed. */
-function present(tenantId: string, row: ProviderAccountRow | undefined): Record<string, unknown> {
-  if (!row) return { tenant_id: tenantId, provider: 'none', configured: false };
+/**
+ * The account as anyone may see it: never a secret, not even sealed. `configured`: the tenant
+ * takes payments with a real provider account (the sandbox is none).
+ */
+export function presentProviderAccount(row: ProviderAccountRow | undefined): Record<string, unknown> {
+  if (!row) return { provider: 'none', configured: false };
   return {
-    tenant_id: tenantId,
     provider: row.provider,
     configured: row.provider === 'lyra',
     ...(row.provider === 'lyra'
@@ -21,6 +23,20 @@ function present(tenantId: string, row: ProviderAccountRow | undefined): Record<
     created_at: new Date(row.created_at).toISOString(),
     updated_at: new Date(row.updated_at).toISOString(),
   };
+}
+
+function present(tenantId: string, row: ProviderAccountRow | undefined): Record<string, unknown> {
+  return { tenant_id: tenantId, ...presentProviderAccount(row) };
+}
+
+/** One line for `payreq tenant show`. */
+export function describeProviderAccount(row: ProviderAccountRow | undefined): string {
+  if (row?.provider === 'lyra') {
+    return `lyra  shop ${row.shop_id}  ${row.mode}  ${row.api_url}${row.static_url ? `  static ${row.static_url}` : ''}`;
+  }
+  return row
+    ? 'sandbox (no real payments)'
+    : 'none: the sandbox where the instance allows it (PAYMENT_PROVIDER=sandbox), otherwise no payments';
 }
 
 function httpsUrl(option: string, value: string | undefined): string {
@@ -93,6 +109,7 @@ export const tenantSetProvider: CommandSpec = {
     '  --mode TEST|PRODUCTION   which keys these are (default TEST)',
     '  --secrets-stdin          read {"password", "public_key", "hmac_key"} as JSON from standard input',
     'The credentials are checked with Lyra (Charge/SDKTest) before anything is stored: a failure stores nothing.',
+    '`payreq tenant show --tenant ID` shows the account (never its secrets).',
   ].join('\n'),
   options: {
     tenant: { type: 'string' },
@@ -152,25 +169,5 @@ export const tenantSetProvider: CommandSpec = {
         `Declare the notification URL in the Lyra back office: ${ctx.config.publicBaseUrl}/ipn/lyra/`,
       ].join('\n'),
     };
-  },
-};
-
-export const tenantProviderShow: CommandSpec = {
-  name: 'tenant provider-show',
-  summary: "show a tenant's payment provider account (never its secrets)",
-  usage: 'payreq tenant provider-show --tenant ID [--json]',
-  options: { tenant: { type: 'string' } },
-  needs: 'schema',
-  async run(ctx, { options }) {
-    const tenant = await existingTenant(ctx.repos, options.tenant as string | undefined);
-    const row = await ctx.repos.providerAccounts.find(tenant.id);
-    const shown = present(tenant.id, row);
-    const text =
-      row?.provider === 'lyra'
-        ? `lyra  shop ${row.shop_id}  ${row.mode}  ${row.api_url}${row.static_url ? `  static ${row.static_url}` : ''}`
-        : row
-          ? 'sandbox (no real payments)'
-          : 'no account: the sandbox where the instance allows it (PAYMENT_PROVIDER=sandbox), otherwise no payments';
-    return { json: shown, text };
   },
 };

@@ -4,6 +4,7 @@ import { presentTenant, SETTING_FIELDS, type SettingField, updateTenantSettings 
 import { CliError } from './cli-error.js';
 import type { CommandContext, CommandSpec, OptionSpec } from './command-context.js';
 import * as check from './input-checks.js';
+import { describeProviderAccount, presentProviderAccount } from './provider-commands.js';
 
 const DEFAULT_TIMEZONE = 'Europe/Paris';
 
@@ -158,12 +159,22 @@ export const tenantUpdate: CommandSpec = {
 
 export const tenantShow: CommandSpec = {
   name: 'tenant show',
-  summary: "show a tenant's settings (never a secret)",
+  summary: "show a tenant's settings and payment provider account (never a secret)",
   usage: 'payreq tenant show --tenant ID [--json]',
+  help: [
+    '  --tenant ID  the tenant to show',
+    'provider_account: the account `payreq tenant set-provider` set (provider, shop id, URLs, mode),',
+    'without its password or keys; "configured": true when it is a real provider account.',
+  ].join('\n'),
   options: { tenant: { type: 'string' } },
   needs: 'schema',
   async run(ctx, { options }) {
     const tenant = await shownTenant(ctx, options.tenant as string | undefined);
-    return { json: present(tenant), text: describe(tenant) };
+    const account = await ctx.repos.providerAccounts.find(tenant.id);
+    const width = Math.max(...SETTING_FIELDS.map((f) => f.name.length)) + 2;
+    return {
+      json: { ...present(tenant), provider_account: presentProviderAccount(account) },
+      text: `${describe(tenant)}\n${'provider'.padEnd(width)}${describeProviderAccount(account)}`,
+    };
   },
 };

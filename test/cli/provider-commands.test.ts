@@ -10,7 +10,7 @@ const SECRETS = JSON.stringify({
   hmac_key: DEMO_SHOP.hmacKey,
 });
 
-describe(`payreq tenant set-provider / provider-show against the Lyra fake (${ENGINE})`, { timeout: 600_000 }, () => {
+describe(`payreq tenant set-provider / tenant show against the Lyra fake (${ENGINE})`, { timeout: 600_000 }, () => {
   const scratch = scratchDir();
   let testDb: TestDatabase | undefined;
   let env: NodeJS.ProcessEnv;
@@ -18,7 +18,9 @@ describe(`payreq tenant set-provider / provider-show against the Lyra fake (${EN
   let tenant: string;
   const run = (args: string[], input?: string) => payreq(args, env, scratch.dir, 60_000, input);
   const show = async () =>
-    parseJson<Record<string, unknown>>(await run(['tenant', 'provider-show', '--tenant', tenant, '--json']));
+    parseJson<{ provider_account: Record<string, unknown> }>(
+      await run(['tenant', 'show', '--tenant', tenant, '--json']),
+    ).provider_account;
   const lyraArgs = () => [
     'tenant',
     'set-provider',
@@ -47,7 +49,7 @@ describe(`payreq tenant set-provider / provider-show against the Lyra fake (${EN
   });
 
   test('a tenant with no account shows none', async () => {
-    assert.deepEqual(await show(), { tenant_id: tenant, provider: 'none', configured: false });
+    assert.deepEqual(await show(), { provider: 'none', configured: false });
   });
 
   test('bad input is refused with one line and stores nothing', async () => {
@@ -96,7 +98,8 @@ describe(`payreq tenant set-provider / provider-show against the Lyra fake (${EN
     assert.equal(shown.api_url, fake.apiUrl);
     assert.equal(shown.static_url, fake.staticUrl);
     assert.equal(shown.mode, 'TEST');
-    const text = (await run(['tenant', 'provider-show', '--tenant', tenant])).stdout;
+    const text = (await run(['tenant', 'show', '--tenant', tenant])).stdout;
+    assert.match(text, new RegExp(`provider\\s+lyra  shop ${DEMO_SHOP.shopId}  TEST`));
     for (const out of [set.stdout, JSON.stringify(shown), text]) {
       for (const secret of [DEMO_SHOP.password, DEMO_SHOP.hmacKey, 'testpublickey_']) {
         assert.ok(!out.includes(secret), 'no secret is shown');

@@ -76,6 +76,7 @@ describe(`payreq tenant update and show (${ENGINE})`, { timeout: 300_000 }, () =
         link_lifetime_days: 10,
         create_rate_limit: 0,
         created_at: undefined,
+        provider_account: { provider: 'none', configured: false },
       },
     );
 
