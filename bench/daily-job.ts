@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Database, migrate, openDatabase, parseDatabaseUrl } from '../src/db/index.js';
 import { TEST_CARDS } from '../src/providers/sandbox/index.js';
-import { secretBox } from '../src/secrets/index.js';
+import { secretBox, singleKey } from '../src/secrets/index.js';
 
 export interface DailyJobResult {
   engine: 'postgres' | 'pglite';
@@ -100,7 +100,7 @@ async function seed(db: Database, secretKey: string, count: number, date: string
     [TENANTS],
   );
   const tenantIds = tenants.rows.map((r) => r.id);
-  const box = secretBox(secretKey, 'card-token');
+  const box = secretBox(singleKey(secretKey), 'card-token');
   const year = date.slice(0, 4);
   for (let start = 0; start < count; start += CHUNK) {
     const n = Math.min(CHUNK, count - start);

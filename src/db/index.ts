@@ -13,6 +13,7 @@ import { moneyLedgerRepository } from './money-ledger-repository.js';
 import { paymentRequestsRepository } from './payment-requests-repository.js';
 import { providerAccountsRepository } from './provider-accounts-repository.js';
 import { schedulesRepository } from './schedules-repository.js';
+import { sealedValuesRepository } from './sealed-values-repository.js';
 import { settingsRepository } from './settings-repository.js';
 import { tenantsRepository } from './tenants-repository.js';
 import { webhooksRepository } from './webhooks-repository.js';
@@ -69,6 +70,12 @@ export type {
 } from './provider-accounts-repository.js';
 export type { JobRunRow, ScheduleRow, SchedulesRepository } from './schedules-repository.js';
 export {
+  SEALED_COLUMNS,
+  type SealedKind,
+  type SealedValue,
+  type SealedValuesRepository,
+} from './sealed-values-repository.js';
+export {
   type AppliedChange,
   applyStatusChanges,
   deleteRequest,
@@ -104,6 +111,7 @@ export function repositories(db: Database) {
     controlRequests: controlRequestsRepository(db),
     bulkJobs: bulkJobsRepository(db),
     providerAccounts: providerAccountsRepository(db),
+    sealedValues: sealedValuesRepository(db),
   };
 }
 export type Repositories = ReturnType<typeof repositories>;

@@ -6,6 +6,7 @@ import {
   type ProviderRegistry,
   ProviderTimeout,
 } from '../providers/index.js';
+import { SealedValueError } from '../secrets/index.js';
 
 /** What a settled ledger row carries into its operation's record step. */
 export type EntryFacts = Pick<
@@ -79,6 +80,10 @@ function outcomeOf(err: unknown): 'refused' | 'failed' | 'in_doubt' {
     if (err.kind === 'refused') return 'refused';
     if (err.kind === 'technical' || err.kind === 'unavailable') return 'failed';
   }
+  // A card token whose key is not configured (or that its key does not open) fails while the
+  // call is being made, before anything is sent: nothing moved, the claim is given back, and
+  // the ledger row's error names the key id. Not in doubt: no provider ever saw it.
+  if (err instanceof SealedValueError) return 'failed';
   // A timeout, a lost answer, or an error we cannot read: the call may have happened.
   return 'in_doubt';
 }
