@@ -33,7 +33,7 @@ describe(`the daily hold's length and its network id (${ENGINE})`, { timeout: 12
       apiUrl: fake.apiUrl,
       staticUrl: null,
       mode: 'TEST',
-      secretsSealed: providerSecrets(t.app.payreq.secretKey).seal(JSON.stringify(secrets), lyraHotel.tenantId),
+      secretsSealed: providerSecrets(t.app.payreq.secretKeys).seal(JSON.stringify(secrets), lyraHotel.tenantId),
     });
   });
   after(async () => {
