@@ -4,8 +4,22 @@ export interface QueryResult<T> {
   rowCount: number;
 }
 
+export interface QueryOptions {
+  /**
+   * Plan the statement for these values on every call instead of preparing it once. Our
+   * statements are prepared once per connection, and after a few calls PostgreSQL may keep a
+   * generic plan made without the values; a search whose best plan depends on them (a prefix
+   * the btree can range over, a word every row holds) needs its own plan each time.
+   */
+  planWithValues?: boolean;
+}
+
 export interface Queryable {
-  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>>;
+  query<T = Record<string, unknown>>(
+    sql: string,
+    params?: readonly unknown[],
+    options?: QueryOptions,
+  ): Promise<QueryResult<T>>;
 }
 
 export interface Database extends Queryable {

@@ -1,7 +1,7 @@
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
-import type { Database, Queryable, QueryResult } from './database.js';
+import type { Database, Queryable, QueryOptions, QueryResult } from './database.js';
 
 /** A value as PostgreSQL's text input reads it: what a driver sends in the text protocol. */
 function textOf(value: unknown): string | null {
@@ -82,10 +82,11 @@ export async function openPglite(
   const settled = new Map<string, string>();
 
   const wrap = (q: PGlite | Transaction, inTransaction: boolean): Queryable => ({
-    async query<T>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<T>> {
-      let name = settled.get(sql);
+    async query<T>(sql: string, params: readonly unknown[] = [], options?: QueryOptions): Promise<QueryResult<T>> {
+      // query() is an unnamed statement: planned with its values each time.
+      let name = options?.planWithValues ? undefined : settled.get(sql);
       // Inside a transaction, a failed PREPARE would abort it: only statements already prepared.
-      if (!name && !inTransaction && params.length > 0) {
+      if (!name && !inTransaction && params.length > 0 && !options?.planWithValues) {
         name = await prepare(sql);
         if (name) settled.set(sql, name);
       }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { errors } from '../domain/index.js';
-import { type Database, isDatabaseUnreachable, type QueryResult } from './database.js';
+import { type Database, isDatabaseUnreachable, type QueryOptions, type QueryResult } from './database.js';
 
 // DATE columns stay 'YYYY-MM-DD' strings: a calendar date has no time zone to shift it.
 pg.types.setTypeParser(1082, (v) => v);
@@ -53,10 +53,13 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
     sql: string,
     params: readonly unknown[] = [],
     queryTimeout?: number,
+    options?: QueryOptions,
   ): Promise<QueryResult<T>> => {
     // pg reads a per-query `query_timeout` (overriding the pool's); its typings omit it.
     const config: pg.QueryConfig & { query_timeout?: number } =
-      params.length > 0 ? { name: nameOf(sql), text: sql, values: params as unknown[] } : { text: sql };
+      params.length > 0 && !options?.planWithValues
+        ? { name: nameOf(sql), text: sql, values: params as unknown[] }
+        : { text: sql, values: params as unknown[] };
     if (queryTimeout) config.query_timeout = queryTimeout;
     try {
       const r = await client.query(config);
@@ -69,7 +72,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   await run(pool, 'SELECT 1');
   return {
     engine: 'postgres',
-    query: (sql, params) => run(pool, sql, params),
+    query: (sql, params, options) => run(pool, sql, params, undefined, options),
     async transaction(fn, txOptions = {}) {
       const queryTimeout = txOptions.unbounded && timeoutMs ? UNBOUNDED_MS : undefined;
       let client: pg.PoolClient;
@@ -81,7 +84,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
       let broken = false;
       try {
         await run(client, 'BEGIN', [], queryTimeout);
-        const result = await fn({ query: (sql, params) => run(client, sql, params, queryTimeout) });
+        const result = await fn({ query: (sql, params, options) => run(client, sql, params, queryTimeout, options) });
         await run(client, 'COMMIT', [], queryTimeout);
         return result;
       } catch (err) {
