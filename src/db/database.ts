@@ -29,7 +29,20 @@ export interface Database extends Queryable {
    * statements may take longer than the database timeout (migrations building an index).
    */
   transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: { unbounded?: boolean }): Promise<T>;
+  /**
+   * Follows `channel` (PostgreSQL's LISTEN): `onNotice` gets each NOTIFY's payload once the
+   * writing transaction commits, whichever process or instance wrote. `undefined` means notices
+   * may have been missed (the listening connection was lost and is back): drop everything the
+   * notices would have invalidated. Resolves to a function that stops following. Both engines
+   * have it; a wrapper without it (a test double) follows no notices.
+   */
+  listen?(channel: string, onNotice: (payload: string | undefined) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
+}
+
+/** A channel name is written into LISTEN: only a plain identifier. */
+export function assertChannel(channel: string): void {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
 }
 
 /** SQLSTATE codes the code reacts to. */
