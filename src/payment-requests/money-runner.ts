@@ -5,6 +5,7 @@ import {
   ProviderError,
   type ProviderRegistry,
   ProviderTimeout,
+  type TenantProviders,
 } from '../providers/index.js';
 
 /** What a settled ledger row carries into its operation's record step. */
@@ -48,7 +49,14 @@ export interface MoneyOperation {
   record(tx: Queryable, settled: readonly Settled[]): Promise<void>;
 }
 
-export type RunResult = Settled | { entry: NewLedgerEntry; outcome: 'duplicate' };
+/** duplicate: its key is already in the ledger, someone else's to finish; not_claimed: the claim step lost its row. */
+export type RunResult = Settled | { entry: NewLedgerEntry; outcome: 'duplicate' | 'not_claimed' };
+
+/**
+ * Claims the moves' requests inside the transaction that writes their ledger rows, so a claim
+ * never exists without its row, nor a row without its claim; answers the request ids it won.
+ */
+export type ClaimStep = (tx: Queryable) => Promise<ReadonlySet<string>>;
 
 export interface RunnerDeps {
   db: Database;
@@ -132,9 +140,51 @@ export function moneyRunner(deps: RunnerDeps) {
       );
   }
 
-  async function run(op: MoneyOperation, moves: readonly MoneyMove[], concurrency = 1): Promise<RunResult[]> {
-    const ids = await ledger.request(moves.map((m) => m.entry));
-    const results: RunResult[] = moves.map((m) => ({ entry: m.entry, outcome: 'duplicate' as const }));
+  /** Each move's tenant's provider, read once for the whole group; a failed read fails every move. */
+  async function providersOf(moves: readonly MoneyMove[]): Promise<TenantProviders> {
+    const tenants = [...new Set(moves.map((m) => m.entry.tenantId))];
+    try {
+      return await providers.forTenants(tenants);
+    } catch (err) {
+      const failed = new ProviderError('unavailable', err instanceof Error ? err.message : String(err));
+      return new Map(tenants.map((t) => [t, failed]));
+    }
+  }
+
+  /** Each move's ledger row id (undefined: not written), and the requests the claim won, if any. */
+  async function requestRows(
+    moves: readonly MoneyMove[],
+    claim?: ClaimStep,
+  ): Promise<{ ids: (string | undefined)[]; won?: ReadonlySet<string> }> {
+    if (!claim) return { ids: await ledger.request(moves.map((m) => m.entry)) };
+    return db.transaction(async (tx) => {
+      const won = await claim(tx);
+      const mine = moves.filter((m) => won.has(m.entry.paymentRequestId));
+      const ids = await ledger.request(
+        mine.map((m) => m.entry),
+        tx,
+      );
+      const byMove = new Map(mine.map((m, i) => [m, ids[i]]));
+      return { ids: moves.map((m) => byMove.get(m)), won };
+    });
+  }
+
+  /**
+   * Runs the moves, `concurrency` provider calls at once. With `claim`, the claim and the
+   * ledger rows are one transaction, and a move whose row the claim lost is `not_claimed`.
+   */
+  async function run(
+    op: MoneyOperation,
+    moves: readonly MoneyMove[],
+    concurrency = 1,
+    claim?: ClaimStep,
+  ): Promise<RunResult[]> {
+    // The providers are read beside the ledger write, not after it: one round trip less per group.
+    const [{ ids, won }, byTenant] = await Promise.all([requestRows(moves, claim), providersOf(moves)]);
+    const results: RunResult[] = moves.map((m) => ({
+      entry: m.entry,
+      outcome: won && !won.has(m.entry.paymentRequestId) ? ('not_claimed' as const) : ('duplicate' as const),
+    }));
     const settled: Settled[] = [];
     let next = 0;
     const worker = async () => {
@@ -146,12 +196,10 @@ export function moneyRunner(deps: RunnerDeps) {
         if (id === undefined) continue;
         const entry = facts(id, move.entry);
         let s: Settled;
-        let provider: PaymentProvider;
-        try {
-          provider = await providers.forTenant(move.entry.tenantId);
-        } catch (err) {
+        const provider = byTenant.get(move.entry.tenantId);
+        if (!provider || provider instanceof ProviderError) {
           // No provider to ask (an account removed, say): nothing was sent, nothing moved.
-          s = { entry, outcome: 'failed', error: err instanceof Error ? err.message : String(err) };
+          s = { entry, outcome: 'failed', error: provider?.message ?? 'no provider' };
           settled.push(s);
           results[i] = s;
           continue;
