@@ -153,6 +153,10 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('payreq', await buildContext(opts));
+  // A tenant's settings or a key changed by another process or instance reach the key cache
+  // as soon as the database's notice does, not AUTH_CACHE_MS later.
+  const unfollow = await app.payreq.auth.follow(opts.db);
+  app.addHook('onClose', () => unfollow());
   app.setValidatorCompiler(validatorCompiler());
   installErrorHandling(app);
 

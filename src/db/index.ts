@@ -31,12 +31,14 @@ export type {
 export type { BulkAction, BulkJobRow, BulkJobsRepository, BulkState } from './bulk-jobs-repository.js';
 export type {
   ControlListFilter,
+  ControlListPage,
   ControlListRow,
   ControlRequestsRepository,
   HistoryRow,
   LedgerRow,
+  SearchMatch,
 } from './control-requests-repository.js';
-export type { Database, Queryable, QueryResult } from './database.js';
+export type { Database, Queryable, QueryOptions, QueryResult } from './database.js';
 export { PG, pgCode } from './database.js';
 export type { DeferredHoldsRepository, DueImprint } from './deferred-holds-repository.js';
 export type { ChangedFilter, EventRow, EventsRepository } from './events-repository.js';
