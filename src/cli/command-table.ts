@@ -11,6 +11,7 @@ import { keyCreate, keyDisable, keyEnable, keyList, keyRevoke } from './key-comm
 import { migrateCommand } from './migrate-command.js';
 import { tenantSetProvider } from './provider-commands.js';
 import { scheduleList, scheduleRuns, scheduleSet } from './schedule-commands.js';
+import { secretsReseal } from './secrets-commands.js';
 import { tenantCreate, tenantList, tenantShow, tenantUpdate } from './tenant-commands.js';
 import { webhookCreate, webhookDelete, webhookList, webhookRedeliver } from './webhook-commands.js';
 
@@ -55,4 +56,5 @@ export const COMMANDS: readonly CommandSpec[] = [
   adminDisableUser,
   adminEnableUser,
   adminSetPassword,
+  secretsReseal,
 ];

@@ -24,6 +24,6 @@ export async function giveLyraAccount(
     apiUrl: fake.apiUrl,
     staticUrl: opts.staticUrl === false ? null : fake.staticUrl,
     mode: 'TEST',
-    secretsSealed: providerSecrets(t.app.payreq.secretKey).seal(JSON.stringify(secrets), tenantId),
+    secretsSealed: providerSecrets(t.app.payreq.secretKeys).seal(JSON.stringify(secrets), tenantId),
   });
 }
