@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { providerSecrets } from '../../src/app.js';
 import { addDays, createDeferredPayments } from '../../src/jobs/index.js';
 import { LYRA_CARDS } from '../fakes/lyra/fake-store.js';
-import { DEMO_SHOP, type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.js';
+import { DEMO_SHOP, formTokenOf, type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.js';
 import { arrangeStatus } from '../helpers/fixtures.js';
 import { createRequest, ENGINE, startTestApp, type TenantWithKey, type TestApp } from '../helpers/test-app.js';
 
@@ -61,8 +61,7 @@ describe(`the daily hold's length and its network id (${ENGINE})`, { timeout: 12
       returnUrl: `http://127.0.0.1/pay/${created.uuid}/result`,
       notifyUrl: 'http://127.0.0.1/ipn/lyra/',
     });
-    const token = (form as { hiddenFields?: Record<string, string> }).hiddenFields?.['kr-form-token'];
-    assert.ok(token, 'a form token for the card page');
+    const token = formTokenOf(form);
     const { uuid, ipnBody } = fake.completeForm(token, LYRA_CARDS.accepted);
     const notification = lyra.parseNotification(ipnBody, {});
     assert.equal(await t.app.payreq.notifications.apply('lyra', notification), 'applied');
