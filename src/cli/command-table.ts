@@ -11,7 +11,7 @@ import { keyCreate, keyDisable, keyEnable, keyList, keyRevoke } from './key-comm
 import { migrateCommand } from './migrate-command.js';
 import { tenantProviderShow, tenantSetProvider } from './provider-commands.js';
 import { scheduleList, scheduleRuns, scheduleSet } from './schedule-commands.js';
-import { tenantCreate, tenantList, tenantShow, tenantUpdate } from './tenant-commands.js';
+import { tenantCreate, tenantList, tenantSetLogo, tenantShow, tenantUpdate } from './tenant-commands.js';
 import { webhookCreate, webhookDelete, webhookList, webhookRedeliver } from './webhook-commands.js';
 
 /** Runs in its own process only: the service is not a command one sends to the service. */
@@ -36,6 +36,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   tenantList,
   tenantShow,
   tenantUpdate,
+  tenantSetLogo,
   tenantSetProvider,
   tenantProviderShow,
   keyCreate,
