@@ -23,7 +23,7 @@ function telHref(phone: string): string {
 /** Phone and e-mail as links, when set; empty when neither is. */
 export function contactLines(hotel: HotelDisplay, m: Messages): SafeHtml | '' {
   if (!hotel.phone && !hotel.contactEmail) return '';
-  return html`<p class="contact">${hotel.phone ? html`${m.phoneLabel}: <a href="${telHref(hotel.phone)}">${hotel.phone}</a>` : ''}${hotel.phone && hotel.contactEmail ? html`<br>` : ''}${hotel.contactEmail ? html`${m.emailLabel}: <a href="mailto:${hotel.contactEmail}">${hotel.contactEmail}</a>` : ''}</p>`;
+  return html`<p class="contact">${hotel.phone ? html`${m.phoneLabel}${m.colon}<a href="${telHref(hotel.phone)}">${hotel.phone}</a>` : ''}${hotel.phone && hotel.contactEmail ? html`<br>` : ''}${hotel.contactEmail ? html`${m.emailLabel}${m.colon}<a href="mailto:${hotel.contactEmail}">${hotel.contactEmail}</a>` : ''}</p>`;
 }
 
 export function termsLink(hotel: HotelDisplay, m: Messages): SafeHtml | '' {
@@ -80,7 +80,7 @@ export function guaranteeNotice(req: GuestRequest, m: Messages): string | undefi
   if (req.amountCents <= 0) return undefined;
   const from = isIsoDate(req.stay.checkin) ? formatIsoDate(addDays(req.stay.checkin, -DAYS_AHEAD), m.locale) : null;
   const amount = formatMoney(req.amountCents, req.currency, m.locale);
-  return `${m.imprintAmountLabel}: ${amount}. ${m.holdNotice(req.hotel.name, from, req.holdDays)}`;
+  return `${m.imprintAmountLabel}${m.colon}${amount}. ${m.holdNotice(req.hotel.name, from, req.holdDays)}`;
 }
 
 export function summaryList(rows: readonly Row[], amount?: Row): SafeHtml {

@@ -57,6 +57,8 @@ export interface Messages extends PaymentWording {
   emailLabel: string;
   /** On the refused page: the request cannot be paid again, the hotel is who to talk to. */
   noRetry: string;
+  /** Between a label and its value: French puts a (no-break) space before the colon. */
+  colon: string;
 }
 
 const fr: Messages = {
@@ -144,6 +146,7 @@ const fr: Messages = {
   contactHeading: 'Contacter l’établissement',
   phoneLabel: 'Téléphone',
   emailLabel: 'E-mail',
+  colon: '\u00a0: ',
   noRetry:
     'Cette demande ne peut pas être payée à nouveau en ligne. Veuillez contacter l’établissement pour convenir d’une autre solution.',
 };
@@ -231,6 +234,7 @@ const en: Messages = {
   contactHeading: 'Contact the hotel',
   phoneLabel: 'Phone',
   emailLabel: 'E-mail',
+  colon: ': ',
   noRetry: 'This request cannot be paid again online. Please contact the hotel to arrange another solution.',
 };
 
@@ -319,6 +323,7 @@ const de: Messages = {
   contactHeading: 'Kontakt zur Unterkunft',
   phoneLabel: 'Telefon',
   emailLabel: 'E-Mail',
+  colon: ': ',
   noRetry:
     'Diese Anfrage kann online nicht erneut bezahlt werden. Bitte wenden Sie sich an die Unterkunft, um eine andere Lösung zu finden.',
 };
