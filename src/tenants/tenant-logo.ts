@@ -44,11 +44,9 @@ export function sniffLogoType(bytes: Buffer): LogoType | 'svg' | undefined {
 /** The logo as it will be stored, or what is wrong with it (the words of the CLI and the back office alike). */
 export function checkLogo(bytes: Buffer): CheckedLogo | { problem: string } {
   if (bytes.length === 0) return { problem: 'the file is empty' };
-  if (bytes.length > MAX_LOGO_BYTES) {
-    return {
-      problem: `the file is ${Math.ceil(bytes.length / 1024)} kB; a logo may be at most ${MAX_LOGO_BYTES / 1024} kB`,
-    };
-  }
+  // No exact size: the back office stops reading one byte past the limit, so it cannot know it.
+  if (bytes.length > MAX_LOGO_BYTES)
+    return { problem: `the file is larger than ${MAX_LOGO_BYTES / 1024} kB, the most a logo may be` };
   const type = sniffLogoType(bytes);
   if (type === 'svg') {
     return { problem: 'SVG is not accepted (it can carry scripts); export the logo as PNG, JPEG or WebP' };
