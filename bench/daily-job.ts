@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Database, migrate, openDatabase, parseDatabaseUrl } from '../src/db/index.js';
 import { TEST_CARDS } from '../src/providers/sandbox/index.js';
-import { secretBox } from '../src/secrets/index.js';
+import { secretBox, singleKey } from '../src/secrets/index.js';
 
 export interface DailyJobResult {
   engine: 'postgres' | 'pglite';
@@ -90,8 +90,9 @@ export async function benchDailyJob(opts: DailyJobOptions): Promise<DailyJobResu
  * What `count` guests' card registrations leave behind, written set-based in chunks: the
  * sandbox's vault row (the token its silentHold looks up) and its verification transaction;
  * the request AUTHORISED with the token sealed to its own id (as the IPN seals it), the
- * masked card and the verification as its provider transaction; the provider event and the
- * history a create, an opened form and the IPN write. Check-ins are spread over D..D+2.
+ * masked card and the verification as its provider transaction; the verification's ledger
+ * row, the provider event and the history (with its events) a create, an opened form and the
+ * IPN write. Check-ins are spread over D..D+2.
  */
 async function seed(db: Database, secretKey: string, count: number, date: string): Promise<void> {
   const tenants = await db.query<{ id: string }>(
@@ -100,7 +101,7 @@ async function seed(db: Database, secretKey: string, count: number, date: string
     [TENANTS],
   );
   const tenantIds = tenants.rows.map((r) => r.id);
-  const box = secretBox(secretKey, 'card-token');
+  const box = secretBox(singleKey(secretKey), 'card-token');
   const year = date.slice(0, 4);
   for (let start = 0; start < count; start += CHUNK) {
     const n = Math.min(CHUNK, count - start);
@@ -149,6 +150,14 @@ async function seed(db: Database, secretKey: string, count: number, date: string
            FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[]) WITH ORDINALITY
                 AS x(id, tenant, ref, checkin, sealed, txn, k)`,
         [ids, tenant, refs, checkins, sealed, txns, start, maskPan(TEST_CARDS.accepted)],
+      );
+      await tx.query(
+        `INSERT INTO money_ledger (payment_request_id, tenant_id, kind, amount, currency, provider,
+           provider_transaction_id, idempotency_key, state, source, actor)
+         SELECT x.id, x.tenant, 'verification', 0, 'EUR', 'sandbox', x.txn, 'event:sandbox:' || x.e, 'succeeded',
+                'ipn', 'sandbox'
+           FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[]) AS x(id, tenant, txn, e)`,
+        [ids, tenant, txns, events],
       );
       await tx.query(
         `INSERT INTO provider_events (provider, event_id, payment_request_id, outcome, applied)

@@ -78,7 +78,7 @@ for (const engine of engines) {
     // The back office's list with a text search, 10k -> 1M requests (the trigram index).
     const stage = await openStage(engine, ADMIN_URL, 'control', 20);
     try {
-      const sizes = quick ? [10_000, 100_000] : [10_000, 1_000_000];
+      const sizes = quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000];
       e.controlSearch = await benchControlSearch(stage, { sizes, iterations: quick ? 20 : 50, log });
     } finally {
       await stage.close();

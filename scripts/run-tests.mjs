@@ -13,6 +13,8 @@
 //   once (PGlite: kept until the migrations change; PostgreSQL: per run) and every test file
 //   starts from a copy (test/helpers/database-template.ts).
 // - Files run in parallel, as many as the machine has cores (TEST_CONCURRENCY overrides).
+// - After each engine it prints the 10 slowest files (wall time from the process's start, and its
+//   own CPU seconds: on a shared machine the CPU figure says more), to show where to look next.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
@@ -30,7 +32,7 @@ import {
 } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const started = Date.now();
@@ -175,9 +177,12 @@ for (const engine of engines) {
   console.log(`\n=== ${files.length} test files on ${engine}, ${concurrency} at a time ===`);
   const template = await makeTemplate(engine);
   const tap = path.join(scratch, `${engine}.tap`);
+  const fileTimes = path.join(scratch, `${engine}.times`);
   const r = await run(
     [
       ...loader,
+      '--import',
+      pathToFileURL(path.join(root, 'scripts/test-file-timer.mjs')).href,
       '--enable-source-maps',
       '--test',
       `--test-concurrency=${concurrency}`,
@@ -187,7 +192,17 @@ for (const engine of engines) {
       `--test-reporter-destination=${tap}`,
       ...files.map(testPath),
     ],
-    { cwd, stdio: 'inherit', env: { ...process.env, ...template, TEST_DATABASE: engine, NODE_ENV: 'test' } },
+    {
+      cwd,
+      stdio: 'inherit',
+      env: {
+        ...process.env,
+        ...template,
+        TEST_DATABASE: engine,
+        NODE_ENV: 'test',
+        PAYREQ_TEST_TIMINGS: fileTimes,
+      },
+    },
   );
   if (template.PAYREQ_TEST_POSTGRES_TEMPLATE) {
     await run([...templateCommand, 'drop', 'postgres', template.PAYREQ_TEST_POSTGRES_TEMPLATE], {
@@ -209,7 +224,30 @@ for (const engine of engines) {
   failed += f + crashed;
   skipped += s;
   timings.push(`${engine} ${seconds(Date.now() - t0)}`);
+  printSlowest(fileTimes);
   console.log(`${engine}: ${p} passed, ${f + crashed} failed${s ? `, ${s} skipped` : ''}`);
+}
+
+/** The 10 slowest test files of an engine's run, from the lines scripts/test-file-timer.mjs wrote. */
+function printSlowest(fileTimes) {
+  let lines = [];
+  try {
+    lines = readFileSync(fileTimes, 'utf8')
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
+  } catch {
+    return;
+  }
+  if (lines.length < 2) return;
+  const cpu = lines.reduce((n, l) => n + l.cpuMs, 0);
+  console.log(`\nslowest files (wall s / own CPU s; all ${lines.length} files: ${(cpu / 1000).toFixed(0)} CPU s):`);
+  for (const l of lines.sort((a, b) => b.ms - a.ms).slice(0, 10)) {
+    const wall = (l.ms / 1000).toFixed(1).padStart(6);
+    const own = (l.cpuMs / 1000).toFixed(1).padStart(6);
+    console.log(`${wall} ${own}  ${l.file.replace(/\.js$/, '.ts')}`);
+  }
 }
 rmSync(scratch, { recursive: true, force: true });
 

@@ -25,7 +25,7 @@ import { meteredProvider, metricsRoute, recordRequests, type ServiceMetrics, ser
 import { guestCommands, moneyRunner, paymentRequestCommands, reconciler } from './payment-requests/index.js';
 import { accountRegistry, type PaymentProvider, sandboxProvider, withTimeouts } from './providers/index.js';
 import { sandboxRoutes } from './providers/sandbox/index.js';
-import { secretBox } from './secrets/index.js';
+import { keyRing, type SecretKeyRing, secretBox } from './secrets/index.js';
 
 export const BODY_LIMIT = 64 * 1024;
 const SAFE_REQUEST_ID = /^[\w.:-]{1,64}$/;
@@ -43,12 +43,13 @@ export interface BuildOptions {
 /** Everything the service shares, for the HTTP app, the CLI and the jobs alike. */
 export async function buildContext(opts: BuildOptions): Promise<AppContext> {
   const repos = repositories(opts.db);
-  const secretKey = await resolveSecretKey(opts.config, repos);
-  const cardTokens = secretBox(secretKey, 'card-token');
+  const secretKeys = await resolveSecretKeys(opts.config, repos);
+  const secretKey = secretKeys.current.key;
+  const cardTokens = secretBox(secretKeys, 'card-token');
   const metrics = serviceMetrics(opts.db);
   const providers = accountRegistry({
     accounts: repos.providerAccounts,
-    secrets: providerSecrets(secretKey),
+    secrets: providerSecrets(secretKeys),
     timeoutMs: opts.config.providerTimeoutMs,
     // Metered outside the timeouts: a call cut off by its timeout counts as unavailable.
     meter: (provider) => meteredProvider(provider, metrics),
@@ -75,6 +76,7 @@ export async function buildContext(opts: BuildOptions): Promise<AppContext> {
     commands: paymentRequestCommands({ db: opts.db, repos, runner, reconciler: reconcile }, opts.now),
     guest: guestCommands(opts.db),
     secretKey,
+    secretKeys,
     cardTokens,
     auth: authenticator(repos, opts.config.authCacheMs),
     metrics,
@@ -91,8 +93,8 @@ function sandboxFor(opts: BuildOptions, secretKey: string, metrics: ServiceMetri
 }
 
 /** The provider accounts' secrets have their own key: a card token's box never opens them. */
-export function providerSecrets(secretKey: string) {
-  return secretBox(secretKey, 'provider-account');
+export function providerSecrets(keys: SecretKeyRing) {
+  return secretBox(keys, 'provider-account');
 }
 
 /**
@@ -104,6 +106,12 @@ export async function resolveSecretKey(config: Config, repos: Repositories): Pro
   if (config.secretKey) return config.secretKey;
   if (config.production) throw new Error('SECRET_KEY is required in production');
   return repos.settings.getOrSet('secret_key', randomBytes(32).toString('hex'));
+}
+
+/** The current key (as resolveSecretKey finds it) under SECRET_KEY_ID, with the retired keys. */
+export async function resolveSecretKeys(config: Config, repos: Repositories): Promise<SecretKeyRing> {
+  const key = await resolveSecretKey(config, repos);
+  return keyRing({ id: config.secretKeyId, key }, config.oldSecretKeys);
 }
 
 /** The whole HTTP service on an open, migrated database. */
@@ -145,6 +153,10 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('payreq', await buildContext(opts));
+  // A tenant's settings or a key changed by another process or instance reach the key cache
+  // as soon as the database's notice does, not AUTH_CACHE_MS later.
+  const unfollow = await app.payreq.auth.follow(opts.db);
+  app.addHook('onClose', () => unfollow());
   app.setValidatorCompiler(validatorCompiler());
   installErrorHandling(app);
 

@@ -142,6 +142,7 @@ export async function startService(
         db,
         repos: app.payreq.repos,
         keyChanged: (prefix) => app.payreq.auth.forget(prefix),
+        tenantChanged: (tenantId) => app.payreq.auth.forgetTenant(tenantId),
         app: app.payreq,
       };
       const control = await startControlServer(dir, (argv, stdin, file) => {

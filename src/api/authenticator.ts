@@ -1,4 +1,4 @@
-import type { ApiKeyAuthRow, Repositories } from '../db/index.js';
+import type { ApiKeyAuthRow, Database, Repositories } from '../db/index.js';
 import { errors } from '../domain/index.js';
 import { parseApiKey, secretMatches } from './api-key-format.js';
 
@@ -23,10 +23,18 @@ interface CacheEntry {
 const MAX_CACHED_KEYS = 10_000;
 
 /**
+ * The channel on which the database announces a change to what a cached key row holds: a
+ * trigger (migration 0019) on tenants, api_keys and provider_accounts sends the tenant's id,
+ * whichever process, instance or SQL session made the change.
+ */
+export const AUTH_CHANGES_CHANNEL = 'payreq_auth_changes';
+
+/**
  * Checks `X-API-Key`. A key verified once is trusted for `cacheMs` without a database round
- * trip or a hash: the hot path of every call. Status changes made through this process
- * (`forget`) apply at once; those made by another instance, within `cacheMs`. Expiry is checked
- * on every request against the cached expiry date.
+ * trip or a hash: the hot path of every call. A change made through this process (`forget`,
+ * `forgetTenant`) applies to the very next call; one made elsewhere as soon as its notice
+ * arrives (`follow`), and within `cacheMs` at worst while the notices are not followed. Expiry
+ * is checked on every request against the cached expiry date.
  */
 export function authenticator(repos: Repositories, cacheMs: number, now: () => number = Date.now) {
   const cache = new Map<string, CacheEntry>();
@@ -75,6 +83,21 @@ export function authenticator(repos: Repositories, cacheMs: number, now: () => n
     /** Drops a key from the cache after its status changed. */
     forget(prefix: string) {
       for (const k of cache.keys()) if (k.startsWith(`${prefix}.`)) cache.delete(k);
+    },
+    /** Drops a tenant's keys after its settings (or one of its keys, or its account) changed. */
+    forgetTenant(tenantId: string) {
+      for (const [k, e] of cache) if (e.row.tenant_id === tenantId) cache.delete(k);
+    },
+    /**
+     * Follows the database's change notices; a notice of unknown content (the listener was
+     * away) empties the cache. Resolves to the function that stops following.
+     */
+    async follow(db: Database): Promise<() => Promise<void>> {
+      if (!db.listen || cacheMs <= 0) return async () => {};
+      return db.listen(AUTH_CHANGES_CHANNEL, (tenantId) => {
+        if (tenantId) this.forgetTenant(tenantId);
+        else cache.clear();
+      });
     },
   };
 }

@@ -4,7 +4,7 @@ import type { Notifications } from '../ipn/apply-notification.js';
 import type { ServiceMetrics } from '../metrics/index.js';
 import type { GuestCommands, MoneyRunner, PaymentRequestCommands, Reconciler } from '../payment-requests/index.js';
 import type { ProviderRegistry } from '../providers/index.js';
-import type { SecretBox } from '../secrets/index.js';
+import type { SecretBox, SecretKeyRing } from '../secrets/index.js';
 import type { ApiCaller, Authenticator } from './authenticator.js';
 
 /** What every part of the service shares, built once at start. */
@@ -22,6 +22,8 @@ export interface AppContext {
   notifications: Notifications;
   /** SECRET_KEY as resolved at start (configured, or generated outside production). */
   secretKey: string;
+  /** That key under SECRET_KEY_ID, with SECRET_KEYS_OLD: what sealed values open with. */
+  secretKeys: SecretKeyRing;
   cardTokens: SecretBox;
   auth: Authenticator;
   /** This instance's Prometheus metrics (GET /metrics). */

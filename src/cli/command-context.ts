@@ -12,6 +12,12 @@ export interface CommandContext {
    * so a disable or revoke applies to the very next request rather than after AUTH_CACHE_MS.
    */
   keyChanged?: (prefix: string) => void;
+  /**
+   * Set inside the running service: a tenant whose settings changed has its keys dropped from
+   * the auth cache, so the next API call sees them (other processes learn of it by the
+   * database's notice).
+   */
+  tenantChanged?: (tenantId: string) => void;
   /** Set inside the running service: its own context (provider, secrets), for jobs. */
   app?: AppContext;
 }

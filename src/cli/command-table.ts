@@ -11,6 +11,7 @@ import { keyCreate, keyDisable, keyEnable, keyList, keyRevoke } from './key-comm
 import { migrateCommand } from './migrate-command.js';
 import { tenantProviderShow, tenantSetProvider } from './provider-commands.js';
 import { scheduleList, scheduleRuns, scheduleSet } from './schedule-commands.js';
+import { secretsReseal } from './secrets-commands.js';
 import { tenantCreate, tenantList, tenantSetLogo, tenantShow, tenantUpdate } from './tenant-commands.js';
 import { webhookCreate, webhookDelete, webhookList, webhookRedeliver } from './webhook-commands.js';
 
@@ -57,4 +58,5 @@ export const COMMANDS: readonly CommandSpec[] = [
   adminDisableUser,
   adminEnableUser,
   adminSetPassword,
+  secretsReseal,
 ];

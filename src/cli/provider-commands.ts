@@ -1,6 +1,7 @@
-import { providerSecrets, resolveSecretKey } from '../app.js';
+import { providerSecrets, resolveSecretKeys } from '../app.js';
 import type { ProviderAccountRow } from '../db/index.js';
 import { checkLyraCredentials, type LyraSecrets } from '../providers/index.js';
+import type { SecretKeyRing } from '../secrets/index.js';
 import { CliError } from './cli-error.js';
 import type { CommandContext, CommandSpec } from './command-context.js';
 import { existingTenant } from './key-commands.js';
@@ -73,8 +74,8 @@ function checkMode(mode: Mode, secrets: LyraSecrets): void {
   }
 }
 
-async function secretKeyOf(ctx: CommandContext): Promise<string> {
-  return ctx.app?.secretKey ?? (await resolveSecretKey(ctx.config, ctx.repos));
+async function secretKeysOf(ctx: CommandContext): Promise<SecretKeyRing> {
+  return ctx.app?.secretKeys ?? (await resolveSecretKeys(ctx.config, ctx.repos));
 }
 
 export const tenantSetProvider: CommandSpec = {
@@ -136,7 +137,7 @@ export const tenantSetProvider: CommandSpec = {
       // The message names the failure (bad credentials, host not reached), never the password.
       throw new CliError(`Lyra credentials check failed, nothing stored: ${(err as Error).message}`);
     }
-    const sealed = providerSecrets(await secretKeyOf(ctx)).seal(JSON.stringify(secrets), tenant.id);
+    const sealed = providerSecrets(await secretKeysOf(ctx)).seal(JSON.stringify(secrets), tenant.id);
     const row = await ctx.repos.providerAccounts.set(tenant.id, {
       provider: 'lyra',
       shopId,

@@ -164,6 +164,7 @@ export const tenantUpdate: CommandSpec = {
     }
     try {
       const { after, changed } = await updateTenantSettings(ctx.repos, id, raw);
+      ctx.tenantChanged?.(id);
       return {
         json: { ...present(after), changed },
         text: `${changed.length === 0 ? 'Nothing changed' : `Updated ${changed.join(', ')}`} for tenant "${after.name}"\n${describe(after)}`,

@@ -1,5 +1,6 @@
 import { isUuid } from '../api/list-cursor.js';
 import type { Repositories } from '../db/index.js';
+import { keyRing, type SecretKeyRing } from '../secrets/index.js';
 import { createEndpoint, EVENT_TYPES, presentEndpoint, WebhookInputError } from '../webhooks/index.js';
 import { CliError } from './cli-error.js';
 import type { CommandContext, CommandSpec } from './command-context.js';
@@ -13,13 +14,13 @@ async function existingTenant(repos: Repositories, value: string | undefined) {
   return tenant;
 }
 
-/** The service's SECRET_KEY, which seals endpoint secrets: the running service's, or resolved as it does. */
-async function secretKey(ctx: CommandContext): Promise<string> {
-  if (ctx.app) return ctx.app.secretKey;
+/** The service's keys, which seal endpoint secrets: the running service's, or resolved as it does. */
+async function secretKeys(ctx: CommandContext): Promise<SecretKeyRing> {
+  if (ctx.app) return ctx.app.secretKeys;
   const key = ctx.config.secretKey ?? (await withSecretKey(ctx.config, ctx.repos)).secretKey;
   // Outside development without SECRET_KEY, a secret sealed here could not be opened by the service.
   if (!key) throw new CliError('SECRET_KEY is required to register a webhook outside development');
-  return key;
+  return keyRing({ id: ctx.config.secretKeyId, key }, ctx.config.oldSecretKeys);
 }
 
 export const webhookCreate: CommandSpec = {
@@ -42,7 +43,7 @@ export const webhookCreate: CommandSpec = {
       .map((e) => e.trim())
       .filter(Boolean);
     try {
-      const e = await createEndpoint(ctx.repos, await secretKey(ctx), ctx.config.production, {
+      const e = await createEndpoint(ctx.repos, await secretKeys(ctx), ctx.config.production, {
         tenantId: tenant.id,
         url,
         events,

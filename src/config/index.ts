@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { type DatabaseLocation, parseDatabaseUrl } from '../db/open-database.js';
+import { checkKeyId, KeyRingError, keyRing, LEGACY_KEY_ID, type NamedKey, parseOldKeys } from '../secrets/index.js';
 import { estimatedBits, MIN_SECRET_KEY_BITS } from './secret-key-strength.js';
 import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
 
@@ -37,6 +38,10 @@ export interface Config {
   paymentProvider: 'sandbox' | 'lyra';
   createRateLimit: number;
   secretKey: string | undefined;
+  /** SECRET_KEY's id, recorded in every value it seals; `v1` unless set (what `v1:` values name). */
+  secretKeyId: string;
+  /** SECRET_KEYS_OLD: retired keys, which still open (never seal) the values they sealed. */
+  oldSecretKeys: readonly NamedKey[];
   logLevel: string;
   /** How long a verified API key is trusted without asking the database again. */
   authCacheMs: number;
@@ -78,6 +83,38 @@ export function loadDotEnv(file = '.env'): void {
   if (existsSync(file)) process.loadEnvFile(file);
 }
 
+/** The length and (in production) entropy rules, for SECRET_KEY and each retired key alike. */
+function checkKeyStrength(name: string, key: string, production: boolean): void {
+  if (key.length < 32) throw new ConfigError(`${name} must be at least 32 characters`);
+  if (production && estimatedBits(key) < MIN_SECRET_KEY_BITS) {
+    throw new ConfigError(
+      `${name} looks guessable (too few different characters): make one with \`openssl rand -base64 48\``,
+    );
+  }
+}
+
+/** SECRET_KEY_ID and SECRET_KEYS_OLD, checked: ids well formed and distinct, every key strong. */
+function secretKeys(
+  env: NodeJS.ProcessEnv,
+  secretKey: string | undefined,
+  production: boolean,
+): { secretKeyId: string; oldSecretKeys: NamedKey[] } {
+  try {
+    const secretKeyId = checkKeyId(env.SECRET_KEY_ID || LEGACY_KEY_ID, 'SECRET_KEY_ID');
+    const oldSecretKeys = parseOldKeys(env.SECRET_KEYS_OLD);
+    if (oldSecretKeys.length > 0 && !secretKey) {
+      throw new ConfigError('SECRET_KEYS_OLD needs SECRET_KEY (the current key) to be set');
+    }
+    if (secretKey) checkKeyStrength('SECRET_KEY', secretKey, production);
+    for (const k of oldSecretKeys) checkKeyStrength(`SECRET_KEYS_OLD key "${k.id}"`, k.key, production);
+    keyRing({ id: secretKeyId, key: secretKey ?? '' }, oldSecretKeys);
+    return { secretKeyId, oldSecretKeys };
+  } catch (err) {
+    if (err instanceof KeyRingError) throw new ConfigError(err.message);
+    throw err;
+  }
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const nodeEnv = (env.NODE_ENV ?? 'development') as Config['nodeEnv'];
   if (!['development', 'production', 'test'].includes(nodeEnv)) {
@@ -109,12 +146,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const secretKey = env.SECRET_KEY || undefined;
   if (production && !secretKey) throw new ConfigError('SECRET_KEY is required when NODE_ENV=production');
-  if (secretKey && secretKey.length < 32) throw new ConfigError('SECRET_KEY must be at least 32 characters');
-  if (production && secretKey && estimatedBits(secretKey) < MIN_SECRET_KEY_BITS) {
-    throw new ConfigError(
-      'SECRET_KEY looks guessable (too few different characters): make one with `openssl rand -base64 48`',
-    );
-  }
+  const { secretKeyId, oldSecretKeys } = secretKeys(env, secretKey, production);
   const tlsCert = env.TLS_CERT || undefined;
   const tlsKey = env.TLS_KEY || undefined;
   if (Boolean(tlsCert) !== Boolean(tlsKey)) throw new ConfigError('TLS_CERT and TLS_KEY must be set together');
@@ -162,6 +194,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     paymentProvider,
     createRateLimit: int(env, 'CREATE_RATE_LIMIT', 300, 0, 1_000_000),
     secretKey,
+    secretKeyId,
+    oldSecretKeys,
     logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),
     authCacheMs: int(env, 'AUTH_CACHE_MS', 5000, 0, 300_000),
     providerTimeoutMs: int(env, 'PROVIDER_TIMEOUT_MS', 15_000, 100, 120_000),

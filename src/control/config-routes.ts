@@ -195,6 +195,8 @@ export async function configRoutes(control: FastifyInstance): Promise<void> {
     }
     try {
       const { changed, after } = await updateTenantSettings(payreq.repos, tenant.id, raw);
+      // The API's next call with this tenant's keys sees the new settings.
+      payreq.auth.forgetTenant(tenant.id);
       await audit(request, {
         tenantId: tenant.id,
         action: 'settings_changed',

@@ -94,7 +94,7 @@ export async function controlPlugin(app: FastifyInstance, opts: { now?: () => Da
       // Forms post urlencoded; only here (the API still takes JSON alone).
       await control.register(formbody);
       await registerSessions(control, {
-        secretKey: app.payreq.secretKey,
+        secretKeys: app.payreq.secretKeys,
         production: app.payreq.config.production,
         sessions: app.payreq.repos.adminSessions,
       });

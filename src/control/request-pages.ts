@@ -1,4 +1,4 @@
-import type { ControlListRow, HistoryRow, LedgerRow, PaymentRequestRow, Tenant } from '../db/index.js';
+import type { ControlListRow, HistoryRow, LedgerRow, PaymentRequestRow, SearchMatch, Tenant } from '../db/index.js';
 import { REQUEST_TYPES, STATUSES } from '../domain/index.js';
 import { html, type SafeHtml } from '../html/index.js';
 import { amountInWords } from './amount-words.js';
@@ -58,6 +58,8 @@ export function listPage(
   p: {
     query: ListQuery;
     rows: readonly ControlListRow[];
+    /** How the search text was matched: said on the page when it was by its start. */
+    match?: SearchMatch;
     next?: string;
     tenants: readonly Tenant[];
     firstPage: boolean;
@@ -100,7 +102,7 @@ ${allTenants ? html`<td>${r.tenant_name}</td>` : ''}
     current: 'requests',
     body: html`<h1>${m.navRequests}</h1>
 ${filters(ctx, p.query, p.tenants)}
-<section class="card">${table}
+<section class="card">${p.match === 'prefix' && p.query.q ? html`<p class="hint" role="status">${m.searchPrefix(p.query.q.trim())}</p>` : ''}${table}
 <nav class="pager" aria-label="${m.navRequests}">${p.firstPage ? '' : html`<a href="${firstPageUrl(p.query)}">${m.firstPage}</a>`}${p.next ? html`<a href="${p.next}" rel="next">${m.nextPage}</a>` : ''}</nav>
 </section>`,
   });

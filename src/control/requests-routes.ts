@@ -128,7 +128,7 @@ export async function requestsRoutes(control: FastifyInstance): Promise<void> {
       checkin_to: raw.checkin_to || undefined,
     };
     const filter = listFilter(request, { ...q, after: raw.after });
-    const rows = await repos.controlRequests.list(filter);
+    const { rows, match } = await repos.controlRequests.list(filter);
     const more = rows.length > PAGE_SIZE;
     const shown = rows.slice(0, PAGE_SIZE);
     const last = shown[shown.length - 1];
@@ -141,6 +141,7 @@ export async function requestsRoutes(control: FastifyInstance): Promise<void> {
       listPage(ctx, {
         query: q,
         rows: shown,
+        match,
         next: more ? `/control/requests?${params}` : undefined,
         tenants,
         firstPage: !raw.after,

@@ -4,6 +4,7 @@ import csrf from '@fastify/csrf-protection';
 import session from '@fastify/session';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AdminSessionsRepository } from '../db/index.js';
+import type { SecretKeyRing } from '../secrets/index.js';
 
 /**
  * Sessions of the back office: @fastify/session (a maintained plugin: signed cookie, id
@@ -60,11 +61,13 @@ function sessionSecret(secretKey: string): string {
 
 export async function registerSessions(
   app: FastifyInstance,
-  opts: { secretKey: string; production: boolean; sessions: AdminSessionsRepository },
+  opts: { secretKeys: SecretKeyRing; production: boolean; sessions: AdminSessionsRepository },
 ): Promise<void> {
   await app.register(cookie);
   await app.register(session, {
-    secret: sessionSecret(opts.secretKey),
+    // The current key signs; retired keys (SECRET_KEYS_OLD) still verify, so rotating the key
+    // signs nobody out while the old key stays listed (a session lasts ABSOLUTE_MS at most).
+    secret: [opts.secretKeys.current, ...opts.secretKeys.old].map((k) => sessionSecret(k.key)),
     cookieName: SESSION_COOKIE,
     cookie: { path: '/control', httpOnly: true, sameSite: 'lax', secure: opts.production },
     store: pgStore(opts.sessions),

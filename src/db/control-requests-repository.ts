@@ -1,6 +1,7 @@
 import type { RequestType, Source, Status } from '../domain/index.js';
 import { PG, pgCode, type Queryable } from './database.js';
 import type { PaymentRequestRow } from './payment-requests-repository.js';
+import { whereBuilder } from './where-builder.js';
 
 /** The back office's reads of payment requests: across tenants for a superuser, with search. */
 export interface ControlListFilter {
@@ -8,7 +9,10 @@ export interface ControlListFilter {
   tenantId?: string;
   status?: Status;
   requestType?: RequestType;
-  /** Lower-cased substring of reference, reservation, guest name or e-mail. */
+  /**
+   * What staff typed (case does not matter): the start of a reference, reservation reference
+   * or e-mail when it looks like one (see `list`), else a substring of those and the name.
+   */
   text?: string;
   createdFrom?: Date;
   createdBefore?: Date;
@@ -61,9 +65,36 @@ export interface HistoryRow {
   created_at: Date;
 }
 
-/** The search expression, exactly as the GIN trigram index (migration 0012) is built on it. */
+/**
+ * The words search: a substring of this expression, exactly as the GIN trigram index
+ * (migration 0012) is built on it.
+ */
 export const SEARCH_EXPRESSION =
   "lower(p.reference || ' ' || p.reservation_ref || ' ' || p.guest_first_name || ' ' || p.guest_last_name || ' ' || p.guest_email)";
+
+/**
+ * The identifier search: the start of one of these, each as its btree index (migration 0019,
+ * text_pattern_ops) is built, so a prefix is a range in the index.
+ */
+const PREFIX_CONDITION =
+  '(lower(p.reference) LIKE ? OR lower(p.reservation_ref) LIKE ? OR lower(p.guest_email) LIKE ?)';
+
+/**
+ * Text that names one request rather than a guest: it holds a digit or an '@' (a reference,
+ * a reservation number, an e-mail address). Names hold neither.
+ */
+export const looksLikeIdentifier = (text: string) => /[0-9@]/.test(text);
+
+/**
+ * How the text was matched: `prefix`, the start of a reference, reservation reference or
+ * e-mail; `contains`, anywhere in those and the guest's name; undefined without a text.
+ */
+export type SearchMatch = 'prefix' | 'contains';
+
+export interface ControlListPage {
+  rows: ControlListRow[];
+  match?: SearchMatch;
+}
 
 const LIST_COLUMNS = `p.id, p.tenant_id, t.name AS tenant_name, p.reference, p.request_type, p.status, p.amount,
   p.amount_captured, p.amount_refunded, p.currency, p.guest_first_name, p.guest_last_name, p.guest_email,
@@ -72,40 +103,57 @@ const LIST_COLUMNS = `p.id, p.tenant_id, t.name AS tenant_name, p.reference, p.r
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export function controlRequestsRepository(db: Queryable) {
+  /**
+   * Only the filters given appear in the SQL, and the statement is planned with its values
+   * each time: a needle is found through an index of the text, a word every row holds by
+   * walking the (tenant, created_at) index and stopping at the page's end.
+   */
+  async function select(
+    f: ControlListFilter,
+    match: SearchMatch | undefined,
+    opts: { keyset: boolean; limit: number },
+  ): Promise<ControlListRow[]> {
+    const w = whereBuilder();
+    if (f.tenantId) w.and('p.tenant_id = ?', f.tenantId);
+    if (f.status) w.and('p.status = ?', f.status);
+    if (f.requestType) w.and('p.request_type = ?', f.requestType);
+    const text = likeEscape(f.text?.toLowerCase() ?? '');
+    if (match === 'prefix') w.and(PREFIX_CONDITION, `${text}%`, `${text}%`, `${text}%`);
+    if (match === 'contains') w.and(`${SEARCH_EXPRESSION} LIKE ?`, `%${text}%`);
+    if (f.createdFrom) w.and('p.created_at >= ?', f.createdFrom);
+    if (f.createdBefore) w.and('p.created_at < ?', f.createdBefore);
+    if (f.checkinFrom) w.and('p.checkin >= ?::date', f.checkinFrom);
+    if (f.checkinTo) w.and('p.checkin <= ?::date', f.checkinTo);
+    if (f.before && opts.keyset) w.and('(p.created_at, p.id) < (?, ?::uuid)', f.before.createdAt, f.before.id);
+    const r = await db.query<ControlListRow>(
+      `SELECT ${LIST_COLUMNS} FROM payment_requests p JOIN tenants t ON t.id = p.tenant_id ${w.clause}
+        ORDER BY p.created_at DESC, p.id DESC LIMIT ${w.param(opts.limit)}`,
+      w.params,
+      { planWithValues: true },
+    );
+    return r.rows;
+  }
+
   return {
     /**
-     * Newest first, keyset on (created_at, id). Only the filters given appear in the SQL, so
-     * each combination is planned for the indexes it can use (the texts are few: one per set
-     * of filters).
+     * Newest first, keyset on (created_at, id). A text that looks like an identifier is first
+     * matched from the start of the reference, reservation reference and e-mail (an index
+     * range, as fast at a million rows as at a thousand). Only when no request in the filters
+     * starts with it is it looked for anywhere, as words are: the choice is made on the whole
+     * filtered set, not the page, so every page of one search matches the same way.
      */
-    async list(f: ControlListFilter): Promise<ControlListRow[]> {
-      const where: string[] = [];
-      const params: unknown[] = [];
-      const add = (sql: string, ...values: unknown[]) => {
-        let s = sql;
-        for (const v of values) {
-          params.push(v);
-          s = s.replace('?', `$${params.length}`);
+    async list(f: ControlListFilter): Promise<ControlListPage> {
+      const page = { keyset: true, limit: f.limit };
+      if (f.text && looksLikeIdentifier(f.text)) {
+        const rows = await select(f, 'prefix', page);
+        if (rows.length > 0) return { rows, match: 'prefix' };
+        // Past the last page of a prefix search: still a prefix search, with nothing left.
+        if (f.before && (await select(f, 'prefix', { keyset: false, limit: 1 })).length > 0) {
+          return { rows, match: 'prefix' };
         }
-        where.push(s);
-      };
-      if (f.tenantId) add('p.tenant_id = ?', f.tenantId);
-      if (f.status) add('p.status = ?', f.status);
-      if (f.requestType) add('p.request_type = ?', f.requestType);
-      if (f.text) add(`${SEARCH_EXPRESSION} LIKE ?`, `%${likeEscape(f.text.toLowerCase())}%`);
-      if (f.createdFrom) add('p.created_at >= ?', f.createdFrom);
-      if (f.createdBefore) add('p.created_at < ?', f.createdBefore);
-      if (f.checkinFrom) add('p.checkin >= ?::date', f.checkinFrom);
-      if (f.checkinTo) add('p.checkin <= ?::date', f.checkinTo);
-      if (f.before) add('(p.created_at, p.id) < (?, ?::uuid)', f.before.createdAt, f.before.id);
-      params.push(f.limit);
-      const r = await db.query<ControlListRow>(
-        `SELECT ${LIST_COLUMNS} FROM payment_requests p JOIN tenants t ON t.id = p.tenant_id
-          ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
-          ORDER BY p.created_at DESC, p.id DESC LIMIT $${params.length}`,
-        params,
-      );
-      return r.rows;
+      }
+      const match = f.text ? 'contains' : undefined;
+      return { rows: await select(f, match, page), match };
     },
 
     /** One request in the user's scope (tenantId undefined: any tenant); undefined otherwise. */

@@ -4,8 +4,22 @@ export interface QueryResult<T> {
   rowCount: number;
 }
 
+export interface QueryOptions {
+  /**
+   * Plan the statement for these values on every call instead of preparing it once. Our
+   * statements are prepared once per connection, and after a few calls PostgreSQL may keep a
+   * generic plan made without the values; a search whose best plan depends on them (a prefix
+   * the btree can range over, a word every row holds) needs its own plan each time.
+   */
+  planWithValues?: boolean;
+}
+
 export interface Queryable {
-  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>>;
+  query<T = Record<string, unknown>>(
+    sql: string,
+    params?: readonly unknown[],
+    options?: QueryOptions,
+  ): Promise<QueryResult<T>>;
 }
 
 export interface Database extends Queryable {
@@ -15,7 +29,20 @@ export interface Database extends Queryable {
    * statements may take longer than the database timeout (migrations building an index).
    */
   transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: { unbounded?: boolean }): Promise<T>;
+  /**
+   * Follows `channel` (PostgreSQL's LISTEN): `onNotice` gets each NOTIFY's payload once the
+   * writing transaction commits, whichever process or instance wrote. `undefined` means notices
+   * may have been missed (the listening connection was lost and is back): drop everything the
+   * notices would have invalidated. Resolves to a function that stops following. Both engines
+   * have it; a wrapper without it (a test double) follows no notices.
+   */
+  listen?(channel: string, onNotice: (payload: string | undefined) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
+}
+
+/** A channel name is written into LISTEN: only a plain identifier. */
+export function assertChannel(channel: string): void {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
 }
 
 /** SQLSTATE codes the code reacts to. */

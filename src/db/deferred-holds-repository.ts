@@ -8,7 +8,7 @@ export interface DueImprint {
   amount: number;
   currency: Currency;
   card_token: string;
-  hold_days: number;
+  card_network_transaction_id: string | null;
   provider: string | null;
 }
 
@@ -27,8 +27,9 @@ export function deferredHoldsRepository(db: Queryable) {
      */
     async dueBatch(from: string, to: string, afterId: string | null, limit: number): Promise<DueImprint[]> {
       const r = await db.query<DueImprint>(
-        `SELECT p.id, p.tenant_id, p.reference, p.amount, p.currency, p.card_token, t.hold_days, p.provider
-           FROM payment_requests p JOIN tenants t ON t.id = p.tenant_id
+        `SELECT p.id, p.tenant_id, p.reference, p.amount, p.currency, p.card_token, p.card_network_transaction_id,
+                p.provider
+           FROM payment_requests p
           WHERE p.status = 'AUTHORISED' AND p.request_type = 'IMPRINT'
             AND p.checkin BETWEEN $1::date AND $2::date
             AND p.card_token IS NOT NULL AND p.pending_action IS NULL
@@ -45,11 +46,11 @@ export function deferredHoldsRepository(db: Queryable) {
      * run, or a capture racing the job, finds the rows it lost already taken and skips them.
      * A request whose ledger already has a hold (placed, asked, or in doubt) is never claimed
      * again: one hold per order, whatever state the request's columns are in.
-     * Returns the ids this call won.
+     * Returns the ids this call won. `q`: the transaction that also writes their ledger rows.
      */
-    async claim(ids: readonly string[], from: Status): Promise<Set<string>> {
+    async claim(ids: readonly string[], from: Status, q: Queryable = db): Promise<Set<string>> {
       if (ids.length === 0) return new Set();
-      const r = await db.query<{ id: string }>(
+      const r = await q.query<{ id: string }>(
         `UPDATE payment_requests p SET pending_action = 'hold', pending_since = now()
           WHERE p.id = ANY($1::uuid[]) AND p.status = $2 AND p.pending_action IS NULL
             AND NOT EXISTS (SELECT 1 FROM money_ledger l

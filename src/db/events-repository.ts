@@ -1,5 +1,6 @@
 import type { Database } from './database.js';
 import type { PaymentRequestRow } from './payment-requests-repository.js';
+import { whereBuilder } from './where-builder.js';
 
 /** One event of the feed: the status change of a request, with the request as it was then. */
 export interface EventRow {
@@ -65,25 +66,15 @@ export function eventsRepository(db: Database) {
 
     /** Requests changed after a time, oldest change first (index payment_requests_tenant_updated). */
     async changedSince(tenantId: string, f: ChangedFilter): Promise<PaymentRequestRow[]> {
-      const where = ['tenant_id = $1', 'updated_at > $2'];
-      const params: unknown[] = [tenantId, f.updatedAfter];
-      const add = (sql: string, ...values: unknown[]) => {
-        let s = sql;
-        for (const v of values) {
-          params.push(v);
-          s = s.replace('?', `$${params.length}`);
-        }
-        where.push(s);
-      };
-      if (f.status) add('status = ?', f.status);
-      if (f.requestType) add('request_type = ?', f.requestType);
-      if (f.reservationRef) add('reservation_ref = ?', f.reservationRef);
-      if (f.after) add('(updated_at, id) > (?, ?::uuid)', f.after.createdAt, f.after.id);
-      params.push(f.limit);
+      const w = whereBuilder().and('tenant_id = ?', tenantId).and('updated_at > ?', f.updatedAfter);
+      if (f.status) w.and('status = ?', f.status);
+      if (f.requestType) w.and('request_type = ?', f.requestType);
+      if (f.reservationRef) w.and('reservation_ref = ?', f.reservationRef);
+      if (f.after) w.and('(updated_at, id) > (?, ?::uuid)', f.after.createdAt, f.after.id);
       const r = await db.query<PaymentRequestRow>(
-        `SELECT ${DETAIL_COLUMNS} FROM payment_requests WHERE ${where.join(' AND ')}
-          ORDER BY updated_at, id LIMIT $${params.length}`,
-        params,
+        `SELECT ${DETAIL_COLUMNS} FROM payment_requests ${w.clause}
+          ORDER BY updated_at, id LIMIT ${w.param(f.limit)}`,
+        w.params,
       );
       return r.rows;
     },

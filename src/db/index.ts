@@ -13,6 +13,7 @@ import { moneyLedgerRepository } from './money-ledger-repository.js';
 import { paymentRequestsRepository } from './payment-requests-repository.js';
 import { providerAccountsRepository } from './provider-accounts-repository.js';
 import { schedulesRepository } from './schedules-repository.js';
+import { sealedValuesRepository } from './sealed-values-repository.js';
 import { settingsRepository } from './settings-repository.js';
 import { tenantsRepository } from './tenants-repository.js';
 import { webhooksRepository } from './webhooks-repository.js';
@@ -30,12 +31,14 @@ export type {
 export type { BulkAction, BulkJobRow, BulkJobsRepository, BulkState } from './bulk-jobs-repository.js';
 export type {
   ControlListFilter,
+  ControlListPage,
   ControlListRow,
   ControlRequestsRepository,
   HistoryRow,
   LedgerRow,
+  SearchMatch,
 } from './control-requests-repository.js';
-export type { Database, Queryable, QueryResult } from './database.js';
+export type { Database, Queryable, QueryOptions, QueryResult } from './database.js';
 export { PG, pgCode } from './database.js';
 export type { DeferredHoldsRepository, DueImprint } from './deferred-holds-repository.js';
 export type { ChangedFilter, EventRow, EventsRepository } from './events-repository.js';
@@ -68,6 +71,12 @@ export type {
   ProviderAccountsRepository,
 } from './provider-accounts-repository.js';
 export type { JobRunRow, ScheduleRow, SchedulesRepository } from './schedules-repository.js';
+export {
+  SEALED_COLUMNS,
+  type SealedKind,
+  type SealedValue,
+  type SealedValuesRepository,
+} from './sealed-values-repository.js';
 export {
   type AppliedChange,
   applyStatusChanges,
@@ -104,6 +113,7 @@ export function repositories(db: Database) {
     controlRequests: controlRequestsRepository(db),
     bulkJobs: bulkJobsRepository(db),
     providerAccounts: providerAccountsRepository(db),
+    sealedValues: sealedValuesRepository(db),
   };
 }
 export type Repositories = ReturnType<typeof repositories>;

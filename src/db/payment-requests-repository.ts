@@ -11,6 +11,7 @@ import {
 import { type Database, PG, pgCode, type Queryable } from './database.js';
 import { KEY_TAKEOVER } from './idempotency-repository.js';
 import type { PendingAction } from './status-changes.js';
+import { whereBuilder } from './where-builder.js';
 
 /** A row as the API needs it; money in minor units. */
 export interface PaymentRequestRow {
@@ -266,27 +267,17 @@ export function paymentRequestsRepository(db: Database) {
 
     /** Newest first, keyset pagination on (created_at, id): the cost of page N is that of page 1. */
     async list(tenantId: string, f: ListFilter): Promise<PaymentRequestRow[]> {
-      const where = ['tenant_id = $1'];
-      const params: unknown[] = [tenantId];
-      const add = (sql: string, ...values: unknown[]) => {
-        let s = sql;
-        for (const v of values) {
-          params.push(v);
-          s = s.replace('?', `$${params.length}`);
-        }
-        where.push(s);
-      };
-      if (f.status) add('status = ?', f.status);
-      if (f.requestType) add('request_type = ?', f.requestType);
-      if (f.reservationRef) add('reservation_ref = ?', f.reservationRef);
-      if (f.createdAfter) add('created_at >= ?', f.createdAfter);
-      if (f.createdBefore) add('created_at < ?', f.createdBefore);
-      if (f.before) add('(created_at, id) < (?, ?::uuid)', f.before.createdAt, f.before.id);
-      params.push(f.limit);
+      const w = whereBuilder().and('tenant_id = ?', tenantId);
+      if (f.status) w.and('status = ?', f.status);
+      if (f.requestType) w.and('request_type = ?', f.requestType);
+      if (f.reservationRef) w.and('reservation_ref = ?', f.reservationRef);
+      if (f.createdAfter) w.and('created_at >= ?', f.createdAfter);
+      if (f.createdBefore) w.and('created_at < ?', f.createdBefore);
+      if (f.before) w.and('(created_at, id) < (?, ?::uuid)', f.before.createdAt, f.before.id);
       const r = await db.query<PaymentRequestRow>(
-        `SELECT ${DETAIL_COLUMNS} FROM payment_requests WHERE ${where.join(' AND ')}
-          ORDER BY created_at DESC, id DESC LIMIT $${params.length}`,
-        params,
+        `SELECT ${DETAIL_COLUMNS} FROM payment_requests ${w.clause}
+          ORDER BY created_at DESC, id DESC LIMIT ${w.param(f.limit)}`,
+        w.params,
       );
       return r.rows;
     },

@@ -1,7 +1,7 @@
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
-import type { Database, Queryable, QueryResult } from './database.js';
+import { assertChannel, type Database, type Queryable, type QueryOptions, type QueryResult } from './database.js';
 
 /** A value as PostgreSQL's text input reads it: what a driver sends in the text protocol. */
 function textOf(value: unknown): string | null {
@@ -82,10 +82,11 @@ export async function openPglite(
   const settled = new Map<string, string>();
 
   const wrap = (q: PGlite | Transaction, inTransaction: boolean): Queryable => ({
-    async query<T>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<T>> {
-      let name = settled.get(sql);
+    async query<T>(sql: string, params: readonly unknown[] = [], options?: QueryOptions): Promise<QueryResult<T>> {
+      // query() is an unnamed statement: planned with its values each time.
+      let name = options?.planWithValues ? undefined : settled.get(sql);
       // Inside a transaction, a failed PREPARE would abort it: only statements already prepared.
-      if (!name && !inTransaction && params.length > 0) {
+      if (!name && !inTransaction && params.length > 0 && !options?.planWithValues) {
         name = await prepare(sql);
         if (name) settled.set(sql, name);
       }
@@ -106,6 +107,13 @@ export async function openPglite(
     // PGlite's transaction() rolls back before rethrowing, so an aborted transaction never
     // leaks into the next statement on the shared connection.
     transaction: (fn) => db.transaction((tx) => fn(wrap(tx, true))),
+    // One instance, never disconnected: every notice arrives, none is ever missed.
+    async listen(channel, onNotice) {
+      assertChannel(channel);
+      const unlisten = await db.listen(channel, (payload) => onNotice(payload));
+      // PGlite's own takes an optional transaction to run UNLISTEN in: called with none.
+      return () => unlisten();
+    },
     close: () => db.close(),
   };
 }

@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { errors } from '../domain/index.js';
-import { type Database, isDatabaseUnreachable, type QueryResult } from './database.js';
+import {
+  assertChannel,
+  type Database,
+  isDatabaseUnreachable,
+  type QueryOptions,
+  type QueryResult,
+} from './database.js';
 
 // DATE columns stay 'YYYY-MM-DD' strings: a calendar date has no time zone to shift it.
 pg.types.setTypeParser(1082, (v) => v);
@@ -53,10 +59,13 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
     sql: string,
     params: readonly unknown[] = [],
     queryTimeout?: number,
+    options?: QueryOptions,
   ): Promise<QueryResult<T>> => {
     // pg reads a per-query `query_timeout` (overriding the pool's); its typings omit it.
     const config: pg.QueryConfig & { query_timeout?: number } =
-      params.length > 0 ? { name: nameOf(sql), text: sql, values: params as unknown[] } : { text: sql };
+      params.length > 0 && !options?.planWithValues
+        ? { name: nameOf(sql), text: sql, values: params as unknown[] }
+        : { text: sql, values: params as unknown[] };
     if (queryTimeout) config.query_timeout = queryTimeout;
     try {
       const r = await client.query(config);
@@ -69,7 +78,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   await run(pool, 'SELECT 1');
   return {
     engine: 'postgres',
-    query: (sql, params) => run(pool, sql, params),
+    query: (sql, params, options) => run(pool, sql, params, undefined, options),
     async transaction(fn, txOptions = {}) {
       const queryTimeout = txOptions.unbounded && timeoutMs ? UNBOUNDED_MS : undefined;
       let client: pg.PoolClient;
@@ -81,7 +90,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
       let broken = false;
       try {
         await run(client, 'BEGIN', [], queryTimeout);
-        const result = await fn({ query: (sql, params) => run(client, sql, params, queryTimeout) });
+        const result = await fn({ query: (sql, params, options) => run(client, sql, params, queryTimeout, options) });
         await run(client, 'COMMIT', [], queryTimeout);
         return result;
       } catch (err) {
@@ -93,6 +102,64 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
         client.release(broken ? true : undefined);
       }
     },
+    listen: (channel, onNotice) => listenPostgres(url, channel, onNotice, timeoutMs),
     close: () => pool.end(),
+  };
+}
+
+/** How long a lost listening connection waits before it connects again. */
+const LISTEN_RETRY_MS = 1000;
+
+/**
+ * LISTEN holds a connection of its own, outside the pool (a pooled one goes back to others
+ * and would stop listening). Lost, it connects again after a second, and then reports
+ * `undefined`: whatever was notified meanwhile is unknown.
+ */
+async function listenPostgres(
+  url: string,
+  channel: string,
+  onNotice: (payload: string | undefined) => void,
+  timeoutMs: number | undefined,
+): Promise<() => Promise<void>> {
+  assertChannel(channel);
+  let client: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const connect = async () => {
+    const c = new pg.Client({ connectionString: url, ...(timeoutMs ? { connectionTimeoutMillis: timeoutMs } : {}) });
+    c.on('notification', (n) => {
+      if (n.channel === channel) onNotice(n.payload ?? '');
+    });
+    c.on('error', () => lost(c));
+    c.on('end', () => lost(c));
+    client = c;
+    await c.connect();
+    await c.query(`LISTEN ${channel}`);
+  };
+  const lost = (c: pg.Client) => {
+    if (stopped || c !== client || retry) return;
+    client = undefined;
+    c.end().catch(() => {});
+    retry = setTimeout(async () => {
+      retry = undefined;
+      try {
+        await connect();
+        onNotice(undefined);
+      } catch {
+        if (client) lost(client);
+      }
+    }, LISTEN_RETRY_MS);
+    retry.unref();
+  };
+  try {
+    await connect();
+  } catch {
+    // The pool reached the server a moment ago; a listener that cannot start now retries.
+    if (client) lost(client);
+  }
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    await client?.end().catch(() => {});
   };
 }

@@ -36,6 +36,15 @@ export function providerAccountsRepository(db: Queryable) {
       ]);
       return r.rows[0];
     },
+    /** The accounts of several tenants in one query (a group of the daily job's holds). */
+    async findMany(tenantIds: readonly string[]): Promise<ProviderAccountRow[]> {
+      if (tenantIds.length === 0) return [];
+      const r = await db.query<ProviderAccountRow>(
+        `SELECT ${COLUMNS} FROM provider_accounts WHERE tenant_id = ANY($1::uuid[])`,
+        [tenantIds],
+      );
+      return r.rows;
+    },
     /** A payment request's tenant and that tenant's account (none: undefined), in one query. */
     async forOrder(
       requestId: string,

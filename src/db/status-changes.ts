@@ -23,11 +23,16 @@ export interface StatusChange {
     provider?: string;
     providerTransactionId?: string;
     cardToken?: string;
+    /** The card network's id of the registration, sent back on each merchant-initiated payment. */
+    networkTransactionId?: string;
     maskedPan?: string;
     expiryMonth?: number;
     expiryYear?: number;
-    /** The hold's end, in days from now (the daily job's hold). */
-    holdDays?: number;
+    /**
+     * A hold placed now: it ends after the tenant's hold length, or sooner where the provider's
+     * networks let a merchant-initiated hold live less long (`capSeconds`).
+     */
+    holdPlaced?: { capSeconds: number | null };
     holdError?: string;
   };
   /** An e-mail the change makes due, queued in the same transaction (one per cause). */
@@ -57,11 +62,13 @@ export async function applyStatusChanges(q: Queryable, changes: readonly StatusC
     `WITH c AS (
        SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::jsonb[], $7::text[],
                             $8::bigint[], $9::text[], $10::text[], $11::text[], $12::text[], $13::int[], $14::int[],
-                            $15::int[], $16::text[], $17::text[])
+                            $15::int[], $16::text[], $17::text[], $18::boolean[],
+                            $19::text[])
          AS c(id, from_list, to_status, source, actor, detail, claim, ledger_id, provider, txn, card_token, masked_pan,
-              exp_month, exp_year, hold_days, hold_error, email)
+              exp_month, exp_year, hold_cap, hold_error, email, hold_placed, network_txn)
      ), old AS (
-       SELECT p.id, p.status FROM payment_requests p JOIN c ON c.id = p.id
+       SELECT p.id, p.status, t.hold_days FROM payment_requests p JOIN c ON c.id = p.id
+         JOIN tenants t ON t.id = p.tenant_id
         WHERE p.status = ANY(string_to_array(c.from_list, ','))
           AND p.pending_action IS NOT DISTINCT FROM c.claim
         FOR UPDATE OF p
@@ -72,11 +79,14 @@ export async function applyStatusChanges(q: Queryable, changes: readonly StatusC
               provider = COALESCE(c.provider, p.provider),
               provider_transaction_id = COALESCE(c.txn, p.provider_transaction_id),
               card_token = COALESCE(c.card_token, p.card_token),
+              card_network_transaction_id = COALESCE(c.network_txn, p.card_network_transaction_id),
               masked_pan = COALESCE(c.masked_pan, p.masked_pan),
               card_expiry_month = COALESCE(c.exp_month, p.card_expiry_month),
               card_expiry_year = COALESCE(c.exp_year, p.card_expiry_year),
-              hold_expires_at = CASE WHEN c.hold_days IS NULL THEN p.hold_expires_at
-                                     ELSE now() + make_interval(days => c.hold_days) END,
+              hold_expires_at = CASE WHEN NOT c.hold_placed THEN p.hold_expires_at
+                                     WHEN c.hold_cap IS NULL THEN now() + make_interval(days => old.hold_days)
+                                     ELSE now() + LEAST(make_interval(days => old.hold_days),
+                                                        make_interval(secs => c.hold_cap)) END,
               hold_attempts = p.hold_attempts + CASE WHEN c.claim = 'hold' THEN 1 ELSE 0 END,
               last_hold_error = CASE WHEN c.claim = 'hold' THEN c.hold_error ELSE p.last_hold_error END,
               amount_captured = COALESCE((
@@ -117,9 +127,11 @@ export async function applyStatusChanges(q: Queryable, changes: readonly StatusC
       col((c) => c.set?.maskedPan),
       col((c) => c.set?.expiryMonth),
       col((c) => c.set?.expiryYear),
-      col((c) => c.set?.holdDays),
+      col((c) => c.set?.holdPlaced?.capSeconds),
       col((c) => c.set?.holdError),
       col((c) => c.email),
+      changes.map((c) => c.set?.holdPlaced !== undefined),
+      col((c) => c.set?.networkTransactionId),
     ],
   );
   return r.rows;

@@ -179,6 +179,7 @@ export function notifications(deps: NotificationDeps) {
         provider,
         ...(n.transactionId ? { providerTransactionId: n.transactionId } : {}),
         ...(n.cardToken ? { cardToken: cardTokens.seal(n.cardToken, row.id) } : {}),
+        ...(n.initialIssuerTransactionId ? { networkTransactionId: n.initialIssuerTransactionId } : {}),
         ...(n.maskedPan ? { maskedPan: n.maskedPan } : {}),
         ...(n.expiryMonth ? { expiryMonth: n.expiryMonth } : {}),
         ...(n.expiryYear ? { expiryYear: n.expiryYear } : {}),

@@ -99,23 +99,25 @@ export async function createDeferredPayments(
           idempotencyKey: key,
           cardToken: ctx.cardTokens.open(row.card_token, row.id),
           amountCents: row.amount,
+          ...(row.card_network_transaction_id ? { initialIssuerTransactionId: row.card_network_transaction_id } : {}),
         }),
     };
   }
 
-  /** Claim the group, and let the runner make the holds won (`workers` at once) and record them. */
+  /**
+   * The runner claims the group with the ledger rows of its holds (one transaction), makes the
+   * holds it won (`workers` at once) and records them.
+   */
   async function group(rows: readonly DueImprint[], workers: number): Promise<void> {
-    const won = await ctx.holds.claim(
-      rows.map((r) => r.id),
-      from,
+    const ids = rows.map((r) => r.id);
+    const outcomes = await ctx.runner.run(holdOperation, rows.map(move), workers, (tx) =>
+      ctx.holds.claim(ids, from, tx),
     );
-    result.skipped += rows.length - won.size;
-    const mine = rows.filter((r) => won.has(r.id));
-    const outcomes = await ctx.runner.run(holdOperation, mine.map(move), workers);
     for (const o of outcomes) {
       if (o.outcome === 'succeeded') result.held++;
       else if (o.outcome === 'refused') result.refused++;
       else if (o.outcome === 'in_doubt') result.in_doubt++;
+      else if (o.outcome === 'not_claimed') result.skipped++;
       else result.failed++;
     }
   }

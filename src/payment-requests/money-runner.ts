@@ -5,7 +5,9 @@ import {
   ProviderError,
   type ProviderRegistry,
   ProviderTimeout,
+  type TenantProviders,
 } from '../providers/index.js';
+import { SealedValueError } from '../secrets/index.js';
 
 /** What a settled ledger row carries into its operation's record step. */
 export type EntryFacts = Pick<
@@ -48,7 +50,14 @@ export interface MoneyOperation {
   record(tx: Queryable, settled: readonly Settled[]): Promise<void>;
 }
 
-export type RunResult = Settled | { entry: NewLedgerEntry; outcome: 'duplicate' };
+/** duplicate: its key is already in the ledger, someone else's to finish; not_claimed: the claim step lost its row. */
+export type RunResult = Settled | { entry: NewLedgerEntry; outcome: 'duplicate' | 'not_claimed' };
+
+/**
+ * Claims the moves' requests inside the transaction that writes their ledger rows, so a claim
+ * never exists without its row, nor a row without its claim; answers the request ids it won.
+ */
+export type ClaimStep = (tx: Queryable) => Promise<ReadonlySet<string>>;
 
 export interface RunnerDeps {
   db: Database;
@@ -79,6 +88,10 @@ function outcomeOf(err: unknown): 'refused' | 'failed' | 'in_doubt' {
     if (err.kind === 'refused') return 'refused';
     if (err.kind === 'technical' || err.kind === 'unavailable') return 'failed';
   }
+  // A card token whose key is not configured (or that its key does not open) fails while the
+  // call is being made, before anything is sent: nothing moved, the claim is given back, and
+  // the ledger row's error names the key id. Not in doubt: no provider ever saw it.
+  if (err instanceof SealedValueError) return 'failed';
   // A timeout, a lost answer, or an error we cannot read: the call may have happened.
   return 'in_doubt';
 }
@@ -132,9 +145,51 @@ export function moneyRunner(deps: RunnerDeps) {
       );
   }
 
-  async function run(op: MoneyOperation, moves: readonly MoneyMove[], concurrency = 1): Promise<RunResult[]> {
-    const ids = await ledger.request(moves.map((m) => m.entry));
-    const results: RunResult[] = moves.map((m) => ({ entry: m.entry, outcome: 'duplicate' as const }));
+  /** Each move's tenant's provider, read once for the whole group; a failed read fails every move. */
+  async function providersOf(moves: readonly MoneyMove[]): Promise<TenantProviders> {
+    const tenants = [...new Set(moves.map((m) => m.entry.tenantId))];
+    try {
+      return await providers.forTenants(tenants);
+    } catch (err) {
+      const failed = new ProviderError('unavailable', err instanceof Error ? err.message : String(err));
+      return new Map(tenants.map((t) => [t, failed]));
+    }
+  }
+
+  /** Each move's ledger row id (undefined: not written), and the requests the claim won, if any. */
+  async function requestRows(
+    moves: readonly MoneyMove[],
+    claim?: ClaimStep,
+  ): Promise<{ ids: (string | undefined)[]; won?: ReadonlySet<string> }> {
+    if (!claim) return { ids: await ledger.request(moves.map((m) => m.entry)) };
+    return db.transaction(async (tx) => {
+      const won = await claim(tx);
+      const mine = moves.filter((m) => won.has(m.entry.paymentRequestId));
+      const ids = await ledger.request(
+        mine.map((m) => m.entry),
+        tx,
+      );
+      const byMove = new Map(mine.map((m, i) => [m, ids[i]]));
+      return { ids: moves.map((m) => byMove.get(m)), won };
+    });
+  }
+
+  /**
+   * Runs the moves, `concurrency` provider calls at once. With `claim`, the claim and the
+   * ledger rows are one transaction, and a move whose row the claim lost is `not_claimed`.
+   */
+  async function run(
+    op: MoneyOperation,
+    moves: readonly MoneyMove[],
+    concurrency = 1,
+    claim?: ClaimStep,
+  ): Promise<RunResult[]> {
+    // The providers are read beside the ledger write, not after it: one round trip less per group.
+    const [{ ids, won }, byTenant] = await Promise.all([requestRows(moves, claim), providersOf(moves)]);
+    const results: RunResult[] = moves.map((m) => ({
+      entry: m.entry,
+      outcome: won && !won.has(m.entry.paymentRequestId) ? ('not_claimed' as const) : ('duplicate' as const),
+    }));
     const settled: Settled[] = [];
     let next = 0;
     const worker = async () => {
@@ -146,12 +201,10 @@ export function moneyRunner(deps: RunnerDeps) {
         if (id === undefined) continue;
         const entry = facts(id, move.entry);
         let s: Settled;
-        let provider: PaymentProvider;
-        try {
-          provider = await providers.forTenant(move.entry.tenantId);
-        } catch (err) {
+        const provider = byTenant.get(move.entry.tenantId);
+        if (!provider || provider instanceof ProviderError) {
           // No provider to ask (an account removed, say): nothing was sent, nothing moved.
-          s = { entry, outcome: 'failed', error: err instanceof Error ? err.message : String(err) };
+          s = { entry, outcome: 'failed', error: provider?.message ?? 'no provider' };
           settled.push(s);
           results[i] = s;
           continue;

@@ -8,12 +8,13 @@ import {
   type ProviderNotification,
   UnknownNotificationOrder,
 } from './payment-provider.js';
-import type { NotificationReceiver, ProviderRegistry } from './provider-registry.js';
+import type { NotificationReceiver, ProviderRegistry, TenantProviders } from './provider-registry.js';
 import { withTimeouts } from './with-timeouts.js';
 
 /** Where the accounts are: one query each, so a cache can ask on every call. */
 export interface ProviderAccountSource {
   find(tenantId: string): Promise<ProviderAccountRow | undefined>;
+  findMany(tenantIds: readonly string[]): Promise<ProviderAccountRow[]>;
   /** The tenant of a payment request, and that tenant's account if it has one. */
   forOrder(requestId: string): Promise<{ tenantId: string; account: ProviderAccountRow | undefined } | undefined>;
 }
@@ -121,8 +122,23 @@ export function accountRegistry(opts: AccountRegistryOptions): ProviderRegistry 
     },
   };
 
+  const forTenants = async (tenantIds: readonly string[]): Promise<TenantProviders> => {
+    const unique = [...new Set(tenantIds)];
+    const rows = new Map((await opts.accounts.findMany(unique)).map((row) => [row.tenant_id, row]));
+    const found = new Map<string, PaymentProvider | ProviderError>();
+    for (const id of unique) {
+      try {
+        found.set(id, fromRow(id, rows.get(id)));
+      } catch (err) {
+        found.set(id, err instanceof ProviderError ? err : new ProviderError('technical', String(err)));
+      }
+    }
+    return found;
+  };
+
   return {
     forTenant: async (tenantId) => fromRow(tenantId, await opts.accounts.find(tenantId)),
+    forTenants,
     byName: (name) => (opts.sandbox && name === opts.sandbox.name ? opts.sandbox : undefined),
     notificationReceiver: (name) => (name === 'lyra' ? lyraReceiver : undefined),
   };

@@ -5,6 +5,7 @@ export {
   lyraAccountOf,
   type ProviderAccountSource,
 } from './account-registry.js';
+export { holdLimitSeconds } from './hold-limits.js';
 export { checkLyraCredentials } from './lyra/index.js';
 export {
   type GuestCheckout,
@@ -26,6 +27,11 @@ export {
   type TransactionCall,
   UnknownNotificationOrder,
 } from './payment-provider.js';
-export { type NotificationReceiver, type ProviderRegistry, singleProviderRegistry } from './provider-registry.js';
+export {
+  type NotificationReceiver,
+  type ProviderRegistry,
+  singleProviderRegistry,
+  type TenantProviders,
+} from './provider-registry.js';
 export { sandboxProvider } from './sandbox/sandbox-provider.js';
 export { ProviderTimeout, withTimeouts } from './with-timeouts.js';

@@ -93,6 +93,11 @@ export interface ProviderNotification {
   transactionId?: string;
   /** The provider's reusable card token (IMPRINT), stored encrypted. */
   cardToken?: string;
+  /**
+   * The card network's id of the registration (IMPRINT), where the provider gives one: each
+   * merchant-initiated payment on the card sends it back, as the networks ask.
+   */
+  initialIssuerTransactionId?: string;
   maskedPan?: string;
   expiryMonth?: number;
   expiryYear?: number;
@@ -122,6 +127,8 @@ export interface TransactionCall extends MoneyCall {
 export interface SilentHoldCall extends MoneyCall {
   cardToken: string;
   amountCents: number;
+  /** The registration's network id, when the provider gave one (see ProviderNotification). */
+  initialIssuerTransactionId?: string;
 }
 
 /** The provider's transaction a money call created (hold, refund) or moved (capture, release, void). */

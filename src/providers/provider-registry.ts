@@ -1,4 +1,7 @@
-import type { PaymentProvider, ProviderNotification } from './payment-provider.js';
+import type { PaymentProvider, ProviderError, ProviderNotification } from './payment-provider.js';
+
+/** Each tenant asked for, with its provider, or why it has none. */
+export type TenantProviders = ReadonlyMap<string, PaymentProvider | ProviderError>;
 
 /**
  * Reads a notification whose key depends on what it is about (Lyra: the order's tenant's
@@ -18,6 +21,8 @@ export interface NotificationReceiver {
 export interface ProviderRegistry {
   /** The provider a tenant takes payments with. */
   forTenant(tenantId: string): Promise<PaymentProvider>;
+  /** The providers of several tenants at once: one read however many moves a group holds. */
+  forTenants(tenantIds: readonly string[]): Promise<TenantProviders>;
   /** The provider that reads notifications posted to `/ipn/<name>/`, if there is one. */
   byName(name: string): PaymentProvider | undefined;
   /** For `/ipn/<name>/` when its provider is per account; otherwise byName's parseNotification reads it. */
@@ -28,6 +33,7 @@ export interface ProviderRegistry {
 export function singleProviderRegistry(provider: PaymentProvider): ProviderRegistry {
   return {
     forTenant: async () => provider,
+    forTenants: async (tenantIds) => new Map(tenantIds.map((id) => [id, provider])),
     byName: (name) => (name === provider.name ? provider : undefined),
   };
 }

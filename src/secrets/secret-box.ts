@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { keyById, LEGACY_KEY_ID, type SecretKeyRing } from './key-ring.js';
 
 /**
  * Everything the service keeps secret is derived from SECRET_KEY, one key per purpose (HKDF),
@@ -8,36 +9,96 @@ export function deriveKey(secretKey: string, purpose: string, length = 32): Buff
   return Buffer.from(hkdfSync('sha256', secretKey, 'payreq', purpose, length));
 }
 
-const VERSION = 'v1';
+/**
+ * A sealed value that cannot be opened: its key is not configured (`unknown_key`: the id is
+ * neither SECRET_KEY_ID nor in SECRET_KEYS_OLD), or the key named does not open it
+ * (`unreadable`: another key under that id, another row's value, or damage). The message names
+ * the key id, never the value.
+ */
+export class SealedValueError extends Error {
+  constructor(
+    readonly reason: 'unknown_key' | 'unreadable' | 'format',
+    readonly keyId: string | undefined,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SealedValueError';
+  }
+}
+
+/**
+ * The id of the key that sealed `sealed`: `v2:<id>:<data>`, or LEGACY_KEY_ID for `v1:<data>`
+ * (sealed before values named their key). undefined for anything else.
+ */
+export function sealedKeyId(sealed: string): string | undefined {
+  if (sealed.startsWith('v1:')) return LEGACY_KEY_ID;
+  if (!sealed.startsWith('v2:')) return undefined;
+  const end = sealed.indexOf(':', 3);
+  return end > 3 ? sealed.slice(3, end) : undefined;
+}
 
 /**
  * Authenticated encryption (AES-256-GCM) of small values at rest, card tokens above all. A
  * value is bound to its context (the payment request id), so a ciphertext copied onto another
- * row does not decrypt.
+ * row does not decrypt. It is sealed with the ring's current key and names it (`v2:<id>:…`);
+ * it opens with whichever key of the ring its id names.
  */
 export interface SecretBox {
   seal(plain: string, context: string): string;
   open(sealed: string, context: string): string;
+  /** Whether `sealed` is under the current key already (reseal leaves it alone). */
+  isCurrent(sealed: string): boolean;
 }
 
-export function secretBox(secretKey: string, purpose = 'card-token'): SecretBox {
-  const key = deriveKey(secretKey, `secret-box:${purpose}`);
+export function secretBox(ring: SecretKeyRing, purpose: string): SecretBox {
+  const derived = new Map<string, Buffer>();
+  const keyFor = (id: string): Buffer | undefined => {
+    let k = derived.get(id);
+    if (!k) {
+      const named = keyById(ring, id);
+      if (!named) return undefined;
+      k = deriveKey(named.key, `secret-box:${purpose}`);
+      derived.set(id, k);
+    }
+    return k;
+  };
+  const currentId = ring.current.id;
   return {
     seal(plain, context) {
+      const key = keyFor(currentId) as Buffer;
       const iv = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', key, iv);
       cipher.setAAD(Buffer.from(context));
       const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-      return `${VERSION}:${Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url')}`;
+      return `v2:${currentId}:${Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url')}`;
     },
     open(sealed, context) {
-      const [version, data] = sealed.split(':');
-      if (version !== VERSION || !data) throw new Error('sealed value: unknown format');
-      const raw = Buffer.from(data, 'base64url');
-      const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
-      decipher.setAAD(Buffer.from(context));
-      decipher.setAuthTag(raw.subarray(12, 28));
-      return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+      const id = sealedKeyId(sealed);
+      if (id === undefined) throw new SealedValueError('format', undefined, 'sealed value: unknown format');
+      const key = keyFor(id);
+      if (!key) {
+        throw new SealedValueError(
+          'unknown_key',
+          id,
+          `sealed value: key id "${id}" is not configured (neither SECRET_KEY_ID nor in SECRET_KEYS_OLD)`,
+        );
+      }
+      const raw = Buffer.from(sealed.slice(sealed.lastIndexOf(':') + 1), 'base64url');
+      try {
+        const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
+        decipher.setAAD(Buffer.from(context));
+        decipher.setAuthTag(raw.subarray(12, 28));
+        return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+      } catch {
+        throw new SealedValueError(
+          'unreadable',
+          id,
+          `sealed value: key id "${id}" does not open it (another key under that id, or a damaged value)`,
+        );
+      }
+    },
+    isCurrent(sealed) {
+      return sealedKeyId(sealed) === currentId;
     },
   };
 }

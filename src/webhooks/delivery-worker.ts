@@ -1,4 +1,5 @@
 import type { ClaimedDelivery, Repositories } from '../db/index.js';
+import type { SecretKeyRing } from '../secrets/index.js';
 import { webhookSecrets } from './endpoints.js';
 import { SIGNATURE_HEADER, signatureHeader } from './signature.js';
 
@@ -11,7 +12,8 @@ export interface WebhookLog {
 
 export interface WebhookContext {
   repos: Pick<Repositories, 'webhooks'>;
-  secretKey: string;
+  /** What endpoint secrets open with (SECRET_KEY and the retired keys). */
+  secretKeys: SecretKeyRing;
 }
 
 export interface WebhookOptions {
@@ -65,7 +67,7 @@ export interface RoundResult {
 export async function deliverDueWebhooks(ctx: WebhookContext, opts: WebhookOptions): Promise<RoundResult> {
   const log = opts.log ?? silentLog;
   const q = ctx.repos.webhooks;
-  const secrets = webhookSecrets(ctx.secretKey);
+  const secrets = webhookSecrets(ctx.secretKeys);
   const rows = await q.claim(opts.batchSize ?? 20, LEASE_MS);
   const result: RoundResult = { claimed: rows.length, delivered: 0, failed: 0, disabled: 0 };
   await Promise.all(

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Repositories, WebhookEndpointRow } from '../db/index.js';
 import { STATUSES } from '../domain/index.js';
-import { secretBox } from '../secrets/index.js';
+import { type SecretKeyRing, secretBox } from '../secrets/index.js';
 
 /**
  * Every event type: one per status, plus `deleted` (the request is gone) and `incident`
@@ -15,8 +15,8 @@ export const EVENT_TYPES: readonly string[] = [...STATUSES, 'DELETED', 'INCIDENT
 export class WebhookInputError extends Error {}
 
 /** The box that seals endpoint secrets: one key per purpose, derived from SECRET_KEY. */
-export function webhookSecrets(secretKey: string) {
-  return secretBox(secretKey, 'webhook-secret');
+export function webhookSecrets(keys: SecretKeyRing) {
+  return secretBox(keys, 'webhook-secret');
 }
 
 export interface NewEndpoint {
@@ -71,7 +71,7 @@ function checkEvents(events: string[]): string[] {
  */
 export async function createEndpoint(
   repos: Repositories,
-  secretKey: string,
+  keys: SecretKeyRing,
   production: boolean,
   e: NewEndpoint,
 ): Promise<ReturnType<typeof presentEndpoint> & { secret: string }> {
@@ -84,7 +84,7 @@ export async function createEndpoint(
     tenantId: e.tenantId,
     url,
     events,
-    secretSealed: webhookSecrets(secretKey).seal(secret, id),
+    secretSealed: webhookSecrets(keys).seal(secret, id),
   });
   return { ...presentEndpoint(row), secret };
 }

@@ -8,6 +8,7 @@ import {
   killAll,
   parseJson,
   payreq,
+  pgliteDataDir,
   ServeProcess,
   scratchDir,
 } from './payreq-process.js';
@@ -29,7 +30,10 @@ describe(`payreq admin users, with the service running (${ENGINE})`, { timeout: 
     if (ENGINE === 'postgres') testDb = await createTestDatabase();
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    env = cliEnv({ DATABASE_URL: testDb ? testDb.url : `pglite://${scratch.dir}/data`, PORT: String(port) });
+    env = cliEnv({
+      DATABASE_URL: testDb ? testDb.url : `pglite://${pgliteDataDir(`${scratch.dir}/data`)}`,
+      PORT: String(port),
+    });
     serve = await ServeProcess.start({ ...env, LOG_LEVEL: 'info' }, scratch.dir, 120_000);
   });
   after(async () => {

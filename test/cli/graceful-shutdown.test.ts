@@ -8,7 +8,7 @@ import { IPN_SIGNATURE_HEADER, ipnKey, signIpn } from '../../src/providers/sandb
 import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.js';
 import { PRODUCTION_SECRET_KEY } from '../helpers/production-secret.js';
 import { createBody } from '../helpers/test-app.js';
-import { cliEnv, freePort, killAll, ServeProcess, scratchDir } from './payreq-process.js';
+import { cliEnv, freePort, killAll, pgliteDataDir, ServeProcess, scratchDir } from './payreq-process.js';
 
 /** Resolves once the process's output matches; rejects if it exits first. */
 function output(serve: ServeProcess, pattern: RegExp): Promise<void> {
@@ -58,7 +58,7 @@ describe(`SIGTERM: a graceful stop finishes the requests in flight (${ENGINE})`,
   });
 
   test('a notification half received when SIGTERM arrives is still answered and applied; the exit is clean', async () => {
-    const dir = path.join(scratch.dir, 'data');
+    const dir = pgliteDataDir(path.join(scratch.dir, 'data'));
     let databaseUrl = `pglite://${dir}`;
     let orderId: string;
     if (ENGINE === 'postgres') {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,6 +8,32 @@ import { fileURLToPath } from 'node:url';
 
 /** The real executable, run as a user would: a separate process, no mocks. */
 export const BIN = fileURLToPath(new URL('../../bin/payreq.js', import.meta.url));
+
+/**
+ * What the children run. Under scripts/run-tests.mjs this file is itself in the run's compiled
+ * tree, whose src/cli/main.js is what bin/payreq.js runs from dist/: started directly, a child
+ * does not load the sources through tsx (about 3 s of CPU each) as bin/payreq.js does whenever a
+ * source is newer than the build. Outside the runner (no compiled tree), the real bin/payreq.js.
+ * bin's own choice is tested in bin-build-choice.test.ts.
+ */
+const COMPILED_MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+export const ENTRY = existsSync(COMPILED_MAIN) ? COMPILED_MAIN : BIN;
+
+/**
+ * A PGlite data directory for the children, already migrated when the runner made a migrated
+ * template (PAYREQ_TEST_PGLITE_TEMPLATE, a tar of a data directory): without it, the first
+ * child on an empty directory runs initdb and every migration inside WASM, about 10 s of CPU.
+ * For a test about starting on an empty directory, pass the path without this.
+ */
+export function pgliteDataDir(dir: string): string {
+  const archive = process.env.PAYREQ_TEST_PGLITE_TEMPLATE;
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (archive && existsSync(archive) && readdirSync(dir).length === 0) {
+    // The archive's members are absolute (/base/..., /global/...): tar makes them relative to -C.
+    execFileSync('tar', ['-xf', archive, '-C', dir], { stdio: ['ignore', 'ignore', 'ignore'] });
+  }
+  return dir;
+}
 
 export interface Run {
   code: number | null;
@@ -38,7 +64,7 @@ const children = new Set<ChildProcess>();
 
 function start(args: readonly string[], env: NodeJS.ProcessEnv, cwd: string, input?: string): ChildProcess {
   const stdin = input === undefined ? 'ignore' : 'pipe';
-  const child = spawn(process.execPath, [BIN, ...args], { env, cwd, stdio: [stdin, 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [ENTRY, ...args], { env, cwd, stdio: [stdin, 'pipe', 'pipe'] });
   if (input !== undefined) child.stdin?.end(input);
   children.add(child);
   child.on('exit', () => children.delete(child));

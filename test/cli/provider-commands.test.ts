@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { DEMO_SHOP, type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.js';
 import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.js';
-import { assertFails, cliEnv, killAll, parseJson, payreq, scratchDir } from './payreq-process.js';
+import { assertFails, cliEnv, killAll, parseJson, payreq, pgliteDataDir, scratchDir } from './payreq-process.js';
 
 const SECRETS = JSON.stringify({
   password: DEMO_SHOP.password,
@@ -36,7 +36,7 @@ describe(`payreq tenant set-provider / provider-show against the Lyra fake (${EN
   before(async () => {
     fake = await startLyraFake();
     if (ENGINE === 'postgres') testDb = await createTestDatabase();
-    env = cliEnv({ DATABASE_URL: testDb ? testDb.url : `pglite://${scratch.dir}/data` });
+    env = cliEnv({ DATABASE_URL: testDb ? testDb.url : `pglite://${pgliteDataDir(`${scratch.dir}/data`)}` });
     tenant = parseJson<{ id: string }>(await run(['tenant', 'create', '--name', 'Hôtel Lyra', '--json'])).id;
   });
   after(async () => {

@@ -11,6 +11,7 @@ import {
   killAll,
   parseJson,
   payreq,
+  pgliteDataDir,
   ServeProcess,
   scratchDir,
 } from './payreq-process.js';
@@ -47,7 +48,7 @@ describe('CLI commands while `serve` holds a PGlite directory', {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     // A long auth cache: a status change can only show at once if the service forgets the key.
-    env = cliEnv({ DATABASE_URL: `pglite://${dataDir}`, PORT: String(port), AUTH_CACHE_MS: '60000' });
+    env = cliEnv({ DATABASE_URL: `pglite://${pgliteDataDir(dataDir)}`, PORT: String(port), AUTH_CACHE_MS: '60000' });
     serve = await ServeProcess.start({ ...env, LOG_LEVEL: 'info' }, scratch.dir);
     tenantId = parseJson<{ id: string }>(await run('tenant', 'create', '--name', 'Hôtel Service', '--json')).id;
   });
@@ -142,7 +143,7 @@ describe('a PGlite directory too deep for a socket path, and a service that died
   });
 
   test('the socket goes to the temp directory, recorded in the data directory', async () => {
-    const env = cliEnv({ DATABASE_URL: `pglite://${dataDir}`, PORT: String(await freePort()) });
+    const env = cliEnv({ DATABASE_URL: `pglite://${pgliteDataDir(dataDir)}`, PORT: String(await freePort()) });
     const serve = await ServeProcess.start({ ...env, LOG_LEVEL: 'info' }, scratch.dir);
     socketPath = readFileSync(path.join(dataDir, 'payreq.sock.path'), 'utf8').trim();
     assert.equal(path.dirname(socketPath), tmpdir());

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.js';
-import { assertFails, cliEnv, killAll, parseJson, payreq, scratchDir } from './payreq-process.js';
+import { assertFails, cliEnv, killAll, parseJson, payreq, pgliteDataDir, scratchDir } from './payreq-process.js';
 
 interface TenantJson {
   id: string;
@@ -23,7 +23,7 @@ describe(`payreq tenant update and show (${ENGINE})`, { timeout: 300_000 }, () =
 
   before(async () => {
     if (ENGINE === 'postgres') testDb = await createTestDatabase();
-    env = cliEnv({ DATABASE_URL: testDb ? testDb.url : `pglite://${scratch.dir}/data` });
+    env = cliEnv({ DATABASE_URL: testDb ? testDb.url : `pglite://${pgliteDataDir(`${scratch.dir}/data`)}` });
   });
   after(async () => {
     killAll();

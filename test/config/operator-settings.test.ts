@@ -46,6 +46,35 @@ describe('operator settings: TRUST_PROXY, SECRET_KEY, timeouts, API_DOCS, METRIC
     assert.equal(loadConfig({ SECRET_KEY: 'a'.repeat(32) }).secretKey, 'a'.repeat(32));
   });
 
+  test('SECRET_KEY_ID and SECRET_KEYS_OLD: v1 by default, checked at start, every key as strong as SECRET_KEY', () => {
+    const d = loadConfig(PRODUCTION);
+    assert.equal(d.secretKeyId, 'v1', 'an install that never set an id keeps opening its v1: values');
+    assert.deepEqual(d.oldSecretKeys, []);
+    const OTHER = 'Zq9h1Kx0u3+Vb7mNw2LrT5yP8sQe4DfGa6HcJiUo0kXlRnYzWvBtMp1E2dSgF3Ah';
+    const rotated = loadConfig({
+      ...PRODUCTION,
+      SECRET_KEY: OTHER,
+      SECRET_KEY_ID: '2025a',
+      SECRET_KEYS_OLD: `v1:${PRODUCTION_SECRET_KEY}`,
+    });
+    assert.equal(rotated.secretKeyId, '2025a');
+    assert.deepEqual(rotated.oldSecretKeys, [{ id: 'v1', key: PRODUCTION_SECRET_KEY }]);
+    refused({ ...PRODUCTION, SECRET_KEY_ID: 'has:colon' }, /^SECRET_KEY_ID: a key id is 1 to 32/);
+    refused({ ...PRODUCTION, SECRET_KEYS_OLD: PRODUCTION_SECRET_KEY }, /^SECRET_KEYS_OLD entry 1 must be ID:KEY/);
+    refused({ ...PRODUCTION, SECRET_KEYS_OLD: `v1:${OTHER}` }, /"v1", which is SECRET_KEY_ID/);
+    refused({ ...PRODUCTION, SECRET_KEY_ID: 'k3', SECRET_KEYS_OLD: `v1:${OTHER},v1:${OTHER}` }, /"v1" twice/);
+    // The entropy rule applies to retired keys too in production; the length rule everywhere.
+    refused(
+      { ...PRODUCTION, SECRET_KEY_ID: 'k2', SECRET_KEYS_OLD: `v1:${'a'.repeat(40)}` },
+      /^SECRET_KEYS_OLD key "v1" looks guessable/,
+    );
+    refused(
+      { SECRET_KEY: 'a'.repeat(32), SECRET_KEY_ID: 'k2', SECRET_KEYS_OLD: 'v1:short' },
+      /"v1" must be at least 32/,
+    );
+    refused({ SECRET_KEYS_OLD: `v1:${'a'.repeat(32)}` }, /SECRET_KEYS_OLD needs SECRET_KEY/);
+  });
+
   test('timeouts: defaults, overrides, and a headers timeout longer than the request one refused', () => {
     const d = loadConfig({});
     assert.deepEqual(

@@ -54,9 +54,9 @@ describe(`back office in a real browser (${ENGINE})`, { skip: skipWithoutChromiu
       if (/Content Security Policy|Refused to/i.test(m.text())) cspErrors.push(m.text());
     });
     await page.goto('/control/');
-    await page.getByLabel(/Username|Nom d'utilisateur/).fill(username);
-    await page.getByLabel(/Password|Mot de passe/).fill(PASSWORD);
-    await page.getByRole('button', { name: /Sign in|Se connecter/ }).click();
+    await page.getByLabel(/Username|Nom d'utilisateur|Benutzername/).fill(username);
+    await page.getByLabel(/Password|Mot de passe|Passwort/).fill(PASSWORD);
+    await page.getByRole('button', { name: /Sign in|Se connecter|Anmelden/ }).click();
     await page.waitForURL('**/control/requests');
     return { context, page, cspErrors };
   }
@@ -187,6 +187,7 @@ describe(`back office in a real browser (${ENGINE})`, { skip: skipWithoutChromiu
   for (const [language, locale] of [
     ['en', 'en-GB'],
     ['fr', 'fr-FR'],
+    ['de', 'de-DE'],
   ] as const) {
     for (const width of [1280, 768]) {
       test(`axe finds nothing on the main pages (${language}, ${width} px)`, async () => {
@@ -194,6 +195,8 @@ describe(`back office in a real browser (${ENGINE})`, { skip: skipWithoutChromiu
         const { context, page, cspErrors } = await signedIn('root', width, locale);
         const pages = [
           '/control/requests',
+          // A search by reference: matched by its start, which the page says.
+          `/control/requests?q=${r.reference}`,
           `/control/requests/${r.uuid}`,
           `/control/requests/${r.uuid}/confirm?action=cancel`,
           '/control/keys',

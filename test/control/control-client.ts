@@ -72,7 +72,8 @@ export class ControlClient {
     const form = new FormData();
     if (!('_csrf' in fields)) form.append('_csrf', this.csrf);
     for (const [k, v] of Object.entries(fields)) form.append(k, v);
-    for (const [k, f] of Object.entries(files)) form.append(k, new Blob([new Uint8Array(f.bytes)], { type: f.type }), f.name);
+    for (const [k, f] of Object.entries(files))
+      form.append(k, new Blob([new Uint8Array(f.bytes)], { type: f.type }), f.name);
     // The platform's own encoder: boundary, headers of each part, exactly as fetch would send them.
     const encoded = new Request('http://localhost/', { method: 'POST', body: form });
     const r = await this.t.app.inject({

@@ -75,6 +75,61 @@ describe(`back office payment requests (${ENGINE})`, { timeout: 180_000 }, () =>
     assert.deepEqual(new Set(seen), made);
   });
 
+  test('text with a digit or @ is matched from the start of a reference, reservation or e-mail', async () => {
+    const a = await createRequest(t, { guest_email: 'Prefix.Case7@Example.com', reservation_ref: 'PFX-77-A' });
+    // Holds the same text, but not at the start of anything.
+    const b = await createRequest(t, { guest_email: 'x.prefix.case7@example.com', reservation_ref: 'ZPFX-77-A' });
+    const prefixed = async (q: string) => {
+      const page = await c.get(`/control/requests?q=${encodeURIComponent(q)}`);
+      assert.equal(page.statusCode, 200);
+      return { a: page.body.includes(a.reference), b: page.body.includes(b.reference), body: page.body };
+    };
+    const byEmail = await prefixed('PREFIX.case7@');
+    assert.deepEqual([byEmail.a, byEmail.b], [true, false], 'e-mail start, any case');
+    assert.match(byEmail.body, /starts with “PREFIX.case7@”/);
+    const byReservation = await prefixed('pfx-77');
+    assert.deepEqual([byReservation.a, byReservation.b], [true, false], 'reservation start');
+    const byReference = await prefixed(` ${a.reference.toLowerCase()} `);
+    assert.deepEqual([byReference.a, byReference.b], [true, false], 'whole reference, trimmed');
+    // Nothing starts with it: looked for anywhere, as words are, and the page says nothing of a start.
+    const inside = await prefixed('fx-77-a');
+    assert.deepEqual([inside.a, inside.b], [true, true], 'a fragment from inside');
+    assert.doesNotMatch(inside.body, /starts with/);
+    // A % or _ typed is a character, not a wildcard, on both paths.
+    assert.deepEqual(Object.values(await prefixed('pfx_77')).slice(0, 2), [false, false]);
+    assert.deepEqual(Object.values(await prefixed('%77-a')).slice(0, 2), [false, false]);
+    // Words (no digit, no @) still match inside names and e-mails.
+    const words = await prefixed('refix.cas');
+    assert.deepEqual([words.a, words.b], [true, true]);
+  });
+
+  test('a prefix search pages like any other and never falls back to "contains" on a later page', async () => {
+    const decoy = await createRequest(t, { reservation_ref: 'XPG7-1' });
+    const made = new Set<string>();
+    for (let i = 0; i < 51; i++) made.add((await createRequest(t, { reservation_ref: `PG7-${i}` })).reference);
+    const first = await c.get('/control/requests?q=pg7-');
+    const next = /<a href="([^"]+)" rel="next">/.exec(first.body)?.[1]?.replaceAll('&amp;', '&');
+    assert.ok(next, 'a next-page link');
+    const second = await c.get(next);
+    const refs = (body: string) => [...body.matchAll(/>((?:IMP|DEP)-\d{4}-\d+)</g)].map((m) => m[1]);
+    assert.equal(refs(first.body).length, 50);
+    assert.deepEqual(new Set([...refs(first.body), ...refs(second.body)]), made);
+    assert.match(second.body, /starts with/);
+    assert.doesNotMatch(second.body, /rel="next"/);
+    // Past the oldest match, the search is still by prefix: nothing left, not the decoy.
+    const oldest = await t.db.query<{ created_at: Date; id: string }>(
+      "SELECT created_at, id FROM payment_requests WHERE reservation_ref LIKE 'PG7-%' ORDER BY created_at, id LIMIT 1",
+    );
+    const past = await t.repos.controlRequests.list({
+      tenantId: t.tenant.tenantId,
+      text: 'pg7-',
+      before: { createdAt: oldest.rows[0]?.created_at as Date, id: oldest.rows[0]?.id as string },
+      limit: 51,
+    });
+    assert.deepEqual(past, { rows: [], match: 'prefix' });
+    assert.ok((await c.get('/control/requests?q=xpg7-')).body.includes(decoy.reference));
+  });
+
   test('the detail shows every field, the reservation data and the history', async () => {
     const r = await createRequest(t, {
       guest_first_name: 'Amélie',

@@ -18,7 +18,7 @@ async function giveLyraAccount(t: TestApp, tenantId: string, fake: LyraFake, pas
     apiUrl: fake.apiUrl,
     staticUrl: null,
     mode: 'TEST',
-    secretsSealed: providerSecrets(t.app.payreq.secretKey).seal(JSON.stringify(secrets), tenantId),
+    secretsSealed: providerSecrets(t.app.payreq.secretKeys).seal(JSON.stringify(secrets), tenantId),
   });
 }
 

@@ -197,9 +197,10 @@ describe(`create_deferred_payments against the sandbox (${ENGINE})`, () => {
     const racing = {
       ...holds,
       // A capture or a second run takes the row between the read and the claim.
-      async claim(ids: readonly string[], from: Parameters<typeof holds.claim>[1]) {
+      async dueBatch(...args: Parameters<typeof holds.dueBatch>) {
+        const batch = await holds.dueBatch(...args);
         await t.db.query("UPDATE payment_requests SET pending_action = 'capture' WHERE id = $1", [id]);
-        return holds.claim(ids, from);
+        return batch;
       },
     };
     const r = await createDeferredPayments(

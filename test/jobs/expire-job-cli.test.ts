@@ -3,7 +3,7 @@ import { after, describe, test } from 'node:test';
 import { buildApp } from '../../src/app.js';
 import { ConfigError, loadConfig } from '../../src/config/index.js';
 import { openDatabase } from '../../src/db/index.js';
-import { cliEnv, killAll, parseJson, payreq, scratchDir } from '../cli/payreq-process.js';
+import { cliEnv, killAll, parseJson, payreq, pgliteDataDir, scratchDir } from '../cli/payreq-process.js';
 import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.js';
 import { createBody, newTenant } from '../helpers/test-app.js';
 
@@ -31,7 +31,7 @@ describe(`payreq job run expire_payment_requests, and WORKERS (${ENGINE})`, () =
       url = pg.url;
       open = () => openDatabase({ engine: 'postgres', url });
     } else {
-      const dir = `${scratch.dir}/db`;
+      const dir = pgliteDataDir(`${scratch.dir}/db`);
       url = `pglite://${dir}`;
       open = () => openDatabase({ engine: 'pglite', dir });
     }

@@ -5,7 +5,7 @@ import { after, describe, test } from 'node:test';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config/index.js';
 import { type Database, migrate, openDatabase } from '../../src/db/index.js';
-import { cliEnv, killAll, parseJson, payreq, scratchDir } from '../cli/payreq-process.js';
+import { cliEnv, killAll, parseJson, payreq, pgliteDataDir, scratchDir } from '../cli/payreq-process.js';
 import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.js';
 import { createBody, newTenant } from '../helpers/test-app.js';
 
@@ -29,7 +29,7 @@ describe(`payreq job run create_deferred_payments, as a process (${ENGINE})`, ()
       const url = pg.url;
       return { url, open: async () => openDatabase({ engine: 'postgres', url }), close: (db) => db.close() };
     }
-    const dir = path.join(scratch.dir, 'db');
+    const dir = pgliteDataDir(path.join(scratch.dir, 'db'));
     return {
       url: `pglite://${dir}`,
       open: async () => {

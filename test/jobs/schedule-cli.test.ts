@@ -9,6 +9,7 @@ import {
   killAll,
   parseJson,
   payreq,
+  pgliteDataDir,
   ServeProcess,
   scratchDir,
 } from '../cli/payreq-process.js';
@@ -43,7 +44,7 @@ describe(`payreq schedule list / set / runs, as processes (${ENGINE})`, () => {
       url = pg.url;
       open = () => openDatabase({ engine: 'postgres', url });
     } else {
-      const dir = path.join(scratch.dir, 'db');
+      const dir = pgliteDataDir(path.join(scratch.dir, 'db'));
       url = `pglite://${dir}`;
       open = async () => {
         const db = await openDatabase({ engine: 'pglite', dir });

@@ -63,7 +63,7 @@ describe(`webhooks: signed deliveries through an outbox, to a real receiver (${E
     const deadline = Date.now() + 30_000;
     while (!(await done())) {
       assert.ok(Date.now() < deadline, 'deliveries did not settle in time');
-      await deliverDueWebhooks({ repos: t.repos, secretKey: t.app.payreq.secretKey }, opts);
+      await deliverDueWebhooks({ repos: t.repos, secretKeys: t.app.payreq.secretKeys }, opts);
       await new Promise((r) => setImmediate(r));
     }
   }
@@ -216,7 +216,7 @@ describe(`webhooks: signed deliveries through an outbox, to a real receiver (${E
       assert.equal(held.length, 3);
       assert.equal(receiver.received.length, 0);
       // A worker starts (as serve starts it) and sends all three.
-      const worker = startWebhookWorker({ repos: t.repos, secretKey: t.app.payreq.secretKey }, fast);
+      const worker = startWebhookWorker({ repos: t.repos, secretKeys: t.app.payreq.secretKeys }, fast);
       try {
         await receiver.waitFor(3);
       } finally {
@@ -232,7 +232,7 @@ describe(`webhooks: signed deliveries through an outbox, to a real receiver (${E
     const tenant = await t.newTenant();
     const receiver = await startReceiver(() => 'hang');
     const worker = startWebhookWorker(
-      { repos: t.repos, secretKey: t.app.payreq.secretKey },
+      { repos: t.repos, secretKeys: t.app.payreq.secretKeys },
       { ...fast, timeoutMs: 10_000 },
     );
     try {

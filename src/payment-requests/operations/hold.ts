@@ -1,11 +1,12 @@
 import { applyStatusChanges, type Queryable, releaseClaims } from '../../db/index.js';
 import { allowedFrom, targetOf } from '../../domain/index.js';
+import { holdLimitSeconds } from '../../providers/index.js';
 import type { MoneyOperation, Settled } from '../money-runner.js';
 import { actorOf } from './entry-actor.js';
 
 /**
  * The daily job's hold on a registered card: AUTHORISED_TO_VALIDATE for the tenant's hold
- * length when placed, REFUSED when the bank says no. A technical failure gives the claim back
+ * length (or less, where the provider's networks lapse such a hold sooner) when placed, REFUSED when the bank says no. A technical failure gives the claim back
  * and counts the attempt: the next run tries again. In doubt, the claim stays, so no run places
  * a second hold until reconcile has asked the provider.
  */
@@ -13,15 +14,6 @@ export const holdOperation: MoneyOperation = {
   name: 'hold',
   async record(tx: Queryable, settled: readonly Settled[]) {
     const placed = settled.filter((s) => s.outcome === 'succeeded');
-    const days = new Map<string, number>();
-    if (placed.length > 0) {
-      const r = await tx.query<{ id: string; hold_days: number }>(
-        `SELECT p.id, t.hold_days FROM payment_requests p JOIN tenants t ON t.id = p.tenant_id
-          WHERE p.id = ANY($1::uuid[])`,
-        [placed.map((s) => s.entry.payment_request_id)],
-      );
-      for (const row of r.rows) days.set(row.id, row.hold_days);
-    }
     const from = allowedFrom('deferred_hold_placed', 'IMPRINT');
     await applyStatusChanges(tx, [
       ...placed.map((s) => ({
@@ -34,7 +26,7 @@ export const holdOperation: MoneyOperation = {
         detail: { transaction_id: s.outcome === 'succeeded' ? s.transactionId : null },
         set: {
           providerTransactionId: s.outcome === 'succeeded' ? s.transactionId : undefined,
-          holdDays: days.get(s.entry.payment_request_id) ?? 6,
+          holdPlaced: { capSeconds: holdLimitSeconds(s.entry.provider) },
         },
       })),
       ...settled

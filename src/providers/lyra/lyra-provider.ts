@@ -119,7 +119,16 @@ export function lyraProvider(account: LyraAccount, opts: { timeoutMs?: number } 
         orderId: call.orderId,
         formAction: 'SILENT',
         paymentMethodToken: call.cardToken,
-        transactionOptions: { cardOptions: { manualValidation: 'YES', captureDelay: 0, paymentSource: 'EC' } },
+        transactionOptions: {
+          cardOptions: {
+            manualValidation: 'YES',
+            captureDelay: 0,
+            paymentSource: 'EC',
+            ...(call.initialIssuerTransactionId
+              ? { initialIssuerTransactionIdentifier: call.initialIssuerTransactionId }
+              : {}),
+          },
+        },
         metadata: keyed(call),
       });
       const transactions = answer.transactions;

@@ -27,6 +27,8 @@ export interface LyraTransaction {
   maskedPan: string | null;
   expiryMonth: number | null;
   expiryYear: number | null;
+  /** The card network's id of this authorisation; a registration's is sent back on each MIT. */
+  initialIssuerTransactionId: string | null;
 }
 
 /** Reads one transaction; undefined when a field we rely on is missing or of the wrong type. */
@@ -59,6 +61,7 @@ export function readTransaction(value: unknown): LyraTransaction | undefined {
     maskedPan: stringOr(card.pan),
     expiryMonth: integerOr(card.expiryMonth),
     expiryYear: integerOr(card.expiryYear),
+    initialIssuerTransactionId: stringOr(card.initialIssuerTransactionIdentifier),
   };
 }
 

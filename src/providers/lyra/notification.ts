@@ -137,6 +137,9 @@ function notificationOf({ orderId, transaction: t }: Payment): ProviderNotificat
     outcome,
     transactionId: t.uuid,
     ...(t.paymentMethodToken && outcome === 'registered' ? { cardToken: t.paymentMethodToken } : {}),
+    ...(t.initialIssuerTransactionId && outcome === 'registered'
+      ? { initialIssuerTransactionId: t.initialIssuerTransactionId }
+      : {}),
     ...(t.maskedPan ? { maskedPan: t.maskedPan } : {}),
     ...(t.expiryMonth !== null ? { expiryMonth: t.expiryMonth } : {}),
     ...(t.expiryYear !== null ? { expiryYear: t.expiryYear } : {}),

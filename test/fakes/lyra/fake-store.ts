@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { type FakeTransaction, lyraId } from './wire-shapes.js';
 
 /**
@@ -37,7 +38,12 @@ const badState = (t: FakeTransaction, op: string) =>
 interface Card {
   pan: string;
   cancelledAt: string | null;
+  /** The registration's network id: a merchant-initiated payment on the card should send it back. */
+  networkTransactionId: string;
 }
+
+/** 16 digits, as the recorded `initialIssuerTransactionIdentifier` (4575676657929351). */
+const networkId = () => `${randomInt(1e7, 1e8)}${randomInt(1e7, 1e8)}`;
 
 export interface FormRequest {
   kind: 'payment' | 'register';
@@ -56,8 +62,16 @@ export function fakeStore() {
   const forms = new Map<string, FormRequest>();
 
   const now = () => new Date().toISOString();
-  const create = (t: Omit<FakeTransaction, 'uuid' | 'creationDate' | 'comments'>): FakeTransaction => {
-    const created: FakeTransaction = { ...t, uuid: lyraId(), creationDate: now(), comments: [] };
+  const create = (
+    t: Omit<FakeTransaction, 'uuid' | 'creationDate' | 'comments' | 'networkTransactionId'>,
+  ): FakeTransaction => {
+    const created: FakeTransaction = {
+      ...t,
+      uuid: lyraId(),
+      creationDate: now(),
+      comments: [],
+      networkTransactionId: networkId(),
+    };
     transactions.set(created.uuid, created);
     return created;
   };
@@ -101,8 +115,7 @@ export function fakeStore() {
       forms.delete(token);
       const refusal = decide(pan, form.kind === 'register');
       const cardToken = form.kind === 'register' && !refusal ? lyraId() : null;
-      if (cardToken) cards.set(cardToken, { pan, cancelledAt: null });
-      return create({
+      const t = create({
         orderId: form.orderId,
         amount: form.kind === 'register' ? 0 : form.amount,
         currency: form.currency,
@@ -119,6 +132,8 @@ export function fakeStore() {
         errorCode: refusal?.errorCode ?? null,
         detailedErrorCode: refusal?.detailedErrorCode ?? null,
       });
+      if (cardToken) cards.set(cardToken, { pan, cancelledAt: null, networkTransactionId: t.networkTransactionId });
+      return t;
     },
 
     /** SILENT CreatePayment with a saved card: authorised now, held for validation when asked. */

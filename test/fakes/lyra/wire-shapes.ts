@@ -25,6 +25,11 @@ export interface FakeTransaction {
   detailedErrorCode: string | null;
   /** Each `comment` sent with an operation on it: the fake keeps them, Lyra's answers do not show them. */
   comments: string[];
+  /**
+   * The card network's id of the authorisation (`initialIssuerTransactionIdentifier`, 16 digits
+   * as recorded); a registration's is what merchant-initiated payments on its card send back.
+   */
+  networkTransactionId: string;
 }
 
 /** The simple status each detailedStatus implies (notes section 5). */
@@ -102,7 +107,7 @@ export function transactionJson(t: FakeTransaction, shopId: string, type = 'V4/T
           captureDate: t.captureDate,
           _type: 'V4/PaymentMethod/Details/Cards/CardCaptureResponse',
         },
-        initialIssuerTransactionIdentifier: '4575676657929351',
+        initialIssuerTransactionIdentifier: t.networkTransactionId,
         _type: 'V4/PaymentMethod/Details/CardDetails',
       },
       parentTransactionUuid: t.parentUuid,

@@ -1,0 +1,141 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { providerSecrets } from '../../src/app.js';
+import { addDays, createDeferredPayments } from '../../src/jobs/index.js';
+import { LYRA_CARDS } from '../fakes/lyra/fake-store.js';
+import { DEMO_SHOP, type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.js';
+import { arrangeStatus } from '../helpers/fixtures.js';
+import { createRequest, ENGINE, startTestApp, type TenantWithKey, type TestApp } from '../helpers/test-app.js';
+
+// The daily job's hold on a stored card lives as long as the hotel's hold length says, unless
+// the provider's card networks lapse a merchant-initiated hold sooner (Lyra: Visa's 4 days and
+// 18 hours); and it names the registration's network transaction, as the networks ask.
+
+const D = '2026-12-10';
+const HOUR = 3600_000;
+const NETWORK_LIMIT_HOURS = 4 * 24 + 18;
+
+describe(`the daily hold's length and its network id (${ENGINE})`, { timeout: 120_000 }, () => {
+  let t: TestApp;
+  let fake: LyraFake;
+  let lyraHotel: TenantWithKey;
+  let sandboxHotel: TenantWithKey;
+
+  before(async () => {
+    fake = await startLyraFake();
+    t = await startTestApp();
+    lyraHotel = t.tenant;
+    sandboxHotel = await t.newTenant('Hôtel du Bac à Sable');
+    const secrets = { password: DEMO_SHOP.password, public_key: DEMO_SHOP.publicKey, hmac_key: DEMO_SHOP.hmacKey };
+    await t.repos.providerAccounts.set(lyraHotel.tenantId, {
+      provider: 'lyra',
+      shopId: DEMO_SHOP.shopId,
+      apiUrl: fake.apiUrl,
+      staticUrl: null,
+      mode: 'TEST',
+      secretsSealed: providerSecrets(t.app.payreq.secretKeys).seal(JSON.stringify(secrets), lyraHotel.tenantId),
+    });
+  });
+  after(async () => {
+    await t?.close();
+    await fake?.close();
+  });
+
+  const setHoldDays = (tenantId: string, days: number) =>
+    t.db.query('UPDATE tenants SET hold_days = $2 WHERE id = $1', [tenantId, days]);
+
+  /** An IMPRINT of the Lyra hotel whose guest saved a card on Lyra's form: its registration notification applied. */
+  async function registeredOnLyra(): Promise<{ id: string; networkId: string }> {
+    const created = await createRequest(t, { request_type: 'IMPRINT', reservation_data: { checkin: D } }, lyraHotel);
+    await arrangeStatus(t.db, created.uuid, 'PENDING');
+    const lyra = await t.app.payreq.providers.forTenant(lyraHotel.tenantId);
+    const form = await lyra.startGuestPayment({
+      paymentRequestId: created.uuid,
+      reference: created.reference,
+      requestType: 'IMPRINT',
+      amountCents: 0,
+      currency: 'EUR',
+      language: 'en',
+      guestEmail: 'guest@example.test',
+      merchantName: 'Hotel Test',
+      returnUrl: `http://127.0.0.1/pay/${created.uuid}/result`,
+      notifyUrl: 'http://127.0.0.1/ipn/lyra/',
+    });
+    const token = (form as { hiddenFields?: Record<string, string> }).hiddenFields?.['kr-form-token'];
+    assert.ok(token, 'a form token for the card page');
+    const { uuid, ipnBody } = fake.completeForm(token, LYRA_CARDS.accepted);
+    const notification = lyra.parseNotification(ipnBody, {});
+    assert.equal(await t.app.payreq.notifications.apply('lyra', notification), 'applied');
+    const networkId = fake.store.transactions.get(uuid)?.networkTransactionId;
+    assert.ok(networkId, 'the fake gave the registration a network id');
+    return { id: created.uuid, networkId };
+  }
+
+  /** An IMPRINT of the sandbox hotel with a saved card. */
+  async function registeredOnSandbox(): Promise<string> {
+    const created = await createRequest(t, { request_type: 'IMPRINT', reservation_data: { checkin: D } }, sandboxHotel);
+    const token = `tok_${created.uuid.slice(0, 8)}`;
+    await t.db.query('INSERT INTO sandbox_tokens (token, card_number, exp_month, exp_year) VALUES ($1, $2, 12, 2031)', [
+      token,
+      '4242424242424242',
+    ]);
+    const outcome = await t.app.payreq.notifications.apply('sandbox', {
+      eventId: `evt_${created.uuid}`,
+      paymentRequestId: created.uuid,
+      outcome: 'registered',
+      cardToken: token,
+      maskedPan: '424242XXXXXX4242',
+      expiryMonth: 12,
+      expiryYear: 2031,
+    });
+    assert.equal(outcome, 'applied');
+    return created.uuid;
+  }
+
+  const runJob = () =>
+    createDeferredPayments(
+      { holds: t.repos.deferredHolds, runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens },
+      addDays(D, -2),
+    );
+
+  /** Hours from now to the request's hold end. */
+  async function holdHours(id: string): Promise<number> {
+    const r = await t.db.query<{ status: string; hold_expires_at: Date | null }>(
+      'SELECT status, hold_expires_at FROM payment_requests WHERE id = $1',
+      [id],
+    );
+    const row = r.rows[0];
+    assert.equal(row?.status, 'AUTHORISED_TO_VALIDATE');
+    assert.ok(row?.hold_expires_at);
+    return (new Date(row.hold_expires_at).getTime() - Date.now()) / HOUR;
+  }
+
+  test('Lyra: 6 hotel days become the network limit; 2 hotel days stay 2; the sandbox keeps 6', async () => {
+    await setHoldDays(lyraHotel.tenantId, 6);
+    await setHoldDays(sandboxHotel.tenantId, 6);
+    const capped = await registeredOnLyra();
+    const sandbox = await registeredOnSandbox();
+    const r = await runJob();
+    assert.equal(r.held, 2, JSON.stringify(r));
+    assert.ok(Math.abs((await holdHours(capped.id)) - NETWORK_LIMIT_HOURS) < 0.1, 'capped at 4 days 18 hours');
+    assert.ok(Math.abs((await holdHours(sandbox)) - 6 * 24) < 0.1, 'the sandbox: the hotel setting');
+
+    await setHoldDays(lyraHotel.tenantId, 2);
+    const short = await registeredOnLyra();
+    assert.equal((await runJob()).held, 1);
+    assert.ok(Math.abs((await holdHours(short.id)) - 2 * 24) < 0.1, 'shorter than the limit: the hotel setting');
+  });
+
+  test("the hold names the registration's network transaction (initialIssuerTransactionIdentifier)", async () => {
+    const { id, networkId } = await registeredOnLyra();
+    const before = fake.calls.length;
+    assert.equal((await runJob()).held, 1);
+    const silent = fake.calls
+      .slice(before)
+      .find((c) => c.service === 'Charge/CreatePayment' && c.body.formAction === 'SILENT' && c.body.orderId === id);
+    assert.ok(silent, 'a SILENT CreatePayment for the order');
+    const options = (silent.body.transactionOptions as { cardOptions: Record<string, unknown> }).cardOptions;
+    assert.equal(options.initialIssuerTransactionIdentifier, networkId);
+    assert.equal(options.manualValidation, 'YES');
+  });
+});
