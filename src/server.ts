@@ -145,9 +145,9 @@ export async function startService(
         tenantChanged: (tenantId) => app.payreq.auth.forgetTenant(tenantId),
         app: app.payreq,
       };
-      const control = await startControlServer(dir, (argv, stdin) => {
+      const control = await startControlServer(dir, (argv, stdin, file) => {
         app.log.info({ command: argv.slice(0, 2).join(' ') }, 'CLI command through the control channel');
-        return runCommand(argv, ctx, (err) => app.log.error({ err }, 'CLI command failed'), stdin);
+        return runCommand(argv, ctx, (err) => app.log.error({ err }, 'CLI command failed'), stdin, file);
       });
       cleanups.push(() => control.close());
     }

@@ -28,6 +28,8 @@ export interface CommandArgs {
   positionals: readonly string[];
   /** Standard input, read only for a command whose `stdin` option was given (a secret). */
   stdin?: string;
+  /** The bytes of the file named by the command's `file` option, read by the invoking process. */
+  file?: Buffer;
 }
 
 /** A command's answer in both forms; the runner prints one of them (`--json` or not). */
@@ -69,5 +71,11 @@ export interface CommandSpec {
    * secrets never travel in argv, which every user of the machine can see.
    */
   stdin?: string;
+  /**
+   * The string option (e.g. `file`) naming a file to read. The process the user ran reads it,
+   * with the user's working directory and permissions, and the bytes travel with the command
+   * (to the running service too): the service never opens a path it was handed.
+   */
+  file?: string;
   run?: (ctx: CommandContext, args: CommandArgs) => Promise<Outcome>;
 }

@@ -12,7 +12,7 @@ import { migrateCommand } from './migrate-command.js';
 import { tenantSetProvider } from './provider-commands.js';
 import { scheduleList, scheduleRuns, scheduleSet } from './schedule-commands.js';
 import { secretsReseal } from './secrets-commands.js';
-import { tenantCreate, tenantList, tenantShow, tenantUpdate } from './tenant-commands.js';
+import { tenantCreate, tenantList, tenantSetLogo, tenantShow, tenantUpdate } from './tenant-commands.js';
 import { webhookCreate, webhookDelete, webhookList, webhookRedeliver } from './webhook-commands.js';
 
 /** Runs in its own process only: the service is not a command one sends to the service. */
@@ -37,6 +37,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   tenantList,
   tenantShow,
   tenantUpdate,
+  tenantSetLogo,
   tenantSetProvider,
   keyCreate,
   keyList,

@@ -59,7 +59,7 @@ export interface ControlServer {
   close(): Promise<void>;
 }
 
-export type CommandHandler = (argv: readonly string[], stdin?: string) => Promise<CommandResult>;
+export type CommandHandler = (argv: readonly string[], stdin?: string, file?: Buffer) => Promise<CommandResult>;
 
 /**
  * Listens on the directory's control socket. The caller must hold the directory's lock: a
@@ -87,17 +87,23 @@ export async function startControlServer(dir: string, handle: CommandHandler): P
     req.on('end', () => {
       let argv: unknown;
       let stdin: unknown;
+      let file: unknown;
       try {
-        ({ argv, stdin } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { argv?: unknown; stdin?: unknown });
+        ({ argv, stdin, file } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+          argv?: unknown;
+          stdin?: unknown;
+          file?: unknown;
+        });
       } catch {}
       if (
         !Array.isArray(argv) ||
         !argv.every((a) => typeof a === 'string') ||
-        (stdin !== undefined && typeof stdin !== 'string')
+        (stdin !== undefined && typeof stdin !== 'string') ||
+        (file !== undefined && typeof file !== 'string')
       ) {
-        return reply(400, { error: 'expected {"argv": [string, ...], "stdin"?: string}' });
+        return reply(400, { error: 'expected {"argv": [string, ...], "stdin"?: string, "file"?: base64 string}' });
       }
-      handle(argv, stdin).then(
+      handle(argv, stdin, file === undefined ? undefined : Buffer.from(file, 'base64')).then(
         (result) => reply(200, result),
         (err: unknown) => reply(200, { exitCode: 1, stdout: '', stderr: `error: ${(err as Error).message}\n` }),
       );
@@ -134,8 +140,9 @@ export function sendToService(
   socketPath: string,
   argv: readonly string[],
   stdin?: string,
+  file?: Buffer,
 ): Promise<CommandResult | undefined> {
-  const body = JSON.stringify({ argv, stdin });
+  const body = JSON.stringify({ argv, stdin, file: file?.toString('base64') });
   return new Promise((resolve, reject) => {
     let connected = false;
     const req = http.request(

@@ -3,6 +3,7 @@
 import { loadConfig, loadDotEnv } from '../config/index.js';
 import { serve } from '../server.js';
 import { errorLine, parseCommandLine, runCli } from './index.js';
+import { readInputFile } from './read-input-file.js';
 
 const MAX_STDIN_BYTES = 64 * 1024;
 
@@ -36,12 +37,14 @@ async function main(argv: readonly string[]): Promise<number> {
     await serve(config);
     return 0;
   }
-  const { stdin } = parsed.spec;
-  const withStdin =
-    stdin && parsed.args.options[stdin] === true
-      ? { ...parsed, args: { ...parsed.args, stdin: await readStdin() } }
-      : parsed;
-  const result = await runCli(withStdin, argv, config);
+  const { stdin, file } = parsed.spec;
+  const path = file ? parsed.args.options[file] : undefined;
+  const args = {
+    ...parsed.args,
+    ...(stdin && parsed.args.options[stdin] === true ? { stdin: await readStdin() } : {}),
+    ...(file && typeof path === 'string' ? { file: await readInputFile(file, path) } : {}),
+  };
+  const result = await runCli({ ...parsed, args }, argv, config);
   await write(process.stdout, result.stdout);
   await write(process.stderr, result.stderr);
   return result.exitCode;

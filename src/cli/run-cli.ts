@@ -36,7 +36,7 @@ async function runOnDataDir(dir: string, parsed: ParsedInvocation, argv: readonl
   let deadline = Date.now() + BUSY_WAIT_MS;
   let lastHolder: number | undefined;
   for (;;) {
-    const answer = await sendToService(socketPathFor(dir), argv, parsed.args.stdin);
+    const answer = await sendToService(socketPathFor(dir), argv, parsed.args.stdin, parsed.args.file);
     if (answer) return answer;
     const lock = tryLock(dir, 'cli');
     if ('release' in lock) {

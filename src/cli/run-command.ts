@@ -37,6 +37,7 @@ export async function runCommand(
   ctx: CommandContext,
   onUnexpected?: (err: unknown) => void,
   stdin?: string,
+  file?: Buffer,
 ): Promise<CommandResult> {
   let parsed: ParsedCommand;
   try {
@@ -45,6 +46,10 @@ export async function runCommand(
     return failure(err);
   }
   if (parsed.kind === 'help') return { exitCode: 0, stdout: parsed.text, stderr: '' };
-  const withStdin = stdin === undefined ? parsed : { ...parsed, args: { ...parsed.args, stdin } };
-  return executeCommand(withStdin, ctx, onUnexpected);
+  const args = {
+    ...parsed.args,
+    ...(stdin === undefined ? {} : { stdin }),
+    ...(file === undefined ? {} : { file }),
+  };
+  return executeCommand({ ...parsed, args }, ctx, onUnexpected);
 }

@@ -1,6 +1,6 @@
 import type { ApiKeySummary, Tenant } from '../db/index.js';
 import { html, type SafeHtml } from '../html/index.js';
-import { SETTING_FIELDS } from '../tenants/index.js';
+import { logoPath, SETTING_FIELDS, type SettingField } from '../tenants/index.js';
 import { csrfField, formatDateTime, type PageContext, page } from './layout.js';
 
 /** For a superuser: which tenant the page is about (a GET form; works without script). */
@@ -93,11 +93,12 @@ export function settingsPage(
     tenants: readonly Tenant[];
     values?: Record<string, string | boolean>;
     problems?: Record<string, string>;
+    logoProblem?: string;
   },
 ): string {
   const { m } = ctx;
   const current = p.tenant as unknown as Record<string, unknown>;
-  const fields = SETTING_FIELDS.map((f) => {
+  const fieldHtml = (f: SettingField) => {
     const id = `s-${f.name}`;
     const label = m.settingLabels[f.name] ?? f.name;
     const problem = p.problems?.[f.name];
@@ -108,10 +109,18 @@ export function settingsPage(
     if (f.kind === 'boolean') {
       return html`<div class="field check"><label for="${id}"><input id="${id}" type="checkbox" name="${f.name}" value="on"${value === true || value === 'on' ? html` checked` : ''}> ${label}</label>${problemLine}</div>`;
     }
-    const type = f.kind === 'integer' ? 'text' : f.kind === 'email' ? 'email' : 'text';
+    const shown = value === null || value === undefined ? '' : String(value);
+    if (f.multiline) {
+      return html`<div class="field"><label for="${id}">${label}</label>
+<textarea id="${id}" name="${f.name}" rows="3" maxlength="${f.max ?? 300}"${described}>${shown}</textarea>${problemLine}</div>`;
+    }
+    const type = INPUT_TYPES[f.kind] ?? 'text';
+    const required = f.kind === 'text' && !f.nullable ? html` required maxlength="${f.max ?? 200}"` : '';
     return html`<div class="field"><label for="${id}">${label}</label>
-<input id="${id}" name="${f.name}" type="${type}"${f.kind === 'integer' ? html` inputmode="numeric"` : ''} value="${value === null || value === undefined ? '' : String(value)}"${f.kind === 'text' ? html` required maxlength="${f.max ?? 200}"` : ''}${described}>${problemLine}</div>`;
-  });
+<input id="${id}" name="${f.name}" type="${type}"${f.kind === 'integer' ? html` inputmode="numeric"` : ''}${f.kind === 'phone' ? html` autocomplete="tel"` : ''} value="${shown}"${required}${described}>${problemLine}</div>`;
+  };
+  const fields = SETTING_FIELDS.filter((f) => !f.guestPage).map(fieldHtml);
+  const guestFields = SETTING_FIELDS.filter((f) => f.guestPage).map(fieldHtml);
   return page(ctx, {
     title: m.settings,
     current: 'settings',
@@ -123,6 +132,39 @@ ${p.problems ? html`<p class="flash error" role="alert">${m.invalid}</p>` : ''}
       .map((f) => f.name)
       .join(',')}">
 ${fields}
-<button type="submit">${m.save}</button></form>`,
+<fieldset><legend>${m.guestPageHeading}</legend>
+<p class="hint">${m.guestPageIntro}</p>
+${guestFields}
+</fieldset>
+<button type="submit">${m.save}</button></form>
+${logoSection(ctx, p.tenant, p.logoProblem)}`,
   });
+}
+
+const INPUT_TYPES: Partial<Record<SettingField['kind'], string>> = { email: 'email', url: 'url', phone: 'tel' };
+
+/** The logo: what is there, an upload (multipart, the one form that needs it) and a removal. */
+function logoSection(ctx: PageContext, t: Tenant, problem?: string): SafeHtml {
+  const { m } = ctx;
+  const described = problem
+    ? html` aria-invalid="true" aria-describedby="logo-problem logo-hint"`
+    : html` aria-describedby="logo-hint"`;
+  return html`<section class="card" aria-labelledby="logo-h"><h2 id="logo-h">${m.logo}</h2>
+${
+  t.logo_hash
+    ? html`<p><img class="logo-preview" src="${logoPath(t.id, t.logo_hash)}" alt="${m.currentLogo}"></p>`
+    : html`<p>${m.noLogo}</p>`
+}
+<form method="post" action="/control/settings/logo" enctype="multipart/form-data">${csrfField(ctx)}<input type="hidden" name="tenant" value="${t.id}">
+<div class="field"><label for="logo-file">${m.logo}</label>
+<input id="logo-file" name="logo" type="file" accept="image/png,image/jpeg,image/webp" required${described}>
+<p id="logo-hint" class="hint">${m.logoHint}</p>${problem ? html`<p id="logo-problem" class="problem">${problem}</p>` : ''}</div>
+<button type="submit">${m.uploadLogo}</button></form>
+${
+  t.logo_hash
+    ? html`<form method="post" action="/control/settings/logo/remove">${csrfField(ctx)}<input type="hidden" name="tenant" value="${t.id}">
+<button type="submit" class="secondary">${m.removeLogo}</button></form>`
+    : ''
+}
+</section>`;
 }

@@ -1,8 +1,9 @@
+import multipart, { type MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { apiKeys } from '../api-keys/index.js';
 import type { Tenant } from '../db/index.js';
 import { AppError } from '../domain/index.js';
-import { SETTING_FIELDS, updateTenantSettings } from '../tenants/index.js';
+import { MAX_LOGO_BYTES, SETTING_FIELDS, setTenantLogo, updateTenantSettings } from '../tenants/index.js';
 import { confirmRevokePage, keysPage, settingsPage } from './config-pages.js';
 import { audit, controlNotFound, field, flash, pageContext, tenantScope, user } from './control-context.js';
 
@@ -10,6 +11,25 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const KEY_AUDIT = { disable: 'key_disabled', enable: 'key_enabled', revoke: 'key_revoked' } as const;
 const send = (reply: FastifyReply, body: string, status = 200) =>
   reply.code(status).type('text/html; charset=utf-8').send(body);
+
+/** An uploaded file as the multipart parser leaves it in the body: its bytes, and whether it was cut at the limit. */
+interface Upload {
+  bytes: Buffer;
+  truncated: boolean;
+}
+
+function isUpload(v: unknown): v is Upload {
+  return typeof v === 'object' && v !== null && Buffer.isBuffer((v as Upload).bytes);
+}
+
+/**
+ * Reads at most one byte more than a logo may have: a bigger file is cut there (never held
+ * whole in memory) and refused as too big, with the same words as the CLI's.
+ */
+async function readUpload(this: FastifyRequest, part: MultipartFile): Promise<void> {
+  const bytes = await part.toBuffer();
+  (part as MultipartFile & { value: Upload }).value = { bytes, truncated: part.file.truncated };
+}
 
 /**
  * The tenant a configuration page is about: a tenant user's own; for a superuser, the one
@@ -101,6 +121,63 @@ export async function configRoutes(control: FastifyInstance): Promise<void> {
       flash(request, 'error', `${ctx.m.refused}: ${err.message}`);
     }
     return reply.redirect(`/control/keys?tenant=${key.tenant_id}`, 303);
+  });
+
+  // The one multipart form of the back office, in a context of its own: every other form stays
+  // urlencoded only. CSRF and the sign-in check still run (hooks of the parent), after parsing.
+  await control.register(async (uploads) => {
+    await uploads.register(multipart, {
+      attachFieldsToBody: 'keyValues',
+      onFile: readUpload,
+      throwFileSizeLimit: false,
+      limits: { fileSize: MAX_LOGO_BYTES + 1, files: 1, fields: 5, fieldSize: 1024, parts: 6 },
+    });
+    uploads.post('/settings/logo', async (request, reply) => {
+      const { tenant, tenants } = await configTenant(request, tenantOf(request));
+      const upload = (request.body as Record<string, unknown> | undefined)?.logo;
+      // No file chosen reaches here as an empty part (or none): refused by the same check, "empty".
+      // A file cut at the limit keeps one byte too many, which is how it is refused as too big.
+      const bytes = isUpload(upload) ? upload.bytes : Buffer.alloc(0);
+      try {
+        const { changed } = await setTenantLogo(payreq.repos, tenant.id, bytes);
+        await audit(request, {
+          tenantId: tenant.id,
+          action: 'logo_changed',
+          target: tenant.id,
+          outcome: 'ok',
+          detail: { changed, bytes: bytes.length },
+        });
+        flash(request, 'ok', (await pageContext(request, reply)).m.saved);
+        return reply.redirect(`/control/settings?tenant=${tenant.id}`, 303);
+      } catch (err) {
+        if (!(err instanceof AppError) || err.code !== 'validation_failed') throw err;
+        const problem = ((err.extra.details ?? []) as { message: string }[])[0]?.message ?? err.message;
+        await audit(request, {
+          tenantId: tenant.id,
+          action: 'logo_changed',
+          target: tenant.id,
+          outcome: 'refused',
+          detail: { problem },
+        });
+        const ctx = await pageContext(request, reply);
+        return send(reply, settingsPage(ctx, { tenant, tenants, logoProblem: problem }), 422);
+      }
+    });
+  });
+
+  control.post('/settings/logo/remove', async (request, reply) => {
+    const { tenant } = await configTenant(request, tenantOf(request));
+    const { changed } = await setTenantLogo(payreq.repos, tenant.id, null);
+    await audit(request, {
+      tenantId: tenant.id,
+      action: 'logo_removed',
+      target: tenant.id,
+      outcome: 'ok',
+      detail: { changed },
+    });
+    const ctx = await pageContext(request, reply);
+    flash(request, 'ok', ctx.m.saved);
+    return reply.redirect(`/control/settings?tenant=${tenant.id}`, 303);
   });
 
   control.get('/settings', async (request, reply) => {

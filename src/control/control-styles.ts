@@ -42,6 +42,10 @@ input[type="checkbox"] { min-height: 0; width: 1.25rem; height: 1.25rem; }
 input[aria-invalid="true"] { border-color: #9b1c1c; }
 .hint { font-size: 0.875rem; color: #3d4149; margin: 0.25rem 0 0; }
 .problem { color: #9b1c1c; font-weight: 600; font-size: 0.9375rem; margin: 0.25rem 0 0; }
+textarea[aria-invalid="true"] { border-color: #9b1c1c; }
+fieldset > legend { font-size: 1.125rem; margin: 1rem 0 0.25rem; }
+fieldset > .hint { margin-bottom: 0.75rem; }
+.logo-preview { display: block; max-height: 4rem; max-width: 12rem; border: 1px solid #c9ccd2; padding: 0.25rem; background: #ffffff; }
 button, .button { display: inline-block; font: inherit; font-weight: 700; text-align: center; text-decoration: none;
   padding: 0.5rem 1rem; min-height: 2.5rem; color: #ffffff; background: #12355b; border: 2px solid #12355b;
   border-radius: 0.375rem; cursor: pointer; }

@@ -86,7 +86,7 @@ export {
   releaseClaims,
   type StatusChange,
 } from './status-changes.js';
-export type { Tenant } from './tenants-repository.js';
+export type { Tenant, TenantLogo } from './tenants-repository.js';
 export type {
   ClaimedDelivery,
   DeliveryRow,

@@ -10,7 +10,22 @@ export interface Tenant {
   hold_days: number;
   link_lifetime_days: number;
   sender_email: string | null;
+  /** What the guest page shows of the hotel; null: not set, not shown. */
+  address: string | null;
+  phone: string | null;
+  contact_email: string | null;
+  terms_url: string | null;
+  accent_color: string | null;
+  /** The logo's type and SHA-256 (hex); the bytes themselves are read by `logo()` only. */
+  logo_type: string | null;
+  logo_hash: string | null;
   created_at: Date;
+}
+
+export interface TenantLogo {
+  bytes: Buffer;
+  type: string;
+  hash: string;
 }
 
 export interface NewTenant {
@@ -19,8 +34,10 @@ export interface NewTenant {
   timezone?: string;
 }
 
+// Never the logo's bytes: every read of a tenant would carry up to 200 kB for nothing.
 const COLUMNS =
-  'id, name, confirmation_email, timezone, create_rate_limit, hold_days, link_lifetime_days, sender_email, created_at';
+  'id, name, confirmation_email, timezone, create_rate_limit, hold_days, link_lifetime_days, sender_email, ' +
+  'address, phone, contact_email, terms_url, accent_color, logo_type, logo_hash, created_at';
 // Column names are spliced into SQL: only plain identifiers, chosen by code, never by input.
 const IDENTIFIER = /^[a-z][a-z0-9_]*$/;
 
@@ -58,6 +75,23 @@ export function tenantsRepository(db: Queryable) {
         ...names.map((n) => patch[n]),
       ]);
       return r.rows[0];
+    },
+    /** Stores a logo already checked (src/tenants), or removes it with null; undefined when there is no such tenant. */
+    async setLogo(id: string, logo: TenantLogo | null): Promise<Tenant | undefined> {
+      const r = await db.query<Tenant>(
+        `UPDATE tenants SET logo = $2, logo_type = $3, logo_hash = $4 WHERE id = $1 RETURNING ${COLUMNS}`,
+        [id, logo?.bytes ?? null, logo?.type ?? null, logo?.hash ?? null],
+      );
+      return r.rows[0];
+    },
+    /** The logo named by its hash: a URL with an old hash finds nothing, so it can be cached for good. */
+    async logo(id: string, hash: string): Promise<TenantLogo | undefined> {
+      const r = await db.query<{ logo: Uint8Array; logo_type: string; logo_hash: string }>(
+        'SELECT logo, logo_type, logo_hash FROM tenants WHERE id = $1 AND logo_hash = $2',
+        [id, hash],
+      );
+      const row = r.rows[0];
+      return row ? { bytes: Buffer.from(row.logo), type: row.logo_type, hash: row.logo_hash } : undefined;
     },
     async list(): Promise<Tenant[]> {
       const r = await db.query<Tenant>(`SELECT ${COLUMNS} FROM tenants ORDER BY created_at, id`);

@@ -1,17 +1,29 @@
 import { formatMoney, type Language } from '../domain/index.js';
 import { html, type SafeHtml } from '../html/index.js';
 import type { EmbeddedCardForm, GuestCheckout, HostedCardForm } from '../providers/index.js';
-import type { GuestRequest } from './guest-request-query.js';
-import { STYLESHEET_PATH } from './guest-styles.js';
+import type { GuestRequest, HotelDisplay } from './guest-request-query.js';
+import { accentStylesheetPath, STYLESHEET_PATH } from './guest-styles.js';
 import type { Outcome } from './guest-view.js';
+import {
+  cardRows,
+  contactLines,
+  guaranteeNotice,
+  hotelBanner,
+  hotelFooter,
+  settledRow,
+  stayRows,
+  summaryList,
+  termsLink,
+} from './hotel-blocks.js';
 import { FALLBACK_LANGUAGES, MESSAGES, type Messages, type Notice } from './messages.js';
 
 interface Layout {
   language: Language;
   title: string;
-  /** Shown in the banner; absent when no request is known (the page is then bilingual). */
-  hotelName?: string;
-  /** Seconds before the browser reloads the page by itself (no script needed). */
+  /** Shown in the banner and the footer; absent when no request is known (the page is then bilingual). */
+  hotel?: HotelDisplay;
+  /** The tenant's provider takes no real money: every page says so, above everything else. */
+  testMode?: boolean;
   /** Languages of a page for no known request: the banner speaks each of them. */
   bannerLanguages?: readonly Language[];
   /** What the provider's embedded form loads in the head (its script and theme). */
@@ -29,17 +41,28 @@ function layout(p: Layout): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
-<title>${p.hotelName ? `${p.title} · ${p.hotelName}` : p.title}</title>
+<title>${p.hotel ? `${p.title} · ${p.hotel.name}` : p.title}</title>
 <link rel="stylesheet" href="${STYLESHEET_PATH}">
-${p.head ?? ''}</head>
+${
+  p.hotel?.accentColor
+    ? html`<link rel="stylesheet" href="${accentStylesheetPath(p.hotel.accentColor)}">
+`
+    : ''
+}${p.head ?? ''}</head>
 <body>
 <header class="site">
-${p.hotelName ? html`<p class="hotel">${p.hotelName}</p>` : ''}
+${p.hotel ? hotelBanner(p.hotel) : ''}
 <p class="secure">${banner}</p>
 </header>
 <main>
-${p.body}
+${
+  p.testMode
+    ? html`<p class="test-mode">${MESSAGES[p.language].testMode}</p>
+`
+    : ''
+}${p.body}
 </main>
+${p.hotel ? hotelFooter(p.hotel, MESSAGES[p.language]) : ''}
 </body>
 </html>
 `.value;
@@ -49,13 +72,24 @@ function money(cents: number, req: GuestRequest): string {
   return formatMoney(cents, req.currency, MESSAGES[req.language].locale);
 }
 
-function summary(req: GuestRequest, m: Messages): SafeHtml {
+/**
+ * Who, which booking, how much. Once the card was accepted, the receipt: a paid deposit shows
+ * the amount paid, the card and when; a registered imprint, the card and when.
+ */
+function summary(req: GuestRequest, m: Messages, outcome?: Outcome): SafeHtml {
+  const head: [string, string][] = [[m.hotel, req.hotelName], ...stayRows(req, m), [m.reference, req.reference]];
+  if (outcome === 'paid') {
+    const paid = money(req.amountCapturedCents || req.amountCents, req);
+    return summaryList([...head, ...cardRows(req, m), ...settledRow(req, m.paidOnLabel, m)], [m.amountPaidLabel, paid]);
+  }
+  if (outcome === 'registered') {
+    return summaryList(
+      [...head, ...cardRows(req, m), ...settledRow(req, m.registeredOnLabel, m)],
+      [m.imprintAmountLabel, money(req.amountCents, req)],
+    );
+  }
   const amountLabel = req.requestType === 'IMPRINT' ? m.imprintAmountLabel : m.depositAmountLabel;
-  return html`<dl class="summary">
-<div><dt>${m.hotel}</dt><dd>${req.hotelName}</dd></div>
-<div><dt>${m.reference}</dt><dd>${req.reference}</dd></div>
-<div class="amount"><dt>${amountLabel}</dt><dd>${money(req.amountCents, req)}</dd></div>
-</dl>`;
+  return summaryList(head, [amountLabel, money(req.amountCents, req)]);
 }
 
 function cardForm(req: GuestRequest, m: Messages, form: HostedCardForm): SafeHtml {
@@ -139,14 +173,15 @@ export function paymentPage(
   return layout({
     language: req.language,
     title: heading,
-    hotelName: req.hotelName,
+    hotel: req.hotel,
+    testMode: opts.testMode,
     ...(form.kind === 'embedded-form' ? { head: embeddedHead(form) } : {}),
-    body: html`${opts.testMode ? html`<p class="test-mode">${m.testMode}</p>` : ''}
-<div class="card">
+    body: html`<div class="card">
 <h1>${heading}</h1>
 <p>${m.greeting(req.guestName)}</p>
 ${summary(req, m)}
 <p class="explain">${explanation}</p>
+${termsLink(req.hotel, m)}
 ${opts.retry ? html`<p class="notice">${m.retryNotice}</p>` : ''}
 </div>
 ${form.kind === 'embedded-form' ? embeddedForm(m, form) : cardForm(req, m, form)}`,
@@ -170,7 +205,7 @@ function outcomeNotice(req: GuestRequest, outcome: Outcome, m: Messages): Notice
 }
 
 /** The outcome of a known request, in its language; ERROR and "unavailable" offer a retry link. */
-export function outcomePage(req: GuestRequest, outcome: Outcome | 'unavailable'): string {
+export function outcomePage(req: GuestRequest, outcome: Outcome | 'unavailable', opts: { testMode: boolean }): string {
   const m = MESSAGES[req.language];
   const notice = outcome === 'unavailable' ? m.unavailable : outcomeNotice(req, outcome, m);
   const payUrl = `/payment/${req.id}/`;
@@ -185,16 +220,23 @@ export function outcomePage(req: GuestRequest, outcome: Outcome | 'unavailable')
   if (outcome === 'error' || outcome === 'unavailable')
     action = html`<p><a class="button" href="${payUrl}">${m.tryAgain}</a></p>`;
   if (outcome === 'processing') action = html`<p><a href="${resultUrl}">${m.refresh}</a></p>`;
+  // A refusal is final for this request: the guest's way forward is the hotel, so its contact is right here.
+  if (outcome === 'refused')
+    action = html`<p>${m.noRetry}</p>
+${contactLines(req.hotel, m)}`;
+  const guarantee = outcome === 'registered' ? guaranteeNotice(req, m) : undefined;
   return layout({
     language: req.language,
     title: notice.title,
-    hotelName: req.hotelName,
+    hotel: req.hotel,
+    testMode: opts.testMode,
     body: html`<div class="card outcome-${tone}">
 <h1>${notice.title}</h1>
 <p>${m.greeting(req.guestName)}</p>
 <p>${notice.text}</p>
+${guarantee ? html`<p class="explain">${guarantee}</p>` : ''}
 ${action}
-${summary(req, m)}
+${summary(req, m, outcome === 'unavailable' ? undefined : outcome)}
 </div>`,
   });
 }

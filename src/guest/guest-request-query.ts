@@ -1,7 +1,32 @@
 import type { Queryable } from '../db/index.js';
 import type { Currency, Language, RequestType, Status } from '../domain/index.js';
+import { logoPath } from '../tenants/index.js';
 
-/** What the guest page shows of a request: no card data, no phone, no reservation details. */
+/** What the guest page shows of the hotel: its settings, each null while not set. */
+export interface HotelDisplay {
+  name: string;
+  address: string | null;
+  phone: string | null;
+  contactEmail: string | null;
+  termsUrl: string | null;
+  /** `#rrggbb`, checked for contrast when it was set. */
+  accentColor: string | null;
+  /** Where payreq serves the logo (path on our origin); null: none. */
+  logoPath: string | null;
+}
+
+/** The stay as the PMS described it in `reservation_data` (free-form: only text values are kept). */
+export interface Stay {
+  checkin?: string;
+  checkout?: string;
+  roomType?: string;
+}
+
+/**
+ * What the guest page shows of a request: the guest's own booking and, once paid, the masked
+ * card the provider reported; never a card token, the guest's phone or the rest of
+ * reservation_data.
+ */
 export interface GuestRequest {
   id: string;
   tenantId: string;
@@ -16,6 +41,20 @@ export interface GuestRequest {
   guestEmail: string;
   guestName: string;
   hotelName: string;
+  hotel: HotelDisplay;
+  /** The PMS's booking reference. */
+  reservationRef: string;
+  stay: Stay;
+  /** As the provider gave it ('' before any payment). */
+  maskedPan: string;
+  cardExpiry: { month: number; year: number } | null;
+  /** When the card was first accepted (paid or registered); null before. */
+  settledAt: Date | null;
+  /** The hotel's IANA time zone, for the date shown. */
+  timezone: string;
+  holdDays: number;
+  /** The tenant's provider account ('lyra' with its mode), or none: the sandbox where there is one. */
+  account: { provider: string; mode: string | null } | null;
   /** The link's lifetime is over (judged by the database clock, the one that set it). */
   linkExpired: boolean;
   /** Money the guest paid since the last status change could not be taken, and went back. */
@@ -39,6 +78,30 @@ interface Row {
   guest_last_name: string;
   hotel_name: string;
   link_expired: boolean;
+  reservation_ref: string;
+  reservation_data: Record<string, unknown> | null;
+  masked_pan: string;
+  card_expiry_month: number | null;
+  card_expiry_year: number | null;
+  settled_at: Date | string | null;
+  timezone: string;
+  hold_days: number;
+  address: string | null;
+  phone: string | null;
+  contact_email: string | null;
+  terms_url: string | null;
+  accent_color: string | null;
+  logo_hash: string | null;
+  account_provider: string | null;
+  account_mode: string | null;
+}
+
+/** A text value of reservation_data, one line, or nothing. */
+function stayValue(data: Record<string, unknown> | null, key: string): string | undefined {
+  const v = data?.[key];
+  if (typeof v !== 'string' && typeof v !== 'number') return undefined;
+  const text = String(v).replace(/\s+/g, ' ').trim();
+  return text === '' ? undefined : text.slice(0, 200);
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -56,11 +119,18 @@ export async function findGuestRequest(db: Queryable, id: string): Promise<Guest
   const r = await db.query<Row>(
     `SELECT p.id, p.tenant_id, p.reference, p.request_type, p.status, p.amount, p.amount_captured, p.amount_refunded,
             p.currency, p.language, p.guest_email, p.guest_first_name, p.guest_last_name,
-            t.name AS hotel_name, p.link_expires_at <= now() AS link_expired,
+            p.reservation_ref, p.reservation_data, p.masked_pan, p.card_expiry_month, p.card_expiry_year,
+            t.name AS hotel_name, p.link_expires_at <= now() AS link_expired, t.timezone, t.hold_days,
+            t.address, t.phone, t.contact_email, t.terms_url, t.accent_color, t.logo_hash,
+            a.provider AS account_provider, a.mode AS account_mode,
+            (SELECT min(h.created_at) FROM status_history h
+              WHERE h.payment_request_id = p.id
+                AND h.to_status IN ('AUTHORISED', 'AUTHORISED_TO_VALIDATE', 'CAPTURED')) AS settled_at,
             EXISTS (SELECT 1 FROM money_ledger l
                      WHERE l.payment_request_id = p.id AND l.incident IS NOT NULL
                        AND l.kind IN ('payment', 'verification') AND l.created_at >= p.updated_at) AS money_given_back
        FROM payment_requests p JOIN tenants t ON t.id = p.tenant_id
+       LEFT JOIN provider_accounts a ON a.tenant_id = p.tenant_id
       WHERE p.id = $1`,
     [id.toLowerCase()],
   );
@@ -80,6 +150,30 @@ export async function findGuestRequest(db: Queryable, id: string): Promise<Guest
     guestEmail: row.guest_email,
     guestName: `${row.guest_first_name} ${row.guest_last_name}`.trim(),
     hotelName: row.hotel_name,
+    hotel: {
+      name: row.hotel_name,
+      address: row.address,
+      phone: row.phone,
+      contactEmail: row.contact_email,
+      termsUrl: row.terms_url,
+      accentColor: row.accent_color,
+      logoPath: row.logo_hash ? logoPath(row.tenant_id, row.logo_hash) : null,
+    },
+    reservationRef: row.reservation_ref,
+    stay: {
+      checkin: stayValue(row.reservation_data, 'checkin'),
+      checkout: stayValue(row.reservation_data, 'checkout'),
+      roomType: stayValue(row.reservation_data, 'room_type'),
+    },
+    maskedPan: row.masked_pan,
+    cardExpiry:
+      row.card_expiry_month && row.card_expiry_year
+        ? { month: Number(row.card_expiry_month), year: Number(row.card_expiry_year) }
+        : null,
+    settledAt: row.settled_at === null ? null : new Date(row.settled_at),
+    timezone: row.timezone,
+    holdDays: Number(row.hold_days),
+    account: row.account_provider ? { provider: row.account_provider, mode: row.account_mode } : null,
     linkExpired: row.link_expired,
     moneyGivenBack: row.money_given_back,
   };

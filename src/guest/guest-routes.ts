@@ -3,9 +3,10 @@ import { AppError } from '../domain/index.js';
 import { type GuestCheckout, InvalidNotificationError, ProviderError } from '../providers/index.js';
 import { bilingualPage, outcomePage, paymentPage } from './guest-pages.js';
 import { findGuestRequest, type GuestRequest } from './guest-request-query.js';
-import { GUEST_CSS, STYLESHEET_PATH } from './guest-styles.js';
-import { paymentPageView, resultPageView } from './guest-view.js';
+import { ACCENT_STYLESHEET_PREFIX, accentCss, GUEST_CSS, STYLESHEET_PATH } from './guest-styles.js';
+import { inTestMode, paymentPageView, resultPageView } from './guest-view.js';
 import { languageMemory } from './language-memory.js';
+import { logoRoutes } from './logo-routes.js';
 import { contentSecurityPolicy, embeddedFormPolicy, originOf, STATIC_SECURITY_HEADERS } from './security-headers.js';
 
 /** The guest payment form takes at most 30 requests per minute per IP address. */
@@ -27,6 +28,7 @@ type IdParams = { Params: { id: string } };
  */
 export async function guestRoutes(app: FastifyInstance): Promise<void> {
   await app.register(guestPages, { prefix: '/payment' });
+  await app.register(logoRoutes, { prefix: '/logo' });
 }
 
 async function guestPages(app: FastifyInstance): Promise<void> {
@@ -34,6 +36,8 @@ async function guestPages(app: FastifyInstance): Promise<void> {
   const publicOrigin = originOf(config.publicBaseUrl, config.publicBaseUrl);
   const defaultPolicy = contentSecurityPolicy(publicOrigin ? [publicOrigin] : []);
   const languages = languageMemory();
+  const sandboxRuns = providers.byName('sandbox') !== undefined;
+  const testMode = (req: GuestRequest) => inTestMode(req.account, sandboxRuns);
 
   // One budget for both pages (one limiter, one store): a guest waiting on the result page's
   // refresh and going back to the form uses the same 30 a minute. The stylesheet is left out:
@@ -125,6 +129,18 @@ async function guestPages(app: FastifyInstance): Promise<void> {
   app.get(STYLESHEET_PATH.replace('/payment', ''), async (_request, reply) =>
     reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(GUEST_CSS),
   );
+  // Named by the colour itself: the same URL is always the same file, kept for a year.
+  app.get<{ Params: { file: string } }>(
+    `${ACCENT_STYLESHEET_PREFIX.replace('/payment', '')}:file`,
+    async (request, reply) => {
+      const css = accentCss(request.params.file);
+      if (!css) return notFound(reply);
+      return reply
+        .type('text/css; charset=utf-8')
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .send(css);
+    },
+  );
 
   /** The request, or the 404 page already sent. */
   async function load(request: FastifyRequest<IdParams>, reply: FastifyReply): Promise<GuestRequest | undefined> {
@@ -141,7 +157,7 @@ async function guestPages(app: FastifyInstance): Promise<void> {
     const req = await load(request, reply);
     if (!req) return reply;
     const view = paymentPageView(req);
-    if (view.kind === 'outcome') return page(reply, 200, outcomePage(req, view.outcome));
+    if (view.kind === 'outcome') return page(reply, 200, outcomePage(req, view.outcome, { testMode: testMode(req) }));
     // Opening the form is what moves NOT_INITIATED to PENDING (a no-op otherwise).
     if (req.status === 'NOT_INITIATED') await guest.openForm(req.id);
     const provider = await providers.forTenant(req.tenantId);
@@ -162,7 +178,7 @@ async function guestPages(app: FastifyInstance): Promise<void> {
     } catch (err) {
       if (!(err instanceof ProviderError)) throw err;
       request.log.warn({ kind: err.kind, reason: err.message, request: req.id }, 'guest payment unavailable');
-      return page(reply.header('retry-after', '60'), 503, outcomePage(req, 'unavailable'));
+      return page(reply.header('retry-after', '60'), 503, outcomePage(req, 'unavailable', { testMode: testMode(req) }));
     }
     const policy = checkoutPolicy(form);
     if (!policy) {
@@ -170,16 +186,16 @@ async function guestPages(app: FastifyInstance): Promise<void> {
         { request: req.id, kind: form.kind },
         'provider gave a card form whose URLs are not http(s) or not one host',
       );
-      return page(reply.header('retry-after', '60'), 503, outcomePage(req, 'unavailable'));
+      return page(reply.header('retry-after', '60'), 503, outcomePage(req, 'unavailable', { testMode: testMode(req) }));
     }
     reply.header('content-security-policy', policy);
-    return page(reply, 200, paymentPage(req, form, { retry: view.retry, testMode: provider.name === 'sandbox' }));
+    return page(reply, 200, paymentPage(req, form, { retry: view.retry, testMode: testMode(req) }));
   });
 
   const result = async (request: FastifyRequest<IdParams>, reply: FastifyReply) => {
     const req = await load(request, reply);
     if (!req) return reply;
-    return page(reply, 200, outcomePage(req, resultPageView(req)));
+    return page(reply, 200, outcomePage(req, resultPageView(req), { testMode: testMode(req) }));
   };
   app.get<IdParams>('/:id/result/', { onRequest: limit }, result);
   // A provider that returns the guest with a POST: answer with a redirect, so that a reload

@@ -1,10 +1,33 @@
 /** Where the stylesheet is served: a file of our own origin, so the CSP needs no 'unsafe-inline'. */
 export const STYLESHEET_PATH = '/payment/assets/guest.css';
 
+/** The default accent: the page's own dark blue (white text on it: 12.6:1). */
+export const DEFAULT_ACCENT = '#12355b';
+
+/**
+ * The hotel's accent colour as a stylesheet of its own, named by the colour: it sets one custom
+ * property, so the strict CSP (style-src 'self', no inline style) holds, and the file for a
+ * colour never changes, so browsers keep it for good.
+ */
+const ACCENT_FILE = /^([0-9a-f]{6})\.css$/;
+export const ACCENT_STYLESHEET_PREFIX = '/payment/assets/accent/';
+
+export function accentStylesheetPath(hex: string): string {
+  return `${ACCENT_STYLESHEET_PREFIX}${hex.replace(/^#/, '').toLowerCase()}.css`;
+}
+
+/** The stylesheet for a file name such as `1f4e79.css`; undefined for anything else. */
+export function accentCss(file: string): string | undefined {
+  const m = ACCENT_FILE.exec(file);
+  return m ? `:root { --accent: #${m[1]}; }\n` : undefined;
+}
+
 /**
  * Mobile first: one column, 16px inputs (no zoom on focus in mobile browsers), a wider card
  * only from 40rem. Colours keep at least 7:1 contrast for text and 4.5:1 for borders of
- * controls; focus is a thick outline that never depends on colour alone.
+ * controls; focus is a thick outline that never depends on colour alone. The hotel's accent
+ * (--accent) colours the header, buttons and links: it was checked for 4.5:1 with white text
+ * and with the page background when it was set.
  */
 export const GUEST_CSS = `
 *, *::before, *::after { box-sizing: border-box; }
@@ -19,12 +42,27 @@ body {
   overflow-wrap: anywhere;
 }
 .site {
-  background: #12355b;
+  background: var(--accent, ${DEFAULT_ACCENT});
   color: #ffffff;
   padding: 0.75rem 1rem;
+  display: flex;
+  flex-wrap: wrap;
+  align-items: center;
+  gap: 0.5rem 0.75rem;
 }
 .site p { margin: 0; }
 .site .hotel { font-weight: 700; font-size: 1.125rem; }
+.site .secure { flex-basis: 100%; }
+.site .logo {
+  display: block;
+  height: 3rem;
+  width: auto;
+  max-width: 10rem;
+  object-fit: contain;
+  background: #ffffff;
+  border-radius: 0.25rem;
+  padding: 0.25rem;
+}
 .site .secure { font-size: 0.875rem; }
 main {
   display: block;
@@ -47,7 +85,19 @@ p { margin: 0 0 0.75rem; }
 .summary dt { color: #3d4149; }
 .summary dd { margin: 0; font-weight: 600; }
 .summary .amount dd { font-size: 1.375rem; }
-.explain { background: #eef4fb; border-left: 0.25rem solid #12355b; padding: 0.75rem; }
+.explain { background: #eef4fb; border-left: 0.25rem solid var(--accent, ${DEFAULT_ACCENT}); padding: 0.75rem; }
+.terms { font-size: 0.875rem; }
+.hotel-info {
+  max-width: 36rem;
+  margin: 0 auto;
+  padding: 0 1rem 2rem;
+  font-size: 0.875rem;
+  color: #3d4149;
+}
+.hotel-info h2 { font-size: 1rem; margin: 0 0 0.25rem; color: #1b1b1f; }
+.hotel-info address { font-style: normal; }
+.hotel-info p { margin: 0 0 0.25rem; }
+.contact { margin: 0 0 0.75rem; }
 .notice {
   border: 2px solid #9b1c1c;
   background: #fdf2f2;
@@ -93,15 +143,16 @@ button, .button {
   padding: 0.75rem 1rem;
   min-height: 2.75rem;
   color: #ffffff;
-  background: #12355b;
-  border: 2px solid #12355b;
+  background: var(--accent, ${DEFAULT_ACCENT});
+  border: 2px solid var(--accent, ${DEFAULT_ACCENT});
   border-radius: 0.375rem;
   cursor: pointer;
 }
-button:hover, .button:hover { background: #0b2440; }
-a { color: #0b4a8b; }
+/* Darker on hover whatever the accent: a shade laid over it, contrast only grows. */
+button:hover, .button:hover { box-shadow: inset 0 0 0 10rem rgba(0, 0, 0, 0.25); }
+a { color: var(--accent, #0b4a8b); }
 :focus-visible { outline: 3px solid #b45309; outline-offset: 2px; }
-input:focus-visible { outline: 3px solid #b45309; outline-offset: 1px; border-color: #12355b; }
+input:focus-visible { outline: 3px solid #b45309; outline-offset: 1px; border-color: var(--accent, ${DEFAULT_ACCENT}); }
 .card-form { margin-bottom: 1rem; }
 .note { font-size: 0.875rem; color: #3d4149; }
 .outcome-success h1 { color: #14532d; }

@@ -51,6 +51,19 @@ export interface Messages extends PaymentWording {
   tooManyRequests: Notice;
   notFound: Notice;
   failure: Notice;
+  /** The PMS's booking reference, beside the payment's own reference. */
+  bookingReference: string;
+  amountPaidLabel: string;
+  registeredOnLabel: string;
+  termsLink: string;
+  /** The hotel's contact block at the foot of every page of a known request. */
+  contactHeading: string;
+  phoneLabel: string;
+  emailLabel: string;
+  /** On the refused page: the request cannot be paid again, the hotel is who to talk to. */
+  noRetry: string;
+  /** Between a label and its value: French puts a (no-break) space before the colon. */
+  colon: string;
 }
 
 const fr: Messages = {
@@ -78,7 +91,7 @@ const fr: Messages = {
   tryAgain: 'Réessayer',
   refresh: 'Actualiser',
   registered: {
-    title: 'Carte enregistrée',
+    title: 'Carte enregistrée en garantie',
     text: 'Votre carte est bien enregistrée en garantie de votre réservation. Aucun montant n’a été débité. Vous n’avez rien d’autre à faire.',
   },
   paid: (amount) => ({
@@ -95,7 +108,7 @@ const fr: Messages = {
   },
   refused: {
     title: 'Paiement refusé',
-    text: 'Votre banque a refusé le paiement. Aucun montant n’a été débité. Veuillez contacter l’établissement pour convenir d’une autre solution.',
+    text: 'Votre banque a refusé le paiement. Aucun montant n’a été débité.',
   },
   error: {
     title: 'Erreur technique',
@@ -133,6 +146,16 @@ const fr: Messages = {
     title: 'Une erreur est survenue',
     text: 'Une erreur inattendue est survenue. Aucun montant n’a été débité. Veuillez réessayer dans quelques minutes.',
   },
+  bookingReference: 'Réservation',
+  amountPaidLabel: 'Montant payé',
+  registeredOnLabel: 'Enregistrée le',
+  termsLink: 'Conditions générales et d’annulation',
+  contactHeading: 'Contacter l’établissement',
+  phoneLabel: 'Téléphone',
+  emailLabel: 'E-mail',
+  colon: '\u00a0: ',
+  noRetry:
+    'Cette demande ne peut pas être payée à nouveau en ligne. Veuillez contacter l’établissement pour convenir d’une autre solution.',
 };
 
 const en: Messages = {
@@ -158,7 +181,7 @@ const en: Messages = {
   tryAgain: 'Try again',
   refresh: 'Refresh',
   registered: {
-    title: 'Card registered',
+    title: 'Card registered as a guarantee',
     text: 'Your card is registered as a guarantee for your booking. No money has been taken. There is nothing more to do.',
   },
   paid: (amount) => ({
@@ -175,7 +198,7 @@ const en: Messages = {
   },
   refused: {
     title: 'Payment refused',
-    text: 'Your bank refused the payment. No money has been taken. Please contact the hotel to arrange another solution.',
+    text: 'Your bank refused the payment. No money has been taken.',
   },
   error: {
     title: 'Technical error',
@@ -213,6 +236,15 @@ const en: Messages = {
     title: 'Something went wrong',
     text: 'An unexpected error occurred. No money has been taken. Please try again in a few minutes.',
   },
+  bookingReference: 'Booking reference',
+  amountPaidLabel: 'Amount paid',
+  registeredOnLabel: 'Registered on',
+  termsLink: 'Terms and cancellation policy',
+  contactHeading: 'Contact the hotel',
+  phoneLabel: 'Phone',
+  emailLabel: 'E-mail',
+  colon: ': ',
+  noRetry: 'This request cannot be paid again online. Please contact the hotel to arrange another solution.',
 };
 
 const de: Messages = {
@@ -240,7 +272,7 @@ const de: Messages = {
   tryAgain: 'Erneut versuchen',
   refresh: 'Aktualisieren',
   registered: {
-    title: 'Karte hinterlegt',
+    title: 'Karte als Garantie hinterlegt',
     text: 'Ihre Karte ist als Garantie für Ihre Reservierung hinterlegt. Es wurde nichts abgebucht. Sie müssen nichts weiter tun.',
   },
   paid: (amount) => ({
@@ -257,7 +289,7 @@ const de: Messages = {
   },
   refused: {
     title: 'Zahlung abgelehnt',
-    text: 'Ihre Bank hat die Zahlung abgelehnt. Es wurde nichts abgebucht. Bitte wenden Sie sich an die Unterkunft, um eine andere Lösung zu finden.',
+    text: 'Ihre Bank hat die Zahlung abgelehnt. Es wurde nichts abgebucht.',
   },
   error: {
     title: 'Technischer Fehler',
@@ -295,6 +327,16 @@ const de: Messages = {
     title: 'Ein Fehler ist aufgetreten',
     text: 'Ein unerwarteter Fehler ist aufgetreten. Es wurde nichts abgebucht. Bitte versuchen Sie es in einigen Minuten erneut.',
   },
+  bookingReference: 'Buchungsnummer',
+  amountPaidLabel: 'Bezahlter Betrag',
+  registeredOnLabel: 'Hinterlegt am',
+  termsLink: 'Geschäfts- und Stornobedingungen',
+  contactHeading: 'Kontakt zur Unterkunft',
+  phoneLabel: 'Telefon',
+  emailLabel: 'E-Mail',
+  colon: ': ',
+  noRetry:
+    'Diese Anfrage kann online nicht erneut bezahlt werden. Bitte wenden Sie sich an die Unterkunft, um eine andere Lösung zu finden.',
 };
 
 export const MESSAGES: Record<Language, Messages> = { fr, en, de };

@@ -15,6 +15,14 @@ export interface PaymentWording {
   /** null amount: an IMPRINT of 0, a plain card guarantee. */
   imprintExplanation: (amount: string | null) => string;
   depositExplanation: (amount: string) => string;
+  /** When a hold may be placed: from a date (two days before arrival), or before arrival. */
+  holdNotice: (hotel: string, from: string | null, days: number) => string;
+  checkin: string;
+  checkout: string;
+  roomType: string;
+  cardLabel: string;
+  expires: (month: string, year: string) => string;
+  paidOnLabel: string;
 }
 
 export const PAYMENT_WORDING: Record<Language, PaymentWording> = {
@@ -29,6 +37,14 @@ export const PAYMENT_WORDING: Record<Language, PaymentWording> = {
         ? `Aucun montant n’est débité maintenant. Votre carte est enregistrée en garantie : jusqu’à ${amount} pourront être bloqués sur votre carte avant votre arrivée, puis débités en cas de non-présentation.`
         : 'Aucun montant n’est débité maintenant. Votre carte est enregistrée en garantie de votre réservation.',
     depositExplanation: (amount) => `Le montant de ${amount} sera débité immédiatement sur votre carte.`,
+    holdNotice: (hotel, from, days) =>
+      `${from ? `À partir du ${from}` : 'Avant votre arrivée'}, ${hotel} pourra bloquer au plus ce montant sur votre carte, pendant ${days} jours au maximum. Il n'est débité qu'en cas de non-présentation ; sinon il est libéré.`,
+    checkin: 'Arrivée',
+    checkout: 'Départ',
+    roomType: 'Type de chambre',
+    cardLabel: 'Carte',
+    expires: (month, year) => `expire fin ${month}/${year}`,
+    paidOnLabel: 'Date du paiement',
   },
   en: {
     locale: 'en-GB',
@@ -41,6 +57,14 @@ export const PAYMENT_WORDING: Record<Language, PaymentWording> = {
         ? `No money is taken now. Your card is registered as a guarantee: up to ${amount} may be held on your card before your arrival, and charged if you do not arrive (no-show).`
         : 'No money is taken now. Your card is registered as a guarantee for your booking.',
     depositExplanation: (amount) => `${amount} will be charged to your card now.`,
+    holdNotice: (hotel, from, days) =>
+      `${from ? `From ${from}` : 'Before your arrival'}, ${hotel} may hold up to this amount on your card, for ${days} days at most. It is only charged if you do not arrive; otherwise it is released.`,
+    checkin: 'Check-in',
+    checkout: 'Check-out',
+    roomType: 'Room type',
+    cardLabel: 'Card',
+    expires: (month, year) => `expires ${month}/${year}`,
+    paidOnLabel: 'Date of payment',
   },
   de: {
     locale: 'de-DE',
@@ -53,5 +77,13 @@ export const PAYMENT_WORDING: Record<Language, PaymentWording> = {
         ? `Es wird jetzt nichts abgebucht. Ihre Karte wird als Garantie hinterlegt: Bis zu ${amount} können vor Ihrer Anreise auf Ihrer Karte reserviert und bei Nichtanreise belastet werden.`
         : 'Es wird jetzt nichts abgebucht. Ihre Karte wird als Garantie für Ihre Reservierung hinterlegt.',
     depositExplanation: (amount) => `Der Betrag von ${amount} wird sofort von Ihrer Karte abgebucht.`,
+    holdNotice: (hotel, from, days) =>
+      `${from ? `Ab dem ${from}` : 'Vor Ihrer Anreise'} kann ${hotel} höchstens diesen Betrag auf Ihrer Karte vormerken, für höchstens ${days} Tage. Er wird nur bei Nichtanreise abgebucht, sonst freigegeben.`,
+    checkin: 'Anreise',
+    checkout: 'Abreise',
+    roomType: 'Zimmerkategorie',
+    cardLabel: 'Karte',
+    expires: (month, year) => `gültig bis ${month}/${year}`,
+    paidOnLabel: 'Zahlungsdatum',
   },
 };

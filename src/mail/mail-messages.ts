@@ -14,16 +14,8 @@ export interface MailMessages extends PaymentWording {
   confirmationSubject: (hotel: string) => string;
   confirmationIntro: (amount: string, hotel: string) => string;
   capturedLabel: string;
-  paidOnLabel: string;
-  cardLabel: string;
-  expires: (month: string, year: string) => string;
   cardRegisteredSubject: (hotel: string) => string;
   cardRegisteredIntro: (hotel: string) => string;
-  /** When a hold may be placed: from a date (two days before arrival), or before arrival. */
-  holdNotice: (hotel: string, from: string | null, days: number) => string;
-  checkin: string;
-  checkout: string;
-  roomType: string;
   signature: (hotel: string) => string;
 }
 
@@ -37,17 +29,9 @@ const fr: MailMessages = {
   confirmationSubject: (hotel) => `${hotel} : confirmation de votre acompte`,
   confirmationIntro: (amount, hotel) => `Nous confirmons le paiement de votre acompte de ${amount} à ${hotel}.`,
   capturedLabel: 'Montant débité',
-  paidOnLabel: 'Date du paiement',
-  cardLabel: 'Carte',
-  expires: (month, year) => `expire fin ${month}/${year}`,
   cardRegisteredSubject: (hotel) => `${hotel} : votre carte est enregistrée en garantie`,
   cardRegisteredIntro: (hotel) =>
     `Votre carte est enregistrée en garantie de votre réservation chez ${hotel}. Aucun montant n'a été débité.`,
-  holdNotice: (hotel, from, days) =>
-    `${from ? `À partir du ${from}` : 'Avant votre arrivée'}, ${hotel} pourra bloquer au plus ce montant sur votre carte, pendant ${days} jours au maximum. Il n'est débité qu'en cas de non-présentation ; sinon il est libéré.`,
-  checkin: 'Arrivée',
-  checkout: 'Départ',
-  roomType: 'Type de chambre',
   signature: (hotel) => `À bientôt,\n${hotel}`,
 };
 
@@ -61,17 +45,9 @@ const en: MailMessages = {
   confirmationSubject: (hotel) => `${hotel}: your deposit is confirmed`,
   confirmationIntro: (amount, hotel) => `We confirm your deposit of ${amount} to ${hotel}.`,
   capturedLabel: 'Amount charged',
-  paidOnLabel: 'Date of payment',
-  cardLabel: 'Card',
-  expires: (month, year) => `expires ${month}/${year}`,
   cardRegisteredSubject: (hotel) => `${hotel}: your card is registered as a guarantee`,
   cardRegisteredIntro: (hotel) =>
     `Your card is registered as a guarantee for your booking at ${hotel}. Nothing has been charged.`,
-  holdNotice: (hotel, from, days) =>
-    `${from ? `From ${from}` : 'Before your arrival'}, ${hotel} may hold up to this amount on your card, for ${days} days at most. It is only charged if you do not arrive; otherwise it is released.`,
-  checkin: 'Check-in',
-  checkout: 'Check-out',
-  roomType: 'Room type',
   signature: (hotel) => `See you soon,\n${hotel}`,
 };
 
@@ -85,17 +61,9 @@ const de: MailMessages = {
   confirmationSubject: (hotel) => `${hotel}: Bestätigung Ihrer Anzahlung`,
   confirmationIntro: (amount, hotel) => `Wir bestätigen Ihre Anzahlung von ${amount} an ${hotel}.`,
   capturedLabel: 'Abgebuchter Betrag',
-  paidOnLabel: 'Zahlungsdatum',
-  cardLabel: 'Karte',
-  expires: (month, year) => `gültig bis ${month}/${year}`,
   cardRegisteredSubject: (hotel) => `${hotel}: Ihre Karte ist als Garantie hinterlegt`,
   cardRegisteredIntro: (hotel) =>
     `Ihre Karte ist als Garantie für Ihre Reservierung bei ${hotel} hinterlegt. Es wurde nichts abgebucht.`,
-  holdNotice: (hotel, from, days) =>
-    `${from ? `Ab dem ${from}` : 'Vor Ihrer Anreise'} kann ${hotel} höchstens diesen Betrag auf Ihrer Karte vormerken, für höchstens ${days} Tage. Er wird nur bei Nichtanreise abgebucht, sonst freigegeben.`,
-  checkin: 'Anreise',
-  checkout: 'Abreise',
-  roomType: 'Zimmerkategorie',
   signature: (hotel) => `Bis bald,\n${hotel}`,
 };
 

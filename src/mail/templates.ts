@@ -1,5 +1,6 @@
 import { type Currency, formatMoney, type Language, type RequestType } from '../domain/index.js';
 import { html, type SafeHtml } from '../html/index.js';
+import { formatInstant, formatIsoDate, isIsoDate } from '../i18n/index.js';
 import { addDays, DAYS_AHEAD } from '../jobs/index.js';
 import { oneLine } from './escape.js';
 import { MAIL_MESSAGES, type MailMessages } from './mail-messages.js';
@@ -38,19 +39,6 @@ export function paymentUrl(publicBaseUrl: string, id: string): string {
   return `${publicBaseUrl}/payment/${encodeURIComponent(id)}/`;
 }
 
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-function formatDate(value: string, locale: string): string {
-  if (!ISO_DATE.test(value)) return value;
-  const d = new Date(`${value}T00:00:00Z`);
-  if (Number.isNaN(d.getTime())) return value;
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(d);
-}
-
-function formatInstant(at: Date, locale: string, timeZone: string): string {
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short', timeZone }).format(new Date(at));
-}
-
 /** The card as the guest knows it: masked number and expiry, when the provider gave them. */
 function cardLines(req: MailRequest, m: MailMessages): [string, string][] {
   if (!req.masked_pan) return [];
@@ -72,8 +60,8 @@ function reservationLines(req: MailRequest, m: MailMessages): [string, string][]
   const checkin = value('checkin');
   const checkout = value('checkout');
   const room = value('room_type');
-  if (checkin) lines.push([m.checkin, formatDate(checkin, m.locale)]);
-  if (checkout) lines.push([m.checkout, formatDate(checkout, m.locale)]);
+  if (checkin) lines.push([m.checkin, formatIsoDate(checkin, m.locale)]);
+  if (checkout) lines.push([m.checkout, formatIsoDate(checkout, m.locale)]);
   if (room) lines.push([m.roomType, room]);
   return lines;
 }
@@ -179,8 +167,7 @@ export function renderCardRegistered(req: MailRequest, hotelName: string): Rende
   const hotel = oneLine(hotelName);
   const amount = formatMoney(req.amount, req.currency, m.locale);
   const checkin = req.reservation_data?.checkin;
-  const holdFrom =
-    typeof checkin === 'string' && ISO_DATE.test(checkin) ? formatDate(addDays(checkin, -DAYS_AHEAD), m.locale) : null;
+  const holdFrom = isIsoDate(checkin) ? formatIsoDate(addDays(checkin, -DAYS_AHEAD), m.locale) : null;
   const lines: [string, string][] = [...cardLines(req, m), [m.imprintAmountLabel, amount], ...reservationLines(req, m)];
   const notice = m.holdNotice(hotel, holdFrom, req.hold_days);
   const text = [

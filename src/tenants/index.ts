@@ -1,4 +1,12 @@
 // Tenants (one hotel each) and their settings: one implementation for the CLI and the back office.
+
+export {
+  ACCENT_TEXT_COLOUR,
+  accentContrastProblem,
+  contrastRatio,
+  GUEST_PAGE_BACKGROUND,
+  normaliseHexColour,
+} from './colour-contrast.js';
 export {
   parseSetting,
   parseSettings,
@@ -8,8 +16,10 @@ export {
   type SettingsPatch,
   type SettingValue,
 } from './settings-fields.js';
+export { checkLogo, MAX_LOGO_BYTES, setTenantLogo, sniffLogoType } from './tenant-logo.js';
 export {
   findTenant,
+  logoPath,
   presentTenant,
   type SettingsChange,
   tenantNotFound,

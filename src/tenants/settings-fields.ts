@@ -1,11 +1,12 @@
 import type { FieldIssue } from '../domain/index.js';
+import { accentContrastProblem, normaliseHexColour } from './colour-contrast.js';
 
 /**
  * The tenant settings a user may change, as one table: the CLI builds its options from it
  * (`payreq tenant update`), the back office its form, and both validate through `parseSettings`.
  * A new setting is one row here and one column in the tenants table.
  */
-export type SettingKind = 'text' | 'email' | 'boolean' | 'integer' | 'timezone';
+export type SettingKind = 'text' | 'email' | 'boolean' | 'integer' | 'timezone' | 'url' | 'phone' | 'colour';
 
 export interface SettingField {
   /** Column of `tenants` and key in JSON answers. */
@@ -18,6 +19,10 @@ export interface SettingField {
   max?: number;
   /** An empty value stores NULL ("not set"): the wording of what NULL means is in `help`. */
   nullable?: boolean;
+  /** Text only: line breaks are kept (an address); other text is one line. */
+  multiline?: boolean;
+  /** Shown to guests on their pages (the back office groups these under "Guest page"). */
+  guestPage?: boolean;
   help: string;
 }
 
@@ -68,6 +73,53 @@ export const SETTING_FIELDS: readonly SettingField[] = [
     nullable: true,
     help: 'creates per minute per API key; 0: no limit; empty or "default": the instance default',
   },
+  // What the guest page shows of the hotel; each one left out of the page while not set.
+  {
+    name: 'address',
+    guestPage: true,
+    option: 'address',
+    kind: 'text',
+    min: 1,
+    max: 300,
+    nullable: true,
+    multiline: true,
+    help: 'postal address shown to guests, up to 300 characters (a line break or "\\n" starts a line); empty: not shown',
+  },
+  {
+    name: 'phone',
+    guestPage: true,
+    option: 'phone',
+    kind: 'phone',
+    max: 30,
+    nullable: true,
+    help: 'phone number shown to guests, e.g. +33 1 23 45 67 89; empty: not shown',
+  },
+  {
+    name: 'contact_email',
+    guestPage: true,
+    option: 'contact-email',
+    kind: 'email',
+    max: 254,
+    nullable: true,
+    help: 'e-mail address shown to guests; empty: not shown',
+  },
+  {
+    name: 'terms_url',
+    guestPage: true,
+    option: 'terms-url',
+    kind: 'url',
+    max: 500,
+    nullable: true,
+    help: 'https:// link to the terms and cancellation policy; empty: not shown',
+  },
+  {
+    name: 'accent_color',
+    guestPage: true,
+    option: 'accent-color',
+    kind: 'colour',
+    nullable: true,
+    help: 'hex colour of the guest page (#1f4e79); it must reach 4.5:1 contrast with white text and the page; empty: the default blue',
+  },
 ];
 
 export type SettingValue = string | number | boolean | null;
@@ -77,6 +129,34 @@ export type SettingsPatch = Record<string, SettingValue>;
 // goes into a From header, so CR/LF (header injection) must never pass.
 const EMAIL = /^[^\s@<>",;]+@[^\s@<>",;]+\.[^\s@<>",;]+$/;
 const INTEGER = /^-?\d{1,10}$/;
+// Digits with the usual separators, an optional leading +; 6 to 20 digits in all.
+const PHONE = /^\+?[0-9 ()./-]+$/;
+// Control characters (C0 but tab and line feed, DEL, C1) have no place on a page or in a header.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: they are what this pattern finds
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+
+/** One line, or several lines for an address: each trimmed, empty ones dropped, `\n` typed as two characters read as a break. */
+function cleanText(value: string, multiline: boolean): string {
+  if (!multiline) return value;
+  return value
+    .replaceAll('\\n', '\n')
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .join('\n');
+}
+
+function httpsUrl(value: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return undefined;
+  }
+  // A user:password@ part has no business in a link shown to guests (and phishing loves it).
+  if (url.protocol !== 'https:' || url.hostname === '' || url.username !== '' || url.password !== '') return undefined;
+  return url.href;
+}
 
 function canonicalTimezone(value: string): string | undefined {
   try {
@@ -104,12 +184,36 @@ export function parseSetting(
     return { value: null };
   }
   switch (field.kind) {
-    case 'text':
-      if (v.length < (field.min ?? 0) || v === '') return { problem: 'must not be empty' };
-      if (v.length > (field.max ?? Number.POSITIVE_INFINITY)) {
-        return { problem: `must be at most ${field.max} characters (got ${v.length})` };
+    case 'text': {
+      const text = cleanText(v, field.multiline === true);
+      if (text.length < (field.min ?? 0) || text === '') return { problem: 'must not be empty' };
+      if (text.length > (field.max ?? Number.POSITIVE_INFINITY)) {
+        return { problem: `must be at most ${field.max} characters (got ${text.length})` };
       }
-      return { value: v };
+      if (CONTROL.test(text) || (!field.multiline && text.includes('\n'))) {
+        return { problem: field.multiline ? 'must not contain control characters' : 'must be one line of text' };
+      }
+      return { value: text };
+    }
+    case 'phone': {
+      const digits = v.replace(/\D/g, '').length;
+      if (v.length > (field.max ?? 30) || !PHONE.test(v) || digits < 6 || digits > 20) {
+        return { problem: 'must be a phone number: digits, spaces, + ( ) - . /, 6 to 20 digits' };
+      }
+      return { value: v.replace(/\s+/g, ' ') };
+    }
+    case 'url': {
+      const href = v.length <= (field.max ?? 500) ? httpsUrl(v) : undefined;
+      return href && href.length <= (field.max ?? 500)
+        ? { value: href }
+        : { problem: `must be an https:// address of at most ${field.max ?? 500} characters` };
+    }
+    case 'colour': {
+      const colour = normaliseHexColour(v);
+      if (!colour) return { problem: 'must be a hex colour such as #1f4e79' };
+      const contrast = accentContrastProblem(colour);
+      return contrast ? { problem: `${colour} ${contrast}` } : { value: colour };
+    }
     case 'email':
       if (v.length > (field.max ?? 254) || !EMAIL.test(v)) return { problem: 'must be an e-mail address' };
       return { value: v };

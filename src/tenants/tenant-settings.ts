@@ -16,8 +16,21 @@ export function presentTenant(t: Tenant): Record<string, unknown> {
     create_rate_limit: t.create_rate_limit,
     hold_days: t.hold_days,
     link_lifetime_days: t.link_lifetime_days,
+    address: t.address,
+    phone: t.phone,
+    contact_email: t.contact_email,
+    terms_url: t.terms_url,
+    accent_color: t.accent_color,
+    // The path payreq serves it at (on PUBLIC_BASE_URL); null: no logo.
+    logo:
+      t.logo_hash && t.logo_type ? { type: t.logo_type, sha256: t.logo_hash, path: logoPath(t.id, t.logo_hash) } : null,
     created_at: new Date(t.created_at).toISOString(),
   };
+}
+
+/** Where payreq serves a tenant's logo: the hash in the path, so a URL always means the same bytes. */
+export function logoPath(tenantId: string, hash: string): string {
+  return `/logo/${tenantId}/${hash}`;
 }
 
 export const tenantNotFound = (id: string) => new AppError('tenant_not_found', 404, `No tenant with id ${id}`);

@@ -75,6 +75,13 @@ describe(`payreq tenant update and show (${ENGINE})`, { timeout: 300_000 }, () =
         hold_days: 4,
         link_lifetime_days: 10,
         create_rate_limit: 0,
+        // The guest page's settings, none set yet.
+        address: null,
+        phone: null,
+        contact_email: null,
+        terms_url: null,
+        accent_color: null,
+        logo: null,
         created_at: undefined,
         provider_account: { provider: 'none', configured: false },
       },

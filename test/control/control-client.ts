@@ -63,6 +63,30 @@ export class ControlClient {
     return r;
   }
 
+  /** A multipart form post (a file input), as a browser sends one; `_csrf` as for post(). */
+  async postMultipart(
+    url: string,
+    fields: Record<string, string>,
+    files: Record<string, { name: string; type: string; bytes: Buffer }> = {},
+  ): Promise<LightMyRequestResponse> {
+    const form = new FormData();
+    if (!('_csrf' in fields)) form.append('_csrf', this.csrf);
+    for (const [k, v] of Object.entries(fields)) form.append(k, v);
+    for (const [k, f] of Object.entries(files))
+      form.append(k, new Blob([new Uint8Array(f.bytes)], { type: f.type }), f.name);
+    // The platform's own encoder: boundary, headers of each part, exactly as fetch would send them.
+    const encoded = new Request('http://localhost/', { method: 'POST', body: form });
+    const r = await this.t.app.inject({
+      method: 'POST',
+      url,
+      remoteAddress: this.ip,
+      headers: { cookie: this.cookieHeader(), 'content-type': String(encoded.headers.get('content-type')) },
+      payload: Buffer.from(await encoded.arrayBuffer()),
+    });
+    this.remember(r);
+    return r;
+  }
+
   async signIn(username: string, password = PASSWORD): Promise<LightMyRequestResponse> {
     await this.get('/control/sign-in');
     return this.post('/control/sign-in', { username, password });

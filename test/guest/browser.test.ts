@@ -138,7 +138,7 @@ describe(`guest page in a real browser (${ENGINE})`, { skip }, () => {
       // Going back to the link now shows the outcome, never a second form.
       await page.goto(c.payment_link);
       assert.equal(await page.locator('form').count(), 0);
-      assert.equal(await page.locator('h1').textContent(), 'Carte enregistrée');
+      assert.equal(await page.locator('h1').textContent(), 'Carte enregistrée en garantie');
     } finally {
       await context.close();
     }

@@ -36,8 +36,8 @@ describe(`guest result page /payment/<uuid>/result/ (${ENGINE})`, () => {
   }
 
   const CASES: { status: Status; type: 'IMPRINT' | 'DEPOSIT'; says: string; tone: string }[] = [
-    { status: 'AUTHORISED', type: 'IMPRINT', says: 'Karte hinterlegt', tone: 'success' },
-    { status: 'AUTHORISED_TO_VALIDATE', type: 'IMPRINT', says: 'Karte hinterlegt', tone: 'success' },
+    { status: 'AUTHORISED', type: 'IMPRINT', says: 'Karte als Garantie hinterlegt', tone: 'success' },
+    { status: 'AUTHORISED_TO_VALIDATE', type: 'IMPRINT', says: 'Karte als Garantie hinterlegt', tone: 'success' },
     { status: 'CAPTURED', type: 'DEPOSIT', says: 'Zahlung erhalten', tone: 'success' },
     { status: 'REFUSED', type: 'IMPRINT', says: 'Zahlung abgelehnt', tone: 'problem' },
     { status: 'CANCELLED', type: 'IMPRINT', says: 'Anfrage storniert', tone: 'info' },
