@@ -12,7 +12,13 @@ export interface DeferredPaymentsContext {
 export interface DeferredPaymentsOptions {
   /** Rows read per batch: the job never holds more than this in memory. */
   batchSize?: number;
-  /** Provider calls in flight at once. */
+  /**
+   * Provider calls in flight at once, shared by the two lanes: by default each lane asks its
+   * whole group at once, so a provider that batches (the sandbox writes the holds asked in one
+   * turn in one statement) gets whole groups, and a remote one (Lyra) 64 calls at a time. A
+   * provider that refuses the load answers technical errors: those claims are given back and
+   * the next run tries them again.
+   */
   concurrency?: number;
   /**
    * Rows claimed together, and whose outcomes are recorded together: one commit each way per
@@ -59,7 +65,7 @@ export async function createDeferredPayments(
   options: DeferredPaymentsOptions = {},
 ): Promise<DeferredPaymentsResult> {
   const batchSize = options.batchSize ?? 500;
-  const concurrency = options.concurrency ?? 16;
+  const concurrency = options.concurrency ?? 64;
   const groupSize = options.groupSize ?? 32;
   const window = { from: date, to: addDays(date, DAYS_AHEAD) };
   const result: DeferredPaymentsResult = {
