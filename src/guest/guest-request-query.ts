@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/index.js';
 import type { Currency, Language, RequestType, Status } from '../domain/index.js';
+import { holdDaysTold } from '../providers/index.js';
 import { logoPath } from '../tenants/index.js';
 
 /** What the guest page shows of the hotel: its settings, each null while not set. */
@@ -172,7 +173,7 @@ export async function findGuestRequest(db: Queryable, id: string): Promise<Guest
         : null,
     settledAt: row.settled_at === null ? null : new Date(row.settled_at),
     timezone: row.timezone,
-    holdDays: Number(row.hold_days),
+    holdDays: holdDaysTold(Number(row.hold_days), row.account_provider),
     account: row.account_provider ? { provider: row.account_provider, mode: row.account_mode } : null,
     linkExpired: row.link_expired,
     moneyGivenBack: row.money_given_back,

@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/index.js';
 
+import { holdDaysTold } from '../providers/index.js';
 import type { MailRequest } from './templates.js';
 
 export type OutboxKind = 'payment_link' | 'deposit_confirmation' | 'card_registered';
@@ -53,16 +54,23 @@ export function outboxQueries(db: Queryable) {
 
     async subjects(ids: string[]): Promise<Map<string, EmailSubject>> {
       if (ids.length === 0) return new Map();
-      const r = await db.query<EmailSubject>(
+      const r = await db.query<EmailSubject & { account_provider: string | null }>(
         `SELECT p.id, p.reference, p.request_type, p.amount, p.amount_captured, p.currency, p.language,
                 p.guest_first_name, p.guest_last_name, p.guest_email, p.reservation_data,
                 p.masked_pan, p.card_expiry_month, p.card_expiry_year, p.updated_at,
-                t.name AS tenant_name, t.sender_email, t.timezone, t.hold_days
+                t.name AS tenant_name, t.sender_email, t.timezone, t.hold_days, a.provider AS account_provider
            FROM payment_requests p JOIN tenants t ON t.id = p.tenant_id
+           LEFT JOIN provider_accounts a ON a.tenant_id = p.tenant_id
           WHERE p.id = ANY($1::uuid[])`,
         [ids],
       );
-      return new Map(r.rows.map((row) => [row.id, row]));
+      // The guest is told how long a hold may last at most: no longer than the provider allows.
+      return new Map(
+        r.rows.map(({ account_provider, ...row }) => [
+          row.id,
+          { ...row, hold_days: holdDaysTold(row.hold_days, account_provider) },
+        ]),
+      );
     },
 
     /**

@@ -24,7 +24,7 @@ export interface MailRequest {
   updated_at: Date;
   /** The hotel's time zone, for dates and times shown to the guest. */
   timezone: string;
-  /** How long a hold lasts at most, in days (tenant setting). */
+  /** How long a hold lasts at most, in days: the tenant's setting, or less where the provider lapses it sooner. */
   hold_days: number;
 }
 

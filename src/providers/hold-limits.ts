@@ -18,3 +18,13 @@ const MERCHANT_HOLD_LIMIT_SECONDS: Readonly<Record<string, number>> = {
 export function holdLimitSeconds(provider: string): number | null {
   return MERCHANT_HOLD_LIMIT_SECONDS[provider] ?? null;
 }
+
+/**
+ * The "at most N days" a guest is told of a hold: the hotel's length, or the provider's limit
+ * rounded up to whole days when that is shorter (4 days 18 hours is told as 5: still true).
+ * `provider`: the tenant's account, or null for one without (the sandbox, or none).
+ */
+export function holdDaysTold(holdDays: number, provider: string | null): number {
+  const limit = provider ? holdLimitSeconds(provider) : null;
+  return limit === null ? holdDays : Math.min(holdDays, Math.ceil(limit / 86_400));
+}

@@ -5,7 +5,7 @@ export {
   lyraAccountOf,
   type ProviderAccountSource,
 } from './account-registry.js';
-export { holdLimitSeconds } from './hold-limits.js';
+export { holdDaysTold, holdLimitSeconds } from './hold-limits.js';
 export { checkLyraCredentials } from './lyra/index.js';
 export {
   type EmbeddedCardForm,

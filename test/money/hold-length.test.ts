@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { providerSecrets } from '../../src/app.js';
 import { addDays, createDeferredPayments } from '../../src/jobs/index.js';
+import { outboxQueries } from '../../src/mail/outbox-queries.js';
+import { renderCardRegistered } from '../../src/mail/templates.js';
 import { LYRA_CARDS } from '../fakes/lyra/fake-store.js';
 import { DEMO_SHOP, formTokenOf, type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.js';
 import { arrangeStatus } from '../helpers/fixtures.js';
@@ -46,7 +48,11 @@ describe(`the daily hold's length and its network id (${ENGINE})`, { timeout: 12
 
   /** An IMPRINT of the Lyra hotel whose guest saved a card on Lyra's form: its registration notification applied. */
   async function registeredOnLyra(): Promise<{ id: string; networkId: string }> {
-    const created = await createRequest(t, { request_type: 'IMPRINT', reservation_data: { checkin: D } }, lyraHotel);
+    const created = await createRequest(
+      t,
+      { request_type: 'IMPRINT', language: 'en', reservation_data: { checkin: D } },
+      lyraHotel,
+    );
     await arrangeStatus(t.db, created.uuid, 'PENDING');
     const lyra = await t.app.payreq.providers.forTenant(lyraHotel.tenantId);
     const form = await lyra.startGuestPayment({
@@ -72,7 +78,11 @@ describe(`the daily hold's length and its network id (${ENGINE})`, { timeout: 12
 
   /** An IMPRINT of the sandbox hotel with a saved card. */
   async function registeredOnSandbox(): Promise<string> {
-    const created = await createRequest(t, { request_type: 'IMPRINT', reservation_data: { checkin: D } }, sandboxHotel);
+    const created = await createRequest(
+      t,
+      { request_type: 'IMPRINT', language: 'en', reservation_data: { checkin: D } },
+      sandboxHotel,
+    );
     const token = `tok_${created.uuid.slice(0, 8)}`;
     await t.db.query('INSERT INTO sandbox_tokens (token, card_number, exp_month, exp_year) VALUES ($1, $2, 12, 2031)', [
       token,
@@ -136,5 +146,24 @@ describe(`the daily hold's length and its network id (${ENGINE})`, { timeout: 12
     const options = (silent.body.transactionOptions as { cardOptions: Record<string, unknown> }).cardOptions;
     assert.equal(options.initialIssuerTransactionIdentifier, networkId);
     assert.equal(options.manualValidation, 'YES');
+  });
+
+  test('the guest is told the hold lasts no longer than the provider allows: page and e-mail', async () => {
+    await setHoldDays(lyraHotel.tenantId, 6);
+    await setHoldDays(sandboxHotel.tenantId, 6);
+    const lyra = (await registeredOnLyra()).id;
+    const sandbox = await registeredOnSandbox();
+    /** The days of the guarantee notice, on the result page and in the card-registered e-mail. */
+    async function toldDays(id: string): Promise<{ page: string | undefined; mail: string | undefined }> {
+      const page = await t.call({ method: 'GET', url: `/payment/${id}/result/`, tenant: null });
+      assert.equal(page.statusCode, 200, page.body);
+      const subject = (await outboxQueries(t.db).subjects([id])).get(id);
+      assert.ok(subject);
+      const mail = renderCardRegistered(subject, 'Hotel').text;
+      const days = (text: string) => /for (\d+) days at most/.exec(text)?.[1];
+      return { page: days(page.body), mail: days(mail) };
+    }
+    assert.deepEqual(await toldDays(lyra), { page: '5', mail: '5' }, '4 days 18 hours, told as 5');
+    assert.deepEqual(await toldDays(sandbox), { page: '6', mail: '6' });
   });
 });
