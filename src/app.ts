@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import rateLimit from '@fastify/rate-limit';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -16,7 +16,7 @@ import {
 } from './api/index.js';
 import type { Config, TrustProxy } from './config/index.js';
 import { controlPlugin } from './control/index.js';
-import { type Database, type Repositories, repositories } from './db/index.js';
+import { type Database, repositories } from './db/index.js';
 import { AppError, errors } from './domain/index.js';
 import { guestRoutes } from './guest/index.js';
 import { healthRoutes } from './health/index.js';
@@ -25,7 +25,7 @@ import { meteredProvider, metricsRoute, recordRequests, type ServiceMetrics, ser
 import { guestCommands, moneyRunner, paymentRequestCommands, reconciler } from './payment-requests/index.js';
 import { accountRegistry, type PaymentProvider, sandboxProvider, withTimeouts } from './providers/index.js';
 import { sandboxRoutes } from './providers/sandbox/index.js';
-import { keyRing, type SecretKeyRing, secretBox } from './secrets/index.js';
+import { providerSecrets, resolveSecretKeys, secretBox } from './secrets/index.js';
 
 export const BODY_LIMIT = 64 * 1024;
 const SAFE_REQUEST_ID = /^[\w.:-]{1,64}$/;
@@ -90,28 +90,6 @@ function sandboxFor(opts: BuildOptions, secretKey: string, metrics: ServiceMetri
     withTimeouts(opts.wrapProvider ? opts.wrapProvider(real) : real, opts.config.providerTimeoutMs),
     metrics,
   );
-}
-
-/** The provider accounts' secrets have their own key: a card token's box never opens them. */
-export function providerSecrets(keys: SecretKeyRing) {
-  return secretBox(keys, 'provider-account');
-}
-
-/**
- * SECRET_KEY when configured (production requires it: config refuses to start without).
- * Otherwise the key stored in the database on first use, so the service, the CLI and every
- * later start seal and open card tokens with the same key.
- */
-export async function resolveSecretKey(config: Config, repos: Repositories): Promise<string> {
-  if (config.secretKey) return config.secretKey;
-  if (config.production) throw new Error('SECRET_KEY is required in production');
-  return repos.settings.getOrSet('secret_key', randomBytes(32).toString('hex'));
-}
-
-/** The current key (as resolveSecretKey finds it) under SECRET_KEY_ID, with the retired keys. */
-export async function resolveSecretKeys(config: Config, repos: Repositories): Promise<SecretKeyRing> {
-  const key = await resolveSecretKey(config, repos);
-  return keyRing({ id: config.secretKeyId, key }, config.oldSecretKeys);
 }
 
 /** The whole HTTP service on an open, migrated database. */

@@ -1,6 +1,6 @@
-import { generateApiKey } from '../api/index.js';
 import { type ApiKeySummary, PG, pgCode, type Repositories } from '../db/index.js';
 import { AppError } from '../domain/index.js';
+import { generateApiKey } from './api-key-format.js';
 
 /**
  * API keys: creation and the status rules, one implementation for the CLI and the back office.

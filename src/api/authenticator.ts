@@ -1,6 +1,6 @@
+import { parseApiKey, secretMatches } from '../api-keys/index.js';
 import type { ApiKeyAuthRow, Database, Repositories } from '../db/index.js';
 import { errors } from '../domain/index.js';
-import { parseApiKey, secretMatches } from './api-key-format.js';
 
 /** Who is calling, as the routes see it. */
 export interface ApiCaller {

@@ -1,6 +1,14 @@
-import { buildContext } from '../app.js';
 import { createDeferredPayments, expirePaymentRequests, purgeEvents, reconcileClaims } from '../jobs/index.js';
 import type { CommandContext, Outcome } from './command-context.js';
+
+/**
+ * The service's context (providers, mail, metrics) for a job run by a command. Imported when a
+ * job runs, not when any command starts: other commands need none of it.
+ */
+async function serviceContext(ctx: CommandContext) {
+  const { buildContext } = await import('../app.js');
+  return buildContext({ config: ctx.config, db: ctx.db });
+}
 
 /** A scheduled job as `payreq job run NAME` sees it. */
 export interface CliJob {
@@ -35,7 +43,7 @@ export const JOBS: readonly CliJob[] = [
     summary: 'place the holds of imprints whose check-in is within 2 days',
     async run(ctx, { date }) {
       // Inside the service, its own context; from the CLI alone, one built on the CLI's database.
-      const app = ctx.app ?? (await buildContext({ config: ctx.config, db: ctx.db }));
+      const app = ctx.app ?? (await serviceContext(ctx));
       const r = await createDeferredPayments(
         { holds: ctx.repos.deferredHolds, runner: app.runner, cardTokens: app.cardTokens },
         date ?? today(),
@@ -75,7 +83,7 @@ export const JOBS: readonly CliJob[] = [
     name: 'reconcile_claims',
     summary: "settle operations in doubt by the provider's view, give back misplaced money, check the books",
     async run(ctx) {
-      const app = ctx.app ?? (await buildContext({ config: ctx.config, db: ctx.db }));
+      const app = ctx.app ?? (await serviceContext(ctx));
       const r = await reconcileClaims(app.reconciler);
       const mismatches = r.mismatches.map((m) => `  ${m.reference ?? m.payment_request_id}: ${m.problem}\n`).join('');
       return {

@@ -1,7 +1,6 @@
 // `payreq`: the process entry behind bin/payreq.js. Everything it does is in ./index.ts and
 // ../server.ts; this file only wires argv, configuration and exit status.
 import { loadConfig, loadDotEnv } from '../config/index.js';
-import { serve } from '../server.js';
 import { errorLine, parseCommandLine, runCli } from './index.js';
 import { readInputFile } from './read-input-file.js';
 
@@ -34,6 +33,9 @@ async function main(argv: readonly string[]): Promise<number> {
   loadDotEnv();
   const config = loadConfig();
   if (parsed.spec.needs === 'service') {
+    // Loaded only here: the HTTP service's modules (Fastify, mail, Redis...) cost a short
+    // command about a second of start-up for nothing.
+    const { serve } = await import('../server.js');
     await serve(config);
     return 0;
   }

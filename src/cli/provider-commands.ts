@@ -1,7 +1,7 @@
-import { providerSecrets, resolveSecretKeys } from '../app.js';
 import type { ProviderAccountRow } from '../db/index.js';
 import { checkLyraCredentials, type LyraSecrets } from '../providers/index.js';
 import type { SecretKeyRing } from '../secrets/index.js';
+import { providerSecrets, resolveSecretKeys } from '../secrets/index.js';
 import { CliError } from './cli-error.js';
 import type { CommandContext, CommandSpec } from './command-context.js';
 import { existingTenant } from './key-commands.js';

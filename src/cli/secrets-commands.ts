@@ -1,5 +1,4 @@
-import { resolveSecretKeys } from '../app.js';
-import { type ResealResult, resealAll } from '../secrets/index.js';
+import { type ResealResult, resealAll, resolveSecretKeys } from '../secrets/index.js';
 import { CliError } from './cli-error.js';
 import type { CommandSpec } from './command-context.js';
 

@@ -10,3 +10,4 @@ export {
 } from './key-ring.js';
 export { type ResealFailure, type ResealResult, resealAll } from './reseal.js';
 export { deriveKey, SealedValueError, type SecretBox, sealedKeyId, secretBox } from './secret-box.js';
+export { providerSecrets, resolveSecretKey, resolveSecretKeys } from './service-keys.js';

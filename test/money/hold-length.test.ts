@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { providerSecrets } from '../../src/app.js';
 import { addDays, createDeferredPayments } from '../../src/jobs/index.js';
 import { outboxQueries } from '../../src/mail/outbox-queries.js';
 import { renderCardRegistered } from '../../src/mail/templates.js';
+import { providerSecrets } from '../../src/secrets/index.js';
 import { LYRA_CARDS } from '../fakes/lyra/fake-store.js';
 import { DEMO_SHOP, formTokenOf, type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.js';
 import { arrangeStatus } from '../helpers/fixtures.js';

@@ -1,4 +1,4 @@
-import { providerSecrets } from '../../../src/app.js';
+import { providerSecrets } from '../../../src/secrets/index.js';
 import type { TestApp } from '../../helpers/test-app.js';
 import { DEMO_SHOP, type LyraFake } from './lyra-fake.js';
 
