@@ -5,16 +5,21 @@
 // Usage: npm test [-- test/api/create.test.ts ...]
 //
 // Where the time went, and what this does about it (README "Testing"):
-// - Each test file is its own process. Loading the sources through tsx cost each one about 4 s
-//   more than compiled JavaScript, so the sources and tests are transpiled once per run with
-//   esbuild (no type check: `npm run typecheck` does that) into a scratch tree that mirrors the
-//   checkout; TEST_FROM_SOURCE=1 runs them through tsx as before.
+// - Loading the sources through tsx cost each process about 4 s more than compiled JavaScript,
+//   so the sources and tests are transpiled once per run with esbuild (no type check: `npm run
+//   typecheck` does that) into a scratch tree that mirrors the checkout; TEST_FROM_SOURCE=1
+//   runs them through tsx as before.
+// - A process per test file paid for a Node start, the module graph and a PGlite start each
+//   time. Test files run instead in a few long-lived workers (scripts/test-worker.mjs), one more
+//   than the machine has cores (TEST_CONCURRENCY overrides), each taking the next file when done
+//   with one, longest files first. Within a worker, a PGlite database a test is done with is
+//   emptied and reused (test/helpers/pglite-pool.ts).
 // - A new PGlite cluster costs an initdb inside WASM (about 8 s). The migrated database is made
-//   once (PGlite: kept until the migrations change; PostgreSQL: per run) and every test file
-//   starts from a copy (test/helpers/database-template.ts).
-// - Files run in parallel, as many as the machine has cores (TEST_CONCURRENCY overrides).
-// - After each engine it prints the 10 slowest files (wall time from the process's start, and its
-//   own CPU seconds: on a shared machine the CPU figure says more), to show where to look next.
+//   once (PGlite: kept until the migrations change; PostgreSQL: per run) and every new test
+//   database starts from a copy (test/helpers/database-template.ts).
+// - The PostgreSQL pass runs only the files whose outcome can depend on the engine.
+// - After each engine it prints the 10 slowest files (wall time and CPU seconds in their
+//   worker; CLI children and browsers not counted), to show where to look next.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
@@ -29,6 +34,7 @@ import {
   statSync,
   symlinkSync,
   utimesSync,
+  writeFileSync,
 } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -53,7 +59,10 @@ const files = (given.length > 0 ? given : findFiles(path.join(root, 'test'), '.t
 );
 const engines = ['pglite', ...(process.env.TEST_POSTGRES_URL ? ['postgres'] : [])];
 if (!process.env.TEST_POSTGRES_URL) console.log('TEST_POSTGRES_URL is not set: running on PGlite only.');
-const concurrency = Number(process.env.TEST_CONCURRENCY) || availableParallelism();
+// One more worker than cores: a file often waits on what it started (a CLI child, a browser,
+// the database server) and the spare worker's file computes meanwhile. Four on two cores put the
+// CLI process tests past their time limits.
+const concurrency = Number(process.env.TEST_CONCURRENCY) || availableParallelism() + 1;
 const scratch = mkdtempSync(path.join(tmpdir(), 'payreq-test-'));
 
 /** Runs a child to its end; SIGINT/SIGTERM reach it through the process group, and we wait for it. */
@@ -168,85 +177,214 @@ async function makeTemplate(engine) {
   return { PAYREQ_TEST_PGLITE_TEMPLATE: archive };
 }
 
+/**
+ * Whether a test file's outcome can depend on the engine: it reaches test/helpers/database.ts
+ * (the engine's test database) through its relative imports, or reads the engine itself. The
+ * others (pure rules, PGlite-only checks) run on the PGlite pass only, as do files that say so
+ * on a line `// test-engines: pglite` with their reason (the browser tests).
+ */
+function dependsOnEngine(file) {
+  if (/^\/\/ test-engines: pglite\b/m.test(readFileSync(path.join(root, file), 'utf8'))) return false;
+  const seen = new Set();
+  const stack = [path.join(root, file)];
+  while (stack.length > 0) {
+    const f = stack.pop();
+    if (seen.has(f) || !existsSync(f)) continue;
+    seen.add(f);
+    if (f === path.join(root, 'test/helpers/database.ts')) return true;
+    const text = readFileSync(f, 'utf8');
+    if (/\bTEST_DATABASE\b/.test(text)) return true;
+    for (const m of text.matchAll(/(?:from|import\()\s*'(\.{1,2}\/[^']+)'/g)) {
+      stack.push(path.resolve(path.dirname(f), m[1]).replace(/\.js$/, '.ts'));
+    }
+  }
+  return false;
+}
+
+/**
+ * Each file's time on the last run of this checkout's suite, kept beside the PGlite archive:
+ * the longest files are handed out first, so the run does not end on one long file while the
+ * other workers are idle. Files with no time yet go first, largest first.
+ */
+const historyFile = path.join(tmpdir(), 'payreq-test-templates', 'file-times.json');
+
+function readHistory() {
+  try {
+    return JSON.parse(readFileSync(historyFile, 'utf8'));
+  } catch {
+    return {};
+  }
+}
+
+function longestFirst(list, history) {
+  const known = list.filter((f) => typeof history[f] === 'number').sort((a, b) => history[b] - history[a]);
+  const unknown = list
+    .filter((f) => typeof history[f] !== 'number')
+    .sort((a, b) => statSync(path.join(root, b)).size - statSync(path.join(root, a)).size);
+  return [...unknown, ...known];
+}
+
+/** Beyond this, a test file is taken for hung: its worker is stopped and the file fails. */
+const FILE_TIMEOUT_MS = (Number(process.env.TEST_FILE_TIMEOUT_S) || 600) * 1000;
+const workerScript = path.join(root, 'scripts/test-worker.mjs');
+const trackerUrl = pathToFileURL(path.join(root, 'scripts/test-file-tracker.mjs')).href;
+
+/**
+ * Runs `list` on `concurrency` workers (scripts/test-worker.mjs), each taking the next file
+ * when it is done with one. A worker's output is printed file by file. A worker that dies or
+ * hangs fails its file and is replaced. Resolves with the files' times and the workers' TAP files.
+ */
+function runFiles(engine, list, env) {
+  const queue = [...list];
+  const times = [];
+  const taps = [];
+  const crashes = [];
+  let started = 0;
+  return new Promise((resolveAll) => {
+    let running = 0;
+    const startWorker = () => {
+      const tap = path.join(scratch, `${engine}-${++started}.tap`);
+      taps.push(tap);
+      const child = spawn(
+        process.execPath,
+        [
+          ...loader,
+          '--enable-source-maps',
+          '--test-reporter=spec',
+          '--test-reporter-destination=stdout',
+          '--test-reporter=tap',
+          `--test-reporter-destination=${tap}`,
+          `--test-reporter=${trackerUrl}`,
+          '--test-reporter-destination=stdout',
+          workerScript,
+        ],
+        { cwd, env, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] },
+      );
+      running++;
+      let output = '';
+      let current;
+      let timer;
+      let stopped = false;
+      const flush = () => {
+        if (output) process.stdout.write(output);
+        output = '';
+      };
+      child.stdout.on('data', (d) => {
+        output += d;
+      });
+      child.on('message', (m) => {
+        if (m.type === 'done') {
+          clearTimeout(timer);
+          times.push({ file: m.file, ms: m.ms, cpuMs: m.cpuMs, failed: m.failed });
+          current = undefined;
+          flush();
+        } else if (m.type === 'ready') {
+          current = queue.shift();
+          if (current === undefined) {
+            stopped = true;
+            child.send({ type: 'stop' });
+            return;
+          }
+          timer = setTimeout(() => {
+            crashes.push(`${current} took over ${FILE_TIMEOUT_MS / 1000} s: its worker was stopped`);
+            child.kill('SIGKILL');
+          }, FILE_TIMEOUT_MS);
+          child.send({ type: 'run', file: testPath(current) });
+        }
+      });
+      child.on('exit', (code, signal) => {
+        clearTimeout(timer);
+        running--;
+        flush();
+        if (!stopped || signal) {
+          crashes.push(
+            current
+              ? `${current}: its worker ended (${signal ?? `exit ${code}`}) before the file was done`
+              : `a worker ended (${signal ?? `exit ${code}`}) between files`,
+          );
+          if (current) times.push({ file: current, ms: 0, cpuMs: 0, failed: 1 });
+          if (queue.length > 0) startWorker();
+        }
+        if (running === 0) resolveAll({ times, taps, crashes });
+      });
+    };
+    for (let i = 0; i < Math.min(concurrency, list.length); i++) startWorker();
+    if (list.length === 0) resolveAll({ times, taps, crashes });
+  });
+}
+
 let passed = 0;
 let failed = 0;
 let skipped = 0;
 const timings = [];
+const history = readHistory();
 for (const engine of engines) {
   const t0 = Date.now();
-  console.log(`\n=== ${files.length} test files on ${engine}, ${concurrency} at a time ===`);
+  let list = files;
+  if (engine === 'postgres') {
+    list = files.filter(dependsOnEngine);
+    const once = files.length - list.length;
+    if (once > 0) console.log(`\n${once} test files do not depend on the engine (or say so): they ran on PGlite only`);
+  }
+  console.log(`\n=== ${list.length} test files on ${engine}, ${concurrency} at a time ===`);
   const template = await makeTemplate(engine);
-  const tap = path.join(scratch, `${engine}.tap`);
-  const fileTimes = path.join(scratch, `${engine}.times`);
-  const r = await run(
-    [
-      ...loader,
-      '--import',
-      pathToFileURL(path.join(root, 'scripts/test-file-timer.mjs')).href,
-      '--enable-source-maps',
-      '--test',
-      `--test-concurrency=${concurrency}`,
-      '--test-reporter=spec',
-      '--test-reporter-destination=stdout',
-      '--test-reporter=tap',
-      `--test-reporter-destination=${tap}`,
-      ...files.map(testPath),
-    ],
-    {
-      cwd,
-      stdio: 'inherit',
-      env: {
-        ...process.env,
-        ...template,
-        TEST_DATABASE: engine,
-        NODE_ENV: 'test',
-        PAYREQ_TEST_TIMINGS: fileTimes,
-      },
-    },
-  );
+  const r = await runFiles(engine, longestFirst(list, history[engine] ?? {}), {
+    ...process.env,
+    ...template,
+    TEST_DATABASE: engine,
+    NODE_ENV: 'test',
+    PAYREQ_TEST_CHECKOUT: root,
+  });
   if (template.PAYREQ_TEST_POSTGRES_TEMPLATE) {
     await run([...templateCommand, 'drop', 'postgres', template.PAYREQ_TEST_POSTGRES_TEMPLATE], {
       cwd,
       stdio: 'inherit',
     });
   }
-  let text = '';
-  try {
-    text = readFileSync(tap, 'utf8');
-  } catch {}
-  const count = (label) => sum(text, label);
-  const p = count('pass');
-  const f = count('fail') + count('cancelled');
-  const s = count('skipped') + count('todo');
-  // A crashed runner that reported nothing still fails the run.
-  const crashed = r.code !== 0 && f === 0 ? 1 : 0;
+  let p = 0;
+  let f = 0;
+  let s = 0;
+  for (const tap of r.taps) {
+    let text = '';
+    try {
+      text = readFileSync(tap, 'utf8');
+    } catch {}
+    p += sum(text, 'pass');
+    f += sum(text, 'fail') + sum(text, 'cancelled');
+    s += sum(text, 'skipped') + sum(text, 'todo');
+  }
+  // A worker that died or hung reported nothing for its file: it still fails the run.
+  f += r.crashes.length;
+  for (const c of r.crashes) console.log(`✖ ${c}`);
   passed += p;
-  failed += f + crashed;
+  failed += f;
   skipped += s;
   timings.push(`${engine} ${seconds(Date.now() - t0)}`);
-  printSlowest(fileTimes);
-  console.log(`${engine}: ${p} passed, ${f + crashed} failed${s ? `, ${s} skipped` : ''}`);
+  printSlowest(r.times);
+  const failedFiles = r.times.filter((t) => t.failed > 0).map((t) => t.file.replace(/\.js$/, '.ts'));
+  if (failedFiles.length > 0) console.log(`\nfiles with failures on ${engine}:\n  ${failedFiles.join('\n  ')}`);
+  console.log(`${engine}: ${p} passed, ${f} failed${s ? `, ${s} skipped` : ''}`);
+  if (given.length === 0) {
+    history[engine] = Object.fromEntries(r.times.map((t) => [t.file.replace(/\.js$/, '.ts'), t.ms]));
+  }
+}
+if (given.length === 0) {
+  try {
+    writeFileSync(historyFile, JSON.stringify(history));
+  } catch {}
 }
 
-/** The 10 slowest test files of an engine's run, from the lines scripts/test-file-timer.mjs wrote. */
-function printSlowest(fileTimes) {
-  let lines = [];
-  try {
-    lines = readFileSync(fileTimes, 'utf8')
-      .trim()
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l));
-  } catch {
-    return;
-  }
-  if (lines.length < 2) return;
-  const cpu = lines.reduce((n, l) => n + l.cpuMs, 0);
-  console.log(`\nslowest files (wall s / own CPU s; all ${lines.length} files: ${(cpu / 1000).toFixed(0)} CPU s):`);
-  for (const l of lines.sort((a, b) => b.ms - a.ms).slice(0, 10)) {
-    const wall = (l.ms / 1000).toFixed(1).padStart(6);
-    const own = (l.cpuMs / 1000).toFixed(1).padStart(6);
-    console.log(`${wall} ${own}  ${l.file.replace(/\.js$/, '.ts')}`);
+/** The 10 slowest test files of an engine's run: wall time in its worker, and its CPU there. */
+function printSlowest(times) {
+  if (times.length < 2) return;
+  const cpu = times.reduce((n, t) => n + t.cpuMs, 0);
+  console.log(
+    `\nslowest files (wall s / CPU s in the worker; all ${times.length} files: ${(cpu / 1000).toFixed(0)} CPU s):`,
+  );
+  for (const t of [...times].sort((a, b) => b.ms - a.ms).slice(0, 10)) {
+    const wall = (t.ms / 1000).toFixed(1).padStart(6);
+    const own = (t.cpuMs / 1000).toFixed(1).padStart(6);
+    console.log(`${wall} ${own}  ${t.file.replace(/\.js$/, '.ts')}`);
   }
 }
 rmSync(scratch, { recursive: true, force: true });

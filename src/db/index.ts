@@ -65,6 +65,7 @@ export {
   type PaymentRequestsRepository,
   type StatusRow,
 } from './payment-requests-repository.js';
+export { pgliteDatabase, startPglite } from './pglite-database.js';
 export type {
   ProviderAccountInput,
   ProviderAccountRow,

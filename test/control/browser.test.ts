@@ -1,3 +1,6 @@
+// test-engines: pglite. What a browser sees (pages, accessibility, the CSP, forms without
+// JavaScript) does not depend on the engine; the same flows' HTTP answers and stored rows are
+// tested on both engines by the files beside this one. (scripts/run-tests.mjs reads this line.)
 import assert from 'node:assert/strict';
 import { mkdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
@@ -186,46 +189,50 @@ describe(`back office in a real browser (${ENGINE})`, { skip: skipWithoutChromiu
     await context.close();
   });
 
-  for (const [language, locale] of [
-    ['en', 'en-GB'],
-    ['fr', 'fr-FR'],
-    ['de', 'de-DE'],
-  ] as const) {
-    for (const width of [1280, 768]) {
-      test(`axe finds nothing on the main pages (${language}, ${width} px)`, async () => {
-        const r = await createRequest(t, { reservation_data: { checkin: '2026-12-24', room: 'Suite' } });
-        const { context, page, cspErrors } = await signedIn('root', width, locale);
-        const pages = [
-          '/control/requests',
-          // A search by reference: matched by its start, which the page says.
-          `/control/requests?q=${r.reference}`,
-          `/control/requests/${r.uuid}`,
-          `/control/requests/${r.uuid}/confirm?action=cancel`,
-          '/control/keys',
-          '/control/settings',
-          '/control/tenants',
-          '/control/users',
-          '/control/schedules',
-          '/control/audit',
-        ];
-        for (const url of pages) {
-          await page.goto(url);
-          assert.equal(await page.getAttribute('html', 'lang'), language);
-          assert.deepEqual(await axeViolations(page), [], `${url} (${language}, ${width})`);
-          const name = `${
-            url
-              .replace(/^\/control\//, '')
-              .replace(/[^a-z]+/g, '-')
-              .replace(/-$/, '') || 'home'
-          }-${language}-${width}.png`;
-          await page.screenshot({ path: path.join(SCREENSHOTS, name), fullPage: true });
-        }
-        await page.context().clearCookies();
-        await page.goto('/control/sign-in');
-        assert.deepEqual(await axeViolations(page), [], `sign-in (${language}, ${width})`);
-        assert.deepEqual(cspErrors, []);
-        await context.close();
-      });
+  // Each audit has its own browser context, request and address: three run side by side, as a
+  // page waits on the service and the service on the page (one core each at most).
+  describe('axe finds nothing on the main pages', { concurrency: 3 }, () => {
+    for (const [language, locale] of [
+      ['en', 'en-GB'],
+      ['fr', 'fr-FR'],
+      ['de', 'de-DE'],
+    ] as const) {
+      for (const width of [1280, 768]) {
+        test(`axe finds nothing on the main pages (${language}, ${width} px)`, async () => {
+          const r = await createRequest(t, { reservation_data: { checkin: '2026-12-24', room: 'Suite' } });
+          const { context, page, cspErrors } = await signedIn('root', width, locale);
+          const pages = [
+            '/control/requests',
+            // A search by reference: matched by its start, which the page says.
+            `/control/requests?q=${r.reference}`,
+            `/control/requests/${r.uuid}`,
+            `/control/requests/${r.uuid}/confirm?action=cancel`,
+            '/control/keys',
+            '/control/settings',
+            '/control/tenants',
+            '/control/users',
+            '/control/schedules',
+            '/control/audit',
+          ];
+          for (const url of pages) {
+            await page.goto(url);
+            assert.equal(await page.getAttribute('html', 'lang'), language);
+            assert.deepEqual(await axeViolations(page), [], `${url} (${language}, ${width})`);
+            const name = `${
+              url
+                .replace(/^\/control\//, '')
+                .replace(/[^a-z]+/g, '-')
+                .replace(/-$/, '') || 'home'
+            }-${language}-${width}.png`;
+            await page.screenshot({ path: path.join(SCREENSHOTS, name), fullPage: true });
+          }
+          await page.context().clearCookies();
+          await page.goto('/control/sign-in');
+          assert.deepEqual(await axeViolations(page), [], `sign-in (${language}, ${width})`);
+          assert.deepEqual(cspErrors, []);
+          await context.close();
+        });
+      }
     }
-  }
+  });
 });

@@ -5,8 +5,8 @@ import {
   databaseUrl,
   dropPostgresDatabase,
   POSTGRES_TEMPLATE_ENV,
-  pgliteTemplate,
 } from './database-template.js';
+import { takePgliteDatabase } from './pglite-pool.js';
 
 /** The engine this run tests: `npm test` runs the suite once per engine (scripts/run-tests.mjs). */
 export const ENGINE: 'pglite' | 'postgres' = process.env.TEST_DATABASE === 'postgres' ? 'postgres' : 'pglite';
@@ -26,17 +26,14 @@ function adminUrl(): string {
 
 /**
  * A fresh, migrated database: in-memory PGlite, or a new database on the PostgreSQL server of
- * TEST_POSTGRES_URL, dropped at the end. Every test file starts from nothing but the schema:
- * under `npm test` a copy of the run's migrated template (./database-template.ts), otherwise
+ * TEST_POSTGRES_URL, dropped at the end. Every test starts from nothing but the schema: under
+ * `npm test` a copy of the run's migrated template (./database-template.ts), otherwise
  * migrated here. `migrate` runs either way, so a template that missed a migration still ends
- * current.
+ * current. A PGlite database is reused once emptied (./pglite-pool.ts).
  */
 export async function createTestDatabase(): Promise<TestDatabase> {
   if (ENGINE === 'pglite') {
-    const db = await openDatabase({ engine: 'pglite', dir: undefined }, 'service', {
-      initialData: await pgliteTemplate(),
-    });
-    await migrate(db);
+    const db = await takePgliteDatabase(migrate);
     return { db, url: 'pglite://memory', drop: () => db.close() };
   }
   const name = `payreq_test_${randomBytes(6).toString('hex')}`;
