@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { generateApiKey } from '../src/api/index.js';
+import { generateApiKey } from '../src/api-keys/index.js';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config/index.js';
 import {

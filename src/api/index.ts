@@ -5,7 +5,6 @@ import { eventsRoutes } from './events-routes.js';
 import { completeDocument } from './openapi-document.js';
 import { paymentRequestsRoutes } from './payment-requests-routes.js';
 
-export { generateApiKey, hashSecret, parseApiKey } from '../api-keys/index.js';
 export { type ApiCaller, type Authenticator, authenticator } from './authenticator.js';
 export type { AppContext } from './context.js';
 export { frameworkErrors, installErrorHandling, RETRY_AFTER_SECONDS, sendError, toAppError } from './error-handler.js';

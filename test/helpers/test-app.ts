@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { generateApiKey } from '../../src/api/index.js';
+import { generateApiKey } from '../../src/api-keys/index.js';
 import { buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config/index.js';
 import { type Database, type Repositories, repositories } from '../../src/db/index.js';
