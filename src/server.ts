@@ -34,9 +34,10 @@ export interface RunningService {
 
 type Cleanup = () => unknown;
 
-async function holdDataDir(dir: string, cleanups: Cleanup[]): Promise<void> {
+async function holdDataDir(dir: string, cleanups: Cleanup[], print: (text: string) => void): Promise<void> {
   let deadline = Date.now() + CLI_LOCK_WAIT_MS;
   let lastHolder: number | undefined;
+  let waitSaid = false;
   for (;;) {
     const got = tryLock(dir, 'serve');
     if ('release' in got) {
@@ -53,6 +54,9 @@ async function holdDataDir(dir: string, cleanups: Cleanup[]): Promise<void> {
       const busy = new DataDirBusyError(dir, got);
       throw new Error(`${busy.message}: stop it first, or give this one another DATABASE_URL`);
     }
+    // Said once: a start that pauses says why.
+    if (!waitSaid) print(`waiting for the payreq command (process ${got.pid}) that holds ${dir}\n`);
+    waitSaid = true;
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -106,7 +110,7 @@ export async function startService(
     const dir = initialConfig.database.engine === 'pglite' ? initialConfig.database.dir : undefined;
     if (dir) {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
-      await holdDataDir(dir, cleanups);
+      await holdDataDir(dir, cleanups, print);
     }
     const db = await openDatabase(initialConfig.database, 'service', { timeoutMs: initialConfig.databaseTimeoutMs });
     cleanups.push(() => db.close());
@@ -164,23 +168,31 @@ export async function startService(
   }
 }
 
-/** `payreq serve`: runs until SIGINT or SIGTERM, then shuts down gracefully. */
+/**
+ * `payreq serve`: runs until SIGINT or SIGTERM, then shuts down gracefully. The handlers are
+ * in place before start-up begins, so before the "listening" line: a supervisor may send
+ * SIGTERM the moment it reads that line, and a signal that found no handler would end the
+ * process at once, with nothing finished or closed. A signal during start-up lets the start
+ * finish (a migration is not cut off) and then stops; a second one ends it at once.
+ */
 export async function serve(config: Config): Promise<void> {
+  let signalled: (signal: NodeJS.Signals) => void = () => {};
+  const stopSignal = new Promise<NodeJS.Signals>((resolve) => (signalled = resolve));
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    // A second signal: the operator does not want to wait.
+    if (stopping) process.exit(130);
+    stopping = true;
+    signalled(signal);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   const service = await startService(config);
-  await new Promise<void>((resolve) => {
-    let stopping = false;
-    const stop = (signal: NodeJS.Signals) => {
-      // A second signal: the operator does not want to wait.
-      if (stopping) process.exit(130);
-      stopping = true;
-      service.app.log.info({ signal }, 'shutting down');
-      setTimeout(() => {
-        process.stderr.write('error: shutdown took too long, stopping anyway\n');
-        process.exit(1);
-      }, SHUTDOWN_TIMEOUT_MS).unref();
-      service.close().then(resolve);
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
+  const signal = await stopSignal;
+  service.app.log.info({ signal }, 'shutting down');
+  setTimeout(() => {
+    process.stderr.write('error: shutdown took too long, stopping anyway\n');
+    process.exit(1);
+  }, SHUTDOWN_TIMEOUT_MS).unref();
+  await service.close();
 }

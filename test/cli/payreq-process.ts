@@ -137,38 +137,56 @@ export class ServeProcess {
   stdout = '';
   stderr = '';
   readonly child: ChildProcess;
-  readonly exited: Promise<number | null>;
+  /** Its exit code, or the signal that ended it: a test's message then says which. */
+  readonly exited: Promise<number | NodeJS.Signals | null>;
 
   private constructor(args: readonly string[], env: NodeJS.ProcessEnv, cwd: string) {
     this.child = start(args, env, cwd);
     this.child.stdout?.on('data', (d: Buffer) => (this.stdout += d));
     this.child.stderr?.on('data', (d: Buffer) => (this.stderr += d));
-    this.exited = new Promise((resolve) => this.child.on('exit', (code) => resolve(code)));
+    this.exited = new Promise((resolve) => this.child.on('exit', (code, signal) => resolve(code ?? signal)));
   }
 
   get pid(): number {
     return this.child.pid ?? 0;
   }
 
+  /** Started, not waited for: a test that acts during start-up. */
+  static launch(env: NodeJS.ProcessEnv, cwd: string): ServeProcess {
+    return new ServeProcess(['serve'], env, cwd);
+  }
+
   /** Resolves once it listens; rejects with its output if it exits or takes too long. */
   static async start(env: NodeJS.ProcessEnv, cwd: string, timeoutMs = 40_000): Promise<ServeProcess> {
-    const s = new ServeProcess(['serve'], env, cwd);
-    const deadline = Date.now() + timeoutMs;
-    let exitCode: number | null | undefined;
-    s.exited.then((c) => (exitCode = c));
-    while (!/payreq listening on .*\n/.test(s.stderr)) {
-      if (exitCode !== undefined || Date.now() > deadline) {
-        s.child.kill('SIGKILL');
-        throw new Error(`serve did not start (exit ${exitCode}):\n${s.stdout}\n${s.stderr}`);
-      }
-      await new Promise((r) => setTimeout(r, 50));
+    const s = ServeProcess.launch(env, cwd);
+    try {
+      await s.stderrMatches(/payreq listening on .*\n/, timeoutMs);
+    } catch (err) {
+      s.child.kill('SIGKILL');
+      throw err;
     }
     return s;
   }
 
-  /** Graceful stop (SIGTERM); resolves with the exit code. */
-  async stop(timeoutMs = 15_000): Promise<number | null> {
-    if (this.child.exitCode !== null || this.child.signalCode !== null) return this.child.exitCode;
+  /** Resolves once its stderr matches; rejects with its output if it exits or takes too long. */
+  async stderrMatches(pattern: RegExp, timeoutMs = 40_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    let ended: number | NodeJS.Signals | null | undefined;
+    this.exited.then((c) => (ended = c));
+    while (!pattern.test(this.stderr)) {
+      if (ended !== undefined || Date.now() > deadline) {
+        throw new Error(
+          `serve: no ${pattern} (${ended === undefined ? 'still running' : `ended: ${ended}`}):\n${this.stdout}\n${this.stderr}`,
+        );
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  /** Graceful stop (SIGTERM); resolves with the exit code, or the signal that ended it. */
+  async stop(timeoutMs = 15_000): Promise<number | NodeJS.Signals | null> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null)
+      return this.child.exitCode ?? this.child.signalCode;
     this.child.kill('SIGTERM');
     const timer = setTimeout(() => this.child.kill('SIGKILL'), timeoutMs);
     const code = await this.exited;
