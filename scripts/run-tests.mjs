@@ -232,19 +232,16 @@ const trackerUrl = pathToFileURL(path.join(root, 'scripts/test-file-tracker.mjs'
 /**
  * Runs `list` on `concurrency` workers (scripts/test-worker.mjs), each taking the next file
  * when it is done with one. A worker's output is printed file by file. A worker that dies or
- * hangs fails its file and is replaced. Resolves with the files' times and the workers' TAP files.
+ * hangs fails its file and is replaced. Resolves with each file's times and counts of tests (as
+ * its worker counted them, so a worker that dies later loses none of them) and the crashes.
  */
-function runFiles(engine, list, env) {
+function runFiles(list, env) {
   const queue = [...list];
   const times = [];
-  const taps = [];
   const crashes = [];
-  let started = 0;
   return new Promise((resolveAll) => {
     let running = 0;
     const startWorker = () => {
-      const tap = path.join(scratch, `${engine}-${++started}.tap`);
-      taps.push(tap);
       const child = spawn(
         process.execPath,
         [
@@ -252,8 +249,6 @@ function runFiles(engine, list, env) {
           '--enable-source-maps',
           '--test-reporter=spec',
           '--test-reporter-destination=stdout',
-          '--test-reporter=tap',
-          `--test-reporter-destination=${tap}`,
           `--test-reporter=${trackerUrl}`,
           '--test-reporter-destination=stdout',
           workerScript,
@@ -265,6 +260,7 @@ function runFiles(engine, list, env) {
       let current;
       let timer;
       let stopped = false;
+      let hung = false;
       const flush = () => {
         if (output) process.stdout.write(output);
         output = '';
@@ -275,7 +271,14 @@ function runFiles(engine, list, env) {
       child.on('message', (m) => {
         if (m.type === 'done') {
           clearTimeout(timer);
-          times.push({ file: m.file, ms: m.ms, cpuMs: m.cpuMs, failed: m.failed });
+          times.push({
+            file: m.file,
+            ms: m.ms,
+            cpuMs: m.cpuMs,
+            passed: m.passed,
+            failed: m.failed,
+            skipped: m.skipped,
+          });
           current = undefined;
           flush();
         } else if (m.type === 'ready') {
@@ -287,6 +290,9 @@ function runFiles(engine, list, env) {
           }
           timer = setTimeout(() => {
             crashes.push(`${current} took over ${FILE_TIMEOUT_MS / 1000} s: its worker was stopped`);
+            times.push({ file: current, ms: FILE_TIMEOUT_MS, cpuMs: 0, passed: 0, failed: 1, skipped: 0 });
+            // Counted once: the worker's end that follows is this stop, not another failure.
+            hung = true;
             child.kill('SIGKILL');
           }, FILE_TIMEOUT_MS);
           child.send({ type: 'run', file: testPath(current) });
@@ -296,20 +302,22 @@ function runFiles(engine, list, env) {
         clearTimeout(timer);
         running--;
         flush();
-        if (!stopped || signal) {
+        if (hung) {
+          if (queue.length > 0) startWorker();
+        } else if (!stopped || signal) {
           crashes.push(
             current
               ? `${current}: its worker ended (${signal ?? `exit ${code}`}) before the file was done`
               : `a worker ended (${signal ?? `exit ${code}`}) between files`,
           );
-          if (current) times.push({ file: current, ms: 0, cpuMs: 0, failed: 1 });
+          if (current) times.push({ file: current, ms: 0, cpuMs: 0, passed: 0, failed: 1, skipped: 0 });
           if (queue.length > 0) startWorker();
         }
-        if (running === 0) resolveAll({ times, taps, crashes });
+        if (running === 0) resolveAll({ times, crashes });
       });
     };
     for (let i = 0; i < Math.min(concurrency, list.length); i++) startWorker();
-    if (list.length === 0) resolveAll({ times, taps, crashes });
+    if (list.length === 0) resolveAll({ times, crashes });
   });
 }
 
@@ -328,7 +336,7 @@ for (const engine of engines) {
   }
   console.log(`\n=== ${list.length} test files on ${engine}, ${concurrency} at a time ===`);
   const template = await makeTemplate(engine);
-  const r = await runFiles(engine, longestFirst(list, history[engine] ?? {}), {
+  const r = await runFiles(longestFirst(list, history[engine] ?? {}), {
     ...process.env,
     ...template,
     TEST_DATABASE: engine,
@@ -341,20 +349,10 @@ for (const engine of engines) {
       stdio: 'inherit',
     });
   }
-  let p = 0;
-  let f = 0;
-  let s = 0;
-  for (const tap of r.taps) {
-    let text = '';
-    try {
-      text = readFileSync(tap, 'utf8');
-    } catch {}
-    p += sum(text, 'pass');
-    f += sum(text, 'fail') + sum(text, 'cancelled');
-    s += sum(text, 'skipped') + sum(text, 'todo');
-  }
-  // A worker that died or hung reported nothing for its file: it still fails the run.
-  f += r.crashes.length;
+  // A file whose worker died or hung counts one failure (its worker reported nothing for it).
+  const p = r.times.reduce((n, t) => n + t.passed, 0);
+  const f = r.times.reduce((n, t) => n + t.failed, 0);
+  const s = r.times.reduce((n, t) => n + t.skipped, 0);
   for (const c of r.crashes) console.log(`✖ ${c}`);
   passed += p;
   failed += f;
@@ -388,12 +386,6 @@ function printSlowest(times) {
   }
 }
 rmSync(scratch, { recursive: true, force: true });
-
-function sum(text, label) {
-  let n = 0;
-  for (const m of text.matchAll(new RegExp(`^# ${label} (\\d+)$`, 'gm'))) n = Number(m[1]);
-  return n;
-}
 
 function seconds(ms) {
   return `${Math.round(ms / 1000)} s`;

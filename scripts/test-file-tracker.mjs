@@ -29,7 +29,7 @@ function entry(file) {
   const key = keyOf(file.startsWith('file:') ? fileURLToPath(file) : file);
   let e = files.get(key);
   if (!e) {
-    e = { enqueued: 0, ended: 0, failed: 0 };
+    e = { enqueued: 0, ended: 0, passed: 0, failed: 0, skipped: 0 };
     files.set(key, e);
   }
   return e;
@@ -40,7 +40,14 @@ export default async function* tracker(source) {
   for await (const event of source) {
     const data = event.data;
     if (!data?.file) continue;
-    if (event.type === 'test:fail' && data.details?.type !== 'suite') entry(data.file).failed++;
+    // Counted as node:test's own summary counts: every test but suites, at any depth; a
+    // cancelled test is a failure, a todo one is counted with the skipped.
+    if ((event.type === 'test:pass' || event.type === 'test:fail') && data.details?.type !== 'suite') {
+      const e = entry(data.file);
+      if (data.skip !== undefined || data.todo !== undefined) e.skipped++;
+      else if (event.type === 'test:pass') e.passed++;
+      else e.failed++;
+    }
     if (data.nesting !== 0) continue;
     if (event.type === 'test:enqueue') entry(data.file).enqueued++;
     else if (event.type === 'test:pass' || event.type === 'test:fail') {
@@ -57,10 +64,10 @@ export function trackFile(file) {
   return entry(file);
 }
 
-/** Resolves, with the file's count of failed tests, once its top-level tests have all ended. */
+/** Resolves, with the file's counts of tests, once its top-level tests have all ended. */
 export async function fileDone(e) {
   // Lets the reporter read what the import emitted (the enqueue events) before counting.
   for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
   while (e.ended < e.enqueued) await new Promise((resolve) => (wake = resolve));
-  return { failed: e.failed };
+  return { passed: e.passed, failed: e.failed, skipped: e.skipped };
 }

@@ -46,7 +46,9 @@ for (;;) {
     file: message.file,
     ms: Math.round(performance.now() - started),
     cpuMs: Math.round((used.user + used.system) / 1000),
+    passed: counts.passed,
     failed: counts.failed + (loadError ? 1 : 0),
+    skipped: counts.skipped,
   });
 }
 
