@@ -69,6 +69,12 @@ export function scratchDir(): { dir: string; cleanup(): void } {
  */
 const NODE_FLAGS = ['--liftoff-only'];
 
+/**
+ * How long a child may take before it is taken for hung. Only a hang guard, never a speed
+ * check: on a loaded 2-core machine whose memory was slow, a `serve` took over 40 s to start.
+ */
+const HANG_MS = 120_000;
+
 const children = new Set<ChildProcess>();
 
 function start(args: readonly string[], env: NodeJS.ProcessEnv, cwd: string, input?: string): ChildProcess {
@@ -90,7 +96,7 @@ export function payreq(
   args: readonly string[],
   env: NodeJS.ProcessEnv,
   cwd: string,
-  timeoutMs = 60_000,
+  timeoutMs = HANG_MS,
   input?: string,
 ): Promise<Run & { ms: number }> {
   const t0 = Date.now();
@@ -157,7 +163,7 @@ export class ServeProcess {
   }
 
   /** Resolves once it listens; rejects with its output if it exits or takes too long. */
-  static async start(env: NodeJS.ProcessEnv, cwd: string, timeoutMs = 40_000): Promise<ServeProcess> {
+  static async start(env: NodeJS.ProcessEnv, cwd: string, timeoutMs = HANG_MS): Promise<ServeProcess> {
     const s = ServeProcess.launch(env, cwd);
     try {
       await s.stderrMatches(/payreq listening on .*\n/, timeoutMs);
@@ -169,7 +175,7 @@ export class ServeProcess {
   }
 
   /** Resolves once its stderr matches; rejects with its output if it exits or takes too long. */
-  async stderrMatches(pattern: RegExp, timeoutMs = 40_000): Promise<void> {
+  async stderrMatches(pattern: RegExp, timeoutMs = HANG_MS): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     let ended: number | NodeJS.Signals | null | undefined;
     this.exited.then((c) => (ended = c));
