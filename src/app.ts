@@ -11,6 +11,7 @@ import {
   decodeUtf8,
   frameworkErrors,
   installErrorHandling,
+  installHeaderGuard,
   parseJsonBody,
   validatorCompiler,
 } from './api/index.js';
@@ -137,6 +138,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.addHook('onClose', () => unfollow());
   app.setValidatorCompiler(validatorCompiler());
   installErrorHandling(app);
+  installHeaderGuard(app);
 
   // Only JSON is accepted; an empty body counts as no body (a bodiless POST with the header set).
   app.removeAllContentTypeParsers();

@@ -36,6 +36,16 @@ ${csrfField(ctx)}
     );
 }
 
+/**
+ * Where the language switch may send the browser back to: a path under /control/ in visible
+ * ASCII, no backslash (browsers read it as a slash). Anything else, a control character above
+ * all (it cannot be written in a Location header), goes to /control/.
+ */
+const BACK_TARGET = /^\/control\/[!-[\]-~]*$/;
+function isBackTarget(back: string): boolean {
+  return BACK_TARGET.test(back);
+}
+
 export async function signInRoutes(control: FastifyInstance): Promise<void> {
   const app = control;
   const users = adminUsers(app.payreq.repos);
@@ -106,7 +116,7 @@ export async function signInRoutes(control: FastifyInstance): Promise<void> {
   control.get('/language/:language', async (request, reply) => {
     const { language } = request.params as { language: string };
     const back = (request.query as { back?: string }).back ?? '/control/';
-    const target = /^\/control\/[^\\]*$/.test(back) && !back.startsWith('//') ? back : '/control/';
+    const target = isBackTarget(back) ? back : '/control/';
     if (isControlLanguage(language)) {
       reply.setCookie(LANGUAGE_COOKIE, language, {
         path: '/control',
