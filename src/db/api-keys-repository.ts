@@ -102,4 +102,3 @@ export function apiKeysRepository(db: Queryable) {
     },
   };
 }
-export type ApiKeysRepository = ReturnType<typeof apiKeysRepository>;

@@ -86,4 +86,3 @@ export function idempotencyRepository(db: Queryable) {
     },
   };
 }
-export type IdempotencyRepository = ReturnType<typeof idempotencyRepository>;

@@ -103,4 +103,3 @@ export function tenantsRepository(db: Queryable) {
     },
   };
 }
-export type TenantsRepository = ReturnType<typeof tenantsRepository>;

@@ -28,10 +28,6 @@ export function isTerminal(status: Status): boolean {
   return TERMINAL.has(status);
 }
 
-export function isStatus(value: string): value is Status {
-  return (STATUSES as readonly string[]).includes(value);
-}
-
 /** `order_cycle`: CLOSED once the transaction is finished (a terminal status), OPEN otherwise. */
 export function orderCycle(status: Status): 'OPEN' | 'CLOSED' {
   return isTerminal(status) ? 'CLOSED' : 'OPEN';

@@ -22,4 +22,3 @@ export function languageMemory(capacity = 10_000) {
     },
   };
 }
-export type LanguageMemory = ReturnType<typeof languageMemory>;

@@ -14,7 +14,7 @@ export {
 } from './expire-payment-requests.js';
 export { DELIVERED_RETENTION_DAYS, EVENT_RETENTION_DAYS, purgeEvents } from './purge-events.js';
 export { type ReconcileResult, reconcileClaims } from './reconcile-claims.js';
-export { cronProblem, dateIn, isTimeZone, nextRunAfter } from './schedule-times.js';
+export { cronProblem, dateIn, nextRunAfter } from './schedule-times.js';
 export { type JobsContext, SCHEDULED_JOBS, type ScheduledJob } from './scheduled-jobs.js';
 export {
   type RunDueOptions,

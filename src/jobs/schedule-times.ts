@@ -7,16 +7,6 @@ import { Cron } from 'croner';
  * that occurs twice in autumn runs once.
  */
 
-/** Whether `tz` is an IANA time zone this runtime knows. */
-export function isTimeZone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: tz });
-    return tz.length > 0;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Why `expr` is not a usable schedule, or undefined when it is. Five fields only (minute,
  * hour, day of month, month, day of week): the scheduler polls every few seconds, so a seconds

@@ -128,5 +128,3 @@ export function outboxQueries(db: Queryable) {
     },
   };
 }
-
-export type OutboxQueries = ReturnType<typeof outboxQueries>;

@@ -28,11 +28,10 @@ export {
   type TransactionCall,
   UnknownNotificationOrder,
 } from './payment-provider.js';
-export {
-  type NotificationReceiver,
-  type ProviderRegistry,
-  singleProviderRegistry,
-  type TenantProviders,
+export type {
+  NotificationReceiver,
+  ProviderRegistry,
+  TenantProviders,
 } from './provider-registry.js';
 export { sandboxProvider } from './sandbox/sandbox-provider.js';
 export { ProviderTimeout, withTimeouts } from './with-timeouts.js';

@@ -28,12 +28,3 @@ export interface ProviderRegistry {
   /** For `/ipn/<name>/` when its provider is per account; otherwise byName's parseNotification reads it. */
   notificationReceiver?(name: string): NotificationReceiver | undefined;
 }
-
-/** Every tenant on one provider: the sandbox in development and tests. */
-export function singleProviderRegistry(provider: PaymentProvider): ProviderRegistry {
-  return {
-    forTenant: async () => provider,
-    forTenants: async (tenantIds) => new Map(tenantIds.map((id) => [id, provider])),
-    byName: (name) => (name === provider.name ? provider : undefined),
-  };
-}

@@ -13,7 +13,7 @@ import {
 } from '../../src/providers/index.js';
 import {
   checkLyraCredentials,
-  jsClientUrl,
+  clientUrls,
   type LyraAccount,
   lyraProvider,
   signAnswer,
@@ -521,11 +521,11 @@ describe('Lyra adapter: refusals and failures', () => {
 describe('Lyra brands', () => {
   test("the JS client lives on the account's static host, or the API host's /static/", () => {
     assert.equal(
-      jsClientUrl({ apiUrl: 'https://api.systempay.fr/api-payment/' }),
+      clientUrls({ apiUrl: 'https://api.systempay.fr/api-payment/' }).script,
       'https://api.systempay.fr/static/js/krypton-client/V4.0/stable/kr-payment-form.min.js',
     );
     assert.equal(
-      jsClientUrl({ apiUrl: 'https://api.payzen.eu/api-payment', staticUrl: 'https://static.payzen.eu/static' }),
+      clientUrls({ apiUrl: 'https://api.payzen.eu/api-payment', staticUrl: 'https://static.payzen.eu/static' }).script,
       'https://static.payzen.eu/static/js/krypton-client/V4.0/stable/kr-payment-form.min.js',
     );
   });

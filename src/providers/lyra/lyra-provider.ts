@@ -278,11 +278,6 @@ export function clientUrls(account: Pick<LyraAccount, 'apiUrl' | 'staticUrl'>) {
   };
 }
 
-/** The embedded-form script. */
-export function jsClientUrl(account: Pick<LyraAccount, 'apiUrl' | 'staticUrl'>): string {
-  return clientUrls(account).script;
-}
-
 function keyed(call: MoneyCall): Record<string, string> {
   return { [KEY_FIELD]: call.idempotencyKey, payreq_reference: call.reference };
 }
