@@ -134,14 +134,25 @@ export function reconciler(deps: ReconcilerDeps) {
     };
   }
 
+  /**
+   * Whether nobody knows an operation's outcome: in doubt, or requested longer ago than any
+   * call can still be under way (its process died), the rows `unsettled` hands reconcile.
+   */
+  function isInDoubt(entry: Pick<LedgerEntry, 'state' | 'updated_at'>): boolean {
+    if (entry.state === 'in_doubt') return true;
+    return entry.state === 'requested' && (Date.now() - entry.updated_at.getTime()) / 1000 >= deps.graceSeconds;
+  }
+
   return {
+    isInDoubt,
+
     /**
-     * A retry of a command on a request whose previous operation is in doubt: settle it now if
-     * the provider can tell. 'in_doubt': it cannot yet; 'settled': the claim is resolved and
-     * the caller may look again; 'busy': an operation is genuinely under way.
+     * A command on a request whose previous operation is in doubt: settle it now if the
+     * provider can tell. 'in_doubt': it cannot yet; 'settled': the claim is resolved and the
+     * caller may look again; 'busy': an operation is genuinely under way.
      */
     async settleRequest(requestId: string): Promise<'settled' | 'in_doubt' | 'busy'> {
-      const open = (await ledger.forRequest(requestId)).filter((e) => e.state === 'in_doubt');
+      const open = (await ledger.forRequest(requestId)).filter(isInDoubt);
       if (open.length === 0) return 'busy';
       const count = empty();
       await settle(open, count);
