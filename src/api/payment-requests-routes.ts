@@ -22,6 +22,8 @@ import {
   DETAIL_EXAMPLE,
   ErrorBody,
   errorResponse,
+  IN_DOUBT_SAMPLE,
+  InProgressErrorBody,
   ListQuery,
   MessageBody,
   okResponse,
@@ -59,6 +61,19 @@ const postErrors = {
     ['validation_failed', 'idempotency_key_reused'],
   ),
 };
+
+/**
+ * The 409 of a command on one request: another operation holds it, and `in_doubt` names that
+ * one when its outcome is unknown (only its own retry may answer 504).
+ */
+const heldByAnother = (keyed: boolean) =>
+  errorResponse(
+    InProgressErrorBody,
+    'Another operation holds this request: its call is under way, or its outcome is in doubt (`in_doubt` names it; nothing was sent for this call)' +
+      (keyed ? ', or the first call with this Idempotency-Key is still running' : ''),
+    keyed ? ['operation_in_progress', 'idempotency_key_in_progress'] : ['operation_in_progress'],
+    IN_DOUBT_SAMPLE,
+  );
 
 function caller(request: FastifyRequest): ApiCaller {
   const c = request.caller;
@@ -308,6 +323,7 @@ export const paymentRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       ...authErrors,
       ...notFound,
       ...postErrors,
+      409: heldByAnother(true),
       402: errorResponse(ErrorBody, 'The provider refused the operation (e.g. the authorisation ended)', [
         'provider_refused',
       ]),
@@ -316,7 +332,7 @@ export const paymentRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       ]),
       504: errorResponse(
         ErrorBody,
-        'The provider did not answer in time: the outcome is unknown. Retry with the same Idempotency-Key, or read the request later',
+        'The provider did not answer in time: this operation may have happened. Retry with the same Idempotency-Key, or read the request later (another call on the request meanwhile gets 409 with `in_doubt`)',
         ['outcome_unknown'],
       ),
     },
@@ -398,9 +414,7 @@ export const paymentRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
           ]),
           ...authErrors,
           ...notFound,
-          409: errorResponse(ErrorBody, 'A money operation is in progress on this request; retry shortly', [
-            'operation_in_progress',
-          ]),
+          409: heldByAnother(false),
         },
       },
     },

@@ -63,6 +63,37 @@ export const ErrorBody = Type.Object(
     examples: [{ error: 'Payment request 6f0c… not found.', code: 'not_found' }],
   },
 );
+/** A 409 while another operation holds the request: `in_doubt` names it when its outcome is unknown. */
+export const InProgressErrorBody = Type.Object(
+  {
+    error: Type.String({ description: 'Human-readable message' }),
+    code: Type.Optional(Type.String({ description: 'operation_in_progress or idempotency_key_in_progress' })),
+    in_doubt: Type.Optional(
+      Type.Object(
+        {
+          action: Type.String({ description: 'The operation in doubt: capture, release, refund or hold' }),
+          amount: Type.Optional(Type.Number({ description: 'Its amount in currency units; absent for a release' })),
+          currency: Type.String(),
+          requested_at: Timestamp,
+        },
+        {
+          description:
+            'The operation whose provider answer was lost: it may have happened. Nothing was sent for this call. Only a retry of that operation, under its own Idempotency-Key, answers its outcome (504 outcome_unknown while still unknown).',
+        },
+      ),
+    ),
+  },
+  {
+    additionalProperties: true,
+    title: 'InProgressError',
+    examples: [
+      {
+        error: 'Another operation (capture) is in progress on this payment request; retry shortly',
+        code: 'operation_in_progress',
+      },
+    ],
+  },
+);
 export const ValidationErrorBody = Type.Object(
   {
     error: Type.String(),
@@ -335,9 +366,13 @@ export const CaptureBody = Type.Unsafe<{ amount?: number } | null>({
  * An error response of one route: the shape of `base` with the `code` values this route can
  * answer, and a description. The document shows it as the named shape narrowed to those codes.
  */
-export function errorResponse(base: TSchema, description: string, codes: readonly string[]): TSchema {
+export function errorResponse(
+  base: TSchema,
+  description: string,
+  codes: readonly string[],
+  sample = SAMPLE_ERRORS.get(codes[0] ?? ''),
+): TSchema {
   const first = codes[0] ?? '';
-  const sample = SAMPLE_ERRORS.get(first);
   const example: Record<string, unknown> = { error: sample?.message ?? description, code: first, ...sample?.extra };
   if ((base as { title?: string }).title === 'AuthError') example.detail = example.error;
   if ((base as { title?: string }).title === 'ValidationError') example.details ??= [];
@@ -348,6 +383,14 @@ export function errorResponse(base: TSchema, description: string, codes: readonl
     'x-error-codes': [...codes],
   } as TSchema;
 }
+
+/** The 409 of a money command while a capture is in doubt, for the examples of the document. */
+export const IN_DOUBT_SAMPLE = errors.operationInProgress('capture', {
+  action: 'capture',
+  amount: 120.5,
+  currency: 'EUR',
+  requested_at: '2026-12-27T10:02:11.000Z',
+});
 
 /** One instance of each error of the catalogue, for the examples of the document. */
 const SAMPLE_ERRORS = new Map(

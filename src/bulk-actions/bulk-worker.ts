@@ -43,9 +43,12 @@ async function runJob(ctx: BulkContext, job: BulkJobRow): Promise<void> {
     if (!t || (job.user_tenant_id !== null && job.user_tenant_id !== job.tenant_id)) {
       throw new AppError('not_found', 404, 'Payment request not found');
     }
-    if (job.action === 'capture') await ctx.commands.capture(t, job.payment_request_id, undefined, actor);
-    else if (job.action === 'release') await ctx.commands.release(t, job.payment_request_id, actor);
-    else await ctx.commands.refund(t, job.payment_request_id, undefined, actor);
+    // The job names its operation: run again after its worker died (the lease ran out), it
+    // finds its own move by this key and reports it done, never refused by the status it left.
+    const once = { retryKey: `bulk:${job.id}` };
+    if (job.action === 'capture') await ctx.commands.capture(t, job.payment_request_id, undefined, actor, once);
+    else if (job.action === 'release') await ctx.commands.release(t, job.payment_request_id, actor, once);
+    else await ctx.commands.refund(t, job.payment_request_id, undefined, actor, once);
   } catch (err) {
     if (err instanceof AppError) {
       state = err.code === 'outcome_unknown' ? 'in_doubt' : 'refused';

@@ -52,8 +52,8 @@ export function bulkJobsRepository(db: Queryable) {
 
     /**
      * Claims the next job (SKIP LOCKED: workers never take the same row). A job left running
-     * by a worker that died comes back after `leaseSeconds`; its action is then refused by the
-     * status it left (a capture does not capture twice), so a retry is safe.
+     * by a worker that died comes back after `leaseSeconds`; its money command carries the
+     * job's own key, so a move it already made is found and reported done, never made twice.
      */
     async claim(leaseSeconds: number): Promise<BulkJobRow | undefined> {
       const r = await db.query<BulkJobRow>(

@@ -12,6 +12,7 @@ import { idempotencyRepository } from './idempotency-repository.js';
 import { moneyLedgerRepository } from './money-ledger-repository.js';
 import { paymentRequestsRepository } from './payment-requests-repository.js';
 import { providerAccountsRepository } from './provider-accounts-repository.js';
+import { reconcileCheckRepository } from './reconcile-check-repository.js';
 import { schedulesRepository } from './schedules-repository.js';
 import { sealedValuesRepository } from './sealed-values-repository.js';
 import { settingsRepository } from './settings-repository.js';
@@ -71,6 +72,7 @@ export type {
   ProviderAccountRow,
   ProviderAccountsRepository,
 } from './provider-accounts-repository.js';
+export type { CheckWindow, HeldWindow, ReconcileCheckRepository } from './reconcile-check-repository.js';
 export type { JobRunRow, ScheduleRow, SchedulesRepository } from './schedules-repository.js';
 export {
   SEALED_COLUMNS,
@@ -102,6 +104,7 @@ export function repositories(db: Database) {
     paymentRequests: paymentRequestsRepository(db),
     idempotency: idempotencyRepository(db),
     ledger: moneyLedgerRepository(db),
+    reconcileCheck: reconcileCheckRepository(db),
     settings: settingsRepository(db),
     deferredHolds: deferredHoldsRepository(db),
     expiry: expiryRepository(db),

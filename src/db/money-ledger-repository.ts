@@ -183,15 +183,6 @@ export function moneyLedgerRepository(db: Database) {
       );
       return r.rows;
     },
-
-    /** Rows changed since `since`: the request ids reconcile's invariant check looks at. */
-    async requestsTouchedSince(since: Date, limit: number): Promise<string[]> {
-      const r = await db.query<{ id: string }>(
-        `SELECT DISTINCT payment_request_id AS id FROM money_ledger WHERE updated_at >= $1 LIMIT $2`,
-        [since, limit],
-      );
-      return r.rows.map((row) => row.id);
-    },
   };
 }
 export type MoneyLedgerRepository = ReturnType<typeof moneyLedgerRepository>;

@@ -22,6 +22,17 @@ export class AppError extends Error {
   }
 }
 
+/** An operation whose outcome nobody knows yet, as a 409 `operation_in_progress` names it. */
+export interface InDoubtOperation {
+  /** capture, release, refund or hold. */
+  action: string;
+  /** Currency units; absent where the operation moves no amount (a release). */
+  amount?: number;
+  currency: string;
+  /** When it was asked of the provider (ISO 8601). */
+  requested_at: string;
+}
+
 export const errors = {
   validation: (details: FieldIssue[]) => new AppError('validation_failed', 422, 'Validation failed', { details }),
   depositAmountRequired: () =>
@@ -39,12 +50,24 @@ export const errors = {
     ),
   cannotDelete: (status: Status, why: string) =>
     new AppError('cannot_delete', 400, `Cannot delete a payment request in status ${status}: ${why}`, { status }),
-  operationInProgress: (action: string) =>
-    new AppError(
-      'operation_in_progress',
-      409,
-      `Another operation (${action}) is in progress on this payment request; retry shortly`,
-    ),
+  /**
+   * The request is claimed by another operation. When that one is in doubt, the body names it
+   * (`in_doubt`): nothing was sent for this call, and only a retry of that operation itself,
+   * under its own Idempotency-Key, may answer 504 outcome_unknown.
+   */
+  operationInProgress: (action: string, inDoubt?: InDoubtOperation) =>
+    inDoubt
+      ? new AppError(
+          'operation_in_progress',
+          409,
+          `A ${inDoubt.action} on this payment request is in doubt (the provider's answer was lost: it may have happened). Nothing was sent for this call; read the request later, or retry that ${inDoubt.action} with its own Idempotency-Key`,
+          { in_doubt: inDoubt },
+        )
+      : new AppError(
+          'operation_in_progress',
+          409,
+          `Another operation (${action}) is in progress on this payment request; retry shortly`,
+        ),
   captureAmountTooHigh: (heldCents: number) =>
     new AppError('capture_amount_too_high', 400, 'Capture amount exceeds the held amount', {
       held_amount: heldCents / 100,

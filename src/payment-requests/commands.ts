@@ -13,6 +13,7 @@ import {
   type CreatePaymentRequestInput,
   DELETABLE_STATUSES,
   errors,
+  type InDoubtOperation,
   isTerminal,
   planRefund,
   type Status,
@@ -96,24 +97,38 @@ export function paymentRequestCommands(deps: CommandDeps, now: () => Date = () =
   });
 
   /**
-   * Why a conditional update touched nothing: gone, busy, or in a status the table forbids.
-   * Busy with the same action whose outcome is in doubt: the provider's view is asked now (a
-   * retry must not call the provider twice for one operation); settled, the caller may go on.
+   * What holds a claimed request, for the 409: the claim's operation when nobody knows its
+   * outcome (undefined while its call is simply under way).
    */
-  async function explainMiss(
-    tenantId: string,
-    id: string,
-    action: string,
-    trigger: Trigger,
-  ): Promise<'settled' | never> {
+  async function inDoubtOn(id: string, pending: string): Promise<InDoubtOperation | undefined> {
+    const open = (await repos.ledger.forRequest(id))
+      .filter((e) => e.kind === pending && reconciler.isInDoubt(e))
+      .at(-1);
+    if (!open) return undefined;
+    return {
+      action: open.kind,
+      ...(open.amount > 0 ? { amount: open.amount / 100 } : {}),
+      currency: open.currency,
+      requested_at: new Date(open.created_at).toISOString(),
+    };
+  }
+
+  /**
+   * A request claimed by another operation: settled now if the provider can tell (the caller
+   * may look again), or 409 operation_in_progress naming what is in doubt. Never a 504: this
+   * call is not the operation in doubt (a retry of that one is answered by `earlier`), and
+   * nothing was sent for it.
+   */
+  async function busy(id: string, pending: string): Promise<void> {
+    if ((await reconciler.settleRequest(id)) === 'settled') return;
+    throw errors.operationInProgress(pending, await inDoubtOn(id, pending));
+  }
+
+  /** Why a conditional update touched nothing: gone, busy, or in a status the table forbids. */
+  async function explainMiss(tenantId: string, id: string, action: string, trigger: Trigger): Promise<void> {
     const row = await requests.find(tenantId, id);
     if (!row) throw errors.notFound(id);
-    if (row.pending_action) {
-      const settled = await reconciler.settleRequest(id);
-      if (settled === 'in_doubt') throw errors.outcomeUnknown();
-      if (settled === 'settled') return 'settled';
-      throw errors.operationInProgress(row.pending_action);
-    }
+    if (row.pending_action) return busy(id, row.pending_action);
     throw errors.invalidStatus(action, row.status, allowedFrom(trigger, row.request_type));
   }
 
@@ -139,18 +154,23 @@ export function paymentRequestCommands(deps: CommandDeps, now: () => Date = () =
       if (known) return known;
       await explainMiss(t.tenantId, id, action, action);
     }
-    throw errors.operationInProgress(action);
+    // Settled twice and claimed by another each time: whoever holds it now.
+    const row = await requests.find(t.tenantId, id);
+    throw errors.operationInProgress(row?.pending_action ?? action);
   }
 
-  /** The outcome of this key's earlier operation, when it happened; in doubt: 504 again. */
+  /**
+   * The outcome of this key's earlier operation, when it happened. Still unknown: 504 again,
+   * for this is that operation's retry; still under way: 409.
+   */
   async function earlier(t: TenantContext, id: string, key: string): Promise<ActionOutcome | undefined> {
     let prior = await repos.ledger.findByKey(key);
     if (!prior || prior.payment_request_id !== id) return undefined;
-    if (prior.state === 'in_doubt') {
+    if (reconciler.isInDoubt(prior)) {
       await reconciler.settleRequest(id);
       prior = await repos.ledger.findByKey(key);
     }
-    if (prior?.state === 'in_doubt') throw errors.outcomeUnknown();
+    if (prior && reconciler.isInDoubt(prior)) throw errors.outcomeUnknown();
     if (prior?.state === 'requested') throw errors.operationInProgress(prior.kind);
     if (prior?.state !== 'succeeded') return undefined;
     const row = await requests.find(t.tenantId, id);
@@ -251,15 +271,18 @@ export function paymentRequestCommands(deps: CommandDeps, now: () => Date = () =
     async cancel(t: TenantContext, id: string, actor: Actor): Promise<ActionOutcome> {
       const row = await requests.find(t.tenantId, id);
       if (!row) throw errors.notFound(id);
-      const [moved] = await applyStatusChanges(db, [
-        { id, from: allowedFrom('cancel'), to: targetOf('cancel'), actor },
-      ]);
-      if (moved) return { uuid: id, reference: moved.reference, status: moved.status };
-      const now = await requests.find(t.tenantId, id);
-      if (!now) throw errors.notFound(id);
-      if (isTerminal(now.status)) throw errors.cannotCancelTerminal(now.status);
-      if (now.pending_action) throw errors.operationInProgress(now.pending_action);
-      throw errors.invalidStatus('cancel', now.status, allowedFrom('cancel'));
+      for (let attempt = 0; ; attempt++) {
+        const [moved] = await applyStatusChanges(db, [
+          { id, from: allowedFrom('cancel'), to: targetOf('cancel'), actor },
+        ]);
+        if (moved) return { uuid: id, reference: moved.reference, status: moved.status };
+        const now = await requests.find(t.tenantId, id);
+        if (!now) throw errors.notFound(id);
+        if (isTerminal(now.status)) throw errors.cannotCancelTerminal(now.status);
+        if (!now.pending_action) throw errors.invalidStatus('cancel', now.status, allowedFrom('cancel'));
+        if (attempt > 0) throw errors.operationInProgress(now.pending_action);
+        await busy(id, now.pending_action);
+      }
     },
 
     /** Full capture, or partial with `amount` (currency units, 0 < amount <= held amount). */
@@ -311,12 +334,15 @@ export function paymentRequestCommands(deps: CommandDeps, now: () => Date = () =
     },
 
     async delete(t: TenantContext, id: string, actor: Actor): Promise<{ reference: string }> {
-      const deleted = await deleteRequest(db, { tenantId: t.tenantId, id, deletable: DELETABLE_STATUSES, actor });
-      if (deleted) return deleted;
-      const row = await requests.find(t.tenantId, id);
-      if (!row) throw errors.notFound(id);
-      if (row.pending_action) throw errors.operationInProgress(row.pending_action);
-      throw errors.cannotDelete(row.status, whyNotDeletable(row.status) ?? 'not allowed');
+      for (let attempt = 0; ; attempt++) {
+        const deleted = await deleteRequest(db, { tenantId: t.tenantId, id, deletable: DELETABLE_STATUSES, actor });
+        if (deleted) return deleted;
+        const row = await requests.find(t.tenantId, id);
+        if (!row) throw errors.notFound(id);
+        if (!row.pending_action) throw errors.cannotDelete(row.status, whyNotDeletable(row.status) ?? 'not allowed');
+        if (attempt > 0) throw errors.operationInProgress(row.pending_action);
+        await busy(id, row.pending_action);
+      }
     },
   };
 }

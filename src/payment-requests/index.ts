@@ -17,4 +17,11 @@ export {
   type Settled,
 } from './money-runner.js';
 export { holdOperation } from './operations/hold.js';
-export { giveBack, type Mismatch, type ReconcileResult, type Reconciler, reconciler } from './reconcile.js';
+export {
+  giveBack,
+  type Mismatch,
+  type ReconcileOptions,
+  type ReconcileResult,
+  type Reconciler,
+  reconciler,
+} from './reconcile.js';

@@ -36,9 +36,37 @@ export interface ReconcileResult {
   unknown: number;
   given_back: number;
   claims_released: number;
+  /** Requests touched in the check window (listed when it opened). */
+  touched: number;
+  /** Of these, how many are checked: by this run and by the earlier runs of the same window. */
   checked: number;
+  /** The window is done: every request touched in it was checked (`checked` equals `touched`). */
+  check_complete: boolean;
+  /** Found by this run's pages. */
   mismatches: Mismatch[];
 }
+
+export interface ReconcileOptions {
+  limit?: number;
+  staleClaimSeconds?: number;
+  /** The start of a new check window; the last day by default. */
+  checkSince?: Date;
+  /** Requests read and checked per page of the window. */
+  checkPageSize?: number;
+  /** Pages a run checks at most before it leaves the rest of the window to the next run. */
+  checkPages?: number;
+}
+
+/**
+ * The check's defaults in production: 500 requests a page, 10 pages a run, so one run asks the
+ * provider's view of at most 5,000 orders (the bound a run had before), and a run never holds
+ * the scheduler's pass for long; a longer window is finished by the next runs, in order,
+ * before a new one opens.
+ */
+const CHECK_PAGE_SIZE = 500;
+const CHECK_PAGES_PER_RUN = 10;
+/** A run holding the window renews this lease at each page; a run that died frees it when it runs out. */
+const CHECK_LEASE_SECONDS = 900;
 
 /** The operation whose record step a settled row takes. */
 function operationFor(entry: Pick<LedgerEntry, 'kind' | 'incident'>): MoneyOperation | undefined {
@@ -129,26 +157,39 @@ export function reconciler(deps: ReconcilerDeps) {
       unknown: 0,
       given_back: 0,
       claims_released: 0,
+      touched: 0,
       checked: 0,
+      check_complete: false,
       mismatches: [],
     };
   }
 
+  /**
+   * Whether nobody knows an operation's outcome: in doubt, or requested longer ago than any
+   * call can still be under way (its process died), the rows `unsettled` hands reconcile.
+   */
+  function isInDoubt(entry: Pick<LedgerEntry, 'state' | 'updated_at'>): boolean {
+    if (entry.state === 'in_doubt') return true;
+    return entry.state === 'requested' && (Date.now() - entry.updated_at.getTime()) / 1000 >= deps.graceSeconds;
+  }
+
   return {
+    isInDoubt,
+
     /**
-     * A retry of a command on a request whose previous operation is in doubt: settle it now if
-     * the provider can tell. 'in_doubt': it cannot yet; 'settled': the claim is resolved and
-     * the caller may look again; 'busy': an operation is genuinely under way.
+     * A command on a request whose previous operation is in doubt: settle it now if the
+     * provider can tell. 'in_doubt': it cannot yet; 'settled': the claim is resolved and the
+     * caller may look again; 'busy': an operation is genuinely under way.
      */
     async settleRequest(requestId: string): Promise<'settled' | 'in_doubt' | 'busy'> {
-      const open = (await ledger.forRequest(requestId)).filter((e) => e.state === 'in_doubt');
+      const open = (await ledger.forRequest(requestId)).filter(isInDoubt);
       if (open.length === 0) return 'busy';
       const count = empty();
       await settle(open, count);
       return count.unknown > 0 ? 'in_doubt' : 'settled';
     },
 
-    async reconcile(opts: { limit?: number; staleClaimSeconds?: number; checkSince?: Date } = {}) {
+    async reconcile(opts: ReconcileOptions = {}) {
       const limit = opts.limit ?? 500;
       const result = empty();
       const open = await ledger.unsettled(deps.graceSeconds, limit);
@@ -162,18 +203,52 @@ export function reconciler(deps: ReconcilerDeps) {
 
       result.claims_released = await releaseStaleClaims(deps.db, repos, opts.staleClaimSeconds ?? deps.graceSeconds);
 
-      const since = opts.checkSince ?? new Date(Date.now() - 24 * 3600 * 1000);
-      for (const requestId of await ledger.requestsTouchedSince(since, 5000)) {
-        result.checked++;
-        const problem = await checkRequest(requestId);
-        if (problem) result.mismatches.push(problem);
-      }
+      await checkWindow(opts, result);
       return result;
     },
 
     /** The invariant for one request: the provider's net equals ours, and no hold is open where none should be. */
     checkRequest,
   };
+
+  /**
+   * Checks the window's requests a page at a time, in request id order, striking each page off
+   * once checked: the window opened by this run, or the one an earlier run left unfinished (its
+   * page cap, or it died and its lease ran out). A window held by a live run is left to it.
+   */
+  async function checkWindow(opts: ReconcileOptions, result: ReconcileResult): Promise<void> {
+    const since = opts.checkSince ?? new Date(Date.now() - 24 * 3600 * 1000);
+    const taken = await repos.reconcileCheck.take(since, CHECK_LEASE_SECONDS);
+    if ('busy' in taken) {
+      result.touched = taken.busy.touched;
+      result.checked = taken.busy.touched - taken.busy.left;
+      return;
+    }
+    const size = opts.checkPageSize ?? CHECK_PAGE_SIZE;
+    const pages = opts.checkPages ?? CHECK_PAGES_PER_RUN;
+    let left = taken.left;
+    try {
+      let after: string | undefined;
+      for (let page = 0; page < pages && left > 0; page++) {
+        const ids = await repos.reconcileCheck.page(after, size);
+        if (ids.length === 0) break;
+        for (const id of ids) {
+          const problem = await checkRequest(id);
+          if (problem) result.mismatches.push(problem);
+        }
+        const stillLeft = await repos.reconcileCheck.strike(taken.lease, ids, CHECK_LEASE_SECONDS);
+        // The lease ran out meanwhile and another run carries on: these checks stand, the rest is theirs.
+        if (stillLeft === undefined) return;
+        left = stillLeft;
+        after = ids[ids.length - 1];
+      }
+    } finally {
+      result.touched = taken.touched;
+      result.checked = taken.touched - left;
+      result.check_complete = left === 0;
+      await repos.reconcileCheck.letGo(taken.lease);
+    }
+  }
 
   async function checkRequest(requestId: string): Promise<Mismatch | undefined> {
     const entries = await ledger.forRequest(requestId);

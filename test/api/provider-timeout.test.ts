@@ -27,9 +27,10 @@ describe(`a provider that answers after the timeout (${ENGINE})`, () => {
     assert.equal(r.json().code, 'outcome_unknown');
     const row = await t.repos.paymentRequests.find(t.tenant.tenantId, c.uuid);
     assert.deepEqual([row?.status, row?.pending_action], ['AUTHORISED_TO_VALIDATE', 'capture']);
-    // Another caller meanwhile: the same request is busy, not "nothing changed".
+    // Another caller meanwhile: the request is busy with the capture in doubt, and says so.
     const other = await t.call({ method: 'POST', url: `/api/payment-requests/${c.uuid}/release/` });
-    assert.ok([409, 504].includes(other.statusCode), other.body);
+    assert.equal(other.statusCode, 409, other.body);
+    assert.equal(other.json().in_doubt?.action, 'capture');
 
     provider.holdUntil(undefined);
     late.open();

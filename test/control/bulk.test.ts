@@ -66,6 +66,52 @@ describe(`back office bulk actions (${ENGINE})`, { timeout: 120_000 }, () => {
     assert.deepEqual(audit.map((x) => x.outcome).sort(), ['ok', 'ok', 'refused']);
   });
 
+  /** A worker that died after its moves, before recording them: the batch's jobs left running, their lease run out. */
+  async function workerDied(batch: string) {
+    await t.db.query(
+      `UPDATE bulk_jobs SET state = 'running', reason = NULL, finished_at = NULL,
+              started_at = now() - interval '1 hour' WHERE batch_id = $1`,
+      [batch],
+    );
+  }
+  const jobStates = async (batch: string) =>
+    (await t.repos.bulkJobs.batch(batch, undefined)).map((j) => `${j.reference}:${j.state}:${j.reason ?? ''}`);
+
+  test('run again after its worker died, a job reports its own capture and refund done; a capture by someone else stays refused', async () => {
+    const mine = await hold(40);
+    const theirs = await hold(50);
+    const captureBatch = '0b5c8f9e-3333-4333-8333-333333333333';
+    await c.get('/control/requests');
+    await c.post('/control/bulk', { batch: captureBatch, action: 'capture', ids: [mine.uuid] });
+    assert.equal(await runBulkJobs(t.app.payreq, 10), 1);
+    assert.equal(await status(mine.uuid), 'CAPTURED');
+    await workerDied(captureBatch);
+    assert.equal(await runBulkJobs(t.app.payreq, 10), 1, 'the job came back once its lease ran out');
+    assert.deepEqual(await jobStates(captureBatch), [`${mine.reference}:done:`]);
+
+    const refundBatch = '0b5c8f9e-4444-4444-8444-444444444444';
+    await c.get('/control/requests');
+    await c.post('/control/bulk', { batch: refundBatch, action: 'refund', ids: [mine.uuid] });
+    assert.equal(await runBulkJobs(t.app.payreq, 10), 1);
+    await workerDied(refundBatch);
+    assert.equal(await runBulkJobs(t.app.payreq, 10), 1);
+    assert.deepEqual(await jobStates(refundBatch), [`${mine.reference}:done:`]);
+    assert.equal(await status(mine.uuid), 'REFUNDED');
+
+    // Captured through the API before the bulk job ran: not the job's move, refused as before.
+    const otherBatch = '0b5c8f9e-5555-4555-8555-555555555555';
+    await c.get('/control/requests');
+    await c.post('/control/bulk', { batch: otherBatch, action: 'capture', ids: [theirs.uuid] });
+    assert.equal(
+      (await t.call({ method: 'POST', url: `/api/payment-requests/${theirs.uuid}/capture/` })).statusCode,
+      200,
+    );
+    assert.equal(await runBulkJobs(t.app.payreq, 10), 1);
+    assert.deepEqual(await jobStates(otherBatch), [
+      `${theirs.reference}:refused:Cannot capture a payment request in status CAPTURED (allowed: AUTHORISED_TO_VALIDATE)`,
+    ]);
+  });
+
   test("another tenant's request in the selection: 404, nothing queued", async () => {
     const other = await t.newTenant('Elsewhere');
     const theirs = await createRequest(t, { request_type: 'IMPRINT', amount: 10 }, other);

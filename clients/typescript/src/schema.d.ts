@@ -344,6 +344,25 @@ export interface components {
             /** @description Names the reference deleted */
             message: string;
         };
+        /** InProgressError */
+        InProgressError: {
+            /** @description Human-readable message */
+            error: string;
+            /** @description operation_in_progress or idempotency_key_in_progress */
+            code?: string;
+            /** @description The operation whose provider answer was lost: it may have happened. Nothing was sent for this call. Only a retry of that operation, under its own Idempotency-Key, answers its outcome (504 outcome_unknown while still unknown). */
+            in_doubt?: {
+                /** @description The operation in doubt: capture, release, refund or hold */
+                action: string;
+                /** @description Its amount in currency units; absent for a release */
+                amount?: number;
+                currency: string;
+                /** Format: date-time */
+                requested_at: string;
+            };
+        } & {
+            [key: string]: unknown;
+        };
         /** CaptureRequest */
         CaptureRequest: {
             /** @description Partial capture, at most the held amount; omitted: all of it */
@@ -1089,7 +1108,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A money operation is in progress on this request; retry shortly */
+            /** @description Another operation holds this request: its call is under way, or its outcome is in doubt (`in_doubt` names it; nothing was sent for this call) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1097,11 +1116,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Another operation (capture) is in progress on this payment request; retry shortly",
-                     *       "code": "operation_in_progress"
+                     *       "error": "A capture on this payment request is in doubt (the provider's answer was lost: it may have happened). Nothing was sent for this call; read the request later, or retry that capture with its own Idempotency-Key",
+                     *       "code": "operation_in_progress",
+                     *       "in_doubt": {
+                     *         "action": "capture",
+                     *         "amount": 120.5,
+                     *         "currency": "EUR",
+                     *         "requested_at": "2026-12-27T10:02:11.000Z"
+                     *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"] & {
+                    "application/json": components["schemas"]["InProgressError"] & {
                         /** @enum {string} */
                         code: "operation_in_progress";
                     };
@@ -1245,7 +1270,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another call is working on this request or with this Idempotency-Key; retry shortly */
+            /** @description Another operation holds this request: its call is under way, or its outcome is in doubt (`in_doubt` names it; nothing was sent for this call), or the first call with this Idempotency-Key is still running */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1253,11 +1278,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Another operation (capture) is in progress on this payment request; retry shortly",
-                     *       "code": "operation_in_progress"
+                     *       "error": "A capture on this payment request is in doubt (the provider's answer was lost: it may have happened). Nothing was sent for this call; read the request later, or retry that capture with its own Idempotency-Key",
+                     *       "code": "operation_in_progress",
+                     *       "in_doubt": {
+                     *         "action": "capture",
+                     *         "amount": 120.5,
+                     *         "currency": "EUR",
+                     *         "requested_at": "2026-12-27T10:02:11.000Z"
+                     *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"] & {
+                    "application/json": components["schemas"]["InProgressError"] & {
                         /** @enum {string} */
                         code: "operation_in_progress" | "idempotency_key_in_progress";
                     };
@@ -1341,7 +1372,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The provider did not answer in time: the outcome is unknown. Retry with the same Idempotency-Key, or read the request later */
+            /** @description The provider did not answer in time: this operation may have happened. Retry with the same Idempotency-Key, or read the request later (another call on the request meanwhile gets 409 with `in_doubt`) */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -1349,7 +1380,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "The provider did not answer in time: the outcome is unknown. Retry with the same Idempotency-Key, or read the request later",
+                     *       "error": "The provider did not answer in time: this operation may have happened. Retry with the same Idempotency-Key, or read the request later (another call on the request meanwhile gets 409 with `in_doubt`)",
                      *       "code": "outcome_unknown"
                      *     }
                      */
@@ -1488,7 +1519,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another call is working on this request or with this Idempotency-Key; retry shortly */
+            /** @description Another operation holds this request: its call is under way, or its outcome is in doubt (`in_doubt` names it; nothing was sent for this call), or the first call with this Idempotency-Key is still running */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1496,11 +1527,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Another operation (capture) is in progress on this payment request; retry shortly",
-                     *       "code": "operation_in_progress"
+                     *       "error": "A capture on this payment request is in doubt (the provider's answer was lost: it may have happened). Nothing was sent for this call; read the request later, or retry that capture with its own Idempotency-Key",
+                     *       "code": "operation_in_progress",
+                     *       "in_doubt": {
+                     *         "action": "capture",
+                     *         "amount": 120.5,
+                     *         "currency": "EUR",
+                     *         "requested_at": "2026-12-27T10:02:11.000Z"
+                     *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"] & {
+                    "application/json": components["schemas"]["InProgressError"] & {
                         /** @enum {string} */
                         code: "operation_in_progress" | "idempotency_key_in_progress";
                     };
@@ -1584,7 +1621,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The provider did not answer in time: the outcome is unknown. Retry with the same Idempotency-Key, or read the request later */
+            /** @description The provider did not answer in time: this operation may have happened. Retry with the same Idempotency-Key, or read the request later (another call on the request meanwhile gets 409 with `in_doubt`) */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -1592,7 +1629,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "The provider did not answer in time: the outcome is unknown. Retry with the same Idempotency-Key, or read the request later",
+                     *       "error": "The provider did not answer in time: this operation may have happened. Retry with the same Idempotency-Key, or read the request later (another call on the request meanwhile gets 409 with `in_doubt`)",
                      *       "code": "outcome_unknown"
                      *     }
                      */
@@ -1731,7 +1768,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another call is working on this request or with this Idempotency-Key; retry shortly */
+            /** @description Another operation holds this request: its call is under way, or its outcome is in doubt (`in_doubt` names it; nothing was sent for this call), or the first call with this Idempotency-Key is still running */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1739,11 +1776,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Another operation (capture) is in progress on this payment request; retry shortly",
-                     *       "code": "operation_in_progress"
+                     *       "error": "A capture on this payment request is in doubt (the provider's answer was lost: it may have happened). Nothing was sent for this call; read the request later, or retry that capture with its own Idempotency-Key",
+                     *       "code": "operation_in_progress",
+                     *       "in_doubt": {
+                     *         "action": "capture",
+                     *         "amount": 120.5,
+                     *         "currency": "EUR",
+                     *         "requested_at": "2026-12-27T10:02:11.000Z"
+                     *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"] & {
+                    "application/json": components["schemas"]["InProgressError"] & {
                         /** @enum {string} */
                         code: "operation_in_progress" | "idempotency_key_in_progress";
                     };
@@ -1827,7 +1870,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The provider did not answer in time: the outcome is unknown. Retry with the same Idempotency-Key, or read the request later */
+            /** @description The provider did not answer in time: this operation may have happened. Retry with the same Idempotency-Key, or read the request later (another call on the request meanwhile gets 409 with `in_doubt`) */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -1835,7 +1878,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "The provider did not answer in time: the outcome is unknown. Retry with the same Idempotency-Key, or read the request later",
+                     *       "error": "The provider did not answer in time: this operation may have happened. Retry with the same Idempotency-Key, or read the request later (another call on the request meanwhile gets 409 with `in_doubt`)",
                      *       "code": "outcome_unknown"
                      *     }
                      */
