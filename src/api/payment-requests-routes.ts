@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
-import type { Actor } from '../db/index.js';
+import type { Actor } from '../domain/index.js';
 import {
   errors,
   type FieldIssue,

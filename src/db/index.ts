@@ -55,7 +55,6 @@ export type {
 } from './money-ledger-repository.js';
 export { type DatabaseLocation, openDatabase, parseDatabaseUrl } from './open-database.js';
 export {
-  type Actor,
   CREATE_SQL,
   type Created,
   type CreateKey,
@@ -84,7 +83,6 @@ export {
   type AppliedChange,
   applyStatusChanges,
   deleteRequest,
-  type PendingAction,
   recordIncident,
   releaseClaims,
   type StatusChange,

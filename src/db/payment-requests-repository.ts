@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import {
+  type Actor,
   type Currency,
   type Language,
   type NewPaymentRequest,
+  type PendingAction,
   type RequestType,
   referenceSequenceName,
   type Source,
@@ -10,7 +12,6 @@ import {
 } from '../domain/index.js';
 import { type Database, PG, pgCode, type Queryable } from './database.js';
 import { KEY_TAKEOVER } from './idempotency-repository.js';
-import type { PendingAction } from './status-changes.js';
 import { whereBuilder } from './where-builder.js';
 
 /** A row as the API needs it; money in minor units. */
@@ -64,11 +65,6 @@ export interface ListFilter {
   /** Keyset: rows strictly older than this (created_at, id). */
   before?: { createdAt: Date; id: string };
   limit: number;
-}
-
-export interface Actor {
-  source: Source;
-  actor: string | null;
 }
 
 const DETAIL_COLUMNS = `id, tenant_id, reference, request_type, status, amount, amount_captured, amount_refunded,

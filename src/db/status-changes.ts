@@ -1,9 +1,5 @@
-import type { Status } from '../domain/index.js';
+import type { Actor, PendingAction, Status } from '../domain/index.js';
 import type { Queryable } from './database.js';
-import type { Actor } from './payment-requests-repository.js';
-
-/** A money command's claim on a row while it talks to the provider. */
-export type PendingAction = 'capture' | 'release' | 'refund' | 'hold';
 
 /**
  * One status change of one request. `from` is what the transition table allows (the change

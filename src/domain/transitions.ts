@@ -22,6 +22,15 @@ export type Trigger =
 /** Where a status change came from, as recorded in the history (SQL CHECK mirrors it). */
 export type Source = 'api' | 'admin' | 'ipn' | 'job' | 'guest';
 
+/** Who made a change: where it came from, and the user or key when one is known. */
+export interface Actor {
+  source: Source;
+  actor: string | null;
+}
+
+/** A money command's claim on a request while it talks to the provider. */
+export type PendingAction = 'capture' | 'release' | 'refund' | 'hold';
+
 export interface Transition {
   readonly from: readonly Status[];
   readonly trigger: Trigger;

@@ -1,6 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
 import {
-  type Actor,
   applyStatusChanges,
   type CreateKey,
   type Database,
@@ -9,6 +8,7 @@ import {
   type Repositories,
 } from '../db/index.js';
 import {
+  type Actor,
   allowedFrom,
   type CreatePaymentRequestInput,
   DELETABLE_STATUSES,

@@ -1,4 +1,4 @@
-import type { Actor } from '../../db/index.js';
+import type { Actor } from '../../domain/index.js';
 import type { EntryFacts } from '../money-runner.js';
 
 /** Who asked for a ledger row's operation: recorded on the history row of its outcome. */
