@@ -1,5 +1,6 @@
 import type { Tenant } from '../db/index.js';
 import { AppError } from '../domain/index.js';
+import { describeProviderAccount, presentProviderAccount } from '../provider-accounts/index.js';
 import {
   MAX_LOGO_BYTES,
   presentTenant,
@@ -11,7 +12,6 @@ import {
 import { CliError } from './cli-error.js';
 import type { CommandContext, CommandSpec, OptionSpec } from './command-context.js';
 import * as check from './input-checks.js';
-import { describeProviderAccount, presentProviderAccount } from './provider-commands.js';
 
 const DEFAULT_TIMEZONE = 'Europe/Paris';
 
