@@ -1,5 +1,5 @@
 import { type Currency, formatMoney } from '../domain/index.js';
-import { html, type SafeHtml } from '../html/index.js';
+import { html, htmlDocument, type SafeHtml } from '../html/index.js';
 import { CONTROL_SCRIPT_PATH, CONTROL_STYLESHEET_PATH } from './control-styles.js';
 import { CONTROL_LANGUAGES, CONTROL_MESSAGES, type ControlLanguage, type ControlMessages } from './messages.js';
 
@@ -72,19 +72,18 @@ export function page(
   p: { title: string; current?: Section; body: SafeHtml; refreshSeconds?: number },
 ): string {
   const { m, user } = ctx;
-  return html`<!doctype html>
-<html lang="${ctx.language}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-${p.refreshSeconds ? html`<meta http-equiv="refresh" content="${p.refreshSeconds}">` : ''}
-<title>${p.title} · ${m.backOffice}</title>
-<link rel="stylesheet" href="${CONTROL_STYLESHEET_PATH}">
+  return htmlDocument({
+    lang: ctx.language,
+    title: `${p.title} · ${m.backOffice}`,
+    head: html`${
+      p.refreshSeconds
+        ? html`<meta http-equiv="refresh" content="${p.refreshSeconds}">
+`
+        : ''
+    }<link rel="stylesheet" href="${CONTROL_STYLESHEET_PATH}">
 <script src="${CONTROL_SCRIPT_PATH}" defer></script>
-</head>
-<body>
-<a class="skip" href="#content">${m.skipToContent}</a>
+`,
+    body: html`<a class="skip" href="#content">${m.skipToContent}</a>
 <header class="site">
 <p class="brand">${m.backOffice}</p>
 <div class="who">
@@ -101,10 +100,8 @@ ${nav(ctx, p.current)}
 <main id="content" tabindex="-1">
 ${ctx.flash ? html`<p class="flash ${ctx.flash.kind === 'ok' ? '' : ctx.flash.kind}" role="status">${ctx.flash.text}</p>` : ''}
 ${p.body}
-</main>
-</body>
-</html>
-`.value;
+</main>`,
+  }).value;
 }
 
 /** A page that only says something: not found, a refused form, too many attempts. */

@@ -1,5 +1,5 @@
 import { formatMoney, type Language } from '../domain/index.js';
-import { html, type SafeHtml } from '../html/index.js';
+import { html, htmlDocument, type SafeHtml } from '../html/index.js';
 import type { EmbeddedCardForm, GuestCheckout, HostedCardForm } from '../providers/index.js';
 import type { GuestRequest, HotelDisplay } from './guest-request-query.js';
 import { accentStylesheetPath, STYLESHEET_PATH } from './guest-styles.js';
@@ -35,22 +35,17 @@ function layout(p: Layout): string {
   const banner = (p.bannerLanguages ?? [p.language]).map(
     (l, i) => html`${i > 0 ? ' · ' : ''}<span lang="${l}">${MESSAGES[l].securePayment}</span>`,
   );
-  return html`<!doctype html>
-<html lang="${p.language}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<title>${p.hotel ? `${p.title} · ${p.hotel.name}` : p.title}</title>
-<link rel="stylesheet" href="${STYLESHEET_PATH}">
+  return htmlDocument({
+    lang: p.language,
+    title: p.hotel ? `${p.title} · ${p.hotel.name}` : p.title,
+    head: html`<link rel="stylesheet" href="${STYLESHEET_PATH}">
 ${
   p.hotel?.accentColor
     ? html`<link rel="stylesheet" href="${accentStylesheetPath(p.hotel.accentColor)}">
 `
     : ''
-}${p.head ?? ''}</head>
-<body>
-<header class="site">
+}${p.head ?? ''}`,
+    body: html`<header class="site">
 ${p.hotel ? hotelBanner(p.hotel) : ''}
 <p class="secure">${banner}</p>
 </header>
@@ -62,10 +57,8 @@ ${
     : ''
 }${p.body}
 </main>
-${p.hotel ? hotelFooter(p.hotel, MESSAGES[p.language]) : ''}
-</body>
-</html>
-`.value;
+${p.hotel ? hotelFooter(p.hotel, MESSAGES[p.language]) : ''}`,
+  }).value;
 }
 
 function money(cents: number, req: GuestRequest): string {

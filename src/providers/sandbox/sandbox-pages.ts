@@ -1,5 +1,5 @@
 import { type Currency, formatMoney } from '../../domain/index.js';
-import { type HtmlValue, html, SafeHtml } from '../../html/index.js';
+import { type HtmlValue, html, htmlDocument, SafeHtml } from '../../html/index.js';
 import type { CardInput, CardProblem } from './card-form-check.js';
 import { CHECKOUT_FIELDS, type CheckoutFields } from './checkout-signature.js';
 import { type SandboxMessages, sandboxMessages } from './sandbox-messages.js';
@@ -24,24 +24,17 @@ a:focus,button:focus,input:focus{outline:3px solid #f5a623;outline-offset:2px}
 table{border-collapse:collapse;margin-top:.5rem}td,th{border:1px solid #999;padding:.25rem .5rem;text-align:left}`);
 
 function page(m: SandboxMessages, title: string, body: SafeHtml): string {
-  return html`<!doctype html>
-<html lang="${m.lang}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${m.testMode} ${title}</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<header><p class="test-mode" role="note">${m.testMode}</p></header>
+  return htmlDocument({
+    lang: m.lang,
+    title: `${m.testMode} ${title}`,
+    head: html`<style>${STYLE}</style>
+`,
+    body: html`<header><p class="test-mode" role="note">${m.testMode}</p></header>
 <main>
 <h1>${title}</h1>
 ${body}
-</main>
-</body>
-</html>
-`.value;
+</main>`,
+  }).value;
 }
 
 function testCards(m: SandboxMessages): SafeHtml {
