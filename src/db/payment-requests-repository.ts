@@ -36,7 +36,7 @@ export interface PaymentRequestRow {
   card_expiry_month: number | null;
   card_expiry_year: number | null;
   email_sent: boolean;
-  pending_action: string | null;
+  pending_action: PendingAction | null;
   /** The provider that took the guest's payment or card, and its transaction that capture, release and refund act on. */
   provider: string | null;
   provider_transaction_id: string | null;
@@ -308,13 +308,6 @@ export function paymentRequestsRepository(db: Database) {
     },
 
     /** Gives a claim back after the provider said no or could not be reached. */
-    async unclaim(id: string, action: string): Promise<void> {
-      await db.query(
-        'UPDATE payment_requests SET pending_action = NULL, pending_since = NULL WHERE id = $1 AND pending_action = $2',
-        [id, action],
-      );
-    },
-
     async history(id: string) {
       const r = await db.query<{
         from_status: Status | null;

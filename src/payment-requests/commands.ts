@@ -6,6 +6,7 @@ import {
   deleteRequest,
   type PaymentRequestRow,
   type Repositories,
+  releaseClaims,
 } from '../db/index.js';
 import {
   type Actor,
@@ -217,7 +218,7 @@ export function paymentRequestCommands(deps: CommandDeps, now: () => Date = () =
   async function answerFor(row: PaymentRequestRow, result: RunResult | undefined): Promise<ActionOutcome> {
     if (!result || result.outcome === 'duplicate') {
       // Another call under the same key got there first: this claim is not the one that counts.
-      if (row.pending_action) await requests.unclaim(row.id, row.pending_action);
+      if (row.pending_action) await releaseClaims(db, [{ id: row.id, claim: row.pending_action }]);
       throw errors.operationInProgress(row.pending_action ?? 'money');
     }
     if (result.outcome === 'refused') throw errors.providerRefused(result.error);
@@ -230,7 +231,7 @@ export function paymentRequestCommands(deps: CommandDeps, now: () => Date = () =
 
   /** Gives the claim back when the move is refused before the provider is asked. */
   async function refuseBeforeCall(row: PaymentRequestRow, action: MoneyAction, err: unknown): Promise<never> {
-    await requests.unclaim(row.id, action);
+    await releaseClaims(db, [{ id: row.id, claim: action }]);
     throw err;
   }
 
