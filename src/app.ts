@@ -5,9 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import {
-  type AppContext,
   apiPlugin,
-  authenticator,
   decodeUtf8,
   frameworkErrors,
   installErrorHandling,
@@ -15,83 +13,23 @@ import {
   parseJsonBody,
   validatorCompiler,
 } from './api/index.js';
-import type { Config, TrustProxy } from './config/index.js';
+import type { TrustProxy } from './config/index.js';
+import { buildContext, type ContextOptions } from './context.js';
 import { controlPlugin } from './control/index.js';
-import { type Database, repositories } from './db/index.js';
 import { AppError, errors } from './domain/index.js';
 import { guestRoutes } from './guest/index.js';
 import { healthRoutes } from './health/index.js';
-import { ipnRoutes, notifications } from './ipn/index.js';
-import { meteredProvider, metricsRoute, recordRequests, type ServiceMetrics, serviceMetrics } from './metrics/index.js';
-import { guestCommands, moneyRunner, paymentRequestCommands, reconciler } from './payment-requests/index.js';
-import { accountRegistry, type PaymentProvider, sandboxProvider, withTimeouts } from './providers/index.js';
+import { ipnRoutes } from './ipn/index.js';
+import { metricsRoute, recordRequests } from './metrics/index.js';
 import { sandboxRoutes } from './providers/sandbox/index.js';
-import { providerSecrets, resolveSecretKeys, secretBox } from './secrets/index.js';
 
 export const BODY_LIMIT = 64 * 1024;
 const SAFE_REQUEST_ID = /^[\w.:-]{1,64}$/;
 /** Paths exempt from the production HTTPS rule (see the onRequest hook). */
 const OPERATOR_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
-export interface BuildOptions {
-  config: Config;
-  db: Database;
-  /** Wraps the configured provider (tests count or fail its calls). */
-  wrapProvider?: (real: PaymentProvider) => PaymentProvider;
-  now?: () => Date;
-}
-
-/** Everything the service shares, for the HTTP app, the CLI and the jobs alike. */
-export async function buildContext(opts: BuildOptions): Promise<AppContext> {
-  const repos = repositories(opts.db);
-  const secretKeys = await resolveSecretKeys(opts.config, repos);
-  const secretKey = secretKeys.current.key;
-  const cardTokens = secretBox(secretKeys, 'card-token');
-  const metrics = serviceMetrics(opts.db);
-  const providers = accountRegistry({
-    accounts: repos.providerAccounts,
-    secrets: providerSecrets(secretKeys),
-    timeoutMs: opts.config.providerTimeoutMs,
-    // Metered outside the timeouts: a call cut off by its timeout counts as unavailable.
-    meter: (provider) => meteredProvider(provider, metrics),
-    // PAYMENT_PROVIDER=sandbox: a tenant with no real account pays in the sandbox (development,
-    // tests); lyra: it cannot take payments at all, as production requires.
-    ...(opts.config.paymentProvider === 'sandbox' ? { sandbox: sandboxFor(opts, secretKey, metrics) } : {}),
-  });
-  const runner = moneyRunner({ db: opts.db, ledger: repos.ledger, providers });
-  const reconcile = reconciler({
-    db: opts.db,
-    repos,
-    runner,
-    providers,
-    graceSeconds: opts.config.inDoubtGraceSeconds,
-  });
-  return {
-    config: opts.config,
-    db: opts.db,
-    repos,
-    providers,
-    runner,
-    reconciler: reconcile,
-    notifications: notifications({ db: opts.db, ledger: repos.ledger, runner, cardTokens }),
-    commands: paymentRequestCommands({ db: opts.db, repos, runner, reconciler: reconcile }, opts.now),
-    guest: guestCommands(opts.db),
-    secretKey,
-    secretKeys,
-    cardTokens,
-    auth: authenticator(repos, opts.config.authCacheMs),
-    metrics,
-  };
-}
-
-function sandboxFor(opts: BuildOptions, secretKey: string, metrics: ServiceMetrics): PaymentProvider {
-  const real = sandboxProvider({ db: opts.db, secretKey, publicBaseUrl: opts.config.publicBaseUrl });
-  // Metered outside the timeouts: a call cut off by its timeout counts as unavailable.
-  return meteredProvider(
-    withTimeouts(opts.wrapProvider ? opts.wrapProvider(real) : real, opts.config.providerTimeoutMs),
-    metrics,
-  );
-}
+/** What the HTTP service is built from: the shared context's options (see context.ts). */
+export type BuildOptions = ContextOptions;
 
 /** The whole HTTP service on an open, migrated database. */
 export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {

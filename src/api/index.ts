@@ -6,7 +6,9 @@ import { completeDocument } from './openapi-document.js';
 import { paymentRequestsRoutes } from './payment-requests-routes.js';
 
 export { type ApiCaller, type Authenticator, authenticator } from './authenticator.js';
-export type { AppContext } from './context.js';
+
+import './request-fields.js';
+
 export { frameworkErrors, installErrorHandling, RETRY_AFTER_SECONDS, sendError, toAppError } from './error-handler.js';
 export { installHeaderGuard } from './header-guard.js';
 export { decodeUtf8, MAX_JSON_DEPTH, parseJsonBody } from './json-body.js';

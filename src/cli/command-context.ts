@@ -1,5 +1,5 @@
-import type { AppContext } from '../api/index.js';
 import type { Config } from '../config/index.js';
+import type { AppContext } from '../context.js';
 import type { Database, Repositories } from '../db/index.js';
 
 /** What a command runs against: the CLI's own connection, or the running service's. */

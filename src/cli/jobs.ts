@@ -6,7 +6,7 @@ import type { CommandContext, Outcome } from './command-context.js';
  * job runs, not when any command starts: other commands need none of it.
  */
 async function serviceContext(ctx: CommandContext) {
-  const { buildContext } = await import('../app.js');
+  const { buildContext } = await import('../context.js');
   return buildContext({ config: ctx.config, db: ctx.db });
 }
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import type { AppContext } from '../../src/api/index.js';
-import { buildContext } from '../../src/app.js';
 import { loadConfig } from '../../src/config/index.js';
+import type { AppContext } from '../../src/context.js';
+import { buildContext } from '../../src/context.js';
 import { type Database, openDatabase } from '../../src/db/index.js';
 import { nextRunAfter, runDueJobs, type ScheduledJob, startScheduler } from '../../src/jobs/index.js';
 import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.js';
