@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type CommandContext, runCommand } from '../../src/cli/index.js';
 import { deliverDueWebhooks, type WebhookOptions } from '../../src/webhooks/index.js';
+import { ControlClient, createUser } from '../control/control-client.js';
 import { createRequest, ENGINE, startTestApp, type TenantWithKey, type TestApp } from '../helpers/test-app.js';
 import { startReceiver, unansweredAddress } from './receiver.js';
 
@@ -128,7 +129,7 @@ describe(`webhooks: a failing endpoint backs off on its own clock and is disable
     for (const id of ids) await runCommand(['webhook', 'delete', id], ctx);
   });
 
-  test('an endpoint that fails every attempt for 3 days is disabled, and the audit log says so', async () => {
+  test('an endpoint that fails every attempt for 3 days is disabled; the audit log and the back office say so', async () => {
     const tenant = await t.newTenant('Hôtel en Panne');
     const receiver = await startReceiver(() => 500);
     try {
@@ -156,6 +157,14 @@ describe(`webhooks: a failing endpoint backs off on its own clock and is disable
       assert.deepEqual(
         audit.map((a) => [a.target, a.outcome, a.detail.url, a.detail.deliveries_failed]),
         [[id, 'ok', receiver.url, 1]],
+      );
+      // The tenant's users see it on the settings page.
+      await createUser(t, 'panne-manager', tenant.tenantId);
+      const page = await (await new ControlClient(t).signedIn('panne-manager')).get('/control/settings');
+      assert.equal(page.statusCode, 200);
+      assert.match(
+        page.body,
+        /class="flash error" role="status"><p>Webhook endpoint http:\/\/127\.0\.0\.1:\d+\/hooks\/payreq was disabled on/,
       );
       await createRequest(t, { reservation_ref: 'DIS-3' }, tenant);
       assert.equal(await pendingOf(id), 0, 'a disabled endpoint is not queued');
@@ -194,6 +203,13 @@ describe(`webhooks: a failing endpoint backs off on its own clock and is disable
       const state = await endpoint(id);
       assert.equal(state.status, 'enabled');
       assert.deepEqual(state.failing_since, new Date(t0 + 10 * DAY));
+      // The back office says it is failing, before it is disabled.
+      await createUser(t, 'intermittent-manager', tenant.tenantId);
+      const page = await (await new ControlClient(t).signedIn('intermittent-manager')).get('/control/settings');
+      assert.match(
+        page.body,
+        /Webhook endpoint http:\/\/127\.0\.0\.1:\d+\/hooks\/payreq has failed every delivery since/,
+      );
     } finally {
       await receiver.close();
     }
