@@ -73,7 +73,13 @@ export const webhookList: CommandSpec = {
     const tenant = await existingTenant(ctx.repos, options.tenant as string | undefined);
     const endpoints = (await ctx.repos.webhooks.listEndpoints(tenant.id)).map(presentEndpoint);
     const rows = endpoints.map((e) =>
-      [e.id, e.status.padEnd(8), e.url, e.events.length ? e.events.join(',') : '(every event)', e.disabled_reason ?? '']
+      [
+        e.id,
+        e.status.padEnd(8),
+        e.url,
+        e.events.length ? e.events.join(',') : '(every event)',
+        e.disabled_reason ?? (e.failing_since ? `failing since ${e.failing_since}` : ''),
+      ]
         .join('  ')
         .trim(),
     );

@@ -1,4 +1,4 @@
-import type { ApiKeySummary, Tenant } from '../db/index.js';
+import type { ApiKeySummary, Tenant, WebhookEndpointRow } from '../db/index.js';
 import { html, type SafeHtml } from '../html/index.js';
 import { logoPath, SETTING_FIELDS, type SettingField } from '../tenants/index.js';
 import { csrfField, formatDateTime, type PageContext, page } from './layout.js';
@@ -94,6 +94,8 @@ export function settingsPage(
     values?: Record<string, string | boolean>;
     problems?: Record<string, string>;
     logoProblem?: string;
+    /** The tenant's webhook endpoints: a disabled or failing one is announced at the top. */
+    webhooks?: readonly WebhookEndpointRow[];
   },
 ): string {
   const { m } = ctx;
@@ -126,6 +128,7 @@ export function settingsPage(
     current: 'settings',
     body: html`<h1>${m.settings} · ${p.tenant.name}</h1>
 ${tenantChooser(ctx, '/control/settings', p.tenants, p.tenant.id)}
+${webhookNotices(ctx, p.webhooks ?? [])}
 ${p.problems ? html`<p class="flash error" role="alert">${m.invalid}</p>` : ''}
 <form method="post" action="/control/settings" class="card">${csrfField(ctx)}<input type="hidden" name="tenant" value="${p.tenant.id}">
 <input type="hidden" name="boolean_fields" value="${SETTING_FIELDS.filter((f) => f.kind === 'boolean')
@@ -139,6 +142,18 @@ ${guestFields}
 <button type="submit">${m.save}</button></form>
 ${logoSection(ctx, p.tenant, p.logoProblem)}`,
   });
+}
+
+/** A line for each endpoint disabled or failing: the hotel's receiver needs someone's attention. */
+function webhookNotices(ctx: PageContext, endpoints: readonly WebhookEndpointRow[]): SafeHtml {
+  const { m } = ctx;
+  const lines = endpoints.flatMap((e) => {
+    if (e.status === 'disabled') {
+      return [html`<p>${m.webhookDisabled(e.url, formatDateTime(e.disabled_at, ctx), e.disabled_reason ?? '')}</p>`];
+    }
+    return e.failing_since ? [html`<p>${m.webhookFailing(e.url, formatDateTime(e.failing_since, ctx))}</p>`] : [];
+  });
+  return lines.length === 0 ? html`` : html`<div class="flash error" role="status">${lines}</div>`;
 }
 
 const INPUT_TYPES: Partial<Record<SettingField['kind'], string>> = { email: 'email', url: 'url', phone: 'tel' };

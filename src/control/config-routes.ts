@@ -160,7 +160,8 @@ export async function configRoutes(control: FastifyInstance): Promise<void> {
           detail: { problem },
         });
         const ctx = await pageContext(request, reply);
-        return send(reply, settingsPage(ctx, { tenant, tenants, logoProblem: problem }), 422);
+        const webhooks = await payreq.repos.webhooks.listEndpoints(tenant.id);
+        return send(reply, settingsPage(ctx, { tenant, tenants, logoProblem: problem, webhooks }), 422);
       }
     });
   });
@@ -182,7 +183,8 @@ export async function configRoutes(control: FastifyInstance): Promise<void> {
 
   control.get('/settings', async (request, reply) => {
     const { tenant, tenants } = await configTenant(request, tenantOf(request));
-    return send(reply, settingsPage(await pageContext(request, reply), { tenant, tenants }));
+    const webhooks = await payreq.repos.webhooks.listEndpoints(tenant.id);
+    return send(reply, settingsPage(await pageContext(request, reply), { tenant, tenants, webhooks }));
   });
 
   control.post('/settings', async (request, reply) => {
@@ -218,9 +220,10 @@ export async function configRoutes(control: FastifyInstance): Promise<void> {
         outcome: 'refused',
         detail: { problems },
       });
+      const webhooks = await payreq.repos.webhooks.listEndpoints(tenant.id);
       return send(
         reply,
-        settingsPage(await pageContext(request, reply), { tenant, tenants, values: raw, problems }),
+        settingsPage(await pageContext(request, reply), { tenant, tenants, values: raw, problems, webhooks }),
         422,
       );
     }

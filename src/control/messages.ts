@@ -136,6 +136,10 @@ const en = {
   save: 'Save',
   saved: 'Saved.',
   invalid: 'Some values are not valid; nothing was saved.',
+  webhookDisabled: (url: string, when: string, reason: string) =>
+    `Webhook endpoint ${url} was disabled on ${when} (${reason}): it is sent nothing more. Once the receiver is fixed, register it again and catch up from the event feed.`,
+  webhookFailing: (url: string, since: string) =>
+    `Webhook endpoint ${url} has failed every delivery since ${since}. It is disabled after 3 days of failures.`,
   settingLabels: {
     name: 'Name',
     sender_email: 'Sender e-mail',
@@ -344,6 +348,10 @@ const fr: ControlMessages = {
   save: 'Enregistrer',
   saved: 'Enregistré.',
   invalid: "Certaines valeurs ne sont pas valides ; rien n'a été enregistré.",
+  webhookDisabled: (url, when, reason) =>
+    `Le webhook ${url} a été désactivé le ${when} (${reason}) : plus rien ne lui est envoyé. Une fois le récepteur réparé, enregistrez-le de nouveau et rattrapez les événements depuis le flux.`,
+  webhookFailing: (url, since) =>
+    `Le webhook ${url} échoue à chaque envoi depuis le ${since}. Il est désactivé après 3 jours d'échecs.`,
   settingLabels: {
     name: 'Nom',
     sender_email: "E-mail d'expédition",
@@ -546,6 +554,10 @@ const de: ControlMessages = {
   save: 'Speichern',
   saved: 'Gespeichert.',
   invalid: 'Einige Werte sind ungültig; es wurde nichts gespeichert.',
+  webhookDisabled: (url, when, reason) =>
+    `Der Webhook ${url} wurde am ${when} deaktiviert (${reason}): Er erhält nichts mehr. Sobald der Empfänger repariert ist, registrieren Sie ihn erneut und holen Sie die Ereignisse über den Feed nach.`,
+  webhookFailing: (url, since) =>
+    `Jede Zustellung an den Webhook ${url} schlägt seit ${since} fehl. Nach 3 Tagen mit Fehlern wird er deaktiviert.`,
   settingLabels: {
     name: 'Name',
     sender_email: 'Absender-E-Mail',

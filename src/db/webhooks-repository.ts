@@ -9,8 +9,23 @@ export interface WebhookEndpointRow {
   status: 'enabled' | 'disabled';
   disabled_reason: string | null;
   disabled_at: Date | null;
+  /** When its current run of failed attempts began; null while it answers. */
+  failing_since: Date | null;
   created_at: Date;
 }
+
+/** What one claim may take; see claim(). */
+export interface ClaimLimits {
+  limit: number;
+  leaseMs: number;
+  perEndpoint: number;
+  perTenant: number;
+  /** The clock; the database's own when unset (tests drive it). */
+  at?: Date;
+}
+
+// Any constant shared by every instance; it names the advisory lock claims take turns under.
+const CLAIM_LOCK = 727_022;
 
 /** A delivery this instance holds the lease on, with what it needs to send it. */
 export interface ClaimedDelivery {
@@ -39,7 +54,8 @@ export interface DeliveryRow {
   next_attempt_at: Date;
 }
 
-const ENDPOINT_COLUMNS = 'id, tenant_id, url, events, secret_sealed, status, disabled_reason, disabled_at, created_at';
+const ENDPOINT_COLUMNS =
+  'id, tenant_id, url, events, secret_sealed, status, disabled_reason, disabled_at, failing_since, created_at';
 
 /** Webhook endpoints and their delivery outbox (rows written by the status_history trigger). */
 export function webhooksRepository(db: Database) {
@@ -102,83 +118,183 @@ export function webhooksRepository(db: Database) {
     },
 
     /**
-     * Takes up to `limit` due deliveries for this instance. The lease is the claim: next_attempt_at
-     * moves past now, so a concurrent claimer's WHERE no longer matches (SKIP LOCKED spares it
-     * the wait), and a crashed holder's rows come back when the lease runs out. A delivery is
-     * only due once every earlier pending delivery of the same request to the same endpoint is
-     * settled, so an endpoint receives the events of one request in order.
+     * Takes due deliveries for this instance, per endpoint: at most `perEndpoint` of an endpoint
+     * in flight at once (one while it is failing), at most `perTenant` of a tenant's, none of an
+     * endpoint backing off, and `limit` in all, oldest due first. Counted across instances: the
+     * claims of every instance take turns under an advisory lock, so each sees the leases the
+     * others took. The lease is the claim: a row is leased until `leased_until`, and a crashed
+     * holder's rows come back when it runs out. A delivery is only due once every earlier
+     * pending delivery of the same request to the same endpoint is settled, so an endpoint
+     * receives the events of one request in order.
      */
-    async claim(limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
-      const r = await db.query<ClaimedDelivery>(
-        `WITH due AS (
-           SELECT d.id FROM webhook_deliveries d
-            WHERE d.status = 'pending' AND d.next_attempt_at <= now()
-              AND NOT EXISTS (
-                SELECT 1 FROM webhook_deliveries earlier
-                 WHERE earlier.endpoint_id = d.endpoint_id AND earlier.payment_request_id = d.payment_request_id
-                   AND earlier.status = 'pending' AND earlier.id < d.id)
-            ORDER BY d.next_attempt_at, d.id LIMIT $1
-            FOR UPDATE SKIP LOCKED
-         ), claimed AS (
-           UPDATE webhook_deliveries d
-              SET attempts = d.attempts + 1,
-                  next_attempt_at = now() + make_interval(secs => $2::double precision / 1000)
-             FROM due
-            WHERE d.id = due.id AND d.status = 'pending' AND d.next_attempt_at <= now()
-           RETURNING d.id, d.endpoint_id, d.event_id, d.attempts, d.first_attempt_due
+    async claim(o: ClaimLimits): Promise<ClaimedDelivery[]> {
+      return db.transaction(async (tx) => {
+        await tx.query('SELECT pg_advisory_xact_lock($1)', [CLAIM_LOCK]);
+        const r = await tx.query<ClaimedDelivery>(
+          `WITH clock AS (SELECT coalesce($1::timestamptz, now()) AS t),
+           in_flight AS (
+             SELECT d.endpoint_id, count(*)::int AS n FROM webhook_deliveries d, clock
+              WHERE d.leased_until IS NOT NULL AND d.leased_until > clock.t AND d.status = 'pending'
+              GROUP BY d.endpoint_id
+           ), endpoints AS (
+             SELECT w.id, w.tenant_id,
+                    (CASE WHEN w.failures > 0 THEN 1 ELSE $3::int END) - coalesce(f.n, 0) AS free
+               FROM webhook_endpoints w CROSS JOIN clock
+               LEFT JOIN in_flight f ON f.endpoint_id = w.id
+              WHERE w.status = 'enabled' AND w.next_attempt_at <= clock.t
+           ), tenants AS (
+             SELECT w.tenant_id, $4::int - sum(f.n)::int AS free
+               FROM in_flight f JOIN webhook_endpoints w ON w.id = f.endpoint_id
+              GROUP BY w.tenant_id
+           ), due AS (
+             SELECT c.id, c.next_attempt_at, e.tenant_id
+               FROM endpoints e CROSS JOIN clock
+               CROSS JOIN LATERAL (
+                 SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
+                  WHERE d.endpoint_id = e.id AND d.status = 'pending' AND d.next_attempt_at <= clock.t
+                    AND (d.leased_until IS NULL OR d.leased_until <= clock.t)
+                    AND NOT EXISTS (
+                      SELECT 1 FROM webhook_deliveries earlier
+                       WHERE earlier.endpoint_id = d.endpoint_id AND earlier.payment_request_id = d.payment_request_id
+                         AND earlier.status = 'pending' AND earlier.id < d.id)
+                  ORDER BY d.next_attempt_at, d.id
+                  LIMIT e.free) c
+              WHERE e.free > 0
+           ), fair AS (
+             SELECT due.id, due.next_attempt_at, coalesce(t.free, $4::int) AS free,
+                    row_number() OVER (PARTITION BY due.tenant_id ORDER BY due.next_attempt_at, due.id) AS nth
+               FROM due LEFT JOIN tenants t ON t.tenant_id = due.tenant_id
+           ), picked AS (
+             SELECT id FROM fair WHERE nth <= free ORDER BY next_attempt_at, id LIMIT $2
+           ), claimed AS (
+             UPDATE webhook_deliveries d
+                SET attempts = d.attempts + 1,
+                    leased_until = clock.t + make_interval(secs => $5::double precision / 1000)
+               FROM picked, clock
+              WHERE d.id = picked.id AND d.status = 'pending'
+                AND (d.leased_until IS NULL OR d.leased_until <= clock.t)
+             RETURNING d.id, d.endpoint_id, d.event_id, d.attempts, d.first_attempt_due
+           )
+           SELECT c.id::text AS id, c.endpoint_id, c.event_id::text AS event_id, c.attempts, c.first_attempt_due,
+                  w.url, w.secret_sealed, w.tenant_id, e.type, e.data, e.created_at AS event_created_at
+             FROM claimed c
+             JOIN webhook_endpoints w ON w.id = c.endpoint_id
+             JOIN events e ON e.id = c.event_id
+            ORDER BY c.id`,
+          [o.at ?? null, o.limit, o.perEndpoint, o.perTenant, o.leaseMs],
+        );
+        return r.rows;
+      });
+    },
+
+    /** Delivered; an endpoint that was failing is well again and may be sent its backlog. */
+    async markDelivered(d: { id: string; endpointId: string; statusCode: number; at?: Date }): Promise<void> {
+      await db.query(
+        `WITH clock AS (SELECT coalesce($4::timestamptz, now()) AS t),
+         delivered AS (
+           UPDATE webhook_deliveries SET status = 'delivered', delivered_at = clock.t, last_status_code = $3,
+                  last_error = NULL, leased_until = NULL
+             FROM clock WHERE id = $1::bigint AND status = 'pending'
          )
-         SELECT c.id::text AS id, c.endpoint_id, c.event_id::text AS event_id, c.attempts, c.first_attempt_due,
-                w.url, w.secret_sealed, w.tenant_id, e.type, e.data, e.created_at AS event_created_at
-           FROM claimed c
-           JOIN webhook_endpoints w ON w.id = c.endpoint_id
-           JOIN events e ON e.id = c.event_id
-          ORDER BY c.id`,
-        [limit, leaseMs],
-      );
-      return r.rows;
-    },
-
-    async markDelivered(id: string, statusCode: number): Promise<void> {
-      await db.query(
-        `UPDATE webhook_deliveries SET status = 'delivered', delivered_at = now(), last_status_code = $2, last_error = NULL
-          WHERE id = $1::bigint AND status = 'pending'`,
-        [id, statusCode],
-      );
-    },
-
-    /** A failed attempt, retried at `retryAt`. */
-    async markRetry(id: string, statusCode: number | null, error: string, retryAt: Date): Promise<void> {
-      await db.query(
-        `UPDATE webhook_deliveries SET last_status_code = $2, last_error = $3, next_attempt_at = $4::timestamptz
-          WHERE id = $1::bigint AND status = 'pending'`,
-        [id, statusCode, error.slice(0, 1000), retryAt],
+         UPDATE webhook_endpoints SET failures = 0, failing_since = NULL, next_attempt_at = clock.t
+           FROM clock WHERE id = $2 AND failures > 0`,
+        [d.id, d.endpointId, d.statusCode, d.at ?? null],
       );
     },
 
     /**
-     * Retries are over: this delivery and every other pending one of the endpoint fail, and the
-     * endpoint is disabled with the reason, in one statement. Returns whether it was enabled.
+     * A failed attempt. The delivery is tried again after `retryDelayMs`, or fails once it has
+     * been retried for `giveUpAfterMs`. The endpoint backs off: not tried again for
+     * `backoffBaseMs` doubled with each failure in a row, at most `maxBackoffMs`. Its run of
+     * failures starts now unless it was already failing and was due to be tried again less
+     * than two maximal backoffs ago: an endpoint nothing was sent to for hours is not taken to
+     * have been failing all along. Answers what became of the delivery, and whether the
+     * endpoint has now been failing for `giveUpAfterMs` (the caller disables it).
      */
-    async giveUp(id: string, endpointId: string, statusCode: number | null, error: string): Promise<boolean> {
-      const r = await db.query(
-        `WITH this AS (
-           UPDATE webhook_deliveries SET status = 'failed', last_status_code = $3, last_error = $4
-            WHERE id = $1::bigint AND status = 'pending'
-         ), others AS (
-           UPDATE webhook_deliveries SET status = 'failed', last_error = 'endpoint disabled'
-            WHERE endpoint_id = $2 AND status = 'pending' AND id <> $1::bigint
+    async recordFailure(f: {
+      id: string;
+      endpointId: string;
+      statusCode: number | null;
+      error: string;
+      retryDelayMs: number;
+      backoffBaseMs: number;
+      maxBackoffMs: number;
+      giveUpAfterMs: number;
+      at?: Date;
+    }): Promise<{ deliveryFailed: boolean; endpointExhausted: boolean }> {
+      const r = await db.query<{ delivery_failed: boolean | null; endpoint_exhausted: boolean | null }>(
+        `WITH clock AS (SELECT coalesce($9::timestamptz, now()) AS t),
+         delivery AS (
+           UPDATE webhook_deliveries d
+              SET last_status_code = $3, last_error = $4, leased_until = NULL,
+                  next_attempt_at = clock.t + make_interval(secs => $5::double precision / 1000),
+                  status = CASE WHEN d.first_attempt_due <= clock.t - make_interval(secs => $8::double precision / 1000)
+                                THEN 'failed' ELSE 'pending' END
+             FROM clock WHERE d.id = $1::bigint AND d.status = 'pending'
+           RETURNING d.status = 'failed' AS failed
+         ), endpoint AS (
+           UPDATE webhook_endpoints w
+              SET failures = w.failures + 1,
+                  failing_since = CASE
+                    WHEN w.failing_since IS NULL
+                      OR w.next_attempt_at < clock.t - make_interval(secs => 2 * $7::double precision / 1000)
+                    THEN clock.t ELSE w.failing_since END,
+                  next_attempt_at = clock.t + make_interval(
+                    secs => least($6::double precision * power(2, least(w.failures, 40)), $7::double precision) / 1000)
+             FROM clock WHERE w.id = $2 AND w.status = 'enabled'
+           RETURNING w.failing_since <= clock.t - make_interval(secs => $8::double precision / 1000) AS exhausted
          )
-         UPDATE webhook_endpoints SET status = 'disabled', disabled_at = now(), disabled_reason = $5
-          WHERE id = $2 AND status = 'enabled'`,
+         SELECT (SELECT failed FROM delivery) AS delivery_failed, (SELECT exhausted FROM endpoint) AS endpoint_exhausted`,
         [
-          id,
-          endpointId,
-          statusCode,
-          error.slice(0, 1000),
-          `deliveries failed for 3 days; last error: ${error}`.slice(0, 1000),
+          f.id,
+          f.endpointId,
+          f.statusCode,
+          f.error.slice(0, 1000),
+          f.retryDelayMs,
+          f.backoffBaseMs,
+          f.maxBackoffMs,
+          f.giveUpAfterMs,
+          f.at ?? null,
         ],
       );
-      return r.rowCount > 0;
+      const row = r.rows[0];
+      return { deliveryFailed: row?.delivery_failed === true, endpointExhausted: row?.endpoint_exhausted === true };
+    },
+
+    /**
+     * Disables an endpoint that has failed for too long, in one statement: every pending
+     * delivery of it fails (`keepErrorOf` keeps its own last error), and the back office's
+     * audit log records it for the tenant. Returns the endpoint if this call disabled it.
+     */
+    async disableEndpoint(d: {
+      endpointId: string;
+      reason: string;
+      keepErrorOf: string;
+      at?: Date;
+    }): Promise<WebhookEndpointRow | undefined> {
+      const r = await db.query<WebhookEndpointRow>(
+        `WITH clock AS (SELECT coalesce($4::timestamptz, now()) AS t),
+         disabled AS (
+           UPDATE webhook_endpoints SET status = 'disabled', disabled_at = clock.t, disabled_reason = $2
+             FROM clock WHERE id = $1 AND status = 'enabled'
+           RETURNING ${ENDPOINT_COLUMNS}
+         ), failed AS (
+           UPDATE webhook_deliveries d
+              SET status = 'failed', leased_until = NULL,
+                  last_error = CASE WHEN d.id = $3::bigint THEN d.last_error ELSE 'endpoint disabled' END
+            WHERE d.endpoint_id IN (SELECT id FROM disabled) AND d.status = 'pending'
+           RETURNING d.id
+         ), audited AS (
+           INSERT INTO admin_audit (at, username, tenant_id, ip, action, target, outcome, detail)
+           SELECT clock.t, NULL, x.tenant_id, NULL, 'webhook_endpoint_disabled', x.id::text, 'ok',
+                  jsonb_build_object('url', x.url, 'failing_since', x.failing_since, 'reason', x.disabled_reason,
+                                     'deliveries_failed', (SELECT count(*) FROM failed))
+             FROM disabled x, clock
+         )
+         SELECT ${ENDPOINT_COLUMNS} FROM disabled`,
+        [d.endpointId, d.reason.slice(0, 1000), d.keepErrorOf, d.at ?? null],
+      );
+      return r.rows[0];
     },
 
     async deliveries(eventId: number): Promise<DeliveryRow[]> {

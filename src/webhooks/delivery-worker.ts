@@ -1,6 +1,7 @@
 import type { ClaimedDelivery, Repositories } from '../db/index.js';
 import type { SecretKeyRing } from '../secrets/index.js';
 import { webhookSecrets } from './endpoints.js';
+import { postOnce } from './http-post.js';
 import { SIGNATURE_HEADER, signatureHeader } from './signature.js';
 
 /** The slice of a logger (pino, Fastify's) the worker writes to. */
@@ -17,19 +18,35 @@ export interface WebhookContext {
 }
 
 export interface WebhookOptions {
-  /** First delay after a failure; doubles each attempt, up to an hour. */
+  /** First delay after a failure; doubles each attempt, up to an hour. Also the endpoint's. */
   retryBaseMs: number;
-  /** How long a delivery is retried before it fails and its endpoint is disabled: 3 days. */
+  /**
+   * 3 days: how long a delivery is retried before it fails, and how long an endpoint may fail
+   * every attempt before it is disabled.
+   */
   giveUpAfterMs?: number;
   /** How long an endpoint has to answer: 10 s. */
   timeoutMs?: number;
-  batchSize?: number;
+  /** How long the connection to an endpoint may take to open: 3 s. */
+  connectTimeoutMs?: number;
+  /** Deliveries one instance sends at once: 100. A round (deliverDueWebhooks) claims this many. */
+  maxInFlight?: number;
+  /** Deliveries in flight to one endpoint, across instances: 2 (1 while it is failing). */
+  perEndpoint?: number;
+  /** Deliveries in flight to one tenant's endpoints, across instances: 20. */
+  perTenant?: number;
   log?: WebhookLog;
+  /** The clock, for tests to drive; unset, the database's. */
+  now?: () => Date;
 }
 
 export const GIVE_UP_AFTER_MS = 3 * 24 * 60 * 60 * 1000;
 export const DELIVERY_TIMEOUT_MS = 10_000;
+const CONNECT_TIMEOUT_MS = 3000;
 const MAX_BACKOFF_MS = 60 * 60 * 1000;
+const MAX_IN_FLIGHT = 100;
+const PER_ENDPOINT = 2;
+const PER_TENANT = 20;
 /** Longer than the timeout, so a row is claimed again only once its holder surely gave up. */
 const LEASE_MS = 60_000;
 const POLL_MS = 2000;
@@ -50,6 +67,8 @@ export function deliveryBody(d: Pick<ClaimedDelivery, 'event_id' | 'type' | 'dat
 
 const silentLog: WebhookLog = { info() {}, warn() {}, error() {} };
 
+type DeliveryOutcome = 'delivered' | 'failed' | 'disabled';
+
 export interface RoundResult {
   claimed: number;
   delivered: number;
@@ -57,110 +76,166 @@ export interface RoundResult {
   disabled: number;
 }
 
-/**
- * One round of the webhook outbox: claim due deliveries, POST each (in parallel: the claim never
- * hands out two deliveries of one request to one endpoint at once), record the outcome. Safe
- * from any number of instances. At least once: a crash after the endpoint answered but before
- * the row is marked delivered sends it again when the lease ends; receivers drop the copy by
- * the event id (also in the `Payreq-Event-Id` header).
- */
-export async function deliverDueWebhooks(ctx: WebhookContext, opts: WebhookOptions): Promise<RoundResult> {
-  const log = opts.log ?? silentLog;
-  const q = ctx.repos.webhooks;
-  const secrets = webhookSecrets(ctx.secretKeys);
-  const rows = await q.claim(opts.batchSize ?? 20, LEASE_MS);
-  const result: RoundResult = { claimed: rows.length, delivered: 0, failed: 0, disabled: 0 };
-  await Promise.all(
-    rows.map(async (row) => {
-      const body = deliveryBody(row);
-      let status: number | null = null;
-      let error: string;
-      try {
-        const secret = secrets.open(row.secret_sealed, row.endpoint_id);
-        const response = await fetch(row.url, {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            'user-agent': 'payreq-webhooks/1',
-            [SIGNATURE_HEADER]: signatureHeader(secret, body, Math.floor(Date.now() / 1000)),
-            'payreq-event-id': row.event_id,
-            'payreq-delivery-attempt': String(row.attempts),
-          },
-          body,
-          redirect: 'manual',
-          signal: AbortSignal.timeout(opts.timeoutMs ?? DELIVERY_TIMEOUT_MS),
-        });
-        status = response.status;
-        // Read (and drop) the answer so the connection can be reused; its content is not ours.
-        await response.arrayBuffer().catch(() => undefined);
-        if (status >= 200 && status < 300) {
-          await q.markDelivered(row.id, status);
-          result.delivered++;
-          return;
-        }
-        error = `HTTP ${status}`;
-      } catch (err) {
-        const e = err as Error;
-        error = e.name === 'TimeoutError' ? 'timed out' : e.message;
-      }
-      result.failed++;
-      const age = Date.now() - new Date(row.first_attempt_due).getTime();
-      if (age >= (opts.giveUpAfterMs ?? GIVE_UP_AFTER_MS)) {
-        if (await q.giveUp(row.id, row.endpoint_id, status, error)) {
-          result.disabled++;
-          // The notice: the operator's log, and the endpoint's status and reason in
-          // `payreq webhook list`, until the hotel fixes its receiver and registers it again.
-          log.warn(
-            { endpointId: row.endpoint_id, tenantId: row.tenant_id, url: row.url, err: error },
-            'webhook endpoint disabled: deliveries failed for 3 days',
-          );
-        }
-        return;
-      }
-      const retryAt = new Date(Date.now() + retryDelayMs(row.attempts, opts.retryBaseMs));
-      await q.markRetry(row.id, status, error, retryAt);
-      log.info(
-        { deliveryId: row.id, eventId: row.event_id, attempts: row.attempts, err: error },
-        'webhook not delivered',
-      );
-    }),
-  );
-  return result;
+function claim(ctx: WebhookContext, opts: WebhookOptions, limit: number): Promise<ClaimedDelivery[]> {
+  return ctx.repos.webhooks.claim({
+    limit,
+    leaseMs: LEASE_MS,
+    perEndpoint: opts.perEndpoint ?? PER_ENDPOINT,
+    perTenant: opts.perTenant ?? PER_TENANT,
+    at: opts.now?.(),
+  });
 }
 
 /**
- * The delivery worker, running continuously beside the mail worker: a round every 2 s, at once
- * again while rounds come back full. `stop()` waits for the round in progress.
+ * Sends one claimed delivery and records the outcome: delivered, or failed (retried later, the
+ * endpoint backing off), or the failure that disables its endpoint. Never throws.
+ */
+async function deliver(ctx: WebhookContext, opts: WebhookOptions, row: ClaimedDelivery): Promise<DeliveryOutcome> {
+  const log = opts.log ?? silentLog;
+  const q = ctx.repos.webhooks;
+  const body = deliveryBody(row);
+  let status: number | null = null;
+  let error: string;
+  try {
+    const secret = webhookSecrets(ctx.secretKeys).open(row.secret_sealed, row.endpoint_id);
+    status = await postOnce(
+      row.url,
+      body,
+      {
+        'content-type': 'application/json',
+        'user-agent': 'payreq-webhooks/1',
+        [SIGNATURE_HEADER]: signatureHeader(secret, body, Math.floor(Date.now() / 1000)),
+        'payreq-event-id': row.event_id,
+        'payreq-delivery-attempt': String(row.attempts),
+      },
+      {
+        connectTimeoutMs: opts.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
+        timeoutMs: opts.timeoutMs ?? DELIVERY_TIMEOUT_MS,
+      },
+    );
+    error = `HTTP ${status}`;
+  } catch (err) {
+    error = err instanceof Error ? err.message : String(err);
+  }
+  try {
+    if (status !== null && status >= 200 && status < 300) {
+      await q.markDelivered({ id: row.id, endpointId: row.endpoint_id, statusCode: status, at: opts.now?.() });
+      return 'delivered';
+    }
+    const giveUpAfterMs = opts.giveUpAfterMs ?? GIVE_UP_AFTER_MS;
+    const outcome = await q.recordFailure({
+      id: row.id,
+      endpointId: row.endpoint_id,
+      statusCode: status,
+      error,
+      retryDelayMs: retryDelayMs(row.attempts, opts.retryBaseMs),
+      backoffBaseMs: opts.retryBaseMs,
+      maxBackoffMs: MAX_BACKOFF_MS,
+      giveUpAfterMs,
+      at: opts.now?.(),
+    });
+    log.info(
+      { deliveryId: row.id, eventId: row.event_id, attempts: row.attempts, final: outcome.deliveryFailed, err: error },
+      'webhook not delivered',
+    );
+    if (!outcome.endpointExhausted) return 'failed';
+    const days = Math.round(giveUpAfterMs / 86_400_000);
+    const disabled = await q.disableEndpoint({
+      endpointId: row.endpoint_id,
+      reason: `every delivery failed for ${days} days; last error: ${error}`,
+      keepErrorOf: row.id,
+      at: opts.now?.(),
+    });
+    if (!disabled) return 'failed';
+    // The notice: the operator's log, the tenant's audit log and settings page in the back
+    // office, and `payreq webhook list`, until the hotel fixes its receiver and registers it again.
+    log.warn(
+      { endpointId: row.endpoint_id, tenantId: row.tenant_id, url: row.url, err: error },
+      `webhook endpoint disabled: deliveries failed for ${days} days`,
+    );
+    return 'disabled';
+  } catch (err) {
+    // The database is away: the lease runs out and the delivery is sent again.
+    log.error({ deliveryId: row.id, err: err instanceof Error ? err.message : String(err) }, 'webhook outcome lost');
+    return 'failed';
+  }
+}
+
+/**
+ * One round of the webhook outbox, for tests and one-off runs: claim what is due within the
+ * limits, send it all in parallel, record the outcomes, and answer once all are settled.
+ * At least once: a crash after the endpoint answered but before the row is marked delivered
+ * sends it again when the lease ends; receivers drop the copy by the event id (also in the
+ * `Payreq-Event-Id` header).
+ */
+export async function deliverDueWebhooks(ctx: WebhookContext, opts: WebhookOptions): Promise<RoundResult> {
+  const rows = await claim(ctx, opts, opts.maxInFlight ?? MAX_IN_FLIGHT);
+  const outcomes = await Promise.all(rows.map((row) => deliver(ctx, opts, row)));
+  return {
+    claimed: rows.length,
+    delivered: outcomes.filter((o) => o === 'delivered').length,
+    failed: outcomes.filter((o) => o !== 'delivered').length,
+    disabled: outcomes.filter((o) => o === 'disabled').length,
+  };
+}
+
+/**
+ * The delivery worker, running continuously beside the mail worker. Not in rounds: whenever a
+ * delivery ends, its slot is filled again with whatever is due, so a delivery that hangs holds
+ * one slot, never the others. With nothing due, it looks again every 2 s. `stop()` waits for
+ * the deliveries in flight (at most the timeout).
  */
 export function startWebhookWorker(ctx: WebhookContext, opts: WebhookOptions): { stop(): Promise<void> } {
+  const max = opts.maxInFlight ?? MAX_IN_FLIGHT;
+  const inFlight = new Set<Promise<unknown>>();
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
-  const batchSize = opts.batchSize ?? 20;
+  let filling: Promise<void> | undefined;
+  let again = false;
 
-  async function loop(): Promise<void> {
-    if (stopped) return;
-    let full = false;
-    try {
-      const r = await deliverDueWebhooks(ctx, { ...opts, batchSize });
-      full = r.claimed === batchSize;
-    } catch (err) {
-      opts.log?.error({ err: err instanceof Error ? err.message : String(err) }, 'webhook round failed');
+  async function fill(): Promise<void> {
+    clearTimeout(timer);
+    const free = max - inFlight.size;
+    if (free > 0) {
+      try {
+        for (const row of await claim(ctx, opts, free)) {
+          const sending: Promise<unknown> = deliver(ctx, opts, row).finally(() => {
+            inFlight.delete(sending);
+            wake();
+          });
+          inFlight.add(sending);
+        }
+      } catch (err) {
+        opts.log?.error({ err: err instanceof Error ? err.message : String(err) }, 'webhook claim failed');
+      }
     }
     if (stopped) return;
     // Unref'd: the worker never keeps a process alive on its own; serve stops it on shutdown.
-    timer = setTimeout(tick, full ? 0 : POLL_MS);
+    timer = setTimeout(wake, POLL_MS);
     timer.unref();
   }
-  function tick() {
-    running = loop();
+  /** Claims again now, or right after the claim in progress (one claim at a time). */
+  function wake(): void {
+    if (stopped) return;
+    if (filling) {
+      again = true;
+      return;
+    }
+    filling = fill().finally(() => {
+      filling = undefined;
+      if (again) {
+        again = false;
+        wake();
+      }
+    });
   }
-  running = loop();
+  wake();
   return {
     async stop() {
       stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
+      clearTimeout(timer);
+      await filling;
+      await Promise.all(inFlight);
     },
   };
 }

@@ -36,6 +36,7 @@ export function presentEndpoint(e: WebhookEndpointRow) {
     status: e.status,
     disabled_reason: e.disabled_reason,
     disabled_at: e.disabled_at ? new Date(e.disabled_at).toISOString() : null,
+    failing_since: e.failing_since ? new Date(e.failing_since).toISOString() : null,
     created_at: new Date(e.created_at).toISOString(),
   };
 }

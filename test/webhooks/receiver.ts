@@ -1,5 +1,7 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect, type Socket } from 'node:net';
 
 /** One request a receiver got: its raw body and headers, as the endpoint saw them. */
 export interface Received {
@@ -65,6 +67,58 @@ export async function startReceiver(answer: (n: number, r: Received) => Answer =
       for (const res of hanging) res.destroy();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** The URL of a loopback port nothing listens on: a connection there is refused at once. */
+export async function closedPortUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}/hooks/payreq`;
+}
+
+/**
+ * A loopback address where a connection never opens, as with an address that drops packets: a
+ * child process listens with a backlog of one and never accepts (its thread is blocked), and
+ * connections opened here fill its queue, so the kernel drops every further attempt.
+ */
+export async function unansweredAddress(): Promise<{ url: string; close(): Promise<void> }> {
+  const child = spawn(
+    process.execPath,
+    [
+      '-e',
+      `const server = require('node:net').createServer();
+       server.listen({ port: 0, host: '127.0.0.1', backlog: 1 }, () => {
+         process.stdout.write(server.address().port + '\\n', () => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0));
+       });`,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const [chunk] = (await once(child.stdout, 'data')) as [Buffer];
+  const port = Number(chunk.toString().trim());
+  // More than the queue holds (two here), all at once: once two are in, the queue is full.
+  const fillers: Socket[] = [];
+  let connected = 0;
+  await new Promise<void>((resolve) => {
+    for (let i = 0; i < 6; i++) {
+      const s = connect(port, '127.0.0.1');
+      s.on('error', () => undefined);
+      s.on('connect', () => {
+        if (++connected === 2) resolve();
+      });
+      fillers.push(s);
+    }
+  });
+  return {
+    url: `http://127.0.0.1:${port}/hooks/payreq`,
+    async close() {
+      for (const s of fillers) s.destroy();
+      const exited = once(child, 'exit');
+      child.kill();
+      await exited;
     },
   };
 }
