@@ -71,7 +71,7 @@ export type {
   ProviderAccountRow,
   ProviderAccountsRepository,
 } from './provider-accounts-repository.js';
-export type { JobRunRow, ScheduleRow, SchedulesRepository } from './schedules-repository.js';
+export type { ClaimedRun, JobRunRow, ScheduleRow, SchedulesRepository } from './schedules-repository.js';
 export {
   SEALED_COLUMNS,
   type SealedKind,
