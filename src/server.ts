@@ -130,6 +130,7 @@ export async function startService(
       // (cleanups run in reverse), each waiting for the job or the e-mail in progress.
       const scheduler = startScheduler(app.payreq, app.log, {
         onRun: (r) => app.payreq.metrics.jobRun(r.job, r.outcome, r.seconds),
+        leaseSeconds: config.jobLeaseSeconds,
       });
       cleanups.push(() => scheduler.stop());
       const mail = startMailWorker(app.payreq, app.log);

@@ -29,6 +29,7 @@ function presentRun(r: JobRunRow): Record<string, unknown> {
     outcome: r.outcome,
     counts: r.counts,
     error: r.error,
+    attempt: r.attempt,
   };
 }
 
@@ -115,6 +116,7 @@ export const scheduleRuns: CommandSpec = {
     const lines = runs.map(
       (r) =>
         `${iso(r.started_at)}  ${r.job.padEnd(26)} ${r.outcome.padEnd(8)} slot ${iso(r.slot)}  ` +
+        (r.attempt > 1 ? `attempt ${r.attempt}  ` : '') +
         (r.error ? `error: ${r.error}` : JSON.stringify(r.counts ?? {})),
     );
     return {

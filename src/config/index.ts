@@ -59,6 +59,11 @@ export interface Config {
   /** First delay before a failed webhook delivery is tried again; it doubles up to an hour. */
   webhookRetryBaseMs: number;
   /**
+   * How long a scheduled job's run is leased for; renewed every quarter of it while it runs. A
+   * run whose lease has passed belongs to a process that died, and its slot is run again.
+   */
+  jobLeaseSeconds: number;
+  /**
    * WORKERS=off: this process runs no background work (scheduler, e-mail and webhook senders), e.g. a
    * read-only replica or an API-only instance. On by default; the slot claim keeps several
    * instances with workers from running a job twice.
@@ -203,6 +208,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sandboxIpnRetryMs: int(env, 'SANDBOX_IPN_RETRY_MS', 1000, 10, 60_000),
     mailRetryBaseMs: int(env, 'MAIL_RETRY_BASE_MS', 30_000, 10, 3_600_000),
     webhookRetryBaseMs: int(env, 'WEBHOOK_RETRY_BASE_MS', 30_000, 10, 3_600_000),
+    jobLeaseSeconds: int(env, 'JOB_LEASE_SECONDS', 60, 1, 3600),
     workers: workersRaw === 'on',
   };
 }

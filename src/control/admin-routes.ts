@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { adminUsers } from '../admin-users/index.js';
 import { AppError } from '../domain/index.js';
-import { cronProblem, nextRunAfter, SCHEDULED_JOBS } from '../jobs/index.js';
+import { cronProblem, nextRunAfter, runUnderLease, SCHEDULED_JOBS } from '../jobs/index.js';
 import { parseSetting, SETTING_FIELDS } from '../tenants/index.js';
 import { auditPage, schedulesPage, tenantsPage, usersPage } from './admin-pages.js';
 import { audit, controlNotFound, field, flash, isUuid, pageContext, tenantScope, user } from './control-context.js';
@@ -146,31 +146,21 @@ export async function adminRoutes(control: FastifyInstance): Promise<void> {
     const job = schedule ? SCHEDULED_JOBS[schedule.job] : undefined;
     if (!schedule || !job) throw controlNotFound();
     const ctx = await pageContext(request, reply);
-    const run = await payreq.repos.schedules.startManual(schedule.job);
+    const leaseSeconds = payreq.config.jobLeaseSeconds;
+    const run = await payreq.repos.schedules.startManual(schedule.job, leaseSeconds);
     if (run) {
-      try {
-        const counts = await job(payreq, control.controlNow(), schedule.timezone);
-        await payreq.repos.schedules.finish(run.id, schedule.job, 'ok', counts, null);
-        await audit(request, {
-          tenantId: null,
-          action: 'job_run',
-          target: schedule.job,
-          outcome: 'ok',
-          detail: counts,
-        });
-        flash(request, 'ok', `${ctx.m.done} ${JSON.stringify(counts)}`);
-      } catch (err) {
-        const error = err instanceof Error ? err.message : String(err);
-        await payreq.repos.schedules.finish(run.id, schedule.job, 'failed', null, error);
-        await audit(request, {
-          tenantId: null,
-          action: 'job_run',
-          target: schedule.job,
-          outcome: 'failed',
-          detail: { error },
-        });
-        flash(request, 'error', `${ctx.m.error}: ${error}`);
-      }
+      const r = await runUnderLease(payreq.repos.schedules, schedule.job, run, leaseSeconds, () =>
+        job(payreq, control.controlNow(), schedule.timezone),
+      );
+      await audit(request, {
+        tenantId: null,
+        action: 'job_run',
+        target: schedule.job,
+        outcome: r.outcome,
+        detail: r.outcome === 'ok' ? r.counts : { error: r.error },
+      });
+      if (r.outcome === 'ok') flash(request, 'ok', `${ctx.m.done} ${JSON.stringify(r.counts)}`);
+      else flash(request, 'error', `${ctx.m.error}: ${r.error}`);
     }
     return reply.redirect('/control/schedules', 303);
   });

@@ -72,7 +72,7 @@ export type {
   ProviderAccountsRepository,
 } from './provider-accounts-repository.js';
 export type { CheckWindow, HeldWindow, ReconcileCheckRepository } from './reconcile-check-repository.js';
-export type { JobRunRow, ScheduleRow, SchedulesRepository } from './schedules-repository.js';
+export type { ClaimedRun, JobRunRow, ScheduleRow, SchedulesRepository } from './schedules-repository.js';
 export {
   SEALED_COLUMNS,
   type SealedKind,

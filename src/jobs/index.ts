@@ -14,6 +14,7 @@ export {
 } from './expire-payment-requests.js';
 export { DELIVERED_RETENTION_DAYS, EVENT_RETENTION_DAYS, purgeEvents } from './purge-events.js';
 export { type ReconcileResult, reconcileClaims } from './reconcile-claims.js';
+export { DEFAULT_LEASE_SECONDS, type LeasedRunResult, MAX_ATTEMPTS, runUnderLease } from './run-lease.js';
 export { cronProblem, dateIn, nextRunAfter } from './schedule-times.js';
 export { type JobsContext, SCHEDULED_JOBS, type ScheduledJob } from './scheduled-jobs.js';
 export {

@@ -1,4 +1,5 @@
-import type { ScheduleRow } from '../db/index.js';
+import type { ClaimedRun, ScheduleRow } from '../db/index.js';
+import { DEFAULT_LEASE_SECONDS, MAX_ATTEMPTS, runUnderLease } from './run-lease.js';
 import { nextRunAfter } from './schedule-times.js';
 import { type JobsContext, SCHEDULED_JOBS, type ScheduledJob } from './scheduled-jobs.js';
 
@@ -11,30 +12,44 @@ export interface SchedulerLog {
 export interface RunReport {
   job: string;
   slot: Date;
+  /** 1, or more when this run took over a slot whose process had died. */
+  attempt: number;
   outcome: 'ok' | 'failed';
   counts?: Record<string, unknown>;
   error?: string;
   /** How long the job ran. */
   seconds: number;
+  /** It outlived its lease and its run was taken over (run again, or closed): its outcome was not recorded. */
+  superseded: boolean;
 }
 
 export interface RunDueOptions {
   /** The jobs by name (tests put a failing one in). */
   jobs?: Readonly<Record<string, ScheduledJob>>;
+  /** How long a run is leased for (JOB_LEASE_SECONDS); renewed every quarter of it while it runs. */
+  leaseSeconds?: number;
 }
 
 /**
- * One scheduler pass at `now`. For each enabled schedule whose next run is due:
- * claim the slot (the unique job_runs row: one instance wins, the others skip it), move the
+ * One scheduler pass at `now`. First, a run left `running` by a process that died (its lease
+ * passed) is taken over by one instance and its slot run again, as its next attempt: a crash
+ * mid-job no longer loses the slot's work. Then, for each enabled schedule whose next run is
+ * due: claim the slot (the unique job_runs row: one instance wins, the others skip it), move the
  * schedule to its first time after `now` (so slots missed while every instance was down
- * collapse into this one catch-up run), run the job, record the outcome. A failing job is
- * recorded as failed and its schedule goes on. Returns the runs this instance made.
+ * collapse into this one catch-up run), run the job under its lease, record the outcome. A
+ * failing job is recorded as failed and its schedule goes on. Returns the runs this instance made.
  */
 export async function runDueJobs(ctx: JobsContext, now: Date, opts: RunDueOptions = {}): Promise<RunReport[]> {
   const jobs = opts.jobs ?? SCHEDULED_JOBS;
+  const leaseSeconds = opts.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
   const schedules = ctx.repos.schedules;
   const ran: RunReport[] = [];
+  const lapsed = new Set(await schedules.jobsWithLapsedRuns());
   for (const s of await schedules.list()) {
+    if (lapsed.has(s.job)) {
+      const run = await schedules.takeOverLapsed(s.job, { retry: s.enabled, maxAttempts: MAX_ATTEMPTS, leaseSeconds });
+      if (run) ran.push(await execute(ctx, s, run, now, jobs, leaseSeconds));
+    }
     if (!s.enabled) continue;
     if (s.next_run_at === null) {
       // First sight of a schedule (fresh install, or set without a next run): plan, do not run.
@@ -42,34 +57,27 @@ export async function runDueJobs(ctx: JobsContext, now: Date, opts: RunDueOption
       continue;
     }
     if (s.next_run_at.getTime() > now.getTime()) continue;
-    const report = await runSlot(ctx, s, now, jobs);
-    if (report) ran.push(report);
+    const run = await schedules.claim(s.job, now, nextRunAfter(s.cron, s.timezone, now), leaseSeconds);
+    if (run) ran.push(await execute(ctx, s, run, now, jobs, leaseSeconds));
   }
   return ran;
 }
 
-async function runSlot(
+/** Runs the job of a run this instance holds (claimed, or taken over) and records its outcome. */
+async function execute(
   ctx: JobsContext,
   s: ScheduleRow,
+  run: ClaimedRun,
   now: Date,
   jobs: Readonly<Record<string, ScheduledJob>>,
-): Promise<RunReport | undefined> {
-  const claimed = await ctx.repos.schedules.claim(s.job, now, nextRunAfter(s.cron, s.timezone, now));
-  if (claimed === undefined) return undefined;
-  const { id: runId, slot } = claimed;
-  const job = jobs[s.job];
-  const t0 = performance.now();
-  const seconds = () => (performance.now() - t0) / 1000;
-  try {
+  leaseSeconds: number,
+): Promise<RunReport> {
+  const r = await runUnderLease(ctx.repos.schedules, s.job, run, leaseSeconds, async () => {
+    const job = jobs[s.job];
     if (!job) throw new Error(`no job named ${s.job} in this version of the service`);
-    const counts = await job(ctx, now, s.timezone);
-    await ctx.repos.schedules.finish(runId, s.job, 'ok', counts, null);
-    return { job: s.job, slot, outcome: 'ok', counts, seconds: seconds() };
-  } catch (err) {
-    const error = err instanceof Error ? err.message : String(err);
-    await ctx.repos.schedules.finish(runId, s.job, 'failed', null, error);
-    return { job: s.job, slot, outcome: 'failed', error, seconds: seconds() };
-  }
+    return job(ctx, now, s.timezone);
+  });
+  return { job: s.job, slot: run.slot, attempt: run.attempt, ...r };
 }
 
 export interface SchedulerOptions {
@@ -79,6 +87,8 @@ export interface SchedulerOptions {
   jobs?: Readonly<Record<string, ScheduledJob>>;
   /** Told of each run this instance made (the service counts them in its metrics). */
   onRun?: (report: RunReport) => void;
+  /** How long a run is leased for (JOB_LEASE_SECONDS). */
+  leaseSeconds?: number;
 }
 
 export interface Scheduler {
@@ -101,10 +111,13 @@ export function startScheduler(ctx: JobsContext, log: SchedulerLog, opts: Schedu
   const tick = () => {
     pass = (async () => {
       try {
-        for (const r of await runDueJobs(ctx, now(), { jobs: opts.jobs })) {
+        for (const r of await runDueJobs(ctx, now(), { jobs: opts.jobs, leaseSeconds: opts.leaseSeconds })) {
           opts.onRun?.(r);
-          if (r.outcome === 'ok') log.info({ job: r.job, slot: r.slot, counts: r.counts }, 'scheduled job done');
-          else log.error({ job: r.job, slot: r.slot, error: r.error }, 'scheduled job failed');
+          const about = { job: r.job, slot: r.slot, attempt: r.attempt };
+          if (r.superseded)
+            log.error(about, 'scheduled job outlived its lease: its run was taken over, this outcome not recorded');
+          if (r.outcome === 'ok') log.info({ ...about, counts: r.counts }, 'scheduled job done');
+          else log.error({ ...about, error: r.error }, 'scheduled job failed');
         }
       } catch (err) {
         // The database may be away for a moment: the next pass tries again.

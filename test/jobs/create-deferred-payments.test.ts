@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { addDays, createDeferredPayments, type DeferredPaymentsOptions } from '../../src/jobs/index.js';
+import {
+  addDays,
+  createDeferredPayments,
+  type DeferredPaymentsOptions,
+  runDueJobs,
+  runUnderLease,
+  SCHEDULED_JOBS,
+} from '../../src/jobs/index.js';
 import { countingProvider } from '../helpers/providers.js';
 import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -85,6 +92,20 @@ describe(`create_deferred_payments against the sandbox (${ENGINE})`, () => {
     for (const id of [early, past, noCheckin]) assert.equal((await detail(id)).status, 'AUTHORISED');
   });
 
+  test('a day the job did not run is caught up the next day; a check-in that has passed is not held', async () => {
+    await clear();
+    // Nothing ran on D: the check-ins of D+2 were due that day, those of D+1 the day before.
+    const passed = await registered(D);
+    const missed = [await registered(addDays(D, 1)), await registered(addDays(D, 2))];
+    const dueToday = await registered(addDays(D, 3));
+    const r = await run(addDays(D, 1));
+    assert.deepEqual(r.window, { from: addDays(D, 1), to: addDays(D, 3) });
+    assert.deepEqual({ considered: r.considered, held: r.held }, { considered: 3, held: 3 });
+    for (const id of [...missed, dueToday]) assert.equal((await detail(id)).status, 'AUTHORISED_TO_VALIDATE');
+    assert.equal((await detail(passed)).status, 'AUTHORISED', 'the guest was due yesterday: no hold now');
+    assert.deepEqual(await holdsOf(passed), []);
+  });
+
   test('the hold is real: the hotel captures part of it through the API', async () => {
     await clear();
     const id = await registered(D, CARD_OK, 300);
@@ -155,6 +176,67 @@ describe(`create_deferred_payments against the sandbox (${ENGINE})`, () => {
     for (const id of ids) {
       assert.equal((await detail(id)).status, 'AUTHORISED_TO_VALIDATE');
       assert.equal((await holdsOf(id)).length, 1, 'the provider was asked once');
+    }
+  });
+
+  test('a slot run again while its first run still works (it outlived its lease): every imprint held once', async () => {
+    await clear();
+    const ids = await Promise.all(Array.from({ length: 40 }, () => registered(addDays(D, 1))));
+    const schedules = t.repos.schedules;
+    const job = 'create_deferred_payments';
+    // 08:00 UTC is D in Paris, the schedule's zone.
+    const now = new Date(`${D}T08:00:00Z`);
+    await t.db.query('UPDATE job_schedules SET enabled = (job = $1), next_run_at = $2', [job, now]);
+    // Both runs read the same due rows before either claims one: only the row claims keep them apart.
+    const holds = t.repos.deferredHolds;
+    let reading = 0;
+    let bothRead: () => void = () => {};
+    const together = new Promise<void>((r) => {
+      bothRead = r;
+    });
+    const racing = {
+      ...holds,
+      async dueBatch(...args: Parameters<typeof holds.dueBatch>) {
+        const batch = await holds.dueBatch(...args);
+        if (batch.length > 0) {
+          if (++reading === 2) bothRead();
+          await together;
+        }
+        return batch;
+      },
+    };
+    const ctx = { ...t.app.payreq, repos: { ...t.repos, deferredHolds: racing } };
+    const daily = SCHEDULED_JOBS.create_deferred_payments;
+    assert.ok(daily);
+    try {
+      const first = await schedules.claim(job, now, new Date(now.getTime() + 86_400_000), 60);
+      assert.ok(first);
+      // The first run's process stalls past its lease: for the database it is dead.
+      await t.db.query("UPDATE job_runs SET lease_until = now() - interval '1 second' WHERE id = $1::bigint", [
+        first.id,
+      ]);
+      // It wakes up and goes on while another pass takes its slot over: the two work at once.
+      const [stalled, [retry]] = await Promise.all([
+        runUnderLease(schedules, job, first, 60, () => daily(ctx, now, 'Europe/Paris')),
+        runDueJobs(ctx, now, { jobs: { create_deferred_payments: daily } }),
+      ]);
+      assert.equal(retry?.attempt, 2);
+      assert.equal(stalled.superseded, true, 'the stalled run no longer owns the row');
+      const sum = (k: string) => Number(stalled.counts?.[k]) + Number(retry?.counts?.[k]);
+      assert.deepEqual(
+        { considered: sum('considered'), held: sum('held'), skipped: sum('skipped') },
+        { considered: 80, held: 40, skipped: 40 },
+        'each row seen by both runs, held by one, skipped by the other',
+      );
+      for (const id of ids) {
+        assert.equal((await detail(id)).status, 'AUTHORISED_TO_VALIDATE');
+        assert.equal((await holdsOf(id)).length, 1, 'the provider was asked once');
+      }
+      const [row] = await schedules.runs(job, 1);
+      assert.deepEqual({ outcome: row?.outcome, attempt: row?.attempt }, { outcome: 'ok', attempt: 2 });
+    } finally {
+      await t.db.query('DELETE FROM job_runs');
+      await t.db.query('UPDATE job_schedules SET enabled = true, next_run_at = NULL');
     }
   });
 

@@ -174,6 +174,147 @@ describe(`the scheduler, two instances on one database (${ENGINE})`, () => {
     assert.equal((await schedule('create_deferred_payments')).next_run_at?.toISOString(), '2027-03-28T05:00:00.000Z');
   });
 
+  /** Resolves once `sql` (one boolean column, `ok`) answers true; the clock that matters is the database's. */
+  async function until(sql: string, params: unknown[]): Promise<void> {
+    for (;;) {
+      const r = await testDb.db.query<{ ok: boolean }>(sql, params);
+      if (r.rows[0]?.ok) return;
+      await new Promise((res) => setTimeout(res, 50));
+    }
+  }
+  /** The slot claimed by an instance that then died: its row, leased for `leaseSeconds`, never renewed. */
+  async function claimedByADeadInstance(job: string, slot: Date, leaseSeconds: number) {
+    await due(job, slot);
+    const run = await a.repos.schedules.claim(job, slot, new Date(slot.getTime() + HOUR), leaseSeconds);
+    assert.ok(run);
+    return run;
+  }
+  /** Time passing for a dead instance's run: its lease is over. */
+  const lapse = (runId: string) =>
+    testDb.db.query("UPDATE job_runs SET lease_until = now() - interval '1 second' WHERE id = $1::bigint", [runId]);
+
+  test('a run whose process died is run again once its lease passes, by one instance, as attempt 2', async () => {
+    const counter = countingJob();
+    const jobs = { expire_payment_requests: counter.job };
+    const slot = new Date('2026-12-10T09:00:00Z');
+    const dead = await claimedByADeadInstance('expire_payment_requests', slot, 1);
+    const later = new Date('2026-12-10T09:00:30Z');
+    // Its lease has not passed yet: it may be alive, nobody takes its run.
+    const early = await Promise.all([runDueJobs(a, later, { jobs }), runDueJobs(b, later, { jobs })]);
+    assert.equal(early.flat().length, 0);
+    await until('SELECT lease_until < now() AS ok FROM job_runs WHERE id = $1::bigint', [dead.id]);
+    const [ra, rb] = await Promise.all([runDueJobs(a, later, { jobs }), runDueJobs(b, later, { jobs })]);
+    const ran = [...ra, ...rb];
+    assert.equal(ran.length, 1, `${ra.length} + ${rb.length} runs`);
+    assert.deepEqual(
+      { slot: ran[0]?.slot.toISOString(), attempt: ran[0]?.attempt, outcome: ran[0]?.outcome },
+      { slot: slot.toISOString(), attempt: 2, outcome: 'ok' },
+    );
+    assert.equal(counter.calls, 1);
+    const runs = await runsOf('expire_payment_requests');
+    assert.deepEqual(
+      runs.map((r) => ({ id: r.id, outcome: r.outcome, attempt: r.attempt, done: r.finished_at !== null })),
+      [{ id: dead.id, outcome: 'ok', attempt: 2, done: true }],
+    );
+    assert.equal((await schedule('expire_payment_requests')).last_outcome, 'ok');
+    // Nothing left to take over.
+    assert.deepEqual(await runDueJobs(b, new Date('2026-12-10T09:01:00Z'), { jobs }), []);
+  });
+
+  test('a slow run that is alive renews its lease: no other instance takes it over', async () => {
+    let started: () => void = () => {};
+    const hasStarted = new Promise<void>((r) => {
+      started = r;
+    });
+    let release: () => void = () => {};
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const counter = countingJob();
+    const slow: ScheduledJob = async () => {
+      started();
+      await gate;
+      return { slow: 1 };
+    };
+    await due('expire_payment_requests', new Date(Date.now() - 1000));
+    const log = { info: () => {}, error: () => {} };
+    const s = startScheduler(a, log, { jobs: { expire_payment_requests: slow }, leaseSeconds: 2 });
+    try {
+      await hasStarted;
+      const [run] = await runsOf('expire_payment_requests');
+      assert.ok(run?.lease_until);
+      // The lease it was claimed with is over: only its renewals keep the run its own.
+      await until('SELECT now() > $1::timestamptz AS ok', [run.lease_until]);
+      assert.deepEqual(await runDueJobs(b, new Date(), { jobs: { expire_payment_requests: counter.job } }), []);
+      assert.equal(counter.calls, 0);
+    } finally {
+      release();
+      await s.stop();
+    }
+    const runs = await runsOf('expire_payment_requests');
+    assert.deepEqual(
+      runs.map((r) => ({ outcome: r.outcome, attempt: r.attempt, counts: r.counts })),
+      [{ outcome: 'ok', attempt: 1, counts: { slow: 1 } }],
+    );
+  });
+
+  test('a run outliving its lease (a stalled process) is run again elsewhere; its own outcome is not recorded', async () => {
+    const slot = new Date('2026-12-10T09:00:00Z');
+    const stalled = await claimedByADeadInstance('expire_payment_requests', slot, 60);
+    await lapse(stalled.id);
+    const [retry] = await runDueJobs(b, new Date('2026-12-10T09:00:30Z'), {
+      jobs: { expire_payment_requests: async () => ({ by: 'b' }) },
+    });
+    assert.equal(retry?.attempt, 2);
+    // The stalled process wakes up and ends: the run is no longer its attempt's.
+    assert.equal(await a.repos.schedules.finish(stalled, 'expire_payment_requests', 'ok', { by: 'a' }, null), false);
+    const [run] = await runsOf('expire_payment_requests');
+    assert.deepEqual({ outcome: run?.outcome, counts: run?.counts }, { outcome: 'ok', counts: { by: 'b' } });
+  });
+
+  test('a slot whose process died 3 times is closed as failed and not run again; a newer slot still runs', async () => {
+    const counter = countingJob();
+    const jobs = { expire_payment_requests: counter.job };
+    const slot = new Date('2026-12-10T09:00:00Z');
+    const dead = await claimedByADeadInstance('expire_payment_requests', slot, 60);
+    for (const attempt of [2, 3]) {
+      await lapse(dead.id);
+      // Taken over, and that process dies too before it ends.
+      const run = await a.repos.schedules.takeOverLapsed('expire_payment_requests', {
+        retry: true,
+        maxAttempts: 3,
+        leaseSeconds: 60,
+      });
+      assert.equal(run?.attempt, attempt);
+    }
+    await lapse(dead.id);
+    assert.deepEqual(await runDueJobs(b, new Date('2026-12-10T09:30:00Z'), { jobs }), []);
+    assert.equal(counter.calls, 0);
+    const [run] = await runsOf('expire_payment_requests');
+    assert.equal(run?.outcome, 'failed');
+    assert.match(
+      run?.error ?? '',
+      /^abandoned: the process running attempt 3 stopped .*not run again after 3 attempts/,
+    );
+    assert.equal((await schedule('expire_payment_requests')).last_outcome, 'failed');
+    const [next] = await runDueJobs(b, new Date('2026-12-10T10:00:05Z'), { jobs });
+    assert.deepEqual({ attempt: next?.attempt, outcome: next?.outcome }, { attempt: 1, outcome: 'ok' });
+  });
+
+  test('a dead run of a schedule that is off is closed as failed, not run again', async () => {
+    const counter = countingJob();
+    const dead = await claimedByADeadInstance('expire_payment_requests', new Date('2026-12-10T09:00:00Z'), 60);
+    await testDb.db.query("UPDATE job_schedules SET enabled = false WHERE job = 'expire_payment_requests'");
+    await lapse(dead.id);
+    assert.deepEqual(
+      await runDueJobs(a, new Date('2026-12-10T09:30:00Z'), { jobs: { expire_payment_requests: counter.job } }),
+      [],
+    );
+    const [run] = await runsOf('expire_payment_requests');
+    assert.deepEqual({ outcome: run?.outcome, calls: counter.calls }, { outcome: 'failed', calls: 0 });
+    assert.match(run?.error ?? '', /\(the schedule is off\)$/);
+  });
+
   test('startScheduler passes on its own and stop() waits for the job in progress', async () => {
     // The job tells when it has started and ends only when the test lets it: no guessing with sleeps.
     let finished = false;
