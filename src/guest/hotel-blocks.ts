@@ -1,7 +1,6 @@
-import { formatMoney } from '../domain/index.js';
+import { formatMoney, holdDateFor } from '../domain/index.js';
 import { html, type SafeHtml } from '../html/index.js';
 import { formatInstant, formatIsoDate, isIsoDate } from '../i18n/index.js';
-import { addDays, DAYS_AHEAD } from '../jobs/index.js';
 import type { GuestRequest, HotelDisplay } from './guest-request-query.js';
 import type { Messages } from './messages.js';
 
@@ -73,12 +72,12 @@ export function settledRow(req: GuestRequest, label: string, m: Messages): Row[]
 
 /**
  * What may happen to a registered card, and when: the daily job places the hold two days
- * before check-in (DAYS_AHEAD), for at most the tenant's hold days, captured only on a no-show.
+ * before check-in (HOLD_DAYS_BEFORE_CHECKIN), for at most the tenant's hold days, captured only on a no-show.
  * Nothing to say for a plain guarantee of 0.
  */
 export function guaranteeNotice(req: GuestRequest, m: Messages): string | undefined {
   if (req.amountCents <= 0) return undefined;
-  const from = isIsoDate(req.stay.checkin) ? formatIsoDate(addDays(req.stay.checkin, -DAYS_AHEAD), m.locale) : null;
+  const from = isIsoDate(req.stay.checkin) ? formatIsoDate(holdDateFor(req.stay.checkin), m.locale) : null;
   const amount = formatMoney(req.amountCents, req.currency, m.locale);
   return `${m.imprintAmountLabel}${m.colon}${amount}. ${m.holdNotice(req.hotel.name, from, req.holdDays)}`;
 }

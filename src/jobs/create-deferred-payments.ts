@@ -1,5 +1,5 @@
 import type { DeferredHoldsRepository, DueImprint } from '../db/index.js';
-import { allowedFrom, type Status } from '../domain/index.js';
+import { allowedFrom, dueCheckins, type Status } from '../domain/index.js';
 import { holdOperation, type MoneyMove, type MoneyRunner, operationKey } from '../payment-requests/index.js';
 import type { SecretBox } from '../secrets/index.js';
 
@@ -40,16 +40,6 @@ export interface DeferredPaymentsResult {
   skipped: number;
 }
 
-/** `YYYY-MM-DD` plus `days`, as calendar dates (no time zone can shift them). */
-export function addDays(date: string, days: number): string {
-  const d = new Date(`${date}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
-}
-
-/** The hold is placed 2 days before check-in. */
-export const DAYS_AHEAD = 2;
-
 /**
  * The daily pre-authorisation: for every IMPRINT in AUTHORISED with a stored card
  * token whose check-in is from `date` to `date + 2` (so a day the job did not run is caught up),
@@ -67,7 +57,7 @@ export async function createDeferredPayments(
   const batchSize = options.batchSize ?? 500;
   const concurrency = options.concurrency ?? 64;
   const groupSize = options.groupSize ?? 32;
-  const window = { from: date, to: addDays(date, DAYS_AHEAD) };
+  const window = dueCheckins(date);
   const result: DeferredPaymentsResult = {
     date,
     window,

@@ -1,7 +1,5 @@
 export {
-  addDays,
   createDeferredPayments,
-  DAYS_AHEAD,
   type DeferredPaymentsContext,
   type DeferredPaymentsOptions,
   type DeferredPaymentsResult,

@@ -1,7 +1,6 @@
-import { type Currency, formatMoney, type Language, type RequestType } from '../domain/index.js';
+import { type Currency, formatMoney, holdDateFor, type Language, type RequestType } from '../domain/index.js';
 import { html, type SafeHtml } from '../html/index.js';
 import { formatInstant, formatIsoDate, isIsoDate } from '../i18n/index.js';
-import { addDays, DAYS_AHEAD } from '../jobs/index.js';
 import { oneLine } from './escape.js';
 import { MAIL_MESSAGES, type MailMessages } from './mail-messages.js';
 
@@ -167,7 +166,7 @@ export function renderCardRegistered(req: MailRequest, hotelName: string): Rende
   const hotel = oneLine(hotelName);
   const amount = formatMoney(req.amount, req.currency, m.locale);
   const checkin = req.reservation_data?.checkin;
-  const holdFrom = isIsoDate(checkin) ? formatIsoDate(addDays(checkin, -DAYS_AHEAD), m.locale) : null;
+  const holdFrom = isIsoDate(checkin) ? formatIsoDate(holdDateFor(checkin), m.locale) : null;
   const lines: [string, string][] = [...cardLines(req, m), [m.imprintAmountLabel, amount], ...reservationLines(req, m)];
   const notice = m.holdNotice(hotel, holdFrom, req.hold_days);
   const text = [

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { addDays } from '../../src/domain/index.js';
 import {
-  addDays,
   createDeferredPayments,
   type DeferredPaymentsOptions,
   runDueJobs,

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { addDays, createDeferredPayments } from '../../src/jobs/index.js';
+import { addDays } from '../../src/domain/index.js';
+import { createDeferredPayments } from '../../src/jobs/index.js';
 import { outboxQueries } from '../../src/mail/outbox-queries.js';
 import { renderCardRegistered } from '../../src/mail/templates.js';
 import { providerSecrets } from '../../src/secrets/index.js';

@@ -1,0 +1,26 @@
+/**
+ * When a guarantee's hold is placed: the daily job holds an imprint's card 2 days before
+ * check-in, so the hold is fresh on the day a no-show is decided. The guest page, the e-mails
+ * and the job all say and do it from this one rule.
+ */
+export const HOLD_DAYS_BEFORE_CHECKIN = 2;
+
+/** `YYYY-MM-DD` plus `days`, as calendar dates (no time zone can shift them). */
+export function addDays(date: string, days: number): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+/** The day the hold of a stay starting on `checkin` is placed. */
+export function holdDateFor(checkin: string): string {
+  return addDays(checkin, -HOLD_DAYS_BEFORE_CHECKIN);
+}
+
+/**
+ * The check-ins whose hold is due on `today`: from today to the hold's lead, so a day the job
+ * did not run is caught up, and a check-in that has passed is not held.
+ */
+export function dueCheckins(today: string): { from: string; to: string } {
+  return { from: today, to: addDays(today, HOLD_DAYS_BEFORE_CHECKIN) };
+}
