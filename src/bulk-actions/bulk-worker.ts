@@ -1,3 +1,4 @@
+import { startPollingLoop } from '../background/index.js';
 import type { BulkJobRow, Repositories } from '../db/index.js';
 import { AppError } from '../domain/index.js';
 import type { PaymentRequestCommands, TenantContext } from '../payment-requests/index.js';
@@ -91,34 +92,10 @@ export async function runBulkJobs(ctx: BulkContext, limit: number, log?: BulkLog
 
 /** The worker `serve` starts (unless WORKERS=off): polls the queue, one job at a time. */
 export function startBulkWorker(ctx: BulkContext, log: BulkLog): { stop(): Promise<void> } {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
   const batch = 20;
-  async function loop(): Promise<void> {
-    if (stopped) return;
-    let full = false;
-    try {
-      full = (await runBulkJobs(ctx, batch, log)) === batch;
-    } catch (err) {
-      log.error({ err: err instanceof Error ? err.message : String(err) }, 'bulk queue round failed');
-    }
-    if (stopped) return;
-    // Unref'd: never keeps a process alive on its own; serve stops it on shutdown.
-    timer = setTimeout(
-      () => {
-        running = loop();
-      },
-      full ? 0 : POLL_MS,
-    );
-    timer.unref();
-  }
-  running = loop();
-  return {
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
-    },
-  };
+  return startPollingLoop({
+    intervalMs: POLL_MS,
+    round: async () => (await runBulkJobs(ctx, batch, log)) === batch,
+    onError: (err) => log.error({ err: err instanceof Error ? err.message : String(err) }, 'bulk queue round failed'),
+  });
 }

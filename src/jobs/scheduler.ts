@@ -1,3 +1,4 @@
+import { startPollingLoop } from '../background/index.js';
 import type { ClaimedRun, ScheduleRow } from '../db/index.js';
 import { DEFAULT_LEASE_SECONDS, MAX_ATTEMPTS, runUnderLease } from './run-lease.js';
 import { nextRunAfter } from './schedule-times.js';
@@ -104,38 +105,21 @@ export interface Scheduler {
 export function startScheduler(ctx: JobsContext, log: SchedulerLog, opts: SchedulerOptions = {}): Scheduler {
   const intervalMs = opts.intervalMs ?? 15_000;
   const now = opts.now ?? (() => new Date());
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let pass: Promise<void> = Promise.resolve();
-
-  const tick = () => {
-    pass = (async () => {
-      try {
-        for (const r of await runDueJobs(ctx, now(), { jobs: opts.jobs, leaseSeconds: opts.leaseSeconds })) {
-          opts.onRun?.(r);
-          const about = { job: r.job, slot: r.slot, attempt: r.attempt };
-          if (r.superseded)
-            log.error(about, 'scheduled job outlived its lease: its run was taken over, this outcome not recorded');
-          if (r.outcome === 'ok') log.info({ ...about, counts: r.counts }, 'scheduled job done');
-          else log.error({ ...about, error: r.error }, 'scheduled job failed');
-        }
-      } catch (err) {
-        // The database may be away for a moment: the next pass tries again.
-        log.error({ err }, 'scheduler pass failed');
+  return startPollingLoop({
+    intervalMs,
+    async round() {
+      for (const r of await runDueJobs(ctx, now(), { jobs: opts.jobs, leaseSeconds: opts.leaseSeconds })) {
+        opts.onRun?.(r);
+        const about = { job: r.job, slot: r.slot, attempt: r.attempt };
+        if (r.superseded)
+          log.error(about, 'scheduled job outlived its lease: its run was taken over, this outcome not recorded');
+        if (r.outcome === 'ok') log.info({ ...about, counts: r.counts }, 'scheduled job done');
+        else log.error({ ...about, error: r.error }, 'scheduled job failed');
       }
-      if (!stopped) {
-        timer = setTimeout(tick, intervalMs);
-        timer.unref();
-      }
-    })();
-  };
-  tick();
-
-  return {
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await pass;
+      // The next pass is at the interval: a job's slots are due by the clock, not by a backlog.
+      return false;
     },
-  };
+    // The database may be away for a moment: the next pass tries again.
+    onError: (err) => log.error({ err }, 'scheduler pass failed'),
+  });
 }

@@ -1,4 +1,5 @@
 import nodemailer, { type Transporter } from 'nodemailer';
+import { startPollingLoop } from '../background/index.js';
 import type { Config } from '../config/index.js';
 import type { Queryable } from '../db/index.js';
 import { type ClaimedEmail, type EmailSubject, outboxQueries } from './outbox-queries.js';
@@ -180,43 +181,25 @@ export async function sendDueEmails(
  */
 export function startMailWorker(ctx: MailContext, log: MailLog): { stop(): Promise<void> } {
   const transport = ctx.config.smtpUrl ? smtpTransport(ctx.config.smtpUrl) : undefined;
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
   const batchSize = 20;
-
-  async function loop(): Promise<void> {
-    if (stopped) return;
-    let full = false;
-    try {
-      const r = await sendDueEmails(ctx, new Date(), { log, transport, batchSize });
-      full = r.claimed === batchSize;
-    } catch (err) {
-      log.error({ err: err instanceof Error ? err.message : String(err) }, 'e-mail outbox round failed');
-    }
-    if (stopped) return;
-    // Unref'd: the worker never keeps a process alive on its own; serve stops it on shutdown.
-    timer = setTimeout(tick, full ? 0 : POLL_MS);
-    timer.unref();
-  }
-  function tick() {
-    running = loop();
-  }
-
-  running = (async () => {
-    if (transport) {
+  const loop = startPollingLoop({
+    intervalMs: POLL_MS,
+    async before() {
+      if (!transport) return;
       await outboxQueries(ctx.db)
         .wakeLoggedOnly()
         .catch((err: unknown) => log.warn({ err: String(err) }, 'e-mail outbox: cannot wake logged rows'));
-    }
-    await loop();
-  })();
-
+    },
+    async round() {
+      const r = await sendDueEmails(ctx, new Date(), { log, transport, batchSize });
+      return r.claimed === batchSize;
+    },
+    onError: (err) =>
+      log.error({ err: err instanceof Error ? err.message : String(err) }, 'e-mail outbox round failed'),
+  });
   return {
     async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
+      await loop.stop();
       transport?.close();
     },
   };

@@ -1,0 +1,55 @@
+/**
+ * The one loop of every background worker (the scheduler, the e-mail and bulk senders): a
+ * round at once, then one every `intervalMs`, or again at once while a round says more is
+ * waiting. A round that throws is reported and the loop goes on (the database may be away for
+ * a moment). The timer is unref'd, so a loop never keeps a process alive on its own;
+ * `stop()` waits for the round in progress, and no round starts after it.
+ */
+export interface PollingLoop {
+  stop(): Promise<void>;
+}
+
+export interface PollingLoopOptions {
+  /** One round; resolves true when more work is waiting and the next round should not wait. */
+  round: () => Promise<boolean>;
+  intervalMs: number;
+  onError: (err: unknown) => void;
+  /** Runs once before the first round (e.g. waking rows left by an earlier process). */
+  before?: () => Promise<void>;
+}
+
+export function startPollingLoop(opts: PollingLoopOptions): PollingLoop {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+
+  async function loop(): Promise<void> {
+    if (stopped) return;
+    let more = false;
+    try {
+      more = await opts.round();
+    } catch (err) {
+      opts.onError(err);
+    }
+    if (stopped) return;
+    timer = setTimeout(
+      () => {
+        running = loop();
+      },
+      more ? 0 : opts.intervalMs,
+    );
+    timer.unref();
+  }
+
+  let running: Promise<void> = (async () => {
+    if (opts.before) await opts.before().catch(opts.onError);
+    await loop();
+  })();
+
+  return {
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
+}
