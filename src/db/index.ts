@@ -42,6 +42,12 @@ export type {
 export type { Database, Queryable, QueryOptions, QueryResult } from './database.js';
 export { PG, pgCode } from './database.js';
 export type { DeferredHoldsRepository, DueImprint } from './deferred-holds-repository.js';
+export {
+  type ClaimedEmail,
+  type EmailSubjectRow,
+  emailOutboxRepository,
+  type OutboxKind,
+} from './email-outbox-repository.js';
 export type { ChangedFilter, EventRow, EventsRepository } from './events-repository.js';
 export type { Deadline, ExpiryBatch, ExpiryRepository } from './expiry-repository.js';
 export { migrate, pendingMigrations } from './migrate.js';
@@ -94,7 +100,6 @@ export type {
   WebhookEndpointRow,
   WebhooksRepository,
 } from './webhooks-repository.js';
-
 export function repositories(db: Database) {
   return {
     tenants: tenantsRepository(db),

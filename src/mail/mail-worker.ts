@@ -2,7 +2,8 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import { startPollingLoop } from '../background/index.js';
 import type { Config } from '../config/index.js';
 import type { Queryable } from '../db/index.js';
-import { type ClaimedEmail, type EmailSubject, outboxQueries } from './outbox-queries.js';
+import { type ClaimedEmail, emailOutboxRepository } from '../db/index.js';
+import { type EmailSubject, emailSubjects } from './email-subjects.js';
 import { type RenderedMail, renderCardRegistered, renderDepositConfirmation, renderPaymentLink } from './templates.js';
 
 /** The slice of a logger (pino, Fastify's) the worker writes to. */
@@ -108,12 +109,15 @@ export async function sendDueEmails(
   opts: RoundOptions = {},
 ): Promise<RoundResult> {
   const log = opts.log ?? silentLog;
-  const q = outboxQueries(ctx.db);
+  const q = emailOutboxRepository(ctx.db);
   const result: RoundResult = { claimed: 0, sent: 0, failed: 0, logged: 0 };
   const rows = await q.claim(now, opts.batchSize ?? 20, LEASE_MS);
   result.claimed = rows.length;
   if (rows.length === 0) return result;
-  const subjects = await q.subjects(rows.flatMap((r) => (r.payment_request_id ? [r.payment_request_id] : [])));
+  const subjects = await emailSubjects(
+    q,
+    rows.flatMap((r) => (r.payment_request_id ? [r.payment_request_id] : [])),
+  );
   const transport = opts.transport ?? (ctx.config.smtpUrl ? smtpTransport(ctx.config.smtpUrl) : undefined);
   const host = hostOf(ctx.config.publicBaseUrl);
   async function fail(row: ClaimedEmail, err: unknown): Promise<void> {
@@ -186,7 +190,7 @@ export function startMailWorker(ctx: MailContext, log: MailLog): { stop(): Promi
     intervalMs: POLL_MS,
     async before() {
       if (!transport) return;
-      await outboxQueries(ctx.db)
+      await emailOutboxRepository(ctx.db)
         .wakeLoggedOnly()
         .catch((err: unknown) => log.warn({ err: String(err) }, 'e-mail outbox: cannot wake logged rows'));
     },

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { emailOutboxRepository } from '../../src/db/index.js';
 import { addDays } from '../../src/domain/index.js';
 import { createDeferredPayments } from '../../src/jobs/index.js';
-import { outboxQueries } from '../../src/mail/outbox-queries.js';
+import { emailSubjects } from '../../src/mail/index.js';
 import { renderCardRegistered } from '../../src/mail/templates.js';
 import { providerSecrets } from '../../src/secrets/index.js';
 import { LYRA_CARDS } from '../fakes/lyra/fake-store.js';
@@ -158,7 +159,7 @@ describe(`the daily hold's length and its network id (${ENGINE})`, { timeout: 12
     async function toldDays(id: string): Promise<{ page: string | undefined; mail: string | undefined }> {
       const page = await t.call({ method: 'GET', url: `/payment/${id}/result/`, tenant: null });
       assert.equal(page.statusCode, 200, page.body);
-      const subject = (await outboxQueries(t.db).subjects([id])).get(id);
+      const subject = (await emailSubjects(emailOutboxRepository(t.db), [id])).get(id);
       assert.ok(subject);
       const mail = renderCardRegistered(subject, 'Hotel').text;
       const days = (text: string) => /for (\d+) days at most/.exec(text)?.[1];

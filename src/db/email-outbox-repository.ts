@@ -1,7 +1,5 @@
-import type { Queryable } from '../db/index.js';
-
-import { holdDaysTold } from '../providers/index.js';
-import type { MailRequest } from './templates.js';
+import type { Currency, Language, RequestType } from '../domain/index.js';
+import type { Queryable } from './database.js';
 
 export type OutboxKind = 'payment_link' | 'deposit_confirmation' | 'card_registered';
 
@@ -15,17 +13,39 @@ export interface ClaimedEmail {
   attempts: number;
 }
 
-/** The request and tenant settings an e-mail is rendered from. */
-export interface EmailSubject extends MailRequest {
+/**
+ * The request and tenant settings an e-mail is rendered from, as stored: `hold_days` is the
+ * tenant's setting and `account_provider` its provider account, from which the mail room
+ * works out how long a hold may last at most.
+ */
+export interface EmailSubjectRow {
+  id: string;
+  reference: string;
+  request_type: RequestType;
+  amount: number;
+  amount_captured: number;
+  currency: Currency;
+  language: Language;
+  guest_first_name: string;
+  guest_last_name: string;
   guest_email: string;
+  reservation_data: Record<string, unknown>;
+  masked_pan: string;
+  card_expiry_month: number | null;
+  card_expiry_year: number | null;
+  updated_at: Date;
   tenant_name: string;
   sender_email: string | null;
+  timezone: string;
+  hold_days: number;
+  account_provider: string | null;
 }
 
 /** Marks a row kept back because SMTP_URL is unset, so a start with SMTP sends it at once. */
 export const LOGGED_ONLY = 'SMTP_URL not set: logged, not sent';
 
-export function outboxQueries(db: Queryable) {
+/** The e-mail outbox: claimed with a lease, marked sent with the request in one statement. */
+export function emailOutboxRepository(db: Queryable) {
   return {
     /**
      * Takes up to `limit` due rows for this instance. The lease is the claim itself: the UPDATE
@@ -52,9 +72,9 @@ export function outboxQueries(db: Queryable) {
       return r.rows;
     },
 
-    async subjects(ids: string[]): Promise<Map<string, EmailSubject>> {
-      if (ids.length === 0) return new Map();
-      const r = await db.query<EmailSubject & { account_provider: string | null }>(
+    async subjects(ids: string[]): Promise<EmailSubjectRow[]> {
+      if (ids.length === 0) return [];
+      const r = await db.query<EmailSubjectRow>(
         `SELECT p.id, p.reference, p.request_type, p.amount, p.amount_captured, p.currency, p.language,
                 p.guest_first_name, p.guest_last_name, p.guest_email, p.reservation_data,
                 p.masked_pan, p.card_expiry_month, p.card_expiry_year, p.updated_at,
@@ -64,13 +84,7 @@ export function outboxQueries(db: Queryable) {
           WHERE p.id = ANY($1::uuid[])`,
         [ids],
       );
-      // The guest is told how long a hold may last at most: no longer than the provider allows.
-      return new Map(
-        r.rows.map(({ account_provider, ...row }) => [
-          row.id,
-          { ...row, hold_days: holdDaysTold(row.hold_days, account_provider) },
-        ]),
-      );
+      return r.rows;
     },
 
     /**

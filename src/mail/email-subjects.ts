@@ -1,0 +1,27 @@
+import type { EmailSubjectRow, emailOutboxRepository } from '../db/index.js';
+import { holdDaysTold } from '../providers/index.js';
+import type { MailRequest } from './templates.js';
+
+/** The request and tenant settings an e-mail is rendered from. */
+export interface EmailSubject extends MailRequest {
+  guest_email: string;
+  tenant_name: string;
+  sender_email: string | null;
+}
+
+/**
+ * What each request's e-mail is rendered from, by request id. The guest is told how long a
+ * hold may last at most: no longer than the provider allows.
+ */
+export async function emailSubjects(
+  outbox: Pick<ReturnType<typeof emailOutboxRepository>, 'subjects'>,
+  ids: string[],
+): Promise<Map<string, EmailSubject>> {
+  const rows: EmailSubjectRow[] = await outbox.subjects(ids);
+  return new Map(
+    rows.map(({ account_provider, ...row }) => [
+      row.id,
+      { ...row, hold_days: holdDaysTold(row.hold_days, account_provider) },
+    ]),
+  );
+}
