@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import { CREATE_SQL, createParams, type Database, repositories } from '../src/db/index.js';
 import type { NewPaymentRequest } from '../src/domain/index.js';
-import { findGuestRequest } from '../src/guest/guest-request-query.js';
+import { findGuestRequest } from '../src/guest/guest-request.js';
 
 export interface Listening {
   url: string;

@@ -1,6 +1,4 @@
-import { errors, isTimestampInRange } from '../domain/index.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { errors, isTimestampInRange, isUuid } from '../domain/index.js';
 
 /** Opaque keyset cursor: the (created_at, id) of the last row of the page. */
 export function encodeCursor(createdAt: Date, id: string): string {
@@ -10,10 +8,6 @@ export function encodeCursor(createdAt: Date, id: string): string {
 export function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   const [ts, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
   const createdAt = new Date(ts ?? '');
-  if (!id || !UUID.test(id) || !isTimestampInRange(createdAt)) throw errors.badCursor();
+  if (!id || !isUuid(id) || !isTimestampInRange(createdAt)) throw errors.badCursor();
   return { createdAt, id };
-}
-
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
 }

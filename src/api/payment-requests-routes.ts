@@ -6,13 +6,14 @@ import {
   errors,
   type FieldIssue,
   isTimestampInRange,
+  isUuid,
   type RequestType,
   type Status,
   TIMESTAMP_RANGE_MESSAGE,
 } from '../domain/index.js';
 import type { ApiCaller } from './authenticator.js';
 import { withIdempotency, withKeyInStatement } from './idempotency.js';
-import { decodeCursor, encodeCursor, isUuid } from './list-cursor.js';
+import { decodeCursor, encodeCursor } from './list-cursor.js';
 import { paymentLink, presentDetail, presentStatus } from './presenters.js';
 import {
   ActionResponse,

@@ -1,3 +1,4 @@
+import { isUuid } from '../domain/index.js';
 import { CliError } from './cli-error.js';
 
 /**
@@ -5,7 +6,6 @@ import { CliError } from './cli-error.js';
  * SQL, so a typo never reaches the database as a driver error.
  */
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 // A date, or a date-time that says its offset: an expiry must not depend on the shell's zone.
 const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2}))?$/i;
@@ -19,7 +19,7 @@ export function text(option: string, value: string | undefined, max: number): st
 
 export function tenantId(value: string | undefined): string {
   if (!value) throw new CliError('--tenant is required (a tenant id, see `payreq tenant list`)');
-  if (!UUID.test(value)) throw new CliError(`--tenant must be a tenant id (a UUID), got "${value}"`);
+  if (!isUuid(value)) throw new CliError(`--tenant must be a tenant id (a UUID), got "${value}"`);
   return value.toLowerCase();
 }
 

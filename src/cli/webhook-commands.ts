@@ -1,5 +1,5 @@
-import { isUuid } from '../api/list-cursor.js';
 import type { Repositories } from '../db/index.js';
+import { isUuid } from '../domain/index.js';
 import { keyRing, type SecretKeyRing } from '../secrets/index.js';
 import { createEndpoint, EVENT_TYPES, presentEndpoint, WebhookInputError } from '../webhooks/index.js';
 import { CliError } from './cli-error.js';

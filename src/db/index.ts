@@ -50,6 +50,7 @@ export {
 } from './email-outbox-repository.js';
 export type { ChangedFilter, EventRow, EventsRepository } from './events-repository.js';
 export type { Deadline, ExpiryBatch, ExpiryRepository } from './expiry-repository.js';
+export { type GuestRequestRow, guestRequestsRepository } from './guest-requests-repository.js';
 export { migrate, pendingMigrations } from './migrate.js';
 export type {
   LedgerEntry,

@@ -8,3 +8,4 @@ export * from './refunds.js';
 export * from './statuses.js';
 export * from './timestamps.js';
 export * from './transitions.js';
+export * from './uuid.js';

@@ -1,7 +1,7 @@
 import { formatMoney, type Language } from '../domain/index.js';
 import { html, htmlDocument, type SafeHtml } from '../html/index.js';
 import type { EmbeddedCardForm, GuestCheckout, HostedCardForm } from '../providers/index.js';
-import type { GuestRequest, HotelDisplay } from './guest-request-query.js';
+import type { GuestRequest, HotelDisplay } from './guest-request.js';
 import { accentStylesheetPath, STYLESHEET_PATH } from './guest-styles.js';
 import type { Outcome } from './guest-view.js';
 import {

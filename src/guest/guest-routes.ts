@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { AppError } from '../domain/index.js';
 import { type GuestCheckout, InvalidNotificationError, ProviderError } from '../providers/index.js';
 import { bilingualPage, outcomePage, paymentPage } from './guest-pages.js';
-import { findGuestRequest, type GuestRequest } from './guest-request-query.js';
+import { findGuestRequest, type GuestRequest } from './guest-request.js';
 import { ACCENT_STYLESHEET_PREFIX, accentCss, GUEST_CSS, STYLESHEET_PATH } from './guest-styles.js';
 import { inTestMode, paymentPageView, resultPageView } from './guest-view.js';
 import { languageMemory } from './language-memory.js';

@@ -1,7 +1,7 @@
 import { formatMoney, holdDateFor } from '../domain/index.js';
 import { html, type SafeHtml } from '../html/index.js';
 import { formatInstant, formatIsoDate, isIsoDate } from '../i18n/index.js';
-import type { GuestRequest, HotelDisplay } from './guest-request-query.js';
+import type { GuestRequest, HotelDisplay } from './guest-request.js';
 import type { Messages } from './messages.js';
 
 /**

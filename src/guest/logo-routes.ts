@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { isUuid } from './guest-request-query.js';
+import { isUuid } from '../domain/index.js';
 import { STATIC_SECURITY_HEADERS } from './security-headers.js';
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;

@@ -70,6 +70,16 @@ describe(`webhooks: signed deliveries through an outbox, to a real receiver (${E
     (await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'pending'"))
       .rows[0]?.n ?? -1;
 
+  /** One tenant's pending deliveries: an earlier test's failing endpoint may still be backing off. */
+  const pendingFor = async (tenant: TenantWithKey) =>
+    (
+      await t.db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
+          WHERE d.status = 'pending' AND w.tenant_id = $1`,
+        [tenant.tenantId],
+      )
+    ).rows[0]?.n ?? -1;
+
   test('create answers id, url, events and the secret once; list never shows it; bad input is refused', async () => {
     const tenant = await t.newTenant('Hôtel Webhook');
     const created = await register(tenant, 'https://pms.example.com/payreq', 'payment_request.captured');
@@ -253,12 +263,12 @@ describe(`webhooks: signed deliveries through an outbox, to a real receiver (${E
     try {
       await register(tenant, receiver.url);
       await createRequest(t, { reservation_ref: 'WH-AGAIN' }, tenant);
-      await roundsUntil(async () => (await pendingCount()) === 0);
+      await roundsUntil(async () => (await pendingFor(tenant)) === 0);
       const eventId = receiver.received[0]?.json.id;
       const again = await cli('webhook', 'redeliver', String(eventId), '--json');
       assert.equal(again.exitCode, 0, again.stderr);
       assert.equal(again.json.endpoints.length, 1);
-      await roundsUntil(async () => (await pendingCount()) === 0);
+      await roundsUntil(async () => (await pendingFor(tenant)) === 0);
       assert.deepEqual(
         receiver.received.map((x) => x.json.id),
         [eventId, eventId],

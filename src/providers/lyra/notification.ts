@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { isUuid } from '../../domain/index.js';
 import { IgnoredNotification, InvalidNotificationError, type ProviderNotification } from '../payment-provider.js';
 import { isObject } from './client.js';
 import { type LyraTransaction, readTransaction } from './lyra-transaction.js';
@@ -72,8 +73,6 @@ export function verifyBrowserReturn(rawBody: string, hmacKey: string): ProviderN
   return notificationOf(readPayment(signed.answer));
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * The order a notification claims to be about, read BEFORE its signature can be checked: the
  * key to check it with is that order's tenant's. Nothing else is read from an unverified
@@ -90,7 +89,7 @@ export function claimedOrderId(rawBody: string): string {
   const orderId = isObject(payment) && isObject(payment.orderDetails) ? payment.orderDetails.orderId : undefined;
   if (typeof orderId !== 'string' || orderId === '') throw new InvalidNotificationError('kr-answer names no order');
   // payreq's orders are its request ids: anything else is no order of ours.
-  if (!UUID.test(orderId)) throw new InvalidNotificationError('kr-answer: the order is not a payreq request id');
+  if (!isUuid(orderId)) throw new InvalidNotificationError('kr-answer: the order is not a payreq request id');
   return orderId;
 }
 

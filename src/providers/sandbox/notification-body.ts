@@ -1,4 +1,4 @@
-import { hasUnstorableText } from '../../domain/index.js';
+import { hasUnstorableText, isUuid } from '../../domain/index.js';
 import { InvalidNotificationError, type ProviderNotification } from '../payment-provider.js';
 
 /** The sandbox's IPN as it travels: snake_case JSON, like a provider's wire format. */
@@ -18,8 +18,6 @@ export interface SandboxIpnBody {
 }
 
 const OUTCOMES: readonly string[] = ['registered', 'paid', 'refused', 'error'];
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -59,7 +57,7 @@ export function readIpnBody(raw: string): ProviderNotification {
   };
   const eventId = text('event_id', true) as string;
   const orderId = text('order_id', true) as string;
-  if (!UUID.test(orderId)) throw new InvalidNotificationError('order_id must be a UUID');
+  if (!isUuid(orderId)) throw new InvalidNotificationError('order_id must be a UUID');
   const outcome = text('outcome', true) as string;
   if (!OUTCOMES.includes(outcome)) throw new InvalidNotificationError(`outcome "${outcome}" is unknown`);
   const n: ProviderNotification = {

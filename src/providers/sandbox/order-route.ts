@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import { isUuid } from '../../domain/index.js';
 import type { SandboxStore } from './sandbox-store.js';
 
 export const SANDBOX_ORDERS_PATH = '/sandbox/orders/:orderId';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const Transaction = Type.Object({
   id: Type.String(),
@@ -35,7 +34,7 @@ export function orderRoute(app: FastifyInstance, store: SandboxStore): void {
     { schema: { hide: true, response: { 200: OrderView, 404: NotFound } } },
     async (request, reply) => {
       const { orderId } = request.params;
-      if (!UUID.test(orderId)) {
+      if (!isUuid(orderId)) {
         return reply.code(404).send({ error: 'No such order: an order id is a uuid.', code: 'order_not_found' });
       }
       const rows = await store.order(orderId.toLowerCase());

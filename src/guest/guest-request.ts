@@ -1,5 +1,5 @@
-import type { Queryable } from '../db/index.js';
-import type { Currency, Language, RequestType, Status } from '../domain/index.js';
+import { guestRequestsRepository, type Queryable } from '../db/index.js';
+import { type Currency, isUuid, type Language, type RequestType, type Status } from '../domain/index.js';
 import { holdDaysTold } from '../providers/index.js';
 import { logoPath } from '../tenants/index.js';
 
@@ -62,41 +62,6 @@ export interface GuestRequest {
   moneyGivenBack: boolean;
 }
 
-interface Row {
-  id: string;
-  tenant_id: string;
-  money_given_back: boolean;
-  reference: string;
-  request_type: RequestType;
-  status: Status;
-  amount: number;
-  amount_captured: number;
-  amount_refunded: number;
-  currency: Currency;
-  language: Language;
-  guest_email: string;
-  guest_first_name: string;
-  guest_last_name: string;
-  hotel_name: string;
-  link_expired: boolean;
-  reservation_ref: string;
-  reservation_data: Record<string, unknown> | null;
-  masked_pan: string;
-  card_expiry_month: number | null;
-  card_expiry_year: number | null;
-  settled_at: Date | string | null;
-  timezone: string;
-  hold_days: number;
-  address: string | null;
-  phone: string | null;
-  contact_email: string | null;
-  terms_url: string | null;
-  accent_color: string | null;
-  logo_hash: string | null;
-  account_provider: string | null;
-  account_mode: string | null;
-}
-
 /** A text value of reservation_data, one line, or nothing. */
 function stayValue(data: Record<string, unknown> | null, key: string): string | undefined {
   const v = data?.[key];
@@ -105,37 +70,13 @@ function stayValue(data: Record<string, unknown> | null, key: string): string | 
   return text === '' ? undefined : text.slice(0, 200);
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
-}
-
 /**
  * The guest has no tenant to scope by: the unguessable uuid is the capability. A deleted
  * request is gone from here like an unknown one (its language went with it).
  */
 export async function findGuestRequest(db: Queryable, id: string): Promise<GuestRequest | undefined> {
   if (!isUuid(id)) return undefined;
-  const r = await db.query<Row>(
-    `SELECT p.id, p.tenant_id, p.reference, p.request_type, p.status, p.amount, p.amount_captured, p.amount_refunded,
-            p.currency, p.language, p.guest_email, p.guest_first_name, p.guest_last_name,
-            p.reservation_ref, p.reservation_data, p.masked_pan, p.card_expiry_month, p.card_expiry_year,
-            t.name AS hotel_name, p.link_expires_at <= now() AS link_expired, t.timezone, t.hold_days,
-            t.address, t.phone, t.contact_email, t.terms_url, t.accent_color, t.logo_hash,
-            a.provider AS account_provider, a.mode AS account_mode,
-            (SELECT min(h.created_at) FROM status_history h
-              WHERE h.payment_request_id = p.id
-                AND h.to_status IN ('AUTHORISED', 'AUTHORISED_TO_VALIDATE', 'CAPTURED')) AS settled_at,
-            EXISTS (SELECT 1 FROM money_ledger l
-                     WHERE l.payment_request_id = p.id AND l.incident IS NOT NULL
-                       AND l.kind IN ('payment', 'verification') AND l.created_at >= p.updated_at) AS money_given_back
-       FROM payment_requests p JOIN tenants t ON t.id = p.tenant_id
-       LEFT JOIN provider_accounts a ON a.tenant_id = p.tenant_id
-      WHERE p.id = $1`,
-    [id.toLowerCase()],
-  );
-  const row = r.rows[0];
+  const row = await guestRequestsRepository(db).find(id.toLowerCase());
   if (!row) return undefined;
   return {
     id: row.id,

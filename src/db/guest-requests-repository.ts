@@ -1,0 +1,68 @@
+import type { Currency, Language, RequestType, Status } from '../domain/index.js';
+import type { Queryable } from './database.js';
+
+/** A request as the guest's pages read it, with its hotel's settings and provider account. */
+export interface GuestRequestRow {
+  id: string;
+  tenant_id: string;
+  money_given_back: boolean;
+  reference: string;
+  request_type: RequestType;
+  status: Status;
+  amount: number;
+  amount_captured: number;
+  amount_refunded: number;
+  currency: Currency;
+  language: Language;
+  guest_email: string;
+  guest_first_name: string;
+  guest_last_name: string;
+  hotel_name: string;
+  link_expired: boolean;
+  reservation_ref: string;
+  reservation_data: Record<string, unknown> | null;
+  masked_pan: string;
+  card_expiry_month: number | null;
+  card_expiry_year: number | null;
+  settled_at: Date | string | null;
+  timezone: string;
+  hold_days: number;
+  address: string | null;
+  phone: string | null;
+  contact_email: string | null;
+  terms_url: string | null;
+  accent_color: string | null;
+  logo_hash: string | null;
+  account_provider: string | null;
+  account_mode: string | null;
+}
+
+/**
+ * The guest has no tenant to scope by: the unguessable uuid (checked by the caller) is the
+ * capability. A deleted request is gone from here like an unknown one.
+ */
+export function guestRequestsRepository(db: Queryable) {
+  return {
+    async find(id: string): Promise<GuestRequestRow | undefined> {
+      const r = await db.query<GuestRequestRow>(
+        `SELECT p.id, p.tenant_id, p.reference, p.request_type, p.status, p.amount, p.amount_captured, p.amount_refunded,
+                p.currency, p.language, p.guest_email, p.guest_first_name, p.guest_last_name,
+                p.reservation_ref, p.reservation_data, p.masked_pan, p.card_expiry_month, p.card_expiry_year,
+                t.name AS hotel_name, p.link_expires_at <= now() AS link_expired, t.timezone, t.hold_days,
+                t.address, t.phone, t.contact_email, t.terms_url, t.accent_color, t.logo_hash,
+                a.provider AS account_provider, a.mode AS account_mode,
+                (SELECT min(h.created_at) FROM status_history h
+                  WHERE h.payment_request_id = p.id
+                    AND h.to_status IN ('AUTHORISED', 'AUTHORISED_TO_VALIDATE', 'CAPTURED')) AS settled_at,
+                EXISTS (SELECT 1 FROM money_ledger l
+                         WHERE l.payment_request_id = p.id AND l.incident IS NOT NULL
+                           AND l.kind IN ('payment', 'verification') AND l.created_at >= p.updated_at) AS money_given_back
+           FROM payment_requests p JOIN tenants t ON t.id = p.tenant_id
+           LEFT JOIN provider_accounts a ON a.tenant_id = p.tenant_id
+          WHERE p.id = $1`,
+        [id.toLowerCase()],
+      );
+      return r.rows[0];
+    },
+  };
+}
