@@ -89,7 +89,9 @@ export {
 export {
   type AppliedChange,
   applyStatusChanges,
+  currentStatus,
   deleteRequest,
+  lockAmounts,
   recordIncident,
   releaseClaims,
   type StatusChange,

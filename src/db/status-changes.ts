@@ -198,3 +198,21 @@ export async function deleteRequest(
   );
   return r.rows[0];
 }
+
+/** The amounts a refund is judged against, the rows locked until the transaction ends. */
+export async function lockAmounts(
+  q: Queryable,
+  ids: readonly string[],
+): Promise<Map<string, { id: string; status: Status; amount_captured: number; amount_refunded: number }>> {
+  const r = await q.query<{ id: string; status: Status; amount_captured: number; amount_refunded: number }>(
+    'SELECT id, status, amount_captured, amount_refunded FROM payment_requests WHERE id = ANY($1::uuid[]) FOR UPDATE',
+    [ids],
+  );
+  return new Map(r.rows.map((row) => [row.id, row]));
+}
+
+/** A request's status as this transaction sees it; null once it is deleted. */
+export async function currentStatus(q: Queryable, id: string): Promise<Status | null> {
+  const r = await q.query<{ status: Status }>('SELECT status FROM payment_requests WHERE id = $1', [id]);
+  return r.rows[0]?.status ?? null;
+}

@@ -1,5 +1,4 @@
-import { type Queryable, recordIncident } from '../../db/index.js';
-import type { Status } from '../../domain/index.js';
+import { currentStatus, type Queryable, recordIncident } from '../../db/index.js';
 import type { MoneyOperation, Settled } from '../money-runner.js';
 import { actorOf } from './entry-actor.js';
 
@@ -13,13 +12,10 @@ export const giveBackOperation: MoneyOperation = {
   async record(tx: Queryable, settled: readonly Settled[]) {
     for (const s of settled) {
       if (s.outcome !== 'succeeded') continue;
-      const row = await tx.query<{ status: Status }>('SELECT status FROM payment_requests WHERE id = $1', [
-        s.entry.payment_request_id,
-      ]);
       await recordIncident(tx, {
         paymentRequestId: s.entry.payment_request_id,
         tenantId: s.entry.tenant_id,
-        status: row.rows[0]?.status ?? null,
+        status: await currentStatus(tx, s.entry.payment_request_id),
         actor: actorOf(s.entry),
         ledgerId: s.entry.id,
         detail: {

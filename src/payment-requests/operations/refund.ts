@@ -1,5 +1,5 @@
-import { applyStatusChanges, type Queryable, releaseClaims } from '../../db/index.js';
-import { allowedFrom, type Status, targetOf } from '../../domain/index.js';
+import { applyStatusChanges, lockAmounts, type Queryable, releaseClaims } from '../../db/index.js';
+import { allowedFrom, targetOf } from '../../domain/index.js';
 import type { MoneyOperation, Settled } from '../money-runner.js';
 import { actorOf } from './entry-actor.js';
 
@@ -14,11 +14,10 @@ export const refundOperation: MoneyOperation = {
     if (done.length > 0) {
       // The amounts as they stood before these refunds: this transaction's ledger rows are
       // settled already, so the request's columns still show the previous refunds only.
-      const r = await tx.query<{ id: string; status: Status; amount_captured: number; amount_refunded: number }>(
-        'SELECT id, status, amount_captured, amount_refunded FROM payment_requests WHERE id = ANY($1::uuid[]) FOR UPDATE',
-        [done.map((s) => s.entry.payment_request_id)],
+      const rows = await lockAmounts(
+        tx,
+        done.map((s) => s.entry.payment_request_id),
       );
-      const rows = new Map(r.rows.map((row) => [row.id, row]));
       await applyStatusChanges(
         tx,
         done.flatMap((s) => {
