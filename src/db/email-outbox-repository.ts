@@ -33,9 +33,11 @@ export interface EmailSubjectRow {
   masked_pan: string;
   card_expiry_month: number | null;
   card_expiry_year: number | null;
+  /** When the request last changed: for a paid deposit, when it was paid. */
   updated_at: Date;
   tenant_name: string;
   sender_email: string | null;
+  /** The hotel's time zone, for dates and times shown to the guest. */
   timezone: string;
   hold_days: number;
   account_provider: string | null;

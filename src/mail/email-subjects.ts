@@ -1,13 +1,8 @@
 import type { EmailSubjectRow, emailOutboxRepository } from '../db/index.js';
 import { holdDaysTold } from '../providers/index.js';
-import type { MailRequest } from './templates.js';
 
 /** The request and tenant settings an e-mail is rendered from. */
-export interface EmailSubject extends MailRequest {
-  guest_email: string;
-  tenant_name: string;
-  sender_email: string | null;
-}
+export type EmailSubject = Omit<EmailSubjectRow, 'account_provider'>;
 
 /**
  * What each request's e-mail is rendered from, by request id. The guest is told how long a

@@ -1,31 +1,16 @@
-import { type Currency, formatMoney, holdDateFor, type Language, type RequestType } from '../domain/index.js';
+import type { EmailSubjectRow } from '../db/index.js';
+import { formatMoney, holdDateFor, type Language } from '../domain/index.js';
 import { html, type SafeHtml } from '../html/index.js';
 import { formatInstant, formatIsoDate, isIsoDate } from '../i18n/index.js';
 import { oneLine } from './escape.js';
 import { MAIL_MESSAGES, type MailMessages } from './mail-messages.js';
 
-/** What a guest e-mail is made from: the request as stored (money in minor units). */
-export interface MailRequest {
-  id: string;
-  reference: string;
-  request_type: RequestType;
-  amount: number;
-  amount_captured: number;
-  currency: Currency;
-  language: Language;
-  guest_first_name: string;
-  guest_last_name: string;
-  reservation_data: Record<string, unknown>;
-  masked_pan: string;
-  card_expiry_month: number | null;
-  card_expiry_year: number | null;
-  /** When the request last changed: for a paid deposit, when it was paid. */
-  updated_at: Date;
-  /** The hotel's time zone, for dates and times shown to the guest. */
-  timezone: string;
-  /** How long a hold lasts at most, in days: the tenant's setting, or less where the provider lapses it sooner. */
-  hold_days: number;
-}
+/**
+ * What a guest e-mail is made from: the request as stored (money in minor units), with
+ * `hold_days` as long as a hold may last at most (the tenant's setting, or less where the
+ * provider lapses it sooner).
+ */
+export type MailRequest = Omit<EmailSubjectRow, 'guest_email' | 'tenant_name' | 'sender_email' | 'account_provider'>;
 
 export interface RenderedMail {
   subject: string;
