@@ -121,6 +121,20 @@ describe(`hostile input: documented 4xx, nothing stored, never a 5xx (${ENGINE})
     await refused(400, 'invalid_json', () => raw('{"amount":1,"amount":100}', `${BASE}${uuid}/capture/`));
   });
 
+  test('the event feed: `after` beyond the largest id a JSON number names exactly is a 422 naming it', async () => {
+    for (const after of ['9223372036854775807', '1e23', '9007199254740992', '1e308']) {
+      const r = await t.call({ method: 'GET', url: `/api/events/?after=${after}` });
+      assert.equal(r.statusCode, 422, `${after}: ${r.body}`);
+      assert.deepEqual(
+        (r.json().details as { field: string }[]).map((d) => d.field),
+        ['after'],
+      );
+    }
+    const edge = await t.call({ method: 'GET', url: `/api/events/?after=${Number.MAX_SAFE_INTEGER}` });
+    assert.equal(edge.statusCode, 200, edge.body);
+    assert.deepEqual(edge.json(), []);
+  });
+
   test('invalid UTF-8 is a 400 invalid_utf8, never stored as U+FFFD', async () => {
     for (const bytes of [
       [0xff],
