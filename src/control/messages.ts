@@ -136,6 +136,9 @@ const en = {
   save: 'Save',
   saved: 'Saved.',
   invalid: 'Some values are not valid; nothing was saved.',
+  invalidText: 'A value holds control characters (such as NUL), which are not accepted. Nothing was changed.',
+  invalidDate: (field: string) => `${field}: not a date. Dates are written YYYY-MM-DD and exist in the calendar.`,
+  invalidUpload: 'The upload was cut short or is not a valid form. Nothing was changed; please try again.',
   settingLabels: {
     name: 'Name',
     sender_email: 'Sender e-mail',
@@ -344,6 +347,12 @@ const fr: ControlMessages = {
   save: 'Enregistrer',
   saved: 'Enregistré.',
   invalid: "Certaines valeurs ne sont pas valides ; rien n'a été enregistré.",
+  invalidText:
+    "Une valeur contient des caractères de contrôle (comme NUL), qui ne sont pas acceptés. Rien n'a été modifié.",
+  invalidDate: (field: string) =>
+    `${field} : ce n'est pas une date. Les dates s'écrivent AAAA-MM-JJ et existent au calendrier.`,
+  invalidUpload:
+    "L'envoi a été interrompu ou n'est pas un formulaire valide. Rien n'a été modifié ; veuillez réessayer.",
   settingLabels: {
     name: 'Nom',
     sender_email: "E-mail d'expédition",
@@ -546,6 +555,11 @@ const de: ControlMessages = {
   save: 'Speichern',
   saved: 'Gespeichert.',
   invalid: 'Einige Werte sind ungültig; es wurde nichts gespeichert.',
+  invalidText: 'Ein Wert enthält Steuerzeichen (etwa NUL), die nicht angenommen werden. Es wurde nichts geändert.',
+  invalidDate: (field: string) =>
+    `${field}: kein Datum. Daten werden JJJJ-MM-TT geschrieben und müssen im Kalender vorkommen.`,
+  invalidUpload:
+    'Der Upload wurde abgebrochen oder ist kein gültiges Formular. Es wurde nichts geändert; bitte erneut versuchen.',
   settingLabels: {
     name: 'Name',
     sender_email: 'Absender-E-Mail',
