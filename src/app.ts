@@ -12,6 +12,7 @@ import {
   frameworkErrors,
   installErrorHandling,
   installHeaderGuard,
+  installRetryAfter,
   parseJsonBody,
   validatorCompiler,
 } from './api/index.js';
@@ -129,6 +130,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     },
     ajv: { customOptions: { coerceTypes: false } },
     frameworkErrors,
+    // Fastify's own answer to a request arriving while the app closes is written straight to
+    // the socket, without Retry-After or a request id; the onRequest hook below answers instead.
+    return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('payreq', await buildContext(opts));
@@ -139,6 +143,11 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler());
   installErrorHandling(app);
   installHeaderGuard(app);
+  installRetryAfter(app);
+  let stopping = false;
+  app.addHook('preClose', async () => {
+    stopping = true;
+  });
 
   // Only JSON is accepted; an empty body counts as no body (a bodiless POST with the header set).
   app.removeAllContentTypeParsers();
@@ -155,6 +164,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    // A request that reaches a closing instance (on a connection still open): 503, so the
+    // client or the balancer retries elsewhere; requests already running finish.
+    if (stopping) throw errors.serviceStopping();
     // The probes and /metrics are called by the infrastructure on the instance's own address,
     // often in plain HTTP on a private network; they carry no guest or integrator data.
     if (config.production && !OPERATOR_PATHS.has(request.url)) {

@@ -7,7 +7,14 @@ import { paymentRequestsRoutes } from './payment-requests-routes.js';
 
 export { type ApiCaller, type Authenticator, authenticator } from './authenticator.js';
 export type { AppContext } from './context.js';
-export { frameworkErrors, installErrorHandling, RETRY_AFTER_SECONDS, sendError, toAppError } from './error-handler.js';
+export {
+  frameworkErrors,
+  installErrorHandling,
+  installRetryAfter,
+  RETRY_AFTER_SECONDS,
+  sendError,
+  toAppError,
+} from './error-handler.js';
 export { installHeaderGuard } from './header-guard.js';
 export { decodeUtf8, MAX_JSON_DEPTH, parseJsonBody } from './json-body.js';
 export { validatorCompiler } from './validator.js';

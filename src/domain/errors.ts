@@ -97,6 +97,8 @@ export const errors = {
   providerRefused: (reason: string) => new AppError('provider_refused', 402, `The payment provider refused: ${reason}`),
   databaseUnavailable: () =>
     new AppError('database_unavailable', 503, 'The service is temporarily unavailable; retry shortly'),
+  serviceStopping: () =>
+    new AppError('service_stopping', 503, 'This instance is stopping; retry shortly (another instance will answer)'),
   /** Production: a tenant with no real provider account cannot take payments, so nothing is created. */
   providerNotConfigured: () =>
     new AppError(
