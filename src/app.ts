@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import rateLimit from '@fastify/rate-limit';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import { Redis } from 'ioredis';
 import {
   type AppContext,
@@ -40,6 +40,8 @@ export interface BuildOptions {
   /** Wraps the configured provider (tests count or fail its calls). */
   wrapProvider?: (real: PaymentProvider) => PaymentProvider;
   now?: () => Date;
+  /** Sees each route as it is registered (the route fuzz test enumerates them this way). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /** Everything the service shares, for the HTTP app, the CLI and the jobs alike. */
@@ -135,6 +137,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
   app.decorate('payreq', await buildContext(opts));
   // A tenant's settings or a key changed by another process or instance reach the key cache
   // as soon as the database's notice does, not AUTH_CACHE_MS later.
