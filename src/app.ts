@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import rateLimit from '@fastify/rate-limit';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import { Redis } from 'ioredis';
 import {
   apiPlugin,
@@ -10,6 +10,7 @@ import {
   frameworkErrors,
   installErrorHandling,
   installHeaderGuard,
+  installRetryAfter,
   parseJsonBody,
   validatorCompiler,
 } from './api/index.js';
@@ -28,8 +29,11 @@ const SAFE_REQUEST_ID = /^[\w.:-]{1,64}$/;
 /** Paths exempt from the production HTTPS rule (see the onRequest hook). */
 const OPERATOR_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
-/** What the HTTP service is built from: the shared context's options (see context.ts). */
-export type BuildOptions = ContextOptions;
+/** What the HTTP service is built from: the shared context's options (see context.ts), and a route hook. */
+export interface BuildOptions extends ContextOptions {
+  /** Sees each route as it is registered (the route fuzz test enumerates them this way). */
+  onRoute?: (route: RouteOptions) => void;
+}
 
 /** The whole HTTP service on an open, migrated database. */
 export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
@@ -67,8 +71,12 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     },
     ajv: { customOptions: { coerceTypes: false } },
     frameworkErrors,
+    // Fastify's own answer to a request arriving while the app closes is written straight to
+    // the socket, without Retry-After or a request id; the onRequest hook below answers instead.
+    return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
   app.decorate('payreq', await buildContext(opts));
   // A tenant's settings or a key changed by another process or instance reach the key cache
   // as soon as the database's notice does, not AUTH_CACHE_MS later.
@@ -77,6 +85,11 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler());
   installErrorHandling(app);
   installHeaderGuard(app);
+  installRetryAfter(app);
+  let stopping = false;
+  app.addHook('preClose', async () => {
+    stopping = true;
+  });
 
   // Only JSON is accepted; an empty body counts as no body (a bodiless POST with the header set).
   app.removeAllContentTypeParsers();
@@ -93,6 +106,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    // A request that reaches a closing instance (on a connection still open): 503, so the
+    // client or the balancer retries elsewhere; requests already running finish.
+    if (stopping) throw errors.serviceStopping();
     // The probes and /metrics are called by the infrastructure on the instance's own address,
     // often in plain HTTP on a private network; they carry no guest or integrator data.
     if (config.production && !OPERATOR_PATHS.has(request.url)) {

@@ -64,8 +64,6 @@ export function sendError(reply: FastifyReply, e: AppError): FastifyReply {
   const body: Record<string, unknown> = { error: e.message, code: e.code, ...e.extra };
   // Authentication failures carry both keys, for clients written to either reference.
   if (e.httpStatus === 401 || e.code.startsWith('api_key_')) body.detail = e.message;
-  // A 503 is temporary (the database is away, the instance is stopping): say when to come back.
-  if (e.httpStatus === 503) reply.header('retry-after', String(RETRY_AFTER_SECONDS));
   // Error bodies are built here, never by a route's response schema: a route documents its
   // 403 as an auth failure, but an HTTPS refusal is a 403 too and must not fail to serialise.
   return reply.code(e.httpStatus).type('application/json; charset=utf-8').serializer(JSON.stringify).send(body);
@@ -78,6 +76,20 @@ export function sendError(reply: FastifyReply, e: AppError): FastifyReply {
 export function frameworkErrors(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   reply.header('x-request-id', request.id);
   sendError(reply, toAppError(err));
+}
+
+/**
+ * A 503 is temporary (the database is away, the instance is stopping), so every one says when
+ * to come back, whoever answered it: the API, a guest or back-office page, the readiness probe.
+ * A route that knows better (the guest page when the provider is away) sets its own.
+ */
+export function installRetryAfter(app: FastifyInstance): void {
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (reply.statusCode === 503 && !reply.hasHeader('retry-after')) {
+      reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+    }
+    return payload;
+  });
 }
 
 export function installErrorHandling(app: FastifyInstance): void {

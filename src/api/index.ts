@@ -9,7 +9,14 @@ export { type ApiCaller, type Authenticator, authenticator } from './authenticat
 
 import './request-fields.js';
 
-export { frameworkErrors, installErrorHandling, RETRY_AFTER_SECONDS, sendError, toAppError } from './error-handler.js';
+export {
+  frameworkErrors,
+  installErrorHandling,
+  installRetryAfter,
+  RETRY_AFTER_SECONDS,
+  sendError,
+  toAppError,
+} from './error-handler.js';
 export { installHeaderGuard } from './header-guard.js';
 export { decodeUtf8, MAX_JSON_DEPTH, parseJsonBody } from './json-body.js';
 export { validatorCompiler } from './validator.js';

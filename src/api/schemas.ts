@@ -309,7 +309,12 @@ export const EventBody = Type.Object(
 
 export const EventsQuery = Type.Object({
   after: Type.Optional(
-    Type.Integer({ minimum: 0, description: 'The id of the last event you processed; omitted: from the oldest kept' }),
+    // Ids are bigint in the database; past 2^53 - 1 a JSON number no longer names one exactly.
+    Type.Integer({
+      minimum: 0,
+      maximum: Number.MAX_SAFE_INTEGER,
+      description: 'The id of the last event you processed; omitted: from the oldest kept',
+    }),
   ),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
 });

@@ -1,16 +1,18 @@
 import multipart, { type MultipartFile } from '@fastify/multipart';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { apiKeys } from '../api-keys/index.js';
 import type { Tenant } from '../db/index.js';
-import { AppError } from '../domain/index.js';
+import { AppError, isIsoDate } from '../domain/index.js';
 import { MAX_LOGO_BYTES, SETTING_FIELDS, setTenantLogo, updateTenantSettings } from '../tenants/index.js';
 import { confirmRevokePage, keysPage, settingsPage } from './config-pages.js';
 import { audit, controlNotFound, field, flash, pageContext, tenantScope, user } from './control-context.js';
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const KEY_AUDIT = { disable: 'key_disabled', enable: 'key_enabled', revoke: 'key_revoked' } as const;
 const send = (reply: FastifyReply, body: string, status = 200) =>
   reply.code(status).type('text/html; charset=utf-8').send(body);
+
+const invalidUpload = () =>
+  new AppError('invalid_upload', 400, 'The upload was cut short or is not a valid multipart form');
 
 /** An uploaded file as the multipart parser leaves it in the body: its bytes, and whether it was cut at the limit. */
 interface Upload {
@@ -62,11 +64,12 @@ export async function configRoutes(control: FastifyInstance): Promise<void> {
   });
 
   control.post('/keys', async (request, reply) => {
-    const { tenant } = await configTenant(request, tenantOf(request));
+    const { tenant, tenants } = await configTenant(request, tenantOf(request));
     const ctx = await pageContext(request, reply);
     const label = (field(request.body, 'label') ?? '').trim();
     const expiry = (field(request.body, 'expires_at') ?? '').trim();
-    const expiresAt = expiry === '' ? null : DATE.test(expiry) ? new Date(`${expiry}T00:00:00Z`) : undefined;
+    // A day that exists, or none: 9999-99-99 passed a pattern check and reached the database.
+    const expiresAt = expiry === '' ? null : isIsoDate(expiry) ? new Date(`${expiry}T00:00:00Z`) : undefined;
     const back = `/control/keys?tenant=${tenant.id}`;
     if (
       label === '' ||
@@ -74,8 +77,10 @@ export async function configRoutes(control: FastifyInstance): Promise<void> {
       expiresAt === undefined ||
       (expiresAt && expiresAt.getTime() <= Date.now())
     ) {
-      flash(request, 'error', ctx.m.invalid);
-      return reply.redirect(back, 303);
+      // The form again, with what is wrong, and nothing created: a 422 like every other form.
+      const list = await keys.list(tenant.id);
+      const shown = { ...ctx, flash: { kind: 'error' as const, text: ctx.m.invalid } };
+      return send(reply, keysPage(shown, { tenant, tenants, keys: list }), 422);
     }
     const { key, summary } = await keys.create({ tenantId: tenant.id, label, expiresAt });
     request.session.set('newKey', { prefix: summary.prefix, key });
@@ -131,6 +136,17 @@ export async function configRoutes(control: FastifyInstance): Promise<void> {
       onFile: readUpload,
       throwFileSizeLimit: false,
       limits: { fileSize: MAX_LOGO_BYTES + 1, files: 1, fields: 5, fieldSize: 1024, parts: 6 },
+    });
+    // The form is parsed by the plugin's own preValidation hook; a body cut short or malformed
+    // (no closing boundary, a bad part header) fails there with the parser's plain Error, which
+    // was a 500. What fails before this next hook is the client's form; the parent renders it.
+    const parsed = new WeakSet<FastifyRequest>();
+    uploads.addHook('preValidation', async (request) => {
+      parsed.add(request);
+    });
+    uploads.setErrorHandler((err: FastifyError, request) => {
+      const clientError = err instanceof AppError || (err.statusCode !== undefined && err.statusCode < 500);
+      throw parsed.has(request) || clientError ? err : invalidUpload();
     });
     uploads.post('/settings/logo', async (request, reply) => {
       const { tenant, tenants } = await configTenant(request, tenantOf(request));

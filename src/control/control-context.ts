@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuditEntry } from '../db/index.js';
 import { AppError } from '../domain/index.js';
+import { printable } from './input-guard.js';
 import type { ControlUser, PageContext } from './layout.js';
 import { CONTROL_MESSAGES, type ControlLanguage, isControlLanguage, languageFromHeader } from './messages.js';
 
@@ -62,14 +63,20 @@ export function tenantScope(request: FastifyRequest, requested: unknown): string
   return named?.toLowerCase();
 }
 
-/** Records one back-office action with who and from where. */
+/**
+ * Records one back-office action with who and from where. Its text is made printable first
+ * (input-guard.ts): a refused sign-in is recorded whatever its username holds.
+ */
 export async function audit(
   request: FastifyRequest,
   e: Omit<AuditEntry, 'username' | 'ip'> & { username?: string | null },
 ): Promise<void> {
+  const username = e.username ?? request.controlUser?.username ?? null;
   await request.server.payreq.repos.audit.record({
     ...e,
-    username: e.username ?? request.controlUser?.username ?? null,
+    username: username === null ? null : printable(username),
+    target: e.target == null ? e.target : printable(e.target),
+    detail: e.detail && JSON.parse(JSON.stringify(e.detail, (_k, v) => (typeof v === 'string' ? printable(v) : v))),
     ip: request.ip,
   });
 }

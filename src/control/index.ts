@@ -1,12 +1,15 @@
 import formbody from '@fastify/formbody';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { toAppError } from '../api/index.js';
+import type { AppError } from '../domain/index.js';
 import { STATIC_SECURITY_HEADERS } from '../guest/index.js';
 import { adminRoutes } from './admin-routes.js';
 import { configRoutes } from './config-routes.js';
 import { pageContext } from './control-context.js';
 import { CONTROL_CSS, CONTROL_JS, CONTROL_SCRIPT_PATH, CONTROL_STYLESHEET_PATH } from './control-styles.js';
+import { firstQueryValues, refuseUnacceptedText } from './input-guard.js';
 import { messagePage, notFoundPage, type PageContext } from './layout.js';
+import type { ControlMessages } from './messages.js';
 import { requestsRoutes } from './requests-routes.js';
 import { registerSessions, sessionAlive } from './session.js';
 import { signInRoutes } from './sign-in-routes.js';
@@ -58,7 +61,19 @@ async function identify(control: FastifyInstance, request: FastifyRequest): Prom
   return 'ok';
 }
 
+function hookList<T>(hooks: T | T[] | undefined): T[] {
+  return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
+}
+
 const CSRF_CODES = new Set(['FST_CSRF_INVALID_TOKEN', 'FST_CSRF_MISSING_SECRET']);
+
+/** The refusals of the back office's own edge checks, in the page's language. */
+function localised(e: AppError, m: ControlMessages): string | undefined {
+  if (e.code === 'invalid_text') return m.invalidText;
+  if (e.code === 'invalid_upload') return m.invalidUpload;
+  if (e.code === 'invalid_date') return m.invalidDate(String(e.extra.field ?? ''));
+  return undefined;
+}
 
 /** Errors as pages; statuses from the one mapping of the service (toAppError). */
 async function renderError(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
@@ -83,7 +98,7 @@ async function renderError(err: FastifyError, request: FastifyRequest, reply: Fa
     );
   if (e.httpStatus === 404) return send(404, notFoundPage(ctx));
   if (e.httpStatus === 429) return send(429, messagePage(ctx, m.signInThrottled, '', '/control/sign-in'));
-  return send(e.httpStatus, messagePage(ctx, e.httpStatus >= 500 ? m.error : e.message, ''));
+  return send(e.httpStatus, messagePage(ctx, e.httpStatus >= 500 ? m.error : (localised(e, m) ?? e.message), ''));
 }
 
 /** The back office under /control/: sessions, CSRF, headers, and its pages. */
@@ -98,17 +113,17 @@ export async function controlPlugin(app: FastifyInstance, opts: { now?: () => Da
         production: app.payreq.config.production,
         sessions: app.payreq.repos.adminSessions,
       });
-      // Every state-changing route checks the CSRF token: by construction, not by memory.
+      // By construction, not by memory: every route refuses control characters in what it
+      // reads (after the body is parsed, multipart included), and every state-changing route
+      // checks the CSRF token.
       control.addHook('onRoute', (route) => {
+        if (!route.config?.checksOwnText)
+          route.preValidation = [...hookList(route.preValidation), refuseUnacceptedText];
         const methods = Array.isArray(route.method) ? route.method : [route.method];
         if (!methods.some((m) => m !== 'GET' && m !== 'HEAD')) return;
-        const existing = route.preHandler
-          ? Array.isArray(route.preHandler)
-            ? route.preHandler
-            : [route.preHandler]
-          : [];
-        route.preHandler = [...existing, control.csrfProtection];
+        route.preHandler = [...hookList(route.preHandler), control.csrfProtection];
       });
+      control.addHook('preValidation', firstQueryValues);
       control.addHook('onRequest', async (_request, reply) => {
         reply.headers(STATIC_SECURITY_HEADERS);
         reply.header('cache-control', 'no-store');

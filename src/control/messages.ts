@@ -140,6 +140,9 @@ const en = {
     `Webhook endpoint ${url} was disabled on ${when} (${reason}): it is sent nothing more. Once the receiver is fixed, register it again and catch up from the event feed.`,
   webhookFailing: (url: string, since: string) =>
     `Webhook endpoint ${url} has failed every delivery since ${since}. It is disabled after 3 days of failures.`,
+  invalidText: 'A value holds control characters (such as NUL), which are not accepted. Nothing was changed.',
+  invalidDate: (field: string) => `${field}: not a date. Dates are written YYYY-MM-DD and exist in the calendar.`,
+  invalidUpload: 'The upload was cut short or is not a valid form. Nothing was changed; please try again.',
   settingLabels: {
     name: 'Name',
     sender_email: 'Sender e-mail',
@@ -352,6 +355,12 @@ const fr: ControlMessages = {
     `Le webhook ${url} a été désactivé le ${when} (${reason}) : plus rien ne lui est envoyé. Une fois le récepteur réparé, enregistrez-le de nouveau et rattrapez les événements depuis le flux.`,
   webhookFailing: (url, since) =>
     `Le webhook ${url} échoue à chaque envoi depuis le ${since}. Il est désactivé après 3 jours d'échecs.`,
+  invalidText:
+    "Une valeur contient des caractères de contrôle (comme NUL), qui ne sont pas acceptés. Rien n'a été modifié.",
+  invalidDate: (field: string) =>
+    `${field} : ce n'est pas une date. Les dates s'écrivent AAAA-MM-JJ et existent au calendrier.`,
+  invalidUpload:
+    "L'envoi a été interrompu ou n'est pas un formulaire valide. Rien n'a été modifié ; veuillez réessayer.",
   settingLabels: {
     name: 'Nom',
     sender_email: "E-mail d'expédition",
@@ -558,6 +567,11 @@ const de: ControlMessages = {
     `Der Webhook ${url} wurde am ${when} deaktiviert (${reason}): Er erhält nichts mehr. Sobald der Empfänger repariert ist, registrieren Sie ihn erneut und holen Sie die Ereignisse über den Feed nach.`,
   webhookFailing: (url, since) =>
     `Jede Zustellung an den Webhook ${url} schlägt seit ${since} fehl. Nach 3 Tagen mit Fehlern wird er deaktiviert.`,
+  invalidText: 'Ein Wert enthält Steuerzeichen (etwa NUL), die nicht angenommen werden. Es wurde nichts geändert.',
+  invalidDate: (field: string) =>
+    `${field}: kein Datum. Daten werden JJJJ-MM-TT geschrieben und müssen im Kalender vorkommen.`,
+  invalidUpload:
+    'Der Upload wurde abgebrochen oder ist kein gültiges Formular. Es wurde nichts geändert; bitte erneut versuchen.',
   settingLabels: {
     name: 'Name',
     sender_email: 'Absender-E-Mail',

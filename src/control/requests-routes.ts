@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ControlListFilter } from '../db/index.js';
-import { AppError, REQUEST_TYPES, type RequestType, STATUSES, type Status } from '../domain/index.js';
+import {
+  AppError,
+  isIsoDate,
+  isTimestampInRange,
+  REQUEST_TYPES,
+  type RequestType,
+  STATUSES,
+  type Status,
+} from '../domain/index.js';
 import { audit, controlNotFound, field, flash, isUuid, pageContext, tenantScope, user } from './control-context.js';
 import {
   AMOUNT_ACTIONS,
@@ -14,9 +22,17 @@ import { bulkPage, confirmPage, type DetailRow, detailPage, type ListQuery, list
 import { tenantContextOf } from './tenant-context.js';
 
 const PAGE_SIZE = 50;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-const dateOrUndefined = (v: string | undefined) => (v && DATE.test(v) && !Number.isNaN(Date.parse(v)) ? v : undefined);
+/**
+ * A date filter: empty is no filter; anything else must be a day that exists (2026-02-31 does
+ * not, and the database refused it with a 500), or the page says which filter is wrong.
+ */
+function dateFilter(q: ListQuery, name: keyof ListQuery): string | undefined {
+  const v = q[name];
+  if (v === undefined) return undefined;
+  if (!isIsoDate(v)) throw new AppError('invalid_date', 400, `${name} must be a date (YYYY-MM-DD)`, { field: name });
+  return v;
+}
 
 function encodeCursor(row: { created_at: Date; id: string }): string {
   return Buffer.from(`${new Date(row.created_at).toISOString()}|${row.id}`).toString('base64url');
@@ -26,7 +42,8 @@ function decodeCursor(v: string | undefined): { createdAt: Date; id: string } | 
   if (!v) return undefined;
   const [at, id] = Buffer.from(v, 'base64url').toString('utf8').split('|');
   const createdAt = new Date(at ?? '');
-  if (!isUuid(id) || Number.isNaN(createdAt.getTime())) throw new AppError('invalid_cursor', 400, 'Invalid page link');
+  // The database's timestamps end where JavaScript's do not (a date of year -271821 was a 500).
+  if (!isUuid(id) || !isTimestampInRange(createdAt)) throw new AppError('invalid_cursor', 400, 'Invalid page link');
   return { createdAt, id };
 }
 
@@ -92,8 +109,8 @@ export async function performAction(
 function listFilter(request: FastifyRequest, q: ListQuery & { after?: string }): ControlListFilter {
   const status = (STATUSES as readonly string[]).includes(q.status ?? '') ? (q.status as Status) : undefined;
   const type = (REQUEST_TYPES as readonly string[]).includes(q.type ?? '') ? (q.type as RequestType) : undefined;
-  const createdFrom = dateOrUndefined(q.created_from);
-  const createdTo = dateOrUndefined(q.created_to);
+  const createdFrom = dateFilter(q, 'created_from');
+  const createdTo = dateFilter(q, 'created_to');
   const text = q.q?.trim().slice(0, 100);
   return {
     tenantId: tenantScope(request, q.tenant),
@@ -103,8 +120,8 @@ function listFilter(request: FastifyRequest, q: ListQuery & { after?: string }):
     createdFrom: createdFrom ? new Date(`${createdFrom}T00:00:00Z`) : undefined,
     // "Created until" includes that whole day.
     createdBefore: createdTo ? new Date(Date.parse(`${createdTo}T00:00:00Z`) + 86_400_000) : undefined,
-    checkinFrom: dateOrUndefined(q.checkin_from),
-    checkinTo: dateOrUndefined(q.checkin_to),
+    checkinFrom: dateFilter(q, 'checkin_from'),
+    checkinTo: dateFilter(q, 'checkin_to'),
     before: decodeCursor(q.after),
     limit: PAGE_SIZE + 1,
   };

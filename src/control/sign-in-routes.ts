@@ -79,7 +79,9 @@ export async function signInRoutes(control: FastifyInstance): Promise<void> {
     return signInPage(request, reply, 200);
   });
 
-  control.post('/sign-in', { preHandler: throttle }, async (request, reply) => {
+  // Whatever a failed sign-in's username holds, it is refused like any wrong one and audited
+  // (control characters escaped by audit()), so the text check is this route's own.
+  control.post('/sign-in', { preHandler: throttle, config: { checksOwnText: true } }, async (request, reply) => {
     const username = field(request.body, 'username') ?? '';
     const password = field(request.body, 'password') ?? '';
     const found = await users.authenticate(username, password);
@@ -113,7 +115,8 @@ export async function signInRoutes(control: FastifyInstance): Promise<void> {
   });
 
   // A preference, not an action: a plain link, no form needed. `back` must stay on /control/.
-  control.get('/language/:language', async (request, reply) => {
+  // Its own text check: anything but a known language and a safe `back` falls back to defaults.
+  control.get('/language/:language', { config: { checksOwnText: true } }, async (request, reply) => {
     const { language } = request.params as { language: string };
     const back = (request.query as { back?: string }).back ?? '/control/';
     const target = isBackTarget(back) ? back : '/control/';

@@ -81,6 +81,13 @@ export const errors = {
   badCursor: () => new AppError('invalid_cursor', 400, 'Invalid pagination cursor'),
   badUrl: () => new AppError('bad_url', 400, 'Malformed URL'),
   invalidJson: () => new AppError('invalid_json', 400, 'Request body is not valid JSON'),
+  /** Parsers differ on which of two equal keys wins (most keep the last, silently). */
+  duplicateJsonKey: (key: string) =>
+    new AppError(
+      'invalid_json',
+      400,
+      `Request body is not valid JSON for this API: the key ${JSON.stringify(key.slice(0, 64))} appears twice in one object`,
+    ),
   invalidUtf8: () => new AppError('invalid_utf8', 400, 'Request body is not valid UTF-8'),
   jsonTooDeep: (maxDepth: number) =>
     new AppError('json_too_deep', 400, `Request body nests objects or arrays deeper than ${maxDepth} levels`, {
@@ -113,6 +120,8 @@ export const errors = {
   providerRefused: (reason: string) => new AppError('provider_refused', 402, `The payment provider refused: ${reason}`),
   databaseUnavailable: () =>
     new AppError('database_unavailable', 503, 'The service is temporarily unavailable; retry shortly'),
+  serviceStopping: () =>
+    new AppError('service_stopping', 503, 'This instance is stopping; retry shortly (another instance will answer)'),
   /** Production: a tenant with no real provider account cannot take payments, so nothing is created. */
   providerNotConfigured: () =>
     new AppError(

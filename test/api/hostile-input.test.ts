@@ -95,6 +95,46 @@ describe(`hostile input: documented 4xx, nothing stored, never a 5xx (${ENGINE})
     assert.equal(d.amount_captured, 0);
   });
 
+  test('a key twice in one object, at any depth, is a 400 invalid_json naming it; the same key in two objects is fine', async () => {
+    const body = JSON.stringify(createBody({ reservation_ref: 'DUP-1' }));
+    for (const [text, key] of [
+      [body.replace('"amount":150', '"amount":150,"amount":1'), 'amount'],
+      [body.replace('{', '{"request_type":"DEPOSIT",'), 'request_type'],
+      [body.replace('"room_type":"Double"', '"room_type":"Double","room_type":"Suite"'), 'room_type'],
+      [body.replace('"reservation_data":{', '"reservation_data":{"x":[{"a":1,"a":2}],'), 'a'],
+      // Equal once decoded: a parser reads both as one key.
+      [body.replace('"amount":150', '"amount":150,"\\u0061mount":1'), 'amount'],
+    ] as const) {
+      const r = await refused(400, 'invalid_json', () => raw(text));
+      assert.equal(
+        r.json().error,
+        `Request body is not valid JSON for this API: the key "${key}" appears twice in one object`,
+      );
+    }
+    // Apart from duplicates, a body says what it did before: equal keys in sibling objects, and
+    // key-like text inside strings, are ordinary.
+    const fine = JSON.stringify(
+      createBody({ reservation_ref: 'DUP-2', reservation_data: { a: { n: 1 }, b: { n: 2 }, note: '"n":1,"n":2' } }),
+    );
+    assert.equal((await raw(fine)).statusCode, 201, fine);
+    const { uuid } = await createRequest(t, { reservation_ref: 'DUP-CAPTURE' });
+    await refused(400, 'invalid_json', () => raw('{"amount":1,"amount":100}', `${BASE}${uuid}/capture/`));
+  });
+
+  test('the event feed: `after` beyond the largest id a JSON number names exactly is a 422 naming it', async () => {
+    for (const after of ['9223372036854775807', '1e23', '9007199254740992', '1e308']) {
+      const r = await t.call({ method: 'GET', url: `/api/events/?after=${after}` });
+      assert.equal(r.statusCode, 422, `${after}: ${r.body}`);
+      assert.deepEqual(
+        (r.json().details as { field: string }[]).map((d) => d.field),
+        ['after'],
+      );
+    }
+    const edge = await t.call({ method: 'GET', url: `/api/events/?after=${Number.MAX_SAFE_INTEGER}` });
+    assert.equal(edge.statusCode, 200, edge.body);
+    assert.deepEqual(edge.json(), []);
+  });
+
   test('invalid UTF-8 is a 400 invalid_utf8, never stored as U+FFFD', async () => {
     for (const bytes of [
       [0xff],

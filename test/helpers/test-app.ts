@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse, RouteOptions } from 'fastify';
 import { generateApiKey } from '../../src/api-keys/index.js';
 import { buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config/index.js';
@@ -50,6 +50,8 @@ export interface TestAppOptions {
   /** Wraps the app's real provider, e.g. to count or fail its calls. */
   provider?: (real: PaymentProvider) => PaymentProvider;
   now?: () => Date;
+  /** Sees each route as the app registers it. */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 export async function newTenant(
@@ -92,7 +94,13 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     WORKERS: 'off',
     ...options.env,
   });
-  const app = await buildApp({ config, db: testDb.db, wrapProvider: options.provider, now: options.now });
+  const app = await buildApp({
+    config,
+    db: testDb.db,
+    wrapProvider: options.provider,
+    now: options.now,
+    onRoute: options.onRoute,
+  });
   await app.ready();
   const repos = repositories(testDb.db);
   const tenant = await newTenant(repos);

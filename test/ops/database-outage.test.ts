@@ -7,7 +7,7 @@ import { loadConfig } from '../../src/config/index.js';
 import { type Database, openDatabase, repositories } from '../../src/db/index.js';
 import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.js';
 import { type PausableProxy, startPausableProxy } from '../helpers/pausable-proxy.js';
-import { newTenant, type TenantWithKey } from '../helpers/test-app.js';
+import { createBody, newTenant, type TenantWithKey } from '../helpers/test-app.js';
 
 const TIMEOUT_MS = 1000;
 const SKIP = ENGINE !== 'postgres' && 'needs a PostgreSQL server to lose: PGlite runs inside the process';
@@ -64,6 +64,14 @@ describe(`a database that stops answering (${ENGINE})`, { skip: SKIP }, () => {
   test('paused (connections open, nothing answers): 503 database_unavailable with Retry-After, then recovery', async () => {
     assert.equal((await list()).statusCode, 200);
     assert.equal((await app.inject({ method: 'GET', url: '/readyz' })).statusCode, 200);
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/payment-requests/',
+      headers: tenant.headers,
+      payload: { ...createBody(), reservation_ref: 'OUT-GUEST' },
+    });
+    assert.equal(created.statusCode, 201, created.body);
+    const guestPage = `/payment/${created.json().uuid}/`;
     proxy.pause();
     try {
       const r = await unavailable(list);
@@ -71,6 +79,12 @@ describe(`a database that stops answering (${ENGINE})`, { skip: SKIP }, () => {
       assert.equal(typeof r.json().error, 'string');
       const ready = await unavailable(() => app.inject({ method: 'GET', url: '/readyz' }));
       assert.equal(ready.json().checks.database, 'unavailable');
+      // Liveness: the process answers. A probe restarting it would mend nothing.
+      const live = await app.inject({ method: 'GET', url: '/healthz' });
+      assert.equal(live.statusCode, 200, live.body);
+      // The guest's page is a 503 page that says when to come back, like the API.
+      const page = await unavailable(() => app.inject({ method: 'GET', url: guestPage }));
+      assert.match(String(page.headers['content-type']), /^text\/html/);
       await unavailable(() =>
         app.inject({
           method: 'POST',
