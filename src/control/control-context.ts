@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuditEntry } from '../db/index.js';
-import { AppError } from '../domain/index.js';
+import { AppError, isUuid as isUuidText } from '../domain/index.js';
 import { printable } from './input-guard.js';
 import type { ControlUser, PageContext } from './layout.js';
 import { CONTROL_MESSAGES, type ControlLanguage, isControlLanguage, languageFromHeader } from './messages.js';
@@ -13,13 +13,13 @@ declare module 'fastify' {
 }
 
 export const LANGUAGE_COOKIE = 'payreq_control_lang';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** "Not here, or not yours": the same 404 for both, so a guessed id tells nothing. */
 export const controlNotFound = () => new AppError('not_found', 404, 'Not found');
 
+/** A form or query value that is a UUID (the one check of domain/, for values of any type). */
 export function isUuid(v: unknown): v is string {
-  return typeof v === 'string' && UUID.test(v);
+  return typeof v === 'string' && isUuidText(v);
 }
 
 export function languageOf(request: FastifyRequest): ControlLanguage {
