@@ -100,7 +100,7 @@ async function compiledTree() {
       outdir: tree,
       format: 'esm',
       platform: 'node',
-      target: 'node20',
+      target: 'node24',
       sourcemap: 'inline',
       logLevel: 'silent',
     });
