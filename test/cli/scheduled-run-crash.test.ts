@@ -160,8 +160,11 @@ describe(`a scheduled daily run killed mid-job (kill -9) is run again after a re
       LOG_LEVEL: 'info',
       // A dead run is known for dead 2 s after its last renewal (60 s in production).
       JOB_LEASE_SECONDS: '2',
-      // reconcile_claims, run below, believes the provider's "not there" at once.
-      IN_DOUBT_GRACE_SECONDS: '0',
+      // reconcile_claims, run below, believes the provider's "not there" 3 s after a row was
+      // written: the shortest grace a 500 ms provider bound allows (a Lyra call of 3 requests
+      // of 450 ms, twice); the second process's start and run alone take longer.
+      PROVIDER_TIMEOUT_MS: '500',
+      IN_DOUBT_GRACE_SECONDS: '3',
     });
 
     const first = await ServeProcess.start(env, scratch.dir);
