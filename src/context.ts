@@ -15,6 +15,7 @@ import {
 } from './payment-requests/index.js';
 import {
   accountRegistry,
+  longestProviderCallMs,
   type PaymentProvider,
   type ProviderRegistry,
   sandboxProvider,
@@ -76,7 +77,14 @@ export async function buildContext(opts: ContextOptions): Promise<AppContext> {
     // tests); lyra: it cannot take payments at all, as production requires.
     ...(opts.config.paymentProvider === 'sandbox' ? { sandbox: sandboxFor(opts, secretKey, metrics) } : {}),
   });
-  const runner = moneyRunner({ db: opts.db, ledger: repos.ledger, providers });
+  const runner = moneyRunner({
+    db: opts.db,
+    ledger: repos.ledger,
+    providers,
+    // A move starts its call only while the rest of its grace covers the longest call.
+    callWindowMs: opts.config.inDoubtGraceSeconds * 1000 - longestProviderCallMs(opts.config.providerTimeoutMs),
+    ...(opts.now ? { now: () => (opts.now as () => Date)().getTime() } : {}),
+  });
   const reconcile = reconciler({
     db: opts.db,
     repos,

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { type DatabaseLocation, parseDatabaseUrl } from '../db/open-database.js';
+import { longestProviderCallMs } from '../providers/call-limits.js';
 import { checkKeyId, KeyRingError, keyRing, LEGACY_KEY_ID, type NamedKey, parseOldKeys } from '../secrets/index.js';
 import { estimatedBits, MIN_SECRET_KEY_BITS } from './secret-key-strength.js';
 import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
@@ -49,7 +50,8 @@ export interface Config {
   providerTimeoutMs: number;
   /**
    * How long a money operation with no answer stays in doubt before the provider's "not
-   * there" is believed: a call that timed out may still land a moment later.
+   * there" is believed: a call that timed out may still land a moment later. At least twice
+   * the longest a provider call can last (checked here).
    */
   inDoubtGraceSeconds: number;
   /** The sandbox's first IPN retry delay; later ones double (tests shorten it). */
@@ -169,6 +171,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (headersTimeoutMs > requestTimeoutMs) {
     throw new ConfigError('HEADERS_TIMEOUT_MS must not be longer than REQUEST_TIMEOUT_MS');
   }
+  const providerTimeoutMs = int(env, 'PROVIDER_TIMEOUT_MS', 15_000, 100, 120_000);
+  const inDoubtGraceSeconds = int(env, 'IN_DOUBT_GRACE_SECONDS', 120, 0, 86_400);
+  // Reconcile believes the provider's "not there" once the grace has passed since an
+  // operation's ledger row was written: by then its call must be over. A move may wait up to
+  // one longest call for its turn (the runner does not start it later), then its own call lasts
+  // up to one more: the grace must cover both.
+  const longestCallMs = longestProviderCallMs(providerTimeoutMs);
+  if (inDoubtGraceSeconds * 1000 < 2 * longestCallMs) {
+    throw new ConfigError(
+      `IN_DOUBT_GRACE_SECONDS (${inDoubtGraceSeconds} s) is shorter than twice the longest a provider call can ` +
+        `last (${longestCallMs / 1000} s with PROVIDER_TIMEOUT_MS=${providerTimeoutMs}): set it to at least ` +
+        `${Math.ceil((2 * longestCallMs) / 1000)}, or lower PROVIDER_TIMEOUT_MS`,
+    );
+  }
   const apiDocsRaw = (env.API_DOCS || (production ? 'off' : 'on')).toLowerCase();
   if (!['on', 'off'].includes(apiDocsRaw)) throw new ConfigError(`API_DOCS must be on or off (got "${env.API_DOCS}")`);
   const metricsToken = env.METRICS_TOKEN || undefined;
@@ -203,8 +219,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     oldSecretKeys,
     logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),
     authCacheMs: int(env, 'AUTH_CACHE_MS', 5000, 0, 300_000),
-    providerTimeoutMs: int(env, 'PROVIDER_TIMEOUT_MS', 15_000, 100, 120_000),
-    inDoubtGraceSeconds: int(env, 'IN_DOUBT_GRACE_SECONDS', 120, 0, 86_400),
+    providerTimeoutMs,
+    inDoubtGraceSeconds,
     sandboxIpnRetryMs: int(env, 'SANDBOX_IPN_RETRY_MS', 1000, 10, 60_000),
     mailRetryBaseMs: int(env, 'MAIL_RETRY_BASE_MS', 30_000, 10, 3_600_000),
     webhookRetryBaseMs: int(env, 'WEBHOOK_RETRY_BASE_MS', 30_000, 10, 3_600_000),

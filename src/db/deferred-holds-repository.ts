@@ -46,17 +46,18 @@ export function deferredHoldsRepository(db: Queryable) {
      * run, or a capture racing the job, finds the rows it lost already taken and skips them.
      * A request whose ledger already has a hold (placed, asked, or in doubt) is never claimed
      * again: one hold per order, whatever state the request's columns are in.
-     * Returns the ids this call won. `q`: the transaction that also writes their ledger rows.
+     * Returns the ids this call won. `q`: the transaction that also writes their ledger rows,
+     * with `token`, the claim's token, on each.
      */
-    async claim(ids: readonly string[], from: Status, q: Queryable = db): Promise<Set<string>> {
+    async claim(ids: readonly string[], from: Status, token: string, q: Queryable = db): Promise<Set<string>> {
       if (ids.length === 0) return new Set();
       const r = await q.query<{ id: string }>(
-        `UPDATE payment_requests p SET pending_action = 'hold', pending_since = now()
+        `UPDATE payment_requests p SET pending_action = 'hold', pending_since = now(), claim_token = $3
           WHERE p.id = ANY($1::uuid[]) AND p.status = $2 AND p.pending_action IS NULL
             AND NOT EXISTS (SELECT 1 FROM money_ledger l
                              WHERE l.payment_request_id = p.id AND l.kind = 'hold' AND l.state <> 'failed')
           RETURNING p.id`,
-        [ids, from],
+        [ids, from, token],
       );
       return new Set(r.rows.map((row) => row.id));
     },

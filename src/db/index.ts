@@ -62,6 +62,7 @@ export type {
 } from './money-ledger-repository.js';
 export { type DatabaseLocation, openDatabase, parseDatabaseUrl } from './open-database.js';
 export {
+  type ClaimedRow,
   CREATE_SQL,
   type Created,
   type CreateKey,

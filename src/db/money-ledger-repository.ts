@@ -21,6 +21,8 @@ export interface LedgerEntry {
   source: Actor['source'];
   actor: string | null;
   error: string | null;
+  /** The token of the claim this row's operation ran under (null: none, or written before tokens). */
+  claim_token: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -38,6 +40,8 @@ export interface NewLedgerEntry {
   incident?: string | null;
   parentId?: string | null;
   actor: Actor;
+  /** The token of the claim the operation runs under, recorded with its row. */
+  claimToken?: string | null;
 }
 
 /** What the provider said of one requested row. */
@@ -46,7 +50,48 @@ export type LedgerOutcome =
   | { id: string; state: 'failed' | 'in_doubt'; error: string };
 
 const COLUMNS = `id::text, payment_request_id, tenant_id, kind, amount, currency, provider, provider_transaction_id,
-  idempotency_key, state, incident, parent_id::text, source, actor, error, created_at, updated_at`;
+  idempotency_key, state, incident, parent_id::text, source, actor, error, claim_token::text, created_at, updated_at`;
+
+/** The new rows, as a table `e` of the WITH that writes them: one array parameter per column. */
+const NEW_ROWS = `e AS (
+  SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[],
+                       $9::text[], $10::bigint[], $11::text[], $12::text[], $13::uuid[])
+    AS u(request_id, tenant_id, kind, amount, currency, provider, txn, key, incident, parent_id, source, actor, token))`;
+
+/**
+ * Writes the rows of `e` that `WHERE` lets through as `requested`. A key already in the ledger
+ * is the same operation: no second row, unless that operation failed (nothing moved), when the
+ * retry takes its row over, with its own claim's token.
+ */
+const INSERT_REQUESTED = (where: string) => `INSERT INTO money_ledger (payment_request_id, tenant_id, kind, amount,
+     currency, provider, provider_transaction_id, idempotency_key, state, incident, parent_id, source, actor, claim_token)
+   SELECT e.request_id, e.tenant_id, e.kind, e.amount, e.currency, e.provider, e.txn, e.key, 'requested',
+          e.incident, e.parent_id, e.source, e.actor, e.token
+     FROM e ${where}
+   ON CONFLICT (idempotency_key) DO UPDATE
+     SET state = 'requested', error = NULL, amount = EXCLUDED.amount, updated_at = now(),
+         provider_transaction_id = EXCLUDED.provider_transaction_id, source = EXCLUDED.source,
+         actor = EXCLUDED.actor, claim_token = EXCLUDED.claim_token
+   WHERE money_ledger.state = 'failed'
+   RETURNING id::text, idempotency_key`;
+
+function newRowParams(entries: readonly NewLedgerEntry[]): unknown[] {
+  return [
+    entries.map((e) => e.paymentRequestId),
+    entries.map((e) => e.tenantId),
+    entries.map((e) => e.kind),
+    entries.map((e) => e.amount),
+    entries.map((e) => e.currency),
+    entries.map((e) => e.provider),
+    entries.map((e) => e.providerTransactionId),
+    entries.map((e) => e.idempotencyKey),
+    entries.map((e) => e.incident ?? null),
+    entries.map((e) => e.parentId ?? null),
+    entries.map((e) => e.actor.source),
+    entries.map((e) => e.actor.actor),
+    entries.map((e) => e.claimToken ?? null),
+  ];
+}
 
 /**
  * The money ledger's SQL. Rows are written `requested` before the provider is called, and
@@ -63,36 +108,39 @@ export function moneyLedgerRepository(db: Database) {
     async request(entries: readonly NewLedgerEntry[], q: Queryable = db): Promise<(string | undefined)[]> {
       if (entries.length === 0) return [];
       const r = await q.query<{ id: string; idempotency_key: string }>(
-        `INSERT INTO money_ledger (payment_request_id, tenant_id, kind, amount, currency, provider,
-           provider_transaction_id, idempotency_key, state, incident, parent_id, source, actor)
-         SELECT e.request_id, e.tenant_id, e.kind, e.amount, e.currency, e.provider, e.txn, e.key, 'requested',
-                e.incident, e.parent_id, e.source, e.actor
-           FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[],
-                       $9::text[], $10::bigint[], $11::text[], $12::text[])
-             AS e(request_id, tenant_id, kind, amount, currency, provider, txn, key, incident, parent_id, source, actor)
-         ON CONFLICT (idempotency_key) DO UPDATE
-           SET state = 'requested', error = NULL, amount = EXCLUDED.amount, updated_at = now(),
-               provider_transaction_id = EXCLUDED.provider_transaction_id, source = EXCLUDED.source,
-               actor = EXCLUDED.actor
-         WHERE money_ledger.state = 'failed'
-         RETURNING id::text, idempotency_key`,
-        [
-          entries.map((e) => e.paymentRequestId),
-          entries.map((e) => e.tenantId),
-          entries.map((e) => e.kind),
-          entries.map((e) => e.amount),
-          entries.map((e) => e.currency),
-          entries.map((e) => e.provider),
-          entries.map((e) => e.providerTransactionId),
-          entries.map((e) => e.idempotencyKey),
-          entries.map((e) => e.incident ?? null),
-          entries.map((e) => e.parentId ?? null),
-          entries.map((e) => e.actor.source),
-          entries.map((e) => e.actor.actor),
-        ],
+        `WITH ${NEW_ROWS} ${INSERT_REQUESTED('')}`,
+        newRowParams(entries),
       );
       const byKey = new Map(r.rows.map((row) => [row.idempotency_key, row.id]));
       return entries.map((e) => byKey.get(e.idempotencyKey));
+    },
+
+    /**
+     * As `request`, for rows whose claim was taken by an earlier statement (a command's): a row
+     * is written only while its request still holds the row's `claimToken`, and the same
+     * statement renews that claim (`pending_since`), so the stale-claim reaper, which frees only
+     * claims older than the grace with no open row, cannot free it once the row exists. One
+     * statement, one round trip, as `request`: the claim's row lock orders it against the
+     * reaper, and a claim freed first leaves nothing to write. `held: false`: the claim is no
+     * longer this token's; its holder must not call the provider.
+     */
+    async requestFenced(entries: readonly NewLedgerEntry[]): Promise<{ id: string | undefined; held: boolean }[]> {
+      if (entries.length === 0) return [];
+      const r = await db.query<{ key: string; id: string | null; held: boolean }>(
+        `WITH ${NEW_ROWS}, held AS (
+           UPDATE payment_requests p SET pending_since = now()
+             FROM e WHERE p.id = e.request_id AND p.claim_token = e.token
+           RETURNING p.id
+         ), ins AS (${INSERT_REQUESTED('WHERE e.request_id IN (SELECT id FROM held)')})
+         SELECT e.key, ins.id, e.request_id IN (SELECT id FROM held) AS held
+           FROM e LEFT JOIN ins ON ins.idempotency_key = e.key`,
+        newRowParams(entries),
+      );
+      const byKey = new Map(r.rows.map((row) => [row.key, row]));
+      return entries.map((e) => {
+        const row = byKey.get(e.idempotencyKey);
+        return { id: row?.id ?? undefined, held: row?.held ?? false };
+      });
     },
 
     /** A movement the provider reports (a guest's payment or card registration): already done. */

@@ -46,6 +46,9 @@ export interface PaymentRequestRow {
   updated_at: Date;
 }
 
+/** A row just claimed, with its claim's token. */
+export type ClaimedRow = PaymentRequestRow & { claim_token: string };
+
 export interface StatusRow {
   id: string;
   reference: string;
@@ -246,19 +249,29 @@ export function paymentRequestsRepository(db: Database) {
     },
 
     /**
-     * Claims older than `seconds` with no ledger row open: their process died before asking the
-     * provider anything (the ledger row is written before every call), so nothing moved.
+     * Frees claims older than `seconds` with no ledger row open: their process died (or
+     * stalled) before asking the provider anything (the ledger row is written before every
+     * call), so nothing moved. One statement: a command's ledger row is written only while its
+     * claim holds and renews the claim's `pending_since` as it is written, so a row written
+     * meanwhile keeps its claim (the row lock orders the two), and a holder whose claim is freed
+     * here writes no row and never calls the provider. A hold's attempt is counted. Answers how
+     * many were freed.
      */
-    async staleClaimsWithoutOperation(seconds: number, limit: number): Promise<{ id: string; claim: PendingAction }[]> {
-      const r = await db.query<{ id: string; claim: PendingAction }>(
-        `SELECT p.id, p.pending_action AS claim FROM payment_requests p
-          WHERE p.pending_action IS NOT NULL AND p.pending_since < now() - make_interval(secs => $1::int)
+    async releaseStaleClaims(seconds: number, limit: number): Promise<number> {
+      const r = await db.query(
+        `UPDATE payment_requests p
+            SET pending_action = NULL, pending_since = NULL, claim_token = NULL,
+                hold_attempts = p.hold_attempts + CASE WHEN p.pending_action = 'hold' THEN 1 ELSE 0 END,
+                last_hold_error = CASE WHEN p.pending_action = 'hold' THEN NULL ELSE p.last_hold_error END
+          WHERE p.id IN (SELECT s.id FROM payment_requests s
+                          WHERE s.pending_action IS NOT NULL AND s.pending_since < now() - make_interval(secs => $1::int)
+                          ORDER BY s.pending_since LIMIT $2)
+            AND p.pending_action IS NOT NULL AND p.pending_since < now() - make_interval(secs => $1::int)
             AND NOT EXISTS (SELECT 1 FROM money_ledger l
-                             WHERE l.payment_request_id = p.id AND l.state IN ('requested', 'in_doubt'))
-          ORDER BY p.pending_since LIMIT $2`,
+                             WHERE l.payment_request_id = p.id AND l.state IN ('requested', 'in_doubt'))`,
         [seconds, limit],
       );
-      return r.rows;
+      return r.rowCount;
     },
 
     /** Newest first, keyset pagination on (created_at, id): the cost of page N is that of page 1. */
@@ -290,19 +303,21 @@ export function paymentRequestsRepository(db: Database) {
 
     /**
      * Claims the row for a money command that must talk to the provider: only one claim can
-     * win, and the provider is then called outside any transaction.
+     * win, and the provider is then called outside any transaction. `token`, new for each
+     * claim, names the holder: its ledger row is written only while the row still holds it.
      */
     async claim(
       tenantId: string,
       id: string,
       from: readonly Status[],
       action: 'capture' | 'release' | 'refund' | 'hold',
-    ): Promise<PaymentRequestRow | undefined> {
-      const r = await db.query<PaymentRequestRow>(
-        `UPDATE payment_requests SET pending_action = $4, pending_since = now()
+      token: string,
+    ): Promise<ClaimedRow | undefined> {
+      const r = await db.query<ClaimedRow>(
+        `UPDATE payment_requests SET pending_action = $4, pending_since = now(), claim_token = $5
           WHERE id = $1 AND tenant_id = $2 AND status = ANY($3::text[]) AND pending_action IS NULL
-          RETURNING ${DETAIL_COLUMNS}`,
-        [id, tenantId, from, action],
+          RETURNING ${DETAIL_COLUMNS}, claim_token::text`,
+        [id, tenantId, from, action, token],
       );
       return r.rows[0];
     },

@@ -13,6 +13,8 @@ export interface StatusChange {
   actor: Actor;
   detail?: Record<string, unknown> | null;
   claim?: PendingAction;
+  /** The token of that claim: the change applies only while the request still holds it. */
+  token?: string | null;
   ledgerId?: string | null;
   /** Columns the change carries with it; absent ones keep their value. */
   set?: {
@@ -59,19 +61,20 @@ export async function applyStatusChanges(q: Queryable, changes: readonly StatusC
        SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::jsonb[], $7::text[],
                             $8::bigint[], $9::text[], $10::text[], $11::text[], $12::text[], $13::int[], $14::int[],
                             $15::int[], $16::text[], $17::text[], $18::boolean[],
-                            $19::text[])
+                            $19::text[], $20::uuid[])
          AS c(id, from_list, to_status, source, actor, detail, claim, ledger_id, provider, txn, card_token, masked_pan,
-              exp_month, exp_year, hold_cap, hold_error, email, hold_placed, network_txn)
+              exp_month, exp_year, hold_cap, hold_error, email, hold_placed, network_txn, token)
      ), old AS (
        SELECT p.id, p.status, t.hold_days FROM payment_requests p JOIN c ON c.id = p.id
          JOIN tenants t ON t.id = p.tenant_id
         WHERE p.status = ANY(string_to_array(c.from_list, ','))
           AND p.pending_action IS NOT DISTINCT FROM c.claim
+          AND p.claim_token IS NOT DISTINCT FROM c.token
         FOR UPDATE OF p
      ), upd AS (
        UPDATE payment_requests p
           SET status = c.to_status,
-              pending_action = NULL, pending_since = NULL,
+              pending_action = NULL, pending_since = NULL, claim_token = NULL,
               provider = COALESCE(c.provider, p.provider),
               provider_transaction_id = COALESCE(c.txn, p.provider_transaction_id),
               card_token = COALESCE(c.card_token, p.card_token),
@@ -128,6 +131,7 @@ export async function applyStatusChanges(q: Queryable, changes: readonly StatusC
       col((c) => c.email),
       changes.map((c) => c.set?.holdPlaced !== undefined),
       col((c) => c.set?.networkTransactionId),
+      col((c) => c.token),
     ],
   );
   return r.rows;
@@ -135,21 +139,28 @@ export async function applyStatusChanges(q: Queryable, changes: readonly StatusC
 
 /**
  * Gives claims back with no status change: the provider said no, or was not reached, so
- * nothing moved. A hold's attempt is counted and its error kept for the next run.
+ * nothing moved. A hold's attempt is counted and its error kept for the next run. Only a claim
+ * the request still holds under `token` is given back: a holder whose claim was freed and
+ * taken again changes nothing.
  */
 export async function releaseClaims(
   q: Queryable,
-  claims: readonly { id: string; claim: PendingAction; error?: string }[],
+  claims: readonly { id: string; claim: PendingAction; token: string | null; error?: string }[],
 ): Promise<void> {
   if (claims.length === 0) return;
   await q.query(
     `UPDATE payment_requests p
-        SET pending_action = NULL, pending_since = NULL,
+        SET pending_action = NULL, pending_since = NULL, claim_token = NULL,
             hold_attempts = p.hold_attempts + CASE WHEN c.claim = 'hold' THEN 1 ELSE 0 END,
             last_hold_error = CASE WHEN c.claim = 'hold' THEN c.error ELSE p.last_hold_error END
-       FROM unnest($1::uuid[], $2::text[], $3::text[]) AS c(id, claim, error)
-      WHERE p.id = c.id AND p.pending_action = c.claim`,
-    [claims.map((c) => c.id), claims.map((c) => c.claim), claims.map((c) => c.error?.slice(0, 500) ?? null)],
+       FROM unnest($1::uuid[], $2::text[], $3::text[], $4::uuid[]) AS c(id, claim, error, token)
+      WHERE p.id = c.id AND p.pending_action = c.claim AND p.claim_token IS NOT DISTINCT FROM c.token`,
+    [
+      claims.map((c) => c.id),
+      claims.map((c) => c.claim),
+      claims.map((c) => c.error?.slice(0, 500) ?? null),
+      claims.map((c) => c.token),
+    ],
   );
 }
 

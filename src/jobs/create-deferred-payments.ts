@@ -106,8 +106,8 @@ export async function createDeferredPayments(
    */
   async function group(rows: readonly DueImprint[], workers: number): Promise<void> {
     const ids = rows.map((r) => r.id);
-    const outcomes = await ctx.runner.run(holdOperation, rows.map(move), workers, (tx) =>
-      ctx.holds.claim(ids, from, tx),
+    const outcomes = await ctx.runner.run(holdOperation, rows.map(move), workers, (tx, token) =>
+      ctx.holds.claim(ids, from, token, tx),
     );
     for (const o of outcomes) {
       if (o.outcome === 'succeeded') result.held++;

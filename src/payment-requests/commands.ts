@@ -1,10 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import {
   applyStatusChanges,
+  type ClaimedRow,
   type CreateKey,
   type Database,
   deleteRequest,
-  type PaymentRequestRow,
   type Repositories,
   releaseClaims,
 } from '../db/index.js';
@@ -135,21 +135,21 @@ export function paymentRequestCommands(deps: CommandDeps, now: () => Date = () =
 
   /**
    * Claims the row for `action`, or answers what an earlier call under the same key did: the
-   * claimed row, or the outcome already known.
+   * claimed row (with its claim's token, new for this call), or the outcome already known.
    */
   async function claim(
     t: TenantContext,
     id: string,
     action: MoneyAction,
     key: string,
-  ): Promise<PaymentRequestRow | ActionOutcome> {
+  ): Promise<ClaimedRow | ActionOutcome> {
     // The same key again (a double submission, a retry) is the same operation: once it is
     // known to have happened, answer it, even where the status would allow another (a partial
     // refund keeps CAPTURED).
     const done = await earlier(t, id, key);
     if (done) return done;
     for (let attempt = 0; attempt < 2; attempt++) {
-      const row = await requests.claim(t.tenantId, id, allowedFrom(action), action);
+      const row = await requests.claim(t.tenantId, id, allowedFrom(action), action, randomUUID());
       if (row) return row;
       const known = await earlier(t, id, key);
       if (known) return known;
@@ -179,9 +179,12 @@ export function paymentRequestCommands(deps: CommandDeps, now: () => Date = () =
     return { uuid: id, reference: row.reference, status: row.status };
   }
 
-  /** A claimed row's move through the runner; the answer the API gives for its outcome. */
+  /**
+   * A claimed row's move through the runner, under its claim's token: its ledger row is written
+   * only while the request still holds the claim, and the provider is called only then.
+   */
   async function runMove(
-    row: PaymentRequestRow,
+    row: ClaimedRow,
     action: MoneyAction,
     key: string,
     cents: number,
@@ -201,6 +204,7 @@ export function paymentRequestCommands(deps: CommandDeps, now: () => Date = () =
           providerTransactionId: row.provider_transaction_id,
           idempotencyKey: key,
           actor,
+          claimToken: row.claim_token,
         },
         call: (provider) =>
           call(provider, {
@@ -215,12 +219,17 @@ export function paymentRequestCommands(deps: CommandDeps, now: () => Date = () =
     return answerFor(row, result);
   }
 
-  async function answerFor(row: PaymentRequestRow, result: RunResult | undefined): Promise<ActionOutcome> {
+  async function answerFor(row: ClaimedRow, result: RunResult | undefined): Promise<ActionOutcome> {
     if (!result || result.outcome === 'duplicate') {
       // Another call under the same key got there first: this claim is not the one that counts.
-      if (row.pending_action) await releaseClaims(db, [{ id: row.id, claim: row.pending_action }]);
+      if (row.pending_action) {
+        await releaseClaims(db, [{ id: row.id, claim: row.pending_action, token: row.claim_token }]);
+      }
       throw errors.operationInProgress(row.pending_action ?? 'money');
     }
+    // The claim was freed (its holder stalled past the stale-claim grace) and may be another's
+    // now: nothing was written or sent for this call.
+    if (result.outcome === 'not_claimed') throw errors.operationInProgress(row.pending_action ?? 'money');
     if (result.outcome === 'refused') throw errors.providerRefused(result.error);
     if (result.outcome === 'failed') throw errors.providerUnavailable();
     if (result.outcome === 'in_doubt') throw errors.outcomeUnknown();
@@ -230,8 +239,8 @@ export function paymentRequestCommands(deps: CommandDeps, now: () => Date = () =
   }
 
   /** Gives the claim back when the move is refused before the provider is asked. */
-  async function refuseBeforeCall(row: PaymentRequestRow, action: MoneyAction, err: unknown): Promise<never> {
-    await releaseClaims(db, [{ id: row.id, claim: action }]);
+  async function refuseBeforeCall(row: ClaimedRow, action: MoneyAction, err: unknown): Promise<never> {
+    await releaseClaims(db, [{ id: row.id, claim: action, token: row.claim_token }]);
     throw err;
   }
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Database, LedgerEntry, MoneyLedgerRepository, NewLedgerEntry, Queryable } from '../db/index.js';
 import {
   type MoneyAnswer,
@@ -24,6 +25,7 @@ export type EntryFacts = Pick<
   | 'parent_id'
   | 'source'
   | 'actor'
+  | 'claim_token'
 >;
 
 /**
@@ -56,14 +58,25 @@ export type RunResult = Settled | { entry: NewLedgerEntry; outcome: 'duplicate' 
 /**
  * Claims the moves' requests inside the transaction that writes their ledger rows, so a claim
  * never exists without its row, nor a row without its claim; answers the request ids it won.
+ * `token` is the claim's: written on the claimed rows, and recorded on the ledger rows.
  */
-export type ClaimStep = (tx: Queryable) => Promise<ReadonlySet<string>>;
+export type ClaimStep = (tx: Queryable, token: string) => Promise<ReadonlySet<string>>;
 
 export interface RunnerDeps {
   db: Database;
   ledger: MoneyLedgerRepository;
   providers: ProviderRegistry;
   log?: { warn(obj: object, msg: string): void };
+  /**
+   * How long after writing its ledger row a move may still start its provider call: the
+   * in-doubt grace less the longest a call can last, so that reconcile, which believes the
+   * provider's "not there" only once the grace has passed since the row was written, never
+   * does so while the call can still land. A move whose turn comes later (it waited behind
+   * other calls, or its process stalled) is not sent: it fails, nothing moved.
+   */
+  callWindowMs?: number;
+  /** The runner's clock, in ms (tests move it). */
+  now?: () => number;
 }
 
 function facts(id: string, e: NewLedgerEntry): EntryFacts {
@@ -80,6 +93,7 @@ function facts(id: string, e: NewLedgerEntry): EntryFacts {
     parent_id: e.parentId ?? null,
     source: e.actor.source,
     actor: e.actor.actor,
+    claim_token: e.claimToken ?? null,
   };
 }
 
@@ -156,27 +170,40 @@ export function moneyRunner(deps: RunnerDeps) {
     }
   }
 
-  /** Each move's ledger row id (undefined: not written), and the requests the claim won, if any. */
+  /**
+   * Each move's ledger row id (undefined: not written), and the requests whose claim it holds,
+   * when claims are at stake. With `claim`, the claim and the rows are one transaction, under a
+   * token new for this run. Without, a move claimed earlier (a command's: its entry carries its
+   * claim's token) gets its row only while its request still holds that token.
+   */
   async function requestRows(
     moves: readonly MoneyMove[],
     claim?: ClaimStep,
-  ): Promise<{ ids: (string | undefined)[]; won?: ReadonlySet<string> }> {
-    if (!claim) return { ids: await ledger.request(moves.map((m) => m.entry)) };
+  ): Promise<{ ids: (string | undefined)[]; won?: ReadonlySet<string>; token?: string }> {
+    if (!claim) {
+      if (!moves.some((m) => m.entry.claimToken)) return { ids: await ledger.request(moves.map((m) => m.entry)) };
+      const rows = await ledger.requestFenced(moves.map((m) => m.entry));
+      const held = new Set(moves.filter((_, i) => rows[i]?.held).map((m) => m.entry.paymentRequestId));
+      return { ids: rows.map((r) => r.id), won: held };
+    }
+    const token = randomUUID();
     return db.transaction(async (tx) => {
-      const won = await claim(tx);
+      const won = await claim(tx, token);
       const mine = moves.filter((m) => won.has(m.entry.paymentRequestId));
       const ids = await ledger.request(
-        mine.map((m) => m.entry),
+        mine.map((m) => ({ ...m.entry, claimToken: token })),
         tx,
       );
       const byMove = new Map(mine.map((m, i) => [m, ids[i]]));
-      return { ids: moves.map((m) => byMove.get(m)), won };
+      return { ids: moves.map((m) => byMove.get(m)), won, token };
     });
   }
 
   /**
    * Runs the moves, `concurrency` provider calls at once. With `claim`, the claim and the
-   * ledger rows are one transaction, and a move whose row the claim lost is `not_claimed`.
+   * ledger rows are one transaction, and a move whose row the claim lost is `not_claimed`;
+   * a move claimed earlier whose claim its request no longer holds is `not_claimed` too, and
+   * is never sent.
    */
   async function run(
     op: MoneyOperation,
@@ -184,8 +211,11 @@ export function moneyRunner(deps: RunnerDeps) {
     concurrency = 1,
     claim?: ClaimStep,
   ): Promise<RunResult[]> {
+    const now = deps.now ?? Date.now;
+    // Taken before the rows are written: the grace of each row counts from a later instant.
+    const written = now();
     // The providers are read beside the ledger write, not after it: one round trip less per group.
-    const [{ ids, won }, byTenant] = await Promise.all([requestRows(moves, claim), providersOf(moves)]);
+    const [{ ids, won, token }, byTenant] = await Promise.all([requestRows(moves, claim), providersOf(moves)]);
     const results: RunResult[] = moves.map((m) => ({
       entry: m.entry,
       outcome: won && !won.has(m.entry.paymentRequestId) ? ('not_claimed' as const) : ('duplicate' as const),
@@ -199,12 +229,20 @@ export function moneyRunner(deps: RunnerDeps) {
         const id = ids[i];
         // The same key is already in the ledger: that operation is someone else's to finish.
         if (id === undefined) continue;
-        const entry = facts(id, move.entry);
+        const entry = facts(id, token ? { ...move.entry, claimToken: token } : move.entry);
         let s: Settled;
         const provider = byTenant.get(move.entry.tenantId);
         if (!provider || provider instanceof ProviderError) {
           // No provider to ask (an account removed, say): nothing was sent, nothing moved.
           s = { entry, outcome: 'failed', error: provider?.message ?? 'no provider' };
+          settled.push(s);
+          results[i] = s;
+          continue;
+        }
+        if (deps.callWindowMs !== undefined && now() - written > deps.callWindowMs) {
+          // Too late to start: reconcile may already have believed "not there" and freed the
+          // claim; a call now could land after that. Nothing is sent.
+          s = { entry, outcome: 'failed', error: `not sent: its turn came ${now() - written} ms after its row` };
           settled.push(s);
           results[i] = s;
           continue;

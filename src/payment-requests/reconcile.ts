@@ -1,4 +1,4 @@
-import { type Database, type LedgerEntry, PG, pgCode, type Repositories, releaseClaims } from '../db/index.js';
+import { type Database, type LedgerEntry, PG, pgCode, type Repositories } from '../db/index.js';
 import type { Currency } from '../domain/index.js';
 import type { ProviderOrder, ProviderRegistry } from '../providers/index.js';
 import type { MoneyOperation, MoneyRunner } from './money-runner.js';
@@ -201,7 +201,7 @@ export function reconciler(deps: ReconcilerDeps) {
         if (done) result.given_back++;
       }
 
-      result.claims_released = await releaseStaleClaims(deps.db, repos, opts.staleClaimSeconds ?? deps.graceSeconds);
+      result.claims_released = await releaseStaleClaims(repos, opts.staleClaimSeconds ?? deps.graceSeconds);
 
       await checkWindow(opts, result);
       return result;
@@ -322,11 +322,10 @@ export async function giveBack(runner: MoneyRunner, incident: LedgerEntry): Prom
 }
 
 /**
- * Claims with no open ledger row, older than `seconds`: their process died before asking the
- * provider anything (the ledger row is written before every call), so nothing moved.
+ * Claims with no open ledger row, older than `seconds`: their process died (or stalled) before
+ * asking the provider anything (the ledger row is written before every call), so nothing moved.
+ * A stalled holder that wakes up finds its claim's token gone: it writes nothing, sends nothing.
  */
-async function releaseStaleClaims(db: Database, repos: Repositories, seconds: number): Promise<number> {
-  const stale = await repos.paymentRequests.staleClaimsWithoutOperation(seconds, 500);
-  await releaseClaims(db, stale);
-  return stale.length;
+async function releaseStaleClaims(repos: Repositories, seconds: number): Promise<number> {
+  return repos.paymentRequests.releaseStaleClaims(seconds, 500);
 }

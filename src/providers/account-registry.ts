@@ -1,5 +1,6 @@
 import type { ProviderAccountRow } from '../db/index.js';
 import type { SecretBox } from '../secrets/index.js';
+import { lyraRequestTimeoutMs } from './call-limits.js';
 import { claimedOrderId, type LyraAccount, lyraProvider } from './lyra/index.js';
 import {
   InvalidNotificationError,
@@ -38,13 +39,8 @@ export interface LyraSecrets {
   hmac_key: string;
 }
 
-/**
- * Lyra's own timeout stays below the runner's bound, so a late call is really abandoned (fetch
- * aborted) rather than forgotten while still under way.
- */
-function lyraTimeout(boundMs: number): number {
-  return Math.max(1, Math.min(10_000, Math.floor(boundMs * 0.9)));
-}
+/** Lyra's own timeout stays below the runner's bound (call-limits.ts). */
+const lyraTimeout = lyraRequestTimeoutMs;
 
 /** The row with its secrets opened; a row that cannot be opened (SECRET_KEY changed) is unusable. */
 export function lyraAccountOf(row: ProviderAccountRow, secrets: SecretBox): LyraAccount {

@@ -5,6 +5,7 @@ export {
   lyraAccountOf,
   type ProviderAccountSource,
 } from './account-registry.js';
+export { longestProviderCallMs } from './call-limits.js';
 export { holdDaysTold, holdLimitSeconds } from './hold-limits.js';
 export { checkLyraCredentials } from './lyra/index.js';
 export {

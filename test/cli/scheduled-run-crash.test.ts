@@ -25,6 +25,9 @@ const IMPRINTS = 1500;
 const SECRET_KEY = 'crash-test-'.repeat(4);
 
 /** Resolves once `check` is true; rejects, saying `what`, after `timeoutMs` (a hang guard only). */
+/** The shortest in-doubt grace PROVIDER_TIMEOUT_MS=2000 allows. */
+const GRACE_SECONDS = 11;
+
 async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
@@ -160,14 +163,19 @@ describe(`a scheduled daily run killed mid-job (kill -9) is run again after a re
       LOG_LEVEL: 'info',
       // A dead run is known for dead 2 s after its last renewal (60 s in production).
       JOB_LEASE_SECONDS: '2',
-      // reconcile_claims, run below, believes the provider's "not there" at once.
-      IN_DOUBT_GRACE_SECONDS: '0',
+      // reconcile_claims, run below, believes the provider's "not there" once GRACE_SECONDS
+      // have passed since a row was written: the shortest grace a 2 s provider bound allows
+      // (a Lyra call of 3 requests of 1.8 s, twice).
+      PROVIDER_TIMEOUT_MS: '2000',
+      IN_DOUBT_GRACE_SECONDS: String(GRACE_SECONDS),
     });
 
     const first = await ServeProcess.start(env, scratch.dir);
     await until('the daily job to be holding', () => holdsAsked(fake) >= 200);
     first.child.kill('SIGKILL');
     assert.equal(await first.exited, 'SIGKILL');
+    // Every row the dead process wrote is older than this instant.
+    const killedAt = Date.now();
 
     const killed = await withDb(state);
     assert.ok(
@@ -182,6 +190,8 @@ describe(`a scheduled daily run killed mid-job (kill -9) is run again after a re
     );
     // The claims the dead process had in flight (sent or not) are left alone by the second
     // attempt: reconcile_claims settles them by the provider's view of each order...
+    // The grace is wall time: the dead process's rows are settled only once it has passed.
+    await until('the in-doubt grace to pass since the kill', () => Date.now() - killedAt >= GRACE_SECONDS * 1000);
     parseJson(await payreq(['job', 'run', 'reconcile_claims', '--json'], env, scratch.dir));
     // ...and the ones it frees are held by the next run.
     parseJson(await payreq(['job', 'run', 'create_deferred_payments', '--json'], env, scratch.dir));

@@ -102,4 +102,19 @@ describe('operator settings: TRUST_PROXY, SECRET_KEY, timeouts, API_DOCS, METRIC
     refused({ METRICS_TOKEN: 'short' }, /^METRICS_TOKEN must be at least 16/);
     refused({ METRICS_TOKEN: 'has a space in it, long enough' }, /^METRICS_TOKEN must be at least 16/);
   });
+  test('IN_DOUBT_GRACE_SECONDS: refused shorter than twice the longest a provider call can last', () => {
+    // 15 s bound: a Lyra call makes up to 3 requests of 10 s each, 30 s in all; twice that is 60.
+    refused(
+      { IN_DOUBT_GRACE_SECONDS: '0' },
+      /^IN_DOUBT_GRACE_SECONDS \(0 s\) .* \(30 s with PROVIDER_TIMEOUT_MS=15000\)/,
+    );
+    refused({ IN_DOUBT_GRACE_SECONDS: '59' }, /at least 60/);
+    assert.equal(loadConfig({ IN_DOUBT_GRACE_SECONDS: '60' }).inDoubtGraceSeconds, 60);
+    assert.equal(loadConfig({}).inDoubtGraceSeconds, 120);
+    // A shorter provider bound allows a shorter grace: 300 ms, so 3 requests of 270 ms.
+    refused({ IN_DOUBT_GRACE_SECONDS: '1', PROVIDER_TIMEOUT_MS: '300' }, /\(0\.81 s with PROVIDER_TIMEOUT_MS=300\)/);
+    assert.equal(loadConfig({ IN_DOUBT_GRACE_SECONDS: '2', PROVIDER_TIMEOUT_MS: '300' }).inDoubtGraceSeconds, 2);
+    // A bound longer than the default grace's half needs a longer grace.
+    refused({ PROVIDER_TIMEOUT_MS: '61000' }, /\(61 s with PROVIDER_TIMEOUT_MS=61000\): set it to at least 122/);
+  });
 });

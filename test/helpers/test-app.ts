@@ -50,6 +50,8 @@ export interface TestAppOptions {
   /** Wraps the app's real provider, e.g. to count or fail its calls. */
   provider?: (real: PaymentProvider) => PaymentProvider;
   now?: () => Date;
+  /** Wraps the app's database connection, e.g. to hold a statement before it is sent. */
+  database?: (real: Database) => Database;
   /** Sees each route as the app registers it. */
   onRoute?: (route: RouteOptions) => void;
 }
@@ -96,7 +98,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   });
   const app = await buildApp({
     config,
-    db: testDb.db,
+    db: options.database ? options.database(testDb.db) : testDb.db,
     wrapProvider: options.provider,
     now: options.now,
     onRoute: options.onRoute,

@@ -62,7 +62,7 @@ describe(`the books always match the provider's (${ENGINE})`, () => {
   let t: ListeningApp;
   const provider = countingProvider();
   before(async () => {
-    t = await startListeningApp({ provider: provider.provider, env: { IN_DOUBT_GRACE_SECONDS: '0' } });
+    t = await startListeningApp({ provider: provider.provider, env: { IN_DOUBT_GRACE_SECONDS: '60' } });
   });
   after(() => t.close());
 

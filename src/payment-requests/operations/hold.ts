@@ -21,6 +21,7 @@ export const holdOperation: MoneyOperation = {
         from,
         to: targetOf('deferred_hold_placed'),
         claim: 'hold' as const,
+        token: s.entry.claim_token,
         actor: actorOf(s.entry),
         ledgerId: s.entry.id,
         detail: { transaction_id: s.outcome === 'succeeded' ? s.transactionId : null },
@@ -36,6 +37,7 @@ export const holdOperation: MoneyOperation = {
           from,
           to: targetOf('deferred_hold_refused'),
           claim: 'hold' as const,
+          token: s.entry.claim_token,
           actor: actorOf(s.entry),
           ledgerId: s.entry.id,
           detail: { reason: s.outcome === 'refused' ? s.error : null },
@@ -46,7 +48,12 @@ export const holdOperation: MoneyOperation = {
       tx,
       settled
         .filter((s) => s.outcome === 'failed')
-        .map((s) => ({ id: s.entry.payment_request_id, claim: 'hold' as const, error: 'error' in s ? s.error : '' })),
+        .map((s) => ({
+          id: s.entry.payment_request_id,
+          claim: 'hold' as const,
+          token: s.entry.claim_token,
+          error: 'error' in s ? s.error : '',
+        })),
     );
   },
 };

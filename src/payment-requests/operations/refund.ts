@@ -31,6 +31,7 @@ export const refundOperation: MoneyOperation = {
               from: [...allowedFrom('refund')],
               to,
               claim: 'refund' as const,
+              token: s.entry.claim_token,
               actor: actorOf(s.entry),
               ledgerId: s.entry.id,
               detail: { amount: s.entry.amount, transaction_id: s.transactionId },
@@ -43,7 +44,7 @@ export const refundOperation: MoneyOperation = {
       tx,
       settled
         .filter((s) => s.outcome === 'refused' || s.outcome === 'failed')
-        .map((s) => ({ id: s.entry.payment_request_id, claim: 'refund' as const })),
+        .map((s) => ({ id: s.entry.payment_request_id, claim: 'refund' as const, token: s.entry.claim_token })),
     );
   },
 };

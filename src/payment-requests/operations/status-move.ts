@@ -21,6 +21,7 @@ export function statusMoveOperation(action: 'capture' | 'release'): MoneyOperati
             from: allowedFrom(action),
             to: targetOf(action),
             claim: action,
+            token: s.entry.claim_token,
             actor: actorOf(s.entry),
             ledgerId: s.entry.id,
             detail: { amount: s.entry.amount, transaction_id: s.entry.provider_transaction_id },
@@ -30,7 +31,7 @@ export function statusMoveOperation(action: 'capture' | 'release'): MoneyOperati
         tx,
         settled
           .filter((s) => s.outcome === 'refused' || s.outcome === 'failed')
-          .map((s) => ({ id: s.entry.payment_request_id, claim: action })),
+          .map((s) => ({ id: s.entry.payment_request_id, claim: action, token: s.entry.claim_token })),
       );
     },
   };
