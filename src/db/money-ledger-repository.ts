@@ -13,6 +13,11 @@ export interface LedgerEntry {
   amount: number;
   currency: string;
   provider: string;
+  /**
+   * The account (its version) the call went to or the movement came from: reconcile asks it.
+   * NULL: no account row (the sandbox) or written before accounts were recorded: the current one.
+   */
+  provider_account: number | null;
   provider_transaction_id: string | null;
   idempotency_key: string;
   state: LedgerState;
@@ -40,12 +45,21 @@ export interface NewLedgerEntry {
   actor: Actor;
 }
 
+/** A row `request` wrote: its id, and the tenant's account (version) it recorded, which the call must use. */
+export interface RequestedRow {
+  id: string;
+  account: number | null;
+}
+
+/** The tenant's account version now: one primary-key lookup inside the statement that writes the row. */
+const ACCOUNT_NOW = (tenant: string) => `(SELECT pa.version FROM provider_accounts pa WHERE pa.tenant_id = ${tenant})`;
+
 /** What the provider said of one requested row. */
 export type LedgerOutcome =
   | { id: string; state: 'succeeded'; transactionId: string }
   | { id: string; state: 'failed' | 'in_doubt'; error: string };
 
-const COLUMNS = `id::text, payment_request_id, tenant_id, kind, amount, currency, provider, provider_transaction_id,
+const COLUMNS = `id::text, payment_request_id, tenant_id, kind, amount, currency, provider, provider_account, provider_transaction_id,
   idempotency_key, state, incident, parent_id::text, source, actor, error, created_at, updated_at`;
 
 /**
@@ -58,24 +72,25 @@ export function moneyLedgerRepository(db: Database) {
     /**
      * Writes rows as `requested`, in one statement; answers their ids in order. A key already
      * in the ledger is the same operation: it gets no second row, and its id is undefined,
-     * unless that operation failed (nothing moved), when the retry takes its row over.
+     * unless that operation failed (nothing moved), when the retry takes its row over. Each row
+     * records the tenant's account as it is now (its version): the account its call must go to.
      */
-    async request(entries: readonly NewLedgerEntry[], q: Queryable = db): Promise<(string | undefined)[]> {
+    async request(entries: readonly NewLedgerEntry[], q: Queryable = db): Promise<(RequestedRow | undefined)[]> {
       if (entries.length === 0) return [];
-      const r = await q.query<{ id: string; idempotency_key: string }>(
+      const r = await q.query<{ id: string; idempotency_key: string; provider_account: number | null }>(
         `INSERT INTO money_ledger (payment_request_id, tenant_id, kind, amount, currency, provider,
-           provider_transaction_id, idempotency_key, state, incident, parent_id, source, actor)
+           provider_transaction_id, idempotency_key, state, incident, parent_id, source, actor, provider_account)
          SELECT e.request_id, e.tenant_id, e.kind, e.amount, e.currency, e.provider, e.txn, e.key, 'requested',
-                e.incident, e.parent_id, e.source, e.actor
+                e.incident, e.parent_id, e.source, e.actor, ${ACCOUNT_NOW('e.tenant_id')}
            FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[],
                        $9::text[], $10::bigint[], $11::text[], $12::text[])
              AS e(request_id, tenant_id, kind, amount, currency, provider, txn, key, incident, parent_id, source, actor)
          ON CONFLICT (idempotency_key) DO UPDATE
            SET state = 'requested', error = NULL, amount = EXCLUDED.amount, updated_at = now(),
                provider_transaction_id = EXCLUDED.provider_transaction_id, source = EXCLUDED.source,
-               actor = EXCLUDED.actor
+               actor = EXCLUDED.actor, provider_account = EXCLUDED.provider_account
          WHERE money_ledger.state = 'failed'
-         RETURNING id::text, idempotency_key`,
+         RETURNING id::text, idempotency_key, provider_account`,
         [
           entries.map((e) => e.paymentRequestId),
           entries.map((e) => e.tenantId),
@@ -91,7 +106,7 @@ export function moneyLedgerRepository(db: Database) {
           entries.map((e) => e.actor.actor),
         ],
       );
-      const byKey = new Map(r.rows.map((row) => [row.idempotency_key, row.id]));
+      const byKey = new Map(r.rows.map((row) => [row.idempotency_key, { id: row.id, account: row.provider_account }]));
       return entries.map((e) => byKey.get(e.idempotencyKey));
     },
 
@@ -99,8 +114,8 @@ export function moneyLedgerRepository(db: Database) {
     async recordReported(q: Queryable, e: NewLedgerEntry): Promise<string> {
       const r = await q.query<{ id: string }>(
         `INSERT INTO money_ledger (payment_request_id, tenant_id, kind, amount, currency, provider,
-           provider_transaction_id, idempotency_key, state, incident, source, actor)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'succeeded', $9, $10, $11)
+           provider_transaction_id, idempotency_key, state, incident, source, actor, provider_account)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'succeeded', $9, $10, $11, ${ACCOUNT_NOW('$2')})
          RETURNING id::text`,
         [
           e.paymentRequestId,

@@ -1,4 +1,11 @@
-import type { Database, LedgerEntry, MoneyLedgerRepository, NewLedgerEntry, Queryable } from '../db/index.js';
+import type {
+  Database,
+  LedgerEntry,
+  MoneyLedgerRepository,
+  NewLedgerEntry,
+  Queryable,
+  RequestedRow,
+} from '../db/index.js';
 import {
   type MoneyAnswer,
   type PaymentProvider,
@@ -156,11 +163,11 @@ export function moneyRunner(deps: RunnerDeps) {
     }
   }
 
-  /** Each move's ledger row id (undefined: not written), and the requests the claim won, if any. */
+  /** Each move's ledger row (undefined: not written), and the requests the claim won, if any. */
   async function requestRows(
     moves: readonly MoneyMove[],
     claim?: ClaimStep,
-  ): Promise<{ ids: (string | undefined)[]; won?: ReadonlySet<string> }> {
+  ): Promise<{ ids: (RequestedRow | undefined)[]; won?: ReadonlySet<string> }> {
     if (!claim) return { ids: await ledger.request(moves.map((m) => m.entry)) };
     return db.transaction(async (tx) => {
       const won = await claim(tx);
@@ -172,6 +179,25 @@ export function moneyRunner(deps: RunnerDeps) {
       const byMove = new Map(mine.map((m, i) => [m, ids[i]]));
       return { ids: moves.map((m) => byMove.get(m)), won };
     });
+  }
+
+  /**
+   * The provider of the account the row recorded: the one read beside the ledger write, unless
+   * the tenant switched account between the two reads (then the recorded one, read again).
+   */
+  async function accountOf(
+    byTenant: TenantProviders,
+    e: NewLedgerEntry,
+    row: RequestedRow,
+  ): Promise<PaymentProvider | ProviderError | undefined> {
+    const got = byTenant.get(e.tenantId);
+    if (!got || got instanceof ProviderError) return got;
+    if (got.account === row.account) return got.provider;
+    try {
+      return await providers.forAccount(e.tenantId, e.provider, row.account);
+    } catch (err) {
+      return err instanceof ProviderError ? err : new ProviderError('unavailable', String(err));
+    }
   }
 
   /**
@@ -196,12 +222,12 @@ export function moneyRunner(deps: RunnerDeps) {
       while (next < moves.length) {
         const i = next++;
         const move = moves[i] as MoneyMove;
-        const id = ids[i];
+        const row = ids[i];
         // The same key is already in the ledger: that operation is someone else's to finish.
-        if (id === undefined) continue;
-        const entry = facts(id, move.entry);
+        if (row === undefined) continue;
+        const entry = facts(row.id, move.entry);
         let s: Settled;
-        const provider = byTenant.get(move.entry.tenantId);
+        const provider = await accountOf(byTenant, move.entry, row);
         if (!provider || provider instanceof ProviderError) {
           // No provider to ask (an account removed, say): nothing was sent, nothing moved.
           s = { entry, outcome: 'failed', error: provider?.message ?? 'no provider' };

@@ -445,11 +445,12 @@ describe('Lyra adapter: refusals and failures', () => {
     assert.equal((await rejection(lyra.capture(capture))).kind, 'unknown');
     const entry = (kind: 'capture' | 'release', key: string, id: string) => ({
       kind,
+      provider: 'lyra',
       amount: 30000,
       idempotency_key: key,
       provider_transaction_id: id,
     });
-    const known = new Set([hold.transactionId]);
+    const known = { known: new Set([hold.transactionId]), settled: [] };
     assert.deepEqual(
       verdictFromOrder(
         entry('capture', capture.idempotencyKey, hold.transactionId),
