@@ -59,6 +59,7 @@ export type {
   LedgerState,
   MoneyLedgerRepository,
   NewLedgerEntry,
+  RequestedRow,
 } from './money-ledger-repository.js';
 export { type DatabaseLocation, openDatabase, parseDatabaseUrl } from './open-database.js';
 export {

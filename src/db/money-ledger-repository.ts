@@ -13,6 +13,11 @@ export interface LedgerEntry {
   amount: number;
   currency: string;
   provider: string;
+  /**
+   * The account (its version) the call went to or the movement came from: reconcile asks it.
+   * NULL: no account row (the sandbox) or written before accounts were recorded: the current one.
+   */
+  provider_account: number | null;
   provider_transaction_id: string | null;
   idempotency_key: string;
   state: LedgerState;
@@ -44,13 +49,23 @@ export interface NewLedgerEntry {
   claimToken?: string | null;
 }
 
+/** A row `request` wrote: its id, and the tenant's account (version) it recorded, which the call must use. */
+export interface RequestedRow {
+  id: string;
+  account: number | null;
+}
+
+/** The tenant's account version now: one primary-key lookup inside the statement that writes the row. */
+const ACCOUNT_NOW = (tenant: string) => `(SELECT pa.version FROM provider_accounts pa WHERE pa.tenant_id = ${tenant})`;
+
 /** What the provider said of one requested row. */
 export type LedgerOutcome =
   | { id: string; state: 'succeeded'; transactionId: string }
   | { id: string; state: 'failed' | 'in_doubt'; error: string };
 
 const COLUMNS = `id::text, payment_request_id, tenant_id, kind, amount, currency, provider, provider_transaction_id,
-  idempotency_key, state, incident, parent_id::text, source, actor, error, claim_token::text, created_at, updated_at`;
+  idempotency_key, state, incident, parent_id::text, source, actor, error, claim_token::text, provider_account,
+  created_at, updated_at`;
 
 /** The new rows, as a table `e` of the WITH that writes them: one array parameter per column. */
 const NEW_ROWS = `e AS (
@@ -64,16 +79,17 @@ const NEW_ROWS = `e AS (
  * retry takes its row over, with its own claim's token.
  */
 const INSERT_REQUESTED = (where: string) => `INSERT INTO money_ledger (payment_request_id, tenant_id, kind, amount,
-     currency, provider, provider_transaction_id, idempotency_key, state, incident, parent_id, source, actor, claim_token)
+     currency, provider, provider_transaction_id, idempotency_key, state, incident, parent_id, source, actor, claim_token,
+     provider_account)
    SELECT e.request_id, e.tenant_id, e.kind, e.amount, e.currency, e.provider, e.txn, e.key, 'requested',
-          e.incident, e.parent_id, e.source, e.actor, e.token
+          e.incident, e.parent_id, e.source, e.actor, e.token, ${ACCOUNT_NOW('e.tenant_id')}
      FROM e ${where}
    ON CONFLICT (idempotency_key) DO UPDATE
      SET state = 'requested', error = NULL, amount = EXCLUDED.amount, updated_at = now(),
          provider_transaction_id = EXCLUDED.provider_transaction_id, source = EXCLUDED.source,
-         actor = EXCLUDED.actor, claim_token = EXCLUDED.claim_token
+         actor = EXCLUDED.actor, claim_token = EXCLUDED.claim_token, provider_account = EXCLUDED.provider_account
    WHERE money_ledger.state = 'failed'
-   RETURNING id::text, idempotency_key`;
+   RETURNING id::text, idempotency_key, provider_account`;
 
 function newRowParams(entries: readonly NewLedgerEntry[]): unknown[] {
   return [
@@ -103,15 +119,16 @@ export function moneyLedgerRepository(db: Database) {
     /**
      * Writes rows as `requested`, in one statement; answers their ids in order. A key already
      * in the ledger is the same operation: it gets no second row, and its id is undefined,
-     * unless that operation failed (nothing moved), when the retry takes its row over.
+     * unless that operation failed (nothing moved), when the retry takes its row over. Each row
+     * records the tenant's account as it is now (its version): the account its call must go to.
      */
-    async request(entries: readonly NewLedgerEntry[], q: Queryable = db): Promise<(string | undefined)[]> {
+    async request(entries: readonly NewLedgerEntry[], q: Queryable = db): Promise<(RequestedRow | undefined)[]> {
       if (entries.length === 0) return [];
-      const r = await q.query<{ id: string; idempotency_key: string }>(
+      const r = await q.query<{ id: string; idempotency_key: string; provider_account: number | null }>(
         `WITH ${NEW_ROWS} ${INSERT_REQUESTED('')}`,
         newRowParams(entries),
       );
-      const byKey = new Map(r.rows.map((row) => [row.idempotency_key, row.id]));
+      const byKey = new Map(r.rows.map((row) => [row.idempotency_key, { id: row.id, account: row.provider_account }]));
       return entries.map((e) => byKey.get(e.idempotencyKey));
     },
 
@@ -124,22 +141,25 @@ export function moneyLedgerRepository(db: Database) {
      * reaper, and a claim freed first leaves nothing to write. `held: false`: the claim is no
      * longer this token's; its holder must not call the provider.
      */
-    async requestFenced(entries: readonly NewLedgerEntry[]): Promise<{ id: string | undefined; held: boolean }[]> {
+    async requestFenced(
+      entries: readonly NewLedgerEntry[],
+    ): Promise<{ row: RequestedRow | undefined; held: boolean }[]> {
       if (entries.length === 0) return [];
-      const r = await db.query<{ key: string; id: string | null; held: boolean }>(
+      const r = await db.query<{ key: string; id: string | null; provider_account: number | null; held: boolean }>(
         `WITH ${NEW_ROWS}, held AS (
            UPDATE payment_requests p SET pending_since = now()
              FROM e WHERE p.id = e.request_id AND p.claim_token = e.token
            RETURNING p.id
          ), ins AS (${INSERT_REQUESTED('WHERE e.request_id IN (SELECT id FROM held)')})
-         SELECT e.key, ins.id, e.request_id IN (SELECT id FROM held) AS held
+         SELECT e.key, ins.id, ins.provider_account, e.request_id IN (SELECT id FROM held) AS held
            FROM e LEFT JOIN ins ON ins.idempotency_key = e.key`,
         newRowParams(entries),
       );
       const byKey = new Map(r.rows.map((row) => [row.key, row]));
       return entries.map((e) => {
         const row = byKey.get(e.idempotencyKey);
-        return { id: row?.id ?? undefined, held: row?.held ?? false };
+        const written = row?.id ? { id: row.id, account: row.provider_account } : undefined;
+        return { row: written, held: row?.held ?? false };
       });
     },
 
@@ -147,8 +167,8 @@ export function moneyLedgerRepository(db: Database) {
     async recordReported(q: Queryable, e: NewLedgerEntry): Promise<string> {
       const r = await q.query<{ id: string }>(
         `INSERT INTO money_ledger (payment_request_id, tenant_id, kind, amount, currency, provider,
-           provider_transaction_id, idempotency_key, state, incident, source, actor)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'succeeded', $9, $10, $11)
+           provider_transaction_id, idempotency_key, state, incident, source, actor, provider_account)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'succeeded', $9, $10, $11, ${ACCOUNT_NOW('$2')})
          RETURNING id::text`,
         [
           e.paymentRequestId,

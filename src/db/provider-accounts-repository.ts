@@ -62,16 +62,28 @@ export function providerAccountsRepository(db: Queryable) {
       const { request_tenant_id, ...account } = row;
       return { tenantId: request_tenant_id, account: account.provider ? account : undefined };
     },
-    /** Creates or replaces the tenant's account; every change bumps the version. */
+    /**
+     * Creates or replaces the tenant's account; every change bumps the version, and the new
+     * version is kept in the account history in the same statement (a tenant whose account was
+     * removed starts after its last version, so a version names one account for good).
+     */
     async set(tenantId: string, input: ProviderAccountInput): Promise<ProviderAccountRow> {
       const lyra = input.provider === 'lyra' ? input : undefined;
       const r = await db.query<ProviderAccountRow>(
-        `INSERT INTO provider_accounts (tenant_id, provider, shop_id, api_url, static_url, mode, secrets_sealed)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)
-         ON CONFLICT (tenant_id) DO UPDATE SET provider = EXCLUDED.provider, shop_id = EXCLUDED.shop_id,
-           api_url = EXCLUDED.api_url, static_url = EXCLUDED.static_url, mode = EXCLUDED.mode,
-           secrets_sealed = EXCLUDED.secrets_sealed, version = provider_accounts.version + 1, updated_at = now()
-         RETURNING ${COLUMNS}`,
+        `WITH saved AS (
+           INSERT INTO provider_accounts (tenant_id, provider, shop_id, api_url, static_url, mode, secrets_sealed, version)
+           VALUES ($1, $2, $3, $4, $5, $6, $7,
+                   COALESCE((SELECT max(version) FROM provider_account_versions WHERE tenant_id = $1), 0) + 1)
+           ON CONFLICT (tenant_id) DO UPDATE SET provider = EXCLUDED.provider, shop_id = EXCLUDED.shop_id,
+             api_url = EXCLUDED.api_url, static_url = EXCLUDED.static_url, mode = EXCLUDED.mode,
+             secrets_sealed = EXCLUDED.secrets_sealed, version = provider_accounts.version + 1, updated_at = now()
+           RETURNING ${COLUMNS}
+         ), kept AS (
+           INSERT INTO provider_account_versions (tenant_id, version, provider, shop_id, api_url, static_url, mode,
+             secrets_sealed, created_at)
+           SELECT tenant_id, version, provider, shop_id, api_url, static_url, mode, secrets_sealed, updated_at FROM saved
+         )
+         SELECT ${COLUMNS} FROM saved`,
         [
           tenantId,
           input.provider,
@@ -83,6 +95,16 @@ export function providerAccountsRepository(db: Queryable) {
         ],
       );
       return r.rows[0] as ProviderAccountRow;
+    },
+    /** One account the tenant had (or has), by version: what an old ledger row's call went to. */
+    async findVersion(tenantId: string, version: number): Promise<ProviderAccountRow | undefined> {
+      const r = await db.query<ProviderAccountRow>(
+        `SELECT tenant_id, provider, shop_id, api_url, static_url, mode, secrets_sealed, version,
+                created_at, created_at AS updated_at
+           FROM provider_account_versions WHERE tenant_id = $1 AND version = $2`,
+        [tenantId, version],
+      );
+      return r.rows[0];
     },
     async remove(tenantId: string): Promise<boolean> {
       const r = await db.query('DELETE FROM provider_accounts WHERE tenant_id = $1', [tenantId]);

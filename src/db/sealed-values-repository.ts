@@ -13,6 +13,13 @@ export const SEALED_COLUMNS = {
     column: 'secrets_sealed',
     purpose: 'provider-account',
   },
+  // Past accounts: several rows per tenant, each bound to the tenant id like the current one.
+  provider_account_versions: {
+    table: 'provider_account_versions',
+    key: 'tenant_id',
+    column: 'secrets_sealed',
+    purpose: 'provider-account',
+  },
   webhook_secrets: { table: 'webhook_endpoints', key: 'id', column: 'secret_sealed', purpose: 'webhook-secret' },
 } as const;
 

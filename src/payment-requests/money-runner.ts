@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { Database, LedgerEntry, MoneyLedgerRepository, NewLedgerEntry, Queryable } from '../db/index.js';
+import type {
+  Database,
+  LedgerEntry,
+  MoneyLedgerRepository,
+  NewLedgerEntry,
+  Queryable,
+  RequestedRow,
+} from '../db/index.js';
 import {
   type MoneyAnswer,
   type PaymentProvider,
@@ -171,7 +178,7 @@ export function moneyRunner(deps: RunnerDeps) {
   }
 
   /**
-   * Each move's ledger row id (undefined: not written), and the requests whose claim it holds,
+   * Each move's ledger row (undefined: not written), and the requests whose claim it holds,
    * when claims are at stake. With `claim`, the claim and the rows are one transaction, under a
    * token new for this run. Without, a move claimed earlier (a command's: its entry carries its
    * claim's token) gets its row only while its request still holds that token.
@@ -179,12 +186,12 @@ export function moneyRunner(deps: RunnerDeps) {
   async function requestRows(
     moves: readonly MoneyMove[],
     claim?: ClaimStep,
-  ): Promise<{ ids: (string | undefined)[]; won?: ReadonlySet<string>; token?: string }> {
+  ): Promise<{ ids: (RequestedRow | undefined)[]; won?: ReadonlySet<string>; token?: string }> {
     if (!claim) {
       if (!moves.some((m) => m.entry.claimToken)) return { ids: await ledger.request(moves.map((m) => m.entry)) };
       const rows = await ledger.requestFenced(moves.map((m) => m.entry));
       const held = new Set(moves.filter((_, i) => rows[i]?.held).map((m) => m.entry.paymentRequestId));
-      return { ids: rows.map((r) => r.id), won: held };
+      return { ids: rows.map((r) => r.row), won: held };
     }
     const token = randomUUID();
     return db.transaction(async (tx) => {
@@ -197,6 +204,25 @@ export function moneyRunner(deps: RunnerDeps) {
       const byMove = new Map(mine.map((m, i) => [m, ids[i]]));
       return { ids: moves.map((m) => byMove.get(m)), won, token };
     });
+  }
+
+  /**
+   * The provider of the account the row recorded: the one read beside the ledger write, unless
+   * the tenant switched account between the two reads (then the recorded one, read again).
+   */
+  async function accountOf(
+    byTenant: TenantProviders,
+    e: NewLedgerEntry,
+    row: RequestedRow,
+  ): Promise<PaymentProvider | ProviderError | undefined> {
+    const got = byTenant.get(e.tenantId);
+    if (!got || got instanceof ProviderError) return got;
+    if (got.account === row.account) return got.provider;
+    try {
+      return await providers.forAccount(e.tenantId, e.provider, row.account);
+    } catch (err) {
+      return err instanceof ProviderError ? err : new ProviderError('unavailable', String(err));
+    }
   }
 
   /**
@@ -226,12 +252,12 @@ export function moneyRunner(deps: RunnerDeps) {
       while (next < moves.length) {
         const i = next++;
         const move = moves[i] as MoneyMove;
-        const id = ids[i];
+        const row = ids[i];
         // The same key is already in the ledger: that operation is someone else's to finish.
-        if (id === undefined) continue;
-        const entry = facts(id, token ? { ...move.entry, claimToken: token } : move.entry);
+        if (row === undefined) continue;
+        const entry = facts(row.id, token ? { ...move.entry, claimToken: token } : move.entry);
         let s: Settled;
-        const provider = byTenant.get(move.entry.tenantId);
+        const provider = await accountOf(byTenant, move.entry, row);
         if (!provider || provider instanceof ProviderError) {
           // No provider to ask (an account removed, say): nothing was sent, nothing moved.
           s = { entry, outcome: 'failed', error: provider?.message ?? 'no provider' };

@@ -7,7 +7,7 @@ import { giveBackOperation } from './operations/give-back.js';
 import { holdOperation } from './operations/hold.js';
 import { refundOperation } from './operations/refund.js';
 import { releaseOperation } from './operations/release.js';
-import { verdictFromOrder } from './operations/verdict.js';
+import { booksOf, verdictFromOrder } from './operations/verdict.js';
 
 export interface ReconcilerDeps {
   db: Database;
@@ -104,13 +104,36 @@ export function reconciler(deps: ReconcilerDeps) {
   const { repos, runner, providers } = deps;
   const ledger = repos.ledger;
 
-  async function orderOf(tenantId: string, requestId: string): Promise<ProviderOrder | undefined> {
+  /**
+   * The order's view in the account a ledger row names (the one its call went to), even when
+   * the tenant has switched account since: the new account knows nothing of the old one's.
+   */
+  async function orderOf(
+    row: Pick<LedgerEntry, 'tenant_id' | 'provider' | 'provider_account'>,
+    requestId: string,
+  ): Promise<ProviderOrder | undefined> {
     try {
-      return await (await providers.forTenant(tenantId)).getOrder(requestId);
+      return await (await providers.forAccount(row.tenant_id, row.provider, row.provider_account)).getOrder(requestId);
     } catch (err) {
       deps.log?.warn({ err: (err as Error).message, request: requestId }, 'reconcile: order view unavailable');
       return undefined;
     }
+  }
+
+  /** The order in every account the request's rows name, as one view (an account switch splits it). */
+  async function wholeOrderOf(entries: readonly LedgerEntry[], requestId: string): Promise<ProviderOrder | undefined> {
+    const accounts = new Map(entries.map((e) => [`${e.provider}:${e.provider_account}`, e]));
+    const views: ProviderOrder[] = [];
+    for (const row of accounts.values()) {
+      const view = await orderOf(row, requestId);
+      if (!view) return undefined;
+      views.push(view);
+    }
+    const [first, ...rest] = views;
+    if (!first || rest.length === 0) return first;
+    const seen = new Set<string>();
+    const transactions = views.flatMap((v) => v.transactions).filter((t) => !seen.has(t.id) && seen.add(t.id));
+    return { orderId: requestId, transactions, keysKept: views.every((v) => v.keysKept) };
   }
 
   /** Settles one request's open rows; 'in_doubt' when any stays unknown. */
@@ -118,20 +141,19 @@ export function reconciler(deps: ReconcilerDeps) {
     const byRequest = new Map<string, LedgerEntry[]>();
     for (const e of entries) byRequest.set(e.payment_request_id, [...(byRequest.get(e.payment_request_id) ?? []), e]);
     for (const [requestId, open] of byRequest) {
-      const first = open[0] as LedgerEntry;
-      const order = await orderOf(first.tenant_id, requestId);
-      if (!order) {
-        count.unknown += open.length;
-        continue;
-      }
-      const known = new Set(
-        (await ledger.forRequest(requestId))
-          .filter((e) => e.state === 'succeeded' && e.provider_transaction_id)
-          .map((e) => e.provider_transaction_id as string),
-      );
+      const books = booksOf(await ledger.forRequest(requestId));
+      const views = new Map<string, ProviderOrder | undefined>();
       for (const entry of open) {
+        // Each row is judged by the account its call went to.
+        const account = `${entry.provider}:${entry.provider_account}`;
+        if (!views.has(account)) views.set(account, await orderOf(entry, requestId));
+        const order = views.get(account);
+        if (!order) {
+          count.unknown++;
+          continue;
+        }
         const op = operationFor(entry);
-        const verdict = op ? verdictFromOrder(entry, order, known) : 'unknown';
+        const verdict = op ? verdictFromOrder(entry, order, books) : 'unknown';
         const age = (Date.now() - entry.updated_at.getTime()) / 1000;
         if (!op || verdict === 'unknown' || (!verdict.done && age < deps.graceSeconds)) {
           count.unknown++;
@@ -139,7 +161,14 @@ export function reconciler(deps: ReconcilerDeps) {
         }
         if (verdict.done) {
           await runner.record(op, [{ entry, outcome: 'succeeded', transactionId: verdict.transactionId }]);
-          known.add(verdict.transactionId);
+          books.known.add(verdict.transactionId);
+          // Settled, it counts in the books the next row of this request is judged by.
+          books.settled.push({
+            ...entry,
+            state: 'succeeded',
+            provider_transaction_id:
+              entry.kind === 'hold' || entry.kind === 'refund' ? verdict.transactionId : entry.provider_transaction_id,
+          });
           count.settled++;
         } else {
           await runner.record(op, [{ entry, outcome: 'failed', error: 'not done at the provider (reconciled)' }]);
@@ -255,7 +284,7 @@ export function reconciler(deps: ReconcilerDeps) {
     const first = entries[0];
     if (!first) return undefined;
     const row = await repos.paymentRequests.findAnyTenant(requestId);
-    const order = await orderOf(first.tenant_id, requestId);
+    const order = await wholeOrderOf(entries, requestId);
     if (!order)
       return { payment_request_id: requestId, reference: row?.reference ?? null, problem: 'order view unavailable' };
     const ours = row ? row.amount_captured - row.amount_refunded : 0;

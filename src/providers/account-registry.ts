@@ -9,13 +9,15 @@ import {
   type ProviderNotification,
   UnknownNotificationOrder,
 } from './payment-provider.js';
-import type { NotificationReceiver, ProviderRegistry, TenantProviders } from './provider-registry.js';
+import type { AccountProvider, NotificationReceiver, ProviderRegistry, TenantProviders } from './provider-registry.js';
 import { withTimeouts } from './with-timeouts.js';
 
 /** Where the accounts are: one query each, so a cache can ask on every call. */
 export interface ProviderAccountSource {
   find(tenantId: string): Promise<ProviderAccountRow | undefined>;
   findMany(tenantIds: readonly string[]): Promise<ProviderAccountRow[]>;
+  /** One account the tenant had, by version (the current one included). */
+  findVersion(tenantId: string, version: number): Promise<ProviderAccountRow | undefined>;
   /** The tenant of a payment request, and that tenant's account if it has one. */
   forOrder(requestId: string): Promise<{ tenantId: string; account: ProviderAccountRow | undefined } | undefined>;
 }
@@ -74,13 +76,19 @@ export function lyraAccountOf(row: ProviderAccountRow, secrets: SecretBox): Lyra
  */
 export function accountRegistry(opts: AccountRegistryOptions): ProviderRegistry {
   const built = new Map<string, { version: number; provider: PaymentProvider }>();
+  /** Providers of past accounts (reconcile's reads of old transactions), by tenant and version. */
+  const past = new Map<string, PaymentProvider>();
+
+  const build = (row: ProviderAccountRow): PaymentProvider => {
+    const account = lyraAccountOf(row, opts.secrets);
+    const bounded = withTimeouts(lyraProvider(account, { timeoutMs: lyraTimeout(opts.timeoutMs) }), opts.timeoutMs);
+    return opts.meter ? opts.meter(bounded) : bounded;
+  };
 
   const lyraFor = (row: ProviderAccountRow): PaymentProvider => {
     const hit = built.get(row.tenant_id);
     if (hit && hit.version === row.version) return hit.provider;
-    const account = lyraAccountOf(row, opts.secrets);
-    const bounded = withTimeouts(lyraProvider(account, { timeoutMs: lyraTimeout(opts.timeoutMs) }), opts.timeoutMs);
-    const provider = opts.meter ? opts.meter(bounded) : bounded;
+    const provider = build(row);
     built.set(row.tenant_id, { version: row.version, provider });
     return provider;
   };
@@ -121,10 +129,11 @@ export function accountRegistry(opts: AccountRegistryOptions): ProviderRegistry 
   const forTenants = async (tenantIds: readonly string[]): Promise<TenantProviders> => {
     const unique = [...new Set(tenantIds)];
     const rows = new Map((await opts.accounts.findMany(unique)).map((row) => [row.tenant_id, row]));
-    const found = new Map<string, PaymentProvider | ProviderError>();
+    const found = new Map<string, AccountProvider | ProviderError>();
     for (const id of unique) {
       try {
-        found.set(id, fromRow(id, rows.get(id)));
+        const row = rows.get(id);
+        found.set(id, { provider: fromRow(id, row), account: row?.version ?? null });
       } catch (err) {
         found.set(id, err instanceof ProviderError ? err : new ProviderError('technical', String(err)));
       }
@@ -135,6 +144,26 @@ export function accountRegistry(opts: AccountRegistryOptions): ProviderRegistry 
   return {
     forTenant: async (tenantId) => fromRow(tenantId, await opts.accounts.find(tenantId)),
     forTenants,
+    async forAccount(tenantId, providerName, version) {
+      if (version === null) {
+        if (opts.sandbox && providerName === opts.sandbox.name) return opts.sandbox;
+        return fromRow(tenantId, await opts.accounts.find(tenantId));
+      }
+      const current = await opts.accounts.find(tenantId);
+      if (current?.version === version) return fromRow(tenantId, current);
+      const key = `${tenantId}:${version}`;
+      const hit = past.get(key);
+      if (hit) return hit;
+      const row = await opts.accounts.findVersion(tenantId, version);
+      if (!row) throw new ProviderError('unavailable', `tenant ${tenantId} has no account version ${version}`);
+      if (row.provider !== 'lyra') {
+        if (opts.sandbox) return opts.sandbox;
+        throw new ProviderError('unavailable', `tenant ${tenantId}: account version ${version} was the sandbox`);
+      }
+      const provider = build(row);
+      past.set(key, provider);
+      return provider;
+    },
     byName: (name) => (opts.sandbox && name === opts.sandbox.name ? opts.sandbox : undefined),
     notificationReceiver: (name) => (name === 'lyra' ? lyraReceiver : undefined),
   };

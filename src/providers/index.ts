@@ -35,4 +35,12 @@ export type {
   TenantProviders,
 } from './provider-registry.js';
 export { sandboxProvider } from './sandbox/sandbox-provider.js';
+export {
+  type LedgerBooks,
+  type LedgerOperation,
+  transactionVerdict,
+  type Verdict,
+  type VerdictRule,
+} from './verdict.js';
+export { verdictFor } from './verdict-for.js';
 export { ProviderTimeout, withTimeouts } from './with-timeouts.js';

@@ -1,7 +1,16 @@
 import type { PaymentProvider, ProviderError, ProviderNotification } from './payment-provider.js';
 
-/** Each tenant asked for, with its provider, or why it has none. */
-export type TenantProviders = ReadonlyMap<string, PaymentProvider | ProviderError>;
+/**
+ * A provider with the tenant's account it was built from: that account's version, or null when
+ * the tenant has no account row (the sandbox).
+ */
+export interface AccountProvider {
+  provider: PaymentProvider;
+  account: number | null;
+}
+
+/** Each tenant asked for, with its provider and account, or why it has none. */
+export type TenantProviders = ReadonlyMap<string, AccountProvider | ProviderError>;
 
 /**
  * Reads a notification whose key depends on what it is about (Lyra: the order's tenant's
@@ -23,6 +32,12 @@ export interface ProviderRegistry {
   forTenant(tenantId: string): Promise<PaymentProvider>;
   /** The providers of several tenants at once: one read however many moves a group holds. */
   forTenants(tenantIds: readonly string[]): Promise<TenantProviders>;
+  /**
+   * The provider of one account a tenant had, by version (a ledger row's `provider_account`),
+   * even after the tenant switched account: what happened on an old account is only known
+   * there. `account` null: the sandbox for a sandbox row, otherwise the tenant's current account.
+   */
+  forAccount(tenantId: string, providerName: string, account: number | null): Promise<PaymentProvider>;
   /** The provider that reads notifications posted to `/ipn/<name>/`, if there is one. */
   byName(name: string): PaymentProvider | undefined;
   /** For `/ipn/<name>/` when its provider is per account; otherwise byName's parseNotification reads it. */

@@ -30,7 +30,7 @@ describe(`reconcile operations left by a dead process (${ENGINE})`, () => {
     const row = await t.repos.paymentRequests.find(t.tenant.tenantId, c.uuid);
     const key = `${action}:${randomUUID()}`;
     const kind: LedgerKind = action;
-    const [ledgerId] = await t.repos.ledger.request([
+    const [requested] = await t.repos.ledger.request([
       {
         paymentRequestId: c.uuid,
         tenantId: t.tenant.tenantId,
@@ -43,6 +43,7 @@ describe(`reconcile operations left by a dead process (${ENGINE})`, () => {
         actor: { source: 'api', actor: 'key:dead' },
       },
     ]);
+    const ledgerId = requested?.id;
     await t.db.query(`UPDATE money_ledger SET updated_at = now() - $2::interval WHERE id = $1`, [ledgerId, age]);
     const call = {
       orderId: c.uuid,

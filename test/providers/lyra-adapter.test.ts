@@ -21,7 +21,7 @@ import {
   verifyBrowserReturn,
 } from '../../src/providers/lyra/index.js';
 import { LYRA_CARDS } from '../fakes/lyra/fake-store.js';
-import { DEMO_SHOP, formTokenOf, type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.js';
+import { DEMO_SHOP, DEMO_SHOP_PRODUCTION, formTokenOf, type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.js';
 
 // The adapter against a loopback Lyra: no database, no app. The fake is the wire protocol as
 // recorded; what it invents says so in its own comments.
@@ -445,11 +445,12 @@ describe('Lyra adapter: refusals and failures', () => {
     assert.equal((await rejection(lyra.capture(capture))).kind, 'unknown');
     const entry = (kind: 'capture' | 'release', key: string, id: string) => ({
       kind,
+      provider: 'lyra',
       amount: 30000,
       idempotency_key: key,
       provider_transaction_id: id,
     });
-    const known = new Set([hold.transactionId]);
+    const known = { known: new Set([hold.transactionId]), settled: [] };
     assert.deepEqual(
       verdictFromOrder(
         entry('capture', capture.idempotencyKey, hold.transactionId),
@@ -515,6 +516,80 @@ describe('Lyra adapter: refusals and failures', () => {
     const down = lyraProvider(account({ apiUrl: `http://127.0.0.1:${await closedPort()}/api-payment/` }));
     const err = await rejection(down.release(call(randomUUID(), 'a'.repeat(32))));
     assert.equal(err.kind, 'unavailable');
+  });
+});
+
+describe("the fake speaks Lyra's money semantics", () => {
+  async function paidDeposit(amountCents: number) {
+    const orderId = randomUUID();
+    const form = await lyra.startGuestPayment(checkout(orderId, 'DEPOSIT', amountCents));
+    const { uuid } = fake.completeForm(formTokenOf(form), LYRA_CARDS.accepted);
+    return { orderId, uuid };
+  }
+
+  test('a partial refund the same day lowers the payment itself; after the remittance it is a CREDIT', async () => {
+    const { orderId, uuid } = await paidDeposit(20000);
+    const same = await lyra.refund({ ...call(orderId, uuid), amountCents: 5000 });
+    assert.equal(same.transactionId, uuid, 'no new transaction before the bank has it');
+    let order = await lyra.getOrder(orderId);
+    assert.equal(order.transactions.length, 1);
+    assert.deepEqual(
+      [order.transactions[0]!.status, order.transactions[0]!.amount, order.transactions[0]!.capturedAmount],
+      ['captured', 15000, 15000],
+    );
+    fake.store.runBatch();
+    const later = await lyra.refund({ ...call(orderId, uuid), amountCents: 3000 });
+    assert.notEqual(later.transactionId, uuid);
+    order = await lyra.getOrder(orderId);
+    const credit = order.transactions.find((t) => t.id === later.transactionId)!;
+    assert.deepEqual([credit.kind, credit.parentId, credit.amount], ['refund', uuid, 3000]);
+    const payment = order.transactions.find((t) => t.id === uuid)!;
+    assert.deepEqual([payment.capturedAmount, payment.refundedAmount], [15000, 3000]);
+  });
+
+  test('Update lowers an authorised amount and never raises it', async () => {
+    const hold = await holdOf(randomUUID(), 30000);
+    fake.store.update(hold.transactionId, 20000, 'lower');
+    assert.equal(fake.store.get(hold.transactionId).amount, 20000);
+    assert.throws(() => fake.store.update(hold.transactionId, 25000, 'raise'), /INT_902|cardUpdate/);
+  });
+
+  test('a call can act and answer late, answer garbage, or show a status Lyra passed through', async () => {
+    const quick = lyraProvider(account(), { timeoutMs: 300 });
+    const first = await holdOf(randomUUID(), 30000);
+    fake.failNext('Transaction/Cancel', 'slow', { delayMs: 600 });
+    assert.equal((await rejection(quick.release(first))).kind, 'unknown');
+    assert.equal(fake.store.get(first.transactionId).detailedStatus, 'CANCELLED', 'it acted');
+
+    const second = await holdOf(randomUUID(), 30000);
+    fake.failNext('Transaction/Cancel', 'mangled');
+    assert.equal((await rejection(lyra.release(second))).kind, 'unknown');
+    assert.equal(fake.store.get(second.transactionId).detailedStatus, 'CANCELLED', 'it acted');
+
+    const third = await holdOf(randomUUID(), 30000);
+    fake.failNext('Transaction/Cancel', { answerStatus: 'UNDER_VERIFICATION' });
+    assert.equal((await rejection(lyra.release(third))).kind, 'unknown', 'in transit is in doubt');
+    assert.equal(fake.store.get(third.transactionId).detailedStatus, 'CANCELLED');
+  });
+
+  test("another shop, or the shop's PRODUCTION mode, keeps its own transactions: an old order reads empty", async () => {
+    const production = fake.addShop(DEMO_SHOP_PRODUCTION);
+    const live = lyraProvider(
+      account({
+        mode: 'PRODUCTION',
+        password: DEMO_SHOP_PRODUCTION.password,
+        publicKey: DEMO_SHOP_PRODUCTION.publicKey,
+        hmacKey: DEMO_SHOP_PRODUCTION.hmacKey,
+      }),
+    );
+    const orderId = randomUUID();
+    const hold = await holdOf(orderId, 30000);
+    assert.deepEqual((await live.getOrder(orderId)).transactions, [], 'PSP_010 on the new account');
+    assert.equal((await lyra.getOrder(orderId)).transactions.length, 2, 'still on the old account');
+    const err = await rejection(live.release(hold));
+    assert.match(err.message, /PSP_010/);
+    assert.equal(fake.calls.at(-1)!.mode, 'PRODUCTION');
+    assert.equal(production.transactions.size, 0);
   });
 });
 

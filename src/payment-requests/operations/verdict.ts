@@ -1,54 +1,27 @@
 import type { LedgerEntry } from '../../db/index.js';
-import type { ProviderOrder } from '../../providers/index.js';
+import { type LedgerBooks, type ProviderOrder, type Verdict, verdictFor } from '../../providers/index.js';
 
-/** What the provider's view says of one operation whose answer we never had. */
-export type Verdict = { done: true; transactionId: string } | { done: false } | 'unknown';
+export type { Verdict };
 
 /**
  * Whether a ledger row's operation happened, by the provider's view of its order, read after
- * the call can no longer be under way. By our idempotency key where the provider keeps it;
- * otherwise by the transactions' states, `known` being the transactions our ledger already
- * accounts for (so an old hold or refund is not taken for this one). 'unknown': an operator
- * must look; the row stays in doubt.
+ * the call can no longer be under way: each provider says how its view proves an operation
+ * (verdictFor). `books`: what the ledger already accounts for on the order. 'unknown': an
+ * operator must look; the row stays in doubt.
  */
 export function verdictFromOrder(
-  entry: Pick<LedgerEntry, 'kind' | 'amount' | 'idempotency_key' | 'provider_transaction_id'>,
+  entry: Pick<LedgerEntry, 'kind' | 'amount' | 'idempotency_key' | 'provider_transaction_id' | 'provider'>,
   order: ProviderOrder,
-  known: ReadonlySet<string>,
+  books: LedgerBooks,
 ): Verdict {
-  const byKey = order.transactions.find((t) => t.keys.includes(entry.idempotency_key));
-  if (byKey) return { done: true, transactionId: byKey.id };
-  if (order.keysKept) return { done: false };
-  const done = (transactionId: string): Verdict => ({ done: true, transactionId });
-  const target = order.transactions.find((t) => t.id === entry.provider_transaction_id);
-  switch (entry.kind) {
-    case 'hold': {
-      const hold = order.transactions.find(
-        (t) => t.kind === 'hold' && !known.has(t.id) && t.status !== 'refused' && t.status !== 'error',
-      );
-      return hold ? done(hold.id) : { done: false };
-    }
-    case 'refund': {
-      const refund = order.transactions.find(
-        (t) =>
-          t.kind === 'refund' &&
-          t.parentId === entry.provider_transaction_id &&
-          t.amount === entry.amount &&
-          !known.has(t.id),
-      );
-      return refund ? done(refund.id) : { done: false };
-    }
-    case 'capture':
-      if (!target) return 'unknown';
-      if (target.status === 'captured' || target.status === 'refunded') return done(target.id);
-      return target.status === 'authorised' ? { done: false } : 'unknown';
-    case 'release':
-    case 'void':
-      if (!target) return 'unknown';
-      if (target.status === 'cancelled') return done(target.id);
-      return target.status === 'authorised' || target.status === 'accepted' ? { done: false } : 'unknown';
-    default:
-      // Payments and verifications are reported by the provider, never requested by us.
-      return 'unknown';
-  }
+  return verdictFor(entry.provider)(entry, order, books);
+}
+
+/** The books a verdict reads, from the order's ledger rows: the settled ones, and their transactions. */
+export function booksOf(rows: readonly LedgerEntry[]): { known: Set<string>; settled: LedgerEntry[] } {
+  const settled = rows.filter((e) => e.state === 'succeeded');
+  return {
+    known: new Set(settled.flatMap((e) => (e.provider_transaction_id ? [e.provider_transaction_id] : []))),
+    settled,
+  };
 }

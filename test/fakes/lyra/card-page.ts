@@ -28,10 +28,13 @@ export const THEME_SCRIPT_PATH = '/static/js/krypton-client/V4.0/ext/neon.js';
 const FORM_PATH = '/static/fake-card-form';
 
 export interface CardPageDeps {
-  hmacKey: string;
-  publicKey: string;
-  /** The guest submitted `pan` on the form of `formToken`: the payment's outcome and its notification sent. */
-  pay(formToken: string, pan: string): Promise<{ answer: string } | undefined>;
+  /** Whether `key` is the public key of a shop the fake serves. */
+  isPublicKey(key: string | null): boolean;
+  /**
+   * The guest submitted `pan` on the form of `formToken`: the payment's outcome, its notification
+   * sent, and the HMAC key of the form's shop, which signs the browser's return.
+   */
+  pay(formToken: string, pan: string): Promise<{ answer: string; hmacKey: string } | undefined>;
 }
 
 /** Serves what lives under `/static/`; false when the path is not one of them. */
@@ -60,7 +63,7 @@ export async function serveCardPage(
   }
   if (url.pathname !== FORM_PATH) return false;
   if (req.method === 'GET') {
-    if (url.searchParams.get('publicKey') !== deps.publicKey) {
+    if (!deps.isPublicKey(url.searchParams.get('publicKey'))) {
       res.writeHead(403, { 'content-type': 'text/plain' }).end("fake: kr-public-key is not this shop's public key");
       return true;
     }
@@ -83,7 +86,7 @@ export async function serveCardPage(
     'kr-hash-algorithm': 'sha256_hmac',
     'kr-answer-type': 'V4/Payment',
     'kr-answer': paid.answer,
-    'kr-hash': signAnswer(deps.hmacKey, paid.answer),
+    'kr-hash': signAnswer(paid.hmacKey, paid.answer),
   };
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(browserReturn(postUrl, back));
   return true;

@@ -24,10 +24,51 @@ export const DEMO_SHOP = {
  * technical failure (PSP_999), an answer that never comes, a 200 that is not JSON, a
  * connection closed without an answer, (`lose`) the call performed and its answer lost, (`late`)
  * the call performed and its answer never sent while the connection stays open (a provider
- * that times out after acting), a gateway's 503 before the service saw the call (`busy`), a 500
- * without an envelope (`crash`).
+ * that times out after acting), (`slow`) the call performed and its answer sent after a delay,
+ * (`mangled`) the call performed and its answer garbage, a gateway's 503 before the service saw
+ * the call (`busy`), a 500 without an envelope (`crash`). Faults queue per service: each call
+ * takes the next one.
  */
-export type Fault = 'technical' | 'hang' | 'garbage' | 'drop' | 'lose' | 'late' | 'busy' | 'crash';
+export type Fault =
+  | 'technical'
+  | 'hang'
+  | 'garbage'
+  | 'drop'
+  | 'lose'
+  | 'late'
+  | 'slow'
+  | 'mangled'
+  | 'busy'
+  | 'crash'
+  /**
+   * The call performed, its answer showing this detailedStatus instead of the transaction's
+   * own (a state Lyra passed through, or one the adapter's table does not know).
+   */
+  | { answerStatus: string };
+
+/** A shop's keys: the demo shop, its PRODUCTION twin (a `prodpassword_`), or another shop. */
+export interface ShopKeys {
+  shopId: string;
+  password: string;
+  publicKey: string;
+  hmacKey: string;
+}
+
+/**
+ * The demo shop's PRODUCTION keys. INVENTED values (Lyra publishes test keys only), shaped as the
+ * notes record production keys: `prodpassword_…`, `shopId:publickey_…`.
+ */
+export const DEMO_SHOP_PRODUCTION: ShopKeys = {
+  shopId: DEMO_SHOP.shopId,
+  password: 'prodpassword_FAKEPRODUCTIONKEY8Xq2Lm4Np6Rt',
+  publicKey: `${DEMO_SHOP.shopId}:publickey_FAKEPRODUCTIONPUBLICKEY3k9Vz`,
+  hmacKey: 'b7d0c7f3a1e24f0c9d5b8a6e2f41c3d9',
+};
+
+/** The mode a shop's password says (the notes: the password decides the mode). */
+export function modeOf(keys: Pick<ShopKeys, 'password'>): 'TEST' | 'PRODUCTION' {
+  return keys.password.startsWith('prodpassword_') ? 'PRODUCTION' : 'TEST';
+}
 
 export interface LyraFake {
   /** The REST base to configure, ending in `/api-payment/`. */
@@ -36,10 +77,18 @@ export interface LyraFake {
   staticUrl: string;
   /** Each notification the card form sent, in order. */
   deliveries: Delivery[];
+  /** The transactions of the shop `startLyraFake` was given (its TEST mode, for the demo shop). */
   store: FakeStore;
-  /** Every authenticated call, in order: what the adapter sent. */
-  calls: { service: string; body: Record<string, unknown> }[];
-  failNext(service: string, fault: Fault): void;
+  /**
+   * Another set of keys served by the same fake: a second shop, or the same shop's other mode.
+   * Each keeps its own transactions, cards and forms, as Lyra keeps TEST and PRODUCTION (and two
+   * shops) apart: asking one about another's order is an empty order (PSP_010).
+   */
+  addShop(keys: ShopKeys): FakeStore;
+  /** Every authenticated call, in order: what the adapter sent, and the shop id and mode it sent it as. */
+  calls: { service: string; body: Record<string, unknown>; shopId: string; mode: 'TEST' | 'PRODUCTION' }[];
+  /** The next call to `service` meets `fault` (queued behind faults already set); `slow` waits `delayMs`. */
+  failNext(service: string, fault: Fault, opts?: { delayMs?: number }): void;
   /**
    * The guest completes the card form of `formToken` with `pan`, as on Lyra's page; answers
    * the form-encoded notification Lyra posts to the IPN URL, signed with the shop password,
@@ -55,38 +104,50 @@ export interface LyraFake {
  * business error, notes section 3). Bad credentials get HTTP 401 with an ERROR envelope: the
  * PHP SDK reads a 401's JSON body, but its shape is not recorded (INVENTED: `INT_001`).
  */
-export async function startLyraFake(shop: typeof DEMO_SHOP = DEMO_SHOP): Promise<LyraFake> {
-  const store = fakeStore();
+export async function startLyraFake(shop: ShopKeys = DEMO_SHOP): Promise<LyraFake> {
   const calls: LyraFake['calls'] = [];
-  const faults = new Map<string, Fault>();
-  const expected = `Basic ${Buffer.from(`${shop.shopId}:${shop.password}`).toString('base64')}`;
-  const handlers = services(store, shop.shopId);
+  const faults = new Map<string, { fault: Fault; delayMs: number }[]>();
+  /** Each set of keys served, by the Basic credentials that name it. */
+  const shops = new Map<
+    string,
+    { keys: ShopKeys; mode: 'TEST' | 'PRODUCTION'; store: FakeStore; handlers: ReturnType<typeof services> }
+  >();
+  const addShop = (keys: ShopKeys): FakeStore => {
+    const store = fakeStore();
+    const auth = `Basic ${Buffer.from(`${keys.shopId}:${keys.password}`).toString('base64')}`;
+    shops.set(auth, { keys, mode: modeOf(keys), store, handlers: services(store, keys.shopId) });
+    return store;
+  };
+  const store = addShop(shop);
+  /** The shop whose card form `formToken` is. */
+  const shopOfForm = (formToken: string) => [...shops.values()].find((s) => s.store.form(formToken));
 
   const deliveries: Delivery[] = [];
   const complete = (formToken: string, pan: string) => {
-    const form = store.form(formToken);
-    const t = store.submitForm(formToken, pan);
-    const answer = JSON.stringify(paymentJson(t, shop.shopId, form?.customer ?? {}));
+    const owner = shopOfForm(formToken);
+    if (!owner) throw new FakeServiceError('PSP_010', 'fake: unknown form token');
+    const form = owner.store.form(formToken);
+    const t = owner.store.submitForm(formToken, pan);
+    const answer = JSON.stringify(paymentJson(t, owner.keys.shopId, form?.customer ?? {}, owner.mode));
     const ipnBody = new URLSearchParams({
       'kr-hash-key': 'password',
       'kr-hash-algorithm': 'sha256_hmac',
       'kr-answer': answer,
       'kr-answer-type': 'V4/Payment',
-      'kr-hash': signAnswer(shop.password, answer),
+      'kr-hash': signAnswer(owner.keys.password, answer),
     }).toString();
     const target = form?.ipnTargetUrl;
     const notify = () => (target ? sendIpn(target, ipnBody) : Promise.reject(new Error('fake: no ipnTargetUrl')));
-    return { uuid: t.uuid, answer, ipnBody, notify };
+    return { uuid: t.uuid, answer, ipnBody, notify, hmacKey: owner.keys.hmacKey };
   };
   const cardPage: CardPageDeps = {
-    hmacKey: shop.hmacKey,
-    publicKey: shop.publicKey,
+    isPublicKey: (key) => [...shops.values()].some((s) => s.keys.publicKey === key),
     // Lyra answers the browser only once its notification was answered (protocol notes section 4).
     async pay(formToken, pan) {
-      if (!store.form(formToken)) return undefined;
+      if (!shopOfForm(formToken)) return undefined;
       const done = complete(formToken, pan);
       deliveries.push(await done.notify());
-      return { answer: done.answer };
+      return { answer: done.answer, hmacKey: done.hmacKey };
     },
   };
 
@@ -97,26 +158,24 @@ export async function startLyraFake(shop: typeof DEMO_SHOP = DEMO_SHOP): Promise
     // INVENTED: what Lyra answers on a path that is no service is not recorded.
     if (req.method !== 'POST' || !match) return send(res, 404, { error: 'fake: no such service' });
     const service = match[1]!;
-    if (req.headers.authorization !== expected) {
+    const served = shops.get(req.headers.authorization ?? '');
+    if (!served) {
       return send(
         res,
         401,
         envelope(service, 'ERROR', serviceError(shop.shopId, 'INT_001', 'fake: bad credentials'), 'TEST'),
       );
     }
-    const fault = faults.get(service);
-    faults.delete(service);
+    const { keys, mode, handlers } = served;
+    const queued = faults.get(service)?.shift();
+    const fault = queued?.fault;
     if (fault === 'hang') return; // the socket is destroyed by close()
     if (fault === 'drop') return req.socket.destroy();
     if (fault === 'garbage') return sendText(res, 200, '<html>Service Unavailable</html>');
     if (fault === 'busy') return sendText(res, 503, '<html>Service Unavailable</html>');
     if (fault === 'crash') return sendText(res, 500, '<html>Internal Server Error</html>');
     if (fault === 'technical') {
-      return send(
-        res,
-        200,
-        envelope(service, 'ERROR', serviceError(shop.shopId, 'PSP_999', 'fake: technical'), 'TEST'),
-      );
+      return send(res, 200, envelope(service, 'ERROR', serviceError(keys.shopId, 'PSP_999', 'fake: technical'), mode));
     }
     const handler = handlers[service];
     if (!handler) return send(res, 404, { error: `fake: ${service} is not served` });
@@ -130,19 +189,22 @@ export async function startLyraFake(shop: typeof DEMO_SHOP = DEMO_SHOP): Promise
       return send(
         res,
         200,
-        envelope(service, 'ERROR', serviceError(shop.shopId, 'INT_902', 'body is not a JSON object'), 'TEST'),
+        envelope(service, 'ERROR', serviceError(keys.shopId, 'INT_902', 'body is not a JSON object'), mode),
       );
     }
     const request = json as Record<string, unknown>;
-    calls.push({ service, body: request });
+    calls.push({ service, body: request, shopId: keys.shopId, mode });
     try {
-      const answer = handler(request);
+      const answer = modeAnswer(handler(request), mode);
       if (fault === 'lose') return req.socket.destroy();
       if (fault === 'late') return; // the socket is destroyed by close()
-      send(res, 200, envelope(service, 'SUCCESS', answer, 'TEST'));
+      if (fault === 'mangled') return sendText(res, 200, '{"webService": "tru');
+      if (fault === 'slow') await new Promise((resolve) => setTimeout(resolve, queued?.delayMs ?? 0));
+      const shown = typeof fault === 'object' ? withStatus(answer, fault.answerStatus) : answer;
+      if (!res.destroyed) send(res, 200, envelope(service, 'SUCCESS', shown, mode));
     } catch (err) {
       if (!(err instanceof FakeServiceError)) throw err;
-      send(res, 200, envelope(service, 'ERROR', serviceError(shop.shopId, err.errorCode, err.message), 'TEST'));
+      send(res, 200, envelope(service, 'ERROR', serviceError(keys.shopId, err.errorCode, err.message), mode));
     }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -153,8 +215,10 @@ export async function startLyraFake(shop: typeof DEMO_SHOP = DEMO_SHOP): Promise
     staticUrl: `http://127.0.0.1:${port}/static/`,
     deliveries,
     store,
+    addShop,
     calls,
-    failNext: (service, fault) => faults.set(service, fault),
+    failNext: (service, fault, opts) =>
+      faults.set(service, [...(faults.get(service) ?? []), { fault, delayMs: opts?.delayMs ?? 1_000 }]),
     completeForm: (formToken, pan) => {
       const { uuid, ipnBody, notify } = complete(formToken, pan);
       return { uuid, ipnBody, notify };
@@ -165,6 +229,25 @@ export async function startLyraFake(shop: typeof DEMO_SHOP = DEMO_SHOP): Promise
         server.close(() => resolve());
       }),
   };
+}
+
+/** An answer as a shop of `mode` gives it: its transactions' order details say the mode. */
+function modeAnswer(answer: unknown, mode: 'TEST' | 'PRODUCTION'): unknown {
+  if (mode === 'TEST') return answer;
+  return JSON.parse(JSON.stringify(answer).replaceAll('"mode":"TEST"', `"mode":"${mode}"`));
+}
+
+/** The answer with each transaction in it showing `detailedStatus` (the store keeps its own). */
+function withStatus(answer: unknown, detailedStatus: string): unknown {
+  const copy = JSON.parse(JSON.stringify(answer)) as Record<string, unknown>;
+  const list = Array.isArray(copy.transactions) ? (copy.transactions as Record<string, unknown>[]) : [copy];
+  for (const t of list) {
+    if (typeof t.detailedStatus === 'string') {
+      t.detailedStatus = detailedStatus;
+      t.status = 'RUNNING';
+    }
+  }
+  return copy;
 }
 
 function readBody(req: IncomingMessage): Promise<string> {

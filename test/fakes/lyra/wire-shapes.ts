@@ -122,7 +122,12 @@ export function transactionJson(t: FakeTransaction, shopId: string, type = 'V4/T
 }
 
 /** A Payment: the answer of a SILENT CreatePayment and the `kr-answer` of a notification. */
-export function paymentJson(t: FakeTransaction, shopId: string, customer: Record<string, unknown> = {}) {
+export function paymentJson(
+  t: FakeTransaction,
+  shopId: string,
+  customer: Record<string, unknown> = {},
+  mode: 'TEST' | 'PRODUCTION' = 'TEST',
+) {
   const status = SIMPLE_STATUS[t.detailedStatus] ?? 'RUNNING';
   return {
     shopId,
@@ -134,7 +139,7 @@ export function paymentJson(t: FakeTransaction, shopId: string, customer: Record
       orderTotalAmount: t.amount,
       orderEffectiveAmount: t.amount,
       orderCurrency: t.currency,
-      mode: 'TEST',
+      mode,
       orderId: t.orderId,
       metadata: null,
       _type: 'V4/OrderDetails',
