@@ -70,6 +70,7 @@ export {
   type ListFilter,
   type PaymentRequestRow,
   type PaymentRequestsRepository,
+  type RequestSummaryFields,
   type StatusRow,
 } from './payment-requests-repository.js';
 export { pgliteDatabase, startPglite } from './pglite-database.js';

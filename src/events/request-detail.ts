@@ -1,4 +1,4 @@
-import type { PaymentRequestRow } from '../db/index.js';
+import type { PaymentRequestRow, RequestSummaryFields } from '../db/index.js';
 import { fromMinorUnits, orderCycle, TERMINAL_STATUSES } from '../domain/index.js';
 
 /**
@@ -10,30 +10,19 @@ import { fromMinorUnits, orderCycle, TERMINAL_STATUSES } from '../domain/index.j
  * and the newest migration that defines it must hold exactly this text (a test checks), so a
  * change of the detail here without a new migration fails the suite.
  */
-type Source = Pick<
-  PaymentRequestRow,
-  | 'id'
-  | 'reference'
-  | 'request_type'
-  | 'status'
-  | 'amount'
-  | 'amount_captured'
-  | 'amount_refunded'
-  | 'currency'
-  | 'guest_email'
-  | 'guest_first_name'
-  | 'guest_last_name'
-  | 'reservation_ref'
-  | 'reservation_data'
-  | 'masked_pan'
-  | 'card_expiry_month'
-  | 'card_expiry_year'
-  | 'email_sent'
-  | 'created_at'
-  | 'updated_at'
-  | 'hold_expires_at'
-  | 'link_expires_at'
->;
+type Source = RequestSummaryFields &
+  Pick<
+    PaymentRequestRow,
+    | 'reservation_data'
+    | 'masked_pan'
+    | 'card_expiry_month'
+    | 'card_expiry_year'
+    | 'email_sent'
+    | 'created_at'
+    | 'updated_at'
+    | 'hold_expires_at'
+    | 'link_expires_at'
+  >;
 
 /**
  * How a field is shown: as stored (`value`), minor units as a decimal amount (`money`), an
