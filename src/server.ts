@@ -3,18 +3,18 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { startBulkWorker } from './bulk-actions/index.js';
+import type { Config } from './config/index.js';
+import type { AppContext } from './context.js';
+import { type Database, migrate, openDatabase, repositories } from './db/index.js';
 import {
-  type CommandContext,
+  type CommandHandler,
   createDemoDataOnce,
   DataDirBusyError,
   demoBanner,
-  runCommand,
   startControlServer,
   tryLock,
   withSecretKey,
-} from './cli/index.js';
-import type { Config } from './config/index.js';
-import { migrate, openDatabase, repositories } from './db/index.js';
+} from './instance/index.js';
 import { startScheduler } from './jobs/index.js';
 import { startMailWorker } from './mail/index.js';
 import { startWebhookWorker } from './webhooks/index.js';
@@ -23,6 +23,20 @@ import { startWebhookWorker } from './webhooks/index.js';
 const CLI_LOCK_WAIT_MS = 15_000;
 /** A shutdown stuck on a hung request must still end. */
 const SHUTDOWN_TIMEOUT_MS = 10_000;
+
+/** What a command run through the control channel works with: this service's own parts. */
+export interface ServiceParts {
+  config: Config;
+  db: Database;
+  app: AppContext;
+  log: FastifyInstance['log'];
+}
+
+/**
+ * How CLI commands sent through the control channel are run, given by the command line that
+ * starts the service (`payreq serve`): the service itself knows no command.
+ */
+export type ControlCommands = (service: ServiceParts) => CommandHandler;
 
 export interface RunningService {
   app: FastifyInstance;
@@ -80,6 +94,7 @@ function describeDatabase(config: Config): string {
  */
 export async function startService(
   initialConfig: Config,
+  commands: ControlCommands,
   // The terminal's stream: stdout carries the JSON log lines, which a banner would corrupt.
   print: (text: string) => void = (t) => process.stderr.write(t),
 ): Promise<RunningService> {
@@ -142,18 +157,7 @@ export async function startService(
     }
 
     if (dir) {
-      const ctx: CommandContext = {
-        config,
-        db,
-        repos: app.payreq.repos,
-        keyChanged: (prefix) => app.payreq.auth.forget(prefix),
-        tenantChanged: (tenantId) => app.payreq.auth.forgetTenant(tenantId),
-        app: app.payreq,
-      };
-      const control = await startControlServer(dir, (argv, stdin, file) => {
-        app.log.info({ command: argv.slice(0, 2).join(' ') }, 'CLI command through the control channel');
-        return runCommand(argv, ctx, (err) => app.log.error({ err }, 'CLI command failed'), stdin, file);
-      });
+      const control = await startControlServer(dir, commands({ config, db, app: app.payreq, log: app.log }));
       cleanups.push(() => control.close());
     }
 
@@ -176,7 +180,7 @@ export async function startService(
  * process at once, with nothing finished or closed. A signal during start-up lets the start
  * finish (a migration is not cut off) and then stops; a second one ends it at once.
  */
-export async function serve(config: Config): Promise<void> {
+export async function serve(config: Config, commands: ControlCommands): Promise<void> {
   let signalled: (signal: NodeJS.Signals) => void = () => {};
   const stopSignal = new Promise<NodeJS.Signals>((resolve) => (signalled = resolve));
   let stopping = false;
@@ -188,7 +192,7 @@ export async function serve(config: Config): Promise<void> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  const service = await startService(config);
+  const service = await startService(config, commands);
   const signal = await stopSignal;
   service.app.log.info({ signal }, 'shutting down');
   setTimeout(() => {

@@ -1,11 +1,15 @@
 /**
- * The one loop of every background worker (the scheduler, the e-mail and bulk senders): a
- * round at once, then one every `intervalMs`, or again at once while a round says more is
- * waiting. A round that throws is reported and the loop goes on (the database may be away for
- * a moment). The timer is unref'd, so a loop never keeps a process alive on its own;
- * `stop()` waits for the round in progress, and no round starts after it.
+ * The one loop of every background worker (the scheduler, the e-mail, bulk and webhook
+ * senders, the sandbox's notifications): a round at once, then one every `intervalMs`, or
+ * again at once while a round says more is waiting, or when `wake()` is called (a webhook slot
+ * freed): then a round starts now, or right after the round in progress, never two at once.
+ * A round that throws is reported and the loop goes on (the database may be away for a
+ * moment). The timer is unref'd, so a loop never keeps a process alive on its own; `stop()`
+ * waits for the round in progress, and no round starts after it.
  */
 export interface PollingLoop {
+  /** Runs a round now, or right after the round in progress. */
+  wake(): void;
   stop(): Promise<void>;
 }
 
@@ -21,16 +25,25 @@ export interface PollingLoopOptions {
 export function startPollingLoop(opts: PollingLoopOptions): PollingLoop {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
+  // True while `before` or a round runs: a wake then asks for one more round right after.
+  let busy = true;
+  let again = false;
 
   async function loop(): Promise<void> {
     if (stopped) return;
+    busy = true;
     let more = false;
     try {
       more = await opts.round();
     } catch (err) {
       opts.onError(err);
     }
+    busy = false;
     if (stopped) return;
+    if (again) {
+      again = false;
+      more = true;
+    }
     timer = setTimeout(
       () => {
         running = loop();
@@ -46,6 +59,15 @@ export function startPollingLoop(opts: PollingLoopOptions): PollingLoop {
   })();
 
   return {
+    wake() {
+      if (stopped) return;
+      if (busy) {
+        again = true;
+        return;
+      }
+      clearTimeout(timer);
+      running = loop();
+    },
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);

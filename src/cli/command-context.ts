@@ -1,6 +1,7 @@
 import type { Config } from '../config/index.js';
 import type { AppContext } from '../context.js';
 import type { Database, Repositories } from '../db/index.js';
+import type { CommandResult } from '../instance/index.js';
 
 /** What a command runs against: the CLI's own connection, or the running service's. */
 export interface CommandContext {
@@ -38,12 +39,7 @@ export interface Outcome {
   text: string;
 }
 
-/** What a command invocation printed and how it ended: the same whichever process ran it. */
-export interface CommandResult {
-  exitCode: number;
-  stdout: string;
-  stderr: string;
-}
+export type { CommandResult };
 
 export interface OptionSpec {
   type: 'string' | 'boolean';

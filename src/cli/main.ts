@@ -1,6 +1,7 @@
 // `payreq`: the process entry behind bin/payreq.js. Everything it does is in ./index.ts and
 // ../server.ts; this file only wires argv, configuration and exit status.
 import { loadConfig, loadDotEnv } from '../config/index.js';
+import { controlCommands } from './control-commands.js';
 import { errorLine, parseCommandLine, runCli } from './index.js';
 import { readInputFile } from './read-input-file.js';
 
@@ -36,7 +37,7 @@ async function main(argv: readonly string[]): Promise<number> {
     // Loaded only here: the HTTP service's modules (Fastify, mail, Redis...) cost a short
     // command about a second of start-up for nothing.
     const { serve } = await import('../server.js');
-    await serve(config);
+    await serve(config, controlCommands);
     return 0;
   }
   const { stdin, file } = parsed.spec;

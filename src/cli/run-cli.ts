@@ -2,10 +2,9 @@ import { mkdirSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../config/index.js';
 import { migrate, openDatabase, repositories } from '../db/index.js';
+import { DataDirBusyError, sendToService, socketPathFor, tryLock } from '../instance/index.js';
 import { CliError } from './cli-error.js';
 import type { CommandResult } from './command-context.js';
-import { sendToService, socketPathFor } from './control-channel.js';
-import { DataDirBusyError, tryLock } from './data-dir-lock.js';
 import { executeCommand, failure, type ParsedInvocation } from './run-command.js';
 
 /**

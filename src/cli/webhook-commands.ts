@@ -1,10 +1,10 @@
 import type { Repositories } from '../db/index.js';
 import { isUuid } from '../domain/index.js';
+import { withSecretKey } from '../instance/index.js';
 import { keyRing, type SecretKeyRing } from '../secrets/index.js';
 import { createEndpoint, EVENT_TYPES, presentEndpoint, WebhookInputError } from '../webhooks/index.js';
 import { CliError } from './cli-error.js';
 import type { CommandContext, CommandSpec } from './command-context.js';
-import { withSecretKey } from './first-start.js';
 import * as check from './input-checks.js';
 
 async function existingTenant(repos: Repositories, value: string | undefined) {

@@ -1,5 +1,6 @@
-import type { ApiKeySummary, Tenant, WebhookEndpointRow } from '../db/index.js';
+import type { ApiKeySummary, ProviderAccountRow, Tenant, WebhookEndpointRow } from '../db/index.js';
 import { html, type SafeHtml } from '../html/index.js';
+import { presentProviderAccount } from '../provider-accounts/index.js';
 import { logoPath, SETTING_FIELDS, type SettingField } from '../tenants/index.js';
 import { csrfField, formatDateTime, type PageContext, page } from './layout.js';
 
@@ -96,6 +97,8 @@ export function settingsPage(
     logoProblem?: string;
     /** The tenant's webhook endpoints: a disabled or failing one is announced at the top. */
     webhooks?: readonly WebhookEndpointRow[];
+    /** The tenant's payment provider account, shown read-only (set with the command line). */
+    providerAccount?: ProviderAccountRow;
   },
 ): string {
   const { m } = ctx;
@@ -140,8 +143,30 @@ ${fields}
 ${guestFields}
 </fieldset>
 <button type="submit">${m.save}</button></form>
+${providerAccountSection(ctx, p.providerAccount)}
 ${logoSection(ctx, p.tenant, p.logoProblem)}`,
   });
+}
+
+/**
+ * The tenant's payment provider account, read-only: provider, mode (TEST or PRODUCTION) and
+ * shop id, never a secret (the presenter has none to give). It is set on the server with
+ * `payreq tenant set-provider`.
+ */
+function providerAccountSection(ctx: PageContext, row: ProviderAccountRow | undefined): SafeHtml {
+  const { m } = ctx;
+  const account = presentProviderAccount(row);
+  const item = (label: string, value: unknown) =>
+    html`<div><dt>${label}</dt><dd>${value === null || value === undefined || value === '' ? '—' : String(value)}</dd></div>`;
+  const provider =
+    account.provider === 'lyra' ? 'Lyra' : account.provider === 'sandbox' ? m.providerSandbox : m.providerNone;
+  return html`<section class="card" aria-labelledby="provider-account"><h2 id="provider-account">${m.providerAccount}</h2>
+<dl class="summary">${item(m.providerName, provider)}${
+    account.provider === 'lyra'
+      ? html`${item(m.providerMode, account.mode)}${item(m.providerShopId, account.shop_id)}`
+      : ''
+  }</dl>
+<p class="hint">${m.providerAccountHint}</p></section>`;
 }
 
 /** A line for each endpoint disabled or failing: the hotel's receiver needs someone's attention. */

@@ -177,7 +177,12 @@ export async function configRoutes(control: FastifyInstance): Promise<void> {
         });
         const ctx = await pageContext(request, reply);
         const webhooks = await payreq.repos.webhooks.listEndpoints(tenant.id);
-        return send(reply, settingsPage(ctx, { tenant, tenants, logoProblem: problem, webhooks }), 422);
+        const providerAccount = await payreq.repos.providerAccounts.find(tenant.id);
+        return send(
+          reply,
+          settingsPage(ctx, { tenant, tenants, logoProblem: problem, webhooks, providerAccount }),
+          422,
+        );
       }
     });
   });
@@ -200,7 +205,8 @@ export async function configRoutes(control: FastifyInstance): Promise<void> {
   control.get('/settings', async (request, reply) => {
     const { tenant, tenants } = await configTenant(request, tenantOf(request));
     const webhooks = await payreq.repos.webhooks.listEndpoints(tenant.id);
-    return send(reply, settingsPage(await pageContext(request, reply), { tenant, tenants, webhooks }));
+    const providerAccount = await payreq.repos.providerAccounts.find(tenant.id);
+    return send(reply, settingsPage(await pageContext(request, reply), { tenant, tenants, webhooks, providerAccount }));
   });
 
   control.post('/settings', async (request, reply) => {
@@ -237,9 +243,17 @@ export async function configRoutes(control: FastifyInstance): Promise<void> {
         detail: { problems },
       });
       const webhooks = await payreq.repos.webhooks.listEndpoints(tenant.id);
+      const providerAccount = await payreq.repos.providerAccounts.find(tenant.id);
       return send(
         reply,
-        settingsPage(await pageContext(request, reply), { tenant, tenants, values: raw, problems, webhooks }),
+        settingsPage(await pageContext(request, reply), {
+          tenant,
+          tenants,
+          values: raw,
+          problems,
+          webhooks,
+          providerAccount,
+        }),
         422,
       );
     }

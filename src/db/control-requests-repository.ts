@@ -1,6 +1,6 @@
 import type { RequestType, Source, Status } from '../domain/index.js';
 import { PG, pgCode, type Queryable } from './database.js';
-import type { PaymentRequestRow } from './payment-requests-repository.js';
+import type { PaymentRequestRow, RequestSummaryFields } from './payment-requests-repository.js';
 import { whereBuilder } from './where-builder.js';
 
 /** The back office's reads of payment requests: across tenants for a superuser, with search. */
@@ -22,21 +22,8 @@ export interface ControlListFilter {
   limit: number;
 }
 
-export interface ControlListRow {
-  id: string;
-  tenant_id: string;
+export interface ControlListRow extends RequestSummaryFields {
   tenant_name: string;
-  reference: string;
-  request_type: RequestType;
-  status: Status;
-  amount: number;
-  amount_captured: number;
-  amount_refunded: number;
-  currency: string;
-  guest_first_name: string;
-  guest_last_name: string;
-  guest_email: string;
-  reservation_ref: string;
   checkin: string | null;
   created_at: Date;
 }

@@ -1,5 +1,5 @@
 import type { Database } from './database.js';
-import type { PaymentRequestRow } from './payment-requests-repository.js';
+import { DETAIL_COLUMNS, type PaymentRequestRow } from './payment-requests-repository.js';
 import { whereBuilder } from './where-builder.js';
 
 /** One event of the feed: the status change of a request, with the request as it was then. */
@@ -12,12 +12,6 @@ export interface EventRow {
 }
 
 const EVENT_COLUMNS = 'id::text AS id, tenant_id, type, data, created_at';
-
-// The detail columns the API presents, read for the `updated_after` list.
-const DETAIL_COLUMNS = `id, tenant_id, reference, request_type, status, amount, amount_captured, amount_refunded,
-  currency, guest_email, guest_first_name, guest_last_name, guest_phone, language, reservation_ref,
-  reservation_data, masked_pan, card_expiry_month, card_expiry_year, email_sent, pending_action,
-  provider_transaction_id, hold_expires_at, link_expires_at, created_at, updated_at`;
 
 export interface ChangedFilter {
   updatedAfter: Date;

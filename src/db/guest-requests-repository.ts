@@ -1,25 +1,13 @@
-import type { Currency, Language, RequestType, Status } from '../domain/index.js';
+import type { Language } from '../domain/index.js';
 import type { Queryable } from './database.js';
+import type { RequestSummaryFields } from './payment-requests-repository.js';
 
 /** A request as the guest's pages read it, with its hotel's settings and provider account. */
-export interface GuestRequestRow {
-  id: string;
-  tenant_id: string;
+export interface GuestRequestRow extends RequestSummaryFields {
   money_given_back: boolean;
-  reference: string;
-  request_type: RequestType;
-  status: Status;
-  amount: number;
-  amount_captured: number;
-  amount_refunded: number;
-  currency: Currency;
   language: Language;
-  guest_email: string;
-  guest_first_name: string;
-  guest_last_name: string;
   hotel_name: string;
   link_expired: boolean;
-  reservation_ref: string;
   reservation_data: Record<string, unknown> | null;
   masked_pan: string;
   card_expiry_month: number | null;

@@ -72,6 +72,7 @@ export {
   type ListFilter,
   type PaymentRequestRow,
   type PaymentRequestsRepository,
+  type RequestSummaryFields,
   type StatusRow,
 } from './payment-requests-repository.js';
 export { pgliteDatabase, startPglite } from './pglite-database.js';
@@ -80,6 +81,14 @@ export type {
   ProviderAccountRow,
   ProviderAccountsRepository,
 } from './provider-accounts-repository.js';
+export {
+  lockNotifiedRequest,
+  markProviderEventApplied,
+  type NotifiedRequestRow,
+  type ProviderEventOutcome,
+  recordProviderEvent,
+  tenantOfDeletedRequest,
+} from './provider-events-repository.js';
 export type { CheckWindow, HeldWindow, ReconcileCheckRepository } from './reconcile-check-repository.js';
 export type { ClaimedRun, JobRunRow, ScheduleRow, SchedulesRepository } from './schedules-repository.js';
 export {
@@ -88,6 +97,7 @@ export {
   type SealedValue,
   type SealedValuesRepository,
 } from './sealed-values-repository.js';
+export { readServiceBacklogs, type ServiceBacklogs } from './service-backlogs-repository.js';
 export {
   type AppliedChange,
   applyStatusChanges,

@@ -211,6 +211,21 @@ export function moneyLedgerRepository(db: Database) {
       return new Set(r.rows.map((row) => row.id));
     },
 
+    /** Marks a reported movement as an incident: it must not count where the status did not move. */
+    async markIncident(q: Queryable, id: string, reason: string): Promise<void> {
+      await q.query('UPDATE money_ledger SET incident = $2 WHERE id = $1', [id, reason]);
+    },
+
+    /** Whether this provider transaction was already reported (paid or registered) for the request. */
+    async hasReportedTransaction(q: Queryable, paymentRequestId: string, transactionId: string): Promise<boolean> {
+      const r = await q.query(
+        `SELECT 1 FROM money_ledger
+          WHERE payment_request_id = $1 AND provider_transaction_id = $2 AND kind IN ('payment', 'verification')`,
+        [paymentRequestId, transactionId],
+      );
+      return r.rows.length > 0;
+    },
+
     async findByKey(key: string): Promise<LedgerEntry | undefined> {
       const r = await db.query<LedgerEntry>(`SELECT ${COLUMNS} FROM money_ledger WHERE idempotency_key = $1`, [key]);
       return r.rows[0];

@@ -49,6 +49,24 @@ export interface PaymentRequestRow {
 /** A row just claimed, with its claim's token. */
 export type ClaimedRow = PaymentRequestRow & { claim_token: string };
 
+/** What every view of a request reads (the API, the guest's pages, the back office's list). */
+export type RequestSummaryFields = Pick<
+  PaymentRequestRow,
+  | 'id'
+  | 'tenant_id'
+  | 'reference'
+  | 'request_type'
+  | 'status'
+  | 'amount'
+  | 'amount_captured'
+  | 'amount_refunded'
+  | 'currency'
+  | 'guest_email'
+  | 'guest_first_name'
+  | 'guest_last_name'
+  | 'reservation_ref'
+>;
+
 export interface StatusRow {
   id: string;
   reference: string;
@@ -70,7 +88,8 @@ export interface ListFilter {
   limit: number;
 }
 
-const DETAIL_COLUMNS = `id, tenant_id, reference, request_type, status, amount, amount_captured, amount_refunded,
+/** The columns of a PaymentRequestRow, in a SELECT of payment_requests. */
+export const DETAIL_COLUMNS = `id, tenant_id, reference, request_type, status, amount, amount_captured, amount_refunded,
   currency, guest_email, guest_first_name, guest_last_name, guest_phone, language, reservation_ref,
   reservation_data, masked_pan, card_expiry_month, card_expiry_year, email_sent, pending_action,
   provider, provider_transaction_id, hold_expires_at, link_expires_at, created_at, updated_at`;

@@ -22,7 +22,15 @@ export type Currency = (typeof CURRENCIES)[number];
 export const LANGUAGES = ['fr', 'en', 'de'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
-const TERMINAL: ReadonlySet<Status> = new Set<Status>(['CAPTURED', 'REFUSED', 'CANCELLED', 'EXPIRED', 'REFUNDED']);
+/** The statuses a request ends in: nothing but a refund of a capture moves it further. */
+export const TERMINAL_STATUSES = [
+  'CAPTURED',
+  'REFUSED',
+  'CANCELLED',
+  'EXPIRED',
+  'REFUNDED',
+] as const satisfies readonly Status[];
+const TERMINAL: ReadonlySet<Status> = new Set<Status>(TERMINAL_STATUSES);
 
 export function isTerminal(status: Status): boolean {
   return TERMINAL.has(status);

@@ -1,3 +1,5 @@
 // The event feed: one event per status change, written by the status_history trigger
-// (migration 0009) in the transaction of the change; read through the API and sent by webhooks.
+// (migrations 0016 and 0028) in the transaction of the change; read through the API and sent
+// by webhooks. Its `data` is the request's detail, defined once in request-detail.ts.
 export { presentEvent } from './present-event.js';
+export { presentRequestDetail, type RequestDetail, requestDetailFunctionSql } from './request-detail.js';

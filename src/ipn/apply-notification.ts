@@ -2,12 +2,16 @@ import {
   applyStatusChanges,
   type Database,
   type LedgerEntry,
+  lockNotifiedRequest,
   type MoneyLedgerRepository,
-  type Queryable,
+  markProviderEventApplied,
+  type NotifiedRequestRow,
   recordIncident,
+  recordProviderEvent,
   type StatusChange,
+  tenantOfDeletedRequest,
 } from '../db/index.js';
-import { nextStatus, type RequestType, type Status, type Trigger } from '../domain/index.js';
+import { nextStatus, type Status, type Trigger } from '../domain/index.js';
 import type { MoneyRunner } from '../payment-requests/index.js';
 import { giveBack } from '../payment-requests/index.js';
 import type { ProviderNotification } from '../providers/index.js';
@@ -27,14 +31,7 @@ const TRIGGER_OF: Record<ProviderNotification['outcome'], Trigger> = {
   error: 'payment_error',
 };
 
-interface LockedRow {
-  id: string;
-  tenant_id: string;
-  request_type: RequestType;
-  status: Status;
-  amount: number;
-  currency: string;
-}
+type LockedRow = NotifiedRequestRow;
 
 export interface NotificationDeps {
   db: Database;
@@ -72,32 +69,19 @@ function whyNotApplicable(n: ProviderNotification, row: LockedRow | undefined, t
 export function notifications(deps: NotificationDeps) {
   const { db, ledger, runner, cardTokens } = deps;
 
-  async function tenantOfDeleted(tx: Queryable, id: string): Promise<string | undefined> {
-    const r = await tx.query<{ tenant_id: string }>(
-      'SELECT tenant_id FROM status_history WHERE payment_request_id = $1 ORDER BY id DESC LIMIT 1',
-      [id],
-    );
-    return r.rows[0]?.tenant_id;
-  }
-
   return {
     async apply(provider: string, n: ProviderNotification): Promise<NotificationOutcome> {
       let incident: LedgerEntry | undefined;
       const outcome = await db.transaction(async (tx): Promise<NotificationOutcome> => {
-        const fresh = await tx.query(
-          `INSERT INTO provider_events (provider, event_id, payment_request_id, outcome, applied)
-           VALUES ($1, $2, $3, $4, false) ON CONFLICT DO NOTHING RETURNING 1`,
-          [provider, n.eventId, n.paymentRequestId, n.outcome],
-        );
-        if (fresh.rowCount === 0) return 'duplicate';
-        const row = (
-          await tx.query<LockedRow>(
-            `SELECT id, tenant_id, request_type, status, amount, currency FROM payment_requests
-              WHERE id = $1 FOR UPDATE`,
-            [n.paymentRequestId],
-          )
-        ).rows[0];
-        const tenantId = row?.tenant_id ?? (await tenantOfDeleted(tx, n.paymentRequestId));
+        const fresh = await recordProviderEvent(tx, {
+          provider,
+          eventId: n.eventId,
+          paymentRequestId: n.paymentRequestId,
+          outcome: n.outcome,
+        });
+        if (!fresh) return 'duplicate';
+        const row = await lockNotifiedRequest(tx, n.paymentRequestId);
+        const tenantId = row?.tenant_id ?? (await tenantOfDeletedRequest(tx, n.paymentRequestId));
         if (!tenantId) return 'unknown_order';
         const to = row ? nextStatus(row.status, TRIGGER_OF[n.outcome], row.request_type) : undefined;
         const movesMoney = n.outcome === 'paid' || n.outcome === 'registered';
@@ -105,11 +89,13 @@ export function notifications(deps: NotificationDeps) {
           if (!row || !to) return 'ignored';
           const moved = await applyStatusChanges(tx, [change(n, row, to, provider)]);
           if (moved.length === 0) return 'ignored';
-          await markApplied(tx, provider, n.eventId);
+          await markProviderEventApplied(tx, provider, n.eventId);
           return 'applied';
         }
         // The same provider transaction reported again under another event id: already known.
-        if (n.transactionId && (await alreadyRecorded(tx, n.paymentRequestId, n.transactionId))) return 'duplicate';
+        if (n.transactionId && (await ledger.hasReportedTransaction(tx, n.paymentRequestId, n.transactionId))) {
+          return 'duplicate';
+        }
         const why = whyNotApplicable(n, row, to);
         const ledgerId = await ledger.recordReported(tx, {
           paymentRequestId: n.paymentRequestId,
@@ -141,7 +127,7 @@ export function notifications(deps: NotificationDeps) {
           // The row is locked and payable, so only a claim could stop the move: the money
           // still must not count where the status did not move.
           const reason = `the request is busy (${row.status})`;
-          await tx.query('UPDATE money_ledger SET incident = $2 WHERE id = $1', [ledgerId, reason]);
+          await ledger.markIncident(tx, ledgerId, reason);
           await recordIncident(tx, {
             paymentRequestId: row.id,
             tenantId,
@@ -153,7 +139,7 @@ export function notifications(deps: NotificationDeps) {
           incident = await ledger.find(ledgerId, tx);
           return 'incident';
         }
-        await markApplied(tx, provider, n.eventId);
+        await markProviderEventApplied(tx, provider, n.eventId);
         return 'applied';
       });
       if (incident) {
@@ -188,22 +174,6 @@ export function notifications(deps: NotificationDeps) {
       ...(paid && row.request_type === 'DEPOSIT' ? { email: 'deposit_confirmation' as const } : {}),
     };
   }
-}
-
-async function alreadyRecorded(tx: Queryable, requestId: string, transactionId: string): Promise<boolean> {
-  const r = await tx.query(
-    `SELECT 1 FROM money_ledger
-      WHERE payment_request_id = $1 AND provider_transaction_id = $2 AND kind IN ('payment', 'verification')`,
-    [requestId, transactionId],
-  );
-  return r.rows.length > 0;
-}
-
-async function markApplied(tx: Queryable, provider: string, eventId: string): Promise<void> {
-  await tx.query('UPDATE provider_events SET applied = true WHERE provider = $1 AND event_id = $2', [
-    provider,
-    eventId,
-  ]);
 }
 
 export type Notifications = ReturnType<typeof notifications>;

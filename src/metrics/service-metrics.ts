@@ -1,5 +1,5 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { Queryable } from '../db/index.js';
+import { type Queryable, readServiceBacklogs } from '../db/index.js';
 
 /** Latency buckets in seconds: from a cached read (5 ms) to a provider call near its timeout. */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20];
@@ -121,22 +121,6 @@ function backlogGauges(db: Queryable, registers: Registry[]): void {
 }
 
 async function readBacklogs(db: Queryable): Promise<Backlogs> {
-  const mail = await db.query<{ n: number; age: number | null }>(
-    `SELECT count(*)::int AS n, EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age
-     FROM email_outbox WHERE status = 'pending'`,
-  );
-  return {
-    up: true,
-    pending: mail.rows[0]?.n ?? 0,
-    oldestSeconds: Math.max(0, mail.rows[0]?.age ?? 0),
-    inDoubt: await ledgerInDoubt(db),
-  };
-}
-
-/** The ledger table may not exist yet in this schema version: then nothing is in doubt. */
-async function ledgerInDoubt(db: Queryable): Promise<number> {
-  const present = await db.query<{ present: boolean }>("SELECT to_regclass('money_ledger') IS NOT NULL AS present");
-  if (!present.rows[0]?.present) return 0;
-  const r = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM money_ledger WHERE state = 'in_doubt'");
-  return r.rows[0]?.n ?? 0;
+  const b = await readServiceBacklogs(db);
+  return { up: true, pending: b.emailsPending, oldestSeconds: b.oldestEmailSeconds, inDoubt: b.ledgerInDoubt };
 }

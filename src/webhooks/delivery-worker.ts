@@ -1,3 +1,4 @@
+import { startPollingLoop } from '../background/index.js';
 import type { ClaimedDelivery, Repositories } from '../db/index.js';
 import type { SecretKeyRing } from '../secrets/index.js';
 import { webhookSecrets } from './endpoints.js';
@@ -181,60 +182,34 @@ export async function deliverDueWebhooks(ctx: WebhookContext, opts: WebhookOptio
 
 /**
  * The delivery worker, running continuously beside the mail worker. Not in rounds: whenever a
- * delivery ends, its slot is filled again with whatever is due, so a delivery that hangs holds
- * one slot, never the others. With nothing due, it looks again every 2 s. `stop()` waits for
- * the deliveries in flight (at most the timeout).
+ * delivery ends, its slot is filled again with whatever is due (the loop is woken), so a
+ * delivery that hangs holds one slot, never the others. With nothing due, it looks again every
+ * 2 s. `stop()` waits for the deliveries in flight (at most the timeout).
  */
 export function startWebhookWorker(ctx: WebhookContext, opts: WebhookOptions): { stop(): Promise<void> } {
   const max = opts.maxInFlight ?? MAX_IN_FLIGHT;
   const inFlight = new Set<Promise<unknown>>();
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let filling: Promise<void> | undefined;
-  let again = false;
-
-  async function fill(): Promise<void> {
-    clearTimeout(timer);
-    const free = max - inFlight.size;
-    if (free > 0) {
-      try {
-        for (const row of await claim(ctx, opts, free)) {
-          const sending: Promise<unknown> = deliver(ctx, opts, row).finally(() => {
-            inFlight.delete(sending);
-            wake();
-          });
-          inFlight.add(sending);
-        }
-      } catch (err) {
-        opts.log?.error({ err: err instanceof Error ? err.message : String(err) }, 'webhook claim failed');
+  // One claim at a time: a slot freed during a claim wakes the loop again right after it.
+  const loop = startPollingLoop({
+    intervalMs: POLL_MS,
+    round: async () => {
+      const free = max - inFlight.size;
+      if (free <= 0) return false;
+      for (const row of await claim(ctx, opts, free)) {
+        const sending: Promise<unknown> = deliver(ctx, opts, row).finally(() => {
+          inFlight.delete(sending);
+          loop.wake();
+        });
+        inFlight.add(sending);
       }
-    }
-    if (stopped) return;
-    // Unref'd: the worker never keeps a process alive on its own; serve stops it on shutdown.
-    timer = setTimeout(wake, POLL_MS);
-    timer.unref();
-  }
-  /** Claims again now, or right after the claim in progress (one claim at a time). */
-  function wake(): void {
-    if (stopped) return;
-    if (filling) {
-      again = true;
-      return;
-    }
-    filling = fill().finally(() => {
-      filling = undefined;
-      if (again) {
-        again = false;
-        wake();
-      }
-    });
-  }
-  wake();
+      return false;
+    },
+    onError: (err) =>
+      opts.log?.error({ err: err instanceof Error ? err.message : String(err) }, 'webhook claim failed'),
+  });
   return {
     async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await filling;
+      await loop.stop();
       await Promise.all(inFlight);
     },
   };

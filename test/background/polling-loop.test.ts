@@ -94,4 +94,40 @@ describe('the background workers’ polling loop', () => {
     assert.deepEqual(order, ['before', 'round']);
     assert.equal(errors.length, 1);
   });
+
+  test('wake runs a round now when idle, and once right after the round in progress when busy', async () => {
+    let rounds = 0;
+    let release = () => {};
+    let hold = false;
+    const loop = startPollingLoop({
+      intervalMs: 60_000,
+      round: async () => {
+        rounds++;
+        if (hold) {
+          await new Promise<void>((resolve) => {
+            release = resolve;
+          });
+        }
+        return false;
+      },
+      onError: (err) => assert.fail(String(err)),
+    });
+    await until(() => rounds === 1, 'the first round');
+    // Idle, waiting a minute: a wake starts a round now.
+    hold = true;
+    loop.wake();
+    await until(() => rounds === 2, 'the woken round');
+    // Busy: wakes during a round ask for one more round, right after it, not for one each.
+    loop.wake();
+    loop.wake();
+    hold = false;
+    release();
+    await until(() => rounds === 3, 'the round after the busy one');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(rounds, 3, 'two wakes during a round make one round after it');
+    await loop.stop();
+    loop.wake();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal(rounds, 3, 'no round after stop');
+  });
 });

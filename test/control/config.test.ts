@@ -146,4 +146,29 @@ describe(`back office configuration: API keys and tenant settings (${ENGINE})`, 
       ['ok', 'ok', 'refused'],
     );
   });
+
+  test('settings show the provider account read-only: provider, mode, shop id, never a secret', async () => {
+    const tenant = t.tenant;
+    const before = await c.get(`/control/settings?tenant=${tenant.tenantId}`);
+    assert.equal(before.statusCode, 200);
+    assert.match(before.body, /<h2 id="provider-account">Payment provider account<\/h2>/);
+    assert.match(before.body, /<dt>Provider<\/dt><dd>(None yet|Sandbox \(no real payments\))<\/dd>/);
+
+    await t.repos.providerAccounts.set(tenant.tenantId, {
+      provider: 'lyra',
+      shopId: '73239078',
+      apiUrl: 'https://api.lyra.example/api-payment/',
+      staticUrl: null,
+      mode: 'PRODUCTION',
+      secretsSealed: 'SEALED-SECRET-NEVER-SHOWN',
+    });
+    const lyra = await c.get(`/control/settings?tenant=${tenant.tenantId}`);
+    assert.equal(lyra.statusCode, 200);
+    assert.match(lyra.body, /<dt>Provider<\/dt><dd>Lyra<\/dd>/);
+    assert.match(lyra.body, /<dt>Mode<\/dt><dd>PRODUCTION<\/dd>/);
+    assert.match(lyra.body, /<dt>Shop ID<\/dt><dd>73239078<\/dd>/);
+    assert.ok(!lyra.body.includes('SEALED-SECRET-NEVER-SHOWN'), 'no secret, not even sealed');
+    // Read-only: no field of the settings form carries it.
+    assert.ok(!/name="shop_id"|name="mode"/.test(lyra.body));
+  });
 });

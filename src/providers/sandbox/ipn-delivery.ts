@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { startPollingLoop } from '../../background/index.js';
 import { IPN_SIGNATURE_HEADER, signIpn } from './ipn-signature.js';
 import type { ClaimedNotification, SandboxStore } from './sandbox-store.js';
 
@@ -79,9 +80,9 @@ export async function deliver(
 }
 
 /**
- * The in-process retry loop: polls for due notifications and delivers them. Timers are
- * unref'd so it never keeps a process alive; stop() waits for the round in progress, so the
- * database is not closed under it.
+ * The in-process retry loop: polls for due notifications and delivers them, on the workers'
+ * one polling loop (unref'd, so it never keeps a process alive; stop() waits for the round in
+ * progress, so the database is not closed under it).
  */
 export function startDeliveryLoop(
   store: SandboxStore,
@@ -89,32 +90,13 @@ export function startDeliveryLoop(
   key: Buffer,
   log: FastifyBaseLogger,
 ): { stop(): Promise<void> } {
-  const pollMs = Math.min(policy.baseDelayMs, 1000);
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let round: Promise<void> = Promise.resolve();
-
-  const runRound = async () => {
-    try {
+  return startPollingLoop({
+    intervalMs: Math.min(policy.baseDelayMs, 1000),
+    round: async () => {
       const due = await store.claimDue(10, policy.maxAttempts, leaseFor(policy, 1));
       await Promise.all(due.map((n) => deliver(store, policy, key, n, log)));
-    } catch (err) {
-      log.warn({ err: (err as Error).message }, 'sandbox IPN: delivery round failed');
-    }
-  };
-  const schedule = () => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      round = runRound().finally(schedule);
-    }, pollMs);
-    timer.unref();
-  };
-  schedule();
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await round;
+      return false;
     },
-  };
+    onError: (err) => log.warn({ err: (err as Error).message }, 'sandbox IPN: delivery round failed'),
+  });
 }

@@ -3,7 +3,13 @@ import { chmodSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { CommandResult } from './command-context.js';
+
+/** What a command invocation printed and how it ended: the same whichever process ran it. */
+export interface CommandResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
 
 /**
  * The local channel through which a CLI command reaches the service that holds a PGlite data
