@@ -1,5 +1,5 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { Queryable } from '../db/index.js';
+import { countOpenBooksIncidents, type Queryable } from '../db/index.js';
 
 /** Latency buckets in seconds: from a cached read (5 ms) to a provider call near its timeout. */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20];
@@ -75,6 +75,7 @@ interface Backlogs {
   pending: number;
   oldestSeconds: number;
   inDoubt: number;
+  booksDisagreements: number;
 }
 
 /**
@@ -83,7 +84,7 @@ interface Backlogs {
  * sets payreq_database_up to 0 and the backlogs keep their last values.
  */
 function backlogGauges(db: Queryable, registers: Registry[]): void {
-  let last: Backlogs = { up: false, pending: 0, oldestSeconds: 0, inDoubt: 0 };
+  let last: Backlogs = { up: false, pending: 0, oldestSeconds: 0, inDoubt: 0, booksDisagreements: 0 };
   let reading: Promise<Backlogs> | undefined;
   // prom-client collects every metric of a scrape at once: the gauges share the read in flight.
   const read = (): Promise<Backlogs> => {
@@ -118,6 +119,11 @@ function backlogGauges(db: Queryable, registers: Registry[]): void {
     'Money ledger rows whose outcome at the provider is unknown (in doubt), awaiting reconciliation',
     (b) => b.inDoubt,
   );
+  gauge(
+    'payreq_books_disagreements',
+    "Requests whose books disagree with the provider's view (open books incidents, see the back office's Books page)",
+    (b) => b.booksDisagreements,
+  );
 }
 
 async function readBacklogs(db: Queryable): Promise<Backlogs> {
@@ -130,6 +136,7 @@ async function readBacklogs(db: Queryable): Promise<Backlogs> {
     pending: mail.rows[0]?.n ?? 0,
     oldestSeconds: Math.max(0, mail.rows[0]?.age ?? 0),
     inDoubt: await ledgerInDoubt(db),
+    booksDisagreements: await countOpenBooksIncidents(db),
   };
 }
 
