@@ -95,18 +95,21 @@ export async function checkBooks(deps: BooksCheckDeps, opts: BooksCheckOptions):
   const concurrency = Math.max(1, opts.concurrency ?? BOOKS_CHECK_CONCURRENCY);
   let asked = 0;
   let opened = 0;
+  /** The lease was lost: another run carries this one on. */
   let lost = false;
+  /** Workers stop at their next order: the lease lost, or a worker failed. */
+  let stop = false;
   let finished = false;
   try {
     let after: string | undefined;
     for (;;) {
-      if (opts.signal?.aborted || lost) break;
+      if (opts.signal?.aborted || stop) break;
       const ids = await repos.books.uncheckedOrders(run.id, after, PAGE_SIZE);
       if (ids.length === 0) break;
       after = ids[ids.length - 1];
       let next = 0;
       const worker = async () => {
-        while (next < ids.length && !opts.signal?.aborted && !lost) {
+        while (next < ids.length && !opts.signal?.aborted && !stop) {
           const id = ids[next++] as string;
           const { verdict, detail } = await checkOrder(deps, id);
           asked++;
@@ -118,14 +121,27 @@ export async function checkBooks(deps: BooksCheckDeps, opts: BooksCheckOptions):
             detail,
           });
           // This process stalled past its lease and another run carries on: its verdicts stand.
-          if (!r.held) lost = true;
-          else {
+          if (!r.held) {
+            lost = true;
+            stop = true;
+          } else {
             if (r.opened) opened++;
             opts.onChecked?.(id, verdict);
           }
         }
       };
-      await Promise.all(Array.from({ length: Math.min(concurrency, ids.length) }, worker));
+      // A worker that fails (the database away) stops the others at their next order: the run
+      // ends with what it recorded, and the next one carries on.
+      const settled = await Promise.allSettled(
+        Array.from({ length: Math.min(concurrency, ids.length) }, () =>
+          worker().catch((err: unknown) => {
+            stop = true;
+            throw err;
+          }),
+        ),
+      );
+      const failed = settled.find((x): x is PromiseRejectedResult => x.status === 'rejected');
+      if (failed) throw failed.reason;
     }
     if (!lost && !opts.signal?.aborted) finished = await repos.books.finishRun(run.id, run.lease);
   } finally {

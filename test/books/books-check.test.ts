@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { type BooksCheckResult, checkBooks, defaultSince } from '../../src/books/index.js';
+import { BooksCheckBusy, type BooksCheckResult, checkBooks, defaultSince } from '../../src/books/index.js';
 import type { PaymentProvider, ProviderRegistry } from '../../src/providers/index.js';
 import { ControlClient, createUser } from '../control/control-client.js';
 import { arrangeHold, arrangeStatus } from '../helpers/fixtures.js';
-import { countingProvider, sandboxOf } from '../helpers/providers.js';
+import { countingProvider, gate, sandboxOf } from '../helpers/providers.js';
 import { createRequest, ENGINE, startTestApp, type TenantWithKey, type TestApp } from '../helpers/test-app.js';
 
 const TOKEN = 'metrics-token-books-0123456789';
@@ -19,6 +19,10 @@ describe(`books check against the sandbox (${ENGINE})`, { timeout: 120_000 }, ()
   const provider = countingProvider();
   /** Order views asked of the provider by the check, by order id. */
   const asked: string[] = [];
+  /** While set, order views wait for it (a slow provider). */
+  let slow: Promise<void> | undefined;
+  /** Told when an order view is asked. */
+  let onAsk: (() => void) | undefined;
   let providers: ProviderRegistry;
 
   before(async () => {
@@ -26,8 +30,10 @@ describe(`books check against the sandbox (${ENGINE})`, { timeout: 120_000 }, ()
     const real = t.app.payreq.providers;
     const counted = (p: PaymentProvider): PaymentProvider => ({
       ...p,
-      getOrder: (orderId) => {
+      getOrder: async (orderId) => {
         asked.push(orderId);
+        onAsk?.();
+        await slow;
         return p.getOrder(orderId);
       },
     });
@@ -176,6 +182,28 @@ describe(`books check against the sandbox (${ENGINE})`, { timeout: 120_000 }, ()
 
     // Finished, a new run checks again (and only one run of a scope is open at a time).
     assert.equal((await check(hotel)).resumed, false);
+  });
+
+  test('two checks of one scope at once: one runs, the other is told a check is under way', async () => {
+    const hotel = await t.newTenant('Hôtel Double');
+    await held(hotel);
+    const late = gate();
+    const reached = gate();
+    slow = late.opened;
+    onAsk = reached.open;
+    const first = check(hotel);
+    try {
+      // The first holds the scope's run: it is asking the provider.
+      await reached.opened;
+      await assert.rejects(check(hotel), BooksCheckBusy);
+    } finally {
+      slow = undefined;
+      onAsk = undefined;
+      late.open();
+    }
+    assert.deepEqual((await first).summary, { orders: 1, agree: 1, disagree: 0, in_doubt: 0 });
+    // Another scope is not held back.
+    assert.equal((await check(t.tenant)).complete, true);
   });
 
   test('an incident resolves once the books agree again', async () => {
