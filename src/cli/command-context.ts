@@ -37,6 +37,13 @@ export interface CommandArgs {
 export interface Outcome {
   json: Record<string, unknown>;
   text: string;
+  /**
+   * With `--json`, lines printed before `json`, one JSON object each (a report's findings,
+   * `json` its summary).
+   */
+  jsonLines?: readonly Record<string, unknown>[];
+  /** A command whose answer is a verdict (books check) exits 1 when it is not clean; 0 otherwise. */
+  exitCode?: number;
 }
 
 export type { CommandResult };

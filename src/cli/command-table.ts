@@ -5,6 +5,7 @@ import {
   adminListUsers,
   adminSetPassword,
 } from './admin-commands.js';
+import { booksCheck } from './books-commands.js';
 import type { CommandSpec } from './command-context.js';
 import { jobRunCommand } from './job-commands.js';
 import { keyCreate, keyDisable, keyEnable, keyList, keyRevoke } from './key-commands.js';
@@ -48,6 +49,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   scheduleList,
   scheduleSet,
   scheduleRuns,
+  booksCheck,
   webhookCreate,
   webhookList,
   webhookDelete,

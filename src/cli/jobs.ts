@@ -1,11 +1,17 @@
-import { createDeferredPayments, expirePaymentRequests, purgeEvents, reconcileClaims } from '../jobs/index.js';
+import {
+  createDeferredPayments,
+  expirePaymentRequests,
+  purgeEvents,
+  reconcileClaims,
+  SCHEDULED_JOBS,
+} from '../jobs/index.js';
 import type { CommandContext, Outcome } from './command-context.js';
 
 /**
  * The service's context (providers, mail, metrics) for a job run by a command. Imported when a
  * job runs, not when any command starts: other commands need none of it.
  */
-async function serviceContext(ctx: CommandContext) {
+export async function serviceContext(ctx: CommandContext) {
   const { buildContext } = await import('../context.js');
   return buildContext({ config: ctx.config, db: ctx.db });
 }
@@ -94,6 +100,17 @@ export const JOBS: readonly CliJob[] = [
           `${r.checked} of ${r.touched} requests touched in the window checked ` +
           `(${r.check_complete ? 'complete' : 'the next run carries on'}), ${r.mismatches.length} mismatches\n${mismatches}`,
       };
+    },
+  },
+  {
+    name: 'books_check',
+    summary: "every tenant's orders moved in the last 7 days against the provider's view (see payreq books check)",
+    async run(ctx) {
+      const app = ctx.app ?? (await serviceContext(ctx));
+      const job = SCHEDULED_JOBS.books_check;
+      if (!job) throw new Error('books_check is not a scheduled job of this version');
+      const r = await job(app, new Date(), 'UTC');
+      return { json: { job: 'books_check', ...r }, text: `books_check: ${JSON.stringify(r)}\n` };
     },
   },
 ];

@@ -23,8 +23,10 @@ export async function executeCommand(
     return failure(new CliError(`"${spec.name}" runs in its own process: start it with payreq ${spec.name}`));
   try {
     const outcome = await spec.run(ctx, parsed.args);
-    const stdout = parsed.json ? JSON.stringify(outcome.json) : outcome.text;
-    return { exitCode: 0, stdout: `${stdout}\n`, stderr: '' };
+    const stdout = parsed.json
+      ? [...(outcome.jsonLines ?? []), outcome.json].map((line) => JSON.stringify(line)).join('\n')
+      : outcome.text;
+    return { exitCode: outcome.exitCode ?? 0, stdout: `${stdout}\n`, stderr: '' };
   } catch (err) {
     if (!(err instanceof CliError)) onUnexpected(err);
     return failure(err);

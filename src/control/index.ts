@@ -4,6 +4,7 @@ import { toAppError } from '../api/index.js';
 import type { AppError } from '../domain/index.js';
 import { STATIC_SECURITY_HEADERS } from '../guest/index.js';
 import { adminRoutes } from './admin-routes.js';
+import { booksRoutes } from './books-routes.js';
 import { configRoutes } from './config-routes.js';
 import { pageContext } from './control-context.js';
 import { CONTROL_CSS, CONTROL_JS, CONTROL_SCRIPT_PATH, CONTROL_STYLESHEET_PATH } from './control-styles.js';
@@ -153,6 +154,7 @@ export async function controlPlugin(app: FastifyInstance, opts: { now?: () => Da
       await control.register(requestsRoutes);
       await control.register(configRoutes);
       await control.register(adminRoutes);
+      await control.register(booksRoutes);
     },
     { prefix: '/control' },
   );

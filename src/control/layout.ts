@@ -11,7 +11,7 @@ export interface ControlUser {
   tenantId: string | null;
 }
 
-export type Section = 'requests' | 'keys' | 'settings' | 'tenants' | 'users' | 'schedules' | 'audit';
+export type Section = 'requests' | 'books' | 'keys' | 'settings' | 'tenants' | 'users' | 'schedules' | 'audit';
 
 export interface PageContext {
   language: ControlLanguage;
@@ -42,6 +42,7 @@ function nav(ctx: PageContext, current: Section | undefined): SafeHtml {
   if (!user) return html``;
   const items: [Section, string, string][] = [
     ['requests', '/control/requests', m.navRequests],
+    ['books', '/control/books', m.navBooks],
     ['keys', '/control/keys', m.navKeys],
     ['settings', '/control/settings', m.navSettings],
     ...(user.tenantId === null

@@ -1,7 +1,16 @@
-import type { ControlListRow, HistoryRow, LedgerRow, PaymentRequestRow, SearchMatch, Tenant } from '../db/index.js';
+import type {
+  BooksIncidentRow,
+  ControlListRow,
+  HistoryRow,
+  LedgerRow,
+  PaymentRequestRow,
+  SearchMatch,
+  Tenant,
+} from '../db/index.js';
 import { REQUEST_TYPES, STATUSES } from '../domain/index.js';
 import { html, type SafeHtml } from '../html/index.js';
 import { amountInWords } from './amount-words.js';
+import { requestIncidents } from './books-pages.js';
 import { csrfField, formatAmount, formatDateTime, type PageContext, page } from './layout.js';
 import { AMOUNT_ACTIONS, allowedActions, fullAmount, type RequestAction } from './request-actions.js';
 
@@ -197,7 +206,13 @@ function historyTable(ctx: PageContext, history: readonly HistoryRow[]): SafeHtm
 
 export function detailPage(
   ctx: PageContext,
-  p: { row: DetailRow; history: readonly HistoryRow[]; ledger: readonly LedgerRow[] },
+  p: {
+    row: DetailRow;
+    history: readonly HistoryRow[];
+    ledger: readonly LedgerRow[];
+    /** Its books incidents (a disagreement with the provider found by a books check). */
+    incidents?: readonly BooksIncidentRow[];
+  },
 ): string {
   const { m } = ctx;
   const { row } = p;
@@ -212,6 +227,7 @@ export function detailPage(
 ${actions.length === 0 ? html`<p>${m.noActions}</p>` : html`<div class="actions">${actions.map((a) => actionForm(ctx, row, a))}</div>`}
 </section>
 <section class="card" aria-labelledby="data-h"><h2 id="data-h">${m.reservationData}</h2>${reservationData(ctx, row.reservation_data)}</section>
+${requestIncidents(ctx, p.incidents ?? [])}
 <section class="card" aria-labelledby="ledger-h"><h2 id="ledger-h">${m.ledger}</h2>${ledgerTable(ctx, row, p.ledger)}</section>
 <section class="card" aria-labelledby="history-h"><h2 id="history-h">${m.history}</h2>${historyTable(ctx, p.history)}</section>`,
   });

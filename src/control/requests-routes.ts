@@ -212,11 +212,12 @@ export async function requestsRoutes(control: FastifyInstance): Promise<void> {
 
   control.get('/requests/:id', async (request, reply) => {
     const row = await scopedRequest(request, (request.params as { id: string }).id);
-    const [history, ledger] = await Promise.all([
+    const [history, ledger, incidents] = await Promise.all([
       repos.controlRequests.history(row.id),
       repos.controlRequests.ledger(row.id),
+      repos.books.incidentsOfRequest(row.id),
     ]);
-    return html(reply, detailPage(await pageContext(request, reply), { row, history, ledger }));
+    return html(reply, detailPage(await pageContext(request, reply), { row, history, ledger, incidents }));
   });
 
   control.get('/requests/:id/confirm', async (request, reply) => {

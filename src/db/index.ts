@@ -2,6 +2,7 @@ import { adminSessionsRepository } from './admin-sessions-repository.js';
 import { adminUsersRepository } from './admin-users-repository.js';
 import { apiKeysRepository } from './api-keys-repository.js';
 import { auditRepository } from './audit-repository.js';
+import { booksRepository } from './books-repository.js';
 import { bulkJobsRepository } from './bulk-jobs-repository.js';
 import { controlRequestsRepository } from './control-requests-repository.js';
 import type { Database } from './database.js';
@@ -29,6 +30,17 @@ export type {
   AuditRepository,
   AuditRow,
 } from './audit-repository.js';
+export {
+  type BooksCheckDetail,
+  type BooksIncidentRow,
+  type BooksRepository,
+  type BooksRunSummary,
+  countOpenBooksIncidents,
+  type HeldBooksRun,
+  type InDoubtOperationRow,
+  type MisplacedMoneyRow,
+  type OrderFacts,
+} from './books-repository.js';
 export type { BulkAction, BulkJobRow, BulkJobsRepository, BulkState } from './bulk-jobs-repository.js';
 export type {
   ControlListFilter,
@@ -123,6 +135,7 @@ export function repositories(db: Database) {
     idempotency: idempotencyRepository(db),
     ledger: moneyLedgerRepository(db),
     reconcileCheck: reconcileCheckRepository(db),
+    books: booksRepository(db),
     settings: settingsRepository(db),
     deferredHolds: deferredHoldsRepository(db),
     expiry: expiryRepository(db),

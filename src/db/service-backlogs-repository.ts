@@ -1,3 +1,4 @@
+import { countOpenBooksIncidents } from './books-repository.js';
 import type { Queryable } from './database.js';
 
 /** What waits in the shared database, as the metrics show it. */
@@ -8,6 +9,8 @@ export interface ServiceBacklogs {
   oldestEmailSeconds: number;
   /** Money ledger rows whose outcome at the provider is unknown. */
   ledgerInDoubt: number;
+  /** Requests whose books disagree with the provider's view (open books incidents). */
+  booksDisagreements: number;
 }
 
 /** Reads the backlogs (e-mails waiting, money in doubt) in a few cheap counts. */
@@ -20,6 +23,7 @@ export async function readServiceBacklogs(q: Queryable): Promise<ServiceBacklogs
     emailsPending: mail.rows[0]?.n ?? 0,
     oldestEmailSeconds: Math.max(0, mail.rows[0]?.age ?? 0),
     ledgerInDoubt: await ledgerInDoubt(q),
+    booksDisagreements: await countOpenBooksIncidents(q),
   };
 }
 

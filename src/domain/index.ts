@@ -1,3 +1,4 @@
+export * from './books.js';
 export * from './create-payment-request.js';
 export * from './delete-rules.js';
 export * from './errors.js';

@@ -1,5 +1,7 @@
+import { BooksCheckBusy, checkBooks, defaultSince } from '../books/index.js';
 import type { Database, Repositories } from '../db/index.js';
 import type { MoneyRunner, Reconciler } from '../payment-requests/index.js';
+import type { ProviderRegistry } from '../providers/index.js';
 import type { SecretBox } from '../secrets/index.js';
 import { createDeferredPayments } from './create-deferred-payments.js';
 import { expirePaymentRequests } from './expire-payment-requests.js';
@@ -14,6 +16,8 @@ export interface JobsContext {
   runner: MoneyRunner;
   reconciler: Reconciler;
   cardTokens: SecretBox;
+  /** Each tenant's provider: the books check asks it for its view of each order. */
+  providers: ProviderRegistry;
 }
 
 /**
@@ -39,6 +43,30 @@ export const SCHEDULED_JOBS: Readonly<Record<string, ScheduledJob>> = {
     const r = await reconcileClaims(ctx.reconciler);
     // The run history keeps counts; the mismatches are named (by reference) for the operator.
     return { ...r, mismatches: r.mismatches.slice(0, 50) };
+  },
+  // Every tenant's orders whose ledger moved in the last 7 days, against the provider's view;
+  // a run stopped before its end is carried on by the next, from where it stopped.
+  books_check: async (ctx, now) => {
+    let r: Awaited<ReturnType<typeof checkBooks>>;
+    try {
+      r = await checkBooks({ repos: ctx.repos, providers: ctx.providers }, { since: defaultSince(now) });
+    } catch (err) {
+      // An operator's `payreq books check` of every tenant is under way: it does this run's work.
+      if (err instanceof BooksCheckBusy) return { busy: true, leased_until: err.leasedUntil.toISOString() };
+      throw err;
+    }
+    return {
+      since: r.since.toISOString(),
+      ...r.summary,
+      complete: r.complete,
+      resumed: r.resumed,
+      asked: r.asked,
+      incidents_opened: r.opened,
+      // The run history names what does not agree (by reference), for the operator.
+      problems: r.problems
+        .slice(0, 50)
+        .map((p) => `${p.detail.reference ?? p.detail.payment_request_id}: ${p.verdict}`),
+    };
   },
   // An Idempotency-Key replays its first answer for 24 hours; after that its row is dead weight.
   purge_idempotency_keys: async (ctx) => ({ purged: await ctx.repos.idempotency.purgeExpired() }),

@@ -75,6 +75,7 @@ interface Backlogs {
   pending: number;
   oldestSeconds: number;
   inDoubt: number;
+  booksDisagreements: number;
 }
 
 /**
@@ -83,7 +84,7 @@ interface Backlogs {
  * sets payreq_database_up to 0 and the backlogs keep their last values.
  */
 function backlogGauges(db: Queryable, registers: Registry[]): void {
-  let last: Backlogs = { up: false, pending: 0, oldestSeconds: 0, inDoubt: 0 };
+  let last: Backlogs = { up: false, pending: 0, oldestSeconds: 0, inDoubt: 0, booksDisagreements: 0 };
   let reading: Promise<Backlogs> | undefined;
   // prom-client collects every metric of a scrape at once: the gauges share the read in flight.
   const read = (): Promise<Backlogs> => {
@@ -118,9 +119,20 @@ function backlogGauges(db: Queryable, registers: Registry[]): void {
     'Money ledger rows whose outcome at the provider is unknown (in doubt), awaiting reconciliation',
     (b) => b.inDoubt,
   );
+  gauge(
+    'payreq_books_disagreements',
+    "Requests whose books disagree with the provider's view (open books incidents, see the back office's Books page)",
+    (b) => b.booksDisagreements,
+  );
 }
 
 async function readBacklogs(db: Queryable): Promise<Backlogs> {
   const b = await readServiceBacklogs(db);
-  return { up: true, pending: b.emailsPending, oldestSeconds: b.oldestEmailSeconds, inDoubt: b.ledgerInDoubt };
+  return {
+    up: true,
+    pending: b.emailsPending,
+    oldestSeconds: b.oldestEmailSeconds,
+    inDoubt: b.ledgerInDoubt,
+    booksDisagreements: b.booksDisagreements,
+  };
 }

@@ -1,6 +1,6 @@
 import { type Database, type LedgerEntry, PG, pgCode, type Repositories } from '../db/index.js';
 import type { Currency } from '../domain/index.js';
-import type { ProviderOrder, ProviderRegistry } from '../providers/index.js';
+import { orderAcrossAccounts, type ProviderOrder, type ProviderRegistry } from '../providers/index.js';
 import type { MoneyOperation, MoneyRunner } from './money-runner.js';
 import { captureOperation } from './operations/capture.js';
 import { giveBackOperation } from './operations/give-back.js';
@@ -122,18 +122,14 @@ export function reconciler(deps: ReconcilerDeps) {
 
   /** The order in every account the request's rows name, as one view (an account switch splits it). */
   async function wholeOrderOf(entries: readonly LedgerEntry[], requestId: string): Promise<ProviderOrder | undefined> {
-    const accounts = new Map(entries.map((e) => [`${e.provider}:${e.provider_account}`, e]));
-    const views: ProviderOrder[] = [];
-    for (const row of accounts.values()) {
-      const view = await orderOf(row, requestId);
-      if (!view) return undefined;
-      views.push(view);
+    const first = entries[0];
+    if (!first) return undefined;
+    try {
+      return await orderAcrossAccounts(providers, first.tenant_id, entries, requestId);
+    } catch (err) {
+      deps.log?.warn({ err: (err as Error).message, request: requestId }, 'reconcile: order view unavailable');
+      return undefined;
     }
-    const [first, ...rest] = views;
-    if (!first || rest.length === 0) return first;
-    const seen = new Set<string>();
-    const transactions = views.flatMap((v) => v.transactions).filter((t) => !seen.has(t.id) && seen.add(t.id));
-    return { orderId: requestId, transactions, keysKept: views.every((v) => v.keysKept) };
   }
 
   /** Settles one request's open rows; 'in_doubt' when any stays unknown. */

@@ -8,6 +8,7 @@ export {
 export { longestProviderCallMs } from './call-limits.js';
 export { holdDaysTold, holdLimitSeconds } from './hold-limits.js';
 export { checkLyraCredentials } from './lyra/index.js';
+export { type OrderAccount, orderAcrossAccounts } from './order-across-accounts.js';
 export {
   type EmbeddedCardForm,
   type GuestCheckout,

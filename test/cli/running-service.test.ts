@@ -103,6 +103,13 @@ describe('CLI commands while `serve` holds a PGlite directory', {
     assertFails(await run('tenant', 'create', '--name', 'X', '--timezone', 'Nowhere/Town'), /--timezone/);
   });
 
+  test('books check runs in the service that holds the directory, as it would locally', async () => {
+    const r = await run('books', 'check', '--tenant', tenantId, '--json');
+    assert.deepEqual(parseJson(r), { orders: 0, agree: 0, disagree: 0, in_doubt: 0 });
+    assert.equal(viaService(serve, '"books check"'), 1);
+    assertFails(await run('books', 'check', '--since', '2026-02-30'), /^error: --since must be a date YYYY-MM-DD/);
+  });
+
   test('a second serve on the same directory fails with a line naming the first', async () => {
     const port = await freePort();
     const second = await payreq(['serve'], { ...env, PORT: String(port) }, scratch.dir);

@@ -213,6 +213,7 @@ describe(`back office in a real browser (${ENGINE})`, { skip: skipWithoutChromiu
             '/control/users',
             '/control/schedules',
             '/control/audit',
+            '/control/books',
           ];
           for (const url of pages) {
             await page.goto(url);

@@ -1,0 +1,120 @@
+import type { Status } from './statuses.js';
+
+/**
+ * The books rule: what "payreq's books agree with the provider's" means for one order. Pure:
+ * the facts of both sides in, a verdict out. `payreq books check`, the books_check job and the
+ * back office's Books page all judge by it.
+ */
+
+/** One transaction of the provider's view of an order, as far as the books need it (minor units). */
+export interface BooksTransaction {
+  kind: string;
+  /**
+   * accepted, authorised, captured, cancelled, refused, error, refunded: settled states. Any
+   * other (a state in transit, one the adapter does not know) leaves the order in doubt.
+   */
+  status: string;
+  capturedAmount: number;
+  refundedAmount: number;
+}
+
+/** payreq's side of one order. */
+export interface BooksFacts {
+  /** The request's status; null once it is deleted (its ledger stays). */
+  status: Status | null;
+  amountCaptured: number;
+  amountRefunded: number;
+  /** Ledger rows whose outcome is not known yet: requested (a call under way) or in doubt. */
+  unsettledRows: number;
+}
+
+/**
+ * net_differs: the provider's net is not `amount_captured − amount_refunded`;
+ * hold_open: a hold is open at the provider while the request may not have one;
+ * unsettled: an operation's outcome is unknown on payreq's side (in doubt, or under way);
+ * in_transit: the provider shows a transaction not settled yet (or in a state not known);
+ * unavailable: the provider's view could not be read.
+ */
+export type BooksProblem = 'net_differs' | 'hold_open' | 'unsettled' | 'in_transit' | 'unavailable';
+
+export type BooksVerdictKind = 'agree' | 'disagree' | 'in_doubt';
+
+export interface BooksVerdict {
+  verdict: BooksVerdictKind;
+  /** Minor units; null when the provider's view could not be read. */
+  providerNet: number | null;
+  payreqNet: number;
+  openHolds: number;
+  unsettledRows: number;
+  problems: BooksProblem[];
+}
+
+const SETTLED_STATUSES: ReadonlySet<string> = new Set([
+  'accepted',
+  'authorised',
+  'captured',
+  'cancelled',
+  'refused',
+  'error',
+  'refunded',
+]);
+
+/**
+ * Where a hold may be open at the provider. AUTHORISED_TO_VALIDATE: it is the guarantee.
+ * EXPIRED: payreq stops counting on the hold at its end and never releases it; the provider
+ * lapses it at the end of its own delay, so a hold still shown there is not the hotel's to fix.
+ */
+export const HOLD_MAY_BE_OPEN: ReadonlySet<Status> = new Set<Status>(['AUTHORISED_TO_VALIDATE', 'EXPIRED']);
+
+/** The provider's net for an order: what its payments and holds took, less what went back. */
+export function providerNet(transactions: readonly BooksTransaction[]): number {
+  let net = 0;
+  for (const t of transactions) {
+    if (t.kind === 'payment' || t.kind === 'hold') net += t.capturedAmount - t.refundedAmount;
+  }
+  return net;
+}
+
+/** payreq's net for an order: what it counts as taken, less what it gave back. */
+export function payreqNet(facts: Pick<BooksFacts, 'amountCaptured' | 'amountRefunded'>): number {
+  return facts.amountCaptured - facts.amountRefunded;
+}
+
+/**
+ * The verdict for one order. The books agree when the provider's net equals payreq's and no
+ * hold is open at the provider unless the request may hold one. An order with an operation
+ * whose outcome is unknown, on either side, is in doubt rather than judged: its nets may
+ * differ for as long as the operation is under way, and reconcile settles it by the provider's
+ * view. `transactions` undefined: the provider's view could not be read (in doubt too).
+ */
+export function compareBooks(facts: BooksFacts, transactions: readonly BooksTransaction[] | undefined): BooksVerdict {
+  const ours = payreqNet(facts);
+  const problems: BooksProblem[] = [];
+  if (facts.unsettledRows > 0) problems.push('unsettled');
+  if (transactions === undefined) {
+    problems.push('unavailable');
+    return {
+      verdict: 'in_doubt',
+      providerNet: null,
+      payreqNet: ours,
+      openHolds: 0,
+      unsettledRows: facts.unsettledRows,
+      problems,
+    };
+  }
+  const theirs = providerNet(transactions);
+  const openHolds = transactions.filter((t) => t.kind === 'hold' && t.status === 'authorised').length;
+  if (transactions.some((t) => !SETTLED_STATUSES.has(t.status))) problems.push('in_transit');
+  if (theirs !== ours) problems.push('net_differs');
+  if (openHolds > 0 && !(facts.status !== null && HOLD_MAY_BE_OPEN.has(facts.status))) problems.push('hold_open');
+  const doubt = problems.includes('unsettled') || problems.includes('in_transit');
+  const differs = problems.includes('net_differs') || problems.includes('hold_open');
+  return {
+    verdict: doubt ? 'in_doubt' : differs ? 'disagree' : 'agree',
+    providerNet: theirs,
+    payreqNet: ours,
+    openHolds,
+    unsettledRows: facts.unsettledRows,
+    problems,
+  };
+}
