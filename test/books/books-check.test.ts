@@ -26,7 +26,7 @@ describe(`books check against the sandbox (${ENGINE})`, { timeout: 120_000 }, ()
   let providers: ProviderRegistry;
 
   before(async () => {
-    t = await startTestApp({ provider: provider.provider, env: { METRICS_TOKEN: TOKEN, IN_DOUBT_GRACE_SECONDS: '0' } });
+    t = await startTestApp({ provider: provider.provider, env: { METRICS_TOKEN: TOKEN, IN_DOUBT_GRACE_SECONDS: '60' } });
     const real = t.app.payreq.providers;
     const counted = (p: PaymentProvider): PaymentProvider => ({
       ...p,
@@ -40,6 +40,7 @@ describe(`books check against the sandbox (${ENGINE})`, { timeout: 120_000 }, ()
     providers = {
       ...real,
       forTenant: async (id) => counted(await real.forTenant(id)),
+      forAccount: async (id, name, account) => counted(await real.forAccount(id, name, account)),
       byName: (name) => {
         const p = real.byName(name);
         return p && counted(p);
