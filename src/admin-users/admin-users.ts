@@ -1,6 +1,7 @@
 import type { AdminUserRow, Repositories } from '../db/index.js';
 import { AppError, errors } from '../domain/index.js';
-import { decoyHash, hashPassword, verifyPassword } from './passwords.js';
+import { isCommonPassword } from './common-passwords.js';
+import { checkPassword, decoyHash, hashPassword } from './passwords.js';
 
 const USERNAME = /^[a-z0-9][a-z0-9._@-]{0,63}$/;
 export const MIN_PASSWORD_LENGTH = 12;
@@ -25,6 +26,7 @@ export function usernameProblem(username: string): string | undefined {
 export function passwordProblem(password: string): string | undefined {
   if (password.length < MIN_PASSWORD_LENGTH) return `must be at least ${MIN_PASSWORD_LENGTH} characters`;
   if (password.length > MAX_PASSWORD_LENGTH) return `must be at most ${MAX_PASSWORD_LENGTH} characters`;
+  if (isCommonPassword(password)) return 'is one of the most common passwords (easily guessed): choose another';
   return undefined;
 }
 
@@ -97,16 +99,23 @@ export function adminUsers(repos: Repositories) {
 
     /**
      * The user when the password is right and the account enabled; undefined otherwise, in
-     * the same time whether or not the username exists.
+     * the same time whether or not the username exists. A right password stored below today's
+     * hashing parameters is hashed again at today's (unless it changed meanwhile). A stored
+     * hash that cannot be read refuses the sign-in and is told to `onMalformedHash` (to log).
      */
-    async authenticate(rawUsername: string, password: string): Promise<AdminUser | undefined> {
+    async authenticate(
+      rawUsername: string,
+      password: string,
+      opts: { onMalformedHash?: (username: string) => void } = {},
+    ): Promise<AdminUser | undefined> {
       const username = normaliseUsername(rawUsername);
       const row = USERNAME.test(username) ? await repos.adminUsers.findByUsername(username) : undefined;
-      const ok = await verifyPassword(
-        password.slice(0, MAX_PASSWORD_LENGTH),
-        row?.password_hash ?? (await decoyHash()),
-      );
-      return row && ok && row.disabled_at === null ? toAdminUser(row) : undefined;
+      const stored = row?.password_hash ?? (await decoyHash());
+      const check = await checkPassword(password.slice(0, MAX_PASSWORD_LENGTH), stored);
+      if (row && check.malformed) opts.onMalformedHash?.(row.username);
+      if (!row || !check.ok || row.disabled_at !== null) return undefined;
+      if (check.needsRehash) await repos.adminUsers.replaceHash(row.id, stored, await hashPassword(password));
+      return toAdminUser(row);
     },
   };
 }

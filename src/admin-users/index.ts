@@ -10,4 +10,6 @@ export {
   passwordProblem,
   usernameProblem,
 } from './admin-users.js';
-export { hashPassword, verifyPassword } from './passwords.js';
+export { isCommonPassword } from './common-passwords.js';
+export { checkPassword, hashPassword, SCRYPT, verifyPassword } from './passwords.js';
+export { afterFailure, refunded, SIGN_IN_LIMITS, type SignInGate, signInThrottle } from './sign-in-throttle.js';

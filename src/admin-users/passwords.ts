@@ -2,35 +2,86 @@ import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:c
 
 /**
  * Passwords with scrypt (memory-hard, in Node itself: no native add-on to build). The stored
- * form carries its parameters, `scrypt$N$r$p$salt$hash`, so they can be raised later and old
- * hashes still verify. N=2^15, r=8 costs 32 MiB and tens of milliseconds: enough to make a
- * stolen table expensive to crack, cheap enough for a sign-in.
+ * form carries its parameters, `scrypt$N$r$p$salt$hash`, so they can be raised and old hashes
+ * still verify; a hash below today's parameters is replaced at the user's next successful
+ * sign-in (needsRehash). Today: N=2^17, r=8, p=1 (OWASP's password storage guidance), 128 MiB
+ * and about 150 ms a hash: a stolen table costs that much per guess; a sign-in can afford it.
  */
-const N = 2 ** 15;
-const R = 8;
-const P = 1;
+export const SCRYPT = { N: 2 ** 17, r: 8, p: 1 } as const;
 const KEY_LENGTH = 32;
-const MAX_MEMORY = 64 * 1024 * 1024;
+/** scrypt needs 128·N·r bytes; Node refuses above maxmem (32 MiB by default). */
+const MAX_MEMORY = 2 * 128 * SCRYPT.N * SCRYPT.r;
 
-function derive(password: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
+/** What a stored hash may hold: anything else is a malformed hash, never handed to scrypt. */
+const STORED =
+  /^scrypt\$([1-9]\d{0,7})\$([1-9]\d?)\$([1-9]\d?)\$([A-Za-z0-9+/]{16,}={0,2})\$([A-Za-z0-9+/]{22,}={0,2})$/;
+
+interface Parsed {
+  n: number;
+  r: number;
+  p: number;
+  salt: Buffer;
+  hash: Buffer;
+}
+
+function parse(stored: string): Parsed | undefined {
+  const m = STORED.exec(stored);
+  if (!m) return undefined;
+  const [n, r, p] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const powerOfTwo = n >= 2 && (n & (n - 1)) === 0;
+  // Within what this code would ever have written, and what fits the memory it allows.
+  if (!powerOfTwo || n < 2 ** 10 || r > 32 || p > 16 || 128 * n * r > MAX_MEMORY) return undefined;
+  const hash = Buffer.from(m[5] ?? '', 'base64');
+  if (hash.length < 16 || hash.length > 64) return undefined;
+  return { n, r, p, salt: Buffer.from(m[4] ?? '', 'base64'), hash };
+}
+
+function derive(password: string, salt: Buffer, length: number, n: number, r: number, p: number): Promise<Buffer> {
   const options: ScryptOptions = { N: n, r, p, maxmem: MAX_MEMORY };
   return new Promise((resolve, reject) =>
-    scrypt(password.normalize('NFC'), salt, KEY_LENGTH, options, (err, key) => (err ? reject(err) : resolve(key))),
+    scrypt(password.normalize('NFC'), salt, length, options, (err, key) => (err ? reject(err) : resolve(key))),
   );
 }
 
 export async function hashPassword(password: string): Promise<string> {
+  const { N, r, p } = SCRYPT;
   const salt = randomBytes(16);
-  const key = await derive(password, salt, N, R, P);
-  return `scrypt$${N}$${R}$${P}$${salt.toString('base64')}$${key.toString('base64')}`;
+  const key = await derive(password, salt, KEY_LENGTH, N, r, p);
+  return `scrypt$${N}$${r}$${p}$${salt.toString('base64')}$${key.toString('base64')}`;
+}
+
+export interface PasswordCheck {
+  ok: boolean;
+  /** Right, and stored below today's parameters: store a new hash. */
+  needsRehash: boolean;
+  /** The stored hash could not be read (refused; the caller logs it). */
+  malformed: boolean;
+}
+
+/**
+ * Checks a password against its stored hash. A malformed hash is a refusal, never an error:
+ * the password is then checked against the decoy, so it takes as long as any other refusal.
+ */
+export async function checkPassword(password: string, stored: string): Promise<PasswordCheck> {
+  const parsed = parse(stored);
+  if (!parsed) {
+    const decoy = parse(await decoyHash());
+    if (decoy) await derive(password, decoy.salt, decoy.hash.length, decoy.n, decoy.r, decoy.p);
+    return { ok: false, needsRehash: false, malformed: true };
+  }
+  let key: Buffer;
+  try {
+    key = await derive(password, parsed.salt, parsed.hash.length, parsed.n, parsed.r, parsed.p);
+  } catch {
+    return { ok: false, needsRehash: false, malformed: true };
+  }
+  const ok = timingSafeEqual(key, parsed.hash);
+  const weaker = parsed.n < SCRYPT.N || parsed.r < SCRYPT.r || parsed.p < SCRYPT.p || parsed.hash.length < KEY_LENGTH;
+  return { ok, needsRehash: ok && weaker, malformed: false };
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const [scheme, n, r, p, salt, hash] = stored.split('$');
-  if (scheme !== 'scrypt' || !salt || !hash) return false;
-  const expected = Buffer.from(hash, 'base64');
-  const key = await derive(password, Buffer.from(salt, 'base64'), Number(n), Number(r), Number(p));
-  return key.length === expected.length && timingSafeEqual(key, expected);
+  return (await checkPassword(password, stored)).ok;
 }
 
 /**

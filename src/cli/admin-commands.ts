@@ -22,7 +22,9 @@ async function asCli<T>(work: () => Promise<T>): Promise<T> {
     if (!(err instanceof AppError)) throw err;
     if (err.code === 'validation_failed') {
       const details = (err.extra.details ?? []) as { field: string; message: string }[];
-      throw new CliError(details.map((d) => `--${d.field} ${d.message}`).join('; '));
+      // The password is read with --password-stdin: the message names that option.
+      const option = (f: string) => (f === 'password' ? 'password-stdin: the password' : f);
+      throw new CliError(details.map((d) => `--${option(d.field)} ${d.message}`).join('; '));
     }
     throw new CliError(err.message);
   }
@@ -41,7 +43,7 @@ export const adminCreateUser: CommandSpec = {
   usage: 'payreq admin create-user --username U --password-stdin [--tenant ID] [--json]',
   help: [
     '  --username U        1 to 64 characters: letters, digits and . _ @ - (stored lower-cased)',
-    `  --password-stdin    read the password (at least ${MIN_PASSWORD_LENGTH} characters) from standard input`,
+    `  --password-stdin    read the password (at least ${MIN_PASSWORD_LENGTH} characters, not a common one) from standard input`,
     '  --tenant ID         the only tenant the user sees; without it the user is a superuser (every tenant)',
   ].join('\n'),
   options: { username: { type: 'string' }, 'password-stdin': { type: 'boolean' }, tenant: { type: 'string' } },

@@ -15,8 +15,8 @@ import { requestsRoutes } from './requests-routes.js';
 import { registerSessions, sessionAlive } from './session.js';
 import { signInRoutes } from './sign-in-routes.js';
 
-export { ABSOLUTE_MS, IDLE_MS, SESSION_COOKIE } from './session.js';
-export { SIGN_IN_LIMITS } from './sign-in-routes.js';
+export { SIGN_IN_LIMITS } from '../admin-users/index.js';
+export { ABSOLUTE_MS, CSRF_COOKIE, IDLE_MS, SESSION_COOKIE } from './session.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -98,7 +98,10 @@ async function renderError(err: FastifyError, request: FastifyRequest, reply: Fa
       messagePage(ctx, m.formExpired, '', request.controlUser ? '/control/requests' : '/control/sign-in'),
     );
   if (e.httpStatus === 404) return send(404, notFoundPage(ctx));
-  if (e.httpStatus === 429) return send(429, messagePage(ctx, m.signInThrottled, '', '/control/sign-in'));
+  if (e.httpStatus === 429) {
+    const wait = Number(reply.getHeader('retry-after')) || 60;
+    return send(429, messagePage(ctx, m.signInThrottled(wait), '', '/control/sign-in'));
+  }
   return send(e.httpStatus, messagePage(ctx, e.httpStatus >= 500 ? m.error : (localised(e, m) ?? e.message), ''));
 }
 

@@ -17,7 +17,8 @@ const en = {
   username: 'Username',
   password: 'Password',
   signInFailed: 'Wrong username or password, or the account is disabled.',
-  signInThrottled: 'Too many attempts. Wait a few minutes, then try again.',
+  signInThrottled: (seconds: number) =>
+    `Too many failed attempts. You may try again in ${seconds < 90 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`}.`,
   sessionExpired: 'Your session has ended. Please sign in again.',
   formExpired: 'This form has expired (or was sent from elsewhere). Nothing was changed; please try again.',
   signedInAs: (u: string) => `Signed in as ${u}`,
@@ -281,7 +282,8 @@ const fr: ControlMessages = {
   username: "Nom d'utilisateur",
   password: 'Mot de passe',
   signInFailed: "Nom d'utilisateur ou mot de passe incorrect, ou compte désactivé.",
-  signInThrottled: 'Trop de tentatives. Patientez quelques minutes, puis réessayez.',
+  signInThrottled: (seconds: number) =>
+    `Trop de tentatives échouées. Vous pourrez réessayer dans ${seconds < 90 ? `${seconds} secondes` : `${Math.ceil(seconds / 60)} minutes`}.`,
   sessionExpired: 'Votre session a pris fin. Veuillez vous reconnecter.',
   formExpired: "Ce formulaire a expiré (ou vient d'ailleurs). Rien n'a été modifié ; veuillez réessayer.",
   signedInAs: (u) => `Connecté en tant que ${u}`,
@@ -536,7 +538,8 @@ const de: ControlMessages = {
   username: 'Benutzername',
   password: 'Passwort',
   signInFailed: 'Benutzername oder Passwort falsch, oder das Konto ist deaktiviert.',
-  signInThrottled: 'Zu viele Versuche. Bitte warten Sie einige Minuten und versuchen Sie es dann erneut.',
+  signInThrottled: (seconds: number) =>
+    `Zu viele Fehlversuche. Sie können es in ${seconds < 90 ? `${seconds} Sekunden` : `${Math.ceil(seconds / 60)} Minuten`} erneut versuchen.`,
   sessionExpired: 'Ihre Sitzung ist abgelaufen. Bitte melden Sie sich erneut an.',
   formExpired:
     'Dieses Formular ist abgelaufen (oder wurde von anderswo gesendet). Es wurde nichts geändert; bitte versuchen Sie es erneut.',

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import cookie from '@fastify/cookie';
 import csrf from '@fastify/csrf-protection';
 import session from '@fastify/session';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AdminSessionsRepository } from '../db/index.js';
 import type { SecretKeyRing } from '../secrets/index.js';
 
@@ -15,9 +15,16 @@ import type { SecretKeyRing } from '../secrets/index.js';
  *
  * The cookie: HttpOnly, SameSite=Lax, Secure in production, scoped to /control, no Max-Age (it
  * ends with the browser). Expiry is decided server-side: IDLE_MS without a request, or
- * ABSOLUTE_MS after sign-in, whichever comes first.
+ * ABSOLUTE_MS after sign-in, whichever comes first. A row exists only once a user has signed
+ * in (saveUninitialized: false, and nothing before sign-in writes to the session).
+ *
+ * CSRF: a signed double-submit cookie (CSRF_COOKIE holds a random secret, signed with a key of
+ * its own; each form carries a token made from it), so a visitor who has not signed in costs
+ * the server no row. The secret is replaced at sign-in and at sign-out: a token from before
+ * either is stale.
  */
 export const SESSION_COOKIE = 'payreq_control';
+export const CSRF_COOKIE = 'payreq_control_csrf';
 export const IDLE_MS = 30 * 60 * 1000;
 export const ABSOLUTE_MS = 12 * 60 * 60 * 1000;
 
@@ -59,23 +66,42 @@ function sessionSecret(secretKey: string): string {
   return createHmac('sha256', secretKey).update('payreq control session cookie v1').digest('hex');
 }
 
+/** The CSRF cookie's signing key, derived apart from the session's. */
+function csrfCookieSecret(secretKey: string): string {
+  return createHmac('sha256', secretKey).update('payreq control csrf cookie v1').digest('hex');
+}
+
+function csrfCookieOptions(production: boolean) {
+  return { path: '/control', httpOnly: true, sameSite: 'lax', secure: production } as const;
+}
+
+/** Drops the CSRF secret: the next page makes a new one (at sign-in and sign-out). */
+export function renewCsrfSecret(reply: FastifyReply, production: boolean): void {
+  reply.clearCookie(CSRF_COOKIE, csrfCookieOptions(production));
+}
+
 export async function registerSessions(
   app: FastifyInstance,
   opts: { secretKeys: SecretKeyRing; production: boolean; sessions: AdminSessionsRepository },
 ): Promise<void> {
-  await app.register(cookie);
+  const keys = [opts.secretKeys.current, ...opts.secretKeys.old];
+  // Signed cookies (the CSRF secret): the current key signs, retired keys still verify.
+  await app.register(cookie, { secret: keys.map((k) => csrfCookieSecret(k.key)) });
   await app.register(session, {
     // The current key signs; retired keys (SECRET_KEYS_OLD) still verify, so rotating the key
     // signs nobody out while the old key stays listed (a session lasts ABSOLUTE_MS at most).
-    secret: [opts.secretKeys.current, ...opts.secretKeys.old].map((k) => sessionSecret(k.key)),
+    secret: keys.map((k) => sessionSecret(k.key)),
     cookieName: SESSION_COOKIE,
     cookie: { path: '/control', httpOnly: true, sameSite: 'lax', secure: opts.production },
     store: pgStore(opts.sessions),
     saveUninitialized: false,
   });
-  // The CSRF secret lives in the session; every state-changing form carries a token from it.
+  // The CSRF secret lives in a signed cookie, not in the session (which would need a row for
+  // every visitor); every state-changing form carries a token made from it.
   await app.register(csrf, {
-    sessionPlugin: '@fastify/session',
+    sessionPlugin: '@fastify/cookie',
+    cookieKey: CSRF_COOKIE,
+    cookieOpts: { ...csrfCookieOptions(opts.production), signed: true },
     getToken: (req: FastifyRequest) => (req.body as { _csrf?: unknown } | undefined)?._csrf as string | undefined,
   });
 }

@@ -1,13 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { adminUsers, normaliseUsername } from '../admin-users/index.js';
-import { AppError } from '../domain/index.js';
+import { adminUsers, normaliseUsername, signInThrottle } from '../admin-users/index.js';
 import { html } from '../html/index.js';
 import { audit, field, LANGUAGE_COOKIE, pageContext } from './control-context.js';
+import { printable } from './input-guard.js';
 import { csrfField, page } from './layout.js';
 import { isControlLanguage } from './messages.js';
-
-/** Sign-in throttling: per address, and per username whatever the address (a spread attack). */
-export const SIGN_IN_LIMITS = { perIp: 20, perUsername: 10, windowMs: 15 * 60 * 1000 };
+import { renewCsrfSecret } from './session.js';
 
 async function signInPage(request: FastifyRequest, reply: FastifyReply, status: number, problem?: string) {
   const ctx = await pageContext(request, reply);
@@ -49,30 +47,7 @@ function isBackTarget(back: string): boolean {
 export async function signInRoutes(control: FastifyInstance): Promise<void> {
   const app = control;
   const users = adminUsers(app.payreq.repos);
-  // Two counters on one route: @fastify/rate-limit runs one limiter hook per request, so both
-  // are asked here (createRateLimit) and the first exceeded answers 429 with Retry-After.
-  const limiters = [
-    app.createRateLimit({
-      max: SIGN_IN_LIMITS.perIp,
-      timeWindow: SIGN_IN_LIMITS.windowMs,
-      keyGenerator: (req) => `control-sign-in-ip:${req.ip}`,
-    }),
-    app.createRateLimit({
-      max: SIGN_IN_LIMITS.perUsername,
-      timeWindow: SIGN_IN_LIMITS.windowMs,
-      keyGenerator: (req) =>
-        `control-sign-in-user:${normaliseUsername(field(req.body, 'username') ?? '').slice(0, 64)}`,
-    }),
-  ];
-  const throttle = async (request: FastifyRequest, reply: FastifyReply) => {
-    for (const limiter of limiters) {
-      const r = await limiter(request);
-      if (!r.isAllowed && r.isExceeded) {
-        reply.header('retry-after', String(Math.max(1, Math.ceil(r.ttl / 1000))));
-        throw new AppError('rate_limited', 429, 'Too many sign-in attempts');
-      }
-    }
-  };
+  const throttle = signInThrottle(app.payreq.repos.signInThrottle);
 
   control.get('/sign-in', async (request, reply) => {
     if (request.controlUser) return reply.redirect('/control/requests', 303);
@@ -80,27 +55,45 @@ export async function signInRoutes(control: FastifyInstance): Promise<void> {
   });
 
   // Whatever a failed sign-in's username holds, it is refused like any wrong one and audited
-  // (control characters escaped by audit()), so the text check is this route's own.
-  control.post('/sign-in', { preHandler: throttle, config: { checksOwnText: true } }, async (request, reply) => {
+  // (control characters escaped by audit()), so the text check is this route's own. The
+  // throttle runs after the CSRF check (a forged post counts against nobody), in the database:
+  // it holds with or without Redis, on every instance.
+  control.post('/sign-in', { config: { checksOwnText: true } }, async (request, reply) => {
     const username = field(request.body, 'username') ?? '';
     const password = field(request.body, 'password') ?? '';
-    const found = await users.authenticate(username, password);
-    if (!found) {
+    // Control characters escaped (a NUL cannot be stored in text), as the audit does.
+    const name = printable(normaliseUsername(username)).slice(0, 64);
+    const now = control.controlNow();
+    const gate = await throttle.begin(name, request.ip, now);
+    if (!gate.allowed) {
+      const seconds = Math.max(1, Math.ceil((gate.retryAt.getTime() - now.getTime()) / 1000));
       await audit(request, {
-        username: normaliseUsername(username).slice(0, 64),
+        username: name,
         tenantId: null,
         action: 'sign_in',
         outcome: 'refused',
+        detail: { reason: 'throttled', retry_after_seconds: seconds },
       });
+      reply.header('retry-after', String(seconds));
+      const ctx = await pageContext(request, reply);
+      return signInPage(request, reply, 429, ctx.m.signInThrottled(seconds));
+    }
+    const found = await users.authenticate(username, password, {
+      onMalformedHash: (who) =>
+        request.log.error({ username: who }, 'stored password hash is malformed: sign-in refused'),
+    });
+    if (!found) {
+      await audit(request, { username: name, tenantId: null, action: 'sign_in', outcome: 'refused' });
       const ctx = await pageContext(request, reply);
       return signInPage(request, reply, 401, ctx.m.signInFailed);
     }
+    await throttle.succeeded(name, request.ip, now);
     // A new session id at sign-in: an id planted before (session fixation) is worth nothing.
     await request.session.regenerate();
-    const now = control.controlNow().getTime();
+    renewCsrfSecret(reply, app.payreq.config.production);
     request.session.set('userId', found.id);
-    request.session.set('signedInAt', now);
-    request.session.set('lastSeenAt', now);
+    request.session.set('signedInAt', now.getTime());
+    request.session.set('lastSeenAt', now.getTime());
     request.controlUser = { id: found.id, username: found.username, tenantId: found.tenantId };
     await audit(request, { tenantId: found.tenantId, action: 'sign_in', outcome: 'ok' });
     return reply.redirect('/control/requests', 303);
@@ -111,6 +104,7 @@ export async function signInRoutes(control: FastifyInstance): Promise<void> {
       await audit(request, { tenantId: request.controlUser.tenantId, action: 'sign_out', outcome: 'ok' });
     }
     await request.session.destroy();
+    renewCsrfSecret(reply, app.payreq.config.production);
     return reply.redirect('/control/sign-in', 303);
   });
 

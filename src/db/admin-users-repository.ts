@@ -46,6 +46,15 @@ export function adminUsersRepository(db: Queryable) {
       );
       return r.rows[0];
     },
+    /** A stronger hash of the same password: written only if the stored hash is still `from`. */
+    async replaceHash(id: string, from: string, to: string): Promise<boolean> {
+      const r = await db.query('UPDATE admin_users SET password_hash = $3 WHERE id = $1 AND password_hash = $2', [
+        id,
+        from,
+        to,
+      ]);
+      return (r.rowCount ?? 0) > 0;
+    },
     async setDisabled(username: string, disabled: boolean): Promise<AdminUserRow | undefined> {
       const r = await db.query<AdminUserRow>(
         `UPDATE admin_users SET disabled_at = CASE WHEN $2 THEN coalesce(disabled_at, now()) END

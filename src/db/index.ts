@@ -17,6 +17,7 @@ import { reconcileCheckRepository } from './reconcile-check-repository.js';
 import { schedulesRepository } from './schedules-repository.js';
 import { sealedValuesRepository } from './sealed-values-repository.js';
 import { settingsRepository } from './settings-repository.js';
+import { signInThrottleRepository } from './sign-in-throttle-repository.js';
 import { tenantsRepository } from './tenants-repository.js';
 import { webhooksRepository } from './webhooks-repository.js';
 
@@ -110,6 +111,7 @@ export {
   type SealedValuesRepository,
 } from './sealed-values-repository.js';
 export { readServiceBacklogs, type ServiceBacklogs } from './service-backlogs-repository.js';
+export type { SignInThrottleRepository, ThrottleRow } from './sign-in-throttle-repository.js';
 export {
   type AppliedChange,
   applyStatusChanges,
@@ -144,6 +146,7 @@ export function repositories(db: Database) {
     webhooks: webhooksRepository(db),
     adminUsers: adminUsersRepository(db),
     adminSessions: adminSessionsRepository(db),
+    signInThrottle: signInThrottleRepository(db),
     audit: auditRepository(db),
     controlRequests: controlRequestsRepository(db),
     bulkJobs: bulkJobsRepository(db),

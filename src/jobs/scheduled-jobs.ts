@@ -1,3 +1,4 @@
+import { signInThrottle } from '../admin-users/index.js';
 import { BooksCheckBusy, checkBooks, defaultSince } from '../books/index.js';
 import type { Database, Repositories } from '../db/index.js';
 import type { MoneyRunner, Reconciler } from '../payment-requests/index.js';
@@ -70,4 +71,10 @@ export const SCHEDULED_JOBS: Readonly<Record<string, ScheduledJob>> = {
   },
   // An Idempotency-Key replays its first answer for 24 hours; after that its row is dead weight.
   purge_idempotency_keys: async (ctx) => ({ purged: await ctx.repos.idempotency.purgeExpired() }),
+  // Expired back-office sessions already read as absent; their rows go, with the sign-in
+  // throttle's keys nobody has failed on for a day.
+  purge_admin_sessions: async (ctx, now) => ({
+    sessions: await ctx.repos.adminSessions.purgeExpired(),
+    throttle_keys: await signInThrottle(ctx.repos.signInThrottle).purge(now),
+  }),
 };

@@ -26,7 +26,10 @@ describe(`books check against the sandbox (${ENGINE})`, { timeout: 120_000 }, ()
   let providers: ProviderRegistry;
 
   before(async () => {
-    t = await startTestApp({ provider: provider.provider, env: { METRICS_TOKEN: TOKEN, IN_DOUBT_GRACE_SECONDS: '60' } });
+    t = await startTestApp({
+      provider: provider.provider,
+      env: { METRICS_TOKEN: TOKEN, IN_DOUBT_GRACE_SECONDS: '60' },
+    });
     const real = t.app.payreq.providers;
     const counted = (p: PaymentProvider): PaymentProvider => ({
       ...p,

@@ -71,11 +71,15 @@ describe(`payreq admin users, with the service running (${ENGINE})`, { timeout: 
     assert.equal(await signIn('reception', 'a long enough passwor'), 401);
   });
 
-  test('refusals: no stdin flag, a short password, a taken name, an unknown user', async () => {
+  test('refusals: no stdin flag, a short or common password, a taken name, an unknown user', async () => {
     assertFails(await run(['admin', 'create-user', '--username', 'x']), /--password-stdin/);
     assertFails(
       await run(['admin', 'create-user', '--username', 'shorty', '--password-stdin'], 'short\n'),
       /at least 12/,
+    );
+    assertFails(
+      await run(['admin', 'create-user', '--username', 'commoner', '--password-stdin'], 'Password1234\n'),
+      /--password-stdin: the password is one of the most common passwords/,
     );
     assertFails(
       await run(['admin', 'create-user', '--username', 'reception', '--password-stdin'], 'another long one\n'),

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { ABSOLUTE_MS, IDLE_MS, SESSION_COOKIE, SIGN_IN_LIMITS } from '../../src/control/index.js';
+import { ABSOLUTE_MS, CSRF_COOKIE, IDLE_MS, SESSION_COOKIE, SIGN_IN_LIMITS } from '../../src/control/index.js';
 import { ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { ControlClient, createUser, PASSWORD } from './control-client.js';
 
@@ -28,8 +28,10 @@ describe(`back office sign-in, sessions, CSRF (${ENGINE})`, { timeout: 120_000 }
     assert.equal(page.headers['cache-control'], 'no-store');
     assert.equal(page.headers['x-frame-options'], 'DENY');
     assert.match(String(page.headers['content-security-policy']), /default-src 'none'.*frame-ancestors 'none'/);
+    // Before sign-in, the only cookie is the signed CSRF secret: no session.
     const cookie = String(page.headers['set-cookie']);
-    assert.match(cookie, new RegExp(`^${SESSION_COOKIE}=`));
+    assert.match(cookie, new RegExp(`^${CSRF_COOKIE}=[^;]+\\.[^;]+;`), 'signed');
+    assert.doesNotMatch(cookie, new RegExp(`${SESSION_COOKIE}=`));
     assert.match(cookie, /HttpOnly/);
     assert.match(cookie, /SameSite=Lax/);
     assert.match(cookie, /Path=\/control/);
@@ -121,23 +123,62 @@ describe(`back office sign-in, sessions, CSRF (${ENGINE})`, { timeout: 120_000 }
     assert.equal(retry.statusCode, 401);
   });
 
-  test('sign-in is throttled per username across addresses, and per address', async () => {
+  test('sign-in is throttled per username across addresses, with a growing wait, and per address', async () => {
     await createUser(t, 'target');
-    let last = 0;
-    for (let i = 0; i < SIGN_IN_LIMITS.perUsername + 1; i++) {
-      last = (await new ControlClient(t, `10.1.0.${i + 1}`).signIn('target', 'wrong password!!')).statusCode;
-    }
-    assert.equal(last, 429, 'the username is throttled whatever the address');
+    const statuses: number[] = [];
+    for (let i = 0; i < SIGN_IN_LIMITS.freePerUsername; i++)
+      statuses.push((await new ControlClient(t, `10.1.0.${i + 1}`).signIn('target', 'wrong password!!')).statusCode);
+    assert.deepEqual(statuses, Array(SIGN_IN_LIMITS.freePerUsername).fill(401), 'the first failures are free');
     const right = await new ControlClient(t, '10.1.1.1').signIn('target');
-    assert.equal(right.statusCode, 429, 'even with the right password while throttled');
-    assert.match(right.body, /Too many attempts/);
+    assert.equal(right.statusCode, 429, 'from a new address, even with the right password, the username waits');
+    assert.equal(right.headers['retry-after'], '15');
+    assert.match(right.body, /Too many failed attempts. You may try again in 15 seconds/);
+    const refusal = (await t.repos.audit.list({ action: 'sign_in', username: 'target', limit: 1 }))[0];
+    assert.deepEqual(
+      [refusal?.username, refusal?.outcome, refusal?.ip, refusal?.detail],
+      ['target', 'refused', '10.1.1.1', { reason: 'throttled', retry_after_seconds: 15 }],
+    );
+
+    // Each failure past the free ones doubles the wait.
+    clock += 15_000;
+    assert.equal((await new ControlClient(t, '10.1.1.2').signIn('target', 'wrong again!!!')).statusCode, 401);
+    const longer = await new ControlClient(t, '10.1.1.3').signIn('target');
+    assert.equal(longer.statusCode, 429);
+    assert.equal(longer.headers['retry-after'], '30');
+    clock += 30_000;
+    assert.equal((await new ControlClient(t, '10.1.1.4').signIn('target')).statusCode, 303, 'after the wait, in');
+    assert.equal(
+      (await new ControlClient(t, '10.1.1.5').signIn('target', 'wrong password!!')).statusCode,
+      401,
+      'a right password cleared the username: its next failure is a free one again',
+    );
 
     const ip = new ControlClient(t, '10.2.0.1');
     let byIp = 0;
-    for (let i = 0; i < SIGN_IN_LIMITS.perIp + 1; i++)
+    for (let i = 0; i < SIGN_IN_LIMITS.freePerAddress + 1; i++)
       byIp = (await ip.signIn(`someone${i}`, 'wrong password!!')).statusCode;
     assert.equal(byIp, 429, 'one address trying many usernames is throttled');
     assert.equal((await new ControlClient(t, '10.2.0.2').signIn('alice')).statusCode, 303, 'others are not');
+    clock += IDLE_MS * 48;
+  });
+
+  test('guesses sent at once are counted before any is checked', async () => {
+    await createUser(t, 'rushed');
+    const clients = await Promise.all(
+      Array.from({ length: 12 }, async (_, i) => {
+        const c = new ControlClient(t, `10.4.0.${i + 1}`);
+        await c.get('/control/sign-in');
+        return c;
+      }),
+    );
+    const codes = await Promise.all(
+      clients.map(
+        async (c) => (await c.post('/control/sign-in', { username: 'rushed', password: 'wrong!!!!!!!!' })).statusCode,
+      ),
+    );
+    assert.equal(codes.filter((c) => c === 401).length, SIGN_IN_LIMITS.freePerUsername, codes.join(','));
+    assert.equal(codes.filter((c) => c === 429).length, 12 - SIGN_IN_LIMITS.freePerUsername);
+    clock += IDLE_MS * 48;
   });
 
   test('a tenant user signs in too', async () => {

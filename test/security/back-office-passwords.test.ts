@@ -1,0 +1,99 @@
+import assert from 'node:assert/strict';
+import { randomBytes, scryptSync } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { adminUsers, SCRYPT } from '../../src/admin-users/index.js';
+import { AppError } from '../../src/domain/index.js';
+import { ControlClient, createUser, PASSWORD } from '../control/control-client.js';
+import { ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
+
+/** A hash as the earlier code stored it: scrypt N=2^15, r=8, p=1. */
+function oldHash(password: string): string {
+  const salt = randomBytes(16);
+  const key = scryptSync(password.normalize('NFC'), salt, 32, { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
+  return `scrypt$${2 ** 15}$8$1$${salt.toString('base64')}$${key.toString('base64')}`;
+}
+
+describe(`back-office passwords: today's cost, raised at sign-in, malformed hashes, weak passwords (${ENGINE})`, {
+  timeout: 300_000,
+}, () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp();
+    await createUser(t, 'root');
+  });
+  after(() => t.close());
+
+  const storedHash = async (username: string) =>
+    (await t.db.query<{ h: string }>('SELECT password_hash AS h FROM admin_users WHERE username = $1', [username]))
+      .rows[0]?.h ?? '';
+
+  test('new passwords are hashed at N=2^17, r=8, p=1', async () => {
+    assert.deepEqual(SCRYPT, { N: 2 ** 17, r: 8, p: 1 });
+    assert.match(await storedHash('root'), /^scrypt\$131072\$8\$1\$/);
+  });
+
+  test('an old N=2^15 hash signs in, and is stored at the new cost; the password still works', async () => {
+    const old = oldHash(PASSWORD);
+    await t.repos.adminUsers.insert({ username: 'veteran', passwordHash: old, tenantId: null });
+    await new ControlClient(t, '10.7.0.1').signedIn('veteran');
+    const raised = await storedHash('veteran');
+    assert.notEqual(raised, old);
+    assert.match(raised, /^scrypt\$131072\$8\$1\$/);
+    await new ControlClient(t, '10.7.0.2').signedIn('veteran');
+    // A wrong password raises nothing.
+    await t.repos.adminUsers.insert({ username: 'veteran2', passwordHash: old, tenantId: null });
+    assert.equal((await new ControlClient(t, '10.7.0.3').signIn('veteran2', 'not the password')).statusCode, 401);
+    assert.equal(await storedHash('veteran2'), old);
+  });
+
+  test('a malformed stored hash is a refused sign-in, never a 500', async () => {
+    const good = oldHash(PASSWORD).split('$');
+    const malformed = [
+      `scrypt$0$8$1$${good[4]}$${good[5]}`, // N not a power of two: scrypt would throw
+      `scrypt$${2 ** 22}$8$1$${good[4]}$${good[5]}`, // beyond the memory allowed: scrypt would throw
+      `scrypt$32768$8$1$${good[4]}$`, // no hash
+      'scrypt$32768$8$1',
+      'bcrypt$2b$10$abcdefghijklmnopqrstuv',
+      '',
+    ];
+    for (const [i, hash] of malformed.entries()) {
+      await t.repos.adminUsers.insert({ username: `broken${i}`, passwordHash: hash, tenantId: null });
+      const r = await new ControlClient(t, `10.7.1.${i + 1}`).signIn(`broken${i}`);
+      assert.equal(r.statusCode, 401, `${hash}: ${r.statusCode}`);
+      assert.match(r.body, /Wrong username or password/);
+    }
+  });
+
+  test('a short or common password is refused: by the service, the back-office form', async () => {
+    const users = adminUsers(t.repos);
+    for (const [password, message] of [
+      ['short one', /at least 12 characters/],
+      ['password1234', /most common passwords/],
+      ['QWERTYUIOP12', /most common passwords/],
+    ] as const) {
+      await assert.rejects(
+        users.create({ username: 'weak', password, tenantId: null }),
+        (e: unknown) =>
+          e instanceof AppError &&
+          e.code === 'validation_failed' &&
+          message.test(JSON.stringify(e.extra.details)) &&
+          true,
+      );
+    }
+    await assert.rejects(
+      users.setPassword('root', '1q2w3e4r5t6y'),
+      (e: unknown) => e instanceof AppError && e.code === 'validation_failed',
+    );
+
+    const c = await new ControlClient(t, '10.7.2.1').signedIn('root');
+    await c.get('/control/users');
+    const r = await c.post('/control/users', { username: 'weak', password: 'password1234', tenant: '' });
+    assert.equal(r.statusCode, 422);
+    assert.match(r.body, /password: is one of the most common passwords/);
+    assert.equal((await t.repos.adminUsers.findByUsername('weak')) ?? null, null);
+    assert.equal(
+      await users.create({ username: 'strong', password: 'a passphrase of my own', tenantId: null }).then(() => 'ok'),
+      'ok',
+    );
+  });
+});
