@@ -31,6 +31,7 @@ import {
   PaymentRequestDetail,
   PaymentRequestResponse,
   PaymentRequestStatus,
+  RefundBody,
   StatusesQuery,
   UuidParams,
   ValidationErrorBody,
@@ -306,7 +307,13 @@ export const paymentRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  const actionSchema = (operationId: string, summary: string, description: string, body?: unknown) => ({
+  const actionSchema = (
+    operationId: string,
+    summary: string,
+    description: string,
+    body?: unknown,
+    amountError = 'capture_amount_too_high',
+  ) => ({
     tags: TAG,
     operationId,
     summary,
@@ -318,8 +325,8 @@ export const paymentRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       200: okResponse(ActionResponse, 'Done; the new status'),
       400: errorResponse(
         ErrorBody,
-        'Not allowed in the current status, an amount above the held one, or a malformed call',
-        ['invalid_status', 'capture_amount_too_high', 'invalid_json', 'invalid_idempotency_key'],
+        'Not allowed in the current status, an amount above what may move, or a malformed call',
+        ['invalid_status', amountError, 'invalid_json', 'invalid_idempotency_key'],
       ),
       ...authErrors,
       ...notFound,
@@ -394,6 +401,31 @@ export const paymentRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return withIdempotency(repos, request, reply, c, async () => ({
         status: 200,
         body: await commands.cancel(c, id, apiActor(c)),
+      }));
+    },
+  );
+
+  // Beyond the integration contract, which leaves refunds to the back office: a PMS that cancels
+  // a stay must be able to give the deposit back itself. Same rules, ledger and in-doubt
+  // handling as the back office's refund (one command serves both).
+  app.post(
+    '/payment-requests/:uuid/refund/',
+    {
+      schema: actionSchema(
+        'refundPaymentRequest',
+        'Refund a captured payment',
+        'Valid only in CAPTURED. No body refunds all that is left to refund; `{"amount": x}` refunds part of it. The last cent back makes the request REFUNDED; a partial refund keeps it CAPTURED with `amount_refunded` raised (event `payment_request.partially_refunded`). Not part of the original integration contract: an addition.',
+        RefundBody,
+        'refund_amount_invalid',
+      ),
+    },
+    async (request, reply) => {
+      const c = caller(request);
+      const id = requestId(request.params.uuid);
+      const body = request.body as Static<typeof RefundBody> | undefined;
+      return withIdempotency(repos, request, reply, c, async () => ({
+        status: 200,
+        body: await commands.refund(c, id, body?.amount, apiActor(c), retryKeyOf(request)),
       }));
     },
   );

@@ -280,7 +280,7 @@ export const PaymentRequestStatus = Type.Object(
 );
 
 const EVENT_TYPES_DESCRIPTION =
-  '`payment_request.` and the new status in lower case (`payment_request.captured`), or `payment_request.deleted`, or `payment_request.incident` (money arrived where it should not and was sent back automatically).';
+  '`payment_request.` and the new status in lower case (`payment_request.captured`), or `payment_request.partially_refunded` (part of the captured amount went back; the request stays CAPTURED), or `payment_request.deleted`, or `payment_request.incident` (money arrived where it should not and was sent back automatically). Accept types you do not know: new ones may be added.';
 
 export const EventBody = Type.Object(
   {
@@ -354,6 +354,19 @@ export const StatusesQuery = Type.Object({
 
 // One object-or-null schema rather than a union: a bad amount then yields one detail naming
 // `amount`, not also "body must be null" and "must match a schema in anyOf" from the other branch.
+export const RefundBody = Type.Unsafe<{ amount?: number } | null>({
+  type: ['object', 'null'],
+  title: 'RefundRequest',
+  properties: {
+    amount: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      description: 'Partial refund, at most what is left to refund; omitted: all of it',
+    },
+  },
+  examples: [{ amount: 40 }],
+});
+
 export const CaptureBody = Type.Unsafe<{ amount?: number } | null>({
   type: ['object', 'null'],
   title: 'CaptureRequest',

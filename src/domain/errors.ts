@@ -39,8 +39,8 @@ export const errors = {
     new AppError('deposit_amount_required', 400, 'DEPOSIT requests require an amount greater than 0'),
   notFound: (uuid: string) => new AppError('not_found', 404, `Payment request ${uuid} not found.`),
   routeNotFound: () => new AppError('route_not_found', 404, 'Not found'),
-  cannotCancelTerminal: (status: Status) =>
-    new AppError('invalid_status', 400, 'Cannot cancel a payment request in terminal status', { status }),
+  cannotCancelTerminal: (status: Status, allowed: readonly Status[]) =>
+    new AppError('invalid_status', 400, 'Cannot cancel a payment request in terminal status', { status, allowed }),
   invalidStatus: (action: string, status: Status, allowed: readonly Status[]) =>
     new AppError(
       'invalid_status',

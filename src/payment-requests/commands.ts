@@ -288,7 +288,7 @@ export function paymentRequestCommands(deps: CommandDeps, now: () => Date = () =
         if (moved) return { uuid: id, reference: moved.reference, status: moved.status };
         const now = await requests.find(t.tenantId, id);
         if (!now) throw errors.notFound(id);
-        if (isTerminal(now.status)) throw errors.cannotCancelTerminal(now.status);
+        if (isTerminal(now.status)) throw errors.cannotCancelTerminal(now.status, allowedFrom('cancel'));
         if (!now.pending_action) throw errors.invalidStatus('cancel', now.status, allowedFrom('cancel'));
         if (attempt > 0) throw errors.operationInProgress(now.pending_action);
         await busy(id, now.pending_action);

@@ -4,10 +4,11 @@ import { STATUSES } from '../domain/index.js';
 import { type SecretKeyRing, secretBox } from '../secrets/index.js';
 
 /**
- * Every event type: one per status, plus `deleted` (the request is gone) and `incident`
- * (money arrived where it should not and was sent back).
+ * Every event type: one per status, plus `partially_refunded` (money went back and the request
+ * stays CAPTURED), `deleted` (the request is gone) and `incident` (money arrived where it
+ * should not and was sent back).
  */
-export const EVENT_TYPES: readonly string[] = [...STATUSES, 'DELETED', 'INCIDENT'].map(
+export const EVENT_TYPES: readonly string[] = [...STATUSES, 'PARTIALLY_REFUNDED', 'DELETED', 'INCIDENT'].map(
   (s) => `payment_request.${s.toLowerCase()}`,
 );
 

@@ -46,6 +46,10 @@ describe(`POST /api/payment-requests/{uuid}/cancel/ (${ENGINE})`, () => {
       const r = await cancel(c.uuid);
       assert.equal(r.statusCode, 400);
       assert.equal(r.json().error, 'Cannot cancel a payment request in terminal status');
+      // As the error catalogue promises for every invalid_status: what it is, and what would do.
+      assert.equal(r.json().code, 'invalid_status');
+      assert.equal(r.json().status, from);
+      assert.deepEqual(r.json().allowed, ['NOT_INITIATED', 'PENDING', 'ERROR']);
       assert.equal((await detail(c.uuid)).status, from);
       assert.equal((await t.repos.paymentRequests.history(c.uuid)).length, historyBefore);
     });

@@ -10,6 +10,7 @@ const OPERATIONS = [
   ['post', '/api/payment-requests/{uuid}/capture/'],
   ['post', '/api/payment-requests/{uuid}/release/'],
   ['post', '/api/payment-requests/{uuid}/cancel/'],
+  ['post', '/api/payment-requests/{uuid}/refund/'],
   ['delete', '/api/payment-requests/{uuid}/'],
   ['get', '/api/events/'],
 ] as const;

@@ -132,6 +132,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/payment-requests/{uuid}/refund/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refund a captured payment
+         * @description Valid only in CAPTURED. No body refunds all that is left to refund; `{"amount": x}` refunds part of it. The last cent back makes the request REFUNDED; a partial refund keeps it CAPTURED with `amount_refunded` raised (event `payment_request.partially_refunded`). Not part of the original integration contract: an addition.
+         */
+        post: operations["refundPaymentRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/events/": {
         parameters: {
             query?: never;
@@ -378,6 +398,11 @@ export interface components {
             reference: string;
             status: components["schemas"]["PaymentRequestStatusValue"];
         };
+        /** RefundRequest */
+        RefundRequest: {
+            /** @description Partial refund, at most what is left to refund; omitted: all of it */
+            amount?: number;
+        } | null;
         /**
          * Event
          * @example {
@@ -418,7 +443,7 @@ export interface components {
         Event: {
             /** @description Identifies the event; give it as `after` to read the events that follow */
             id: number;
-            /** @description `payment_request.` and the new status in lower case (`payment_request.captured`), or `payment_request.deleted`, or `payment_request.incident` (money arrived where it should not and was sent back automatically). */
+            /** @description `payment_request.` and the new status in lower case (`payment_request.captured`), or `payment_request.partially_refunded` (part of the captured amount went back; the request stays CAPTURED), or `payment_request.deleted`, or `payment_request.incident` (money arrived where it should not and was sent back automatically). Accept types you do not know: new ones may be added. */
             type: string;
             /** Format: date-time */
             created_at: string;
@@ -1174,7 +1199,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentRequestAction"];
                 };
             };
-            /** @description Not allowed in the current status, an amount above the held one, or a malformed call */
+            /** @description Not allowed in the current status, an amount above what may move, or a malformed call */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1423,7 +1448,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentRequestAction"];
                 };
             };
-            /** @description Not allowed in the current status, an amount above the held one, or a malformed call */
+            /** @description Not allowed in the current status, an amount above what may move, or a malformed call */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1672,7 +1697,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentRequestAction"];
                 };
             };
-            /** @description Not allowed in the current status, an amount above the held one, or a malformed call */
+            /** @description Not allowed in the current status, an amount above what may move, or a malformed call */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1691,6 +1716,264 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code: "invalid_status" | "capture_amount_too_high" | "invalid_json" | "invalid_idempotency_key";
+                    };
+                };
+            };
+            /** @description The X-API-Key header is missing, malformed, unknown or disabled */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Unauthorized",
+                     *       "code": "unauthorized",
+                     *       "detail": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuthError"] & {
+                        /** @enum {string} */
+                        code: "unauthorized";
+                    };
+                };
+            };
+            /** @description The provider refused the operation (e.g. the authorisation ended) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The payment provider refused: the authorisation has expired",
+                     *       "code": "provider_refused"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "provider_refused";
+                    };
+                };
+            };
+            /** @description The key is revoked or expired, or the call was not made over HTTPS */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "API key revoked",
+                     *       "code": "api_key_revoked",
+                     *       "detail": "API key revoked"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuthError"] & {
+                        /** @enum {string} */
+                        code: "api_key_revoked" | "api_key_expired" | "https_required";
+                    };
+                };
+            };
+            /** @description No payment request of this tenant has this uuid (or it was deleted) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Payment request 6f0c2b1e-4d4a-4c43-9b0e-6a2f9c1d7e55 not found.",
+                     *       "code": "not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "not_found";
+                    };
+                };
+            };
+            /** @description Another operation holds this request: its call is under way, or its outcome is in doubt (`in_doubt` names it; nothing was sent for this call), or the first call with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A capture on this payment request is in doubt (the provider's answer was lost: it may have happened). Nothing was sent for this call; read the request later, or retry that capture with its own Idempotency-Key",
+                     *       "code": "operation_in_progress",
+                     *       "in_doubt": {
+                     *         "action": "capture",
+                     *         "amount": 120.5,
+                     *         "currency": "EUR",
+                     *         "requested_at": "2026-12-27T10:02:11.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["InProgressError"] & {
+                        /** @enum {string} */
+                        code: "operation_in_progress" | "idempotency_key_in_progress";
+                    };
+                };
+            };
+            /** @description The body is larger than 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Request body is too large",
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "payload_too_large";
+                    };
+                };
+            };
+            /** @description A body was sent with another Content-Type than application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Content-Type must be application/json",
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description A field is missing or invalid, or the Idempotency-Key was used for another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Validation failed",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "field": "guest_email",
+                     *           "message": "must match format \"email\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ValidationError"] & {
+                        /** @enum {string} */
+                        code: "validation_failed" | "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description The provider could not be reached; nothing was changed, retry later */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The payment provider is unavailable; nothing was changed, retry later",
+                     *       "code": "provider_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "provider_unavailable";
+                    };
+                };
+            };
+            /** @description The provider did not answer in time: this operation may have happened. Retry with the same Idempotency-Key, or read the request later (another call on the request meanwhile gets 409 with `in_doubt`) */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The provider did not answer in time: this operation may have happened. Retry with the same Idempotency-Key, or read the request later (another call on the request meanwhile gets 409 with `in_doubt`)",
+                     *       "code": "outcome_unknown"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "outcome_unknown";
+                    };
+                };
+            };
+        };
+    };
+    refundPaymentRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retry safely: the same key and body within 24 h replays the first response */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Identifier (UUID) of the request */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": 40
+                 *     }
+                 */
+                "application/json": components["schemas"]["RefundRequest"];
+            };
+        };
+        responses: {
+            /** @description Done; the new status */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "uuid": "6f0c2b1e-4d4a-4c43-9b0e-6a2f9c1d7e55",
+                     *       "reference": "IMP-2026-0017",
+                     *       "status": "CAPTURED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PaymentRequestAction"];
+                };
+            };
+            /** @description Not allowed in the current status, an amount above what may move, or a malformed call */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Cannot capture a payment request in status AUTHORISED (allowed: AUTHORISED_TO_VALIDATE)",
+                     *       "code": "invalid_status",
+                     *       "status": "AUTHORISED",
+                     *       "allowed": [
+                     *         "AUTHORISED_TO_VALIDATE"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "invalid_status" | "refund_amount_invalid" | "invalid_json" | "invalid_idempotency_key";
                     };
                 };
             };
