@@ -35,6 +35,19 @@ function fieldIssues(validation: AjvIssue[], context: string | undefined): Field
   });
 }
 
+/**
+ * A schema refusal with more issues found by the route's own field rules, as one 422: the
+ * client fixes every field in one round.
+ */
+export function validationWith(
+  err: { validation?: unknown; validationContext?: string },
+  more: FieldIssue[],
+): AppError {
+  const issues = Array.isArray(err.validation) ? fieldIssues(err.validation, err.validationContext) : [];
+  const seen = new Set(issues.map((i) => i.field));
+  return errors.validation([...issues, ...more.filter((i) => !seen.has(i.field))]);
+}
+
 /** Every error any client can cause, to its documented status; nothing else leaves a stack trace. */
 export function toAppError(err: FastifyError & { validation?: AjvIssue[] }): AppError {
   if (err instanceof AppError) return err;

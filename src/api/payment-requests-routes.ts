@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
 import type { Actor } from '../domain/index.js';
 import {
+  createFieldIssues,
   errors,
   type FieldIssue,
   isTimestampInRange,
@@ -12,6 +13,7 @@ import {
   TIMESTAMP_RANGE_MESSAGE,
 } from '../domain/index.js';
 import type { ApiCaller } from './authenticator.js';
+import { validationWith } from './error-handler.js';
 import { withIdempotency, withKeyInStatement } from './idempotency.js';
 import { decodeCursor, encodeCursor } from './list-cursor.js';
 import { paymentLink, presentDetail, presentStatus } from './presenters.js';
@@ -141,6 +143,8 @@ export const paymentRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
           ]),
         },
       },
+      // A schema refusal reaches the handler, which adds the field rules' own issues (above).
+      attachValidation: true,
       onSend: async (_request, reply, payload) => {
         // Every 201, first answer or replay, names the new request: its uuid is in the body.
         if (reply.statusCode === 201 && typeof payload === 'string') {
@@ -161,6 +165,9 @@ export const paymentRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
+      if (request.validationError) {
+        throw validationWith(request.validationError, createFieldIssues(request.body ?? {}));
+      }
       const c = caller(request);
       // No sandbox to fall back on (PAYMENT_PROVIDER=lyra, as production runs): a tenant with no
       // real account could never be paid. Read with the API key (same query, same cache).

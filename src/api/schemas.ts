@@ -53,9 +53,7 @@ export const EXAMPLE = {
 export const ErrorBody = Type.Object(
   {
     error: Type.String({ description: 'Human-readable message' }),
-    code: Type.Optional(
-      Type.String({ description: 'Stable machine-readable code; docs/errors.md lists every code and what to do' }),
-    ),
+    code: Type.String({ description: 'Stable machine-readable code; docs/errors.md lists every code and what to do' }),
   },
   {
     additionalProperties: true,
@@ -67,7 +65,7 @@ export const ErrorBody = Type.Object(
 export const InProgressErrorBody = Type.Object(
   {
     error: Type.String({ description: 'Human-readable message' }),
-    code: Type.Optional(Type.String({ description: 'operation_in_progress or idempotency_key_in_progress' })),
+    code: Type.String({ description: 'operation_in_progress or idempotency_key_in_progress' }),
     in_doubt: Type.Optional(
       Type.Object(
         {
@@ -97,7 +95,7 @@ export const InProgressErrorBody = Type.Object(
 export const ValidationErrorBody = Type.Object(
   {
     error: Type.String(),
-    code: Type.Optional(Type.String({ description: 'validation_failed' })),
+    code: Type.String({ description: 'validation_failed' }),
     details: Type.Array(
       Type.Object({
         field: Type.String({ description: 'Dotted path of the field, e.g. reservation_data.checkin' }),
@@ -120,7 +118,7 @@ export const AuthErrorBody = Type.Object(
   {
     detail: Type.Optional(Type.String({ description: 'Same text as error, on authentication failures' })),
     error: Type.String(),
-    code: Type.Optional(Type.String()),
+    code: Type.String({ description: 'unauthorized, api_key_revoked, api_key_expired or https_required' }),
   },
   { title: 'AuthError', examples: [{ detail: 'Unauthorized', error: 'Unauthorized', code: 'unauthorized' }] },
 );

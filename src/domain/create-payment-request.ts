@@ -76,6 +76,40 @@ export function isIsoDate(value: unknown): value is string {
 }
 
 /**
+ * The field rules the schema cannot say (two decimals, the amount's range, the reservation
+ * data's size, text and dates), on whichever of these fields has the type the schema wants.
+ * The route runs them even when the schema refused something else, so one 422 lists every
+ * field to fix: a client is never told about the amount's decimals only in a second round.
+ */
+export function createFieldIssues(input: { amount?: unknown; reservation_data?: unknown }): FieldIssue[] {
+  const issues: FieldIssue[] = [];
+  const amount = input.amount;
+  if (typeof amount === 'number') {
+    if (amount < 0) issues.push({ field: 'amount', message: 'must be greater than or equal to 0' });
+    else if (amount > MAX_AMOUNT) issues.push({ field: 'amount', message: `must be at most ${MAX_AMOUNT}` });
+    else if (toMinorUnits(amount) === undefined)
+      issues.push({ field: 'amount', message: 'must have at most two decimals' });
+  }
+  const data = input.reservation_data;
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return issues;
+  const fields = data as Record<string, unknown>;
+  if (Buffer.byteLength(JSON.stringify(fields)) > MAX_RESERVATION_DATA_BYTES) {
+    issues.push({ field: 'reservation_data', message: `must be at most ${MAX_RESERVATION_DATA_BYTES} bytes` });
+  } else if (hasUnstorableText(fields)) {
+    issues.push({ field: 'reservation_data', message: UNSTORABLE_TEXT_MESSAGE });
+  }
+  for (const key of ['checkin', 'checkout'] as const) {
+    if (key in fields && !isIsoDate(fields[key])) {
+      issues.push({ field: `reservation_data.${key}`, message: 'must be a date in YYYY-MM-DD format' });
+    }
+  }
+  if (isIsoDate(fields.checkin) && isIsoDate(fields.checkout) && fields.checkout < fields.checkin) {
+    issues.push({ field: 'reservation_data.checkout', message: 'must not be before checkin' });
+  }
+  return issues;
+}
+
+/**
  * The business rules the schema cannot say. Order matters: the spec's 400 for a DEPOSIT
  * without a positive amount wins over the generic 422s, since integrators match on it.
  */
@@ -83,27 +117,10 @@ export function validateCreate(input: CreatePaymentRequestInput): NewPaymentRequ
   const amount = input.amount ?? 0;
   if (input.request_type === 'DEPOSIT' && !(amount > 0)) throw errors.depositAmountRequired();
 
-  const issues: FieldIssue[] = [];
-  const cents = toMinorUnits(amount);
-  if (amount < 0) issues.push({ field: 'amount', message: 'must be greater than or equal to 0' });
-  else if (amount > MAX_AMOUNT) issues.push({ field: 'amount', message: `must be at most ${MAX_AMOUNT}` });
-  else if (cents === undefined) issues.push({ field: 'amount', message: 'must have at most two decimals' });
-
-  const data = input.reservation_data ?? {};
-  if (Buffer.byteLength(JSON.stringify(data)) > MAX_RESERVATION_DATA_BYTES) {
-    issues.push({ field: 'reservation_data', message: `must be at most ${MAX_RESERVATION_DATA_BYTES} bytes` });
-  } else if (hasUnstorableText(data)) {
-    issues.push({ field: 'reservation_data', message: UNSTORABLE_TEXT_MESSAGE });
-  }
-  for (const key of ['checkin', 'checkout'] as const) {
-    if (key in data && !isIsoDate(data[key])) {
-      issues.push({ field: `reservation_data.${key}`, message: 'must be a date in YYYY-MM-DD format' });
-    }
-  }
-  if (isIsoDate(data.checkin) && isIsoDate(data.checkout) && (data.checkout as string) < (data.checkin as string)) {
-    issues.push({ field: 'reservation_data.checkout', message: 'must not be before checkin' });
-  }
+  const issues = createFieldIssues(input);
   if (issues.length > 0) throw errors.validation(issues);
+  const cents = toMinorUnits(amount);
+  const data = input.reservation_data ?? {};
 
   return {
     requestType: input.request_type,

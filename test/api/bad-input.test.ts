@@ -201,6 +201,19 @@ describe(`bad input on create (${ENGINE})`, () => {
     assert.equal((await create(createBody({ request_type: 'DEPOSIT', amount: 0.01 }))).statusCode, 201);
   });
 
+  test("one 422 names every field to fix: the schema's refusals and the field rules' together", async () => {
+    const body: Record<string, unknown> = {
+      ...createBody({
+        request_type: 'IMPRINT',
+        amount: 10.001,
+        reservation_data: { checkin: '2026-02-30', checkout: '2026-03-01' },
+      }),
+      guest_email: 'not-an-email',
+    };
+    delete body.reservation_ref;
+    await invalid(body, ['amount', 'guest_email', 'reservation_data.checkin', 'reservation_ref']);
+  });
+
   test('a DEPOSIT with an amount of 0 or none is the spec 400, with its exact message', async () => {
     const r = await refused(400, () => create(createBody({ request_type: 'DEPOSIT', amount: 0 })));
     assert.equal(r.json().error, 'DEPOSIT requests require an amount greater than 0');

@@ -54,6 +54,31 @@ describe(`OpenAPI document and reference page (${ENGINE})`, () => {
     assert.deepEqual(listed.sort(), OPERATIONS.map(([m, p]) => `${m} ${p}`).sort());
   });
 
+  test('every error shape requires `code` and `error`, as every error answer carries them', async () => {
+    const named = (doc.components as unknown as { schemas: Record<string, { required?: string[] }> }).schemas;
+    for (const name of ['Error', 'InProgressError', 'ValidationError', 'AuthError']) {
+      assert.deepEqual(
+        ['code', 'error'].filter((k) => !named[name]?.required?.includes(k)),
+        [],
+        `${name} requires code and error`,
+      );
+    }
+    // And the answers do: a 404, a 401 and a 422, as sent.
+    const answers = [
+      await t.call({ method: 'GET', url: '/api/payment-requests/6f0c2b1e-4d4a-4c43-9b0e-6a2f9c1d7e55/' }),
+      await t.call({ method: 'GET', url: '/api/payment-requests/', tenant: null }),
+      await t.call({ method: 'POST', url: '/api/payment-requests/', payload: {} }),
+    ];
+    assert.deepEqual(
+      answers.map((r) => [r.statusCode, typeof r.json().code, typeof r.json().error]),
+      [
+        [404, 'string', 'string'],
+        [401, 'string', 'string'],
+        [422, 'string', 'string'],
+      ],
+    );
+  });
+
   test('documents the X-API-Key scheme, the uuid path parameter and the error statuses', () => {
     const schemes = Object.values(doc.components.securitySchemes);
     assert.ok(

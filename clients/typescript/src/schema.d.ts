@@ -268,7 +268,7 @@ export interface components {
             /** @description Human-readable message */
             error: string;
             /** @description Stable machine-readable code; docs/errors.md lists every code and what to do */
-            code?: string;
+            code: string;
         } & {
             [key: string]: unknown;
         };
@@ -277,13 +277,14 @@ export interface components {
             /** @description Same text as error, on authentication failures */
             detail?: string;
             error: string;
-            code?: string;
+            /** @description unauthorized, api_key_revoked, api_key_expired or https_required */
+            code: string;
         };
         /** ValidationError */
         ValidationError: {
             error: string;
             /** @description validation_failed */
-            code?: string;
+            code: string;
             details: {
                 /** @description Dotted path of the field, e.g. reservation_data.checkin */
                 field: string;
@@ -369,7 +370,7 @@ export interface components {
             /** @description Human-readable message */
             error: string;
             /** @description operation_in_progress or idempotency_key_in_progress */
-            code?: string;
+            code: string;
             /** @description The operation whose provider answer was lost: it may have happened. Nothing was sent for this call. Only a retry of that operation, under its own Idempotency-Key, answers its outcome (504 outcome_unknown while still unknown). */
             in_doubt?: {
                 /** @description The operation in doubt: capture, release, refund or hold */
