@@ -6,8 +6,10 @@ import {
   createFieldIssues,
   errors,
   type FieldIssue,
+  isIsoDate,
   isTimestampInRange,
   isUuid,
+  noHoldWillBePlaced,
   type RequestType,
   type Status,
   TIMESTAMP_RANGE_MESSAGE,
@@ -102,6 +104,26 @@ function dateFilters(q: ListQuery): { createdAfter?: Date; createdBefore?: Date;
   return { createdAfter, createdBefore, updatedAfter };
 }
 
+/** What a valid create should still know: it is accepted, and answered with these. */
+function createWarnings(body: Static<typeof CreateBody>): { warnings?: { code: string; message: string }[] } {
+  const checkin = body.reservation_data?.checkin;
+  const held = {
+    request_type: body.request_type,
+    checkin: isIsoDate(checkin) ? checkin : null,
+    status: 'NOT_INITIATED',
+  };
+  if (!noHoldWillBePlaced(held)) return {};
+  return {
+    warnings: [
+      {
+        code: 'no_hold_will_be_placed',
+        message:
+          'This IMPRINT has no reservation_data.checkin: the card will be registered, but no hold will ever be placed, so nothing can be captured on a no-show',
+      },
+    ],
+  };
+}
+
 const apiActor = (c: ApiCaller): Actor => ({ source: 'api', actor: `key:${c.keyPrefix}` });
 
 /** A path uuid that is not a UUID names no request: 404 like any unknown one . */
@@ -172,16 +194,23 @@ export const paymentRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // No sandbox to fall back on (PAYMENT_PROVIDER=lyra, as production runs): a tenant with no
       // real account could never be paid. Read with the API key (same query, same cache).
       if (config.paymentProvider === 'lyra' && !c.realProvider) throw errors.providerNotConfigured();
+      const warnings = createWarnings(request.body);
       // A keyed create stores its key and response in its one statement (withKeyInStatement).
       return withKeyInStatement(repos, request, reply, c, {
         async run() {
           const created = await commands.create(c, request.body, apiActor(c));
-          return { status: 201, body: { ...created, payment_link: paymentLink(created.uuid) } };
+          return { status: 201, body: { ...created, payment_link: paymentLink(created.uuid), ...warnings } };
         },
         async runWithKey(k) {
           const created = await commands.createWithKey(c, request.body, apiActor(c), (uuid) => {
             // The response as it will be sent, but for the reference: the sequence gives it in SQL.
-            const body = { uuid, reference: k.placeholder, status: 'NOT_INITIATED', payment_link: paymentLink(uuid) };
+            const body = {
+              uuid,
+              reference: k.placeholder,
+              status: 'NOT_INITIATED',
+              payment_link: paymentLink(uuid),
+              ...warnings,
+            };
             return {
               key: k.key,
               fingerprint: k.fingerprint,

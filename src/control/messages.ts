@@ -78,6 +78,8 @@ const en = {
   guestLanguage: 'Guest language',
   card: 'Card',
   holdExpires: 'Hold ends',
+  noHoldWillBePlaced:
+    'No hold will be placed: this imprint has no check-in date, so the daily job never holds the card and nothing can be captured on a no-show.',
   linkExpires: 'Link expires',
   reservationData: 'Reservation data',
   nothing: 'none',
@@ -341,6 +343,8 @@ const fr: ControlMessages = {
   guestLanguage: 'Langue du client',
   card: 'Carte',
   holdExpires: "Fin de l'empreinte",
+  noHoldWillBePlaced:
+    'Aucune empreinte ne sera posée : cette demande n’a pas de date d’arrivée, le traitement quotidien ne bloquera donc jamais la carte et rien ne pourra être encaissé en cas de non-présentation.',
   linkExpires: 'Expiration du lien',
   reservationData: 'Données de réservation',
   nothing: 'aucune',
@@ -598,6 +602,8 @@ const de: ControlMessages = {
   guestLanguage: 'Sprache des Gastes',
   card: 'Karte',
   holdExpires: 'Vorautorisierung endet',
+  noHoldWillBePlaced:
+    'Es wird keine Vorautorisierung erfolgen: Diese Anfrage hat kein Anreisedatum, daher belastet der tägliche Lauf die Karte nie, und bei Nichterscheinen kann nichts eingezogen werden.',
   linkExpires: 'Link gültig bis',
   reservationData: 'Reservierungsdaten',
   nothing: 'keine',

@@ -7,7 +7,7 @@ import type {
   SearchMatch,
   Tenant,
 } from '../db/index.js';
-import { REQUEST_TYPES, STATUSES } from '../domain/index.js';
+import { noHoldWillBePlaced, REQUEST_TYPES, STATUSES } from '../domain/index.js';
 import { html, type SafeHtml } from '../html/index.js';
 import { amountInWords } from './amount-words.js';
 import { requestIncidents } from './books-pages.js';
@@ -222,6 +222,7 @@ export function detailPage(
     current: 'requests',
     body: html`<p><a href="/control/requests">${m.back}</a></p>
 <h1>${row.reference}</h1>
+${noHoldWillBePlaced(row) ? html`<p class="flash error" role="status">${m.noHoldWillBePlaced}</p>` : ''}
 <section class="card" aria-labelledby="details-h"><h2 id="details-h">${m.details}</h2>${summary(ctx, row)}</section>
 <section class="card" aria-labelledby="actions-h"><h2 id="actions-h">${m.actions}</h2>
 ${actions.length === 0 ? html`<p>${m.noActions}</p>` : html`<div class="actions">${actions.map((a) => actionForm(ctx, row, a))}</div>`}

@@ -24,3 +24,17 @@ export function holdDateFor(checkin: string): string {
 export function dueCheckins(today: string): { from: string; to: string } {
   return { from: today, to: addDays(today, HOLD_DAYS_BEFORE_CHECKIN) };
 }
+
+/**
+ * An IMPRINT with no check-in date is accepted (the date is optional in the integration
+ * contract), but the daily job has no day to hold its card on: until it is captured by hand it
+ * guarantees nothing. The create answer warns the PMS and the back office says so, while the
+ * request could still be held.
+ */
+export function noHoldWillBePlaced(r: { request_type: string; checkin: string | null; status: string }): boolean {
+  return (
+    r.request_type === 'IMPRINT' &&
+    r.checkin === null &&
+    ['NOT_INITIATED', 'PENDING', 'ERROR', 'AUTHORISED'].includes(r.status)
+  );
+}

@@ -46,6 +46,38 @@ describe(`POST /api/payment-requests/ (${ENGINE})`, () => {
     assert.equal(row?.guest_phone, '');
   });
 
+  test('an IMPRINT without a check-in date is created, with a warning that no hold will be placed', async () => {
+    // A tenant of its own: the numbering test counts the default tenant's references.
+    const other = await t.newTenant('Hôtel sans dates');
+    const create = (body: unknown, headers: Record<string, string> = {}) =>
+      t.call({
+        method: 'POST',
+        url: '/api/payment-requests/',
+        payload: body as object,
+        headers: { ...other.headers, ...headers },
+        tenant: other,
+      });
+    const warned = await create(createBody({ request_type: 'IMPRINT', reservation_data: { room_type: 'Double' } }));
+    assert.equal(warned.statusCode, 201, warned.body);
+    assert.deepEqual(
+      (warned.json().warnings as { code: string }[]).map((w) => w.code),
+      ['no_hold_will_be_placed'],
+    );
+    assert.match(warned.json().warnings[0].message, /reservation_data\.checkin/);
+    // The replay of a keyed create answers the same warning.
+    const keyed = createBody({ request_type: 'IMPRINT', reservation_data: {}, reservation_ref: 'NO-DATE' });
+    const first = await create(keyed, { 'idempotency-key': 'no-date-1' });
+    const replay = await create(keyed, { 'idempotency-key': 'no-date-1' });
+    assert.equal(first.json().warnings?.[0]?.code, 'no_hold_will_be_placed', first.body);
+    assert.equal(replay.body, first.body);
+    // With a check-in, or a DEPOSIT (charged at once), nothing to warn about.
+    for (const body of [createBody(), createBody({ request_type: 'DEPOSIT', reservation_data: {} })]) {
+      const r = await create(body);
+      assert.equal(r.statusCode, 201, r.body);
+      assert.equal(r.json().warnings, undefined, r.body);
+    }
+  });
+
   test('a 201 names the new request in Location, on the first answer and on its replay', async () => {
     const headers = { 'idempotency-key': 'location-check' };
     const plain = await create(createBody());

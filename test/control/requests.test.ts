@@ -40,6 +40,17 @@ describe(`back office payment requests (${ENGINE})`, { timeout: 180_000 }, () =>
     return { confirm, page: await c.get(String(r.headers.location)) };
   }
 
+  test('an imprint without a check-in date says on its page that no hold will be placed', async () => {
+    const undated = await createRequest(t, { request_type: 'IMPRINT', reservation_data: {} });
+    const dated = await createRequest(t, { request_type: 'IMPRINT' });
+    const notice = /No hold will be placed: this imprint has no check-in date/;
+    assert.match((await c.get(`/control/requests/${undated.uuid}`)).body, notice);
+    assert.doesNotMatch((await c.get(`/control/requests/${dated.uuid}`)).body, notice);
+    // Once money has moved by hand (a capture needs a hold, so a cancel here), the warning has no use.
+    await arrangeStatus(t.db, undated.uuid, 'CANCELLED');
+    assert.doesNotMatch((await c.get(`/control/requests/${undated.uuid}`)).body, notice);
+  });
+
   test('the list filters by status and finds by guest name, e-mail, reference or reservation', async () => {
     const a = await createRequest(t, { guest_last_name: 'Zeffirelli', reservation_ref: 'RES-ZZ-1' });
     const b = await createRequest(t, { request_type: 'DEPOSIT', guest_email: 'unique.person@example.org' });

@@ -332,6 +332,12 @@ export interface components {
             status: components["schemas"]["PaymentRequestStatusValue"];
             /** @description Relative path of the guest payment form; prefix it with the base URL */
             payment_link: string;
+            /** @description Present when the request was created but will not do all it could: an IMPRINT without `reservation_data.checkin` is never held by the daily job, so nothing can be captured on a no-show. Not part of the original contract (an addition; ignore it if you do not need it). */
+            warnings?: {
+                /** @description no_hold_will_be_placed: an IMPRINT without reservation_data.checkin */
+                code: string;
+                message: string;
+            }[];
         };
         /**
          * PaymentRequestStatus
