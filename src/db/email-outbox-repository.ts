@@ -1,7 +1,13 @@
 import type { Currency, Language, RequestType } from '../domain/index.js';
 import type { Queryable } from './database.js';
 
-export type OutboxKind = 'payment_link' | 'deposit_confirmation' | 'card_registered';
+export type OutboxKind =
+  | 'payment_link'
+  | 'deposit_confirmation'
+  | 'card_registered'
+  | 'capture_notice'
+  | 'release_notice'
+  | 'refund_notice';
 
 /** A row this instance holds the lease on. */
 export interface ClaimedEmail {
@@ -11,6 +17,8 @@ export interface ClaimedEmail {
   kind: OutboxKind;
   cause: string;
   attempts: number;
+  /** For a capture or refund notice: the amount that moved (minor units). */
+  moved_amount: number | null;
 }
 
 /**
@@ -68,7 +76,8 @@ export function emailOutboxRepository(db: Queryable) {
                 next_attempt_at = $1::timestamptz + make_interval(secs => $3::double precision / 1000)
            FROM due
           WHERE o.id = due.id AND o.status = 'pending' AND o.next_attempt_at <= $1::timestamptz
-         RETURNING o.id::text AS id, o.tenant_id, o.payment_request_id, o.kind, o.cause, o.attempts`,
+         RETURNING o.id::text AS id, o.tenant_id, o.payment_request_id, o.kind, o.cause, o.attempts,
+                   (SELECT l.amount FROM money_ledger l WHERE l.id = o.ledger_id) AS moved_amount`,
         [now, limit, leaseMs],
       );
       return r.rows;

@@ -16,6 +16,17 @@ export interface MailMessages extends PaymentWording {
   capturedLabel: string;
   cardRegisteredSubject: (hotel: string) => string;
   cardRegisteredIntro: (hotel: string) => string;
+  /** A no-show (or other) charge of a registered card. */
+  captureSubject: (hotel: string) => string;
+  captureIntro: (amount: string, hotel: string) => string;
+  /** A hold released: nothing taken. */
+  releaseSubject: (hotel: string) => string;
+  releaseIntro: (amount: string, hotel: string) => string;
+  /** One refund (each refund is its own e-mail). */
+  refundSubject: (hotel: string) => string;
+  refundIntro: (amount: string, hotel: string) => string;
+  refundDelay: string;
+  refundedLabel: string;
   signature: (hotel: string) => string;
 }
 
@@ -32,6 +43,16 @@ const fr: MailMessages = {
   cardRegisteredSubject: (hotel) => `${hotel} : votre carte est enregistrée en garantie`,
   cardRegisteredIntro: (hotel) =>
     `Votre carte est enregistrée en garantie de votre réservation chez ${hotel}. Aucun montant n'a été débité.`,
+  captureSubject: (hotel) => `${hotel} : un montant a été débité sur votre carte`,
+  captureIntro: (amount, hotel) =>
+    `${hotel} a débité ${amount} sur la carte enregistrée en garantie de votre réservation.`,
+  releaseSubject: (hotel) => `${hotel} : la garantie de votre carte est levée`,
+  releaseIntro: (amount, hotel) =>
+    `${hotel} a levé la garantie de ${amount} posée sur votre carte. Aucun montant n’a été débité.`,
+  refundSubject: (hotel) => `${hotel} : remboursement sur votre carte`,
+  refundIntro: (amount, hotel) => `${hotel} vous a remboursé ${amount} sur la carte utilisée pour le paiement.`,
+  refundDelay: 'Selon votre banque, le montant peut mettre quelques jours à apparaître sur votre compte.',
+  refundedLabel: 'Montant remboursé',
   signature: (hotel) => `À bientôt,\n${hotel}`,
 };
 
@@ -48,6 +69,15 @@ const en: MailMessages = {
   cardRegisteredSubject: (hotel) => `${hotel}: your card is registered as a guarantee`,
   cardRegisteredIntro: (hotel) =>
     `Your card is registered as a guarantee for your booking at ${hotel}. Nothing has been charged.`,
+  captureSubject: (hotel) => `${hotel}: an amount was charged to your card`,
+  captureIntro: (amount, hotel) => `${hotel} charged ${amount} to the card registered as a guarantee for your booking.`,
+  releaseSubject: (hotel) => `${hotel}: the guarantee on your card is released`,
+  releaseIntro: (amount, hotel) =>
+    `${hotel} released the guarantee of ${amount} on your card. Nothing has been charged.`,
+  refundSubject: (hotel) => `${hotel}: a refund to your card`,
+  refundIntro: (amount, hotel) => `${hotel} refunded ${amount} to the card you paid with.`,
+  refundDelay: 'Depending on your bank, it may take a few days to show on your account.',
+  refundedLabel: 'Amount refunded',
   signature: (hotel) => `See you soon,\n${hotel}`,
 };
 
@@ -64,6 +94,16 @@ const de: MailMessages = {
   cardRegisteredSubject: (hotel) => `${hotel}: Ihre Karte ist als Garantie hinterlegt`,
   cardRegisteredIntro: (hotel) =>
     `Ihre Karte ist als Garantie für Ihre Reservierung bei ${hotel} hinterlegt. Es wurde nichts abgebucht.`,
+  captureSubject: (hotel) => `${hotel}: Ihre Karte wurde belastet`,
+  captureIntro: (amount, hotel) =>
+    `${hotel} hat ${amount} von der Karte abgebucht, die als Garantie für Ihre Reservierung hinterlegt ist.`,
+  releaseSubject: (hotel) => `${hotel}: Die Garantie auf Ihrer Karte ist aufgehoben`,
+  releaseIntro: (amount, hotel) =>
+    `${hotel} hat die Garantie über ${amount} auf Ihrer Karte aufgehoben. Es wurde nichts abgebucht.`,
+  refundSubject: (hotel) => `${hotel}: Erstattung auf Ihre Karte`,
+  refundIntro: (amount, hotel) => `${hotel} hat Ihnen ${amount} auf die Karte erstattet, mit der Sie bezahlt haben.`,
+  refundDelay: 'Je nach Bank kann es einige Tage dauern, bis der Betrag auf Ihrem Konto erscheint.',
+  refundedLabel: 'Erstatteter Betrag',
   signature: (hotel) => `Bis bald,\n${hotel}`,
 };
 

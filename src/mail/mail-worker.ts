@@ -4,7 +4,13 @@ import type { Config } from '../config/index.js';
 import type { Queryable } from '../db/index.js';
 import { type ClaimedEmail, emailOutboxRepository } from '../db/index.js';
 import { type EmailSubject, emailSubjects } from './email-subjects.js';
-import { type RenderedMail, renderCardRegistered, renderDepositConfirmation, renderPaymentLink } from './templates.js';
+import {
+  type RenderedMail,
+  renderCardRegistered,
+  renderDepositConfirmation,
+  renderMoneyNotice,
+  renderPaymentLink,
+} from './templates.js';
 
 /** The slice of a logger (pino, Fastify's) the worker writes to. */
 export interface MailLog {
@@ -75,13 +81,23 @@ interface Message {
   messageId: string;
 }
 
+function renderFor(row: ClaimedEmail, s: EmailSubject, publicBaseUrl: string): RenderedMail {
+  switch (row.kind) {
+    case 'payment_link':
+      return renderPaymentLink(s, s.tenant_name, publicBaseUrl);
+    case 'card_registered':
+      return renderCardRegistered(s, s.tenant_name);
+    case 'deposit_confirmation':
+      return renderDepositConfirmation(s, s.tenant_name);
+    case 'capture_notice':
+    case 'release_notice':
+    case 'refund_notice':
+      return renderMoneyNotice(row.kind, s, s.tenant_name, row.moved_amount);
+  }
+}
+
 function buildMessage(row: ClaimedEmail, s: EmailSubject, publicBaseUrl: string, host: string): Message {
-  const mail: RenderedMail =
-    row.kind === 'payment_link'
-      ? renderPaymentLink(s, s.tenant_name, publicBaseUrl)
-      : row.kind === 'card_registered'
-        ? renderCardRegistered(s, s.tenant_name)
-        : renderDepositConfirmation(s, s.tenant_name);
+  const mail: RenderedMail = renderFor(row, s, publicBaseUrl);
   return {
     from: { name: s.tenant_name.replace(/[\r\n]+/g, ' '), address: s.sender_email || `no-reply@${host}` },
     to: s.guest_email,

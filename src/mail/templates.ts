@@ -173,3 +173,50 @@ ${detailsHtml(lines)}
 ${signatureHtml(m, hotel)}`;
   return { subject: oneLine(m.cardRegisteredSubject(hotel)), text, html: layout(hotel, req.language, body) };
 }
+
+/** What moved on the guest's card after the payment, each told once. */
+export type MoneyNotice = 'capture_notice' | 'release_notice' | 'refund_notice';
+
+/**
+ * A capture of a registered card (a no-show), a released hold, or one refund: what moved, on
+ * which card, for which stay. `movedCents` is the ledger row's amount (a refund's own, not the
+ * total); a release moves nothing (its row's amount is 0) and names the amount that was held.
+ */
+export function renderMoneyNotice(
+  kind: MoneyNotice,
+  req: MailRequest,
+  hotelName: string,
+  movedCents: number | null,
+): RenderedMail {
+  const m = MAIL_MESSAGES[req.language];
+  const hotel = oneLine(hotelName);
+  const cents = kind === 'release_notice' ? req.amount : (movedCents ?? req.amount);
+  const moved = formatMoney(cents, req.currency, m.locale);
+  const wording = {
+    capture_notice: { subject: m.captureSubject(hotel), intro: m.captureIntro(moved, hotel), label: m.capturedLabel },
+    release_notice: { subject: m.releaseSubject(hotel), intro: m.releaseIntro(moved, hotel), label: null },
+    refund_notice: { subject: m.refundSubject(hotel), intro: m.refundIntro(moved, hotel), label: m.refundedLabel },
+  }[kind];
+  const lines: [string, string][] = [
+    ...(wording.label ? [[wording.label, moved] as [string, string]] : []),
+    ...cardLines(req, m),
+    ...reservationLines(req, m),
+  ];
+  const after = kind === 'refund_notice' ? [m.refundDelay] : [];
+  const text = [
+    m.greeting(guestName(req)),
+    '',
+    wording.intro,
+    ...after,
+    '',
+    detailsText(lines),
+    '',
+    m.signature(hotel),
+    '',
+  ].join('\n');
+  const body = html`<p>${m.greeting(guestName(req))}</p>
+<p>${wording.intro}${after.map((line) => html`<br>${line}`)}</p>
+${detailsHtml(lines)}
+${signatureHtml(m, hotel)}`;
+  return { subject: oneLine(wording.subject), text, html: layout(hotel, req.language, body) };
+}

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { runCommand } from '../../src/cli/index.js';
 import { sendDueEmails } from '../../src/mail/index.js';
+import { arrangeStatus } from '../helpers/fixtures.js';
 import { createRequest, ENGINE, newKey, startTestApp, type TenantWithKey, type TestApp } from '../helpers/test-app.js';
 import { type SmtpSink, startSmtpSink } from './smtp-sink.js';
 
@@ -98,6 +99,66 @@ describe(`guest e-mails: subjects per type, card registered, deposit receipt, se
     assert.ok(m.text.includes('Carte: 424242XXXXXX4242 (expire fin 09/2029)'), m.text);
     const paidOn = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long', timeZone: 'Europe/Paris' }).format(new Date());
     assert.ok(m.text.includes(`Date du paiement: ${paidOn}`), m.text);
+  });
+
+  /** A registered card held before arrival: money the provider holds for real. */
+  async function heldImprint(guest: string, language: string, amount: number) {
+    const r = await createRequest(t, { request_type: 'IMPRINT', amount, language, guest_email: guest });
+    await notify(r.uuid, 'registered', { cardToken: 'tok_test' });
+    await arrangeStatus(t.db, r.uuid, 'AUTHORISED_TO_VALIDATE');
+    return r;
+  }
+  const act = async (uuid: string, action: string, payload?: object) => {
+    const r = await t.call({
+      method: 'POST',
+      url: `/api/payment-requests/${uuid}/${action}/`,
+      ...(payload ? { payload } : {}),
+    });
+    assert.equal(r.statusCode, 200, r.body);
+  };
+  const subjects = (guest: string) => mailTo(guest).map((m) => m.subject);
+  /** Amounts are formatted with no-break spaces (180,00 €): compared as plain spaces. */
+  const plain = (text: string | undefined) => (text ?? '').replace(/[\u00a0\u202f]/g, ' ');
+
+  test('a no-show capture, then each refund: one e-mail each, in the guest language, with the amount that moved', async () => {
+    const guest = 'noshow.refunds@example.com';
+    const { uuid, reference } = await heldImprint(guest, 'de', 300);
+    await act(uuid, 'capture', { amount: 180 });
+    await act(uuid, 'refund', { amount: 50 });
+    await act(uuid, 'refund', { amount: 30.5 });
+    await sendDueEmails(t.app.payreq);
+    await sendDueEmails(t.app.payreq);
+    assert.deepEqual(subjects(guest).sort(), [
+      'Hôtel des Tests: Erstattung auf Ihre Karte',
+      'Hôtel des Tests: Erstattung auf Ihre Karte',
+      'Hôtel des Tests: Ihre Karte ist als Garantie hinterlegt',
+      'Hôtel des Tests: Ihre Karte wurde belastet',
+    ]);
+    const capture = mailTo(guest).find((m) => m.subject.endsWith('Ihre Karte wurde belastet'));
+    assert.ok(plain(capture?.text).includes('Hôtel des Tests hat 180,00 € von der Karte abgebucht'), capture?.text);
+    assert.ok(capture?.text.includes('424242XXXXXX4242'), capture?.text);
+    assert.ok(capture?.text.includes(reference), capture?.text);
+    const refunds = mailTo(guest)
+      .filter((m) => m.subject.endsWith('Erstattung auf Ihre Karte'))
+      .map((m) => /Erstatteter Betrag: ([^\n]+)/.exec(plain(m.text))?.[1]);
+    assert.deepEqual(refunds.sort(), ['30,50 €', '50,00 €']);
+  });
+
+  test('a released hold: one e-mail saying nothing was charged, with the amount that was held', async () => {
+    const guest = 'released.hold@example.com';
+    const { uuid } = await heldImprint(guest, 'en', 95);
+    await act(uuid, 'release');
+    await sendDueEmails(t.app.payreq);
+    const released = mailTo(guest).filter(
+      (m) => m.subject === 'Hôtel des Tests: the guarantee on your card is released',
+    );
+    assert.equal(released.length, 1, subjects(guest).join(' | '));
+    assert.ok(
+      plain(released[0]?.text).includes('released the guarantee of €95.00 on your card. Nothing has been charged.'),
+      released[0]?.text,
+    );
+    // A refused or failed move tells the guest nothing: only what happened is mailed.
+    assert.equal(mailTo(guest).length, 2, 'card registered, then released');
   });
 
   test('payreq tenant update --sender-email sets the From address of the next e-mails', async () => {
