@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
+import { isIsoDate } from '../../src/domain/index.js';
 import { auditResponses, countRows, createBody, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
 
 const BASE = '/api/payment-requests/';
@@ -166,7 +167,22 @@ describe(`POST /api/payment-requests/ under random input (${ENGINE})`, () => {
     const json = JSON.parse(r.body);
     const after = await countRows(t.db);
     if (r.statusCode === 201) {
-      assert.deepEqual(Object.keys(json).sort(), ['payment_link', 'reference', 'status', 'uuid']);
+      // The contract's four fields, and `warnings` exactly when the stored IMPRINT has no
+      // check-in date (the daily job will never hold it).
+      const stored = await t.repos.paymentRequests.find(t.tenant.tenantId, json.uuid);
+      const undated = stored?.request_type === 'IMPRINT' && !isIsoDate(stored.reservation_data.checkin);
+      assert.deepEqual(Object.keys(json).sort(), [
+        'payment_link',
+        'reference',
+        'status',
+        'uuid',
+        ...(undated ? ['warnings'] : []),
+      ]);
+      if (undated)
+        assert.deepEqual(
+          json.warnings.map((w: { code: string }) => w.code),
+          ['no_hold_will_be_placed'],
+        );
       assert.equal(json.status, 'NOT_INITIATED');
       assert.equal(json.payment_link, `/payment/${json.uuid}/`);
       assert.match(json.reference, /^(IMP|DEP)-\d{4}-\d{4,}$/);
