@@ -30,7 +30,7 @@ async function tenantContext(repos: Repositories, tenantId: string): Promise<Ten
 }
 
 /**
- * Runs one claimed job: the full capture, release or refund of one request, through the same
+ * Runs one claimed job: the confirmed capture, release or refund of one request, through the same
  * commands as the API and the detail page. Its outcome is the job's alone: a refusal or an
  * error never stops or undoes the other rows of the batch.
  */
@@ -47,9 +47,12 @@ async function runJob(ctx: BulkContext, job: BulkJobRow): Promise<void> {
     // The job names its operation: run again after its worker died (the lease ran out), it
     // finds its own move by this key and reports it done, never refused by the status it left.
     const once = { retryKey: `bulk:${job.id}` };
-    if (job.action === 'capture') await ctx.commands.capture(t, job.payment_request_id, undefined, actor, once);
+    // Exactly the amount the user confirmed: if the request moved on since (less held, less
+    // left to refund), the command refuses rather than move another amount.
+    const amount = job.amount === null ? undefined : job.amount / 100;
+    if (job.action === 'capture') await ctx.commands.capture(t, job.payment_request_id, amount, actor, once);
     else if (job.action === 'release') await ctx.commands.release(t, job.payment_request_id, actor, once);
-    else await ctx.commands.refund(t, job.payment_request_id, undefined, actor, once);
+    else await ctx.commands.refund(t, job.payment_request_id, amount, actor, once);
   } catch (err) {
     if (err instanceof AppError) {
       state = err.code === 'outcome_unknown' ? 'in_doubt' : 'refused';

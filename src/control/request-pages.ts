@@ -101,7 +101,7 @@ ${allTenants ? html`<td>${r.tenant_name}</td>` : ''}
 </tr>`,
         )}</tbody></table></div>
 <fieldset class="buttons"><legend>${m.bulkActions}</legend>
-<button type="submit" name="action" value="capture">${m.bulkCapture}</button>
+<button type="submit" name="action" value="capture" class="secondary">${m.bulkCapture}</button>
 <button type="submit" name="action" value="release" class="secondary">${m.bulkRelease}</button>
 <button type="submit" name="action" value="refund" class="secondary">${m.bulkRefund}</button>
 </fieldset>
@@ -143,7 +143,7 @@ ${
 <p id="${id}-hint" class="hint">≤ ${formatAmount(fullAmount(action, row), row.currency, ctx)}</p></div>`
     : ''
 }
-<button type="submit"${action === 'delete' || action === 'cancel' ? html` class="danger"` : ''}>${label}</button>
+<button type="submit" class="${action === 'delete' || action === 'cancel' ? 'danger' : 'secondary'}">${label}</button>
 </form>`;
 }
 
@@ -260,46 +260,8 @@ export function confirmPage(
 ${csrfField(ctx)}
 ${p.cents !== undefined ? html`<input type="hidden" name="amount" value="${(p.cents / 100).toFixed(2)}">` : ''}
 <input type="hidden" name="nonce" value="${p.nonce}">
-<div class="buttons"><button type="submit"${action === 'delete' || action === 'cancel' ? html` class="danger"` : ''}>${m.confirm}</button>
+<div class="buttons"><button type="submit"${action === 'resend' ? '' : html` class="${action === 'release' ? 'secondary' : 'danger'}"`}>${m.confirm}</button>
 <a href="/control/requests/${row.id}">${m.back}</a></div>
 </form></section>`,
-  });
-}
-
-export function bulkPage(
-  ctx: PageContext,
-  jobs: readonly {
-    reference: string | null;
-    payment_request_id: string;
-    action: string;
-    state: string;
-    reason: string | null;
-  }[],
-): string {
-  const { m } = ctx;
-  const pending = jobs.some((j) => j.state === 'queued' || j.state === 'running');
-  const label: Record<string, string> = {
-    queued: '…',
-    running: '…',
-    done: m.done,
-    refused: m.refused,
-    in_doubt: m.inDoubt.split(':')[0] ?? 'in doubt',
-    failed: m.error,
-  };
-  return page(ctx, {
-    title: m.bulkActions,
-    current: 'requests',
-    // While rows are pending the page reloads itself every 2 s: progress without any script.
-    refreshSeconds: pending ? 2 : undefined,
-    body: html`<h1>${m.bulkActions}</h1>
-<section class="card"><div class="table-wrap" tabindex="0"><table><caption>${m.bulkActions}</caption>
-<thead><tr><th scope="col">${m.reference}</th><th scope="col">${m.action}</th><th scope="col">${m.outcome}</th><th scope="col">${m.details}</th></tr></thead>
-<tbody>${jobs.map(
-      (
-        j,
-      ) => html`<tr><td><a href="/control/requests/${j.payment_request_id}">${j.reference ?? j.payment_request_id}</a></td><td>${j.action}</td>
-<td><span class="status ${j.state}" data-state="${j.state}">${label[j.state] ?? j.state}</span></td><td>${j.reason ?? ''}</td></tr>`,
-    )}</tbody></table></div>
-<p><a href="/control/requests">${m.back}</a></p></section>`,
   });
 }

@@ -10,15 +10,17 @@ import {
   STATUSES,
   type Status,
 } from '../domain/index.js';
+import { bulkConfirmPage, bulkPage } from './bulk-pages.js';
 import { audit, controlNotFound, field, flash, isUuid, pageContext, tenantScope, user } from './control-context.js';
 import {
   AMOUNT_ACTIONS,
   allowedActions,
+  fullAmount,
   parseAmountField,
   REQUEST_ACTIONS,
   type RequestAction,
 } from './request-actions.js';
-import { bulkPage, confirmPage, type DetailRow, detailPage, type ListQuery, listPage } from './request-pages.js';
+import { confirmPage, type DetailRow, detailPage, type ListQuery, listPage } from './request-pages.js';
 import { tenantContextOf } from './tenant-context.js';
 
 const PAGE_SIZE = 50;
@@ -167,7 +169,10 @@ export async function requestsRoutes(control: FastifyInstance): Promise<void> {
     );
   });
 
-  // Bulk: each selected row becomes its own queued job; the page then follows their progress.
+  // Bulk: the selection first comes back as a confirmation listing each amount that will move
+  // and the totals; only the confirmed form queues jobs (one per request, each for the amount
+  // shown), and the page then follows their progress. A request whose status does not allow
+  // the action is shown as left out and is not queued.
   control.post('/bulk', async (request, reply) => {
     const body = request.body as Record<string, unknown> | undefined;
     const rawIds = body?.ids;
@@ -182,22 +187,46 @@ export async function requestsRoutes(control: FastifyInstance): Promise<void> {
       flash(request, 'error', ctx.m.invalid);
       return reply.redirect('/control/requests', 303);
     }
-    // Every selected request must be in the user's scope, or nothing is queued (404).
+    // Every selected request must be in the user's scope, or nothing is shown or queued (404).
     const u = user(request);
     const rows = await Promise.all(ids.map((id) => scopedRequest(request, id)));
+    const plan = rows.map((row) => ({
+      row,
+      cents: allowedActions(row).includes(action) ? fullAmount(action, row) : undefined,
+    }));
+    if (field(body, 'confirmed') !== 'yes') {
+      return html(reply, bulkConfirmPage(ctx, { action, batchId: batchId.toLowerCase(), plan }));
+    }
+    type Confirmed = { id: string; tenantId: string; amount: number | null; currency: string };
+    const confirmed = plan.flatMap(({ row }): Confirmed[] => {
+      if (action === 'release') return [{ id: row.id, tenantId: row.tenant_id, amount: null, currency: row.currency }];
+      const cents = Number(field(body, `amount_${row.id}`));
+      return Number.isSafeInteger(cents) && cents > 0
+        ? [{ id: row.id, tenantId: row.tenant_id, amount: cents, currency: row.currency }]
+        : [];
+    });
+    if (confirmed.length !== rows.length) {
+      flash(request, 'error', ctx.m.invalid);
+      return reply.redirect('/control/requests', 303);
+    }
     const queued = await repos.bulkJobs.enqueue({
       batchId: batchId.toLowerCase(),
       action,
       username: u.username,
       userTenantId: u.tenantId,
-      requests: rows.map((r) => ({ id: r.id, tenantId: r.tenant_id })),
+      requests: confirmed,
     });
     await audit(request, {
       tenantId: u.tenantId,
       action: 'bulk_action',
       target: batchId,
       outcome: 'ok',
-      detail: { action, requests: rows.length, queued },
+      detail: {
+        action,
+        requests: rows.length,
+        queued,
+        amounts: confirmed.map((c) => ({ request: c.id, amount: c.amount, currency: c.currency })),
+      },
     });
     return reply.redirect(`/control/bulk/${batchId.toLowerCase()}`, 303);
   });

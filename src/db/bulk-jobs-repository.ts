@@ -14,10 +14,13 @@ export interface BulkJobRow {
   state: BulkState;
   reason: string | null;
   reference: string | null;
+  /** The amount the user confirmed (minor units); null for a release. */
+  amount: number | null;
+  currency: string | null;
 }
 
 const COLUMNS = `j.id::text AS id, j.batch_id, j.tenant_id, j.payment_request_id, j.action, j.username, j.user_tenant_id,
-  j.state, j.reason`;
+  j.state, j.reason, j.amount, j.currency`;
 
 export function bulkJobsRepository(db: Queryable) {
   return {
@@ -30,13 +33,14 @@ export function bulkJobsRepository(db: Queryable) {
       action: BulkAction;
       username: string;
       userTenantId: string | null;
-      requests: readonly { id: string; tenantId: string }[];
+      /** Each with the amount the user confirmed (null for a release). */
+      requests: readonly { id: string; tenantId: string; amount: number | null; currency: string }[];
     }): Promise<number> {
       if (b.requests.length === 0) return 0;
       const r = await db.query(
-        `INSERT INTO bulk_jobs (batch_id, tenant_id, payment_request_id, action, username, user_tenant_id)
-         SELECT $1, x.tenant_id, x.id, $2, $3, $4
-           FROM unnest($5::uuid[], $6::uuid[]) AS x (id, tenant_id)
+        `INSERT INTO bulk_jobs (batch_id, tenant_id, payment_request_id, action, username, user_tenant_id, amount, currency)
+         SELECT $1, x.tenant_id, x.id, $2, $3, $4, x.amount, x.currency
+           FROM unnest($5::uuid[], $6::uuid[], $7::int[], $8::text[]) AS x (id, tenant_id, amount, currency)
          ON CONFLICT (batch_id, payment_request_id) DO NOTHING`,
         [
           b.batchId,
@@ -45,6 +49,8 @@ export function bulkJobsRepository(db: Queryable) {
           b.userTenantId,
           b.requests.map((x) => x.id),
           b.requests.map((x) => x.tenantId),
+          b.requests.map((x) => x.amount),
+          b.requests.map((x) => x.currency),
         ],
       );
       return r.rowCount ?? 0;

@@ -24,23 +24,64 @@ describe(`back office bulk actions (${ENGINE})`, { timeout: 120_000 }, () => {
     return r;
   }
 
-  test('capture selected: two holds captured, one not capturable reported refused with its reason', async () => {
+  /** The hidden fields of a page's form, as a browser would send them back. */
+  function hiddenFields(body: string): Record<string, string | string[]> {
+    const out: Record<string, string | string[]> = {};
+    for (const m of body.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
+      const [name, value] = [m[1] as string, m[2] as string];
+      if (name === '_csrf') continue;
+      const had = out[name];
+      out[name] = had === undefined ? value : [...(Array.isArray(had) ? had : [had]), value];
+    }
+    return out;
+  }
+  /** The list's bulk form, then its confirmation as shown: the confirmation page and the answer. */
+  async function bulkConfirmed(
+    batch: string,
+    action: string,
+    ids: string[],
+    change = (f: Record<string, string | string[]>) => f,
+  ) {
+    const confirm = await c.post('/control/bulk', { batch, action, ids });
+    assert.equal(confirm.statusCode, 200, confirm.body);
+    const sent = await c.post('/control/bulk', change(hiddenFields(confirm.body)));
+    return { confirm, sent };
+  }
+
+  test('capture selected: a confirmation with each amount and the total first, nothing queued until confirmed', async () => {
     const a = await hold(100);
-    const b = await hold(150);
+    const b = await hold(150.5);
     const notHeld = await createRequest(t, { request_type: 'IMPRINT', amount: 70, guest_last_name: 'Bulk' });
     const list = await c.get('/control/requests?q=bulk');
     const batch = /name="batch" value="([^"]+)"/.exec(list.body)?.[1] ?? '';
+    assert.match(
+      list.body,
+      /<button type="submit" name="action" value="capture" class="secondary">/,
+      'never the primary style',
+    );
     const ids = [a.uuid, notHeld.uuid, b.uuid];
-    const sent = await c.post('/control/bulk', { batch, action: 'capture', ids });
-    assert.equal(sent.statusCode, 303);
+
+    const confirm = await c.post('/control/bulk', { batch, action: 'capture', ids });
+    assert.equal(confirm.statusCode, 200, confirm.body);
+    assert.equal((await t.repos.bulkJobs.batch(batch, undefined)).length, 0, 'nothing queued before the confirmation');
+    const row = (ref: string) =>
+      [...confirm.body.matchAll(/<tr[^>]*>([\s\S]*?)<\/tr>/g)].find((m) => m[1]?.includes(ref))?.[1] ?? '';
+    assert.match(row(a.reference), /€100\.00/);
+    assert.match(row(b.reference), /€150\.50/);
+    assert.match(row(notHeld.reference), /Left out: not possible in status/);
+    assert.match(confirm.body, /Total:<\/strong> two hundred and fifty euros and fifty cents \(€250\.50\)/);
+    assert.match(confirm.body, /<button type="submit" class="danger">Capture these amounts<\/button>/);
+
+    const sent = await c.post('/control/bulk', hiddenFields(confirm.body));
+    assert.equal(sent.statusCode, 303, sent.body);
     const progressUrl = String(sent.headers.location);
     const queuedPage = await c.get(progressUrl);
     assert.match(queuedPage.body, /<meta http-equiv="refresh" content="2">/, 'reloads itself while pending');
-    assert.equal([...queuedPage.body.matchAll(/data-state="queued"/g)].length, 3);
+    assert.equal([...queuedPage.body.matchAll(/data-state="queued"/g)].length, 2, 'the left-out request is not queued');
 
-    // The same form again (a double click, a reload): the batch is not queued twice.
-    await c.post('/control/bulk', { batch, action: 'capture', ids, _csrf: c.csrf });
-    assert.equal(await runBulkJobs(t.app.payreq, 10), 3);
+    // The confirmed form again (a double click, a reload): the batch is not queued twice.
+    await c.post('/control/bulk', { ...hiddenFields(confirm.body), _csrf: c.csrf });
+    assert.equal(await runBulkJobs(t.app.payreq, 10), 2);
     assert.equal(await runBulkJobs(t.app.payreq, 10), 0);
 
     assert.equal(await status(a.uuid), 'CAPTURED');
@@ -50,20 +91,52 @@ describe(`back office bulk actions (${ENGINE})`, { timeout: 120_000 }, () => {
     assert.doesNotMatch(done.body, /http-equiv="refresh"/);
     const states = [
       ...done.body.matchAll(
-        />((?:IMP|DEP)-[\d-]+)<\/a><\/td><td>capture<\/td>\s*<td><span class="status (\w+)"[^<]*<\/span><\/td><td>([^<]*)</g,
+        />((?:IMP|DEP)-[\d-]+)<\/a><\/td><td>Capture<\/td>\s*<td class="num">([^<]*)<\/td>\s*<td><span class="status (\w+)"/g,
       ),
     ].map((m) => [m[1], m[2], m[3]]);
     assert.deepEqual(states, [
-      [a.reference, 'done', ''],
-      [
-        notHeld.reference,
-        'refused',
-        'Cannot capture a payment request in status NOT_INITIATED (allowed: AUTHORISED_TO_VALIDATE)',
-      ],
-      [b.reference, 'done', ''],
+      [a.reference, '€100.00', 'done'],
+      [b.reference, '€150.50', 'done'],
     ]);
+    assert.match(done.body, /Moved so far:<\/strong> two hundred and fifty euros and fifty cents \(€250\.50\)/);
     const audit = await t.repos.audit.list({ action: 'bulk_capture', limit: 10 });
-    assert.deepEqual(audit.map((x) => x.outcome).sort(), ['ok', 'ok', 'refused']);
+    assert.deepEqual(audit.map((x) => x.outcome).sort(), ['ok', 'ok']);
+  });
+
+  test('the jobs move exactly the confirmed amounts; a post that skips the confirmation queues nothing', async () => {
+    const h = await hold(100);
+    const batch = '0b5c8f9e-6666-4666-8666-666666666666';
+    await c.get('/control/requests');
+    // The confirmed form names 60.00 of the 100.00 held: 60.00 is captured.
+    const { sent } = await bulkConfirmed(batch, 'capture', [h.uuid], (f) => ({ ...f, [`amount_${h.uuid}`]: '6000' }));
+    assert.equal(sent.statusCode, 303);
+    assert.equal(await runBulkJobs(t.app.payreq, 10), 1);
+    const d = (await t.call({ method: 'GET', url: `/api/payment-requests/${h.uuid}/` })).json();
+    assert.deepEqual([d.status, d.amount_captured], ['CAPTURED', 60]);
+
+    // Without `confirmed`, the same fields only show the confirmation again.
+    const other = await hold(30);
+    const batch2 = '0b5c8f9e-7777-4777-8777-777777777777';
+    await c.get('/control/requests');
+    const direct = await c.post('/control/bulk', {
+      batch: batch2,
+      action: 'capture',
+      ids: [other.uuid],
+      [`amount_${other.uuid}`]: '3000',
+    });
+    assert.equal(direct.statusCode, 200);
+    assert.equal((await t.repos.bulkJobs.batch(batch2, undefined)).length, 0);
+    // A confirmed form without an amount for a request is refused whole.
+    await c.get('/control/requests');
+    const bad = await c.post('/control/bulk', {
+      batch: batch2,
+      action: 'capture',
+      ids: [other.uuid],
+      confirmed: 'yes',
+    });
+    assert.equal(bad.statusCode, 303);
+    assert.equal((await t.repos.bulkJobs.batch(batch2, undefined)).length, 0);
+    assert.equal(await status(other.uuid), 'AUTHORISED_TO_VALIDATE');
   });
 
   /** A worker that died after its moves, before recording them: the batch's jobs left running, their lease run out. */
@@ -82,7 +155,7 @@ describe(`back office bulk actions (${ENGINE})`, { timeout: 120_000 }, () => {
     const theirs = await hold(50);
     const captureBatch = '0b5c8f9e-3333-4333-8333-333333333333';
     await c.get('/control/requests');
-    await c.post('/control/bulk', { batch: captureBatch, action: 'capture', ids: [mine.uuid] });
+    await bulkConfirmed(captureBatch, 'capture', [mine.uuid]);
     assert.equal(await runBulkJobs(t.app.payreq, 10), 1);
     assert.equal(await status(mine.uuid), 'CAPTURED');
     await workerDied(captureBatch);
@@ -91,7 +164,7 @@ describe(`back office bulk actions (${ENGINE})`, { timeout: 120_000 }, () => {
 
     const refundBatch = '0b5c8f9e-4444-4444-8444-444444444444';
     await c.get('/control/requests');
-    await c.post('/control/bulk', { batch: refundBatch, action: 'refund', ids: [mine.uuid] });
+    await bulkConfirmed(refundBatch, 'refund', [mine.uuid]);
     assert.equal(await runBulkJobs(t.app.payreq, 10), 1);
     await workerDied(refundBatch);
     assert.equal(await runBulkJobs(t.app.payreq, 10), 1);
@@ -101,7 +174,7 @@ describe(`back office bulk actions (${ENGINE})`, { timeout: 120_000 }, () => {
     // Captured through the API before the bulk job ran: not the job's move, refused as before.
     const otherBatch = '0b5c8f9e-5555-4555-8555-555555555555';
     await c.get('/control/requests');
-    await c.post('/control/bulk', { batch: otherBatch, action: 'capture', ids: [theirs.uuid] });
+    await bulkConfirmed(otherBatch, 'capture', [theirs.uuid]);
     assert.equal(
       (await t.call({ method: 'POST', url: `/api/payment-requests/${theirs.uuid}/capture/` })).statusCode,
       200,

@@ -1,0 +1,5 @@
+-- A bulk action moves money only once the user has seen and confirmed each amount: the job
+-- keeps the amount that was confirmed (minor units; NULL for a release, which moves nothing,
+-- and for jobs queued before this), and the worker moves exactly that, or is refused.
+ALTER TABLE bulk_jobs ADD COLUMN amount integer CHECK (amount > 0);
+ALTER TABLE bulk_jobs ADD COLUMN currency text;
