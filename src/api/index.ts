@@ -6,6 +6,7 @@ import { completeDocument } from './openapi-document.js';
 import { paymentRequestsRoutes } from './payment-requests-routes.js';
 
 export { type ApiCaller, type Authenticator, authenticator } from './authenticator.js';
+export { checkCreateBody } from './create-body-check.js';
 
 import './request-fields.js';
 

@@ -7,7 +7,7 @@ import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
  * declared types; JSON bodies are never coerced, so `"amount": "12"` is the wrong type (422)
  * rather than silently becoming 12.
  */
-function makeAjv(coerce: boolean) {
+export function makeAjv(coerce: boolean) {
   const ajv = new Ajv.default({
     coerceTypes: coerce ? 'array' : false,
     useDefaults: true,

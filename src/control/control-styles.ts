@@ -41,6 +41,7 @@ input, select, textarea { font: inherit; font-size: 1rem; padding: 0.5rem 0.625r
 input[type="checkbox"] { min-height: 0; width: 1.25rem; height: 1.25rem; }
 input[aria-invalid="true"] { border-color: #9b1c1c; }
 .hint { font-size: 0.875rem; color: #3d4149; margin: 0.25rem 0 0; }
+.error-text { font-size: 0.875rem; color: #9b1c1c; font-weight: 700; margin: 0.25rem 0 0; }
 .problem { color: #9b1c1c; font-weight: 600; font-size: 0.9375rem; margin: 0.25rem 0 0; }
 textarea[aria-invalid="true"] { border-color: #9b1c1c; }
 fieldset > legend { font-size: 1.125rem; margin: 1rem 0 0.25rem; }

@@ -11,6 +11,7 @@ import { CONTROL_CSS, CONTROL_JS, CONTROL_SCRIPT_PATH, CONTROL_STYLESHEET_PATH }
 import { firstQueryValues, refuseUnacceptedText } from './input-guard.js';
 import { messagePage, notFoundPage, type PageContext } from './layout.js';
 import type { ControlMessages } from './messages.js';
+import { newRequestRoutes } from './new-request-routes.js';
 import { requestsRoutes } from './requests-routes.js';
 import { registerSessions, sessionAlive } from './session.js';
 import { signInRoutes } from './sign-in-routes.js';
@@ -154,6 +155,7 @@ export async function controlPlugin(app: FastifyInstance, opts: { now?: () => Da
       );
       control.get('/', async (_request, reply) => reply.redirect('/control/requests', 303));
       await control.register(signInRoutes);
+      await control.register(newRequestRoutes);
       await control.register(requestsRoutes);
       await control.register(configRoutes);
       await control.register(adminRoutes);

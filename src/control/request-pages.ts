@@ -110,6 +110,7 @@ ${allTenants ? html`<td>${r.tenant_name}</td>` : ''}
     title: m.navRequests,
     current: 'requests',
     body: html`<h1>${m.navRequests}</h1>
+<p><a class="button" href="/control/requests/new">${m.newRequest}</a></p>
 ${filters(ctx, p.query, p.tenants)}
 <section class="card">${p.match === 'prefix' && p.query.q ? html`<p class="hint" role="status">${m.searchPrefix(p.query.q.trim())}</p>` : ''}${table}
 <nav class="pager" aria-label="${m.navRequests}">${p.firstPage ? '' : html`<a href="${firstPageUrl(p.query)}">${m.firstPage}</a>`}${p.next ? html`<a href="${p.next}" rel="next">${m.nextPage}</a>` : ''}</nav>
@@ -212,6 +213,8 @@ export function detailPage(
     ledger: readonly LedgerRow[];
     /** Its books incidents (a disagreement with the provider found by a books check). */
     incidents?: readonly BooksIncidentRow[];
+    /** The guest's payment page, while the link can still be paid: to copy into a message. */
+    paymentLink?: string;
   },
 ): string {
   const { m } = ctx;
@@ -224,6 +227,13 @@ export function detailPage(
 <h1>${row.reference}</h1>
 ${noHoldWillBePlaced(row) ? html`<p class="flash error" role="status">${m.noHoldWillBePlaced}</p>` : ''}
 <section class="card" aria-labelledby="details-h"><h2 id="details-h">${m.details}</h2>${summary(ctx, row)}</section>
+${
+  p.paymentLink
+    ? html`<section class="card" aria-labelledby="link-h"><h2 id="link-h">${m.paymentLinkLabel}</h2>
+<p><input id="payment-link" class="key" readonly value="${p.paymentLink}" aria-labelledby="link-h"></p>
+<p><button type="button" class="secondary" data-copy="payment-link">${m.copy}</button></p></section>`
+    : ''
+}
 <section class="card" aria-labelledby="actions-h"><h2 id="actions-h">${m.actions}</h2>
 ${actions.length === 0 ? html`<p>${m.noActions}</p>` : html`<div class="actions">${actions.map((a) => actionForm(ctx, row, a))}</div>`}
 </section>

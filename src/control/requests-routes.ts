@@ -246,7 +246,10 @@ export async function requestsRoutes(control: FastifyInstance): Promise<void> {
       repos.controlRequests.ledger(row.id),
       repos.books.incidentsOfRequest(row.id),
     ]);
-    return html(reply, detailPage(await pageContext(request, reply), { row, history, ledger, incidents }));
+    const paymentLink = allowedActions(row).includes('resend')
+      ? `${control.payreq.config.publicBaseUrl}/payment/${row.id}/`
+      : undefined;
+    return html(reply, detailPage(await pageContext(request, reply), { row, history, ledger, incidents, paymentLink }));
   });
 
   control.get('/requests/:id/confirm', async (request, reply) => {
@@ -290,7 +293,8 @@ export async function requestsRoutes(control: FastifyInstance): Promise<void> {
         ...(result.message ? { reason: result.message } : {}),
       },
     });
-    if (result.outcome === 'ok') flash(request, 'ok', ctx.m.done);
+    if (result.outcome === 'ok')
+      flash(request, 'ok', action === 'resend' ? ctx.m.resentTo(row.guest_email) : ctx.m.done);
     else if (result.outcome === 'in_doubt') flash(request, 'doubt', ctx.m.inDoubt);
     else flash(request, 'error', `${ctx.m.refused}: ${result.message}`);
     const deleted = action === 'delete' && result.outcome === 'ok';

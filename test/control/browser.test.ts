@@ -198,6 +198,35 @@ describe(`back office in a real browser (${ENGINE})`, { skip: skipWithoutChromiu
     await context.close();
   });
 
+  test('New request: a phone booking typed in the form, then its payment link copied', async () => {
+    const { context, page } = await signedIn('desk');
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.getByRole('link', { name: 'New request' }).click();
+    await page.getByLabel('Type', { exact: true }).selectOption('DEPOSIT');
+    await page.getByLabel('Amount', { exact: true }).fill('80,25');
+    await page.getByLabel('First name', { exact: true }).fill('Jeanne');
+    await page.getByLabel('Last name', { exact: true }).fill('Martin');
+    await page.getByLabel('E-mail', { exact: true }).fill('jeanne.phone@example.com');
+    await page.getByLabel('Reservation', { exact: true }).fill('PHONE-77');
+    await page.getByLabel('Check-in', { exact: true }).fill('2026-12-24');
+    // A wrong field first: the form comes back with the error beside it and what was typed.
+    await page.getByLabel('Check-out', { exact: true }).fill('2026-12-20');
+    await page.getByRole('button', { name: 'Create the request' }).click();
+    await page.getByText('must not be before checkin').waitFor();
+    assert.equal(await page.getByLabel('Reservation', { exact: true }).inputValue(), 'PHONE-77');
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'new-request-errors.png'), fullPage: true });
+    await page.getByLabel('Check-out', { exact: true }).fill('2026-12-27');
+    await page.getByRole('button', { name: 'Create the request' }).click();
+    await page.waitForURL(/\/control\/requests\/[0-9a-f-]{36}$/);
+    const id = page.url().split('/').at(-1) ?? '';
+    const link = await page.locator('#payment-link').inputValue();
+    assert.match(link, new RegExp(`/payment/${id}/$`));
+    await page.getByRole('button', { name: 'Copy' }).click();
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), link);
+    assert.deepEqual([(await detail(t, id)).amount, (await detail(t, id)).request_type], [80.25, 'DEPOSIT']);
+    await context.close();
+  });
+
   // Each audit has its own browser context, request and address: three run side by side, as a
   // page waits on the service and the service on the page (one core each at most).
   describe('axe finds nothing on the main pages', { concurrency: 3 }, () => {
@@ -216,6 +245,7 @@ describe(`back office in a real browser (${ENGINE})`, { skip: skipWithoutChromiu
             `/control/requests?q=${r.reference}`,
             `/control/requests/${r.uuid}`,
             `/control/requests/${r.uuid}/confirm?action=cancel`,
+            '/control/requests/new',
             '/control/keys',
             '/control/settings',
             '/control/tenants',

@@ -1,0 +1,19 @@
+import { type CreatePaymentRequestInput, createFieldIssues, errors } from '../domain/index.js';
+import { validationWith } from './error-handler.js';
+import { CreateBody } from './schemas.js';
+import { makeAjv } from './validator.js';
+
+const validate = makeAjv(false).compile(CreateBody);
+
+/**
+ * The create body checked exactly as POST /api/payment-requests/ checks it (its schema, then
+ * the field rules), for callers that build the body themselves: the back office's New request
+ * form. Returns the body with the schema's defaults applied, or throws the API's 422.
+ */
+export function checkCreateBody(body: Record<string, unknown>): CreatePaymentRequestInput {
+  const copy: { amount?: unknown; reservation_data?: unknown } = structuredClone(body);
+  if (!validate(copy)) throw validationWith({ validation: validate.errors }, createFieldIssues(copy));
+  const issues = createFieldIssues(copy);
+  if (issues.length > 0) throw errors.validation(issues);
+  return copy as unknown as CreatePaymentRequestInput;
+}
