@@ -71,14 +71,15 @@ export function schedulesPage(
   issues: readonly string[] = [],
 ): string {
   const { m } = ctx;
-  const when = (d: Date | null) => (d ? formatDateTime(d, ctx) : '—');
+  // A job's times in its own schedule's zone: "0 7 * * *" in Europe/Paris reads 07:00.
+  const when = (d: Date | null, zone: string) => (d ? formatDateTime(d, ctx, zone) : '—');
   return page(ctx, {
     title: m.schedules,
     current: 'schedules',
     body: html`<h1>${m.schedules}</h1>${problems(issues)}
 ${schedules.map(
   (s) => html`<section class="card" aria-labelledby="job-${s.job}"><h2 id="job-${s.job}"><code>${s.job}</code></h2>
-<p>${m.nextRun}: ${when(s.next_run_at)} · ${m.lastRun}: ${when(s.last_run_at)}${s.last_outcome ? html` <span class="status ${s.last_outcome}">${s.last_outcome}</span>` : ''}</p>
+<p>${m.nextRun}: ${when(s.next_run_at, s.timezone)} · ${m.lastRun}: ${when(s.last_run_at, s.timezone)}${s.last_outcome ? html` <span class="status ${s.last_outcome}">${s.last_outcome}</span>` : ''}</p>
 <form method="post" action="/control/schedules/${s.job}" class="filters">${csrfField(ctx)}
 <div class="field"><label for="cron-${s.job}">${m.cron}</label><input id="cron-${s.job}" name="cron" value="${s.cron}" required></div>
 <div class="field"><label for="tz-${s.job}">${m.timezone}</label><input id="tz-${s.job}" name="timezone" value="${s.timezone}" required></div>

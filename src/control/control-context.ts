@@ -32,6 +32,8 @@ export async function pageContext(request: FastifyRequest, reply: FastifyReply):
   const language = languageOf(request);
   const flash = request.session.get('flash');
   if (flash) request.session.set('flash', undefined);
+  const tenantId = request.controlUser?.tenantId;
+  const tenant = tenantId ? await request.server.payreq.repos.tenants.find(tenantId) : undefined;
   return {
     language,
     m: CONTROL_MESSAGES[language],
@@ -39,6 +41,7 @@ export async function pageContext(request: FastifyRequest, reply: FastifyReply):
     csrf: await reply.generateCsrf(),
     flash,
     here: request.url,
+    timeZone: tenant?.timezone ?? 'UTC',
   };
 }
 

@@ -21,13 +21,24 @@ export interface PageContext {
   flash?: { kind: 'ok' | 'error' | 'doubt'; text: string };
   /** The page's own path and query, for the language switch to come back to. */
   here: string;
+  /**
+   * Where times are shown: the hotel's zone for a hotel's user, UTC for a superuser (whose
+   * pages show a row of a hotel in that hotel's zone). Every time carries its zone's name.
+   */
+  timeZone: string;
 }
 
-export function formatDateTime(d: Date | string | null, ctx: PageContext, timeZone?: string): string {
+/** A time in the user's language and the hotel's zone (`timeZone`, else the page's), labelled. */
+export function formatDateTime(d: Date | string | null, ctx: PageContext, timeZone = ctx.timeZone): string {
   if (d === null) return '';
-  return new Intl.DateTimeFormat(ctx.m.locale, { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(
-    new Date(d),
+  const date = new Date(d);
+  const when = new Intl.DateTimeFormat(ctx.m.locale, { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(
+    date,
   );
+  const zone = new Intl.DateTimeFormat(ctx.m.locale, { timeZone, timeZoneName: 'short' })
+    .formatToParts(date)
+    .find((p) => p.type === 'timeZoneName')?.value;
+  return zone ? `${when} ${zone}` : when;
 }
 
 export function formatAmount(cents: number, currency: Currency | string, ctx: PageContext): string {

@@ -25,7 +25,7 @@ export interface ListQuery {
   checkin_to?: string;
 }
 
-export type DetailRow = PaymentRequestRow & { tenant_name: string; checkin: string | null };
+export type DetailRow = PaymentRequestRow & { tenant_name: string; tenant_timezone: string; checkin: string | null };
 
 const statusBadge = (s: string, ctx: PageContext) =>
   html`<span class="status ${s}">${ctx.m.statuses[s as keyof typeof ctx.m.statuses] ?? s}</span>`;
@@ -97,7 +97,7 @@ ${allTenants ? html`<td>${r.tenant_name}</td>` : ''}
 <td>${r.reservation_ref}</td>
 <td class="num">${formatAmount(r.amount, r.currency, ctx)}</td>
 <td>${r.checkin ?? ''}</td>
-<td>${formatDateTime(r.created_at, ctx)}</td>
+<td>${formatDateTime(r.created_at, ctx, r.tenant_timezone)}</td>
 </tr>`,
         )}</tbody></table></div>
 <fieldset class="buttons"><legend>${m.bulkActions}</legend>
@@ -161,9 +161,9 @@ ${item(m.amount, money(row.amount))}${item(m.captured, money(row.amount_captured
 ${item(m.guest, `${row.guest_first_name} ${row.guest_last_name}`)}${item(m.email, row.guest_email)}${item(m.phone, row.guest_phone)}
 ${item(m.guestLanguage, row.language)}${item(m.reservation, row.reservation_ref)}${item(m.checkin, row.checkin)}
 ${item(m.card, row.masked_pan ? `${row.masked_pan}${row.card_expiry_month ? ` (${String(row.card_expiry_month).padStart(2, '0')}/${row.card_expiry_year})` : ''}` : '')}
-${item(m.holdExpires, row.hold_expires_at ? formatDateTime(row.hold_expires_at, ctx) : '')}
-${item(m.linkExpires, formatDateTime(row.link_expires_at, ctx))}
-${item(m.created, formatDateTime(row.created_at, ctx))}
+${item(m.holdExpires, row.hold_expires_at ? formatDateTime(row.hold_expires_at, ctx, row.tenant_timezone) : '')}
+${item(m.linkExpires, formatDateTime(row.link_expires_at, ctx, row.tenant_timezone))}
+${item(m.created, formatDateTime(row.created_at, ctx, row.tenant_timezone))}
 </dl>`;
 }
 
@@ -186,20 +186,20 @@ function ledgerTable(ctx: PageContext, row: DetailRow, ledger: readonly LedgerRo
 <tbody>${ledger.map(
     (
       l,
-    ) => html`<tr${l.incident ? html` class="incident"` : ''}><td>${formatDateTime(l.created_at, ctx)}</td><td>${l.kind}</td>
+    ) => html`<tr${l.incident ? html` class="incident"` : ''}><td>${formatDateTime(l.created_at, ctx, row.tenant_timezone)}</td><td>${l.kind}</td>
 <td class="num">${formatAmount(l.amount, l.currency || row.currency, ctx)}</td><td><span class="status ${l.state}">${l.state === 'in_doubt' ? m.inDoubt.split(':')[0] : l.state}</span>${l.error ? html`<br><small>${l.error}</small>` : ''}</td>
 <td>${l.provider} ${l.provider_transaction_id ?? ''}</td><td>${l.source}${l.actor ? ` · ${l.actor}` : ''}</td><td>${l.incident ? html`<strong>${l.incident}</strong>` : ''}</td></tr>`,
   )}</tbody></table></div>`;
 }
 
-function historyTable(ctx: PageContext, history: readonly HistoryRow[]): SafeHtml {
+function historyTable(ctx: PageContext, history: readonly HistoryRow[], timeZone: string): SafeHtml {
   const { m } = ctx;
   return html`<div class="table-wrap" tabindex="0"><table><caption>${m.history}</caption>
 <thead><tr><th scope="col">${m.when}</th><th scope="col">${m.from}</th><th scope="col">${m.to}</th><th scope="col">${m.source}</th><th scope="col">${m.who}</th></tr></thead>
 <tbody>${history.map(
     (
       h,
-    ) => html`<tr${h.to_status === 'INCIDENT' ? html` class="incident"` : ''}><td>${formatDateTime(h.created_at, ctx)}</td>
+    ) => html`<tr${h.to_status === 'INCIDENT' ? html` class="incident"` : ''}><td>${formatDateTime(h.created_at, ctx, timeZone)}</td>
 <td>${h.from_status ? statusBadge(h.from_status, ctx) : '—'}</td><td>${h.to_status === 'INCIDENT' ? html`<strong>${m.incident}</strong>${h.detail ? html`<br><small>${JSON.stringify(h.detail)}</small>` : ''}` : statusBadge(h.to_status, ctx)}</td>
 <td>${h.source}</td><td>${h.actor ?? ''}</td></tr>`,
   )}</tbody></table></div>`;
@@ -240,7 +240,7 @@ ${actions.length === 0 ? html`<p>${m.noActions}</p>` : html`<div class="actions"
 <section class="card" aria-labelledby="data-h"><h2 id="data-h">${m.reservationData}</h2>${reservationData(ctx, row.reservation_data)}</section>
 ${requestIncidents(ctx, p.incidents ?? [])}
 <section class="card" aria-labelledby="ledger-h"><h2 id="ledger-h">${m.ledger}</h2>${ledgerTable(ctx, row, p.ledger)}</section>
-<section class="card" aria-labelledby="history-h"><h2 id="history-h">${m.history}</h2>${historyTable(ctx, p.history)}</section>`,
+<section class="card" aria-labelledby="history-h"><h2 id="history-h">${m.history}</h2>${historyTable(ctx, p.history, row.tenant_timezone)}</section>`,
   });
 }
 

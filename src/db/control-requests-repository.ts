@@ -24,6 +24,8 @@ export interface ControlListFilter {
 
 export interface ControlListRow extends RequestSummaryFields {
   tenant_name: string;
+  /** The hotel's time zone: its times are shown in it. */
+  tenant_timezone: string;
   checkin: string | null;
   created_at: Date;
 }
@@ -83,7 +85,7 @@ export interface ControlListPage {
   match?: SearchMatch;
 }
 
-const LIST_COLUMNS = `p.id, p.tenant_id, t.name AS tenant_name, p.reference, p.request_type, p.status, p.amount,
+const LIST_COLUMNS = `p.id, p.tenant_id, t.name AS tenant_name, t.timezone AS tenant_timezone, p.reference, p.request_type, p.status, p.amount,
   p.amount_captured, p.amount_refunded, p.currency, p.guest_first_name, p.guest_last_name, p.guest_email,
   p.reservation_ref, to_char(p.checkin, 'YYYY-MM-DD') AS checkin, p.created_at`;
 
@@ -147,9 +149,13 @@ export function controlRequestsRepository(db: Queryable) {
     async find(
       id: string,
       tenantId: string | undefined,
-    ): Promise<(PaymentRequestRow & { tenant_name: string; checkin: string | null }) | undefined> {
-      const r = await db.query<PaymentRequestRow & { tenant_name: string; checkin: string | null }>(
-        `SELECT p.*, to_char(p.checkin, 'YYYY-MM-DD') AS checkin, t.name AS tenant_name
+    ): Promise<
+      (PaymentRequestRow & { tenant_name: string; tenant_timezone: string; checkin: string | null }) | undefined
+    > {
+      const r = await db.query<
+        PaymentRequestRow & { tenant_name: string; tenant_timezone: string; checkin: string | null }
+      >(
+        `SELECT p.*, to_char(p.checkin, 'YYYY-MM-DD') AS checkin, t.name AS tenant_name, t.timezone AS tenant_timezone
            FROM payment_requests p JOIN tenants t ON t.id = p.tenant_id
           WHERE p.id = $1 AND ($2::uuid IS NULL OR p.tenant_id = $2)`,
         [id, tenantId ?? null],
