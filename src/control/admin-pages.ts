@@ -1,7 +1,7 @@
 import type { AdminUser } from '../admin-users/index.js';
 import type { AuditRow, JobRunRow, ScheduleRow, Tenant } from '../db/index.js';
 import { html, type SafeHtml } from '../html/index.js';
-import { csrfField, formatDateTime, type PageContext, page } from './layout.js';
+import { csrfField, formatAmount, formatDateTime, type PageContext, page } from './layout.js';
 
 const problems = (list: readonly string[]): SafeHtml =>
   list.length === 0 ? html`` : html`<div class="flash error" role="alert">${list.map((p) => html`<p>${p}</p>`)}</div>`;
@@ -99,18 +99,61 @@ ${schedules.map(
   });
 }
 
+export interface AuditQuery {
+  action?: string;
+  username?: string;
+  reference?: string;
+  from?: string;
+  to?: string;
+}
+
+/** A detail value as a reader wants it: money as money, lists counted, codes named. */
+function auditDetail(ctx: PageContext, a: AuditRow): SafeHtml {
+  const { m } = ctx;
+  const currency = a.request_currency ?? (typeof a.detail.currency === 'string' ? a.detail.currency : 'EUR');
+  const entries = Object.entries(a.detail ?? {}).filter(([k]) => k !== 'currency');
+  if (entries.length === 0) {
+    // A money action with no amount moved all there was: say so rather than nothing.
+    return ['capture', 'refund'].includes(a.action) && a.outcome === 'ok' ? html`${m.auditAll}` : html``;
+  }
+  const show = (k: string, v: unknown): string => {
+    if (k === 'amount' && typeof v === 'number') return formatAmount(v, currency, ctx);
+    if (k === 'action' && typeof v === 'string') return m.auditActions[v] ?? v;
+    if (Array.isArray(v)) return String(v.length);
+    if (v !== null && typeof v === 'object') return JSON.stringify(v);
+    return String(v);
+  };
+  return html`${entries.map(([k, v], i) => html`${i > 0 ? html`<br>` : ''}${m.auditDetail[k] ?? k}: ${show(k, v)}`)}`;
+}
+
+/** What an entry acted on, by name: the request's reference, the hotel's name. */
+function auditTarget(a: AuditRow): SafeHtml {
+  const label = a.request_reference ?? a.target ?? a.payment_request_id ?? '';
+  if (a.payment_request_id) return html`<a href="/control/requests/${a.payment_request_id}">${label}</a>`;
+  // A hotel's own settings name the hotel, not its id.
+  if (a.target && a.target === a.tenant_id && a.tenant_name) return html`${a.tenant_name}`;
+  return html`${label}`;
+}
+
 export function auditPage(
   ctx: PageContext,
-  p: { rows: readonly AuditRow[]; action?: string; username?: string; next?: string },
+  p: { rows: readonly AuditRow[]; query: AuditQuery; next?: string },
 ): string {
   const { m } = ctx;
+  const q = p.query;
+  const actions = Object.entries(m.auditActions).sort(([, a], [, b]) => a.localeCompare(b, ctx.m.locale));
   return page(ctx, {
     title: m.audit,
     current: 'audit',
     body: html`<h1>${m.audit}</h1>
 <form method="get" action="/control/audit" class="card filters">
-<div class="field"><label for="a-action">${m.action}</label><input id="a-action" name="action" value="${p.action ?? ''}" maxlength="40"></div>
-<div class="field"><label for="a-user">${m.username}</label><input id="a-user" name="username" value="${p.username ?? ''}" maxlength="64"></div>
+<div class="field"><label for="a-action">${m.action}</label><select id="a-action" name="action"><option value="">${m.auditAnyAction}</option>${actions.map(
+      ([code, label]) => html`<option value="${code}"${q.action === code ? html` selected` : ''}>${label}</option>`,
+    )}</select></div>
+<div class="field"><label for="a-user">${m.username}</label><input id="a-user" name="username" value="${q.username ?? ''}" maxlength="64"></div>
+<div class="field"><label for="a-ref">${m.reference}</label><input id="a-ref" name="reference" value="${q.reference ?? ''}" maxlength="100"></div>
+<div class="field"><label for="a-from">${m.auditFrom}</label><input id="a-from" name="from" type="date" value="${q.from ?? ''}"></div>
+<div class="field"><label for="a-to">${m.auditTo}</label><input id="a-to" name="to" type="date" value="${q.to ?? ''}"></div>
 <div class="field"><button type="submit">${m.apply}</button></div></form>
 <section class="card">${
       p.rows.length === 0
@@ -119,9 +162,11 @@ export function auditPage(
 <thead><tr><th scope="col">${m.when}</th><th scope="col">${m.who}</th><th scope="col">${m.action}</th><th scope="col">${m.target}</th>
 <th scope="col">${m.outcome}</th><th scope="col">${m.ip}</th><th scope="col">${m.details}</th></tr></thead>
 <tbody>${p.rows.map(
-            (a) => html`<tr><td>${formatDateTime(a.at, ctx)}</td><td>${a.username ?? ''}</td><td>${a.action}</td>
-<td>${a.payment_request_id ? html`<a href="/control/requests/${a.payment_request_id}">${a.target ?? a.payment_request_id}</a>` : (a.target ?? '')}</td>
-<td><span class="status ${a.outcome}">${a.outcome}</span></td><td>${a.ip ?? ''}</td><td>${Object.keys(a.detail ?? {}).length > 0 ? JSON.stringify(a.detail) : ''}</td></tr>`,
+            (
+              a,
+            ) => html`<tr><td>${formatDateTime(a.at, ctx, a.tenant_timezone ?? ctx.timeZone)}</td><td>${a.username ?? ''}</td>
+<td>${m.auditActions[a.action] ?? a.action}</td><td>${auditTarget(a)}</td>
+<td><span class="status ${a.outcome}">${m.auditOutcomes[a.outcome] ?? a.outcome}</span></td><td>${a.ip ?? ''}</td><td>${auditDetail(ctx, a)}</td></tr>`,
           )}</tbody></table></div>`
     }
 ${p.next ? html`<nav class="pager" aria-label="${m.audit}"><a href="${p.next}" rel="next">${m.nextPage}</a></nav>` : ''}</section>`,

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { adminUsers } from '../admin-users/index.js';
-import { AppError } from '../domain/index.js';
+import { AppError, addDays, isIsoDate, midnightIn } from '../domain/index.js';
 import { cronProblem, nextRunAfter, runUnderLease, SCHEDULED_JOBS } from '../jobs/index.js';
 import { parseSetting, SETTING_FIELDS } from '../tenants/index.js';
-import { auditPage, schedulesPage, tenantsPage, usersPage } from './admin-pages.js';
+import { type AuditQuery, auditPage, schedulesPage, tenantsPage, usersPage } from './admin-pages.js';
 import { audit, controlNotFound, field, flash, isUuid, pageContext, tenantScope, user } from './control-context.js';
 
 const send = (reply: FastifyReply, body: string, status = 200) =>
@@ -166,19 +166,35 @@ export async function adminRoutes(control: FastifyInstance): Promise<void> {
   });
 
   control.get('/audit', async (request, reply) => {
-    const q = request.query as { tenant?: string; action?: string; username?: string; before?: string };
-    const tenantId = tenantScope(request, q.tenant);
-    const action = q.action?.trim() || undefined;
-    const username = q.username?.trim().toLowerCase() || undefined;
-    const beforeId = q.before && /^\d{1,18}$/.test(q.before) ? q.before : undefined;
-    const rows = await payreq.repos.audit.list({ tenantId, action, username, beforeId, limit: AUDIT_PAGE + 1 });
+    const raw = request.query as Record<string, string | undefined>;
+    const tenantId = tenantScope(request, raw.tenant);
+    const ctx = await pageContext(request, reply);
+    const query: AuditQuery = {
+      action: raw.action?.trim() || undefined,
+      username: raw.username?.trim().toLowerCase() || undefined,
+      reference: raw.reference?.trim().slice(0, 100) || undefined,
+      // Days as the hotel reads them: from its midnight, until the end of the "to" day.
+      from: isIsoDate(raw.from) ? raw.from : undefined,
+      to: isIsoDate(raw.to) ? raw.to : undefined,
+    };
+    const beforeId = raw.before && /^\d{1,18}$/.test(raw.before) ? raw.before : undefined;
+    const rows = await payreq.repos.audit.list({
+      tenantId,
+      action: query.action,
+      username: query.username,
+      reference: query.reference,
+      from: query.from ? midnightIn(query.from, ctx.timeZone) : undefined,
+      before: query.to ? midnightIn(addDays(query.to, 1), ctx.timeZone) : undefined,
+      beforeId,
+      limit: AUDIT_PAGE + 1,
+    });
     const shown = rows.slice(0, AUDIT_PAGE);
     const params = new URLSearchParams(
-      Object.entries({ tenant: q.tenant, action, username }).filter(([, v]) => v) as [string, string][],
+      Object.entries({ tenant: raw.tenant, ...query }).filter(([, v]) => v) as [string, string][],
     );
     const last = shown.at(-1);
     if (rows.length > AUDIT_PAGE && last) params.set('before', last.id);
     const next = rows.length > AUDIT_PAGE ? `/control/audit?${params}` : undefined;
-    return send(reply, auditPage(await pageContext(request, reply), { rows: shown, action, username, next }));
+    return send(reply, auditPage(ctx, { rows: shown, query, next }));
   });
 }

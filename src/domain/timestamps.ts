@@ -13,3 +13,31 @@ export function isTimestampInRange(d: Date): boolean {
   const ms = d.getTime();
   return !Number.isNaN(ms) && ms >= MIN_MS && ms <= MAX_MS;
 }
+
+/** How far `timeZone`'s wall clock is ahead of UTC at `at`, in milliseconds. */
+function zoneOffsetMs(at: number, timeZone: string): number {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).formatToParts(new Date(at));
+  const n = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  return Date.UTC(n('year'), n('month') - 1, n('day'), n('hour'), n('minute'), n('second')) - (at - (at % 1000));
+}
+
+/**
+ * The instant a day (`YYYY-MM-DD`) begins in `timeZone`: a hotel's "from the 24th" is from its
+ * own midnight. Twice round, for a day whose offset changes (daylight saving time).
+ */
+export function midnightIn(date: string, timeZone: string): Date {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  const wall = Date.UTC(y, m - 1, d);
+  let at = wall - zoneOffsetMs(wall, timeZone);
+  at = wall - zoneOffsetMs(at, timeZone);
+  return new Date(at);
+}
