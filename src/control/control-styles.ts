@@ -4,8 +4,8 @@ export const CONTROL_SCRIPT_PATH = '/control/assets/control.js';
 
 /**
  * The guest page's palette and type (navy banner, white cards, 7:1 text contrast, thick amber
- * focus ring), laid out for work: wide tables at 1280 px that scroll inside their card at
- * 768 px rather than squeezing.
+ * focus ring), laid out for work: wide tables at 1280 px that scroll inside their own box on a
+ * phone (375 px) rather than squeezing; nothing else is ever wider than the screen.
  */
 export const CONTROL_CSS = `
 *, *::before, *::after { box-sizing: border-box; }
@@ -54,7 +54,7 @@ button:hover, .button:hover { background: #0b2440; }
 button.secondary, .button.secondary { background: #ffffff; color: #12355b; }
 button.danger { background: #9b1c1c; border-color: #9b1c1c; }
 button.link { background: none; border: 0; padding: 0; min-height: 0; font-weight: 400; text-decoration: underline; }
-.filters { display: grid; grid-template-columns: repeat(auto-fill, minmax(11rem, 1fr)); gap: 0 1rem; align-items: end; }
+.filters { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(11rem, 100%), 1fr)); gap: 0 1rem; align-items: end; }
 .filters .wide { grid-column: span 2; }
 .filters input, .filters select { width: 100%; }
 .buttons { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; }
@@ -74,17 +74,20 @@ td.num, th.num { text-align: right; white-space: nowrap; }
 .flash.error { border-color: #9b1c1c; background: #fdf2f2; color: #5c0f0f; }
 .flash.doubt { border-color: #7a2e00; background: #fff7ed; color: #5a2200; }
 tr.incident td { background: #fdf2f2; }
-.summary { display: grid; grid-template-columns: repeat(auto-fill, minmax(16rem, 1fr)); gap: 0.25rem 1.5rem; margin: 0; }
+.summary { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(16rem, 100%), 1fr)); gap: 0.25rem 1.5rem; margin: 0; }
 .summary div { display: flex; justify-content: space-between; gap: 1rem; border-bottom: 1px dotted #c9ccd2; }
 .summary dt { color: #3d4149; }
 .summary dd { margin: 0; font-weight: 600; text-align: right; overflow-wrap: anywhere; }
 pre { background: #f3f4f6; border: 1px solid #c9ccd2; border-radius: 0.375rem; padding: 0.75rem; overflow-x: auto;
   white-space: pre-wrap; overflow-wrap: anywhere; }
 .key { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 1rem; width: 100%; }
-.actions { display: grid; grid-template-columns: repeat(auto-fill, minmax(16rem, 1fr)); gap: 1rem; }
+.actions { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(16rem, 100%), 1fr)); gap: 1rem; }
 .actions form { border: 1px solid #c9ccd2; border-radius: 0.375rem; padding: 0.75rem; margin: 0; }
 .confirm { font-size: 1.125rem; }
 .pager { display: flex; gap: 1rem; margin-top: 1rem; }
+code, .key, td, dd { overflow-wrap: anywhere; }
+img { max-width: 100%; }
+@media (max-width: 30rem) { .filters .wide { grid-column: auto; } main { padding: 0.75rem; } .narrow { margin: 1rem auto; } }
 @media (min-width: 48rem) { main { padding: 1.5rem; } .card { padding: 1.25rem; } }
 `;
 
