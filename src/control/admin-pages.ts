@@ -78,7 +78,9 @@ export function schedulesPage(
     current: 'schedules',
     body: html`<h1>${m.schedules}</h1>${problems(issues)}
 ${schedules.map(
-  (s) => html`<section class="card" aria-labelledby="job-${s.job}"><h2 id="job-${s.job}"><code>${s.job}</code></h2>
+  (
+    s,
+  ) => html`<section class="card" aria-labelledby="job-${s.job}"><h2 id="job-${s.job}">${m.jobNames[s.job] ?? s.job} <small><code>${s.job}</code></small></h2>
 <p>${m.nextRun}: ${when(s.next_run_at, s.timezone)} · ${m.lastRun}: ${when(s.last_run_at, s.timezone)}${s.last_outcome ? html` <span class="status ${s.last_outcome}">${s.last_outcome}</span>` : ''}</p>
 <form method="post" action="/control/schedules/${s.job}" class="filters">${csrfField(ctx)}
 <div class="field"><label for="cron-${s.job}">${m.cron}</label><input id="cron-${s.job}" name="cron" value="${s.cron}" required></div>
@@ -93,7 +95,7 @@ ${schedules.map(
 <tbody>${runs.map(
       (
         r,
-      ) => html`<tr><td>${formatDateTime(r.started_at, ctx)}</td><td><code>${r.job}</code></td><td><span class="status ${r.outcome}">${r.outcome}</span></td>
+      ) => html`<tr><td>${formatDateTime(r.started_at, ctx)}</td><td>${m.jobNames[r.job] ?? r.job}</td><td><span class="status ${r.outcome}">${r.outcome}</span></td>
 <td>${r.counts ? JSON.stringify(r.counts) : ''}</td><td>${r.error ?? ''}</td></tr>`,
     )}</tbody></table></div></section>`,
   });

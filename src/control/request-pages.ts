@@ -30,6 +30,11 @@ export type DetailRow = PaymentRequestRow & { tenant_name: string; tenant_timezo
 const statusBadge = (s: string, ctx: PageContext) =>
   html`<span class="status ${s}">${ctx.m.statuses[s as keyof typeof ctx.m.statuses] ?? s}</span>`;
 
+/** A hold freed (the only way from AUTHORISED_TO_VALIDATE to CANCELLED) reads "Released", not "Cancelled". */
+const isRelease = (h: { from_status: string | null; to_status: string }) =>
+  h.from_status === 'AUTHORISED_TO_VALIDATE' && h.to_status === 'CANCELLED';
+const releasedBadge = (ctx: PageContext) => html`<span class="status CANCELLED">${ctx.m.released}</span>`;
+
 function tenantPicker(ctx: PageContext, tenants: readonly Tenant[], selected: string | undefined): SafeHtml {
   if (!ctx.user || ctx.user.tenantId !== null) return html``;
   return html`<div class="field"><label for="f-tenant">${ctx.m.tenant}</label>
@@ -148,14 +153,14 @@ ${
 </form>`;
 }
 
-function summary(ctx: PageContext, row: DetailRow): SafeHtml {
+function summary(ctx: PageContext, row: DetailRow, released: boolean): SafeHtml {
   const { m } = ctx;
   const item = (label: string, value: unknown) =>
     html`<div><dt>${label}</dt><dd>${value === null || value === undefined || value === '' ? '—' : String(value)}</dd></div>`;
   const money = (c: number) => formatAmount(c, row.currency, ctx);
   return html`<dl class="summary">
 ${item(m.reference, row.reference)}${item(m.type, m.types[row.request_type])}
-${html`<div><dt>${m.status}</dt><dd>${statusBadge(row.status, ctx)}</dd></div>`}
+${html`<div><dt>${m.status}</dt><dd>${released ? releasedBadge(ctx) : statusBadge(row.status, ctx)}</dd></div>`}
 ${item(m.tenant, row.tenant_name)}
 ${item(m.amount, money(row.amount))}${item(m.captured, money(row.amount_captured))}${item(m.refunded, money(row.amount_refunded))}
 ${item(m.guest, `${row.guest_first_name} ${row.guest_last_name}`)}${item(m.email, row.guest_email)}${item(m.phone, row.guest_phone)}
@@ -173,7 +178,7 @@ function reservationData(ctx: PageContext, data: Record<string, unknown>): SafeH
   // Readable: one line per key; nested values as indented JSON. Escaped like any other text.
   return html`<dl class="summary">${entries.map(
     ([k, v]) =>
-      html`<div><dt>${k}</dt><dd>${typeof v === 'object' && v !== null ? html`<pre>${JSON.stringify(v, null, 2)}</pre>` : String(v)}</dd></div>`,
+      html`<div><dt>${ctx.m.reservationKeys[k] ?? k}</dt><dd>${typeof v === 'object' && v !== null ? html`<pre>${JSON.stringify(v, null, 2)}</pre>` : String(v)}</dd></div>`,
   )}</dl>`;
 }
 
@@ -186,9 +191,9 @@ function ledgerTable(ctx: PageContext, row: DetailRow, ledger: readonly LedgerRo
 <tbody>${ledger.map(
     (
       l,
-    ) => html`<tr${l.incident ? html` class="incident"` : ''}><td>${formatDateTime(l.created_at, ctx, row.tenant_timezone)}</td><td>${l.kind}</td>
-<td class="num">${formatAmount(l.amount, l.currency || row.currency, ctx)}</td><td><span class="status ${l.state}">${l.state === 'in_doubt' ? m.inDoubt.split(':')[0] : l.state}</span>${l.error ? html`<br><small>${l.error}</small>` : ''}</td>
-<td>${l.provider} ${l.provider_transaction_id ?? ''}</td><td>${l.source}${l.actor ? ` · ${l.actor}` : ''}</td><td>${l.incident ? html`<strong>${l.incident}</strong>` : ''}</td></tr>`,
+    ) => html`<tr${l.incident ? html` class="incident"` : ''}><td>${formatDateTime(l.created_at, ctx, row.tenant_timezone)}</td><td>${m.ledgerKinds[l.kind] ?? l.kind}</td>
+<td class="num">${formatAmount(l.amount, l.currency || row.currency, ctx)}</td><td><span class="status ${l.state}">${m.ledgerStates[l.state] ?? l.state}</span>${l.error ? html`<br><small>${l.error}</small>` : ''}</td>
+<td>${l.provider} ${l.provider_transaction_id ?? ''}</td><td>${m.sources[l.source] ?? l.source}${l.actor ? ` · ${l.actor}` : ''}</td><td>${l.incident ? html`<strong>${l.incident}</strong>` : ''}</td></tr>`,
   )}</tbody></table></div>`;
 }
 
@@ -200,8 +205,8 @@ function historyTable(ctx: PageContext, history: readonly HistoryRow[], timeZone
     (
       h,
     ) => html`<tr${h.to_status === 'INCIDENT' ? html` class="incident"` : ''}><td>${formatDateTime(h.created_at, ctx, timeZone)}</td>
-<td>${h.from_status ? statusBadge(h.from_status, ctx) : '—'}</td><td>${h.to_status === 'INCIDENT' ? html`<strong>${m.incident}</strong>${h.detail ? html`<br><small>${JSON.stringify(h.detail)}</small>` : ''}` : statusBadge(h.to_status, ctx)}</td>
-<td>${h.source}</td><td>${h.actor ?? ''}</td></tr>`,
+<td>${h.from_status ? statusBadge(h.from_status, ctx) : '—'}</td><td>${h.to_status === 'INCIDENT' ? html`<strong>${m.incident}</strong>${h.detail ? html`<br><small>${JSON.stringify(h.detail)}</small>` : ''}` : isRelease(h) ? releasedBadge(ctx) : statusBadge(h.to_status, ctx)}</td>
+<td>${m.sources[h.source] ?? h.source}</td><td>${h.actor ?? ''}</td></tr>`,
   )}</tbody></table></div>`;
 }
 
@@ -226,7 +231,7 @@ export function detailPage(
     body: html`<p><a href="/control/requests">${m.back}</a></p>
 <h1>${row.reference}</h1>
 ${noHoldWillBePlaced(row) ? html`<p class="flash error" role="status">${m.noHoldWillBePlaced}</p>` : ''}
-<section class="card" aria-labelledby="details-h"><h2 id="details-h">${m.details}</h2>${summary(ctx, row)}</section>
+<section class="card" aria-labelledby="details-h"><h2 id="details-h">${m.details}</h2>${summary(ctx, row, p.history.some(isRelease))}</section>
 ${
   p.paymentLink
     ? html`<section class="card" aria-labelledby="link-h"><h2 id="link-h">${m.paymentLinkLabel}</h2>

@@ -191,12 +191,12 @@ describe(`back office payment requests (${ENGINE})`, { timeout: 180_000 }, () =>
     );
     const detail = await c.get(`/control/requests/${r.uuid}`);
     assert.match(detail.body, /No action is possible in this status/);
-    // The ledger: the hold's capture and both refunds, each with its provider state.
+    // The ledger: the hold's capture and both refunds (named in words), each with its provider state.
     const ledger = detail.body.slice(detail.body.indexOf('id="ledger-h"'), detail.body.indexOf('id="history-h"'));
     const kinds = [...ledger.matchAll(/<tr><td>[^<]*<\/td><td>(\w+)<\/td>[\s\S]*?class="status (\w+)"/g)].map(
       (m) => `${m[1]}:${m[2]}`,
     );
-    assert.deepEqual(kinds.slice(-3), ['capture:succeeded', 'refund:succeeded', 'refund:succeeded']);
+    assert.deepEqual(kinds.slice(-3), ['Capture:succeeded', 'Refund:succeeded', 'Refund:succeeded']);
   });
 
   test('capture (partial) and release of holds, in French words when the user reads French', async () => {

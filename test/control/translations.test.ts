@@ -1,0 +1,118 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { CONTROL_LANGUAGES, CONTROL_MESSAGES } from '../../src/control/messages.js';
+import { arrangeStatus } from '../helpers/fixtures.js';
+import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { ControlClient, createUser } from './control-client.js';
+
+/**
+ * Words of the code or of English that staff reading French or German must never meet: money
+ * operations and their states, sources, reservation keys, job and audit codes.
+ */
+const KNOWN_TERMS = [
+  'capture',
+  'verification',
+  'hold',
+  'succeeded',
+  'requested',
+  'in_doubt',
+  'api',
+  'guest',
+  'ipn',
+  'job',
+  'admin',
+  'checkin',
+  'checkout',
+  'room_type',
+  'Cancelled',
+  'Tenant',
+  'create_deferred_payments',
+  'logo_changed',
+  'sign_in',
+  'request_created',
+];
+
+/** The text a reader sees: tags, attributes and <code> (commands for operators) removed. */
+function visibleText(body: string): string {
+  return body
+    .replace(/<(script|style|code)[\s\S]*?<\/\1>/g, ' ')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&[a-z#0-9]+;/g, ' ');
+}
+
+describe(`French and German are complete (${ENGINE})`, { timeout: 120_000 }, () => {
+  let t: TestApp;
+  let id = '';
+  before(async () => {
+    t = await startTestApp();
+    await createUser(t, 'root-words');
+    const r = await createRequest(t, {
+      request_type: 'IMPRINT',
+      amount: 100,
+      guest_first_name: 'Zoé',
+      guest_last_name: 'Durand',
+      guest_email: 'zoe.durand@example.com',
+      reservation_data: { checkin: '2026-12-24', checkout: '2026-12-27', room_type: 'Double' },
+    });
+    id = r.uuid;
+    await arrangeStatus(t.db, id, 'AUTHORISED_TO_VALIDATE');
+    assert.equal(
+      (await t.call({ method: 'POST', url: `/api/payment-requests/${id}/capture/`, payload: { amount: 60 } }))
+        .statusCode,
+      200,
+    );
+    assert.equal(
+      (await t.call({ method: 'POST', url: `/api/payment-requests/${id}/refund/`, payload: { amount: 10 } }))
+        .statusCode,
+      200,
+    );
+    const released = await createRequest(t, { request_type: 'IMPRINT', amount: 50 });
+    await arrangeStatus(t.db, released.uuid, 'AUTHORISED_TO_VALIDATE');
+    await t.call({ method: 'POST', url: `/api/payment-requests/${released.uuid}/release/` });
+  });
+  after(() => t.close());
+
+  test('every word map has the same keys in every language', () => {
+    const en = CONTROL_MESSAGES.en;
+    for (const language of CONTROL_LANGUAGES) {
+      const m = CONTROL_MESSAGES[language];
+      for (const map of [
+        'statuses',
+        'types',
+        'ledgerKinds',
+        'ledgerStates',
+        'sources',
+        'reservationKeys',
+        'jobNames',
+        'auditActions',
+        'auditOutcomes',
+        'auditDetail',
+      ] as const) {
+        assert.deepEqual(Object.keys(m[map]).sort(), Object.keys(en[map]).sort(), `${language}.${map}`);
+      }
+    }
+  });
+
+  for (const language of ['fr', 'de'] as const) {
+    test(`no English or code word on the pages in ${language}`, async () => {
+      const c = await new ControlClient(t, `10.5.0.${language === 'fr' ? 1 : 2}`).signedIn('root-words');
+      await c.get(`/control/language/${language}?back=/control/requests`);
+      const seen: string[] = [];
+      for (const url of [
+        '/control/requests',
+        `/control/requests/${id}`,
+        '/control/audit',
+        '/control/schedules',
+        '/control/requests/new',
+      ]) {
+        const r = await c.get(url);
+        assert.equal(r.statusCode, 200, url);
+        const text = visibleText(r.body);
+        for (const term of KNOWN_TERMS) {
+          if (new RegExp(`(^|[^\\p{L}_])${term}($|[^\\p{L}_])`, 'u').test(text)) seen.push(`${url}: ${term}`);
+        }
+      }
+      assert.deepEqual(seen, []);
+    });
+  }
+});
