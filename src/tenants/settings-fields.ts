@@ -133,7 +133,7 @@ export const SETTING_FIELDS: readonly SettingField[] = [
     kind: 'boolean',
     security: true,
     valueOption: true,
-    help: 'true: every back-office user of the tenant signs in with a second factor (TOTP), and one who has none sets it up right after the password; false: each user chooses',
+    help: 'true: every back-office user of the tenant signs in with a second factor (an authenticator app), and one who has none sets it up right after the password; false: each user chooses (CONTROL_REQUIRE_2FA=on requires it of everyone whatever this says)',
   },
 ];
 
