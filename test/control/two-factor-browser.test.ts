@@ -75,6 +75,7 @@ describe(`two-factor sign-in in a real browser (${ENGINE})`, { skip: skipWithout
     await page.waitForURL('**/control/requests');
     await page.getByRole('link', { name: 'Signed in as desk' }).click();
     await page.waitForURL('**/control/account');
+    await noViolations(page, 'account page');
     await page.getByRole('link', { name: 'Two-factor sign-in' }).click();
     await page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
     const qr = page.getByRole('img', { name: 'QR code to scan with your authenticator app' });

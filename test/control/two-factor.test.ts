@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { SIGN_IN_LIMITS } from '../../src/admin-users/index.js';
+import { buildApp } from '../../src/app.js';
 import { runCommand } from '../../src/cli/run-command.js';
 import { loadConfig } from '../../src/config/index.js';
 import { ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -278,6 +280,50 @@ describe(`two-factor sign-in (TOTP) in the back office (${ENGINE})`, { timeout: 
       refused.map((a) => a.detail.reason),
       ['unreadable_key'],
     );
+  });
+
+  test('payreq secrets reseal moves the TOTP keys to a new SECRET_KEY; codes still sign in after', async () => {
+    await createUser(t, 'rotated', t.tenant.tenantId);
+    const { key } = await enrol(await client().signedIn('rotated'), clock);
+    const user = await t.repos.adminUsers.findByUsername('rotated');
+    const oldKey = t.app.payreq.secretKeys.current;
+    const env = {
+      NODE_ENV: 'test',
+      DATABASE_URL: t.testDb.url,
+      WORKERS: 'off',
+      SECRET_KEY: `${'N'.repeat(16)}${randomBytes(24).toString('hex')}`,
+      SECRET_KEY_ID: 'k2',
+    };
+    const config = loadConfig({ ...env, SECRET_KEYS_OLD: `${oldKey.id}:${oldKey.key}` });
+    const rotated = await buildApp({ config, db: t.db, now: () => clock });
+    await rotated.ready();
+    try {
+      const ctx = { config, db: t.db, repos: rotated.payreq.repos, app: rotated.payreq };
+      const r = await runCommand(['secrets', 'reseal', '--json'], ctx);
+      assert.equal(r.exitCode, 0, r.stderr);
+      const report = JSON.parse(r.stdout);
+      assert.ok(report.kinds.totp_secrets.resealed >= 1, r.stdout);
+      // The one left behind is the key of an earlier test sealed under a key nobody has.
+      assert.deepEqual(
+        report.failures.map((f: { kind: string; key_id: string }) => [f.kind, f.key_id]),
+        [['totp_secrets', 'retired2024']],
+      );
+      const sealed = (await t.repos.twoFactor.find(user?.id ?? ''))?.secret_sealed ?? '';
+      assert.match(sealed, /^v2:k2:/);
+      // The service on the new key alone (the old one retired) opens it: the code signs in.
+      const newOnly = await buildApp({ config: loadConfig(env), db: t.db, now: () => clock });
+      await newOnly.ready();
+      try {
+        tick();
+        const c = new ControlClient({ ...t, app: newOnly }, '10.20.9.1');
+        const ok = await signInWith(c, 'rotated', 'code', codeFor(key, clock));
+        assert.equal(ok.statusCode, 303, ok.body);
+      } finally {
+        await newOnly.close();
+      }
+    } finally {
+      await rotated.close();
+    }
   });
 
   test("a superuser resets a user's second factor from the user's page", async () => {
