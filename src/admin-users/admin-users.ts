@@ -17,17 +17,49 @@ export function normaliseUsername(raw: string): string {
   return raw.trim().toLowerCase();
 }
 
+/**
+ * What can be wrong with a new user's or a new password's values, as codes: the command line
+ * prints the English text below (`message`), the back office its own words for the code, in
+ * the page's language.
+ */
+export type UserIssueCode = 'username_invalid' | 'password_short' | 'password_long' | 'password_common' | 'no_tenant';
+
+const ISSUE_TEXT: Record<UserIssueCode, string> = {
+  username_invalid: 'must be 1 to 64 characters: letters, digits and . _ @ - (starting with a letter or digit)',
+  password_short: `must be at least ${MIN_PASSWORD_LENGTH} characters`,
+  password_long: `must be at most ${MAX_PASSWORD_LENGTH} characters`,
+  password_common: 'is one of the most common passwords (easily guessed): choose another',
+  no_tenant: 'no such tenant',
+};
+
+export interface UserIssue {
+  field: string;
+  code: UserIssueCode;
+  message: string;
+}
+
+const issue = (field: string, code: UserIssueCode | undefined): UserIssue[] =>
+  code ? [{ field, code, message: ISSUE_TEXT[code] }] : [];
+
+function usernameIssue(username: string): UserIssueCode | undefined {
+  return USERNAME.test(username) ? undefined : 'username_invalid';
+}
+
+export function passwordIssue(password: string): UserIssueCode | undefined {
+  if (password.length < MIN_PASSWORD_LENGTH) return 'password_short';
+  if (password.length > MAX_PASSWORD_LENGTH) return 'password_long';
+  if (isCommonPassword(password)) return 'password_common';
+  return undefined;
+}
+
 export function usernameProblem(username: string): string | undefined {
-  return USERNAME.test(username)
-    ? undefined
-    : 'must be 1 to 64 characters: letters, digits and . _ @ - (starting with a letter or digit)';
+  const code = usernameIssue(username);
+  return code && ISSUE_TEXT[code];
 }
 
 export function passwordProblem(password: string): string | undefined {
-  if (password.length < MIN_PASSWORD_LENGTH) return `must be at least ${MIN_PASSWORD_LENGTH} characters`;
-  if (password.length > MAX_PASSWORD_LENGTH) return `must be at most ${MAX_PASSWORD_LENGTH} characters`;
-  if (isCommonPassword(password)) return 'is one of the most common passwords (easily guessed): choose another';
-  return undefined;
+  const code = passwordIssue(password);
+  return code && ISSUE_TEXT[code];
 }
 
 /** A password read from standard input: one trailing newline (from echo or a file) is not part of it. */
@@ -57,12 +89,14 @@ export function adminUsers(repos: Repositories) {
     async create(input: { username: string; password: string; tenantId: string | null }): Promise<AdminUser> {
       const username = normaliseUsername(input.username);
       const issues = [
-        { field: 'username', message: usernameProblem(username) },
-        { field: 'password', message: passwordProblem(input.password) },
-      ].filter((i): i is { field: string; message: string } => i.message !== undefined);
+        ...issue('username', usernameIssue(username)),
+        ...issue('password', passwordIssue(input.password)),
+      ];
       if (issues.length > 0) throw errors.validation(issues);
       if (input.tenantId && !(await repos.tenants.find(input.tenantId))) {
-        throw errors.validation([{ field: 'tenant', message: `no tenant with id ${input.tenantId}` }]);
+        throw errors.validation([
+          { field: 'tenant', code: 'no_tenant', message: `no tenant with id ${input.tenantId}` },
+        ]);
       }
       const row = await repos.adminUsers.insert({
         username,
@@ -77,15 +111,45 @@ export function adminUsers(repos: Repositories) {
       return (await repos.adminUsers.list(tenantId)).map(toAdminUser);
     },
 
-    /** A new password ends every open session of the user. */
-    async setPassword(rawUsername: string, password: string): Promise<AdminUser> {
+    /**
+     * A new password ends every open session of the user, but `keepSession` (the session id of
+     * a user changing their own password, who stays signed in there).
+     */
+    async setPassword(rawUsername: string, password: string, opts: { keepSession?: string } = {}): Promise<AdminUser> {
       const username = normaliseUsername(rawUsername);
-      const problem = passwordProblem(password);
-      if (problem) throw errors.validation([{ field: 'password', message: problem }]);
+      const problems = issue('password', passwordIssue(password));
+      if (problems.length > 0) throw errors.validation(problems);
       const row = await repos.adminUsers.setPassword(username, await hashPassword(password));
       if (!row) throw adminErrors.userNotFound(username);
-      await repos.adminSessions.destroyForUser(row.id);
+      await repos.adminSessions.destroyForUser(row.id, opts.keepSession);
       return toAdminUser(row);
+    },
+
+    /** Ends every session of the user (a lost laptop, a departure); how many were open. */
+    async endSessions(rawUsername: string): Promise<{ user: AdminUser; ended: number }> {
+      const username = normaliseUsername(rawUsername);
+      const row = await repos.adminUsers.findByUsername(username);
+      if (!row) throw adminErrors.userNotFound(username);
+      return { user: toAdminUser(row), ended: await repos.adminSessions.destroyForUser(row.id) };
+    },
+
+    /**
+     * Removes the user's second factor and recovery codes (a lost phone) and ends their
+     * sessions: the next sign-in takes the password alone, or sends them to set up a new one
+     * where two factors are required.
+     */
+    async resetTwoFactor(rawUsername: string): Promise<{ user: AdminUser; removed: boolean; ended: number }> {
+      const username = normaliseUsername(rawUsername);
+      const row = await repos.adminUsers.findByUsername(username);
+      if (!row) throw adminErrors.userNotFound(username);
+      const removed = await repos.twoFactor.remove(row.id);
+      return { user: toAdminUser(row), removed, ended: await repos.adminSessions.destroyForUser(row.id) };
+    },
+
+    async findByUsername(rawUsername: string): Promise<AdminUser | undefined> {
+      const username = normaliseUsername(rawUsername);
+      const row = USERNAME.test(username) ? await repos.adminUsers.findByUsername(username) : undefined;
+      return row && toAdminUser(row);
     },
 
     /** Disabling signs the user out everywhere, at once. */

@@ -1,4 +1,4 @@
-// Users of the back office: accounts, passwords (scrypt), who may see which tenant.
+// Users of the back office: accounts, passwords (scrypt), two factors (TOTP), who may see which tenant.
 export {
   type AdminUser,
   type AdminUsers,
@@ -7,9 +7,32 @@ export {
   MIN_PASSWORD_LENGTH,
   normaliseUsername,
   passwordFromStdin,
+  passwordIssue,
   passwordProblem,
+  type UserIssue,
+  type UserIssueCode,
   usernameProblem,
 } from './admin-users.js';
 export { isCommonPassword } from './common-passwords.js';
 export { checkPassword, hashPassword, SCRYPT, verifyPassword } from './passwords.js';
-export { afterFailure, refunded, SIGN_IN_LIMITS, type SignInGate, signInThrottle } from './sign-in-throttle.js';
+export {
+  afterFailure,
+  refunded,
+  SIGN_IN_LIMITS,
+  type SignInGate,
+  type SignInStep,
+  signInThrottle,
+} from './sign-in-throttle.js';
+export {
+  codeStep,
+  newRecoveryCodes,
+  normaliseRecoveryCode,
+  RECOVERY_CODE_COUNT,
+  recoveryCodeHash,
+  TOTP_SETTINGS,
+  type TwoFactor,
+  type TwoFactorState,
+  totpCode,
+  totpUri,
+  twoFactor,
+} from './two-factor.js';

@@ -36,9 +36,19 @@ export function refunded(row: ThrottleRow | undefined, free: number): ThrottleRo
 
 export type SignInGate = { allowed: true } | { allowed: false; retryAt: Date };
 
-export function signInThrottle(repo: SignInThrottleRepository) {
+/**
+ * What is being guessed: the password at sign-in, the second factor (a TOTP or recovery code,
+ * after a right password), or the password asked again of a signed-in user before a change to
+ * how they sign in (`reauth`). Each has its own per-username count, at the same pace: a right
+ * password never clears the code's count, and a session guessing its user's password on the
+ * account page cannot lock that user out of the sign-in form. The address count is shared.
+ */
+export type SignInStep = 'password' | 'code' | 'reauth';
+const STEP_PREFIX: Record<SignInStep, string> = { password: 'user', code: 'code', reauth: 'reauth' };
+
+export function signInThrottle(repo: SignInThrottleRepository, step: SignInStep = 'password') {
   const keys = (username: string, address: string) => ({
-    user: `user:${username.slice(0, 64)}`,
+    user: `${STEP_PREFIX[step]}:${username.slice(0, 64)}`,
     ip: `ip:${address}`,
   });
   return {
@@ -65,7 +75,7 @@ export function signInThrottle(repo: SignInThrottleRepository) {
       });
     },
 
-    /** The password was right: the username starts afresh, the address gets its attempt back. */
+    /** The password (or code) was right: the username starts afresh, the address gets its attempt back. */
     async succeeded(username: string, address: string, now: Date): Promise<void> {
       const k = keys(username, address);
       await repo.change([k.user, k.ip], now, (rows) => ({

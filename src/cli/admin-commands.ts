@@ -123,3 +123,71 @@ export const adminSetPassword: CommandSpec = {
     return { json: present(user), text: `Password of "${user.username}" changed; their open sessions are ended.` };
   },
 };
+
+/** What a command changed about a user, in the audit log beside the back office's own actions. */
+async function auditCli(
+  ctx: Parameters<NonNullable<CommandSpec['run']>>[0],
+  user: AdminUser,
+  action: string,
+  detail: Record<string, unknown>,
+): Promise<void> {
+  await ctx.repos.audit.record({
+    username: null,
+    tenantId: user.tenantId,
+    ip: null,
+    action,
+    target: user.username,
+    outcome: 'ok',
+    detail: { ...detail, via: 'command line' },
+  });
+}
+
+function usernameOption(options: Readonly<Record<string, unknown>>): string {
+  return check.text('username', options.username as string | undefined, 64);
+}
+
+export const adminResetTwoFactor: CommandSpec = {
+  name: 'admin reset-2fa',
+  summary: "remove a user's two-factor sign-in (a lost phone); ends their sessions",
+  usage: 'payreq admin reset-2fa --username U [--json]',
+  help: [
+    '  --username U   the back-office user whose authenticator app and recovery codes are removed',
+    'Their open sessions end. At their next sign-in the password alone lets them in, or, where two',
+    'factors are required (tenant require_2fa, CONTROL_REQUIRE_2FA=on), sends them to set up a new',
+    'app before anything else. Recorded in the audit log (two_factor_reset).',
+  ].join('\n'),
+  options: { username: { type: 'string' } },
+  needs: 'schema',
+  async run(ctx, { options }) {
+    const username = usernameOption(options);
+    const done = await asCli(() => adminUsers(ctx.repos).resetTwoFactor(username));
+    await auditCli(ctx, done.user, 'two_factor_reset', { had_two_factor: done.removed, sessions_ended: done.ended });
+    return {
+      json: { ...present(done.user), two_factor_removed: done.removed, sessions_ended: done.ended },
+      text: done.removed
+        ? `Two-factor sign-in of "${done.user.username}" removed; ${done.ended} session(s) ended.`
+        : `"${done.user.username}" had no two-factor sign-in; ${done.ended} session(s) ended.`,
+    };
+  },
+};
+
+export const adminEndSessions: CommandSpec = {
+  name: 'admin end-sessions',
+  summary: 'end every back-office session of a user (they sign in again)',
+  usage: 'payreq admin end-sessions --username U [--json]',
+  help: [
+    '  --username U   the back-office user signed out everywhere at once',
+    'Recorded in the audit log (user_sessions_ended).',
+  ].join('\n'),
+  options: { username: { type: 'string' } },
+  needs: 'schema',
+  async run(ctx, { options }) {
+    const username = usernameOption(options);
+    const done = await asCli(() => adminUsers(ctx.repos).endSessions(username));
+    await auditCli(ctx, done.user, 'user_sessions_ended', { sessions_ended: done.ended });
+    return {
+      json: { ...present(done.user), sessions_ended: done.ended },
+      text: `${done.ended} session(s) of "${done.user.username}" ended.`,
+    };
+  },
+};

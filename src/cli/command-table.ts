@@ -2,7 +2,9 @@ import {
   adminCreateUser,
   adminDisableUser,
   adminEnableUser,
+  adminEndSessions,
   adminListUsers,
+  adminResetTwoFactor,
   adminSetPassword,
 } from './admin-commands.js';
 import { booksCheck } from './books-commands.js';
@@ -59,5 +61,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   adminDisableUser,
   adminEnableUser,
   adminSetPassword,
+  adminResetTwoFactor,
+  adminEndSessions,
   secretsReseal,
 ];

@@ -40,7 +40,8 @@ export const secretsReseal: CommandSpec = {
   usage: 'payreq secrets reseal [--batch N] [--json]',
   help: [
     `  --batch N   rows read and written together (default ${DEFAULT_BATCH}, at most ${MAX_BATCH})`,
-    'Card tokens, provider account secrets and webhook secrets sealed under a retired key',
+    "Card tokens, provider account secrets, webhook secrets and back-office users' TOTP secrets sealed",
+    'under a retired key',
     '(SECRET_KEYS_OLD) are opened with it and sealed with SECRET_KEY (SECRET_KEY_ID). Safe while the',
     'service runs, and resumable: run it again after an interruption. When it reports 0 remaining',
     'under an old id, that key can be removed from SECRET_KEYS_OLD.',

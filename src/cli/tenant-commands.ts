@@ -72,7 +72,7 @@ const UPDATE_OPTIONS: Record<string, OptionSpec> = {
   tenant: { type: 'string' },
   ...Object.fromEntries(
     SETTING_FIELDS.flatMap((f): [string, OptionSpec][] =>
-      f.kind === 'boolean'
+      f.kind === 'boolean' && !f.valueOption
         ? [
             [f.option, { type: 'boolean' }],
             [noOption(f), { type: 'boolean' }],
@@ -83,7 +83,7 @@ const UPDATE_OPTIONS: Record<string, OptionSpec> = {
 };
 
 function usageOf(f: SettingField): string {
-  if (f.kind === 'boolean') return `[--${f.option}|--${noOption(f)}]`;
+  if (f.kind === 'boolean') return f.valueOption ? `[--${f.option} true|false]` : `[--${f.option}|--${noOption(f)}]`;
   const WORDS: Record<string, string> = {
     integer: 'N',
     timezone: 'ZONE',
@@ -100,7 +100,7 @@ function usageOf(f: SettingField): string {
 function rawSettings(options: Readonly<Record<string, string | boolean | undefined>>) {
   const raw: Record<string, string | boolean | undefined> = {};
   for (const f of SETTING_FIELDS) {
-    if (f.kind === 'boolean') {
+    if (f.kind === 'boolean' && !f.valueOption) {
       const on = options[f.option] === true;
       const off = options[noOption(f)] === true;
       if (on && off) throw new CliError(`give --${f.option} or --${noOption(f)}, not both`);
@@ -152,7 +152,10 @@ export const tenantUpdate: CommandSpec = {
   usage: `payreq tenant update --tenant ID ${SETTING_FIELDS.map(usageOf).join(' ')} [--json]`,
   help: [
     '  --tenant ID  the tenant to change',
-    ...SETTING_FIELDS.map((f) => `  --${f.option}${f.kind === 'boolean' ? `, --${noOption(f)}` : ''}: ${f.help}`),
+    ...SETTING_FIELDS.map(
+      (f) =>
+        `  --${f.option}${f.kind === 'boolean' ? (f.valueOption ? ' true|false' : `, --${noOption(f)}`) : ''}: ${f.help}`,
+    ),
     'All values are checked before anything is written; a bad one changes nothing.',
   ].join('\n'),
   options: UPDATE_OPTIONS,

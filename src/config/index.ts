@@ -71,6 +71,11 @@ export interface Config {
    * instances with workers from running a job twice.
    */
   workers: boolean;
+  /**
+   * CONTROL_REQUIRE_2FA=on: every back-office user, superusers included, signs in with a second
+   * factor (TOTP), whatever their tenant's `require_2fa`. Off by default: each tenant decides.
+   */
+  controlRequire2fa: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -187,6 +192,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const apiDocsRaw = (env.API_DOCS || (production ? 'off' : 'on')).toLowerCase();
   if (!['on', 'off'].includes(apiDocsRaw)) throw new ConfigError(`API_DOCS must be on or off (got "${env.API_DOCS}")`);
+  const require2faRaw = (env.CONTROL_REQUIRE_2FA || 'off').toLowerCase();
+  if (!['on', 'off'].includes(require2faRaw)) {
+    throw new ConfigError(`CONTROL_REQUIRE_2FA must be on or off (got "${env.CONTROL_REQUIRE_2FA}")`);
+  }
   const metricsToken = env.METRICS_TOKEN || undefined;
   if (metricsToken !== undefined && (metricsToken.length < 16 || !/^[\x21-\x7e]+$/.test(metricsToken))) {
     throw new ConfigError('METRICS_TOKEN must be at least 16 visible ASCII characters (e.g. `openssl rand -hex 24`)');
@@ -226,5 +235,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookRetryBaseMs: int(env, 'WEBHOOK_RETRY_BASE_MS', 30_000, 10, 3_600_000),
     jobLeaseSeconds: int(env, 'JOB_LEASE_SECONDS', 60, 1, 3600),
     workers: workersRaw === 'on',
+    controlRequire2fa: require2faRaw === 'on',
   };
 }

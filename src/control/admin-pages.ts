@@ -1,6 +1,7 @@
-import type { AdminUser } from '../admin-users/index.js';
+import type { AdminUser, TwoFactorState } from '../admin-users/index.js';
 import type { AuditRow, JobRunRow, ScheduleRow, Tenant } from '../db/index.js';
 import { html, type SafeHtml } from '../html/index.js';
+import { type SessionView, sessionsTable } from './account/index.js';
 import { csrfField, formatAmount, formatDateTime, type PageContext, page } from './layout.js';
 
 const problems = (list: readonly string[]): SafeHtml =>
@@ -44,7 +45,9 @@ export function usersPage(
 <section class="card"><div class="table-wrap" tabindex="0"><table><caption>${m.users}</caption>
 <thead><tr><th scope="col">${m.username}</th><th scope="col">${m.role}</th><th scope="col">${m.status}</th><th scope="col">${m.actions}</th></tr></thead>
 <tbody>${users.map(
-      (u) => html`<tr><td>${u.username}</td><td>${tenantName(u.tenantId)}</td>
+      (
+        u,
+      ) => html`<tr><td><a href="/control/users/${encodeURIComponent(u.username)}">${u.username}</a></td><td>${tenantName(u.tenantId)}</td>
 <td><span class="status ${u.disabled ? 'revoked' : 'active'}">${u.disabled ? m.disabled : m.active}</span></td>
 <td>${
         u.id === ctx.user?.id
@@ -61,6 +64,35 @@ export function usersPage(
       (t) => html`<option value="${t.id}">${t.name}</option>`,
     )}</select></div>
 <button type="submit">${m.create}</button></form></section>`,
+  });
+}
+
+/** One user, for a superuser: role, status, second factor, open sessions; end them, reset the factor. */
+export function userPage(
+  ctx: PageContext,
+  p: { user: AdminUser; tenants: readonly Tenant[]; twoFactor: TwoFactorState; sessions: readonly SessionView[] },
+): string {
+  const { m } = ctx;
+  const a = m.account;
+  const u = p.user;
+  const role = u.tenantId === null ? m.superuser : (p.tenants.find((t) => t.id === u.tenantId)?.name ?? u.tenantId);
+  const base = `/control/users/${encodeURIComponent(u.username)}`;
+  return page(ctx, {
+    title: `${a.user} ${u.username}`,
+    current: 'users',
+    body: html`<h1>${a.user} ${u.username}</h1>
+<section class="card"><dl class="summary">
+<div><dt>${m.role}</dt><dd>${role}</dd></div>
+<div><dt>${m.status}</dt><dd>${u.disabled ? m.disabled : m.active}</dd></div>
+<div><dt>${a.twoFactor}</dt><dd>${a.twoFactorState[p.twoFactor] ?? p.twoFactor}</dd></div>
+</dl></section>
+<section class="card" aria-labelledby="user-sessions-h"><h2 id="user-sessions-h">${a.sessions}</h2>
+${sessionsTable(ctx, p.sessions, false)}
+<form method="post" action="${base}/end-sessions">${csrfField(ctx)}<button type="submit" class="secondary">${a.endSessions}</button></form></section>
+<section class="card" aria-labelledby="user-2fa-h"><h2 id="user-2fa-h">${a.resetTwoFactor}</h2>
+<p class="hint">${a.resetTwoFactorHint}</p>
+<form method="post" action="${base}/reset-2fa">${csrfField(ctx)}<button type="submit" class="danger">${a.resetTwoFactor}</button></form></section>
+<p><a href="/control/users">${m.back}</a></p>`,
   });
 }
 

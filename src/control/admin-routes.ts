@@ -1,10 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { adminUsers } from '../admin-users/index.js';
+import { adminUsers, normaliseUsername, twoFactor } from '../admin-users/index.js';
 import { AppError, addDays, isIsoDate, midnightIn } from '../domain/index.js';
 import { cronProblem, nextRunAfter, runUnderLease, SCHEDULED_JOBS } from '../jobs/index.js';
 import { parseSetting, SETTING_FIELDS } from '../tenants/index.js';
-import { type AuditQuery, auditPage, schedulesPage, tenantsPage, usersPage } from './admin-pages.js';
+import { issueText, userSessions } from './account/index.js';
+import { type AuditQuery, auditPage, schedulesPage, tenantsPage, userPage, usersPage } from './admin-pages.js';
 import { audit, controlNotFound, field, flash, isUuid, pageContext, tenantScope, user } from './control-context.js';
+import { renewCsrfSecret } from './session.js';
 
 const send = (reply: FastifyReply, body: string, status = 200) =>
   reply.code(status).type('text/html; charset=utf-8').send(body);
@@ -15,6 +17,8 @@ function superuser(request: FastifyRequest): void {
 }
 
 const AUDIT_PAGE = 100;
+
+const USER_ACTIONS = new Set(['disable', 'enable', 'end-sessions', 'reset-2fa']);
 
 export async function adminRoutes(control: FastifyInstance): Promise<void> {
   const { payreq } = control;
@@ -71,17 +75,75 @@ export async function adminRoutes(control: FastifyInstance): Promise<void> {
       return reply.redirect('/control/users', 303);
     } catch (err) {
       if (!(err instanceof AppError) || err.httpStatus === 404) throw err;
-      const details = (err.extra.details as { field: string; message: string }[] | undefined) ?? [];
-      const issues = details.length > 0 ? details.map((d) => `${d.field}: ${d.message}`) : [err.message];
+      // In the page's language: each problem by its code, never the command line's English.
+      const details = (err.extra.details as { code?: string }[] | undefined) ?? [];
+      const issues =
+        err.code === 'username_taken'
+          ? [
+              ctx.m.account.usernameTaken(
+                String(field(request.body, 'username') ?? '')
+                  .trim()
+                  .toLowerCase(),
+              ),
+            ]
+          : details.length > 0
+            ? details.map((d) => issueText(ctx.m, d.code ?? ''))
+            : [ctx.m.invalid];
       return send(reply, usersPage(ctx, await users.list(), await payreq.repos.tenants.list(), issues), 422);
     }
   });
 
+  control.get('/users/:username', async (request, reply) => {
+    superuser(request);
+    const found = await users.findByUsername((request.params as { username: string }).username);
+    if (!found) throw controlNotFound();
+    const [state, sessions, tenants] = await Promise.all([
+      twoFactor(payreq.repos, payreq.secretKeys).state(found.id),
+      userSessions(payreq.repos, found.id, control.controlNow(), request.session.sessionId),
+      payreq.repos.tenants.list(),
+    ]);
+    const ctx = await pageContext(request, reply);
+    return send(reply, userPage(ctx, { user: found, tenants, twoFactor: state.state, sessions }));
+  });
+
+  // Disable, enable, end every session, reset the second factor (a lost phone): each audited.
   control.post('/users/:username/:action', async (request, reply) => {
     superuser(request);
     const { username, action } = request.params as { username: string; action: string };
-    if (action !== 'disable' && action !== 'enable') throw controlNotFound();
-    if (username === user(request).username) throw controlNotFound();
+    if (!USER_ACTIONS.has(action)) throw controlNotFound();
+    const me = user(request);
+    const self = normaliseUsername(username) === me.username;
+    if (action === 'end-sessions' || action === 'reset-2fa') {
+      const ctx = await pageContext(request, reply);
+      const done =
+        action === 'end-sessions'
+          ? await users.endSessions(username).catch(() => {
+              throw controlNotFound();
+            })
+          : await users.resetTwoFactor(username).catch(() => {
+              throw controlNotFound();
+            });
+      await audit(request, {
+        tenantId: done.user.tenantId,
+        action: action === 'end-sessions' ? 'user_sessions_ended' : 'two_factor_reset',
+        target: done.user.username,
+        outcome: 'ok',
+        detail: { sessions_ended: done.ended },
+      });
+      const text =
+        action === 'end-sessions'
+          ? ctx.m.account.sessionsEndedFor(done.user.username, done.ended)
+          : ctx.m.account.twoFactorResetFor(done.user.username);
+      // A superuser who ended their own sessions (or reset their own factor) has ended this one.
+      if (self) {
+        await request.session.destroy();
+        renewCsrfSecret(reply, payreq.config.production);
+        return reply.redirect('/control/sign-in', 303);
+      }
+      flash(request, 'ok', text);
+      return reply.redirect(`/control/users/${encodeURIComponent(done.user.username)}`, 303);
+    }
+    if (self) throw controlNotFound();
     const changed = await users.setDisabled(username, action === 'disable').catch(() => {
       throw controlNotFound();
     });

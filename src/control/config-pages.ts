@@ -124,8 +124,9 @@ export function settingsPage(
     return html`<div class="field"><label for="${id}">${label}</label>
 <input id="${id}" name="${f.name}" type="${type}"${f.kind === 'integer' ? html` inputmode="numeric"` : ''}${f.kind === 'phone' ? html` autocomplete="tel"` : ''} value="${shown}"${required}${described}>${problemLine}</div>`;
   };
-  const fields = SETTING_FIELDS.filter((f) => !f.guestPage).map(fieldHtml);
+  const fields = SETTING_FIELDS.filter((f) => !f.guestPage && !f.security).map(fieldHtml);
   const guestFields = SETTING_FIELDS.filter((f) => f.guestPage).map(fieldHtml);
+  const securityFields = SETTING_FIELDS.filter((f) => f.security).map(fieldHtml);
   return page(ctx, {
     title: m.settings,
     current: 'settings',
@@ -141,6 +142,10 @@ ${fields}
 <fieldset><legend>${m.guestPageHeading}</legend>
 <p class="hint">${m.guestPageIntro}</p>
 ${guestFields}
+</fieldset>
+<fieldset><legend>${m.securityHeading}</legend>
+<p class="hint">${m.securityIntro}</p>
+${securityFields}
 </fieldset>
 <button type="submit">${m.save}</button></form>
 ${providerAccountSection(ctx, p.providerAccount)}

@@ -85,6 +85,10 @@ pre { background: #f3f4f6; border: 1px solid #c9ccd2; border-radius: 0.375rem; p
 .actions form { border: 1px solid #c9ccd2; border-radius: 0.375rem; padding: 0.75rem; margin: 0; }
 .confirm { font-size: 1.125rem; }
 .pager { display: flex; gap: 1rem; margin-top: 1rem; }
+.qr { display: block; width: 12rem; height: 12rem; background: #ffffff; image-rendering: pixelated; margin-bottom: 0.75rem; }
+.secret, .codes { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 1.0625rem;
+  overflow-wrap: anywhere; }
+.codes { columns: 2 10rem; padding-left: 1.5rem; }
 code, .key, td, dd { overflow-wrap: anywhere; }
 img { max-width: 100%; }
 @media (max-width: 30rem) { .filters .wide { grid-column: auto; } main { padding: 0.75rem; } .narrow { margin: 1rem auto; } }

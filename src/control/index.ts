@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { toAppError } from '../api/index.js';
 import type { AppError } from '../domain/index.js';
 import { STATIC_SECURITY_HEADERS } from '../guest/index.js';
+import { accountRoutes, TWO_FACTOR_PATHS } from './account/index.js';
 import { adminRoutes } from './admin-routes.js';
 import { booksRoutes } from './books-routes.js';
 import { configRoutes } from './config-routes.js';
@@ -14,7 +15,9 @@ import type { ControlMessages } from './messages.js';
 import { newRequestRoutes } from './new-request-routes.js';
 import { requestsRoutes } from './requests-routes.js';
 import { registerSessions, sessionAlive } from './session.js';
+import { signInCodeRoutes } from './sign-in-code-routes.js';
 import { signInRoutes } from './sign-in-routes.js';
+import { mustEnrol } from './sign-in-session.js';
 
 export { SIGN_IN_LIMITS } from '../admin-users/index.js';
 export { ABSOLUTE_MS, CSRF_COOKIE, IDLE_MS, SESSION_COOKIE } from './session.js';
@@ -38,7 +41,16 @@ const CSP = [
   "base-uri 'none'",
 ].join('; ');
 
-const PUBLIC_PATHS = new Set(['/control/sign-in', '/control/assets/control.css', '/control/assets/control.js']);
+const PUBLIC_PATHS = new Set([
+  '/control/sign-in',
+  '/control/sign-in/code',
+  '/control/sign-in/recovery',
+  '/control/assets/control.css',
+  '/control/assets/control.js',
+]);
+
+/** All a user may reach who must set up a second factor and has none yet (and sign out). */
+const ENROL_PATHS = new Set([...TWO_FACTOR_PATHS, '/control/sign-out']);
 
 function pathOf(request: FastifyRequest): string {
   return (request.url.split('?')[0] ?? '').replace(/\/+$/, '') || '/';
@@ -53,13 +65,19 @@ async function identify(control: FastifyInstance, request: FastifyRequest): Prom
   if (!userId) return 'none';
   const now = control.controlNow().getTime();
   const session = { signedInAt: request.session.get('signedInAt'), lastSeenAt: request.session.get('lastSeenAt') };
-  const row = sessionAlive(session, now) ? await control.payreq.repos.adminUsers.find(userId) : undefined;
+  const row = sessionAlive(session, now) ? await control.payreq.repos.adminUsers.findForSession(userId) : undefined;
   if (!row || row.disabled_at !== null) {
     await request.session.destroy();
     return 'expired';
   }
   request.session.set('lastSeenAt', now);
-  request.controlUser = { id: row.id, username: row.username, tenantId: row.tenant_id };
+  if (request.session.get('ip') !== request.ip) request.session.set('ip', request.ip);
+  request.controlUser = {
+    id: row.id,
+    username: row.username,
+    tenantId: row.tenant_id,
+    mustEnrol: mustEnrol(request, row),
+  };
   return 'ok';
 }
 
@@ -137,7 +155,11 @@ export async function controlPlugin(app: FastifyInstance, opts: { now?: () => Da
       control.addHook('preHandler', async (request, reply) => {
         const path = pathOf(request);
         const who = await identify(control, request);
-        if (who === 'ok' || PUBLIC_PATHS.has(path) || path.startsWith('/control/language/')) return;
+        const open = PUBLIC_PATHS.has(path) || path.startsWith('/control/language/');
+        // Two factors required and none yet: setting one up comes before anything else.
+        if (who === 'ok' && request.controlUser?.mustEnrol && !open && !ENROL_PATHS.has(path))
+          return reply.redirect('/control/account/two-factor', 303);
+        if (who === 'ok' || open) return;
         // Not signed in: nothing runs; a page asks to sign in, a form is refused the same way.
         return reply.redirect(`/control/sign-in${who === 'expired' ? '?expired=1' : ''}`, 303);
       });
@@ -156,6 +178,8 @@ export async function controlPlugin(app: FastifyInstance, opts: { now?: () => Da
       control.get('/', async (_request, reply) => reply.redirect('/control/requests', 303));
       await control.register(signInRoutes);
       await control.register(newRequestRoutes);
+      await control.register(signInCodeRoutes);
+      await control.register(accountRoutes);
       await control.register(requestsRoutes);
       await control.register(configRoutes);
       await control.register(adminRoutes);

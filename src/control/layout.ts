@@ -9,9 +9,20 @@ export interface ControlUser {
   username: string;
   /** null: a superuser. */
   tenantId: string | null;
+  /** Two factors are required of them and they have none yet: every page but enrolment is closed. */
+  mustEnrol?: boolean;
 }
 
-export type Section = 'requests' | 'books' | 'keys' | 'settings' | 'tenants' | 'users' | 'schedules' | 'audit';
+export type Section =
+  | 'requests'
+  | 'books'
+  | 'keys'
+  | 'settings'
+  | 'tenants'
+  | 'users'
+  | 'schedules'
+  | 'audit'
+  | 'account';
 
 export interface PageContext {
   language: ControlLanguage;
@@ -50,7 +61,7 @@ export const csrfField = (ctx: PageContext) => html`<input type="hidden" name="_
 
 function nav(ctx: PageContext, current: Section | undefined): SafeHtml {
   const { m, user } = ctx;
-  if (!user) return html``;
+  if (!user || user.mustEnrol) return html``;
   const items: [Section, string, string][] = [
     ['requests', '/control/requests', m.navRequests],
     ['books', '/control/books', m.navBooks],
@@ -102,7 +113,7 @@ export function page(
 ${languageSwitch(ctx)}
 ${
   user
-    ? html`<span>${m.signedInAs(user.username)}</span>
+    ? html`<a href="/control/account"${p.current === 'account' ? html` aria-current="page"` : ''}>${m.signedInAs(user.username)}</a>
 <form method="post" action="/control/sign-out">${csrfField(ctx)}<button type="submit" class="link">${m.signOut}</button></form>`
     : ''
 }

@@ -1,4 +1,5 @@
 import type { Status } from '../domain/index.js';
+import { ACCOUNT_MESSAGES } from './messages-account.js';
 
 /**
  * The back office's words, English, French and German. Every page takes one `ControlMessages`; a
@@ -187,6 +188,7 @@ const en = {
     contact_email: 'Contact e-mail',
     terms_url: 'Terms and cancellation policy (https:// link)',
     accent_color: 'Accent colour (#rrggbb; at least 4.5:1 contrast with white; empty: default)',
+    require_2fa: 'Require two-factor sign-in of every user',
   } as Record<string, string>,
   providerAccount: 'Payment provider account',
   providerName: 'Provider',
@@ -196,6 +198,9 @@ const en = {
   providerNone: 'None yet',
   providerAccountHint: 'Set on the server with payreq tenant set-provider; its keys are never shown.',
   guestPageHeading: 'Guest page',
+  securityHeading: 'Security',
+  securityIntro:
+    'Signing in to this back office. Two-factor sign-in asks for a code from a phone app after the password.',
   guestPageIntro: 'Shown to guests on the payment page, the result pages and nowhere else. Empty: not shown.',
   logo: 'Logo',
   logoHint: 'PNG, JPEG or WebP, at most 200 kB (SVG is not accepted: it can carry scripts).',
@@ -277,6 +282,7 @@ const en = {
   } as Record<string, string>,
   auditAll: 'all that was left',
   // Books
+  account: ACCOUNT_MESSAGES.en,
   books: {
     title: 'Books',
     intro:
@@ -564,6 +570,7 @@ const fr: ControlMessages = {
     contact_email: 'E-mail de contact',
     terms_url: 'Conditions générales et d’annulation (lien https://)',
     accent_color: 'Couleur d’accent (#rrggbb ; contraste d’au moins 4,5:1 avec le blanc ; vide : par défaut)',
+    require_2fa: 'Exiger la connexion en deux étapes de chaque utilisateur',
   },
   providerAccount: 'Compte du prestataire de paiement',
   providerName: 'Prestataire',
@@ -573,6 +580,9 @@ const fr: ControlMessages = {
   providerNone: 'Aucun pour l’instant',
   providerAccountHint: 'Se règle sur le serveur avec payreq tenant set-provider ; ses clés ne sont jamais affichées.',
   guestPageHeading: 'Page du client',
+  securityHeading: 'Sécurité',
+  securityIntro:
+    'La connexion à ce back-office. La connexion en deux étapes demande, après le mot de passe, un code d’une application sur téléphone.',
   guestPageIntro:
     'Affiché aux clients sur la page de paiement et les pages de résultat, nulle part ailleurs. Vide : non affiché.',
   logo: 'Logo',
@@ -652,6 +662,7 @@ const fr: ControlMessages = {
   },
   auditAll: 'tout le restant',
   // Books
+  account: ACCOUNT_MESSAGES.fr,
   books: {
     title: 'Comptes',
     intro:
@@ -933,6 +944,7 @@ const de: ControlMessages = {
     contact_email: 'Kontakt-E-Mail',
     terms_url: 'Geschäfts- und Stornobedingungen (https://-Link)',
     accent_color: 'Akzentfarbe (#rrggbb; Kontrast zu Weiß mindestens 4,5:1; leer: Standard)',
+    require_2fa: 'Zwei-Faktor-Anmeldung für alle Benutzer verlangen',
   },
   providerAccount: 'Konto beim Zahlungsdienstleister',
   providerName: 'Anbieter',
@@ -943,6 +955,9 @@ const de: ControlMessages = {
   providerAccountHint:
     'Wird auf dem Server mit payreq tenant set-provider eingerichtet; seine Schlüssel werden nie angezeigt.',
   guestPageHeading: 'Gästeseite',
+  securityHeading: 'Sicherheit',
+  securityIntro:
+    'Die Anmeldung an diesem Backoffice. Die Zwei-Faktor-Anmeldung fragt nach dem Passwort nach einem Code aus einer App auf dem Telefon.',
   guestPageIntro:
     'Wird Gästen auf der Zahlungsseite und den Ergebnisseiten angezeigt, sonst nirgends. Leer: nicht angezeigt.',
   logo: 'Logo',
@@ -1022,6 +1037,7 @@ const de: ControlMessages = {
   },
   auditAll: 'der gesamte Rest',
   // Books
+  account: ACCOUNT_MESSAGES.de,
   books: {
     title: 'Bücher',
     intro:

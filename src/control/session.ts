@@ -39,6 +39,15 @@ declare module 'fastify' {
     flash?: { kind: 'ok' | 'error' | 'doubt'; text: string };
     /** The full key just created: shown once on the keys page, then dropped. */
     newKey?: { prefix: string; key: string };
+    /**
+     * After a right password, before the second factor: whose password it was, and when (epoch
+     * ms). Such a session is not signed in; only the code step reads it.
+     */
+    pendingUserId?: string;
+    pendingAt?: number;
+    /** The browser it was signed in from, and the address of its last request (the sessions page). */
+    userAgent?: string;
+    ip?: string;
   }
 }
 
@@ -49,11 +58,15 @@ function pgStore(sessions: AdminSessionsRepository) {
       sessions.get(id).then((data) => cb(null, (data ?? undefined) as never), cb);
     },
     set(id: string, data: unknown, cb: (err?: Error | null) => void) {
-      const s = data as { signedInAt?: number; lastSeenAt?: number };
+      const s = data as { signedInAt?: number; lastSeenAt?: number; userId?: string; pendingUserId?: string };
       // Rows outlive their use by little: the row expires when the session would.
       const now = Date.now();
       const expiresAt = new Date(Math.min(now + IDLE_MS, (s.signedInAt ?? now) + ABSOLUTE_MS, now + ABSOLUTE_MS));
-      sessions.set(id, data as Record<string, unknown>, expiresAt).then(() => cb(null), cb);
+      // A session that belongs to someone was created empty by regenerate() at its sign-in and
+      // is only ever updated after: once ended (deleted), a request still under way cannot
+      // bring it back by saving it.
+      const create = s.userId === undefined && s.pendingUserId === undefined;
+      sessions.set(id, data as Record<string, unknown>, expiresAt, { create }).then(() => cb(null), cb);
     },
     destroy(id: string, cb: (err?: Error | null) => void) {
       sessions.destroy(id).then(() => cb(null), cb);

@@ -6,6 +6,7 @@ import { printable } from './input-guard.js';
 import { csrfField, page } from './layout.js';
 import { isControlLanguage } from './messages.js';
 import { renewCsrfSecret } from './session.js';
+import { beginPending, beginSession, mustEnrol } from './sign-in-session.js';
 
 async function signInPage(request: FastifyRequest, reply: FastifyReply, status: number, problem?: string) {
   const ctx = await pageContext(request, reply);
@@ -88,15 +89,31 @@ export async function signInRoutes(control: FastifyInstance): Promise<void> {
       return signInPage(request, reply, 401, ctx.m.signInFailed);
     }
     await throttle.succeeded(name, request.ip, now);
-    // A new session id at sign-in: an id planted before (session fixation) is worth nothing.
-    await request.session.regenerate();
-    renewCsrfSecret(reply, app.payreq.config.production);
-    request.session.set('userId', found.id);
-    request.session.set('signedInAt', now.getTime());
-    request.session.set('lastSeenAt', now.getTime());
-    request.controlUser = { id: found.id, username: found.username, tenantId: found.tenantId };
-    await audit(request, { tenantId: found.tenantId, action: 'sign_in', outcome: 'ok' });
-    return reply.redirect('/control/requests', 303);
+    const standing = await app.payreq.repos.adminUsers.findForSession(found.id);
+    // A second factor is on: the session only waits for the code (a new session id, so an id
+    // planted before, session fixation, is worth nothing).
+    if (standing?.two_factor_on) {
+      await beginPending(request, reply, found.id, now);
+      await audit(request, {
+        username: found.username,
+        tenantId: found.tenantId,
+        action: 'sign_in_password',
+        outcome: 'ok',
+      });
+      return reply.redirect('/control/sign-in/code', 303);
+    }
+    await beginSession(request, reply, found, now);
+    await audit(request, {
+      tenantId: found.tenantId,
+      action: 'sign_in',
+      outcome: 'ok',
+      detail: { second_factor: 'none' },
+    });
+    // Two factors required and none set up: enrolment before anything else.
+    return reply.redirect(
+      standing && mustEnrol(request, standing) ? '/control/account/two-factor' : '/control/requests',
+      303,
+    );
   });
 
   control.post('/sign-out', async (request, reply) => {

@@ -13,6 +13,14 @@ export interface AdminUserRow {
 
 const COLUMNS = 'id, username, password_hash, tenant_id, disabled_at, created_at, password_changed_at';
 
+/** A user as every back-office request checks them: the row, and where they stand on two factors. */
+export interface SessionUserRow extends AdminUserRow {
+  /** A confirmed second factor (TOTP). */
+  two_factor_on: boolean;
+  /** Their tenant requires a second factor of every user (a superuser has no tenant: false). */
+  tenant_requires_2fa: boolean;
+}
+
 export function adminUsersRepository(db: Queryable) {
   return {
     /** undefined when the username is taken (unique index: two creates, one winner). */
@@ -30,6 +38,20 @@ export function adminUsersRepository(db: Queryable) {
     },
     async find(id: string): Promise<AdminUserRow | undefined> {
       const r = await db.query<AdminUserRow>(`SELECT ${COLUMNS} FROM admin_users WHERE id = $1`, [id]);
+      return r.rows[0];
+    },
+    async findForSession(id: string): Promise<SessionUserRow | undefined> {
+      const r = await db.query<SessionUserRow>(
+        `SELECT ${COLUMNS.split(', ')
+          .map((c) => `u.${c}`)
+          .join(', ')},
+                tf.confirmed_at IS NOT NULL AS two_factor_on, coalesce(t.require_2fa, false) AS tenant_requires_2fa
+           FROM admin_users u
+           LEFT JOIN admin_two_factor tf ON tf.user_id = u.id
+           LEFT JOIN tenants t ON t.id = u.tenant_id
+          WHERE u.id = $1`,
+        [id],
+      );
       return r.rows[0];
     },
     async list(tenantId?: string): Promise<AdminUserRow[]> {

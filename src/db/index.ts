@@ -19,10 +19,15 @@ import { sealedValuesRepository } from './sealed-values-repository.js';
 import { settingsRepository } from './settings-repository.js';
 import { signInThrottleRepository } from './sign-in-throttle-repository.js';
 import { tenantsRepository } from './tenants-repository.js';
+import { twoFactorRepository } from './two-factor-repository.js';
 import { webhooksRepository } from './webhooks-repository.js';
 
-export type { AdminSessionsRepository } from './admin-sessions-repository.js';
-export type { AdminUserRow, AdminUsersRepository } from './admin-users-repository.js';
+export {
+  type AdminSessionsRepository,
+  sessionIdHash,
+  type UserSessionRow,
+} from './admin-sessions-repository.js';
+export type { AdminUserRow, AdminUsersRepository, SessionUserRow } from './admin-users-repository.js';
 export type { ApiKeyAuthRow, ApiKeyStatus, ApiKeySummary } from './api-keys-repository.js';
 export type {
   AuditEntry,
@@ -123,6 +128,7 @@ export {
   type StatusChange,
 } from './status-changes.js';
 export type { Tenant, TenantLogo } from './tenants-repository.js';
+export type { TwoFactorRepository, TwoFactorRow } from './two-factor-repository.js';
 export type {
   ClaimedDelivery,
   DeliveryRow,
@@ -147,6 +153,7 @@ export function repositories(db: Database) {
     adminUsers: adminUsersRepository(db),
     adminSessions: adminSessionsRepository(db),
     signInThrottle: signInThrottleRepository(db),
+    twoFactor: twoFactorRepository(db),
     audit: auditRepository(db),
     controlRequests: controlRequestsRepository(db),
     bulkJobs: bulkJobsRepository(db),

@@ -21,6 +21,8 @@ export const SEALED_COLUMNS = {
     purpose: 'provider-account',
   },
   webhook_secrets: { table: 'webhook_endpoints', key: 'id', column: 'secret_sealed', purpose: 'webhook-secret' },
+  // Back-office users' TOTP secrets, each bound to its user id.
+  totp_secrets: { table: 'admin_two_factor', key: 'user_id', column: 'secret_sealed', purpose: 'totp-secret' },
 } as const;
 
 export type SealedKind = keyof typeof SEALED_COLUMNS;

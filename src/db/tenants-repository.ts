@@ -16,6 +16,8 @@ export interface Tenant {
   contact_email: string | null;
   terms_url: string | null;
   accent_color: string | null;
+  /** Every user of the tenant signs in to the back office with a second factor (TOTP). */
+  require_2fa: boolean;
   /** The logo's type and SHA-256 (hex); the bytes themselves are read by `logo()` only. */
   logo_type: string | null;
   logo_hash: string | null;
@@ -37,7 +39,7 @@ export interface NewTenant {
 // Never the logo's bytes: every read of a tenant would carry up to 200 kB for nothing.
 const COLUMNS =
   'id, name, confirmation_email, timezone, create_rate_limit, hold_days, link_lifetime_days, sender_email, ' +
-  'address, phone, contact_email, terms_url, accent_color, logo_type, logo_hash, created_at';
+  'address, phone, contact_email, terms_url, accent_color, require_2fa, logo_type, logo_hash, created_at';
 // Column names are spliced into SQL: only plain identifiers, chosen by code, never by input.
 const IDENTIFIER = /^[a-z][a-z0-9_]*$/;
 

@@ -8,6 +8,8 @@ import type { Status } from './statuses.js';
 export interface FieldIssue {
   field: string;
   message: string;
+  /** A stable name of the problem, where a page words it in its own language. */
+  code?: string;
 }
 
 export class AppError extends Error {

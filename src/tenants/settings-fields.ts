@@ -23,6 +23,13 @@ export interface SettingField {
   multiline?: boolean;
   /** Shown to guests on their pages (the back office groups these under "Guest page"). */
   guestPage?: boolean;
+  /** About signing in to the back office (grouped under "Security"). */
+  security?: boolean;
+  /**
+   * A boolean whose CLI option takes its value, `--require-2fa true|false`, instead of the
+   * `--x` / `--no-x` pair.
+   */
+  valueOption?: boolean;
   help: string;
 }
 
@@ -120,6 +127,14 @@ export const SETTING_FIELDS: readonly SettingField[] = [
     nullable: true,
     help: 'hex colour of the guest page (#1f4e79); it must reach 4.5:1 contrast with white text and the page; empty: the default blue',
   },
+  {
+    name: 'require_2fa',
+    option: 'require-2fa',
+    kind: 'boolean',
+    security: true,
+    valueOption: true,
+    help: 'true: every back-office user of the tenant signs in with a second factor (an authenticator app), and one who has none sets it up right after the password; false: each user chooses (CONTROL_REQUIRE_2FA=on requires it of everyone whatever this says)',
+  },
 ];
 
 export type SettingValue = string | number | boolean | null;
@@ -174,6 +189,11 @@ export function parseSetting(
 ): { value: SettingValue } | { problem: string } {
   if (field.kind === 'boolean') {
     if (typeof raw === 'boolean') return { value: raw };
+    // Typed after its option: only the two words, so a slip never turns a security setting off.
+    if (field.valueOption) {
+      const word = raw.trim().toLowerCase();
+      return word === 'true' || word === 'false' ? { value: word === 'true' } : { problem: 'must be true or false' };
+    }
     if (['true', 'on', '1', 'yes'].includes(raw)) return { value: true };
     if (['false', 'off', '0', 'no', ''].includes(raw)) return { value: false };
     return { problem: 'must be on or off' };

@@ -21,6 +21,7 @@ export function presentTenant(t: Tenant): Record<string, unknown> {
     contact_email: t.contact_email,
     terms_url: t.terms_url,
     accent_color: t.accent_color,
+    require_2fa: t.require_2fa,
     // The path payreq serves it at (on PUBLIC_BASE_URL); null: no logo.
     logo:
       t.logo_hash && t.logo_type ? { type: t.logo_type, sha256: t.logo_hash, path: logoPath(t.id, t.logo_hash) } : null,

@@ -103,4 +103,37 @@ describe(`payreq admin users, with the service running (${ENGINE})`, { timeout: 
     );
     assert.deepEqual(list.users, [{ ...list.users[0], username: 'reception', disabled: true }]);
   });
+
+  test('end-sessions and reset-2fa --username sign the user out at once, and are audited', async () => {
+    assert.equal((await run(['admin', 'enable-user', 'reception'])).code, 0);
+    // A browser's sign-in: the page's cookie and token, the form, then the session's cookie.
+    const page = await fetch(`${base}/control/sign-in`);
+    const csrfCookie = (page.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(await page.text())?.[1] ?? '';
+    const signedIn = await fetch(`${base}/control/sign-in`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie: csrfCookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ _csrf: csrf, username: 'reception', password: 'the new long password' }).toString(),
+    });
+    assert.equal(signedIn.status, 303);
+    const session = signedIn.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0] ?? '')
+      .find((c) => c.startsWith('payreq_control='));
+    const open = () => fetch(`${base}/control/requests`, { redirect: 'manual', headers: { cookie: session ?? '' } });
+    assert.equal((await open()).status, 200);
+    const ended = parseJson<{ sessions_ended: number }>(
+      await run(['admin', 'end-sessions', '--username', 'Reception', '--json']),
+    );
+    assert.equal(ended.sessions_ended, 1);
+    assert.equal((await open()).status, 303, 'that session is signed out');
+    const reset = parseJson<{ two_factor_removed: boolean; sessions_ended: number }>(
+      await run(['admin', 'reset-2fa', '--username', 'reception', '--json']),
+    );
+    assert.deepEqual([reset.two_factor_removed, reset.sessions_ended], [false, 0]);
+    assertFails(await run(['admin', 'reset-2fa', '--username', 'nobody']), /No back-office user "nobody"/);
+    const help = await run(['admin', 'reset-2fa', '--help']);
+    assert.match(help.stdout, /payreq admin reset-2fa --username U/);
+  });
 });

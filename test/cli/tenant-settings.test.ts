@@ -52,6 +52,8 @@ describe(`payreq tenant update and show (${ENGINE})`, { timeout: 300_000 }, () =
         '10',
         '--create-rate-limit',
         '0',
+        '--require-2fa',
+        'true',
         '--json',
       ),
     );
@@ -62,6 +64,7 @@ describe(`payreq tenant update and show (${ENGINE})`, { timeout: 300_000 }, () =
       'hold_days',
       'link_lifetime_days',
       'create_rate_limit',
+      'require_2fa',
     ]);
     const shown = parseJson<TenantJson>(await run('tenant', 'show', '--tenant', id, '--json'));
     assert.deepEqual(
@@ -81,6 +84,7 @@ describe(`payreq tenant update and show (${ENGINE})`, { timeout: 300_000 }, () =
         contact_email: null,
         terms_url: null,
         accent_color: null,
+        require_2fa: true,
         logo: null,
         created_at: undefined,
         provider_account: { provider: 'none', configured: false },
@@ -99,6 +103,11 @@ describe(`payreq tenant update and show (${ENGINE})`, { timeout: 300_000 }, () =
     assert.equal(text.code, 0);
     assert.match(text.stdout, /sender_email\s+\(not set\)/);
     assert.match(text.stdout, /hold_days\s+4/);
+    assert.match(text.stdout, /require_2fa\s+on/);
+    const off = parseJson<TenantJson>(
+      await run('tenant', 'update', '--tenant', id, '--require-2fa', 'false', '--json'),
+    );
+    assert.deepEqual(off.changed, ['require_2fa']);
   });
 
   test('a bad value is refused with its option named, and nothing is written', async () => {
@@ -116,6 +125,7 @@ describe(`payreq tenant update and show (${ENGINE})`, { timeout: 300_000 }, () =
       [['--tenant', id, '--link-lifetime-days', '1.5'], /whole number/],
       [['--tenant', id, '--name', '  '], /--name must not be empty/],
       [['--tenant', id, '--confirmation-email', '--no-confirmation-email'], /not both/],
+      [['--tenant', id, '--require-2fa', 'on please'], /--require-2fa must be true or false/],
       [['--tenant', id], /nothing to change/],
       [['--tenant', '00000000-0000-4000-8000-000000000000', '--hold-days', '2'], /No tenant with id/],
     ];

@@ -33,7 +33,7 @@ describe(`back office for superusers: tenants, users, schedules, audit (${ENGINE
       tenant: t.tenant.tenantId,
     });
     assert.equal(short.statusCode, 422);
-    assert.match(short.body, /password: must be at least 12 characters/);
+    assert.match(short.body, /Password: at least 12 characters\./);
     const ok = await root.post('/control/users', {
       username: 'NewDesk',
       password: 'correct horse battery staple',
@@ -46,11 +46,28 @@ describe(`back office for superusers: tenants, users, schedules, audit (${ENGINE
       tenant: '',
     });
     assert.equal(taken.statusCode, 422);
-    assert.match(taken.body, /is taken/);
+    assert.match(taken.body, /Username: “newdesk” is taken\./);
     await new ControlClient(t, '10.9.0.1').signedIn('newdesk');
     await root.get('/control/users');
     await root.post('/control/users/newdesk/disable', {});
     assert.equal((await new ControlClient(t, '10.9.0.2').signIn('newdesk')).statusCode, 401);
+  });
+
+  test('the user-create form words its refusals in the page language, never the command line English', async () => {
+    const french = await new ControlClient(t, '10.9.0.5').signedIn('root');
+    await french.get('/control/language/fr');
+    await french.get('/control/users');
+    const fr = await french.post('/control/users', { username: 'x!', password: 'password1234', tenant: '' });
+    assert.equal(fr.statusCode, 422);
+    assert.match(fr.body, /Nom d&#39;utilisateur : 1 à 64 caractères/);
+    assert.match(fr.body, /Mot de passe : c&#39;est l&#39;un des mots de passe les plus courants/);
+    assert.doesNotMatch(fr.body, /must be|easily guessed/);
+    await french.get('/control/language/de');
+    await french.get('/control/users');
+    const de = await french.post('/control/users', { username: 'kurz', password: 'short', tenant: '' });
+    assert.equal(de.statusCode, 422);
+    assert.match(de.body, /Passwort: mindestens 12 Zeichen\./);
+    assert.equal((await t.repos.adminUsers.findByUsername('kurz')) ?? null, null, 'nothing was created');
   });
 
   test('a schedule change, then "run now": the run is in the history with its counts', async () => {

@@ -12,6 +12,8 @@ export const PASSWORD = 'correct horse battery staple';
 export class ControlClient {
   private cookies = new Map<string, string>();
   csrf = '';
+  /** Sent with every request, as a browser sends its User-Agent. */
+  headers: Record<string, string> = {};
 
   constructor(
     private readonly t: TestApp,
@@ -41,7 +43,7 @@ export class ControlClient {
       method: 'GET',
       url,
       remoteAddress: this.ip,
-      headers: { cookie: this.cookieHeader(), ...headers },
+      headers: { ...this.headers, cookie: this.cookieHeader(), ...headers },
     });
     this.remember(r);
     return r;
@@ -56,7 +58,7 @@ export class ControlClient {
       method: 'POST',
       url,
       remoteAddress: this.ip,
-      headers: { cookie: this.cookieHeader(), 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { ...this.headers, cookie: this.cookieHeader(), 'content-type': 'application/x-www-form-urlencoded' },
       payload: body.toString(),
     });
     this.remember(r);
@@ -80,7 +82,11 @@ export class ControlClient {
       method: 'POST',
       url,
       remoteAddress: this.ip,
-      headers: { cookie: this.cookieHeader(), 'content-type': String(encoded.headers.get('content-type')) },
+      headers: {
+        ...this.headers,
+        cookie: this.cookieHeader(),
+        'content-type': String(encoded.headers.get('content-type')),
+      },
       payload: Buffer.from(await encoded.arrayBuffer()),
     });
     this.remember(r);

@@ -14,7 +14,16 @@ const noRedis = await redisMissing(REDIS_URL);
 /** Rows in the tables a back-office visit could write to. */
 async function stateRows(t: TestApp): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
-  for (const table of ['admin_sessions', 'sign_in_throttle', 'admin_audit', 'admin_users', 'tenants', 'api_keys']) {
+  for (const table of [
+    'admin_sessions',
+    'sign_in_throttle',
+    'admin_audit',
+    'admin_users',
+    'tenants',
+    'api_keys',
+    'admin_two_factor',
+    'admin_recovery_codes',
+  ]) {
     const r = await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`);
     counts[table] = r.rows[0]?.n ?? -1;
   }
@@ -142,6 +151,24 @@ describe(`back office: no state before sign-in, CSRF on every form (${ENGINE})`,
     const fields = { tenant: t.tenant.tenantId, username: 'newcomer', password: 'a new password 1', name: 'New hotel' };
 
     assert.ok(routes.length >= 10, `found ${routes.length} routes`);
+    // The second step of the sign-in and "Your account" are among them (a table that lost them
+    // would pass without checking them).
+    for (const path of [
+      '/control/sign-in/code',
+      '/control/sign-in/recovery',
+      '/control/account/password',
+      '/control/account/two-factor/start',
+      '/control/account/two-factor/confirm',
+      '/control/account/two-factor/recovery-codes',
+      '/control/account/two-factor/disable',
+      '/control/account/sessions/end',
+      '/control/account/sessions/end-others',
+      '/control/users/:username/:action',
+    ])
+      assert.ok(
+        routes.some((r) => r.url === path),
+        `${path} is checked`,
+      );
     const before = await stateRows(t);
     const seen: string[] = [];
     for (const route of routes) {

@@ -1,0 +1,60 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { SessionUserRow } from '../db/index.js';
+import type { ControlUser } from './layout.js';
+import { renewCsrfSecret } from './session.js';
+
+/** How long the code step waits after a right password before the password is asked again. */
+export const PENDING_MS = 5 * 60 * 1000;
+
+/** What is kept of a browser's User-Agent (the sessions page summarises it). */
+const MAX_USER_AGENT = 512;
+
+/** A new session id and CSRF secret whenever who the session is changes (session fixation). */
+async function freshSession(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  await request.session.regenerate();
+  renewCsrfSecret(reply, request.server.payreq.config.production);
+}
+
+/** Signed in: from here on the session is the user's. */
+export async function beginSession(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  user: Omit<ControlUser, 'mustEnrol'>,
+  now: Date,
+): Promise<void> {
+  await freshSession(request, reply);
+  request.session.set('userId', user.id);
+  request.session.set('signedInAt', now.getTime());
+  request.session.set('lastSeenAt', now.getTime());
+  request.session.set('userAgent', (request.headers['user-agent'] ?? '').slice(0, MAX_USER_AGENT));
+  request.session.set('ip', request.ip);
+  request.controlUser = { id: user.id, username: user.username, tenantId: user.tenantId };
+}
+
+/** The password was right and a second factor is on: the session waits for the code. */
+export async function beginPending(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  userId: string,
+  now: Date,
+): Promise<void> {
+  await freshSession(request, reply);
+  request.session.set('pendingUserId', userId);
+  request.session.set('pendingAt', now.getTime());
+}
+
+/** The user whose password was right within PENDING_MS, waiting for their code; or undefined. */
+export function pendingUser(request: FastifyRequest, now: Date): string | undefined {
+  const userId = request.session.get('pendingUserId');
+  const at = request.session.get('pendingAt');
+  if (!userId || at === undefined || now.getTime() - at > PENDING_MS || now.getTime() < at) return undefined;
+  return userId;
+}
+
+/**
+ * Two factors are required of this user (CONTROL_REQUIRE_2FA, or their tenant's require_2fa)
+ * and they have none confirmed: they may only set one up.
+ */
+export function mustEnrol(request: FastifyRequest, row: SessionUserRow): boolean {
+  return !row.two_factor_on && (request.server.payreq.config.controlRequire2fa || row.tenant_requires_2fa);
+}
