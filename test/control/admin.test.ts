@@ -59,8 +59,8 @@ describe(`back office for superusers: tenants, users, schedules, audit (${ENGINE
     await french.get('/control/users');
     const fr = await french.post('/control/users', { username: 'x!', password: 'password1234', tenant: '' });
     assert.equal(fr.statusCode, 422);
-    assert.match(fr.body, /Nom d&#39;utilisateur : 1 à 64 caractères/);
-    assert.match(fr.body, /Mot de passe : c&#39;est l&#39;un des mots de passe les plus courants/);
+    assert.match(fr.body, /Nom d’utilisateur : 1 à 64 caractères/);
+    assert.match(fr.body, /Mot de passe : c’est l’un des mots de passe les plus courants/);
     assert.doesNotMatch(fr.body, /must be|easily guessed/);
     await french.get('/control/language/de');
     await french.get('/control/users');

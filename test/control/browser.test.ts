@@ -59,7 +59,7 @@ describe(`back office in a real browser (${ENGINE})`, { skip: skipWithoutChromiu
       if (/Content Security Policy|Refused to/i.test(m.text())) cspErrors.push(m.text());
     });
     await page.goto('/control/');
-    await page.getByLabel(/Username|Nom d'utilisateur|Benutzername/).fill(username);
+    await page.getByLabel(/Username|Nom d[’']utilisateur|Benutzername/).fill(username);
     await page.getByLabel(/Password|Mot de passe|Passwort/).fill(PASSWORD);
     await page.getByRole('button', { name: /Sign in|Se connecter|Anmelden/ }).click();
     await page.waitForURL('**/control/requests');

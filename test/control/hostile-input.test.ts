@@ -66,7 +66,7 @@ describe(`back office: hostile input is a 4xx with a clear page, never a 500 (${
     // In the page's language.
     const fr = await c.get('/control/requests?checkin_from=2026-02-31', { 'accept-language': 'fr' });
     assert.equal(fr.statusCode, 400);
-    assert.match(heading(fr.body), /^checkin_from : ce n&#39;est pas une date/);
+    assert.match(heading(fr.body), /^checkin_from : ce n’est pas une date/);
   });
 
   test('a page link (cursor) dated outside years 0001 to 9999: 400 invalid page link', async () => {

@@ -89,7 +89,7 @@ describe(`back-office passwords: today's cost, raised at sign-in, malformed hash
     await c.get('/control/users');
     const r = await c.post('/control/users', { username: 'weak', password: 'password1234', tenant: '' });
     assert.equal(r.statusCode, 422);
-    assert.match(r.body, /password: is one of the most common passwords/);
+    assert.match(r.body, /Password: this is one of the most common passwords/);
     assert.equal((await t.repos.adminUsers.findByUsername('weak')) ?? null, null);
     assert.equal(
       await users.create({ username: 'strong', password: 'a passphrase of my own', tenantId: null }).then(() => 'ok'),
