@@ -19,6 +19,26 @@ interface AjvIssue {
   params?: Record<string, unknown>;
 }
 
+/** A stable name for what the schema refused, so a page can word it in its own language. */
+function issueCode(v: AjvIssue): string {
+  switch (v.keyword) {
+    case 'required':
+      return 'required';
+    case 'minLength':
+      return v.params?.limit === 1 ? 'required' : 'too_short';
+    case 'maxLength':
+      return 'too_long';
+    case 'format':
+      return `format_${String(v.params?.format ?? 'invalid')}`;
+    case 'enum':
+      return 'not_allowed';
+    case 'pattern':
+      return 'unstorable_text';
+    default:
+      return 'wrong_type';
+  }
+}
+
 function fieldIssues(validation: AjvIssue[], context: string | undefined): FieldIssue[] {
   return validation.map((v) => {
     const path = (v.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
@@ -31,7 +51,7 @@ function fieldIssues(validation: AjvIssue[], context: string | undefined): Field
     if (v.keyword === 'enum' && Array.isArray(v.params?.allowedValues)) {
       message = `must be one of ${(v.params.allowedValues as unknown[]).join(', ')}`;
     }
-    return { field, message };
+    return { field, message, code: issueCode(v) };
   });
 }
 

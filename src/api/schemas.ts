@@ -100,6 +100,12 @@ export const ValidationErrorBody = Type.Object(
       Type.Object({
         field: Type.String({ description: 'Dotted path of the field, e.g. reservation_data.checkin' }),
         message: Type.String(),
+        code: Type.Optional(
+          Type.String({
+            description:
+              'What is wrong, stable: required, too_long, too_short, wrong_type, not_allowed, format_email, unstorable_text, amount_negative, amount_too_large, amount_decimals, date_format, checkout_before_checkin',
+          }),
+        ),
       }),
     ),
   },

@@ -67,12 +67,12 @@ async function runJob(ctx: BulkContext, job: BulkJobRow): Promise<void> {
     await ctx.repos.audit.record({
       username: job.username,
       tenantId: job.tenant_id,
-      ip: null,
+      ip: job.ip,
       action: `bulk_${job.action}`,
       target: job.batch_id,
       paymentRequestId: job.payment_request_id,
       outcome: state === 'done' ? 'ok' : state,
-      detail: reason ? { reason } : {},
+      detail: { ...(job.amount !== null ? { amount: job.amount } : {}), ...(reason ? { reason } : {}) },
     });
   }
 }

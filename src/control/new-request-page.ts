@@ -50,10 +50,13 @@ export function newRequestPage(
 ): string {
   const { m } = ctx;
   const f = p.form;
+  // In the page's language: the API's issues carry a stable code; the message is the fallback.
+  const say = (e: FieldIssue) =>
+    e.code === 'choose_tenant' ? m.chooseTenant : (m.fieldIssues[e.code ?? ''] ?? e.message);
   const errorOf = (name: keyof NewRequestForm) =>
     p.errors
       .filter((e) => formField(e) === name)
-      .map((e) => e.message)
+      .map(say)
       .join('; ');
   const input = (name: keyof NewRequestForm, label: string, attrs: SafeHtml = html``, type = 'text') => {
     const error = errorOf(name);

@@ -33,8 +33,9 @@ function createBody(f: NewRequestForm): { body: Record<string, unknown>; issues:
   for (const name of ['guest_first_name', 'guest_last_name', 'reservation_ref'] as const) body[name] = f[name] ?? '';
   if (!f.guest_email) body.guest_email = '';
   const cents = parseAmountField(f.amount);
-  if (cents === null) issues.push({ field: 'amount', message: 'must be a number with at most two decimals (12.50)' });
-  else if (cents !== undefined) body.amount = cents / 100;
+  if (cents === null) {
+    issues.push({ field: 'amount', message: 'must be a number with at most two decimals', code: 'amount_unreadable' });
+  } else if (cents !== undefined) body.amount = cents / 100;
   const data: Record<string, string> = {};
   for (const name of ['checkin', 'checkout', 'room_type'] as const) if (f[name]) data[name] = f[name];
   body.reservation_data = data;
@@ -71,7 +72,7 @@ export async function newRequestRoutes(control: FastifyInstance): Promise<void> 
     // Every problem in one answer: the form's own (the hotel, an unreadable amount) with the
     // API's checks of the rest.
     const errors: FieldIssue[] = [...issues];
-    if (!tenant) errors.push({ field: 'tenant', message: ctx.m.chooseTenant });
+    if (!tenant) errors.push({ field: 'tenant', message: ctx.m.chooseTenant, code: 'choose_tenant' });
     try {
       const input = checkCreateBody(body);
       if (tenant && errors.length === 0) {
@@ -93,7 +94,13 @@ export async function newRequestRoutes(control: FastifyInstance): Promise<void> 
       const found =
         err.code === 'validation_failed'
           ? ((err.extra.details as FieldIssue[] | undefined) ?? [])
-          : [{ field: err.code === 'deposit_amount_required' ? 'amount' : 'request_type', message: err.message }];
+          : [
+              {
+                field: err.code === 'deposit_amount_required' ? 'amount' : 'request_type',
+                message: err.message,
+                code: err.code,
+              },
+            ];
       errors.push(...found.filter((f) => !errors.some((e) => e.field === f.field)));
     }
     const tenants = await tenantsFor(u.tenantId);

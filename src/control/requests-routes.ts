@@ -214,6 +214,7 @@ export async function requestsRoutes(control: FastifyInstance): Promise<void> {
       action,
       username: u.username,
       userTenantId: u.tenantId,
+      ip: request.ip,
       requests: confirmed,
     });
     await audit(request, {

@@ -17,10 +17,12 @@ export interface BulkJobRow {
   /** The amount the user confirmed (minor units); null for a release. */
   amount: number | null;
   currency: string | null;
+  /** The address the user confirmed from. */
+  ip: string | null;
 }
 
 const COLUMNS = `j.id::text AS id, j.batch_id, j.tenant_id, j.payment_request_id, j.action, j.username, j.user_tenant_id,
-  j.state, j.reason, j.amount, j.currency`;
+  j.state, j.reason, j.amount, j.currency, j.ip`;
 
 export function bulkJobsRepository(db: Queryable) {
   return {
@@ -33,13 +35,14 @@ export function bulkJobsRepository(db: Queryable) {
       action: BulkAction;
       username: string;
       userTenantId: string | null;
+      ip: string | null;
       /** Each with the amount the user confirmed (null for a release). */
       requests: readonly { id: string; tenantId: string; amount: number | null; currency: string }[];
     }): Promise<number> {
       if (b.requests.length === 0) return 0;
       const r = await db.query(
-        `INSERT INTO bulk_jobs (batch_id, tenant_id, payment_request_id, action, username, user_tenant_id, amount, currency)
-         SELECT $1, x.tenant_id, x.id, $2, $3, $4, x.amount, x.currency
+        `INSERT INTO bulk_jobs (batch_id, tenant_id, payment_request_id, action, username, user_tenant_id, amount, currency, ip)
+         SELECT $1, x.tenant_id, x.id, $2, $3, $4, x.amount, x.currency, $9
            FROM unnest($5::uuid[], $6::uuid[], $7::int[], $8::text[]) AS x (id, tenant_id, amount, currency)
          ON CONFLICT (batch_id, payment_request_id) DO NOTHING`,
         [
@@ -51,6 +54,7 @@ export function bulkJobsRepository(db: Queryable) {
           b.requests.map((x) => x.tenantId),
           b.requests.map((x) => x.amount),
           b.requests.map((x) => x.currency),
+          b.ip,
         ],
       );
       return r.rowCount ?? 0;

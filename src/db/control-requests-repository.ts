@@ -179,7 +179,7 @@ export function controlRequestsRepository(db: Queryable) {
         const r = await db.query<LedgerRow>(
           `SELECT id::text AS id, kind, amount, currency, provider, provider_transaction_id, state, incident, source,
                   actor, error, created_at
-             FROM money_ledger WHERE payment_request_id = $1 ORDER BY id`,
+             FROM money_ledger WHERE payment_request_id = $1 ORDER BY created_at, id`,
           [id],
         );
         return r.rows;

@@ -85,26 +85,40 @@ export function createFieldIssues(input: { amount?: unknown; reservation_data?: 
   const issues: FieldIssue[] = [];
   const amount = input.amount;
   if (typeof amount === 'number') {
-    if (amount < 0) issues.push({ field: 'amount', message: 'must be greater than or equal to 0' });
-    else if (amount > MAX_AMOUNT) issues.push({ field: 'amount', message: `must be at most ${MAX_AMOUNT}` });
+    if (amount < 0)
+      issues.push({ field: 'amount', message: 'must be greater than or equal to 0', code: 'amount_negative' });
+    else if (amount > MAX_AMOUNT)
+      issues.push({ field: 'amount', message: `must be at most ${MAX_AMOUNT}`, code: 'amount_too_large' });
     else if (toMinorUnits(amount) === undefined)
-      issues.push({ field: 'amount', message: 'must have at most two decimals' });
+      issues.push({ field: 'amount', message: 'must have at most two decimals', code: 'amount_decimals' });
   }
   const data = input.reservation_data;
   if (data === null || typeof data !== 'object' || Array.isArray(data)) return issues;
   const fields = data as Record<string, unknown>;
   if (Buffer.byteLength(JSON.stringify(fields)) > MAX_RESERVATION_DATA_BYTES) {
-    issues.push({ field: 'reservation_data', message: `must be at most ${MAX_RESERVATION_DATA_BYTES} bytes` });
+    issues.push({
+      field: 'reservation_data',
+      message: `must be at most ${MAX_RESERVATION_DATA_BYTES} bytes`,
+      code: 'too_long',
+    });
   } else if (hasUnstorableText(fields)) {
-    issues.push({ field: 'reservation_data', message: UNSTORABLE_TEXT_MESSAGE });
+    issues.push({ field: 'reservation_data', message: UNSTORABLE_TEXT_MESSAGE, code: 'unstorable_text' });
   }
   for (const key of ['checkin', 'checkout'] as const) {
     if (key in fields && !isIsoDate(fields[key])) {
-      issues.push({ field: `reservation_data.${key}`, message: 'must be a date in YYYY-MM-DD format' });
+      issues.push({
+        field: `reservation_data.${key}`,
+        message: 'must be a date in YYYY-MM-DD format',
+        code: 'date_format',
+      });
     }
   }
   if (isIsoDate(fields.checkin) && isIsoDate(fields.checkout) && fields.checkout < fields.checkin) {
-    issues.push({ field: 'reservation_data.checkout', message: 'must not be before checkin' });
+    issues.push({
+      field: 'reservation_data.checkout',
+      message: 'must not be before checkin',
+      code: 'checkout_before_checkin',
+    });
   }
   return issues;
 }

@@ -212,7 +212,7 @@ describe(`back office in a real browser (${ENGINE})`, { skip: skipWithoutChromiu
     // A wrong field first: the form comes back with the error beside it and what was typed.
     await page.getByLabel('Check-out', { exact: true }).fill('2026-12-20');
     await page.getByRole('button', { name: 'Create the request' }).click();
-    await page.getByText('must not be before checkin').waitFor();
+    await page.getByText('Must not be before the check-in').waitFor();
     assert.equal(await page.getByLabel('Reservation', { exact: true }).inputValue(), 'PHONE-77');
     await page.screenshot({ path: path.join(SCREENSHOTS, 'new-request-errors.png'), fullPage: true });
     await page.getByLabel('Check-out', { exact: true }).fill('2026-12-27');

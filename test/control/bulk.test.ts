@@ -101,6 +101,13 @@ describe(`back office bulk actions (${ENGINE})`, { timeout: 120_000 }, () => {
     assert.match(done.body, /Moved so far:<\/strong> two hundred and fifty euros and fifty cents \(€250\.50\)/);
     const audit = await t.repos.audit.list({ action: 'bulk_capture', limit: 10 });
     assert.deepEqual(audit.map((x) => x.outcome).sort(), ['ok', 'ok']);
+    // Each job's audit row names the confirmed amount and the address the user confirmed from.
+    const queuedFrom = (await t.repos.audit.list({ action: 'bulk_action', limit: 1 }))[0]?.ip;
+    assert.ok(queuedFrom);
+    assert.deepEqual(audit.map((x) => [x.detail.amount, x.ip]).sort(), [
+      [10000, queuedFrom],
+      [15050, queuedFrom],
+    ]);
   });
 
   test('the jobs move exactly the confirmed amounts; a post that skips the confirmation queues nothing', async () => {

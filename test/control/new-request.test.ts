@@ -92,17 +92,30 @@ describe(`back office: New request and the payment link (${ENGINE})`, { timeout:
     assert.match(r.body, /Some fields need fixing; nothing was created/);
     const invalid = [...r.body.matchAll(/<input id="n-(\w+)"[^>]* aria-invalid="true"/g)].map((m) => m[1]).sort();
     assert.deepEqual(invalid, ['amount', 'checkout', 'guest_email', 'guest_last_name']);
-    assert.match(r.body, /id="n-checkout-error" class="error-text">must not be before checkin/);
+    assert.match(r.body, /id="n-checkout-error" class="error-text">Must not be before the check-in/);
     // What was typed stays in the form.
     assert.match(r.body, /name="reservation_ref" type="text" value="TEL-0042"/);
     assert.equal(await countRows(t.db), before);
   });
 
-  test('a DEPOSIT without an amount: the API’s 400 message, on the amount', async () => {
+  test('a DEPOSIT without an amount: the API’s 400, on the amount, in the page’s language', async () => {
     await desk.get('/control/requests/new');
     const r = await desk.post('/control/requests/new', { ...valid, amount: '' });
     assert.equal(r.statusCode, 422);
-    assert.match(r.body, /id="n-amount-error" class="error-text">DEPOSIT requests require an amount greater than 0/);
+    assert.match(r.body, /id="n-amount-error" class="error-text">A deposit needs an amount above 0/);
+    // In French, each problem in French: none of the API's English reaches the page.
+    await desk.get('/control/language/fr?back=/control/requests/new');
+    const fr = await desk.post('/control/requests/new', {
+      ...valid,
+      amount: '2000000',
+      guest_email: 'x',
+      checkout: '2026-12-01',
+    });
+    assert.match(fr.body, /id="n-amount-error" class="error-text">1 000 000 au plus/);
+    assert.match(fr.body, /id="n-guest_email-error" class="error-text">Adresse e-mail non valable/);
+    assert.match(fr.body, /id="n-checkout-error" class="error-text">Ne peut pas précéder l’arrivée/);
+    assert.doesNotMatch(fr.body, /must |DEPOSIT requests/);
+    await desk.get('/control/language/en?back=/control/requests/new');
   });
 
   test('a superuser picks the hotel; a tenant user cannot create in another tenant', async () => {

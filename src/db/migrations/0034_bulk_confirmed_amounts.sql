@@ -3,3 +3,6 @@
 -- and for jobs queued before this), and the worker moves exactly that, or is refused.
 ALTER TABLE bulk_jobs ADD COLUMN amount integer CHECK (amount > 0);
 ALTER TABLE bulk_jobs ADD COLUMN currency text;
+-- The address the user confirmed from: the audit row each job writes names it, like the
+-- audit of an action taken on one request.
+ALTER TABLE bulk_jobs ADD COLUMN ip text;
