@@ -38,6 +38,7 @@ async function runJob(ctx: BulkContext, job: BulkJobRow): Promise<void> {
   const actor = { source: 'admin' as const, actor: job.username };
   let state: 'done' | 'refused' | 'in_doubt' | 'failed' = 'done';
   let reason: string | null = null;
+  let reasonCode: string | null = null;
   try {
     const t = await tenantContext(ctx.repos, job.tenant_id);
     // The scope the user had when queuing still holds: a tenant user's job acts on that tenant only.
@@ -57,13 +58,14 @@ async function runJob(ctx: BulkContext, job: BulkJobRow): Promise<void> {
     if (err instanceof AppError) {
       state = err.code === 'outcome_unknown' ? 'in_doubt' : 'refused';
       reason = err.message;
+      reasonCode = err.code;
     } else {
       state = 'failed';
       reason = 'unexpected error; see the service log';
       throw Object.assign(err as Error, { bulkJob: job.id });
     }
   } finally {
-    await ctx.repos.bulkJobs.finish(job.id, state, reason);
+    await ctx.repos.bulkJobs.finish(job.id, state, reason, reasonCode);
     await ctx.repos.audit.record({
       username: job.username,
       tenantId: job.tenant_id,

@@ -100,7 +100,7 @@ export function bulkPage(ctx: PageContext, jobs: readonly (BulkJobRow & { refere
         j,
       ) => html`<tr><td><a href="/control/requests/${j.payment_request_id}">${j.reference ?? j.payment_request_id}</a></td><td>${actionLabel[j.action]}</td>
 <td class="num">${j.amount !== null && j.currency ? formatAmount(j.amount, j.currency, ctx) : '—'}</td>
-<td><span class="status ${j.state}" data-state="${j.state}">${label[j.state] ?? j.state}</span></td><td>${j.reason ?? ''}</td></tr>`,
+<td><span class="status ${j.state}" data-state="${j.state}">${label[j.state] ?? j.state}</span></td><td>${(j.reason_code && m.bulkReasons[j.reason_code]) ?? j.reason ?? ''}</td></tr>`,
     )}</tbody></table></div>
 ${totalLine(ctx, m.bulkTotal, totals(moving))}
 ${totalLine(ctx, m.bulkTotalDone, totals(moving.filter((j) => j.state === 'done')))}

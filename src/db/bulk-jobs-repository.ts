@@ -19,10 +19,12 @@ export interface BulkJobRow {
   currency: string | null;
   /** The address the user confirmed from. */
   ip: string | null;
+  /** The error code of a refusal (invalid_status, provider_refused, ...). */
+  reason_code: string | null;
 }
 
 const COLUMNS = `j.id::text AS id, j.batch_id, j.tenant_id, j.payment_request_id, j.action, j.username, j.user_tenant_id,
-  j.state, j.reason, j.amount, j.currency, j.ip`;
+  j.state, j.reason, j.amount, j.currency, j.ip, j.reason_code`;
 
 export function bulkJobsRepository(db: Queryable) {
   return {
@@ -81,12 +83,16 @@ export function bulkJobsRepository(db: Queryable) {
       return r.rows[0];
     },
 
-    async finish(id: string, state: Exclude<BulkState, 'queued' | 'running'>, reason: string | null): Promise<void> {
-      await db.query(`UPDATE bulk_jobs SET state = $2, reason = $3, finished_at = now() WHERE id = $1::bigint`, [
-        id,
-        state,
-        reason,
-      ]);
+    async finish(
+      id: string,
+      state: Exclude<BulkState, 'queued' | 'running'>,
+      reason: string | null,
+      reasonCode: string | null = null,
+    ): Promise<void> {
+      await db.query(
+        `UPDATE bulk_jobs SET state = $2, reason = $3, reason_code = $4, finished_at = now() WHERE id = $1::bigint`,
+        [id, state, reason, reasonCode],
+      );
     },
 
     /** A batch as its owner sees it (scope: the user's tenant, or every one for a superuser). */

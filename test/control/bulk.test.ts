@@ -190,6 +190,12 @@ describe(`back office bulk actions (${ENGINE})`, { timeout: 120_000 }, () => {
     assert.deepEqual(await jobStates(otherBatch), [
       `${theirs.reference}:refused:Cannot capture a payment request in status CAPTURED (allowed: AUTHORISED_TO_VALIDATE)`,
     ]);
+    // The progress page words the refusal in the user's language, not the command's English.
+    await c.get(`/control/language/fr?back=/control/bulk/${otherBatch}`);
+    const fr = await c.get(`/control/bulk/${otherBatch}`);
+    assert.match(fr.body, /Impossible dans son statut actuel/);
+    assert.doesNotMatch(fr.body, /Cannot capture/);
+    await c.get('/control/language/en?back=/control/requests');
   });
 
   test("another tenant's request in the selection: 404, nothing queued", async () => {

@@ -6,3 +6,6 @@ ALTER TABLE bulk_jobs ADD COLUMN currency text;
 -- The address the user confirmed from: the audit row each job writes names it, like the
 -- audit of an action taken on one request.
 ALTER TABLE bulk_jobs ADD COLUMN ip text;
+-- Why a job was refused, as a stable code beside the message: the progress page words it in
+-- the user's language.
+ALTER TABLE bulk_jobs ADD COLUMN reason_code text;
