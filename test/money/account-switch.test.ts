@@ -1,0 +1,145 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createDeferredPayments } from '../../src/jobs/index.js';
+import { setLyraAccount } from '../../src/provider-accounts/index.js';
+import { LYRA_CARDS } from '../fakes/lyra/fake-store.js';
+import {
+  DEMO_SHOP,
+  DEMO_SHOP_PRODUCTION,
+  formTokenOf,
+  type LyraFake,
+  type ShopKeys,
+  startLyraFake,
+} from '../fakes/lyra/lyra-fake.js';
+import { createRequest, ENGINE, startTestApp, type TenantWithKey, type TestApp } from '../helpers/test-app.js';
+
+const JOB_DATE = '2026-12-10';
+const CHECKIN = '2026-12-12';
+
+// A hotel goes live: its PRODUCTION keys replace its TEST ones, and the TEST account keeps the
+// transactions made on it. A capture, a release or a refund of one of them must go to the TEST
+// account, which alone knows the transaction (the PRODUCTION one answers PSP_010).
+describe(`Lyra: money of the account a hotel left goes to that account (${ENGINE})`, { timeout: 120_000 }, () => {
+  let t: TestApp;
+  let fake: LyraFake;
+  let production: ReturnType<LyraFake['addShop']>;
+  before(async () => {
+    fake = await startLyraFake(DEMO_SHOP);
+    production = fake.addShop(DEMO_SHOP_PRODUCTION);
+    t = await startTestApp();
+  });
+  after(async () => {
+    await t?.close();
+    await fake?.close();
+  });
+
+  /** The hotel's account set as `payreq tenant set-provider` sets it: checked with Lyra, sealed, a new version. */
+  async function useShop(hotel: TenantWithKey, keys: ShopKeys, mode: 'TEST' | 'PRODUCTION') {
+    return setLyraAccount({ repos: t.repos, secretKeys: t.app.payreq.secretKeys }, hotel.tenantId, {
+      shopId: keys.shopId,
+      apiUrl: fake.apiUrl,
+      staticUrl: fake.staticUrl,
+      mode,
+      secrets: JSON.stringify({ password: keys.password, public_key: keys.publicKey, hmac_key: keys.hmacKey }),
+    });
+  }
+  const goLive = (hotel: TenantWithKey) => useShop(hotel, DEMO_SHOP_PRODUCTION, 'PRODUCTION');
+
+  async function hotelOnTest(name: string) {
+    const hotel = await t.newTenant(name);
+    const test = await useShop(hotel, DEMO_SHOP, 'TEST');
+    return { hotel, testVersion: test.version };
+  }
+
+  /** The form Lyra hands out for the request now (on the hotel's account of the moment). */
+  async function formOf(hotel: TenantWithKey, r: { uuid: string; reference: string }, type: 'IMPRINT' | 'DEPOSIT') {
+    const lyra = await t.app.payreq.providers.forTenant(hotel.tenantId);
+    const form = await lyra.startGuestPayment({
+      paymentRequestId: r.uuid,
+      reference: r.reference,
+      requestType: type,
+      amountCents: type === 'DEPOSIT' ? 8000 : 0,
+      currency: 'EUR',
+      language: 'en',
+      guestEmail: 'guest@example.test',
+      merchantName: 'Hotel Test',
+      returnUrl: `http://127.0.0.1/payment/${r.uuid}/result/`,
+      notifyUrl: 'http://127.0.0.1/ipn/lyra/',
+    });
+    return formTokenOf(form);
+  }
+
+  /** The guest completes the form; Lyra's notification is posted to payreq's IPN endpoint. */
+  async function guestPays(formToken: string): Promise<{ status: number; outcome: string }> {
+    const { ipnBody } = fake.completeForm(formToken, LYRA_CARDS.accepted);
+    const r = await t.app.inject({
+      method: 'POST',
+      url: '/ipn/lyra/',
+      payload: ipnBody,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    return { status: r.statusCode, outcome: r.json().status };
+  }
+
+  const row = (id: string) => t.repos.paymentRequests.findAnyTenant(id);
+  const on = (store: typeof fake.store, id: string) =>
+    store.order(id).map((x) => [x.operationType, x.detailedStatus, x.amount, x.refundAmount ?? 0]);
+  /** The calls about the order (or one of its TEST transactions) that went anywhere but the TEST account. */
+  const notOnTest = (id: string) =>
+    fake.calls
+      .filter((c) => c.body.orderId === id || fake.store.order(id).some((x) => x.uuid === c.body.uuid))
+      .filter((c) => c.mode !== 'TEST')
+      .map((c) => c.service);
+  const booksAgree = async (id: string) =>
+    assert.equal(await t.app.payreq.reconciler.checkRequest(id), undefined, "payreq's books agree with Lyra's");
+
+  test('holds placed before go-live: one captured, one released after it, on the TEST account', async () => {
+    const { hotel } = await hotelOnTest('Hôtel du Lancement');
+    const imprint = () =>
+      createRequest(t, { request_type: 'IMPRINT', amount: 80, reservation_data: { checkin: CHECKIN } }, hotel);
+    const [kept, freed] = [await imprint(), await imprint()];
+    for (const r of [kept, freed]) assert.equal((await guestPays(await formOf(hotel, r, 'IMPRINT'))).status, 200);
+    await createDeferredPayments(
+      { holds: t.repos.deferredHolds, runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens },
+      JOB_DATE,
+    );
+    assert.equal((await row(kept.uuid))?.status, 'AUTHORISED_TO_VALIDATE');
+    await goLive(hotel);
+
+    const capture = await t.call({ method: 'POST', url: `/api/payment-requests/${kept.uuid}/capture/`, tenant: hotel });
+    assert.equal(capture.statusCode, 200, capture.body);
+    const release = await t.call({
+      method: 'POST',
+      url: `/api/payment-requests/${freed.uuid}/release/`,
+      tenant: hotel,
+    });
+    assert.equal(release.statusCode, 200, release.body);
+
+    assert.deepEqual([(await row(kept.uuid))?.status, (await row(kept.uuid))?.amount_captured], ['CAPTURED', 8000]);
+    assert.equal((await row(freed.uuid))?.status, 'CANCELLED');
+    assert.deepEqual(on(fake.store, kept.uuid).at(-1), ['DEBIT', 'AUTHORISED', 8000, 0], 'validated on TEST');
+    assert.deepEqual(on(fake.store, freed.uuid).at(-1), ['DEBIT', 'CANCELLED', 8000, 0], 'cancelled on TEST');
+    assert.deepEqual(notOnTest(kept.uuid), []);
+    assert.deepEqual(notOnTest(freed.uuid), []);
+    await booksAgree(kept.uuid);
+    await booksAgree(freed.uuid);
+  });
+
+  test('a deposit paid before go-live is refunded after it on the TEST account, in part then in full', async () => {
+    const { hotel } = await hotelOnTest('Hôtel de la Recette');
+    const r = await createRequest(t, { request_type: 'DEPOSIT', amount: 80 }, hotel);
+    assert.equal((await guestPays(await formOf(hotel, r, 'DEPOSIT'))).outcome, 'applied');
+    await goLive(hotel);
+    const tenant = { tenantId: hotel.tenantId, timezone: 'Europe/Paris', linkLifetimeDays: 30 };
+    const admin = { source: 'admin' as const, actor: 'user:test' };
+
+    await t.app.payreq.commands.refund(tenant, r.uuid, 30, admin);
+    assert.deepEqual(on(fake.store, r.uuid), [['DEBIT', 'AUTHORISED', 5000, 0]], 'the payment lowered on TEST');
+    fake.store.runBatch();
+    await t.app.payreq.commands.refund(tenant, r.uuid, undefined, admin);
+    assert.deepEqual((await row(r.uuid))?.status, 'REFUNDED');
+    assert.deepEqual(on(fake.store, r.uuid).at(-1), ['CREDIT', 'AUTHORISED', 5000, 0], 'the rest as a CREDIT on TEST');
+    assert.deepEqual(on(production, r.uuid), [], 'nothing on PRODUCTION');
+    await booksAgree(r.uuid);
+  });
+});
