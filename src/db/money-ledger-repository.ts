@@ -47,6 +47,11 @@ export interface NewLedgerEntry {
   actor: Actor;
   /** The token of the claim the operation runs under, recorded with its row. */
   claimToken?: string | null;
+  /**
+   * A reported movement's account (its version), when the report says which (a notification
+   * verified with an old account's key); absent: the tenant's account as it is now.
+   */
+  providerAccount?: number;
 }
 
 /** A row `request` wrote: its id, and the account (version) it recorded, which the call must use. */
@@ -181,12 +186,15 @@ export function moneyLedgerRepository(db: Database) {
       });
     },
 
-    /** A movement the provider reports (a guest's payment or card registration): already done. */
+    /**
+     * A movement the provider reports (a guest's payment or card registration): already done,
+     * on the account the report names, or else the tenant's account as it is now.
+     */
     async recordReported(q: Queryable, e: NewLedgerEntry): Promise<string> {
       const r = await q.query<{ id: string }>(
         `INSERT INTO money_ledger (payment_request_id, tenant_id, kind, amount, currency, provider,
            provider_transaction_id, idempotency_key, state, incident, source, actor, provider_account)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'succeeded', $9, $10, $11, ${ACCOUNT_NOW('$2')})
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'succeeded', $9, $10, $11, COALESCE($12::int, ${ACCOUNT_NOW('$2')}))
          RETURNING id::text`,
         [
           e.paymentRequestId,
@@ -200,6 +208,7 @@ export function moneyLedgerRepository(db: Database) {
           e.incident ?? null,
           e.actor.source,
           e.actor.actor,
+          e.providerAccount ?? null,
         ],
       );
       return (r.rows[0] as { id: string }).id;

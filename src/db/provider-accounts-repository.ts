@@ -106,6 +106,23 @@ export function providerAccountsRepository(db: Queryable) {
       );
       return r.rows[0];
     },
+    /**
+     * The Lyra accounts the tenant had before its current one, newest first: a notification
+     * about money one of them took (a form handed out before an account switch) is signed with
+     * that account's password.
+     */
+    async pastLyraAccounts(tenantId: string): Promise<ProviderAccountRow[]> {
+      const r = await db.query<ProviderAccountRow>(
+        `SELECT v.tenant_id, v.provider, v.shop_id, v.api_url, v.static_url, v.mode, v.secrets_sealed, v.version,
+                v.created_at, v.created_at AS updated_at
+           FROM provider_account_versions v
+          WHERE v.tenant_id = $1 AND v.provider = 'lyra'
+            AND NOT EXISTS (SELECT 1 FROM provider_accounts pa WHERE pa.tenant_id = v.tenant_id AND pa.version = v.version)
+          ORDER BY v.version DESC`,
+        [tenantId],
+      );
+      return r.rows;
+    },
     async remove(tenantId: string): Promise<boolean> {
       const r = await db.query('DELETE FROM provider_accounts WHERE tenant_id = $1', [tenantId]);
       return r.rowCount > 0;

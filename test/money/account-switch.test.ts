@@ -17,8 +17,10 @@ const JOB_DATE = '2026-12-10';
 const CHECKIN = '2026-12-12';
 
 // A hotel goes live: its PRODUCTION keys replace its TEST ones, and the TEST account keeps the
-// transactions made on it. A capture, a release or a refund of one of them must go to the TEST
-// account, which alone knows the transaction (the PRODUCTION one answers PSP_010).
+// transactions made on it. A capture, a release or a refund of one of them, and the give-back of
+// money that arrived on it, must go to the TEST account, which alone knows the transaction (the
+// PRODUCTION one answers PSP_010); a guest paying after go-live on a form handed out before pays
+// the TEST account, and its notification, signed with the TEST password, is that account's.
 describe(`Lyra: money of the account a hotel left goes to that account (${ENGINE})`, { timeout: 120_000 }, () => {
   let t: TestApp;
   let fake: LyraFake;
@@ -140,6 +142,47 @@ describe(`Lyra: money of the account a hotel left goes to that account (${ENGINE
     assert.deepEqual((await row(r.uuid))?.status, 'REFUNDED');
     assert.deepEqual(on(fake.store, r.uuid).at(-1), ['CREDIT', 'AUTHORISED', 5000, 0], 'the rest as a CREDIT on TEST');
     assert.deepEqual(on(production, r.uuid), [], 'nothing on PRODUCTION');
+    await booksAgree(r.uuid);
+  });
+
+  test('a guest paying after go-live on a form handed out before: applied as the TEST account’s, refunded there', async () => {
+    const { hotel, testVersion } = await hotelOnTest('Hôtel du Vieil Onglet');
+    const r = await createRequest(t, { request_type: 'DEPOSIT', amount: 80 }, hotel);
+    const oldForm = await formOf(hotel, r, 'DEPOSIT');
+    await goLive(hotel);
+
+    assert.deepEqual(await guestPays(oldForm), { status: 200, outcome: 'applied' });
+    assert.deepEqual([(await row(r.uuid))?.status, (await row(r.uuid))?.amount_captured], ['CAPTURED', 8000]);
+    const ledger = await t.repos.ledger.forRequest(r.uuid);
+    assert.deepEqual(
+      ledger.map((e) => [e.kind, e.provider_account]),
+      [['payment', testVersion]],
+      'the payment is recorded on the account that took it',
+    );
+    await booksAgree(r.uuid);
+    await t.app.payreq.commands.refund(
+      { tenantId: hotel.tenantId, timezone: 'Europe/Paris', linkLifetimeDays: 30 },
+      r.uuid,
+      undefined,
+      { source: 'admin', actor: 'user:test' },
+    );
+    assert.deepEqual(on(fake.store, r.uuid), [['DEBIT', 'CANCELLED', 8000, 0]]);
+    await booksAgree(r.uuid);
+  });
+
+  test('money arriving after go-live on an old form of a cancelled request is given back on the TEST account', async () => {
+    const { hotel } = await hotelOnTest('Hôtel des Regrets');
+    const r = await createRequest(t, { request_type: 'DEPOSIT', amount: 80 }, hotel);
+    const oldForm = await formOf(hotel, r, 'DEPOSIT');
+    const cancel = await t.call({ method: 'POST', url: `/api/payment-requests/${r.uuid}/cancel/`, tenant: hotel });
+    assert.equal(cancel.statusCode, 200, cancel.body);
+    await goLive(hotel);
+
+    assert.deepEqual(await guestPays(oldForm), { status: 200, outcome: 'incident' });
+    assert.deepEqual(on(fake.store, r.uuid), [['DEBIT', 'CANCELLED', 8000, 0]], 'given back on TEST');
+    const giveBack = (await t.repos.ledger.forRequest(r.uuid)).find((e) => e.parent_id !== null);
+    assert.equal(giveBack?.state, 'succeeded', JSON.stringify(giveBack));
+    assert.equal((await row(r.uuid))?.status, 'CANCELLED');
     await booksAgree(r.uuid);
   });
 });
