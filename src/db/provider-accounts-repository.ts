@@ -45,16 +45,26 @@ export function providerAccountsRepository(db: Queryable) {
       );
       return r.rows;
     },
-    /** A payment request's tenant and that tenant's account (none: undefined), in one query. */
+    /**
+     * A payment request's tenant and that tenant's account (none: undefined), in one query. A
+     * deleted request's tenant is its history's (money can still arrive for it: a guest's old
+     * tab), as the notification's own transaction finds it.
+     */
     async forOrder(
       requestId: string,
     ): Promise<{ tenantId: string; account: ProviderAccountRow | undefined } | undefined> {
       const r = await db.query<ProviderAccountRow & { request_tenant_id: string }>(
-        `SELECT pr.tenant_id AS request_tenant_id, ${COLUMNS.split(', ')
-          .map((c) => `pa.${c}`)
-          .join(', ')}
-           FROM payment_requests pr LEFT JOIN provider_accounts pa ON pa.tenant_id = pr.tenant_id
-          WHERE pr.id = $1`,
+        `WITH request AS (
+           SELECT tenant_id FROM payment_requests WHERE id = $1
+           UNION ALL
+           (SELECT tenant_id FROM status_history
+             WHERE payment_request_id = $1 AND NOT EXISTS (SELECT 1 FROM payment_requests WHERE id = $1)
+             ORDER BY id DESC LIMIT 1)
+         )
+         SELECT request.tenant_id AS request_tenant_id, ${COLUMNS.split(', ')
+           .map((c) => `pa.${c}`)
+           .join(', ')}
+           FROM request LEFT JOIN provider_accounts pa ON pa.tenant_id = request.tenant_id`,
         [requestId],
       );
       const row = r.rows[0];

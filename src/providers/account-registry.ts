@@ -21,7 +21,7 @@ export interface ProviderAccountSource {
   findVersion(tenantId: string, version: number): Promise<ProviderAccountRow | undefined>;
   /** The Lyra accounts the tenant had before its current one, newest first. */
   pastLyraAccounts(tenantId: string): Promise<ProviderAccountRow[]>;
-  /** The tenant of a payment request, and that tenant's account if it has one. */
+  /** The tenant of a payment request (a deleted one too), and that tenant's account if it has one. */
   forOrder(requestId: string): Promise<{ tenantId: string; account: ProviderAccountRow | undefined } | undefined>;
 }
 
