@@ -1,16 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createDeferredPayments } from '../../src/jobs/index.js';
-import { setLyraAccount } from '../../src/provider-accounts/index.js';
 import { LYRA_CARDS } from '../fakes/lyra/fake-store.js';
-import {
-  DEMO_SHOP,
-  DEMO_SHOP_PRODUCTION,
-  formTokenOf,
-  type LyraFake,
-  type ShopKeys,
-  startLyraFake,
-} from '../fakes/lyra/lyra-fake.js';
+import { useLyraShop } from '../fakes/lyra/give-account.js';
+import { DEMO_SHOP, DEMO_SHOP_PRODUCTION, formTokenOf, type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.js';
 import { createRequest, ENGINE, startTestApp, type TenantWithKey, type TestApp } from '../helpers/test-app.js';
 
 const JOB_DATE = '2026-12-10';
@@ -35,21 +28,11 @@ describe(`Lyra: money of the account a hotel left goes to that account (${ENGINE
     await fake?.close();
   });
 
-  /** The hotel's account set as `payreq tenant set-provider` sets it: checked with Lyra, sealed, a new version. */
-  async function useShop(hotel: TenantWithKey, keys: ShopKeys, mode: 'TEST' | 'PRODUCTION') {
-    return setLyraAccount({ repos: t.repos, secretKeys: t.app.payreq.secretKeys }, hotel.tenantId, {
-      shopId: keys.shopId,
-      apiUrl: fake.apiUrl,
-      staticUrl: fake.staticUrl,
-      mode,
-      secrets: JSON.stringify({ password: keys.password, public_key: keys.publicKey, hmac_key: keys.hmacKey }),
-    });
-  }
-  const goLive = (hotel: TenantWithKey) => useShop(hotel, DEMO_SHOP_PRODUCTION, 'PRODUCTION');
+  const goLive = (hotel: TenantWithKey) => useLyraShop(t, hotel.tenantId, fake, DEMO_SHOP_PRODUCTION);
 
   async function hotelOnTest(name: string) {
     const hotel = await t.newTenant(name);
-    const test = await useShop(hotel, DEMO_SHOP, 'TEST');
+    const test = await useLyraShop(t, hotel.tenantId, fake, DEMO_SHOP);
     return { hotel, testVersion: test.version };
   }
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { setLyraAccount } from '../../../src/provider-accounts/index.js';
 import { FakeServiceError, LYRA_CARDS } from '../../fakes/lyra/fake-store.js';
+import { useLyraShop } from '../../fakes/lyra/give-account.js';
 import {
   DEMO_SHOP,
   DEMO_SHOP_PRODUCTION,
@@ -63,15 +63,7 @@ export async function lyraWorld(): Promise<ProviderWorld<string>> {
   const sent: string[] = [];
 
   async function useAccount(hotel: TenantWithKey, index: number): Promise<void> {
-    const keys = ACCOUNTS[index] as ShopKeys;
-    const mode = keys.password.startsWith('prodpassword_') ? 'PRODUCTION' : 'TEST';
-    await setLyraAccount({ repos: t.repos, secretKeys: t.app.payreq.secretKeys }, hotel.tenantId, {
-      shopId: keys.shopId,
-      apiUrl: fake.apiUrl,
-      staticUrl: fake.staticUrl,
-      mode,
-      secrets: JSON.stringify({ password: keys.password, public_key: keys.publicKey, hmac_key: keys.hmacKey }),
-    });
+    await useLyraShop(t, hotel.tenantId, fake, ACCOUNTS[index] as ShopKeys);
     current.set(hotel.tenantId, index);
   }
 
