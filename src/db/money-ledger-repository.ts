@@ -47,9 +47,14 @@ export interface NewLedgerEntry {
   actor: Actor;
   /** The token of the claim the operation runs under, recorded with its row. */
   claimToken?: string | null;
+  /**
+   * A reported movement's account (its version), when the report says which (a notification
+   * verified with an old account's key); absent: the tenant's account as it is now.
+   */
+  providerAccount?: number;
 }
 
-/** A row `request` wrote: its id, and the tenant's account (version) it recorded, which the call must use. */
+/** A row `request` wrote: its id, and the account (version) it recorded, which the call must use. */
 export interface RequestedRow {
   id: string;
   account: number | null;
@@ -74,16 +79,33 @@ const NEW_ROWS = `e AS (
     AS u(request_id, tenant_id, kind, amount, currency, provider, txn, key, incident, parent_id, source, actor, token))`;
 
 /**
- * Writes the rows of `e` that `WHERE` lets through as `requested`. A key already in the ledger
- * is the same operation: no second row, unless that operation failed (nothing moved), when the
- * retry takes its row over, with its own claim's token.
+ * The account a new row's call must go to. A move on an existing transaction (a capture or
+ * release of a hold, a refund of a payment, the give-back of money that arrived where it should
+ * not) goes to the account that made that transaction, as its ledger row recorded it (NULL: the
+ * current one, as that row is read): after an account switch (TEST to PRODUCTION at go-live)
+ * only the old account knows it. Anything else, and a transaction no row reports, goes to the
+ * tenant's account as it is now.
+ */
+const ACCOUNT_OF_MOVE = `CASE WHEN made.found THEN made.provider_account ELSE ${ACCOUNT_NOW('e.tenant_id')} END`;
+const MADE_BY = `LEFT JOIN LATERAL (
+     SELECT true AS found, m.provider_account FROM money_ledger m
+      WHERE e.kind IN ('capture', 'release', 'refund', 'void') AND m.payment_request_id = e.request_id
+        AND m.provider_transaction_id = e.txn AND m.kind IN ('payment', 'verification', 'hold')
+        AND m.state = 'succeeded'
+      ORDER BY m.id LIMIT 1) made ON true`;
+
+/**
+ * Writes the rows of `e` that `WHERE` lets through as `requested`, each with the account its
+ * call must go to. A key already in the ledger is the same operation: no second row, unless
+ * that operation failed (nothing moved), when the retry takes its row over, with its own
+ * claim's token.
  */
 const INSERT_REQUESTED = (where: string) => `INSERT INTO money_ledger (payment_request_id, tenant_id, kind, amount,
      currency, provider, provider_transaction_id, idempotency_key, state, incident, parent_id, source, actor, claim_token,
      provider_account)
    SELECT e.request_id, e.tenant_id, e.kind, e.amount, e.currency, e.provider, e.txn, e.key, 'requested',
-          e.incident, e.parent_id, e.source, e.actor, e.token, ${ACCOUNT_NOW('e.tenant_id')}
-     FROM e ${where}
+          e.incident, e.parent_id, e.source, e.actor, e.token, ${ACCOUNT_OF_MOVE}
+     FROM e ${MADE_BY} ${where}
    ON CONFLICT (idempotency_key) DO UPDATE
      SET state = 'requested', error = NULL, amount = EXCLUDED.amount, updated_at = now(),
          provider_transaction_id = EXCLUDED.provider_transaction_id, source = EXCLUDED.source,
@@ -120,7 +142,8 @@ export function moneyLedgerRepository(db: Database) {
      * Writes rows as `requested`, in one statement; answers their ids in order. A key already
      * in the ledger is the same operation: it gets no second row, and its id is undefined,
      * unless that operation failed (nothing moved), when the retry takes its row over. Each row
-     * records the tenant's account as it is now (its version): the account its call must go to.
+     * records the account its call must go to (its version): the one that made the transaction
+     * it acts on, or the tenant's account as it is now.
      */
     async request(entries: readonly NewLedgerEntry[], q: Queryable = db): Promise<(RequestedRow | undefined)[]> {
       if (entries.length === 0) return [];
@@ -163,12 +186,15 @@ export function moneyLedgerRepository(db: Database) {
       });
     },
 
-    /** A movement the provider reports (a guest's payment or card registration): already done. */
+    /**
+     * A movement the provider reports (a guest's payment or card registration): already done,
+     * on the account the report names, or else the tenant's account as it is now.
+     */
     async recordReported(q: Queryable, e: NewLedgerEntry): Promise<string> {
       const r = await q.query<{ id: string }>(
         `INSERT INTO money_ledger (payment_request_id, tenant_id, kind, amount, currency, provider,
            provider_transaction_id, idempotency_key, state, incident, source, actor, provider_account)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'succeeded', $9, $10, $11, ${ACCOUNT_NOW('$2')})
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'succeeded', $9, $10, $11, COALESCE($12::int, ${ACCOUNT_NOW('$2')}))
          RETURNING id::text`,
         [
           e.paymentRequestId,
@@ -182,6 +208,7 @@ export function moneyLedgerRepository(db: Database) {
           e.incident ?? null,
           e.actor.source,
           e.actor.actor,
+          e.providerAccount ?? null,
         ],
       );
       return (r.rows[0] as { id: string }).id;

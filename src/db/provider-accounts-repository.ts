@@ -45,16 +45,26 @@ export function providerAccountsRepository(db: Queryable) {
       );
       return r.rows;
     },
-    /** A payment request's tenant and that tenant's account (none: undefined), in one query. */
+    /**
+     * A payment request's tenant and that tenant's account (none: undefined), in one query. A
+     * deleted request's tenant is its history's (money can still arrive for it: a guest's old
+     * tab), as the notification's own transaction finds it.
+     */
     async forOrder(
       requestId: string,
     ): Promise<{ tenantId: string; account: ProviderAccountRow | undefined } | undefined> {
       const r = await db.query<ProviderAccountRow & { request_tenant_id: string }>(
-        `SELECT pr.tenant_id AS request_tenant_id, ${COLUMNS.split(', ')
-          .map((c) => `pa.${c}`)
-          .join(', ')}
-           FROM payment_requests pr LEFT JOIN provider_accounts pa ON pa.tenant_id = pr.tenant_id
-          WHERE pr.id = $1`,
+        `WITH request AS (
+           SELECT tenant_id FROM payment_requests WHERE id = $1
+           UNION ALL
+           (SELECT tenant_id FROM status_history
+             WHERE payment_request_id = $1 AND NOT EXISTS (SELECT 1 FROM payment_requests WHERE id = $1)
+             ORDER BY id DESC LIMIT 1)
+         )
+         SELECT request.tenant_id AS request_tenant_id, ${COLUMNS.split(', ')
+           .map((c) => `pa.${c}`)
+           .join(', ')}
+           FROM request LEFT JOIN provider_accounts pa ON pa.tenant_id = request.tenant_id`,
         [requestId],
       );
       const row = r.rows[0];
@@ -105,6 +115,23 @@ export function providerAccountsRepository(db: Queryable) {
         [tenantId, version],
       );
       return r.rows[0];
+    },
+    /**
+     * The Lyra accounts the tenant had before its current one, newest first: a notification
+     * about money one of them took (a form handed out before an account switch) is signed with
+     * that account's password.
+     */
+    async pastLyraAccounts(tenantId: string): Promise<ProviderAccountRow[]> {
+      const r = await db.query<ProviderAccountRow>(
+        `SELECT v.tenant_id, v.provider, v.shop_id, v.api_url, v.static_url, v.mode, v.secrets_sealed, v.version,
+                v.created_at, v.created_at AS updated_at
+           FROM provider_account_versions v
+          WHERE v.tenant_id = $1 AND v.provider = 'lyra'
+            AND NOT EXISTS (SELECT 1 FROM provider_accounts pa WHERE pa.tenant_id = v.tenant_id AND pa.version = v.version)
+          ORDER BY v.version DESC`,
+        [tenantId],
+      );
+      return r.rows;
     },
     async remove(tenantId: string): Promise<boolean> {
       const r = await db.query('DELETE FROM provider_accounts WHERE tenant_id = $1', [tenantId]);

@@ -108,6 +108,7 @@ export function notifications(deps: NotificationDeps) {
           idempotencyKey: `event:${provider}:${n.eventId}`,
           incident: why ?? null,
           actor: { source: 'ipn', actor: provider },
+          ...(n.account !== undefined ? { providerAccount: n.account } : {}),
         });
         if (why || !row || !to) {
           const reason = why ?? 'not applicable';

@@ -208,7 +208,8 @@ export function moneyRunner(deps: RunnerDeps) {
 
   /**
    * The provider of the account the row recorded: the one read beside the ledger write, unless
-   * the tenant switched account between the two reads (then the recorded one, read again).
+   * the row names another (the account that made the transaction the move acts on, after an
+   * account switch; or the tenant switched between the two reads): that one, by its version.
    */
   async function accountOf(
     byTenant: TenantProviders,

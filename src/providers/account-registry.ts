@@ -3,6 +3,7 @@ import type { SecretBox } from '../secrets/index.js';
 import { lyraRequestTimeoutMs } from './call-limits.js';
 import { claimedOrderId, type LyraAccount, lyraProvider } from './lyra/index.js';
 import {
+  IgnoredNotification,
   InvalidNotificationError,
   type PaymentProvider,
   ProviderError,
@@ -18,7 +19,9 @@ export interface ProviderAccountSource {
   findMany(tenantIds: readonly string[]): Promise<ProviderAccountRow[]>;
   /** One account the tenant had, by version (the current one included). */
   findVersion(tenantId: string, version: number): Promise<ProviderAccountRow | undefined>;
-  /** The tenant of a payment request, and that tenant's account if it has one. */
+  /** The Lyra accounts the tenant had before its current one, newest first. */
+  pastLyraAccounts(tenantId: string): Promise<ProviderAccountRow[]>;
+  /** The tenant of a payment request (a deleted one too), and that tenant's account if it has one. */
   forOrder(requestId: string): Promise<{ tenantId: string; account: ProviderAccountRow | undefined } | undefined>;
 }
 
@@ -100,9 +103,23 @@ export function accountRegistry(opts: AccountRegistryOptions): ProviderRegistry 
     throw new ProviderError('unavailable', `tenant ${tenantId} has no payment provider account`);
   };
 
+  /** The provider of a past account version, built once and kept. */
+  const pastFor = (row: ProviderAccountRow): PaymentProvider => {
+    const key = `${row.tenant_id}:${row.version}`;
+    const hit = past.get(key);
+    if (hit) return hit;
+    const provider = build(row);
+    past.set(key, provider);
+    return provider;
+  };
+
   /**
-   * A Lyra notification is signed with the shop password of the order's tenant: the order is
-   * found first (from the claim, not trusted), then the signature checked with that account.
+   * A Lyra notification is signed with the shop password of the account that took the money:
+   * the order is found first (from the claim, not trusted), then the signature checked with
+   * that tenant's current account, or else with each Lyra account it had before, newest first
+   * (a guest paying after an account switch on a form handed out before it: the money is on the
+   * old account). The notification names the account whose password verified it, which records
+   * the money as that account's.
    */
   const lyraReceiver: NotificationReceiver = {
     name: 'lyra',
@@ -110,16 +127,33 @@ export function accountRegistry(opts: AccountRegistryOptions): ProviderRegistry 
       const orderId = claimedOrderId(rawBody);
       const found = await opts.accounts.forOrder(orderId);
       if (!found) throw new UnknownNotificationOrder(`order ${orderId} unknown`);
-      if (found.account?.provider !== 'lyra') {
-        throw new InvalidNotificationError(`tenant ${found.tenantId} has no Lyra account (removed?)`);
+      if (!found.account) throw new InvalidNotificationError(`tenant ${found.tenantId} has no account (removed?)`);
+      const current = found.account.provider === 'lyra' ? [found.account] : [];
+      let refusal: InvalidNotificationError | undefined;
+      const verified = async (rows: readonly ProviderAccountRow[]) => {
+        for (const row of rows) {
+          let provider: PaymentProvider;
+          try {
+            provider = row === found.account ? lyraFor(row) : pastFor(row);
+          } catch (err) {
+            refusal ??= new InvalidNotificationError(err instanceof Error ? err.message : 'account unusable');
+            continue;
+          }
+          try {
+            return { ...provider.parseNotification(rawBody, headers), account: row.version };
+          } catch (err) {
+            // Authentic but not applied: the answer is the same whichever account signed it.
+            if (err instanceof IgnoredNotification || !(err instanceof InvalidNotificationError)) throw err;
+            refusal ??= err;
+          }
+        }
+        return undefined;
+      };
+      const notification =
+        (await verified(current)) ?? (await verified(await opts.accounts.pastLyraAccounts(found.tenantId)));
+      if (!notification) {
+        throw refusal ?? new InvalidNotificationError(`tenant ${found.tenantId} has never had a Lyra account`);
       }
-      let provider: PaymentProvider;
-      try {
-        provider = lyraFor(found.account);
-      } catch (err) {
-        throw new InvalidNotificationError(err instanceof Error ? err.message : 'account unusable');
-      }
-      const notification = provider.parseNotification(rawBody, headers);
       // The signature covers the whole answer, order included: a verified one names the same order.
       if (notification.paymentRequestId !== orderId) throw new UnknownNotificationOrder('order changed under us');
       return notification;
@@ -151,8 +185,7 @@ export function accountRegistry(opts: AccountRegistryOptions): ProviderRegistry 
       }
       const current = await opts.accounts.find(tenantId);
       if (current?.version === version) return fromRow(tenantId, current);
-      const key = `${tenantId}:${version}`;
-      const hit = past.get(key);
+      const hit = past.get(`${tenantId}:${version}`);
       if (hit) return hit;
       const row = await opts.accounts.findVersion(tenantId, version);
       if (!row) throw new ProviderError('unavailable', `tenant ${tenantId} has no account version ${version}`);
@@ -160,9 +193,7 @@ export function accountRegistry(opts: AccountRegistryOptions): ProviderRegistry 
         if (opts.sandbox) return opts.sandbox;
         throw new ProviderError('unavailable', `tenant ${tenantId}: account version ${version} was the sandbox`);
       }
-      const provider = build(row);
-      past.set(key, provider);
-      return provider;
+      return pastFor(row);
     },
     byName: (name) => (opts.sandbox && name === opts.sandbox.name ? opts.sandbox : undefined),
     notificationReceiver: (name) => (name === 'lyra' ? lyraReceiver : undefined),

@@ -129,6 +129,12 @@ export interface ProviderNotification {
   amountCents?: number;
   currency?: string;
   detail?: string;
+  /**
+   * The tenant's account (its version) whose key verified the notification: the account that
+   * took the money, an old one when the guest paid after an account switch on a form handed out
+   * before it. Absent: the tenant's account as it is now (a provider without accounts).
+   */
+  account?: number;
 }
 
 /**

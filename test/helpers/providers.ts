@@ -43,8 +43,18 @@ export function countingProvider() {
     loseAnswers?: boolean;
     entered: number;
   } = { entered: 0 };
+  /** Calls not finished yet (a held one, or one still at the real provider). */
+  const underway = new Set<Promise<unknown>>();
 
-  async function around<T>(call: ProviderCall, real: () => Promise<T>): Promise<T> {
+  function around<T>(call: ProviderCall, real: () => Promise<T>): Promise<T> {
+    const p = perform(call, real);
+    underway.add(p);
+    const forget = () => underway.delete(p);
+    p.then(forget, forget);
+    return p;
+  }
+
+  async function perform<T>(call: ProviderCall, real: () => Promise<T>): Promise<T> {
     calls.push(call);
     state.entered++;
     if (state.holdUntil) await state.holdUntil;
@@ -88,6 +98,10 @@ export function countingProvider() {
     },
     holdUntil(p: Promise<void> | undefined) {
       state.holdUntil = p;
+    },
+    /** Resolves once every call made so far has finished at the real provider (or failed before it). */
+    async idle(): Promise<void> {
+      while (underway.size > 0) await Promise.allSettled([...underway]);
     },
     /** How many calls have reached the provider so far (held ones included). */
     get entered() {

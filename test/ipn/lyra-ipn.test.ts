@@ -146,6 +146,20 @@ describe(`POST /ipn/lyra/: the order's tenant's account verifies it (${ENGINE})`
     assert.equal(await eventCount(t), events);
   });
 
+  test('a guest paying on a tab opened before the request was deleted: an incident, the money given back', async () => {
+    const { id, ipnBody } = await paidDeposit();
+    const deleted = await t.call({ method: 'DELETE', url: `/api/payment-requests/${id}/` });
+    assert.equal(deleted.statusCode, 200, deleted.body);
+    const r = await post(ipnBody);
+    assert.equal(r.status, 200);
+    assert.equal(((await r.json()) as { status: string }).status, 'incident');
+    assert.deepEqual(
+      fake.store.order(id).map((x) => [x.operationType, x.detailedStatus]),
+      [['DEBIT', 'CANCELLED']],
+      'the payment given back at Lyra',
+    );
+  });
+
   test('the provider is built once per account version, and anew when the account changes', async () => {
     const registry = t.app.payreq.providers;
     const first = await registry.forTenant(t.tenant.tenantId);

@@ -1,6 +1,7 @@
+import { setLyraAccount } from '../../../src/provider-accounts/index.js';
 import { providerSecrets } from '../../../src/secrets/index.js';
 import type { TestApp } from '../../helpers/test-app.js';
-import { DEMO_SHOP, type LyraFake } from './lyra-fake.js';
+import { DEMO_SHOP, type LyraFake, modeOf, type ShopKeys } from './lyra-fake.js';
 
 /**
  * Gives a tenant a Lyra account on the fake, as `payreq tenant set-provider` stores it (the
@@ -25,5 +26,20 @@ export async function giveLyraAccount(
     staticUrl: opts.staticUrl === false ? null : fake.staticUrl,
     mode: 'TEST',
     secretsSealed: providerSecrets(t.app.payreq.secretKeys).seal(JSON.stringify(secrets), tenantId),
+  });
+}
+
+/**
+ * Sets a tenant's account to the fake's shop of `keys`, as `payreq tenant set-provider` does
+ * (src/provider-accounts/: checked with Charge/SDKTest, sealed, a new version), in the mode
+ * the keys say. An account switch when the tenant had one (TEST to PRODUCTION at go-live).
+ */
+export function useLyraShop(t: TestApp, tenantId: string, fake: LyraFake, keys: ShopKeys) {
+  return setLyraAccount({ repos: t.repos, secretKeys: t.app.payreq.secretKeys }, tenantId, {
+    shopId: keys.shopId,
+    apiUrl: fake.apiUrl,
+    staticUrl: fake.staticUrl,
+    mode: modeOf(keys),
+    secrets: JSON.stringify({ password: keys.password, public_key: keys.publicKey, hmac_key: keys.hmacKey }),
   });
 }

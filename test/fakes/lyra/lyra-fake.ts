@@ -89,6 +89,15 @@ export interface LyraFake {
   calls: { service: string; body: Record<string, unknown>; shopId: string; mode: 'TEST' | 'PRODUCTION' }[];
   /** The next call to `service` meets `fault` (queued behind faults already set); `slow` waits `delayMs`. */
   failNext(service: string, fault: Fault, opts?: { delayMs?: number }): void;
+  /** Forgets every fault still queued (set for a call that never came). */
+  clearFaults(): void;
+  /**
+   * Resolves once no call is being served: a `slow` answer sent, so whatever a call did (and
+   * will answer) is done. A `hang` or `late` call counts as served: it does nothing more.
+   */
+  idle(): Promise<void>;
+  /** Every shop served, the first one and each added: its keys, its mode and its transactions. */
+  shops(): { keys: ShopKeys; mode: 'TEST' | 'PRODUCTION'; store: FakeStore }[];
   /**
    * The guest completes the card form of `formToken` with `pan`, as on Lyra's page; answers
    * the form-encoded notification Lyra posts to the IPN URL, signed with the shop password,
@@ -151,7 +160,26 @@ export async function startLyraFake(shop: ShopKeys = DEMO_SHOP): Promise<LyraFak
     },
   };
 
+  /** Calls being served, and who waits for none to be. */
+  let serving = 0;
+  let waiting: (() => void)[] = [];
+  const doneServing = () => {
+    serving--;
+    if (serving > 0) return;
+    for (const wake of waiting) wake();
+    waiting = [];
+  };
+
   const server = createServer(async (req, res) => {
+    serving++;
+    try {
+      await serve(req, res);
+    } finally {
+      doneServing();
+    }
+  });
+
+  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readBody(req);
     if (await serveCardPage(cardPage, req, res, body)) return;
     const match = /^\/api-payment\/V4\/([A-Za-z]+\/[A-Za-z]+)$/.exec(req.url ?? '');
@@ -170,7 +198,10 @@ export async function startLyraFake(shop: ShopKeys = DEMO_SHOP): Promise<LyraFak
     const queued = faults.get(service)?.shift();
     const fault = queued?.fault;
     if (fault === 'hang') return; // the socket is destroyed by close()
-    if (fault === 'drop') return req.socket.destroy();
+    if (fault === 'drop') {
+      req.socket.destroy();
+      return;
+    }
     if (fault === 'garbage') return sendText(res, 200, '<html>Service Unavailable</html>');
     if (fault === 'busy') return sendText(res, 503, '<html>Service Unavailable</html>');
     if (fault === 'crash') return sendText(res, 500, '<html>Internal Server Error</html>');
@@ -196,7 +227,10 @@ export async function startLyraFake(shop: ShopKeys = DEMO_SHOP): Promise<LyraFak
     calls.push({ service, body: request, shopId: keys.shopId, mode });
     try {
       const answer = modeAnswer(handler(request), mode);
-      if (fault === 'lose') return req.socket.destroy();
+      if (fault === 'lose') {
+        req.socket.destroy();
+        return;
+      }
       if (fault === 'late') return; // the socket is destroyed by close()
       if (fault === 'mangled') return sendText(res, 200, '{"webService": "tru');
       if (fault === 'slow') await new Promise((resolve) => setTimeout(resolve, queued?.delayMs ?? 0));
@@ -206,7 +240,7 @@ export async function startLyraFake(shop: ShopKeys = DEMO_SHOP): Promise<LyraFak
       if (!(err instanceof FakeServiceError)) throw err;
       send(res, 200, envelope(service, 'ERROR', serviceError(keys.shopId, err.errorCode, err.message), mode));
     }
-  });
+  }
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 
@@ -219,6 +253,9 @@ export async function startLyraFake(shop: ShopKeys = DEMO_SHOP): Promise<LyraFak
     calls,
     failNext: (service, fault, opts) =>
       faults.set(service, [...(faults.get(service) ?? []), { fault, delayMs: opts?.delayMs ?? 1_000 }]),
+    clearFaults: () => faults.clear(),
+    idle: () => (serving === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiting.push(resolve))),
+    shops: () => [...shops.values()].map(({ keys, mode, store }) => ({ keys, mode, store })),
     completeForm: (formToken, pan) => {
       const { uuid, ipnBody, notify } = complete(formToken, pan);
       return { uuid, ipnBody, notify };

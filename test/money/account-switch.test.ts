@@ -1,0 +1,171 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createDeferredPayments } from '../../src/jobs/index.js';
+import { LYRA_CARDS } from '../fakes/lyra/fake-store.js';
+import { useLyraShop } from '../fakes/lyra/give-account.js';
+import { DEMO_SHOP, DEMO_SHOP_PRODUCTION, formTokenOf, type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.js';
+import { createRequest, ENGINE, startTestApp, type TenantWithKey, type TestApp } from '../helpers/test-app.js';
+
+const JOB_DATE = '2026-12-10';
+const CHECKIN = '2026-12-12';
+
+// A hotel goes live: its PRODUCTION keys replace its TEST ones, and the TEST account keeps the
+// transactions made on it. A capture, a release or a refund of one of them, and the give-back of
+// money that arrived on it, must go to the TEST account, which alone knows the transaction (the
+// PRODUCTION one answers PSP_010); a guest paying after go-live on a form handed out before pays
+// the TEST account, and its notification, signed with the TEST password, is that account's.
+describe(`Lyra: money of the account a hotel left goes to that account (${ENGINE})`, { timeout: 120_000 }, () => {
+  let t: TestApp;
+  let fake: LyraFake;
+  let production: ReturnType<LyraFake['addShop']>;
+  before(async () => {
+    fake = await startLyraFake(DEMO_SHOP);
+    production = fake.addShop(DEMO_SHOP_PRODUCTION);
+    t = await startTestApp();
+  });
+  after(async () => {
+    await t?.close();
+    await fake?.close();
+  });
+
+  const goLive = (hotel: TenantWithKey) => useLyraShop(t, hotel.tenantId, fake, DEMO_SHOP_PRODUCTION);
+
+  async function hotelOnTest(name: string) {
+    const hotel = await t.newTenant(name);
+    const test = await useLyraShop(t, hotel.tenantId, fake, DEMO_SHOP);
+    return { hotel, testVersion: test.version };
+  }
+
+  /** The form Lyra hands out for the request now (on the hotel's account of the moment). */
+  async function formOf(hotel: TenantWithKey, r: { uuid: string; reference: string }, type: 'IMPRINT' | 'DEPOSIT') {
+    const lyra = await t.app.payreq.providers.forTenant(hotel.tenantId);
+    const form = await lyra.startGuestPayment({
+      paymentRequestId: r.uuid,
+      reference: r.reference,
+      requestType: type,
+      amountCents: type === 'DEPOSIT' ? 8000 : 0,
+      currency: 'EUR',
+      language: 'en',
+      guestEmail: 'guest@example.test',
+      merchantName: 'Hotel Test',
+      returnUrl: `http://127.0.0.1/payment/${r.uuid}/result/`,
+      notifyUrl: 'http://127.0.0.1/ipn/lyra/',
+    });
+    return formTokenOf(form);
+  }
+
+  /** The guest completes the form; Lyra's notification is posted to payreq's IPN endpoint. */
+  async function guestPays(formToken: string): Promise<{ status: number; outcome: string }> {
+    const { ipnBody } = fake.completeForm(formToken, LYRA_CARDS.accepted);
+    const r = await t.app.inject({
+      method: 'POST',
+      url: '/ipn/lyra/',
+      payload: ipnBody,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    return { status: r.statusCode, outcome: r.json().status };
+  }
+
+  const row = (id: string) => t.repos.paymentRequests.findAnyTenant(id);
+  const on = (store: typeof fake.store, id: string) =>
+    store.order(id).map((x) => [x.operationType, x.detailedStatus, x.amount, x.refundAmount ?? 0]);
+  /** The calls about the order (or one of its TEST transactions) that went anywhere but the TEST account. */
+  const notOnTest = (id: string) =>
+    fake.calls
+      .filter((c) => c.body.orderId === id || fake.store.order(id).some((x) => x.uuid === c.body.uuid))
+      .filter((c) => c.mode !== 'TEST')
+      .map((c) => c.service);
+  const booksAgree = async (id: string) =>
+    assert.equal(await t.app.payreq.reconciler.checkRequest(id), undefined, "payreq's books agree with Lyra's");
+
+  test('holds placed before go-live: one captured, one released after it, on the TEST account', async () => {
+    const { hotel } = await hotelOnTest('Hôtel du Lancement');
+    const imprint = () =>
+      createRequest(t, { request_type: 'IMPRINT', amount: 80, reservation_data: { checkin: CHECKIN } }, hotel);
+    const [kept, freed] = [await imprint(), await imprint()];
+    for (const r of [kept, freed]) assert.equal((await guestPays(await formOf(hotel, r, 'IMPRINT'))).status, 200);
+    await createDeferredPayments(
+      { holds: t.repos.deferredHolds, runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens },
+      JOB_DATE,
+    );
+    assert.equal((await row(kept.uuid))?.status, 'AUTHORISED_TO_VALIDATE');
+    await goLive(hotel);
+
+    const capture = await t.call({ method: 'POST', url: `/api/payment-requests/${kept.uuid}/capture/`, tenant: hotel });
+    assert.equal(capture.statusCode, 200, capture.body);
+    const release = await t.call({
+      method: 'POST',
+      url: `/api/payment-requests/${freed.uuid}/release/`,
+      tenant: hotel,
+    });
+    assert.equal(release.statusCode, 200, release.body);
+
+    assert.deepEqual([(await row(kept.uuid))?.status, (await row(kept.uuid))?.amount_captured], ['CAPTURED', 8000]);
+    assert.equal((await row(freed.uuid))?.status, 'CANCELLED');
+    assert.deepEqual(on(fake.store, kept.uuid).at(-1), ['DEBIT', 'AUTHORISED', 8000, 0], 'validated on TEST');
+    assert.deepEqual(on(fake.store, freed.uuid).at(-1), ['DEBIT', 'CANCELLED', 8000, 0], 'cancelled on TEST');
+    assert.deepEqual(notOnTest(kept.uuid), []);
+    assert.deepEqual(notOnTest(freed.uuid), []);
+    await booksAgree(kept.uuid);
+    await booksAgree(freed.uuid);
+  });
+
+  test('a deposit paid before go-live is refunded after it on the TEST account, in part then in full', async () => {
+    const { hotel } = await hotelOnTest('Hôtel de la Recette');
+    const r = await createRequest(t, { request_type: 'DEPOSIT', amount: 80 }, hotel);
+    assert.equal((await guestPays(await formOf(hotel, r, 'DEPOSIT'))).outcome, 'applied');
+    await goLive(hotel);
+    const tenant = { tenantId: hotel.tenantId, timezone: 'Europe/Paris', linkLifetimeDays: 30 };
+    const admin = { source: 'admin' as const, actor: 'user:test' };
+
+    await t.app.payreq.commands.refund(tenant, r.uuid, 30, admin);
+    assert.deepEqual(on(fake.store, r.uuid), [['DEBIT', 'AUTHORISED', 5000, 0]], 'the payment lowered on TEST');
+    fake.store.runBatch();
+    await t.app.payreq.commands.refund(tenant, r.uuid, undefined, admin);
+    assert.deepEqual((await row(r.uuid))?.status, 'REFUNDED');
+    assert.deepEqual(on(fake.store, r.uuid).at(-1), ['CREDIT', 'AUTHORISED', 5000, 0], 'the rest as a CREDIT on TEST');
+    assert.deepEqual(on(production, r.uuid), [], 'nothing on PRODUCTION');
+    await booksAgree(r.uuid);
+  });
+
+  test('a guest paying after go-live on a form handed out before: applied as the TEST account’s, refunded there', async () => {
+    const { hotel, testVersion } = await hotelOnTest('Hôtel du Vieil Onglet');
+    const r = await createRequest(t, { request_type: 'DEPOSIT', amount: 80 }, hotel);
+    const oldForm = await formOf(hotel, r, 'DEPOSIT');
+    await goLive(hotel);
+
+    assert.deepEqual(await guestPays(oldForm), { status: 200, outcome: 'applied' });
+    assert.deepEqual([(await row(r.uuid))?.status, (await row(r.uuid))?.amount_captured], ['CAPTURED', 8000]);
+    const ledger = await t.repos.ledger.forRequest(r.uuid);
+    assert.deepEqual(
+      ledger.map((e) => [e.kind, e.provider_account]),
+      [['payment', testVersion]],
+      'the payment is recorded on the account that took it',
+    );
+    await booksAgree(r.uuid);
+    await t.app.payreq.commands.refund(
+      { tenantId: hotel.tenantId, timezone: 'Europe/Paris', linkLifetimeDays: 30 },
+      r.uuid,
+      undefined,
+      { source: 'admin', actor: 'user:test' },
+    );
+    assert.deepEqual(on(fake.store, r.uuid), [['DEBIT', 'CANCELLED', 8000, 0]]);
+    await booksAgree(r.uuid);
+  });
+
+  test('money arriving after go-live on an old form of a cancelled request is given back on the TEST account', async () => {
+    const { hotel } = await hotelOnTest('Hôtel des Regrets');
+    const r = await createRequest(t, { request_type: 'DEPOSIT', amount: 80 }, hotel);
+    const oldForm = await formOf(hotel, r, 'DEPOSIT');
+    const cancel = await t.call({ method: 'POST', url: `/api/payment-requests/${r.uuid}/cancel/`, tenant: hotel });
+    assert.equal(cancel.statusCode, 200, cancel.body);
+    await goLive(hotel);
+
+    assert.deepEqual(await guestPays(oldForm), { status: 200, outcome: 'incident' });
+    assert.deepEqual(on(fake.store, r.uuid), [['DEBIT', 'CANCELLED', 8000, 0]], 'given back on TEST');
+    const giveBack = (await t.repos.ledger.forRequest(r.uuid)).find((e) => e.parent_id !== null);
+    assert.equal(giveBack?.state, 'succeeded', JSON.stringify(giveBack));
+    assert.equal((await row(r.uuid))?.status, 'CANCELLED');
+    await booksAgree(r.uuid);
+  });
+});
