@@ -33,7 +33,7 @@ function issueCode(v: AjvIssue): string {
     case 'enum':
       return 'not_allowed';
     case 'pattern':
-      return 'unstorable_text';
+      return v.params?.pattern === PLAIN_TEXT_PATTERN ? 'plain_text' : 'unstorable_text';
     default:
       return 'wrong_type';
   }

@@ -103,7 +103,7 @@ export const ValidationErrorBody = Type.Object(
         code: Type.Optional(
           Type.String({
             description:
-              'What is wrong, stable: required, too_long, too_short, wrong_type, not_allowed, format_email, unstorable_text, amount_negative, amount_too_large, amount_decimals, date_format, checkout_before_checkin',
+              'What is wrong, stable: required, too_long, too_short, wrong_type, not_allowed, format_email, unstorable_text, plain_text, amount_negative, amount_too_large, amount_decimals, date_format, checkout_before_checkin',
           }),
         ),
       }),

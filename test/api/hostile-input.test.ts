@@ -177,6 +177,7 @@ describe(`hostile input: documented 4xx, nothing stored, never a 5xx (${ENGINE})
           {
             field,
             message: 'must not contain NUL characters, unpaired surrogates or bidirectional control characters',
+            code: 'plain_text',
           },
         ]);
       }

@@ -4,7 +4,7 @@ import { ABSOLUTE_MS, CSRF_COOKIE, IDLE_MS, SESSION_COOKIE, SIGN_IN_LIMITS } fro
 import { ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { ControlClient, createUser, PASSWORD } from './control-client.js';
 
-describe(`back office sign-in, sessions, CSRF (${ENGINE})`, { timeout: 120_000 }, () => {
+describe(`back office sign-in, sessions, CSRF (${ENGINE})`, { timeout: 300_000 }, () => {
   let t: TestApp;
   let clock = Date.now();
   before(async () => {

@@ -289,7 +289,7 @@ export interface components {
                 /** @description Dotted path of the field, e.g. reservation_data.checkin */
                 field: string;
                 message: string;
-                /** @description What is wrong, stable: required, too_long, too_short, wrong_type, not_allowed, format_email, unstorable_text, amount_negative, amount_too_large, amount_decimals, date_format, checkout_before_checkin */
+                /** @description What is wrong, stable: required, too_long, too_short, wrong_type, not_allowed, format_email, unstorable_text, plain_text, amount_negative, amount_too_large, amount_decimals, date_format, checkout_before_checkin */
                 code?: string;
             }[];
         };
