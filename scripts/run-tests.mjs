@@ -377,17 +377,31 @@ async function runShare(list, env) {
   return { records, problems };
 }
 
+/**
+ * A hook outside any describe block: in a process that runs many files, node:test makes it a hook
+ * of the process's root, so a `beforeEach` would run before every test of every file there.
+ * Such a file is not run: it fails, named.
+ */
+const HOOK_OUTSIDE_DESCRIBE = /^(?:before|after|beforeEach|afterEach)\(/m;
+const hooksOutside = files.filter(
+  (f) => existsSync(path.join(root, f)) && HOOK_OUTSIDE_DESCRIBE.test(readFileSync(path.join(root, f), 'utf8')),
+);
+for (const f of hooksOutside) {
+  console.log(`✖ ${f} has a hook outside any describe block: it would run around every file of its process`);
+}
+
 let passed = 0;
-let failed = 0;
+let failed = hooksOutside.length;
 let skipped = 0;
 const timings = [];
 const history = readHistory();
 for (const engine of engines) {
   const t0 = Date.now();
-  let list = files;
+  let list = files.filter((f) => !hooksOutside.includes(f));
   if (engine === 'postgres') {
-    list = await engineDependentFiles(root, files);
-    const once = files.length - list.length;
+    const all = list;
+    list = await engineDependentFiles(root, all);
+    const once = all.length - list.length;
     if (once > 0) console.log(`\n${once} test files do not depend on the engine (or say so): they ran on PGlite only`);
     if (list.length === 0) continue;
   }

@@ -77,6 +77,14 @@ describe('npm test (scripts/run-tests.mjs)', { timeout: 240_000 }, () => {
     assert.equal(lastLine(output), '1 passed, 0 failed, 1 skipped', output);
   });
 
+  test('a file with a hook outside any describe block is not run, and fails', async () => {
+    const { code, output } = await startRunner([fixture('hook-outside'), fixture('passes')]).ended;
+    assert.equal(code, 1, output);
+    assert.match(output, /✖ test\/tooling\/fixtures\/hook-outside\.fixture\.ts has a hook outside any describe block/);
+    assert.doesNotMatch(output, /hook-outside\.fixture\.ts \(/, 'not run');
+    assert.equal(lastLine(output), '1 passed, 1 failed, 1 skipped', output);
+  });
+
   // Stopped, the runner stops its test processes and what their tests started; killed outright,
   // the test processes notice and stop themselves.
   for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
