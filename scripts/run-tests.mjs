@@ -10,10 +10,10 @@
 //   tsx costs each process about 4 s more. TEST_FROM_SOURCE=1 runs them through tsx.
 // - A process per test file (node --test's default) pays a Node start, the module graph and a
 //   PGlite start each time, twice the CPU of the whole suite. The files of an engine are shared
-//   out, by their last times, between a few long-lived processes, one more than the machine has
+//   out, by their recent times, between a few long-lived processes, one more than the machine has
 //   cores (TEST_CONCURRENCY overrides), each `node --test --test-isolation=none` over its share:
 //   one file after another, one top-level test at a time, PGlite databases emptied and reused
-//   (test/helpers/pglite-pool.ts).
+//   (test/helpers/pglite-pool.ts). A file with a hook outside any describe block is refused.
 // - The migrated database is made once (PGlite: kept until the migrations change; PostgreSQL:
 //   per run) and every test database starts from a copy (test/helpers/database-template.ts).
 // - A test or hook over TEST_TIMEOUT_S (300) fails (node's --test-timeout) and its file goes on.
