@@ -11,6 +11,7 @@ import {
   killAll,
   parseJson,
   payreq,
+  pgliteDataDir,
   ServeProcess,
   scratchDir,
 } from './payreq-process.js';
@@ -36,7 +37,7 @@ describe(`payreq tenant update (display settings) and tenant set-logo (${ENGINE}
 
   before(async () => {
     if (ENGINE === 'postgres') testDb = await createTestDatabase();
-    env = cliEnv({ DATABASE_URL: testDb ? testDb.url : `pglite://${scratch.dir}/data` });
+    env = cliEnv({ DATABASE_URL: testDb ? testDb.url : `pglite://${pgliteDataDir(`${scratch.dir}/data`)}` });
     id = parseJson<{ id: string }>(await run('tenant', 'create', '--name', 'Lac', '--json')).id;
     mkdirSync(path.join(scratch.dir, 'files'));
     writeFileSync(path.join(scratch.dir, 'files', 'logo.png'), makePng(30, 10));
@@ -172,7 +173,7 @@ describe('tenant set-logo while `serve` holds a PGlite directory', {
   before(async () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    env = cliEnv({ DATABASE_URL: `pglite://${scratch.dir}/data`, PORT: String(port) });
+    env = cliEnv({ DATABASE_URL: `pglite://${pgliteDataDir(`${scratch.dir}/data`)}`, PORT: String(port) });
     serve = await ServeProcess.start({ ...env, LOG_LEVEL: 'info' }, scratch.dir);
   });
   after(() => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
-import { adminUsers } from '../../src/admin-users/index.js';
+import { hashPassword } from '../../src/admin-users/index.js';
 import type { TestApp } from '../helpers/test-app.js';
 
 export const PASSWORD = 'correct horse battery staple';
@@ -106,6 +106,17 @@ export class ControlClient {
   }
 }
 
-export async function createUser(t: TestApp, username: string, tenantId: string | null = null) {
-  return adminUsers(t.repos).create({ username, password: PASSWORD, tenantId });
+/**
+ * PASSWORD's hash, made once per process: scrypt at today's cost takes a few hundred milliseconds
+ * of CPU, paid again for every user a test set up. Signing in still checks the password against
+ * it for real; how `adminUsers().create` hashes is tested where it is the subject
+ * (test/security/back-office-passwords.test.ts, test/cli/admin-users.test.ts).
+ */
+let passwordHash: Promise<string> | undefined;
+
+/** A back-office user whose password is PASSWORD: a superuser, or a user of `tenantId`. */
+export async function createUser(t: TestApp, username: string, tenantId: string | null = null): Promise<void> {
+  passwordHash ??= hashPassword(PASSWORD);
+  const row = await t.repos.adminUsers.insert({ username, passwordHash: await passwordHash, tenantId });
+  assert.ok(row, `the username ${username} is free`);
 }

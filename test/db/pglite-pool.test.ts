@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type Database, migrate } from '../../src/db/index.js';
-import { closeIdlePglite, pglitePoolCounts, takePgliteDatabase, WORKER_CLEANUPS } from '../helpers/pglite-pool.js';
+import { closeIdlePglite, pglitePoolCounts, SHARED_PROCESS, takePgliteDatabase } from '../helpers/pglite-pool.js';
 
 // The test suite's reused PGlite databases (test/helpers/pglite-pool.ts): a database given back
 // must come out as the migrations leave it, or not come out at all. PGlite on both CI runs.
@@ -18,10 +18,9 @@ async function schedules(db: Database): Promise<unknown[]> {
 }
 
 describe('the test suite reuses a PGlite database only once it is as migrated', () => {
-  // Run on its own, this file stands in for the worker that keeps and finally closes instances.
+  // Run on its own, this file stands in for the test process that keeps instances and ends.
   before(() => {
-    const scope = globalThis as { [WORKER_CLEANUPS]?: (() => Promise<void>)[] };
-    scope[WORKER_CLEANUPS] ??= [];
+    (globalThis as { [SHARED_PROCESS]?: boolean })[SHARED_PROCESS] = true;
   });
   after(() => closeIdlePglite());
 

@@ -1,6 +1,6 @@
 // test-engines: pglite. What a browser sees (pages, accessibility, the CSP, forms without
 // JavaScript) does not depend on the engine; the same flows' HTTP answers and stored rows are
-// tested on both engines by the files beside this one. (scripts/run-tests.mjs reads this line.)
+// tested on both engines by the files beside this one. (scripts/test-engines.mjs reads this line.)
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';

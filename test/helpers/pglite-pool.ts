@@ -6,7 +6,7 @@ import { pgliteTemplate } from './database-template.js';
  * PGlite databases for the tests of one process, reused. Starting a PGlite cluster (WASM,
  * even from the migrated archive) costs about 1.5 s of CPU; emptying one costs tens of
  * milliseconds. A test process runs many test files one after another
- * (scripts/test-worker.mjs), so a database a test is done with is emptied back to the state
+ * (scripts/run-tests.mjs), so a database a test is done with is emptied back to the state
  * migrations leave and given to the next one:
  * - `DISCARD ALL`: prepared statements, LISTEN, settings, advisory locks of the session;
  * - every table emptied, identities restarted, the rows migrations insert put back;
@@ -70,22 +70,15 @@ const MAX_USES = 40;
 /**
  * Instances kept while no test needs them (a file may hold several at once). An open instance
  * started from an archive holds a timer of its own, so one kept idle would keep the process
- * alive: instances are kept only where something will close them, a test worker
- * (scripts/test-worker.mjs) after its last file, through the list of cleanups it offers. A
- * test file run on its own closes each one as before.
+ * alive: instances are kept only in a process that ends anyway after its last test, a test
+ * process of scripts/run-tests.mjs (`--test-force-exit`), which says so through this flag
+ * (scripts/test-process-setup.mjs). A test file run on its own closes each one as before.
  */
 const MAX_IDLE = 2;
-export const WORKER_CLEANUPS = Symbol.for('payreq.test-worker.cleanups');
-let cleanupAdded = false;
+export const SHARED_PROCESS = Symbol.for('payreq.test.shared-process');
 
 function mayKeepIdle(): boolean {
-  const cleanups = (globalThis as { [WORKER_CLEANUPS]?: (() => Promise<void>)[] })[WORKER_CLEANUPS];
-  if (!cleanups) return false;
-  if (!cleanupAdded) {
-    cleanupAdded = true;
-    cleanups.push(closeIdlePglite);
-  }
-  return idle.length < MAX_IDLE;
+  return (globalThis as { [SHARED_PROCESS]?: boolean })[SHARED_PROCESS] === true && idle.length < MAX_IDLE;
 }
 
 /** Closes the instances no test holds. */

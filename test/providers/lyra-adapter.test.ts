@@ -100,13 +100,21 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-before(async () => {
-  fake = await startLyraFake();
-  lyra = lyraProvider(account(), { timeoutMs: 2_000 });
-});
-after(() => fake.close());
+/**
+ * A loopback Lyra for the tests of a describe block: its hooks belong to the block, since test
+ * files share their process one after another (scripts/run-tests.mjs).
+ */
+function withLyraFake(): void {
+  before(async () => {
+    fake = await startLyraFake();
+    lyra = lyraProvider(account(), { timeoutMs: 2_000 });
+  });
+  after(() => fake.close());
+}
 
 describe('Lyra adapter: guest payments and notifications', () => {
+  withLyraFake();
+
   test('IMPRINT asks CreateToken (REGISTER) and its notification reads as a registered card', async () => {
     const orderId = randomUUID();
     const form = await lyra.startGuestPayment(checkout(orderId, 'IMPRINT'));
@@ -253,6 +261,8 @@ describe('Lyra adapter: guest payments and notifications', () => {
 });
 
 describe('Lyra adapter: holds, captures, releases, refunds', () => {
+  withLyraFake();
+
   test('a silent hold is a SILENT payment with manual validation, keyed in its metadata', async () => {
     const orderId = randomUUID();
     const hold = await holdOf(orderId, 30000);
@@ -394,6 +404,8 @@ describe('Lyra adapter: holds, captures, releases, refunds', () => {
 });
 
 describe('Lyra adapter: refusals and failures', () => {
+  withLyraFake();
+
   test('a hold the bank refuses (UNPAID inside SUCCESS, ACQ_001) is refused', async () => {
     const orderId = randomUUID();
     const token = await registerCard(orderId, LYRA_CARDS.refusedLater);
@@ -520,6 +532,8 @@ describe('Lyra adapter: refusals and failures', () => {
 });
 
 describe("the fake speaks Lyra's money semantics", () => {
+  withLyraFake();
+
   async function paidDeposit(amountCents: number) {
     const orderId = randomUUID();
     const form = await lyra.startGuestPayment(checkout(orderId, 'DEPOSIT', amountCents));

@@ -3,7 +3,7 @@ import { randomBytes, scryptSync } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { adminUsers, SCRYPT } from '../../src/admin-users/index.js';
 import { AppError } from '../../src/domain/index.js';
-import { ControlClient, createUser, PASSWORD } from '../control/control-client.js';
+import { ControlClient, PASSWORD } from '../control/control-client.js';
 import { ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
 
 /** A hash as the earlier code stored it: scrypt N=2^15, r=8, p=1. */
@@ -19,7 +19,7 @@ describe(`back-office passwords: today's cost, raised at sign-in, malformed hash
   let t: TestApp;
   before(async () => {
     t = await startTestApp();
-    await createUser(t, 'root');
+    await adminUsers(t.repos).create({ username: 'root', password: PASSWORD, tenantId: null });
   });
   after(() => t.close());
 

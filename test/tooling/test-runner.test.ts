@@ -1,44 +1,114 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { test } from 'node:test';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 /** The checkout (the runner sets it; run from the sources, this file is in it). */
 const checkout = process.env.PAYREQ_TEST_CHECKOUT ?? fileURLToPath(new URL('../../', import.meta.url));
 const fixture = (name: string) => `test/tooling/fixtures/${name}.fixture.ts`;
 
-/** `npm test -- FILES` as CI calls it, on PGlite, `workers` at a time: its output and exit status. */
-function runTests(files: string[], workers: number): Promise<{ code: number | null; output: string }> {
-  const { TEST_POSTGRES_URL: _engine, ...env } = process.env;
+/** `npm test -- FILES` as CI calls it, on PGlite, in one test process, with short time limits. */
+function startRunner(files: string[], env: Record<string, string> = {}) {
+  const { TEST_POSTGRES_URL: _engine, ...inherited } = process.env;
   const child = spawn(process.execPath, ['scripts/run-tests.mjs', ...files], {
     cwd: checkout,
-    // A file time limit short enough for the file that hangs.
-    env: { ...env, TEST_CONCURRENCY: String(workers), TEST_FILE_TIMEOUT_S: '3' },
+    env: { ...inherited, TEST_CONCURRENCY: '1', TEST_TIMEOUT_S: '1', TEST_FILE_TIMEOUT_S: '8', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output += d));
   child.stderr.on('data', (d: Buffer) => (output += d));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, output })));
+  const ended = new Promise<{ code: number | null; output: string }>((resolve) =>
+    child.on('close', (code) => resolve({ code, output })),
+  );
+  return { child, ended, output: () => output };
 }
 
 const lastLine = (output: string) => output.trim().split('\n').at(-1);
 
-// A worker that dies or hangs reports nothing for its file: the run still counts that file as
-// one failure and names it, starts another worker for the files left, and keeps the counts of
-// the files the lost worker had finished. One worker runs all three, so each loss matters.
-test('a file whose worker dies or hangs fails the run, named; the other files still run and count', {
-  timeout: 120_000,
-}, async () => {
-  const { code, output } = await runTests([fixture('passes'), fixture('crashes'), fixture('hangs')], 1);
-  assert.equal(code, 1, output);
-  assert.match(output, new RegExp(`✖ ${fixture('crashes')}: its worker ended \\(exit 7\\) before the file was done`));
-  assert.match(output, new RegExp(`✖ ${fixture('hangs')} took over 3 s: its worker was stopped`));
-  assert.equal(lastLine(output), '1 passed, 2 failed, 1 skipped', output);
-});
+/** Whether process `pid` still runs (a zombie, ended but not yet reaped, does not). */
+function alive(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
 
-test('files that pass end the run with status 0 and the count', { timeout: 120_000 }, async () => {
-  const { code, output } = await runTests([fixture('passes')], 1);
-  assert.equal(code, 0, output);
-  assert.equal(lastLine(output), '1 passed, 0 failed, 1 skipped', output);
+async function until(what: string, check: () => boolean, ms = 60_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`still waiting: ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('npm test (scripts/run-tests.mjs)', { timeout: 240_000 }, () => {
+  // One test process runs them all, so each file that fails, ends its process or hangs must
+  // still be counted, named with what happened, and leave the files after it to run.
+  test('a failing, a crashing and a hanging file each fail the run, counted, with what went wrong', async () => {
+    const files = ['passes', 'fails', 'crashes', 'hangs', 'spins'].map(fixture);
+    const { code, output } = await startRunner(files).ended;
+    assert.equal(code, 1, output);
+    // A failing assertion: its diff; a failing before hook: its error, and its test counted.
+    assert.match(output, /✖ a file with failures › compares/, output);
+    assert.match(output, /\+\s+total: 3,?\n\s+-\s+total: 4/, output);
+    assert.match(output, /✖ a suite whose before hook fails \(\d+ ms\)\n\s+Error: the before hook broke here/, output);
+    assert.match(output, /✖ a suite whose before hook fails › never runs/, output);
+    // A test that never ends: the test time limit; the test after it still runs.
+    assert.match(output, /✖ never ends \(\d+ ms\)\n\s+test timed out after 1000ms/, output);
+    assert.match(output, /✖ test\/tooling\/fixtures\/hangs\.fixture\.ts \(1 passed, 1 failed/, output);
+    // A file that ends its process, and one that never gives the event loop back.
+    assert.match(output, /✖ test\/tooling\/fixtures\/crashes\.fixture\.ts its process ended \(exit 7\)/, output);
+    assert.match(output, /✖ test\/tooling\/fixtures\/spins\.fixture\.ts took over 8 s: its process was killed/, output);
+    assert.match(output, /files with failures on pglite:\n(\s+test\/tooling\/fixtures\/\S+\n){4}/, output);
+    // passes: 1 and 1 skipped; fails: 1 passed, 2 failed; crashes 1; hangs 1 and 1; spins 1.
+    assert.equal(lastLine(output), '3 passed, 5 failed, 1 skipped', output);
+  });
+
+  test('files that pass end the run with status 0 and the count', async () => {
+    const { code, output } = await startRunner([fixture('passes')]).ended;
+    assert.equal(code, 0, output);
+    assert.match(output, /✔ test\/tooling\/fixtures\/passes\.fixture\.ts \(1 passed, 1 skipped/, output);
+    assert.match(output, /﹣ is skipped: a fixture of the runner test/, output);
+    assert.equal(lastLine(output), '1 passed, 0 failed, 1 skipped', output);
+  });
+
+  test('a file with a hook outside any describe block is not run, and fails', async () => {
+    const { code, output } = await startRunner([fixture('hook-outside'), fixture('passes')]).ended;
+    assert.equal(code, 1, output);
+    assert.match(output, /✖ test\/tooling\/fixtures\/hook-outside\.fixture\.ts has a hook outside any describe block/);
+    assert.doesNotMatch(output, /hook-outside\.fixture\.ts \(/, 'not run');
+    assert.equal(lastLine(output), '1 passed, 1 failed, 1 skipped', output);
+  });
+
+  // Stopped, the runner stops its test processes and what their tests started; killed outright,
+  // the test processes notice and stop themselves.
+  for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
+    test(`stopped by ${signal}, it leaves no test process or child behind`, async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'payreq-runner-test-'));
+      const pids = path.join(dir, 'pids');
+      try {
+        const runner = startRunner([fixture('lingers')], { RUNNER_FIXTURE_PIDS: pids, TEST_TIMEOUT_S: '600' });
+        let left: number[] = [];
+        await until(`the fixture's pids\n${runner.output()}`, () => {
+          try {
+            left = readFileSync(pids, 'utf8').split(' ').map(Number);
+            return left.length === 2;
+          } catch {
+            return false;
+          }
+        });
+        assert.ok(left.every(alive));
+        runner.child.kill(signal);
+        await runner.ended;
+        await until(`pids ${left.filter(alive).join(', ')} to end`, () => !left.some(alive), 10_000);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
 });
