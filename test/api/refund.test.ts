@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { arrangeStatus } from '../helpers/fixtures.js';
 import { countingProvider } from '../helpers/providers.js';
+import { eventually } from '../helpers/sandbox-checkout.js';
 import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
 
 const BASE = '/api/payment-requests/';
@@ -34,13 +35,20 @@ describe(`POST refund/ (${ENGINE})`, () => {
   const detail = async (uuid: string) => (await t.call({ method: 'GET', url: `${BASE}${uuid}/` })).json();
   const refundsAtProvider = (uuid: string) =>
     provider.calls.filter((c) => c.op === 'refund' && c.ref.paymentRequestId === uuid).map((c) => c.amountCents);
-  async function eventTypes(uuid: string): Promise<string[]> {
-    const r = await t.call({ method: 'GET', url: '/api/events/?limit=1000' });
-    assert.equal(r.statusCode, 200, r.body);
-    return (r.json() as { type: string; data: { uuid: string } }[])
-      .filter((e) => e.data.uuid === uuid)
-      .map((e) => e.type);
-  }
+  /**
+   * The request's event types once the feed shows `count` of them: the feed shows an event only
+   * when every older transaction on the database server has ended, so another test's open
+   * transaction can hold it back a moment.
+   */
+  const eventTypes = (uuid: string, count: number) =>
+    eventually(async () => {
+      const r = await t.call({ method: 'GET', url: '/api/events/?limit=1000' });
+      assert.equal(r.statusCode, 200, r.body);
+      const types = (r.json() as { type: string; data: { uuid: string } }[])
+        .filter((e) => e.data.uuid === uuid)
+        .map((e) => e.type);
+      return types.length >= count ? types : undefined;
+    }, `${count} events of ${uuid} in the feed`);
 
   test('no body refunds all that was captured: 200 REFUNDED, one call to the provider, history by the API key', async () => {
     const c = await captured(120.5);
@@ -64,7 +72,7 @@ describe(`POST refund/ (${ENGINE})`, () => {
     const last = await post(c.uuid, 'refund');
     assert.equal(last.json().status, 'REFUNDED');
     assert.deepEqual(refundsAtProvider(c.uuid), [3000, 2025, 4975]);
-    assert.deepEqual(await eventTypes(c.uuid), [
+    assert.deepEqual(await eventTypes(c.uuid, 5), [
       'payment_request.not_initiated',
       'payment_request.captured',
       'payment_request.partially_refunded',
