@@ -428,7 +428,7 @@ export const paymentRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: actionSchema(
         'cancelPaymentRequest',
         'Cancel a payment request',
-        'Allowed for NOT_INITIATED, PENDING and ERROR. A captured payment is refunded in the administration interface.',
+        'Allowed for NOT_INITIATED, PENDING and ERROR. A captured payment is refunded instead (POST refund/, or the administration interface).',
       ),
     },
     async (request, reply) => {

@@ -83,6 +83,7 @@ const en = {
     date_format: 'Not a date',
     checkout_before_checkin: 'Must not be before the check-in',
     deposit_amount_required: 'A deposit needs an amount above 0',
+    provider_not_configured: 'This hotel has no payment provider account yet: nothing could be paid',
   } as Record<string, string>,
   newRequestIntro:
     'For a booking taken by phone or a link sent by text message: the same request as the PMS creates, with the same checks.',
@@ -491,6 +492,8 @@ const fr: ControlMessages = {
     date_format: 'Date non valable',
     checkout_before_checkin: 'Ne peut pas précéder l’arrivée',
     deposit_amount_required: 'Un acompte demande un montant supérieur à 0',
+    provider_not_configured:
+      'Cet hôtel n’a pas encore de compte chez le prestataire de paiement : rien ne pourrait être payé',
   },
   newRequestIntro:
     'Pour une réservation prise par téléphone ou un lien envoyé par SMS : la même demande que celle du PMS, avec les mêmes contrôles.',
@@ -890,6 +893,7 @@ const de: ControlMessages = {
     date_format: 'Kein gültiges Datum',
     checkout_before_checkin: 'Darf nicht vor der Anreise liegen',
     deposit_amount_required: 'Eine Anzahlung braucht einen Betrag über 0',
+    provider_not_configured: 'Dieses Hotel hat noch kein Konto beim Zahlungsanbieter: nichts könnte bezahlt werden',
   },
   newRequestIntro:
     'Für eine telefonische Buchung oder einen per SMS gesendeten Link: dieselbe Anfrage wie aus dem PMS, mit denselben Prüfungen.',

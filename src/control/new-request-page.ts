@@ -74,7 +74,11 @@ ${error ? html`<p id="n-${name}-error" class="error-text">${error}</p>` : ''}</d
     current: 'requests',
     body: html`<p><a href="/control/requests">${m.back}</a></p>
 <h1>${m.newRequest}</h1>
-${p.errors.length > 0 ? html`<p class="flash error" role="alert">${m.fixFields}</p>` : ''}
+${
+  p.errors.length > 0
+    ? html`<div class="flash error" role="alert"><p>${m.fixFields}</p>${superuser ? '' : p.errors.filter((e) => formField(e) === 'tenant').map((e) => html`<p>${say(e)}</p>`)}</div>`
+    : ''
+}
 <section class="card narrow"><p>${m.newRequestIntro}</p>
 <form method="post" action="/control/requests/new" novalidate>${csrfField(ctx)}
 ${

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { checkCreateBody } from '../api/index.js';
-import { AppError, type FieldIssue } from '../domain/index.js';
+import { AppError, errors as appErrors, type FieldIssue } from '../domain/index.js';
 import { audit, field, flash, pageContext, tenantScope, user } from './control-context.js';
 import { type NewRequestForm, newRequestPage } from './new-request-page.js';
 import { parseAmountField } from './request-actions.js';
@@ -48,7 +48,11 @@ function createBody(f: NewRequestForm): { body: Record<string, unknown>; issues:
  * a superuser picks one.
  */
 export async function newRequestRoutes(control: FastifyInstance): Promise<void> {
-  const { repos, commands } = control.payreq;
+  const { repos, commands, config } = control.payreq;
+  // As the API refuses it: with PAYMENT_PROVIDER=lyra (as production runs), a hotel with no
+  // real account of its own could never be paid.
+  const payable = async (tenantId: string) =>
+    config.paymentProvider !== 'lyra' || (await repos.providerAccounts.find(tenantId))?.provider === 'lyra';
   const tenantsFor = async (tenantId: string | null) => (tenantId === null ? await repos.tenants.list() : []);
 
   control.get('/requests/new', async (request, reply) => {
@@ -75,6 +79,7 @@ export async function newRequestRoutes(control: FastifyInstance): Promise<void> 
     if (!tenant) errors.push({ field: 'tenant', message: ctx.m.chooseTenant, code: 'choose_tenant' });
     try {
       const input = checkCreateBody(body);
+      if (tenant && errors.length === 0 && !(await payable(tenant.id))) throw appErrors.providerNotConfigured();
       if (tenant && errors.length === 0) {
         const actor = { source: 'admin' as const, actor: u.username };
         const created = await commands.create(tenantContextOf(tenant), input, actor);

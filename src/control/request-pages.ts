@@ -7,7 +7,7 @@ import type {
   SearchMatch,
   Tenant,
 } from '../db/index.js';
-import { noHoldWillBePlaced, REQUEST_TYPES, STATUSES } from '../domain/index.js';
+import { noHoldWillBePlaced, REQUEST_TYPES, STATUSES, type Status, triggersOf } from '../domain/index.js';
 import { html, type SafeHtml } from '../html/index.js';
 import { amountInWords } from './amount-words.js';
 import { requestIncidents } from './books-pages.js';
@@ -30,9 +30,9 @@ export type DetailRow = PaymentRequestRow & { tenant_name: string; tenant_timezo
 const statusBadge = (s: string, ctx: PageContext) =>
   html`<span class="status ${s}">${ctx.m.statuses[s as keyof typeof ctx.m.statuses] ?? s}</span>`;
 
-/** A hold freed (the only way from AUTHORISED_TO_VALIDATE to CANCELLED) reads "Released", not "Cancelled". */
+/** A hold freed reads "Released", not "Cancelled": the move the transition table calls a release. */
 const isRelease = (h: { from_status: string | null; to_status: string }) =>
-  h.from_status === 'AUTHORISED_TO_VALIDATE' && h.to_status === 'CANCELLED';
+  triggersOf(h.from_status as Status | null, h.to_status as Status).includes('release');
 const releasedBadge = (ctx: PageContext) => html`<span class="status CANCELLED">${ctx.m.released}</span>`;
 
 function tenantPicker(ctx: PageContext, tenants: readonly Tenant[], selected: string | undefined): SafeHtml {

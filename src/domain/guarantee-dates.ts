@@ -1,3 +1,6 @@
+import type { Status } from './statuses.js';
+import { allowedFrom } from './transitions.js';
+
 /**
  * When a guarantee's hold is placed: the daily job holds an imprint's card 2 days before
  * check-in, so the hold is fresh on the day a no-show is decided. The guest page, the e-mails
@@ -32,9 +35,11 @@ export function dueCheckins(today: string): { from: string; to: string } {
  * request could still be held.
  */
 export function noHoldWillBePlaced(r: { request_type: string; checkin: string | null; status: string }): boolean {
-  return (
-    r.request_type === 'IMPRINT' &&
-    r.checkin === null &&
-    ['NOT_INITIATED', 'PENDING', 'ERROR', 'AUTHORISED'].includes(r.status)
-  );
+  return r.request_type === 'IMPRINT' && r.checkin === null && STILL_TO_HOLD.includes(r.status as Status);
 }
+
+/** An imprint whose card may still be registered, or is registered and not yet held. */
+const STILL_TO_HOLD: readonly Status[] = [
+  ...allowedFrom('guest_registers_card', 'IMPRINT'),
+  ...allowedFrom('deferred_hold_placed', 'IMPRINT'),
+];

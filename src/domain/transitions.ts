@@ -72,6 +72,12 @@ export function allowedFrom(trigger: Trigger, requestType?: RequestType): Status
   return [...from];
 }
 
+/** The triggers that can have made the move `from` → `to`: what a history row was. */
+export function triggersOf(from: Status | null, to: Status): Trigger[] {
+  if (from === null) return [];
+  return TRANSITIONS.filter((t) => t.to === to && t.from.includes(from)).map((t) => t.trigger);
+}
+
 /** The target of `trigger` from `from`, or undefined when the table forbids it. */
 export function nextStatus(from: Status, trigger: Trigger, requestType: RequestType): Status | undefined {
   const t = TRANSITIONS.find(

@@ -4,11 +4,13 @@ import {
   allowedFrom,
   isTerminal,
   nextStatus,
+  noHoldWillBePlaced,
   orderCycle,
   STATUSES,
   type Status,
   TRANSITIONS,
   targetOf,
+  triggersOf,
 } from '../../src/domain/index.js';
 
 describe('the transition table', () => {
@@ -52,5 +54,18 @@ describe('the transition table', () => {
   test('order_cycle is CLOSED exactly for the terminal statuses', () => {
     const closed = STATUSES.filter((s) => orderCycle(s) === 'CLOSED').sort();
     assert.deepEqual(closed, ['CANCELLED', 'CAPTURED', 'EXPIRED', 'REFUNDED', 'REFUSED']);
+  });
+
+  test('a history row names its move: a hold freed is a release, a cancellation is not', () => {
+    assert.deepEqual(triggersOf('AUTHORISED_TO_VALIDATE', 'CANCELLED'), ['release']);
+    assert.deepEqual(triggersOf('PENDING', 'CANCELLED'), ['cancel']);
+    assert.deepEqual(triggersOf(null, 'NOT_INITIATED'), []);
+  });
+
+  test('an imprint without a check-in is flagged while a hold could still come, not after', () => {
+    const flagged = STATUSES.filter((status) => noHoldWillBePlaced({ request_type: 'IMPRINT', checkin: null, status }));
+    assert.deepEqual(flagged.sort(), ['AUTHORISED', 'ERROR', 'NOT_INITIATED', 'PENDING']);
+    assert.equal(noHoldWillBePlaced({ request_type: 'DEPOSIT', checkin: null, status: 'PENDING' }), false);
+    assert.equal(noHoldWillBePlaced({ request_type: 'IMPRINT', checkin: '2026-12-24', status: 'PENDING' }), false);
   });
 });

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { PaymentProvider } from '../../src/providers/index.js';
 import { signAnswer } from '../../src/providers/lyra/index.js';
+import { ControlClient, createUser } from '../control/control-client.js';
 import { LYRA_CARDS } from '../fakes/lyra/fake-store.js';
 import { giveLyraAccount } from '../fakes/lyra/give-account.js';
 import { DEMO_SHOP, formTokenOf, type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.js';
@@ -196,8 +197,29 @@ describe(`PAYMENT_PROVIDER=lyra: no sandbox to fall back on (${ENGINE})`, { time
     assert.equal(sandboxRow.json().code, 'provider_not_configured', 'the sandbox is no real account');
     await assert.rejects(t.app.payreq.providers.forTenant(t.tenant.tenantId), /no payment provider account/);
     assert.equal(t.app.payreq.providers.byName('sandbox'), undefined, 'no sandbox routes either');
+    // The back office's New request refuses it the same way, saying why, and stores nothing.
+    await createUser(t, 'desk-lyra', t.tenant.tenantId);
+    const desk = await new ControlClient(t, '10.8.0.9').signedIn('desk-lyra');
+    const form = {
+      request_type: 'IMPRINT',
+      amount: '80',
+      guest_first_name: 'Jeanne',
+      guest_last_name: 'Martin',
+      guest_email: 'jeanne.martin@example.com',
+      reservation_ref: 'TEL-LYRA',
+      checkin: '2026-12-24',
+    };
+    await desk.get('/control/requests/new');
+    const office = await desk.post('/control/requests/new', form);
+    assert.equal(office.statusCode, 422);
+    assert.match(office.body, /This hotel has no payment provider account yet/);
+    assert.equal(await countRows(t.db, t.tenant.tenantId), before);
+
     await giveLyraAccount(t, t.tenant.tenantId, fake);
     await createRequest(t);
     assert.equal(await countRows(t.db, t.tenant.tenantId), before + 1);
+    await desk.get('/control/requests/new');
+    assert.equal((await desk.post('/control/requests/new', form)).statusCode, 303);
+    assert.equal(await countRows(t.db, t.tenant.tenantId), before + 2);
   });
 });

@@ -123,7 +123,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a payment request
-         * @description Allowed for NOT_INITIATED, PENDING and ERROR. A captured payment is refunded in the administration interface.
+         * @description Allowed for NOT_INITIATED, PENDING and ERROR. A captured payment is refunded instead (POST refund/, or the administration interface).
          */
         post: operations["cancelPaymentRequest"];
         delete?: never;
