@@ -1,9 +1,9 @@
 import type {
   BooksIncidentRow,
+  ControlDetailRow,
   ControlListRow,
   HistoryRow,
   LedgerRow,
-  PaymentRequestRow,
   SearchMatch,
   Tenant,
 } from '../db/index.js';
@@ -11,6 +11,7 @@ import { noHoldWillBePlaced, REQUEST_TYPES, STATUSES, type Status, triggersOf } 
 import { html, type SafeHtml } from '../html/index.js';
 import { amountInWords } from './amount-words.js';
 import { requestIncidents } from './books-pages.js';
+import { guaranteeFilter, guaranteeNotice } from './guarantee-notice.js';
 import { csrfField, formatAmount, formatDateTime, type PageContext, page } from './layout.js';
 import { AMOUNT_ACTIONS, allowedActions, fullAmount, type RequestAction } from './request-actions.js';
 
@@ -23,9 +24,11 @@ export interface ListQuery {
   created_to?: string;
   checkin_from?: string;
   checkin_to?: string;
+  /** `failed`: only failed guarantees waiting for a new card. */
+  guarantee?: string;
 }
 
-export type DetailRow = PaymentRequestRow & { tenant_name: string; tenant_timezone: string; checkin: string | null };
+export type DetailRow = ControlDetailRow;
 
 const statusBadge = (s: string, ctx: PageContext) =>
   html`<span class="status ${s}">${ctx.m.statuses[s as keyof typeof ctx.m.statuses] ?? s}</span>`;
@@ -62,6 +65,7 @@ ${tenantPicker(ctx, tenants, q.tenant)}
 </select></div>
 ${input('created_from', m.createdFrom)}${input('created_to', m.createdTo)}
 ${input('checkin_from', m.checkinFrom)}${input('checkin_to', m.checkinTo)}
+${guaranteeFilter(ctx, q.guarantee)}
 </div>
 <div class="buttons"><button type="submit">${m.apply}</button> <a href="/control/requests">${m.reset}</a></div>
 </form>`;
@@ -231,6 +235,7 @@ export function detailPage(
     body: html`<p><a href="/control/requests">${m.back}</a></p>
 <h1>${row.reference}</h1>
 ${noHoldWillBePlaced(row) ? html`<p class="flash error" role="status">${m.noHoldWillBePlaced}</p>` : ''}
+${guaranteeNotice(ctx, row)}
 <section class="card" aria-labelledby="details-h"><h2 id="details-h">${m.details}</h2>${summary(ctx, row, p.history.some(isRelease))}</section>
 ${
   p.paymentLink

@@ -124,6 +124,7 @@ function listFilter(request: FastifyRequest, q: ListQuery & { after?: string }):
     createdBefore: createdTo ? new Date(Date.parse(`${createdTo}T00:00:00Z`) + 86_400_000) : undefined,
     checkinFrom: dateFilter(q, 'checkin_from'),
     checkinTo: dateFilter(q, 'checkin_to'),
+    guaranteeFailed: q.guarantee === 'failed',
     before: decodeCursor(q.after),
     limit: PAGE_SIZE + 1,
   };
@@ -145,6 +146,7 @@ export async function requestsRoutes(control: FastifyInstance): Promise<void> {
       created_to: raw.created_to || undefined,
       checkin_from: raw.checkin_from || undefined,
       checkin_to: raw.checkin_to || undefined,
+      guarantee: raw.guarantee === 'failed' ? 'failed' : undefined,
     };
     const filter = listFilter(request, { ...q, after: raw.after });
     const { rows, match } = await repos.controlRequests.list(filter);

@@ -18,9 +18,21 @@ export interface ControlListFilter {
   createdBefore?: Date;
   checkinFrom?: string;
   checkinTo?: string;
+  /** Only failed guarantees still waiting for a new card (ERROR after a refused hold). */
+  guaranteeFailed?: boolean;
   before?: { createdAt: Date; id: string };
   limit: number;
 }
+
+/** What the request's page shows beyond the row: its hotel, and how its guarantee fared. */
+export type ControlDetailRow = PaymentRequestRow & {
+  tenant_name: string;
+  tenant_timezone: string;
+  checkin: string | null;
+  /** E-mails that asked the guest for another card after a refused hold. */
+  guarantee_asks: number;
+  last_hold_error: string | null;
+};
 
 export interface ControlListRow extends RequestSummaryFields {
   tenant_name: string;
@@ -113,6 +125,8 @@ export function controlRequestsRepository(db: Queryable) {
     if (f.createdBefore) w.and('p.created_at < ?', f.createdBefore);
     if (f.checkinFrom) w.and('p.checkin >= ?::date', f.checkinFrom);
     if (f.checkinTo) w.and('p.checkin <= ?::date', f.checkinTo);
+    // The condition of the partial index made for failed guarantees.
+    if (f.guaranteeFailed) w.and("p.status = 'ERROR' AND p.guarantee_failed_at IS NOT NULL");
     if (f.before && opts.keyset) w.and('(p.created_at, p.id) < (?, ?::uuid)', f.before.createdAt, f.before.id);
     const r = await db.query<ControlListRow>(
       `SELECT ${LIST_COLUMNS} FROM payment_requests p JOIN tenants t ON t.id = p.tenant_id ${w.clause}
@@ -146,15 +160,8 @@ export function controlRequestsRepository(db: Queryable) {
     },
 
     /** One request in the user's scope (tenantId undefined: any tenant); undefined otherwise. */
-    async find(
-      id: string,
-      tenantId: string | undefined,
-    ): Promise<
-      (PaymentRequestRow & { tenant_name: string; tenant_timezone: string; checkin: string | null }) | undefined
-    > {
-      const r = await db.query<
-        PaymentRequestRow & { tenant_name: string; tenant_timezone: string; checkin: string | null }
-      >(
+    async find(id: string, tenantId: string | undefined): Promise<ControlDetailRow | undefined> {
+      const r = await db.query<ControlDetailRow>(
         `SELECT p.*, to_char(p.checkin, 'YYYY-MM-DD') AS checkin, t.name AS tenant_name, t.timezone AS tenant_timezone
            FROM payment_requests p JOIN tenants t ON t.id = p.tenant_id
           WHERE p.id = $1 AND ($2::uuid IS NULL OR p.tenant_id = $2)`,

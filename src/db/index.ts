@@ -49,6 +49,7 @@ export {
 } from './books-repository.js';
 export type { BulkAction, BulkJobRow, BulkJobsRepository, BulkState } from './bulk-jobs-repository.js';
 export type {
+  ControlDetailRow,
   ControlListFilter,
   ControlListPage,
   ControlListRow,
@@ -68,6 +69,12 @@ export {
 } from './email-outbox-repository.js';
 export type { ChangedFilter, EventRow, EventsRepository } from './events-repository.js';
 export type { Deadline, ExpiryBatch, ExpiryRepository } from './expiry-repository.js';
+export {
+  type FailedGuaranteeRow,
+  failedGuarantees,
+  queueGuaranteeMails,
+  type RefusedHold,
+} from './guarantees-repository.js';
 export { type GuestRequestRow, guestRequestsRepository } from './guest-requests-repository.js';
 export { migrate, pendingMigrations } from './migrate.js';
 export type {

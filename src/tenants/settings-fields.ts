@@ -72,6 +72,20 @@ export const SETTING_FIELDS: readonly SettingField[] = [
     help: 'days a payment link stays payable',
   },
   {
+    name: 'guarantee_ask_guest',
+    option: 'guarantee-ask-guest',
+    kind: 'boolean',
+    help: 'when the bank refuses the hold of a guarantee, e-mail the guest the payment link to register another card',
+  },
+  {
+    name: 'guarantee_max_asks',
+    option: 'guarantee-max-asks',
+    kind: 'integer',
+    min: 0,
+    max: 10,
+    help: 'how many times a guest is e-mailed for another card, per request; after that only the hotel is told',
+  },
+  {
     name: 'create_rate_limit',
     option: 'create-rate-limit',
     kind: 'integer',
@@ -108,7 +122,7 @@ export const SETTING_FIELDS: readonly SettingField[] = [
     kind: 'email',
     max: 254,
     nullable: true,
-    help: 'e-mail address shown to guests; empty: not shown',
+    help: 'e-mail address shown to guests, and where payreq tells the hotel of a refused guarantee; empty: neither',
   },
   {
     name: 'terms_url',

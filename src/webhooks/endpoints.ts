@@ -5,12 +5,17 @@ import { type SecretKeyRing, secretBox } from '../secrets/index.js';
 
 /**
  * Every event type: one per status, plus `partially_refunded` (money went back and the request
- * stays CAPTURED), `deleted` (the request is gone) and `incident` (money arrived where it
+ * stays CAPTURED), `guarantee_failed` (the bank refused an IMPRINT's hold: ERROR, the guest may
+ * give another card), `deleted` (the request is gone) and `incident` (money arrived where it
  * should not and was sent back).
  */
-export const EVENT_TYPES: readonly string[] = [...STATUSES, 'PARTIALLY_REFUNDED', 'DELETED', 'INCIDENT'].map(
-  (s) => `payment_request.${s.toLowerCase()}`,
-);
+export const EVENT_TYPES: readonly string[] = [
+  ...STATUSES,
+  'PARTIALLY_REFUNDED',
+  'GUARANTEE_FAILED',
+  'DELETED',
+  'INCIDENT',
+].map((s) => `payment_request.${s.toLowerCase()}`);
 
 /** Why an endpoint cannot be registered; the CLI and the back office show the message. */
 export class WebhookInputError extends Error {}
