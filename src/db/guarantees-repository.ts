@@ -57,6 +57,15 @@ export async function queueGuaranteeMails(q: Queryable, refused: readonly Refuse
   );
 }
 
+/** The back office's reads of failed guarantees (`repos.guarantees`). */
+export function guaranteesRepository(db: Queryable) {
+  return {
+    /** See failedGuarantees. */
+    failed: (tenantId: string, limit?: number) => failedGuarantees(db, tenantId, limit),
+  };
+}
+export type GuaranteesRepository = ReturnType<typeof guaranteesRepository>;
+
 /**
  * The tenant's failed guarantees that still need someone: IMPRINTs in ERROR because the bank
  * refused their hold, newest failure first. A new card (back to AUTHORISED) or a cancel takes

@@ -9,6 +9,7 @@ import type { Database } from './database.js';
 import { deferredHoldsRepository } from './deferred-holds-repository.js';
 import { eventsRepository } from './events-repository.js';
 import { expiryRepository } from './expiry-repository.js';
+import { guaranteesRepository } from './guarantees-repository.js';
 import { idempotencyRepository } from './idempotency-repository.js';
 import { moneyLedgerRepository } from './money-ledger-repository.js';
 import { paymentRequestsRepository } from './payment-requests-repository.js';
@@ -72,6 +73,8 @@ export type { Deadline, ExpiryBatch, ExpiryRepository } from './expiry-repositor
 export {
   type FailedGuaranteeRow,
   failedGuarantees,
+  type GuaranteesRepository,
+  guaranteesRepository,
   queueGuaranteeMails,
   type RefusedHold,
 } from './guarantees-repository.js';
@@ -166,6 +169,7 @@ export function repositories(db: Database) {
     bulkJobs: bulkJobsRepository(db),
     providerAccounts: providerAccountsRepository(db),
     sealedValues: sealedValuesRepository(db),
+    guarantees: guaranteesRepository(db),
   };
 }
 export type Repositories = ReturnType<typeof repositories>;

@@ -97,3 +97,12 @@ BEGIN
   RETURN NULL;
 END
 $$;
+
+-- The sandbox, like a real provider, lets a card be registered again on an order whose card is
+-- registered already: a guest replaces a card the bank refused a hold on, through the same
+-- link. Only a second successful payment of an order is refused by its database; the same
+-- form posted twice still registers once (the attempt's primary key).
+ALTER TABLE sandbox_checkout_attempts ADD COLUMN registration boolean NOT NULL DEFAULT false;
+DROP INDEX sandbox_checkout_attempts_one_success;
+CREATE UNIQUE INDEX sandbox_checkout_attempts_one_success ON sandbox_checkout_attempts (order_id)
+  WHERE succeeded AND NOT registration;
