@@ -211,11 +211,14 @@ export async function configRoutes(control: FastifyInstance): Promise<void> {
 
   control.post('/settings', async (request, reply) => {
     const { tenant, tenants } = await configTenant(request, tenantOf(request));
-    // A checkbox left unticked sends nothing: every setting on the form is given, booleans too.
+    // A checkbox left unticked sends nothing: every boolean on the form is given. A field the
+    // post does not carry at all (a page from before the setting existed) leaves it unchanged;
+    // an input the browser sends empty clears a nullable setting.
     const raw: Record<string, string | boolean> = {};
     for (const f of SETTING_FIELDS) {
       const v = field(request.body, f.name);
-      raw[f.name] = f.kind === 'boolean' ? v === 'on' : (v ?? '');
+      if (f.kind === 'boolean') raw[f.name] = v === 'on';
+      else if (v !== undefined) raw[f.name] = v;
     }
     try {
       const { changed, after } = await updateTenantSettings(payreq.repos, tenant.id, raw);

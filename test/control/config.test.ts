@@ -94,6 +94,7 @@ describe(`back office configuration: API keys and tenant settings (${ENGINE})`, 
       timezone: 'Europe/Paris',
       hold_days: '99',
       link_lifetime_days: '30',
+      guarantee_max_asks: '2',
       create_rate_limit: '',
     });
     assert.equal(bad.statusCode, 422);
@@ -109,6 +110,8 @@ describe(`back office configuration: API keys and tenant settings (${ENGINE})`, 
       timezone: 'europe/zurich',
       hold_days: '5',
       link_lifetime_days: '14',
+      guarantee_ask_guest: 'on',
+      guarantee_max_asks: '3',
       create_rate_limit: '60',
     });
     assert.equal(good.statusCode, 303);
@@ -122,9 +125,11 @@ describe(`back office configuration: API keys and tenant settings (${ENGINE})`, 
         after?.timezone,
         after?.hold_days,
         after?.link_lifetime_days,
+        after?.guarantee_ask_guest,
+        after?.guarantee_max_asks,
         after?.create_rate_limit,
       ],
-      ['Hôtel du Parc', 'desk@parc.example', true, 'Europe/Zurich', 5, 14, 60],
+      ['Hôtel du Parc', 'desk@parc.example', true, 'Europe/Zurich', 5, 14, true, 3, 60],
     );
     // An unticked box is "off".
     await c.post('/control/settings', {
@@ -133,6 +138,7 @@ describe(`back office configuration: API keys and tenant settings (${ENGINE})`, 
       timezone: 'Europe/Zurich',
       hold_days: '5',
       link_lifetime_days: '14',
+      guarantee_max_asks: '3',
       create_rate_limit: '',
     });
     const cleared = await t.repos.tenants.find(t.tenant.tenantId);

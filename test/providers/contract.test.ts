@@ -178,11 +178,23 @@ for (const start of [sandboxDriver, lyraDriver]) {
       await booksAgree(c.uuid);
     });
 
-    test('the hold refused by the bank (the card went bad since it was registered): REFUSED, no hold', async () => {
+    test('the hold refused by the bank (the card went bad since it was registered): a failed guarantee, ERROR, no hold; another card on the same link is held by the next run', async () => {
       const c = await registeredImprint(110);
       await p.cardGoesBad(c.uuid);
       await dailyJob();
-      assert.equal((await detail(c.uuid)).status, 'REFUSED');
+      const failed = await detail(c.uuid);
+      assert.equal(failed.status, 'ERROR');
+      assert.equal(failed.guarantee_failures, 1);
+      const events = await p.t.db.query<{ type: string }>(
+        'SELECT type FROM events WHERE payment_request_id = $1 ORDER BY id DESC LIMIT 1',
+        [c.uuid],
+      );
+      assert.equal(events.rows[0]?.type, 'payment_request.guarantee_failed');
+      await booksAgree(c.uuid);
+      await delivered(await p.guestPays(c.uuid, c.payment_link, p.cards.accepted));
+      assert.equal((await detail(c.uuid)).status, 'AUTHORISED', 'the new card is registered');
+      await dailyJob();
+      assert.equal((await detail(c.uuid)).status, 'AUTHORISED_TO_VALIDATE', 'and held');
       await booksAgree(c.uuid);
     });
 
