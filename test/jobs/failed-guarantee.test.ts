@@ -61,6 +61,8 @@ describe(`a refused hold: the hotel is told, the guest gives another card, the n
     const c = await imprint('fr', guest);
     await guestRegisters(c.uuid, BLOCKED);
     assert.equal((await detail(t, c.uuid)).status, 'AUTHORISED', 'the blocked card registers');
+    // A link older than its lifetime (the booking was made long ago): the failure revives it.
+    await t.db.query("UPDATE payment_requests SET link_expires_at = now() - interval '1 day' WHERE id = $1", [c.uuid]);
 
     const first = await runJob();
     assert.equal(first.refused, 1);
@@ -69,6 +71,10 @@ describe(`a refused hold: the hotel is told, the guest gives another card, the n
     assert.equal(d.order_cycle, 'OPEN');
     assert.equal(d.guarantee_failures, 1);
     assert.ok(typeof d.guarantee_failed_at === 'string');
+    assert.ok(
+      Date.parse(String(d.link_expires_at)) > Date.parse(`${CHECKIN}T00:00:00Z`),
+      `the link lives to the end of the check-in day: ${d.link_expires_at}`,
+    );
 
     // The event, on the feed (and so on webhooks, which are fed the same rows).
     const feed = await t.call({ method: 'GET', url: '/api/events/?limit=1000' });
