@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { addDays } from '../../src/domain/index.js';
 import { createDeferredPayments } from '../../src/jobs/index.js';
 import { sendDueEmails } from '../../src/mail/index.js';
+import { createEndpoint } from '../../src/webhooks/index.js';
 import { ControlClient, createUser } from '../control/control-client.js';
 import { type ListeningApp, startListeningApp } from '../helpers/listening-app.js';
 import { checkoutForm, detail, eventually, submitCard } from '../helpers/sandbox-checkout.js';
@@ -58,6 +59,12 @@ describe(`a refused hold: the hotel is told, the guest gives another card, the n
 
   test('a card blocked after registration: ERROR, alert and e-mails, then a new card on the same link is held', async () => {
     const guest = 'jeanne.blocked@example.com';
+    // An endpoint subscribed to this one type: the type is known, and its event is delivered.
+    const hook = await createEndpoint(t.repos, t.app.payreq.secretKeys, false, {
+      tenantId: t.tenant.tenantId,
+      url: 'https://pms.example.com/payreq/events',
+      events: ['payment_request.guarantee_failed'],
+    });
     const c = await imprint('fr', guest);
     await guestRegisters(c.uuid, BLOCKED);
     assert.equal((await detail(t, c.uuid)).status, 'AUTHORISED', 'the blocked card registers');
@@ -82,6 +89,16 @@ describe(`a refused hold: the hotel is told, the guest gives another card, the n
       .filter((e) => e.data.uuid === c.uuid)
       .map((e) => e.type);
     assert.equal(types.at(-1), 'payment_request.guarantee_failed', types.join());
+    const deliveries = await t.db.query<{ type: string }>(
+      `SELECT e.type FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
+        WHERE d.endpoint_id = $1 AND d.payment_request_id = $2`,
+      [hook.id, c.uuid],
+    );
+    assert.deepEqual(
+      deliveries.rows.map((r) => r.type),
+      ['payment_request.guarantee_failed'],
+      'the webhook gets it, and only it',
+    );
 
     // The hotel at its contact address, the guest in French with the same link.
     await sendDueEmails(t.app.payreq);
