@@ -84,7 +84,9 @@ export async function applyStatusChanges(q: Queryable, changes: readonly StatusC
               provider = COALESCE(c.provider, p.provider),
               provider_transaction_id = COALESCE(c.txn, p.provider_transaction_id),
               card_token = COALESCE(c.card_token, p.card_token),
-              card_network_transaction_id = COALESCE(c.network_txn, p.card_network_transaction_id),
+              -- A new card (another one after a refused hold) never keeps the old card's network id.
+              card_network_transaction_id = CASE WHEN c.card_token IS NOT NULL THEN c.network_txn
+                                                 ELSE COALESCE(c.network_txn, p.card_network_transaction_id) END,
               masked_pan = COALESCE(c.masked_pan, p.masked_pan),
               card_expiry_month = COALESCE(c.exp_month, p.card_expiry_month),
               card_expiry_year = COALESCE(c.exp_year, p.card_expiry_year),

@@ -191,8 +191,18 @@ for (const start of [sandboxDriver, lyraDriver]) {
       );
       assert.equal(events.rows[0]?.type, 'payment_request.guarantee_failed');
       await booksAgree(c.uuid);
+      const networkId = async () =>
+        (
+          await p.t.db.query<{ id: string | null }>(
+            'SELECT card_network_transaction_id AS id FROM payment_requests WHERE id = $1',
+            [c.uuid],
+          )
+        ).rows[0]?.id ?? null;
+      const oldCard = await networkId();
       await delivered(await p.guestPays(c.uuid, c.payment_link, p.cards.accepted));
       assert.equal((await detail(c.uuid)).status, 'AUTHORISED', 'the new card is registered');
+      if (oldCard !== null)
+        assert.notEqual(await networkId(), oldCard, 'the new card never carries the old one’s network id');
       await dailyJob();
       assert.equal((await detail(c.uuid)).status, 'AUTHORISED_TO_VALIDATE', 'and held');
       await booksAgree(c.uuid);
