@@ -86,18 +86,9 @@ export function renderGuaranteeFailedHotel(
     const next = facts.guestAsked ? g.guestAsked : g.guestNotAsked;
     return { lang, g, intro: g.hotelIntro(amount, guest), next, lines };
   });
-  const text = [
-    ...sections.flatMap((s) => [
-      s.intro,
-      s.next,
-      '',
-      detailsText(s.lines),
-      `${s.g.hotelAction}: ${url}`,
-      '',
-      '---',
-      '',
-    ]),
-  ].join('\n');
+  const text = `${sections
+    .map((s) => [s.intro, s.next, '', detailsText(s.lines), `${s.g.hotelAction}: ${url}`].join('\n'))
+    .join('\n\n---\n\n')}\n`;
   const body = html`${sections.map(
     (s) => html`<div lang="${s.lang}" style="margin:0 0 24px">
 <p>${s.intro}</p>
