@@ -208,6 +208,22 @@ for (const start of [sandboxDriver, lyraDriver]) {
       await booksAgree(c.uuid);
     });
 
+    test('a card that expires before its hold is refused at registration: ERROR, no card kept, the guest may try again', async () => {
+      // Both test banks give cards that expire by 2031: a stay in 2040 outlives them.
+      const c = await createRequest(p.t, {
+        request_type: 'IMPRINT',
+        amount: 70,
+        reservation_data: { checkin: '2040-01-10' },
+      });
+      await delivered(await p.guestPays(c.uuid, c.payment_link, p.cards.accepted));
+      const d = await detail(c.uuid);
+      assert.equal(d.status, 'ERROR');
+      assert.equal(d.masked_pan, '', 'the card is not kept');
+      const last = (await p.t.repos.paymentRequests.history(c.uuid)).at(-1);
+      assert.equal((last?.detail as { reason?: string } | null)?.reason, 'card_expires_before_hold');
+      await booksAgree(c.uuid);
+    });
+
     test('technical error on capture: 502, nothing moved, the hold still there; asked again, it captures', async () => {
       const c = await heldImprint(80);
       p.failNext('capture', 'technical');
