@@ -27,8 +27,7 @@ function textsOf(value: unknown, path: string, out: [string, string][]): void {
       return;
     }
     textsOf(produced, `${path}()`, out);
-  } else if (Array.isArray(value)) value.forEach((v, i) => textsOf(v, `${path}[${i}]`, out));
-  else if (value && typeof value === 'object') {
+  } else if (value && typeof value === 'object') {
     for (const [key, v] of Object.entries(value)) textsOf(v, `${path}.${key}`, out);
   }
 }
