@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { CONTROL_MESSAGES } from '../../src/control/messages.js';
 import { ACCOUNT_MESSAGES } from '../../src/control/messages-account.js';
+import { SETTING_PROBLEMS } from '../../src/control/messages-settings.js';
 import { MESSAGES } from '../../src/guest/messages.js';
 import { PAYMENT_WORDING } from '../../src/i18n/payment-wording.js';
 import { MAIL_MESSAGES } from '../../src/mail/mail-messages.js';
@@ -38,6 +39,7 @@ const CATALOGUES = {
   paymentWording: PAYMENT_WORDING,
   control: CONTROL_MESSAGES,
   account: ACCOUNT_MESSAGES,
+  settingProblems: SETTING_PROBLEMS,
 };
 
 describe('typography of what guests and staff read', () => {
