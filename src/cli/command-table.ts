@@ -9,6 +9,7 @@ import {
 } from './admin-commands.js';
 import { booksCheck } from './books-commands.js';
 import type { CommandSpec } from './command-context.js';
+import { exportCommand } from './export-commands.js';
 import { jobRunCommand } from './job-commands.js';
 import { keyCreate, keyDisable, keyEnable, keyList, keyRevoke } from './key-commands.js';
 import { migrateCommand } from './migrate-command.js';
@@ -52,6 +53,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   scheduleSet,
   scheduleRuns,
   booksCheck,
+  exportCommand,
   webhookCreate,
   webhookList,
   webhookDelete,

@@ -85,6 +85,8 @@ export function listPage(
     firstPage: boolean;
     /** Names this form's bulk submission: sent twice, it is still one batch. */
     batchId: string;
+    /** The filter's totals and export links (undefined totals: too many requests to sum). */
+    totals: SafeHtml;
   },
 ): string {
   const { m } = ctx;
@@ -125,7 +127,8 @@ ${allTenants ? html`<td>${r.tenant_name}</td>` : ''}
 ${filters(ctx, p.query, p.tenants)}
 <section class="card">${p.match === 'prefix' && p.query.q ? html`<p class="hint" role="status">${m.searchPrefix(p.query.q.trim())}</p>` : ''}${table}
 <nav class="pager" aria-label="${m.navRequests}">${p.firstPage ? '' : html`<a href="${firstPageUrl(p.query)}">${m.firstPage}</a>`}${p.next ? html`<a href="${p.next}" rel="next">${m.nextPage}</a>` : ''}</nav>
-</section>`,
+</section>
+${p.totals}`,
   });
 }
 

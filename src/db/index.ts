@@ -9,6 +9,7 @@ import type { Database } from './database.js';
 import { deferredHoldsRepository } from './deferred-holds-repository.js';
 import { eventsRepository } from './events-repository.js';
 import { expiryRepository } from './expiry-repository.js';
+import { exportsRepository } from './exports-repository.js';
 import { idempotencyRepository } from './idempotency-repository.js';
 import { moneyLedgerRepository } from './money-ledger-repository.js';
 import { paymentRequestsRepository } from './payment-requests-repository.js';
@@ -68,6 +69,13 @@ export {
 } from './email-outbox-repository.js';
 export type { ChangedFilter, EventRow, EventsRepository } from './events-repository.js';
 export type { Deadline, ExpiryBatch, ExpiryRepository } from './expiry-repository.js';
+export type {
+  CurrencyTotals,
+  ExportCursor,
+  ExportsRepository,
+  LedgerExportRow,
+  RequestExportRow,
+} from './exports-repository.js';
 export { type GuestRequestRow, guestRequestsRepository } from './guest-requests-repository.js';
 export { migrate, pendingMigrations } from './migrate.js';
 export type {
@@ -156,6 +164,7 @@ export function repositories(db: Database) {
     twoFactor: twoFactorRepository(db),
     audit: auditRepository(db),
     controlRequests: controlRequestsRepository(db),
+    exports: exportsRepository(db),
     bulkJobs: bulkJobsRepository(db),
     providerAccounts: providerAccountsRepository(db),
     sealedValues: sealedValuesRepository(db),
