@@ -145,11 +145,16 @@ describe(`SECRET_KEY rotation with key ids and payreq secrets reseal (${ENGINE})
       secretsSealed: providerSecrets(t.app.payreq.secretKeys).seal(secrets, lyraHotel),
     });
     expected.set(lyraHotel, secrets);
-    const hook = await createEndpoint(t.repos, t.app.payreq.secretKeys, false, {
-      tenantId: t.tenant.tenantId,
-      url: 'http://127.0.0.1:9/hook',
-      events: [],
-    });
+    const hook = await createEndpoint(
+      t.repos,
+      t.app.payreq.secretKeys,
+      { production: false, allowPrivate: true },
+      {
+        tenantId: t.tenant.tenantId,
+        url: 'http://127.0.0.1:9/hook',
+        events: [],
+      },
+    );
     expected.set(hook.id, hook.secret);
     await everythingOpens(t.app, expected);
 
