@@ -1,5 +1,6 @@
 import type { Status } from '../domain/index.js';
 import { ACCOUNT_MESSAGES } from './messages-account.js';
+import { WEBHOOK_MESSAGES } from './webhooks/messages.js';
 
 /**
  * The back office's words, English, French and German. Every page takes one `ControlMessages`; a
@@ -297,6 +298,7 @@ const en = {
     schedule_changed: 'Schedule changed',
     job_run: 'Job run by hand',
     webhook_endpoint_disabled: 'Webhook endpoint disabled',
+    ...WEBHOOK_MESSAGES.en.auditActions,
   } as Record<string, string>,
   auditDetail: {
     amount: 'Amount',
@@ -307,10 +309,12 @@ const en = {
     amounts: 'Amounts',
     request_type: 'Type',
     fields: 'Fields',
+    ...WEBHOOK_MESSAGES.en.auditDetail,
   } as Record<string, string>,
   auditAll: 'all that was left',
   // Books
   account: ACCOUNT_MESSAGES.en,
+  webhooks: WEBHOOK_MESSAGES.en,
   books: {
     title: 'Books',
     intro:
@@ -706,6 +710,7 @@ const fr: ControlMessages = {
     schedule_changed: 'Planification modifiée',
     job_run: 'Tâche lancée à la main',
     webhook_endpoint_disabled: 'Webhook désactivé',
+    ...WEBHOOK_MESSAGES.fr.auditActions,
   },
   auditDetail: {
     amount: 'Montant',
@@ -716,10 +721,12 @@ const fr: ControlMessages = {
     amounts: 'Montants',
     request_type: 'Type',
     fields: 'Champs',
+    ...WEBHOOK_MESSAGES.fr.auditDetail,
   },
   auditAll: 'tout le restant',
   // Books
   account: ACCOUNT_MESSAGES.fr,
+  webhooks: WEBHOOK_MESSAGES.fr,
   books: {
     title: 'Comptes',
     intro:
@@ -1109,6 +1116,7 @@ const de: ControlMessages = {
     schedule_changed: 'Zeitplan geändert',
     job_run: 'Job manuell gestartet',
     webhook_endpoint_disabled: 'Webhook deaktiviert',
+    ...WEBHOOK_MESSAGES.de.auditActions,
   },
   auditDetail: {
     amount: 'Betrag',
@@ -1119,10 +1127,12 @@ const de: ControlMessages = {
     amounts: 'Beträge',
     request_type: 'Typ',
     fields: 'Felder',
+    ...WEBHOOK_MESSAGES.de.auditDetail,
   },
   auditAll: 'der gesamte Rest',
   // Books
   account: ACCOUNT_MESSAGES.de,
+  webhooks: WEBHOOK_MESSAGES.de,
   books: {
     title: 'Bücher',
     intro:
