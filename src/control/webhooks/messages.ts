@@ -68,7 +68,7 @@ const en = {
   nextAttempt: (when: string) => `Next attempt ${when}`,
   eventGone: 'event no longer kept',
   resend: 'Send again',
-  resendOf: (event: string) => `Send event ${event} again`,
+  resendOf: (event: string) => `Send again: event ${event}`,
   resent: 'Queued again: it is sent within seconds.',
   notResent:
     'Not sent again: the endpoint is disabled, the delivery is already waiting, or its event is no longer kept (90 days).',
@@ -159,7 +159,7 @@ const fr: WebhookMessages = {
   nextAttempt: (when) => `Prochaine tentative le ${when}`,
   eventGone: 'événement plus conservé',
   resend: 'Renvoyer',
-  resendOf: (event) => `Renvoyer l’événement ${event}`,
+  resendOf: (event) => `Renvoyer : événement ${event}`,
   resent: 'Remis en file : il est envoyé dans quelques secondes.',
   notResent:
     'Pas renvoyé : l’adresse est désactivée, l’envoi est déjà en attente, ou son événement n’est plus conservé (90 jours).',
@@ -209,11 +209,11 @@ const de: WebhookMessages = {
   log: 'Zustellprotokoll',
   logOf: (url) => `Zustellprotokoll von ${url}`,
   disable: 'Deaktivieren',
-  disableOf: (url) => `${url} deaktivieren`,
+  disableOf: (url) => `Deaktivieren: ${url}`,
   enable: 'Aktivieren',
-  enableOf: (url) => `${url} aktivieren`,
+  enableOf: (url) => `Aktivieren: ${url}`,
   rotate: 'Geheimnis erneuern',
-  rotateOf: (url) => `Geheimnis von ${url} erneuern`,
+  rotateOf: (url) => `Geheimnis erneuern: ${url}`,
   addTitle: 'Adresse hinzufügen',
   urlHint:
     'Wohin payreq die Ereignisse sendet (POST): im Produktivbetrieb https://. Adressen aus dem eigenen Netz des Servers (Loopback, privat, link-lokal) werden abgelehnt, außer der Betreiber erlaubt sie.',
@@ -248,7 +248,7 @@ const de: WebhookMessages = {
   nextAttempt: (when) => `Nächster Versuch ${when}`,
   eventGone: 'Ereignis nicht mehr aufbewahrt',
   resend: 'Erneut senden',
-  resendOf: (event) => `Ereignis ${event} erneut senden`,
+  resendOf: (event) => `Erneut senden: Ereignis ${event}`,
   resent: 'Erneut eingereiht: Es wird in wenigen Sekunden gesendet.',
   notResent:
     'Nicht erneut gesendet: Die Adresse ist deaktiviert, die Zustellung wartet bereits, oder ihr Ereignis wird nicht mehr aufbewahrt (90 Tage).',

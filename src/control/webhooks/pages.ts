@@ -60,7 +60,7 @@ function endpointRow(ctx: PageContext, e: EndpointSummaryRow, tz: string): SafeH
     e.previous_secret_expires_at && new Date(e.previous_secret_expires_at).getTime() > Date.now()
       ? html`<br><small>${w.oldSecretUntil(when(e.previous_secret_expires_at))}</small>`
       : '';
-  return html`<tr><td><code>${e.url}</code>${grace}</td>
+  return html`<tr><td class="wide-text"><code>${e.url}</code>${grace}</td>
 <td>${e.events.length === 0 ? w.everyEvent : e.events.map((t) => eventName(ctx, t)).join(', ')}</td>
 <td>${state}</td><td>${last}</td><td>${w.failureCounts(e.failed_deliveries, e.pending_deliveries)}</td>
 <td><div class="buttons"><a href="/control/webhooks/${e.id}" aria-label="${w.logOf(e.url)}">${w.log}</a>
@@ -73,7 +73,7 @@ function addForm(ctx: PageContext, tenant: Tenant, given?: { url: string; events
   return html`<section class="card" aria-labelledby="add-webhook-h"><h2 id="add-webhook-h">${w.addTitle}</h2>
 <form method="post" action="/control/webhooks">${csrfField(ctx)}<input type="hidden" name="tenant" value="${tenant.id}">
 <div class="field"><label for="webhook-url">${w.url}</label>
-<input id="webhook-url" name="url" type="url" required maxlength="2000" inputmode="url" aria-describedby="webhook-url-hint" value="${given?.url ?? ''}">
+<input id="webhook-url" class="key" name="url" type="url" required maxlength="2000" inputmode="url" aria-describedby="webhook-url-hint" value="${given?.url ?? ''}">
 <p id="webhook-url-hint" class="hint">${w.urlHint}</p></div>
 <fieldset><legend>${w.eventsLegend}</legend>
 <p class="hint">${w.eventsHint}</p>
@@ -143,7 +143,7 @@ function deliveryRow(ctx: PageContext, e: WebhookEndpointRow, d: DeliveryLogRow,
   const when = (x: Date | string) => formatDateTime(x, ctx, tz);
   const stateClass = d.status === 'delivered' ? 'ok' : d.status === 'failed' ? 'failed' : '';
   const tries = d.tries.length
-    ? html`<ol>${d.tries.map((a) => html`<li>${w.attemptLine(a.attempt, when(a.started_at), result(ctx, a), a.duration_ms)}</li>`)}</ol>`
+    ? html`<ul>${d.tries.map((a) => html`<li>${w.attemptLine(a.attempt, when(a.started_at), result(ctx, a), a.duration_ms)}</li>`)}</ul>`
     : html`<p>${w.notTriedYet}</p>`;
   const next = d.status === 'pending' ? html`<p><small>${w.nextAttempt(when(d.next_attempt_at))}</small></p>` : '';
   const canResend = e.status === 'enabled' && d.status !== 'pending' && d.type !== null;
