@@ -28,7 +28,8 @@ export interface EndpointSummaryRow extends WebhookEndpointRow {
 /** One attempt of a delivery, as the log shows it. */
 export interface AttemptRow {
   attempt: number;
-  started_at: Date;
+  /** An ISO time: attempts come aggregated as JSON. */
+  started_at: string;
   duration_ms: number;
   status_code: number | null;
   error: string | null;
