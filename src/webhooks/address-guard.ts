@@ -142,6 +142,9 @@ export class ForbiddenAddressError extends Error {
 /** Resolves a name to all its addresses (dns.lookup, as connections do); tests inject their own. */
 export type Resolve = (host: string) => Promise<LookupAddress[]>;
 
+/** How long registration waits for the name to resolve. */
+const REGISTRATION_LOOKUP_MS = 5000;
+
 export const systemResolve: Resolve = (host) => dns.promises.lookup(host, { all: true, verbatim: true });
 
 export interface GuardPolicy {
@@ -161,17 +164,24 @@ function refuseForbidden(host: string, addresses: readonly string[], allowPrivat
 
 /**
  * The check at registration: a literal address is classified; a name is resolved and refused
- * if any of its addresses is forbidden (a name that does not resolve yet is let through: there
- * is nothing to reach, and every delivery checks again).
+ * if any of its addresses is forbidden (a name that does not resolve yet, or not within 5 s, is
+ * let through: there is nothing to reach, and every delivery checks again).
  */
 export async function checkHost(hostname: string, policy: GuardPolicy): Promise<void> {
   const host = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
   if (isIP(host)) return refuseForbidden(host, [host], policy.allowPrivate);
   let addresses: LookupAddress[];
+  let timer: NodeJS.Timeout | undefined;
   try {
-    addresses = await (policy.resolve ?? systemResolve)(host);
+    // A resolver that does not answer must not hold the form for long: the delivery checks anyway.
+    const slow = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('lookup timed out')), REGISTRATION_LOOKUP_MS);
+    });
+    addresses = await Promise.race([(policy.resolve ?? systemResolve)(host), slow]);
   } catch {
     return;
+  } finally {
+    clearTimeout(timer);
   }
   refuseForbidden(
     host,
