@@ -164,7 +164,7 @@ const en = {
   confirmTitle: 'Please confirm',
   confirm: 'Confirm',
   confirmCapture: (words: string, ref: string) => `Capture ${words} on ${ref}?`,
-  confirmRelease: (words: string, ref: string) => `Release the hold of ${words} on ${ref}? The guest's card is freed.`,
+  confirmRelease: (words: string, ref: string) => `Release the hold of ${words} on ${ref}? The guest’s card is freed.`,
   confirmRefund: (words: string, ref: string) => `Refund ${words} to the guest of ${ref}?`,
   confirmCancel: (ref: string) => `Cancel ${ref}? The payment link stops working.`,
   confirmDelete: (ref: string) => `Delete ${ref}? It disappears from every list and from the API.`,
@@ -318,14 +318,14 @@ const en = {
   books: {
     title: 'Books',
     intro:
-      "Where payreq's books and the payment provider's differ, or are not known yet. A check compares, for each order, the provider's net (taken less given back) with payreq's captured less refunded amounts, and looks for holds left open.",
+      'Where payreq’s books and the payment provider’s differ, or are not known yet. A check compares, for each order, the provider’s net (taken less given back) with payreq’s captured less refunded amounts, and looks for holds left open.',
     lastCheck: 'Last checks',
     noCheck: 'No books check has finished yet. It runs every day (job books_check), or with payreq books check.',
     checkSummary: (since: string, orders: number, agree: number, disagree: number, inDoubt: number) =>
       `Orders moved since ${since}: ${orders} checked, ${agree} agree, ${disagree} disagree, ${inDoubt} in doubt.`,
     everyTenant: 'every tenant',
     incidents: 'Open disagreements',
-    noIncidents: "No disagreement: every order checked agrees with the provider's books.",
+    noIncidents: 'No disagreement: every order checked agrees with the provider’s books.',
     inDoubt: 'Operations in doubt',
     noInDoubt: 'No operation in doubt.',
     misplaced: 'Money to give back',
@@ -341,15 +341,15 @@ const en = {
     resolved: 'Resolved',
     agreesAgain: 'The books agree again.',
     providerTookMore: (diff: string) =>
-      `The provider took ${diff} more than payreq counts. Look the order up in the provider's back office: if that money should not have been taken, refund it there. The next check closes this line once the books agree.`,
+      `The provider took ${diff} more than payreq counts. Look the order up in the provider’s back office: if that money should not have been taken, refund it there. The next check closes this line once the books agree.`,
     providerHasLess: (diff: string) =>
-      `payreq counts ${diff} more than the provider holds: refunded or cancelled outside payreq, or never taken. Look the order up in the provider's back office before any further refund, and tell the guest what really happened.`,
+      `payreq counts ${diff} more than the provider holds: refunded or cancelled outside payreq, or never taken. Look the order up in the provider’s back office before any further refund, and tell the guest what really happened.`,
     holdOpen: (status: string) =>
-      `A hold is still open at the provider although the request is “${status}”: cancel it in the provider's back office, so the guest's card is freed.`,
+      `A hold is still open at the provider although the request is “${status}”: cancel it in the provider’s back office, so the guest’s card is freed.`,
     waitReconcile:
-      "The provider did not answer in time: nobody knows yet whether the money moved. Do not repeat the operation. Reconciliation settles it from the provider's view within minutes; if it stays here for more than an hour, check that the provider account works.",
+      'The provider did not answer in time: nobody knows yet whether the money moved. Do not repeat the operation. Reconciliation settles it from the provider’s view within minutes; if it stays here for more than an hour, check that the provider account works.',
     giveBack:
-      "Money arrived where it should not (shown on the request). payreq gives it back automatically; if it stays here, give it back in the provider's back office.",
+      'Money arrived where it should not (shown on the request). payreq gives it back automatically; if it stays here, give it back in the provider’s back office.',
   },
   statuses: {
     NOT_INITIATED: 'Not initiated',

@@ -28,6 +28,8 @@ export interface ControlListRow extends RequestSummaryFields {
   tenant_timezone: string;
   checkin: string | null;
   created_at: Date;
+  /** Set once a hold was placed: a CANCELLED request with one was freed by a release. */
+  hold_expires_at: Date | null;
 }
 
 export interface LedgerRow {
@@ -87,7 +89,8 @@ export interface ControlListPage {
 
 const LIST_COLUMNS = `p.id, p.tenant_id, t.name AS tenant_name, t.timezone AS tenant_timezone, p.reference, p.request_type, p.status, p.amount,
   p.amount_captured, p.amount_refunded, p.currency, p.guest_first_name, p.guest_last_name, p.guest_email,
-  p.reservation_ref, to_char(p.checkin, 'YYYY-MM-DD') AS checkin, p.created_at`;
+  p.reservation_ref, to_char(p.checkin, 'YYYY-MM-DD') AS checkin, p.created_at,
+  p.hold_expires_at`;
 
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
