@@ -101,8 +101,8 @@ const ENDPOINT_COLUMNS =
 
 /** The attempt row written with an outcome: a CTE over `clock`, reading the delivery's own row. */
 const ATTEMPT_CTE = (id: string, timing: string) => `attempt AS (
-           INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, status_code, error)
-           SELECT d.id, ${timing} FROM webhook_deliveries d WHERE d.id = ${id}::bigint
+           INSERT INTO webhook_attempts (delivery_id, endpoint_id, attempt, started_at, duration_ms, status_code, error)
+           SELECT d.id, d.endpoint_id, ${timing} FROM webhook_deliveries d WHERE d.id = ${id}::bigint
          )`;
 
 /** Webhook endpoints and their delivery outbox (rows written by the status_history trigger). */
@@ -372,9 +372,8 @@ export function webhooksRepository(db: Database) {
                   AS pending_deliveries
            FROM webhook_endpoints w
            LEFT JOIN LATERAL (
-             SELECT a.started_at, a.status_code, a.error FROM webhook_deliveries d
-               JOIN webhook_attempts a ON a.delivery_id = d.id
-              WHERE d.endpoint_id = w.id ORDER BY a.id DESC LIMIT 1) last ON true
+             SELECT a.started_at, a.status_code, a.error FROM webhook_attempts a
+              WHERE a.endpoint_id = w.id ORDER BY a.id DESC LIMIT 1) last ON true
           WHERE w.tenant_id = $1 ORDER BY w.created_at, w.id`,
         [tenantId],
       );

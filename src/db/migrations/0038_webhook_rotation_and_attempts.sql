@@ -13,6 +13,8 @@ ALTER TABLE webhook_endpoints
 CREATE TABLE webhook_attempts (
   id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
   delivery_id bigint NOT NULL REFERENCES webhook_deliveries (id) ON DELETE CASCADE,
+  -- Its delivery's endpoint, so the endpoints' list finds each one's last attempt by index.
+  endpoint_id uuid NOT NULL,
   attempt integer NOT NULL CHECK (attempt >= 1),
   started_at timestamptz NOT NULL,
   duration_ms integer NOT NULL CHECK (duration_ms >= 0),
@@ -20,5 +22,8 @@ CREATE TABLE webhook_attempts (
   error text
 );
 CREATE INDEX webhook_attempts_delivery ON webhook_attempts (delivery_id, id);
--- The log page lists an endpoint's deliveries newest first.
+CREATE INDEX webhook_attempts_endpoint ON webhook_attempts (endpoint_id, id);
+-- The log page lists an endpoint's deliveries newest first; the endpoints' list counts the
+-- failed ones (few rows enter that state).
 CREATE INDEX webhook_deliveries_endpoint_log ON webhook_deliveries (endpoint_id, id);
+CREATE INDEX webhook_deliveries_endpoint_failed ON webhook_deliveries (endpoint_id) WHERE status = 'failed';
