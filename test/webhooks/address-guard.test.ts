@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
+import tls from 'node:tls';
 import {
   addressAllowed,
   checkHost,
@@ -10,6 +12,7 @@ import {
   postOnce,
   type Resolve,
 } from '../../src/webhooks/index.js';
+import { PMS_CERT, PMS_KEY } from './tls-fixture.js';
 
 const timeouts = { connectTimeoutMs: 2000, timeoutMs: 5000 };
 
@@ -135,6 +138,42 @@ describe('the SSRF guard, on its own', () => {
       assert.equal(answer.status, 200);
       assert.equal(hits, 1);
     } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  test('over TLS, the checked address is connected to while the certificate is checked against the name (SNI)', async () => {
+    const names: string[] = [];
+    const server = createTlsServer(
+      {
+        cert: PMS_CERT,
+        key: PMS_KEY,
+        SNICallback: (name, done) => {
+          names.push(name);
+          done(null, tls.createSecureContext({ cert: PMS_CERT, key: PMS_KEY }));
+        },
+      },
+      (_req, res) => res.end('ok'),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const post = (host: string) =>
+      postOnce(`https://${host}:${port}/`, '{}', {}, timeouts, {
+        allowPrivate: true,
+        resolve: resolvingTo('127.0.0.1'),
+      });
+    const defaults = tls.getCACertificates('default');
+    try {
+      // Not trusted: the certificate is verified, not waved through because the address was checked.
+      await assert.rejects(post('pms.example.com'), /self[- ]signed/i);
+      assert.deepEqual(names, ['pms.example.com'], 'the name went out as SNI');
+      // Trusted (for this test only), it is accepted for its own name and no other.
+      tls.setDefaultCACertificates([...defaults, PMS_CERT]);
+      assert.equal((await post('pms.example.com')).status, 200);
+      await assert.rejects(post('other.example.com'), /altnames|does not match|ERR_TLS_CERT_ALTNAME_INVALID/i);
+    } finally {
+      tls.setDefaultCACertificates(defaults);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
