@@ -198,7 +198,7 @@ const en = {
   saved: 'Saved.',
   invalid: 'Some values are not valid; nothing was saved.',
   webhookDisabled: (url: string, when: string, reason: string) =>
-    `Webhook endpoint ${url} was disabled on ${when} (${reason}): it is sent nothing more. Once the receiver is fixed, register it again and catch up from the event feed.`,
+    `Webhook endpoint ${url} was disabled on ${when} (${reason}): it is sent nothing more. Once the receiver is fixed, enable it again on the Webhooks page and send its failed deliveries again from its delivery log.`,
   webhookFailing: (url: string, since: string) =>
     `Webhook endpoint ${url} has failed every delivery since ${since}. It is disabled after 3 days of failures.`,
   invalidText: 'A value holds control characters (such as NUL), which are not accepted. Nothing was changed.',
@@ -609,7 +609,7 @@ const fr: ControlMessages = {
   saved: 'Enregistré.',
   invalid: 'Certaines valeurs ne sont pas valides ; rien n’a été enregistré.',
   webhookDisabled: (url, when, reason) =>
-    `Le webhook ${url} a été désactivé le ${when} (${reason}) : plus rien ne lui est envoyé. Une fois le récepteur réparé, enregistrez-le de nouveau et rattrapez les événements depuis le flux.`,
+    `Le webhook ${url} a été désactivé le ${when} (${reason}) : plus rien ne lui est envoyé. Une fois le récepteur réparé, réactivez-le sur la page Webhooks et renvoyez ses envois en échec depuis son journal.`,
   webhookFailing: (url, since) =>
     `Le webhook ${url} échoue à chaque envoi depuis le ${since}. Il est désactivé après 3 jours d’échecs.`,
   invalidText:
@@ -1015,7 +1015,7 @@ const de: ControlMessages = {
   saved: 'Gespeichert.',
   invalid: 'Einige Werte sind ungültig; es wurde nichts gespeichert.',
   webhookDisabled: (url, when, reason) =>
-    `Der Webhook ${url} wurde am ${when} deaktiviert (${reason}): Er erhält nichts mehr. Sobald der Empfänger repariert ist, registrieren Sie ihn erneut und holen Sie die Ereignisse über den Feed nach.`,
+    `Der Webhook ${url} wurde am ${when} deaktiviert (${reason}): Er erhält nichts mehr. Sobald der Empfänger repariert ist, aktivieren Sie ihn auf der Seite Webhooks wieder und senden Sie die fehlgeschlagenen Zustellungen aus seinem Zustellprotokoll erneut.`,
   webhookFailing: (url, since) =>
     `Jede Zustellung an den Webhook ${url} schlägt seit ${since} fehl. Nach 3 Tagen mit Fehlern wird er deaktiviert.`,
   invalidText: 'Ein Wert enthält Steuerzeichen (etwa NUL), die nicht angenommen werden. Es wurde nichts geändert.',
