@@ -17,7 +17,13 @@ import { tenantSetProvider } from './provider-commands.js';
 import { scheduleList, scheduleRuns, scheduleSet } from './schedule-commands.js';
 import { secretsReseal } from './secrets-commands.js';
 import { tenantCreate, tenantList, tenantSetLogo, tenantShow, tenantUpdate } from './tenant-commands.js';
-import { webhookCreate, webhookDelete, webhookList, webhookRedeliver } from './webhook-commands.js';
+import {
+  webhookCreate,
+  webhookDelete,
+  webhookList,
+  webhookRedeliver,
+  webhookRotateSecret,
+} from './webhook-commands.js';
 
 /** Runs in its own process only: the service is not a command one sends to the service. */
 export const serveCommand: CommandSpec = {
@@ -58,6 +64,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   webhookList,
   webhookDelete,
   webhookRedeliver,
+  webhookRotateSecret,
   adminCreateUser,
   adminListUsers,
   adminDisableUser,

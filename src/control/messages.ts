@@ -1,5 +1,6 @@
 import type { Status } from '../domain/index.js';
 import { ACCOUNT_MESSAGES } from './messages-account.js';
+import { WEBHOOK_MESSAGES } from './webhooks/messages.js';
 
 /**
  * The back office's words, English, French and German. Every page takes one `ControlMessages`; a
@@ -197,7 +198,7 @@ const en = {
   saved: 'Saved.',
   invalid: 'Some values are not valid; nothing was saved.',
   webhookDisabled: (url: string, when: string, reason: string) =>
-    `Webhook endpoint ${url} was disabled on ${when} (${reason}): it is sent nothing more. Once the receiver is fixed, register it again and catch up from the event feed.`,
+    `Webhook endpoint ${url} was disabled on ${when} (${reason}): it is sent nothing more. Once the receiver is fixed, enable it again on the Webhooks page and send its failed deliveries again from its delivery log.`,
   webhookFailing: (url: string, since: string) =>
     `Webhook endpoint ${url} has failed every delivery since ${since}. It is disabled after 3 days of failures.`,
   invalidText: 'A value holds control characters (such as NUL), which are not accepted. Nothing was changed.',
@@ -298,6 +299,7 @@ const en = {
     schedule_changed: 'Schedule changed',
     job_run: 'Job run by hand',
     webhook_endpoint_disabled: 'Webhook endpoint disabled',
+    ...WEBHOOK_MESSAGES.en.auditActions,
   } as Record<string, string>,
   auditDetail: {
     amount: 'Amount',
@@ -308,10 +310,12 @@ const en = {
     amounts: 'Amounts',
     request_type: 'Type',
     fields: 'Fields',
+    ...WEBHOOK_MESSAGES.en.auditDetail,
   } as Record<string, string>,
   auditAll: 'all that was left',
   // Books
   account: ACCOUNT_MESSAGES.en,
+  webhooks: WEBHOOK_MESSAGES.en,
   books: {
     title: 'Books',
     intro:
@@ -606,7 +610,7 @@ const fr: ControlMessages = {
   saved: 'Enregistré.',
   invalid: 'Certaines valeurs ne sont pas valides ; rien n’a été enregistré.',
   webhookDisabled: (url, when, reason) =>
-    `Le webhook ${url} a été désactivé le ${when} (${reason}) : plus rien ne lui est envoyé. Une fois le récepteur réparé, enregistrez-le de nouveau et rattrapez les événements depuis le flux.`,
+    `Le webhook ${url} a été désactivé le ${when} (${reason}) : plus rien ne lui est envoyé. Une fois le récepteur réparé, réactivez-le sur la page Webhooks et renvoyez ses envois en échec depuis son journal.`,
   webhookFailing: (url, since) =>
     `Le webhook ${url} échoue à chaque envoi depuis le ${since}. Il est désactivé après 3 jours d’échecs.`,
   invalidText:
@@ -708,6 +712,7 @@ const fr: ControlMessages = {
     schedule_changed: 'Planification modifiée',
     job_run: 'Tâche lancée à la main',
     webhook_endpoint_disabled: 'Webhook désactivé',
+    ...WEBHOOK_MESSAGES.fr.auditActions,
   },
   auditDetail: {
     amount: 'Montant',
@@ -718,10 +723,12 @@ const fr: ControlMessages = {
     amounts: 'Montants',
     request_type: 'Type',
     fields: 'Champs',
+    ...WEBHOOK_MESSAGES.fr.auditDetail,
   },
   auditAll: 'tout le restant',
   // Books
   account: ACCOUNT_MESSAGES.fr,
+  webhooks: WEBHOOK_MESSAGES.fr,
   books: {
     title: 'Comptes',
     intro:
@@ -1010,7 +1017,7 @@ const de: ControlMessages = {
   saved: 'Gespeichert.',
   invalid: 'Einige Werte sind ungültig; es wurde nichts gespeichert.',
   webhookDisabled: (url, when, reason) =>
-    `Der Webhook ${url} wurde am ${when} deaktiviert (${reason}): Er erhält nichts mehr. Sobald der Empfänger repariert ist, registrieren Sie ihn erneut und holen Sie die Ereignisse über den Feed nach.`,
+    `Der Webhook ${url} wurde am ${when} deaktiviert (${reason}): Er erhält nichts mehr. Sobald der Empfänger repariert ist, aktivieren Sie ihn auf der Seite Webhooks wieder und senden Sie die fehlgeschlagenen Zustellungen aus seinem Zustellprotokoll erneut.`,
   webhookFailing: (url, since) =>
     `Jede Zustellung an den Webhook ${url} schlägt seit ${since} fehl. Nach 3 Tagen mit Fehlern wird er deaktiviert.`,
   invalidText: 'Ein Wert enthält Steuerzeichen (etwa NUL), die nicht angenommen werden. Es wurde nichts geändert.',
@@ -1112,6 +1119,7 @@ const de: ControlMessages = {
     schedule_changed: 'Zeitplan geändert',
     job_run: 'Job manuell gestartet',
     webhook_endpoint_disabled: 'Webhook deaktiviert',
+    ...WEBHOOK_MESSAGES.de.auditActions,
   },
   auditDetail: {
     amount: 'Betrag',
@@ -1122,10 +1130,12 @@ const de: ControlMessages = {
     amounts: 'Beträge',
     request_type: 'Typ',
     fields: 'Felder',
+    ...WEBHOOK_MESSAGES.de.auditDetail,
   },
   auditAll: 'der gesamte Rest',
   // Books
   account: ACCOUNT_MESSAGES.de,
+  webhooks: WEBHOOK_MESSAGES.de,
   books: {
     title: 'Bücher',
     intro:

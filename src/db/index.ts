@@ -138,8 +138,12 @@ export {
 export type { Tenant, TenantLogo } from './tenants-repository.js';
 export type { TwoFactorRepository, TwoFactorRow } from './two-factor-repository.js';
 export type {
+  AttemptRow,
+  AttemptTiming,
   ClaimedDelivery,
+  DeliveryLogRow,
   DeliveryRow,
+  EndpointSummaryRow,
   WebhookEndpointRow,
   WebhooksRepository,
 } from './webhooks-repository.js';
