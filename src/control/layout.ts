@@ -16,6 +16,7 @@ export interface ControlUser {
 export type Section =
   | 'requests'
   | 'books'
+  | 'webhooks'
   | 'keys'
   | 'settings'
   | 'tenants'
@@ -65,6 +66,7 @@ function nav(ctx: PageContext, current: Section | undefined): SafeHtml {
   const items: [Section, string, string][] = [
     ['requests', '/control/requests', m.navRequests],
     ['books', '/control/books', m.navBooks],
+    ['webhooks', '/control/webhooks', m.webhooks.nav],
     ['keys', '/control/keys', m.navKeys],
     ['settings', '/control/settings', m.navSettings],
     ...(user.tenantId === null

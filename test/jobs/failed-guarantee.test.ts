@@ -60,11 +60,12 @@ describe(`a refused hold: the hotel is told, the guest gives another card, the n
   test('a card blocked after registration: ERROR, alert and e-mails, then a new card on the same link is held', async () => {
     const guest = 'jeanne.blocked@example.com';
     // An endpoint subscribed to this one type: the type is known, and its event is delivered.
-    const hook = await createEndpoint(t.repos, t.app.payreq.secretKeys, false, {
-      tenantId: t.tenant.tenantId,
-      url: 'https://pms.example.com/payreq/events',
-      events: ['payment_request.guarantee_failed'],
-    });
+    const hook = await createEndpoint(
+      t.repos,
+      t.app.payreq.secretKeys,
+      { production: false, allowPrivate: true },
+      { tenantId: t.tenant.tenantId, url: 'http://127.0.0.1:9/hook', events: ['payment_request.guarantee_failed'] },
+    );
     const c = await imprint('fr', guest);
     await guestRegisters(c.uuid, BLOCKED);
     assert.equal((await detail(t, c.uuid)).status, 'AUTHORISED', 'the blocked card registers');
