@@ -7,7 +7,9 @@ export type OutboxKind =
   | 'card_registered'
   | 'capture_notice'
   | 'release_notice'
-  | 'refund_notice';
+  | 'refund_notice'
+  | 'payment_reminder'
+  | 'daily_digest';
 
 /** A row this instance holds the lease on. */
 export interface ClaimedEmail {
@@ -19,6 +21,20 @@ export interface ClaimedEmail {
   attempts: number;
   /** For a capture or refund notice: the amount that moved (minor units). */
   moved_amount: number | null;
+  /** For a reminder: which one (1, 2, ...). */
+  reminder_number: number | null;
+  /** For a daily digest: its content, as the job computed it. */
+  payload: unknown;
+}
+
+/** Who a tenant's own e-mails (the daily digest) come from and go to. */
+export interface TenantMailRow {
+  id: string;
+  name: string;
+  sender_email: string | null;
+  contact_email: string | null;
+  timezone: string;
+  digest_language: Language;
 }
 
 /**
@@ -37,6 +53,9 @@ export interface EmailSubjectRow {
   guest_first_name: string;
   guest_last_name: string;
   guest_email: string;
+  /** A reminder is dropped once the link is no longer to be paid. */
+  status: string;
+  link_expires_at: Date;
   reservation_data: Record<string, unknown>;
   masked_pan: string;
   card_expiry_month: number | null;
@@ -77,7 +96,8 @@ export function emailOutboxRepository(db: Queryable) {
            FROM due
           WHERE o.id = due.id AND o.status = 'pending' AND o.next_attempt_at <= $1::timestamptz
          RETURNING o.id::text AS id, o.tenant_id, o.payment_request_id, o.kind, o.cause, o.attempts,
-                   (SELECT l.amount FROM money_ledger l WHERE l.id = o.ledger_id) AS moved_amount`,
+                   (SELECT l.amount FROM money_ledger l WHERE l.id = o.ledger_id) AS moved_amount,
+                   o.reminder_number, o.payload`,
         [now, limit, leaseMs],
       );
       return r.rows;
@@ -87,12 +107,22 @@ export function emailOutboxRepository(db: Queryable) {
       if (ids.length === 0) return [];
       const r = await db.query<EmailSubjectRow>(
         `SELECT p.id, p.reference, p.request_type, p.amount, p.amount_captured, p.currency, p.language,
-                p.guest_first_name, p.guest_last_name, p.guest_email, p.reservation_data,
+                p.guest_first_name, p.guest_last_name, p.guest_email, p.status, p.link_expires_at, p.reservation_data,
                 p.masked_pan, p.card_expiry_month, p.card_expiry_year, p.updated_at,
                 t.name AS tenant_name, t.sender_email, t.timezone, t.hold_days, a.provider AS account_provider
            FROM payment_requests p JOIN tenants t ON t.id = p.tenant_id
            LEFT JOIN provider_accounts a ON a.tenant_id = p.tenant_id
           WHERE p.id = ANY($1::uuid[])`,
+        [ids],
+      );
+      return r.rows;
+    },
+
+    async tenants(ids: string[]): Promise<TenantMailRow[]> {
+      if (ids.length === 0) return [];
+      const r = await db.query<TenantMailRow>(
+        `SELECT id::text, name, sender_email, contact_email, timezone, digest_language FROM tenants
+          WHERE id = ANY($1::uuid[])`,
         [ids],
       );
       return r.rows;
