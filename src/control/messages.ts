@@ -1,5 +1,6 @@
 import type { Status } from '../domain/index.js';
 import { ACCOUNT_MESSAGES } from './messages-account.js';
+import { TODAY_MESSAGES } from './today/messages-today.js';
 
 /**
  * The back office's words, English, French and German. Every page takes one `ControlMessages`; a
@@ -23,6 +24,7 @@ const en = {
   sessionExpired: 'Your session has ended. Please sign in again.',
   formExpired: 'This form has expired (or was sent from elsewhere). Nothing was changed; please try again.',
   signedInAs: (u: string) => `Signed in as ${u}`,
+  navToday: TODAY_MESSAGES.en.title,
   navRequests: 'Payment requests',
   navKeys: 'API keys',
   navSettings: 'Settings',
@@ -204,6 +206,7 @@ const en = {
   invalidDate: (field: string) => `${field}: not a date. Dates are written YYYY-MM-DD and exist in the calendar.`,
   invalidUpload: 'The upload was cut short or is not a valid form. Nothing was changed; please try again.',
   settingLabels: {
+    ...TODAY_MESSAGES.en.settingLabels,
     name: 'Name',
     sender_email: 'Sender e-mail',
     confirmation_email: 'E-mail the guest the payment link',
@@ -311,6 +314,7 @@ const en = {
   auditAll: 'all that was left',
   // Books
   account: ACCOUNT_MESSAGES.en,
+  today: TODAY_MESSAGES.en,
   books: {
     title: 'Books',
     intro:
@@ -391,6 +395,7 @@ const en = {
     nights: 'Nights',
   } as Record<string, string>,
   jobNames: {
+    ...TODAY_MESSAGES.en.jobNames,
     create_deferred_payments: 'Holds before arrival',
     expire_payment_requests: 'Expire unpaid links and ended holds',
     reconcile_claims: 'Reconcile with the provider',
@@ -433,6 +438,7 @@ const fr: ControlMessages = {
   sessionExpired: 'Votre session a pris fin. Veuillez vous reconnecter.',
   formExpired: 'Ce formulaire a expiré (ou vient d’ailleurs). Rien n’a été modifié ; veuillez réessayer.',
   signedInAs: (u) => `Connecté en tant que ${u}`,
+  navToday: TODAY_MESSAGES.fr.title,
   navRequests: 'Demandes de paiement',
   navKeys: 'Clés API',
   navSettings: 'Paramètres',
@@ -615,6 +621,7 @@ const fr: ControlMessages = {
   invalidUpload:
     'L’envoi a été interrompu ou n’est pas un formulaire valide. Rien n’a été modifié ; veuillez réessayer.',
   settingLabels: {
+    ...TODAY_MESSAGES.fr.settingLabels,
     name: 'Nom',
     sender_email: 'E-mail d’expédition',
     confirmation_email: 'Envoyer le lien de paiement au client par e-mail',
@@ -720,6 +727,7 @@ const fr: ControlMessages = {
   auditAll: 'tout le restant',
   // Books
   account: ACCOUNT_MESSAGES.fr,
+  today: TODAY_MESSAGES.fr,
   books: {
     title: 'Comptes',
     intro:
@@ -798,6 +806,7 @@ const fr: ControlMessages = {
     nights: 'Nuits',
   },
   jobNames: {
+    ...TODAY_MESSAGES.fr.jobNames,
     create_deferred_payments: 'Empreintes avant l’arrivée',
     expire_payment_requests: 'Expiration des liens impayés et des empreintes échues',
     reconcile_claims: 'Rapprochement avec le prestataire',
@@ -834,6 +843,7 @@ const de: ControlMessages = {
   formExpired:
     'Dieses Formular ist abgelaufen (oder wurde von anderswo gesendet). Es wurde nichts geändert; bitte versuchen Sie es erneut.',
   signedInAs: (u) => `Angemeldet als ${u}`,
+  navToday: TODAY_MESSAGES.de.title,
   navRequests: 'Zahlungsanfragen',
   navKeys: 'API-Schlüssel',
   navSettings: 'Einstellungen',
@@ -1017,6 +1027,7 @@ const de: ControlMessages = {
   invalidUpload:
     'Der Upload wurde abgebrochen oder ist kein gültiges Formular. Es wurde nichts geändert; bitte erneut versuchen.',
   settingLabels: {
+    ...TODAY_MESSAGES.de.settingLabels,
     name: 'Name',
     sender_email: 'Absender-E-Mail',
     confirmation_email: 'Dem Gast den Zahlungslink per E-Mail senden',
@@ -1123,6 +1134,7 @@ const de: ControlMessages = {
   auditAll: 'der gesamte Rest',
   // Books
   account: ACCOUNT_MESSAGES.de,
+  today: TODAY_MESSAGES.de,
   books: {
     title: 'Bücher',
     intro:
@@ -1201,6 +1213,7 @@ const de: ControlMessages = {
     nights: 'Nächte',
   },
   jobNames: {
+    ...TODAY_MESSAGES.de.jobNames,
     create_deferred_payments: 'Vorautorisierungen vor der Anreise',
     expire_payment_requests: 'Unbezahlte Links und abgelaufene Vorautorisierungen beenden',
     reconcile_claims: 'Abgleich mit dem Anbieter',

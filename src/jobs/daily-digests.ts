@@ -1,6 +1,5 @@
 import { digestPayload } from '../day-plan/index.js';
 import type { Repositories } from '../db/index.js';
-import { localDate } from '../domain/index.js';
 
 export interface DigestsResult {
   now: string;

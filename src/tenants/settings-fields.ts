@@ -119,7 +119,7 @@ export const SETTING_FIELDS: readonly SettingField[] = [
     kind: 'email',
     max: 254,
     nullable: true,
-    help: 'e-mail address shown to guests; empty: not shown',
+    help: 'e-mail address shown to guests, and where the daily digest goes; empty: not shown (and no digest)',
   },
   {
     name: 'terms_url',
