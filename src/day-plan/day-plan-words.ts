@@ -7,6 +7,8 @@ import type { Language, Status } from '../domain/index.js';
  */
 export interface DayPlanWords {
   locale: string;
+  /** "label: value", with French's space before the colon. */
+  pair: (label: string, value: string) => string;
   failedGuarantees: string;
   failedGuaranteesIntro: string;
   noFailedGuarantees: string;
@@ -44,6 +46,7 @@ export interface DayPlanWords {
 
 const en: DayPlanWords = {
   locale: 'en-GB',
+  pair: (label, value) => `${label}: ${value}`,
   failedGuarantees: 'Failed guarantees',
   failedGuaranteesIntro: 'The daily job could not hold these cards: the stay is not guaranteed. Contact the guest.',
   noFailedGuarantees: 'No failed guarantee.',
@@ -92,6 +95,7 @@ const en: DayPlanWords = {
 
 const fr: DayPlanWords = {
   locale: 'fr-FR',
+  pair: (label, value) => `${label}\u00a0: ${value}`,
   failedGuarantees: 'Garanties en échec',
   failedGuaranteesIntro:
     'Le traitement quotidien n’a pas pu bloquer ces cartes : le séjour n’est pas garanti. Contactez le client.',
@@ -142,6 +146,7 @@ const fr: DayPlanWords = {
 
 const de: DayPlanWords = {
   locale: 'de-DE',
+  pair: (label, value) => `${label}: ${value}`,
   failedGuarantees: 'Fehlgeschlagene Garantien',
   failedGuaranteesIntro:
     'Der tägliche Lauf konnte diese Karten nicht vorautorisieren: der Aufenthalt ist nicht garantiert. Kontaktieren Sie den Gast.',

@@ -17,7 +17,7 @@ interface Section {
 
 /** One request in a line: reference, guest, amount, guarantee, and what the list is about. */
 function requestLine(w: DayPlanWords, r: DayPlanRow, extra: string[]): string {
-  const state = `${isGuaranteed(r.status) ? w.guaranteed : w.notGuaranteed}: ${w.statuses[r.status] ?? r.status}`;
+  const state = w.pair(isGuaranteed(r.status) ? w.guaranteed : w.notGuaranteed, w.statuses[r.status] ?? r.status);
   const parts = [
     r.reference,
     oneLine(`${r.guest_first_name} ${r.guest_last_name}`),
@@ -41,8 +41,8 @@ function sections(p: DigestPayload, w: DayPlanWords): Section[] {
   const money = (rows: { currency: string; cents: number }[]) =>
     rows.map((m) => formatMoney(m.cents, m.currency as never, w.locale)).join(', ');
   const yesterday: string[] = [w.created(totals.created), w.completed(totals.completed)];
-  if (totals.taken.length > 0) yesterday.push(`${w.taken}: ${money(totals.taken)}`);
-  if (totals.refunded.length > 0) yesterday.push(`${w.refunded}: ${money(totals.refunded)}`);
+  if (totals.taken.length > 0) yesterday.push(w.pair(w.taken, money(totals.taken)));
+  if (totals.refunded.length > 0) yesterday.push(w.pair(w.refunded, money(totals.refunded)));
   if (totals.taken.length === 0 && totals.refunded.length === 0) yesterday.push(w.nothingMoved);
   return [
     {
@@ -115,7 +115,7 @@ export function renderDailyDigest(p: DigestPayload, tenant: TenantMailRow, publi
       ...(s.capped ? [`  ${w.more}`] : []),
       '',
     ]),
-    `${w.openToday}: ${url}`,
+    w.pair(w.openToday, url),
     '',
   ].join('\n');
   const sectionHtml = (s: Section): SafeHtml => html`<h2 style="font-size:16px;margin:20px 0 8px">${s.title}</h2>
