@@ -25,7 +25,7 @@ const en = {
     reminder_max: 'Reminders a request gets at most',
     digest_email: 'E-mail the hotel a daily digest',
     digest_hour: 'Digest hour (0 to 23, hotel time)',
-    digest_language: 'Digest language (en, fr or de)',
+    digest_language: 'Digest language',
   } as Record<string, string>,
   jobNames: {
     send_payment_reminders: 'Reminders of unpaid links',
@@ -58,7 +58,7 @@ const fr: TodayMessages = {
     reminder_max: 'Nombre maximal de relances par demande',
     digest_email: 'Envoyer un résumé quotidien à l’hôtel',
     digest_hour: 'Heure du résumé (0 à 23, heure de l’hôtel)',
-    digest_language: 'Langue du résumé (en, fr ou de)',
+    digest_language: 'Langue du résumé',
   },
   jobNames: {
     send_payment_reminders: 'Relances des liens non payés',
@@ -89,7 +89,7 @@ const de: TodayMessages = {
     reminder_max: 'Höchstzahl der Erinnerungen je Anfrage',
     digest_email: 'Dem Hotel eine tägliche Zusammenfassung senden',
     digest_hour: 'Uhrzeit der Zusammenfassung (0 bis 23, Hotelzeit)',
-    digest_language: 'Sprache der Zusammenfassung (en, fr oder de)',
+    digest_language: 'Sprache der Zusammenfassung',
   },
   jobNames: {
     send_payment_reminders: 'Erinnerungen an unbezahlte Links',
