@@ -211,11 +211,13 @@ export async function configRoutes(control: FastifyInstance): Promise<void> {
 
   control.post('/settings', async (request, reply) => {
     const { tenant, tenants } = await configTenant(request, tenantOf(request));
-    // A checkbox left unticked sends nothing: every setting on the form is given, booleans too.
+    // A checkbox left unticked sends nothing: a boolean absent is off. Any other setting absent
+    // is unchanged (the form sends them all; an empty one is sent empty, and clears it).
     const raw: Record<string, string | boolean> = {};
     for (const f of SETTING_FIELDS) {
       const v = field(request.body, f.name);
-      raw[f.name] = f.kind === 'boolean' ? v === 'on' : (v ?? '');
+      if (f.kind === 'boolean') raw[f.name] = v === 'on';
+      else if (v !== undefined) raw[f.name] = v;
     }
     try {
       const { changed, after } = await updateTenantSettings(payreq.repos, tenant.id, raw);
