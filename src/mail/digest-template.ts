@@ -126,12 +126,12 @@ ${s.capped ? html`<p style="margin:4px 0 0">${w.more}</p>` : ''}`;
 <html lang="${tenant.digest_language}">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${w.digestSubject(hotel, date)}</title></head>
 <body style="margin:0;padding:24px;background:#f4f4f5;font-family:Arial,Helvetica,sans-serif;color:#18181b">
-<div style="max-width:640px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px">
+<main style="display:block;max-width:640px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px">
 <h1 style="font-size:18px;margin:0 0 16px">${hotel}</h1>
 <p>${w.digestIntro(hotel, date, p.plan.timeZone)}</p>
 ${all.map(sectionHtml)}
 <p style="margin:24px 0 0"><a href="${url}" style="color:#1d4ed8">${w.openToday}</a></p>
-</div>
+</main>
 </body>
 </html>`;
   return { subject: oneLine(w.digestSubject(hotel, date)), text, html: body.value };

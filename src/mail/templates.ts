@@ -68,10 +68,10 @@ function layout(hotel: string, lang: Language, body: SafeHtml): string {
 <html lang="${lang}">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${hotel}</title></head>
 <body style="margin:0;padding:24px;background:#f4f4f5;font-family:Arial,Helvetica,sans-serif;color:#18181b">
-<div style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px">
-<p style="font-size:18px;font-weight:bold;margin:0 0 16px">${hotel}</p>
+<main style="display:block;max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px">
+<h1 style="font-size:18px;margin:0 0 16px">${hotel}</h1>
 ${body}
-</div>
+</main>
 </body>
 </html>`.value;
 }

@@ -5,7 +5,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import axe from 'axe-core';
 import type { Browser, Page } from 'playwright-core';
-import { addDays, localDate } from '../../src/domain/index.js';
+import { digestPayload } from '../../src/day-plan/index.js';
+import { emailOutboxRepository } from '../../src/db/index.js';
+import { addDays, type Language, localDate } from '../../src/domain/index.js';
+import { emailSubjects, renderDailyDigest, renderPaymentLink } from '../../src/mail/index.js';
 import { launchChromium, skipWithoutChromium } from '../helpers/browser.js';
 import { arrangeStatus } from '../helpers/fixtures.js';
 import { type ListeningApp, startListeningApp } from '../helpers/listening-app.js';
@@ -101,6 +104,44 @@ describe(`the Today page in a real browser (${ENGINE})`, { skip: skipWithoutChro
     assert.ok(await root.page.getByLabel('Hotel').isVisible());
     assert.deepEqual(await axeViolations(root.page), []);
     await root.context.close();
+  });
+
+  test('the digest and the reminder e-mails are axe-clean at 375 and 1280 px in en, fr and de', async () => {
+    const tenant = await t.repos.tenants.find(t.tenant.tenantId);
+    assert.ok(tenant);
+    const payload = await digestPayload(t.repos, tenant, new Date(), { inDoubtGraceSeconds: 120 });
+    assert.ok(payload.plan.arrivalsToday.length > 0 && payload.plan.lapsingHolds.length > 0, 'lists to show');
+    const unpaid = await createRequest(t, { request_type: 'DEPOSIT', guest_email: 'mail.axe@example.com' });
+    const subject = (await emailSubjects(emailOutboxRepository(t.db), [unpaid.uuid])).get(unpaid.uuid);
+    assert.ok(subject);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    for (const language of ['en', 'fr', 'de'] as Language[]) {
+      // Through JSON, as the outbox stores the digest's content.
+      const digest = renderDailyDigest(
+        JSON.parse(JSON.stringify(payload)),
+        { ...tenant, contact_email: 'desk@example.com', digest_language: language },
+        t.baseUrl,
+      );
+      const reminder = renderPaymentLink({ ...subject, language }, tenant.name, t.baseUrl, {
+        number: 1,
+        linkExpiresAt: new Date(),
+      });
+      for (const width of [375, 1280]) {
+        await page.setViewportSize({ width, height: 900 });
+        for (const [name, mail] of [
+          ['digest', digest],
+          ['reminder', reminder],
+        ] as const) {
+          await page.setContent(mail.html);
+          assert.equal(await page.getAttribute('html', 'lang'), language);
+          assert.deepEqual(await axeViolations(page), [], `${name} ${language} at ${width} px`);
+          const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+          assert.ok(overflow <= 0, `${name} ${language} scrolls sideways at ${width} px`);
+        }
+      }
+    }
+    await context.close();
   });
 
   test('without script: the page from the nav, and the settings form turns reminders and the digest on', async () => {
