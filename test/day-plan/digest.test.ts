@@ -182,6 +182,9 @@ describe(`the daily digest, in the hotel's time zone (${ENGINE})`, { timeout: 18
     assert.doesNotMatch(cut('today-arrivals-h'), new RegExp(refs.tomorrow as string));
     assert.match(cut('today-tomorrow-h'), new RegExp(refs.tomorrow as string));
     assert.match(body, /<a href="\/control\/today" aria-current="page">Today<\/a>/);
+    // Another hotel's day, or no hotel at all: the same 404.
+    assert.equal((await c.get(`/control/today?tenant=${t.tenant.tenantId}`)).statusCode, 404);
+    assert.equal((await c.get('/control/today?tenant=nonsense')).statusCode, 404);
     // A day later the hotel's tomorrow is today (a new sign-in: the session's idle time ran out).
     clock = new Date(morning.getTime() + 24 * HOUR);
     const next = await (await new ControlClient(t, '10.9.1.2').signedIn('desk-today')).get('/control/today');

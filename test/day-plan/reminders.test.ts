@@ -120,7 +120,9 @@ describe(`reminders of unpaid links, two instances on one database (${ENGINE})`,
       'SELECT link_expires_at FROM payment_requests WHERE id = $1',
       [de.uuid],
     );
-    const beforeExpiry = new Date((link.rows[0]?.link_expires_at as Date).getTime() - 23 * HOUR);
+    const expiresAt = link.rows[0]?.link_expires_at;
+    assert.ok(expiresAt);
+    const beforeExpiry = new Date(new Date(expiresAt).getTime() - 23 * HOUR);
     await runEverywhere(beforeExpiry);
     await sendDueEmails(a());
     assert.equal(mailTo('fr.guest@example.com').length, 1, 'paid: no second reminder');
