@@ -17,6 +17,7 @@ export type Section =
   | 'today'
   | 'requests'
   | 'books'
+  | 'webhooks'
   | 'keys'
   | 'settings'
   | 'tenants'
@@ -67,6 +68,7 @@ function nav(ctx: PageContext, current: Section | undefined): SafeHtml {
     ['today', '/control/today', m.navToday],
     ['requests', '/control/requests', m.navRequests],
     ['books', '/control/books', m.navBooks],
+    ['webhooks', '/control/webhooks', m.webhooks.nav],
     ['keys', '/control/keys', m.navKeys],
     ['settings', '/control/settings', m.navSettings],
     ...(user.tenantId === null

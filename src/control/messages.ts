@@ -1,6 +1,7 @@
 import type { Status } from '../domain/index.js';
 import { ACCOUNT_MESSAGES } from './messages-account.js';
 import { TODAY_MESSAGES } from './today/messages-today.js';
+import { WEBHOOK_MESSAGES } from './webhooks/messages.js';
 
 /**
  * The back office's words, English, French and German. Every page takes one `ControlMessages`; a
@@ -165,7 +166,7 @@ const en = {
   confirmTitle: 'Please confirm',
   confirm: 'Confirm',
   confirmCapture: (words: string, ref: string) => `Capture ${words} on ${ref}?`,
-  confirmRelease: (words: string, ref: string) => `Release the hold of ${words} on ${ref}? The guest's card is freed.`,
+  confirmRelease: (words: string, ref: string) => `Release the hold of ${words} on ${ref}? The guest’s card is freed.`,
   confirmRefund: (words: string, ref: string) => `Refund ${words} to the guest of ${ref}?`,
   confirmCancel: (ref: string) => `Cancel ${ref}? The payment link stops working.`,
   confirmDelete: (ref: string) => `Delete ${ref}? It disappears from every list and from the API.`,
@@ -199,7 +200,7 @@ const en = {
   saved: 'Saved.',
   invalid: 'Some values are not valid; nothing was saved.',
   webhookDisabled: (url: string, when: string, reason: string) =>
-    `Webhook endpoint ${url} was disabled on ${when} (${reason}): it is sent nothing more. Once the receiver is fixed, register it again and catch up from the event feed.`,
+    `Webhook endpoint ${url} was disabled on ${when} (${reason}): it is sent nothing more. Once the receiver is fixed, enable it again on the Webhooks page and send its failed deliveries again from its delivery log.`,
   webhookFailing: (url: string, since: string) =>
     `Webhook endpoint ${url} has failed every delivery since ${since}. It is disabled after 3 days of failures.`,
   invalidText: 'A value holds control characters (such as NUL), which are not accepted. Nothing was changed.',
@@ -293,6 +294,7 @@ const en = {
     logo_changed: 'Logo changed',
     logo_removed: 'Logo removed',
     settings_changed: 'Settings changed',
+    export: 'Export downloaded',
     tenant_created: 'Hotel created',
     user_created: 'User created',
     user_disabled: 'User disabled',
@@ -300,6 +302,7 @@ const en = {
     schedule_changed: 'Schedule changed',
     job_run: 'Job run by hand',
     webhook_endpoint_disabled: 'Webhook endpoint disabled',
+    ...WEBHOOK_MESSAGES.en.auditActions,
   } as Record<string, string>,
   auditDetail: {
     amount: 'Amount',
@@ -310,22 +313,24 @@ const en = {
     amounts: 'Amounts',
     request_type: 'Type',
     fields: 'Fields',
+    ...WEBHOOK_MESSAGES.en.auditDetail,
   } as Record<string, string>,
   auditAll: 'all that was left',
   // Books
   account: ACCOUNT_MESSAGES.en,
   today: TODAY_MESSAGES.en,
+  webhooks: WEBHOOK_MESSAGES.en,
   books: {
     title: 'Books',
     intro:
-      "Where payreq's books and the payment provider's differ, or are not known yet. A check compares, for each order, the provider's net (taken less given back) with payreq's captured less refunded amounts, and looks for holds left open.",
+      'Where payreq’s books and the payment provider’s differ, or are not known yet. A check compares, for each order, the provider’s net (taken less given back) with payreq’s captured less refunded amounts, and looks for holds left open.',
     lastCheck: 'Last checks',
     noCheck: 'No books check has finished yet. It runs every day (job books_check), or with payreq books check.',
     checkSummary: (since: string, orders: number, agree: number, disagree: number, inDoubt: number) =>
       `Orders moved since ${since}: ${orders} checked, ${agree} agree, ${disagree} disagree, ${inDoubt} in doubt.`,
     everyTenant: 'every tenant',
     incidents: 'Open disagreements',
-    noIncidents: "No disagreement: every order checked agrees with the provider's books.",
+    noIncidents: 'No disagreement: every order checked agrees with the provider’s books.',
     inDoubt: 'Operations in doubt',
     noInDoubt: 'No operation in doubt.',
     misplaced: 'Money to give back',
@@ -341,15 +346,15 @@ const en = {
     resolved: 'Resolved',
     agreesAgain: 'The books agree again.',
     providerTookMore: (diff: string) =>
-      `The provider took ${diff} more than payreq counts. Look the order up in the provider's back office: if that money should not have been taken, refund it there. The next check closes this line once the books agree.`,
+      `The provider took ${diff} more than payreq counts. Look the order up in the provider’s back office: if that money should not have been taken, refund it there. The next check closes this line once the books agree.`,
     providerHasLess: (diff: string) =>
-      `payreq counts ${diff} more than the provider holds: refunded or cancelled outside payreq, or never taken. Look the order up in the provider's back office before any further refund, and tell the guest what really happened.`,
+      `payreq counts ${diff} more than the provider holds: refunded or cancelled outside payreq, or never taken. Look the order up in the provider’s back office before any further refund, and tell the guest what really happened.`,
     holdOpen: (status: string) =>
-      `A hold is still open at the provider although the request is “${status}”: cancel it in the provider's back office, so the guest's card is freed.`,
+      `A hold is still open at the provider although the request is “${status}”: cancel it in the provider’s back office, so the guest’s card is freed.`,
     waitReconcile:
-      "The provider did not answer in time: nobody knows yet whether the money moved. Do not repeat the operation. Reconciliation settles it from the provider's view within minutes; if it stays here for more than an hour, check that the provider account works.",
+      'The provider did not answer in time: nobody knows yet whether the money moved. Do not repeat the operation. Reconciliation settles it from the provider’s view within minutes; if it stays here for more than an hour, check that the provider account works.',
     giveBack:
-      "Money arrived where it should not (shown on the request). payreq gives it back automatically; if it stays here, give it back in the provider's back office.",
+      'Money arrived where it should not (shown on the request). payreq gives it back automatically; if it stays here, give it back in the provider’s back office.',
   },
   statuses: {
     NOT_INITIATED: 'Not initiated',
@@ -611,7 +616,7 @@ const fr: ControlMessages = {
   saved: 'Enregistré.',
   invalid: 'Certaines valeurs ne sont pas valides ; rien n’a été enregistré.',
   webhookDisabled: (url, when, reason) =>
-    `Le webhook ${url} a été désactivé le ${when} (${reason}) : plus rien ne lui est envoyé. Une fois le récepteur réparé, enregistrez-le de nouveau et rattrapez les événements depuis le flux.`,
+    `Le webhook ${url} a été désactivé le ${when} (${reason}) : plus rien ne lui est envoyé. Une fois le récepteur réparé, réactivez-le sur la page Webhooks et renvoyez ses envois en échec depuis son journal.`,
   webhookFailing: (url, since) =>
     `Le webhook ${url} échoue à chaque envoi depuis le ${since}. Il est désactivé après 3 jours d’échecs.`,
   invalidText:
@@ -706,6 +711,7 @@ const fr: ControlMessages = {
     logo_changed: 'Logo modifié',
     logo_removed: 'Logo retiré',
     settings_changed: 'Réglages modifiés',
+    export: 'Export téléchargé',
     tenant_created: 'Hôtel créé',
     user_created: 'Utilisateur créé',
     user_disabled: 'Utilisateur désactivé',
@@ -713,6 +719,7 @@ const fr: ControlMessages = {
     schedule_changed: 'Planification modifiée',
     job_run: 'Tâche lancée à la main',
     webhook_endpoint_disabled: 'Webhook désactivé',
+    ...WEBHOOK_MESSAGES.fr.auditActions,
   },
   auditDetail: {
     amount: 'Montant',
@@ -723,11 +730,13 @@ const fr: ControlMessages = {
     amounts: 'Montants',
     request_type: 'Type',
     fields: 'Champs',
+    ...WEBHOOK_MESSAGES.fr.auditDetail,
   },
   auditAll: 'tout le restant',
   // Books
   account: ACCOUNT_MESSAGES.fr,
   today: TODAY_MESSAGES.fr,
+  webhooks: WEBHOOK_MESSAGES.fr,
   books: {
     title: 'Comptes',
     intro:
@@ -1018,7 +1027,7 @@ const de: ControlMessages = {
   saved: 'Gespeichert.',
   invalid: 'Einige Werte sind ungültig; es wurde nichts gespeichert.',
   webhookDisabled: (url, when, reason) =>
-    `Der Webhook ${url} wurde am ${when} deaktiviert (${reason}): Er erhält nichts mehr. Sobald der Empfänger repariert ist, registrieren Sie ihn erneut und holen Sie die Ereignisse über den Feed nach.`,
+    `Der Webhook ${url} wurde am ${when} deaktiviert (${reason}): Er erhält nichts mehr. Sobald der Empfänger repariert ist, aktivieren Sie ihn auf der Seite Webhooks wieder und senden Sie die fehlgeschlagenen Zustellungen aus seinem Zustellprotokoll erneut.`,
   webhookFailing: (url, since) =>
     `Jede Zustellung an den Webhook ${url} schlägt seit ${since} fehl. Nach 3 Tagen mit Fehlern wird er deaktiviert.`,
   invalidText: 'Ein Wert enthält Steuerzeichen (etwa NUL), die nicht angenommen werden. Es wurde nichts geändert.',
@@ -1113,6 +1122,7 @@ const de: ControlMessages = {
     logo_changed: 'Logo geändert',
     logo_removed: 'Logo entfernt',
     settings_changed: 'Einstellungen geändert',
+    export: 'Export heruntergeladen',
     tenant_created: 'Hotel angelegt',
     user_created: 'Benutzer angelegt',
     user_disabled: 'Benutzer deaktiviert',
@@ -1120,6 +1130,7 @@ const de: ControlMessages = {
     schedule_changed: 'Zeitplan geändert',
     job_run: 'Job manuell gestartet',
     webhook_endpoint_disabled: 'Webhook deaktiviert',
+    ...WEBHOOK_MESSAGES.de.auditActions,
   },
   auditDetail: {
     amount: 'Betrag',
@@ -1130,11 +1141,13 @@ const de: ControlMessages = {
     amounts: 'Beträge',
     request_type: 'Typ',
     fields: 'Felder',
+    ...WEBHOOK_MESSAGES.de.auditDetail,
   },
   auditAll: 'der gesamte Rest',
   // Books
   account: ACCOUNT_MESSAGES.de,
   today: TODAY_MESSAGES.de,
+  webhooks: WEBHOOK_MESSAGES.de,
   books: {
     title: 'Bücher',
     intro:

@@ -36,6 +36,12 @@ const statusBadge = (s: string, ctx: PageContext) =>
 const isRelease = (h: { from_status: string | null; to_status: string }) =>
   triggersOf(h.from_status as Status | null, h.to_status as Status).includes('release');
 const releasedBadge = (ctx: PageContext) => html`<span class="status CANCELLED">${ctx.m.released}</span>`;
+/**
+ * The list has no history: a CANCELLED request whose hold was placed can only have been freed
+ * by a release (the table lets a placed hold end in CANCELLED by no other move).
+ */
+const listStatusBadge = (r: { status: string; hold_expires_at: Date | null }, ctx: PageContext) =>
+  r.status === 'CANCELLED' && r.hold_expires_at !== null ? releasedBadge(ctx) : statusBadge(r.status, ctx);
 
 function tenantPicker(ctx: PageContext, tenants: readonly Tenant[], selected: string | undefined): SafeHtml {
   if (!ctx.user || ctx.user.tenantId !== null) return html``;
@@ -81,6 +87,8 @@ export function listPage(
     firstPage: boolean;
     /** Names this form's bulk submission: sent twice, it is still one batch. */
     batchId: string;
+    /** The filter's totals and export links (undefined totals: too many requests to sum). */
+    totals: SafeHtml;
   },
 ): string {
   const { m } = ctx;
@@ -99,7 +107,7 @@ export function listPage(
 <td><input type="checkbox" name="ids" value="${r.id}" aria-label="${m.selectRow(r.reference)}"></td>
 <td><a href="/control/requests/${r.id}">${r.reference}</a><br><small>${m.types[r.request_type]}</small></td>
 ${allTenants ? html`<td>${r.tenant_name}</td>` : ''}
-<td>${statusBadge(r.status, ctx)}</td>
+<td>${listStatusBadge(r, ctx)}</td>
 <td>${r.guest_first_name} ${r.guest_last_name}<br><small>${r.guest_email}</small></td>
 <td>${r.reservation_ref}</td>
 <td class="num">${formatAmount(r.amount, r.currency, ctx)}</td>
@@ -121,7 +129,8 @@ ${allTenants ? html`<td>${r.tenant_name}</td>` : ''}
 ${filters(ctx, p.query, p.tenants)}
 <section class="card">${p.match === 'prefix' && p.query.q ? html`<p class="hint" role="status">${m.searchPrefix(p.query.q.trim())}</p>` : ''}${table}
 <nav class="pager" aria-label="${m.navRequests}">${p.firstPage ? '' : html`<a href="${firstPageUrl(p.query)}">${m.firstPage}</a>`}${p.next ? html`<a href="${p.next}" rel="next">${m.nextPage}</a>` : ''}</nav>
-</section>`,
+</section>
+${p.totals}`,
   });
 }
 

@@ -10,6 +10,7 @@ import { dayPlanRepository } from './day-plan-repository.js';
 import { deferredHoldsRepository } from './deferred-holds-repository.js';
 import { eventsRepository } from './events-repository.js';
 import { expiryRepository } from './expiry-repository.js';
+import { exportsRepository } from './exports-repository.js';
 import { idempotencyRepository } from './idempotency-repository.js';
 import { moneyLedgerRepository } from './money-ledger-repository.js';
 import { paymentRequestsRepository } from './payment-requests-repository.js';
@@ -78,6 +79,13 @@ export {
 } from './email-outbox-repository.js';
 export type { ChangedFilter, EventRow, EventsRepository } from './events-repository.js';
 export type { Deadline, ExpiryBatch, ExpiryRepository } from './expiry-repository.js';
+export type {
+  CurrencyTotals,
+  ExportCursor,
+  ExportsRepository,
+  LedgerExportRow,
+  RequestExportRow,
+} from './exports-repository.js';
 export { type GuestRequestRow, guestRequestsRepository } from './guest-requests-repository.js';
 export { migrate, pendingMigrations } from './migrate.js';
 export type {
@@ -140,8 +148,12 @@ export {
 export type { Tenant, TenantLogo } from './tenants-repository.js';
 export type { TwoFactorRepository, TwoFactorRow } from './two-factor-repository.js';
 export type {
+  AttemptRow,
+  AttemptTiming,
   ClaimedDelivery,
+  DeliveryLogRow,
   DeliveryRow,
+  EndpointSummaryRow,
   WebhookEndpointRow,
   WebhooksRepository,
 } from './webhooks-repository.js';
@@ -166,6 +178,7 @@ export function repositories(db: Database) {
     twoFactor: twoFactorRepository(db),
     audit: auditRepository(db),
     controlRequests: controlRequestsRepository(db),
+    exports: exportsRepository(db),
     bulkJobs: bulkJobsRepository(db),
     providerAccounts: providerAccountsRepository(db),
     sealedValues: sealedValuesRepository(db),

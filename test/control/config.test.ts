@@ -97,8 +97,8 @@ describe(`back office configuration: API keys and tenant settings (${ENGINE})`, 
       create_rate_limit: '',
     });
     assert.equal(bad.statusCode, 422);
-    assert.match(bad.body, /id="s-sender_email-problem" class="problem">must be an e-mail address/);
-    assert.match(bad.body, /id="s-hold_days-problem" class="problem">must be a whole number from 1 to 30/);
+    assert.match(bad.body, /id="s-sender_email-problem" class="problem">Must be an e-mail address/);
+    assert.match(bad.body, /id="s-hold_days-problem" class="problem">Must be a whole number from 1 to 30/);
     assert.match(bad.body, /value="Renamed"/, 'what was typed is kept');
     assert.deepEqual(await t.repos.tenants.find(t.tenant.tenantId), tenantBefore, 'nothing saved');
 
@@ -170,5 +170,26 @@ describe(`back office configuration: API keys and tenant settings (${ENGINE})`, 
     assert.ok(!lyra.body.includes('SEALED-SECRET-NEVER-SHOWN'), 'no secret, not even sealed');
     // Read-only: no field of the settings form carries it.
     assert.ok(!/name="shop_id"|name="mode"/.test(lyra.body));
+  });
+
+  test('settings: staff reading French or German read each problem in their language', async () => {
+    for (const [language, email, days] of [
+      ['fr', 'Doit être une adresse e-mail', 'Doit être un nombre entier de 1 à 30'],
+      ['de', 'Muss eine E-Mail-Adresse sein', 'Muss eine ganze Zahl von 1 bis 30 sein'],
+    ] as const) {
+      await c.get(`/control/language/${language}?back=/control/settings`);
+      const worded = await c.post('/control/settings', {
+        name: 'Renamed',
+        sender_email: 'not-an-address',
+        timezone: 'Europe/Paris',
+        hold_days: '99',
+        link_lifetime_days: '30',
+        create_rate_limit: '',
+      });
+      assert.equal(worded.statusCode, 422);
+      assert.match(worded.body, new RegExp(`id="s-sender_email-problem" class="problem">${email}<`));
+      assert.match(worded.body, new RegExp(`id="s-hold_days-problem" class="problem">${days}<`));
+    }
+    await c.get('/control/language/en?back=/control/settings');
   });
 });
