@@ -4,6 +4,8 @@ import {
   purgeEvents,
   reconcileClaims,
   SCHEDULED_JOBS,
+  sendDailyDigests,
+  sendPaymentReminders,
 } from '../jobs/index.js';
 import type { CommandContext, Outcome } from './command-context.js';
 
@@ -71,6 +73,32 @@ export const JOBS: readonly CliJob[] = [
       return {
         json: { job: 'expire_payment_requests', ...r },
         text: `expire_payment_requests as of ${r.now}: ${r.holds_expired} holds expired, ${r.links_expired} links expired\n`,
+      };
+    },
+  },
+  {
+    name: 'send_payment_reminders',
+    summary: 'queue the reminders of unpaid links whose slot has come (--date: as of the end of that day)',
+    async run(ctx, { date }) {
+      const r = await sendPaymentReminders({ dayPlan: ctx.repos.dayPlan }, date ? endOfDay(date) : new Date());
+      return {
+        json: { job: 'send_payment_reminders', ...r },
+        text: `send_payment_reminders as of ${r.now}: ${r.queued} reminders queued\n`,
+      };
+    },
+  },
+  {
+    name: 'send_daily_digests',
+    summary: "queue each tenant's daily digest whose hour has come in its zone (--date: as of noon UTC that day)",
+    async run(ctx, { date }) {
+      // Noon UTC falls on that date in every hotel's zone from UTC-11 to UTC+11.
+      const r = await sendDailyDigests(
+        { repos: ctx.repos, inDoubtGraceSeconds: ctx.config.inDoubtGraceSeconds },
+        date ? new Date(`${date}T12:00:00Z`) : new Date(),
+      );
+      return {
+        json: { job: 'send_daily_digests', ...r },
+        text: `send_daily_digests as of ${r.now}: ${r.queued} queued, ${r.already} queued before, ${r.waiting} waiting for their hour\n`,
       };
     },
   },

@@ -91,6 +91,7 @@ function usageOf(f: SettingField): string {
     url: 'URL',
     phone: 'PHONE',
     colour: 'COLOUR',
+    language: 'en|fr|de',
   };
   const word = WORDS[f.kind] ?? 'TEXT';
   return `[--${f.option} ${word}]`;

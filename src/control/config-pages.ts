@@ -119,12 +119,23 @@ export function settingsPage(
       return html`<div class="field"><label for="${id}">${label}</label>
 <textarea id="${id}" name="${f.name}" rows="3" maxlength="${f.max ?? 300}"${described}>${shown}</textarea>${problemLine}</div>`;
     }
+    if (f.kind === 'language') {
+      // Each language named in itself, as the language switch does.
+      const names: [string, string][] = [
+        ['en', 'English'],
+        ['fr', 'Français'],
+        ['de', 'Deutsch'],
+      ];
+      return html`<div class="field"><label for="${id}">${label}</label>
+<select id="${id}" name="${f.name}"${described}>${names.map(([code, name]) => html`<option value="${code}" lang="${code}"${code === shown ? html` selected` : ''}>${name}</option>`)}</select>${problemLine}</div>`;
+    }
     const type = INPUT_TYPES[f.kind] ?? 'text';
     const required = f.kind === 'text' && !f.nullable ? html` required maxlength="${f.max ?? 200}"` : '';
     return html`<div class="field"><label for="${id}">${label}</label>
 <input id="${id}" name="${f.name}" type="${type}"${f.kind === 'integer' ? html` inputmode="numeric"` : ''}${f.kind === 'phone' ? html` autocomplete="tel"` : ''} value="${shown}"${required}${described}>${problemLine}</div>`;
   };
-  const fields = SETTING_FIELDS.filter((f) => !f.guestPage && !f.security).map(fieldHtml);
+  const fields = SETTING_FIELDS.filter((f) => !f.guestPage && !f.security && !f.dayPlan).map(fieldHtml);
+  const dayPlanFields = SETTING_FIELDS.filter((f) => f.dayPlan).map(fieldHtml);
   const guestFields = SETTING_FIELDS.filter((f) => f.guestPage).map(fieldHtml);
   const securityFields = SETTING_FIELDS.filter((f) => f.security).map(fieldHtml);
   return page(ctx, {
@@ -142,6 +153,10 @@ ${fields}
 <fieldset><legend>${m.guestPageHeading}</legend>
 <p class="hint">${m.guestPageIntro}</p>
 ${guestFields}
+</fieldset>
+<fieldset><legend>${m.today.settingsHeading}</legend>
+<p class="hint">${m.today.settingsIntro}</p>
+${dayPlanFields}
 </fieldset>
 <fieldset><legend>${m.securityHeading}</legend>
 <p class="hint">${m.securityIntro}</p>

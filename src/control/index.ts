@@ -18,6 +18,7 @@ import { registerSessions, sessionAlive } from './session.js';
 import { signInCodeRoutes } from './sign-in-code-routes.js';
 import { signInRoutes } from './sign-in-routes.js';
 import { mustEnrol } from './sign-in-session.js';
+import { todayRoutes } from './today/index.js';
 import { webhookRoutes } from './webhooks/index.js';
 
 export { SIGN_IN_LIMITS } from '../admin-users/index.js';
@@ -185,6 +186,7 @@ export async function controlPlugin(app: FastifyInstance, opts: { now?: () => Da
       await control.register(configRoutes);
       await control.register(adminRoutes);
       await control.register(booksRoutes);
+      await control.register(todayRoutes);
       await control.register(webhookRoutes);
     },
     { prefix: '/control' },

@@ -14,6 +14,7 @@ export interface ControlUser {
 }
 
 export type Section =
+  | 'today'
   | 'requests'
   | 'books'
   | 'webhooks'
@@ -64,6 +65,7 @@ function nav(ctx: PageContext, current: Section | undefined): SafeHtml {
   const { m, user } = ctx;
   if (!user || user.mustEnrol) return html``;
   const items: [Section, string, string][] = [
+    ['today', '/control/today', m.navToday],
     ['requests', '/control/requests', m.navRequests],
     ['books', '/control/books', m.navBooks],
     ['webhooks', '/control/webhooks', m.webhooks.nav],

@@ -34,6 +34,7 @@ export const SETTING_PROBLEMS: Record<
       `A contrast of ${ratio(given, false)}:1 with white text or the page; at least 4.5:1 is needed (WCAG AA): choose a darker colour`,
     email: () => 'Must be an e-mail address',
     time_zone: () => 'Must be a time zone such as Europe/Paris',
+    language: () => 'Must be English, French or German',
     whole_number: (f) => `Must be a whole number from ${f.min} to ${f.max}`,
   },
   fr: {
@@ -51,6 +52,7 @@ export const SETTING_PROBLEMS: Record<
       `Contraste de ${ratio(given, true)}:1 avec le texte blanc ou la page ; il faut au moins 4,5:1 (WCAG AA) : choisissez une couleur plus foncée`,
     email: () => 'Doit être une adresse e-mail',
     time_zone: () => 'Doit être un fuseau horaire comme Europe/Paris',
+    language: () => 'Doit être l’anglais, le français ou l’allemand',
     whole_number: (f) => `Doit être un nombre entier de ${f.min} à ${f.max}`,
   },
   de: {
@@ -68,6 +70,7 @@ export const SETTING_PROBLEMS: Record<
       `Ein Kontrast von ${ratio(given, true)}:1 zu weißem Text oder zur Seite; mindestens 4,5:1 ist nötig (WCAG AA): wählen Sie eine dunklere Farbe`,
     email: () => 'Muss eine E-Mail-Adresse sein',
     time_zone: () => 'Muss eine Zeitzone wie Europe/Paris sein',
+    language: () => 'Muss Englisch, Französisch oder Deutsch sein',
     whole_number: (f) => `Muss eine ganze Zahl von ${f.min} bis ${f.max} sein`,
   },
 };

@@ -1,5 +1,6 @@
 import type { Status } from '../domain/index.js';
 import { ACCOUNT_MESSAGES } from './messages-account.js';
+import { TODAY_MESSAGES } from './today/messages-today.js';
 import { WEBHOOK_MESSAGES } from './webhooks/messages.js';
 
 /**
@@ -24,6 +25,7 @@ const en = {
   sessionExpired: 'Your session has ended. Please sign in again.',
   formExpired: 'This form has expired (or was sent from elsewhere). Nothing was changed; please try again.',
   signedInAs: (u: string) => `Signed in as ${u}`,
+  navToday: TODAY_MESSAGES.en.title,
   navRequests: 'Payment requests',
   navKeys: 'API keys',
   navSettings: 'Settings',
@@ -205,6 +207,7 @@ const en = {
   invalidDate: (field: string) => `${field}: not a date. Dates are written YYYY-MM-DD and exist in the calendar.`,
   invalidUpload: 'The upload was cut short or is not a valid form. Nothing was changed; please try again.',
   settingLabels: {
+    ...TODAY_MESSAGES.en.settingLabels,
     name: 'Name',
     sender_email: 'Sender e-mail',
     confirmation_email: 'E-mail the guest the payment link',
@@ -317,6 +320,7 @@ const en = {
   auditAll: 'all that was left',
   // Books
   account: ACCOUNT_MESSAGES.en,
+  today: TODAY_MESSAGES.en,
   webhooks: WEBHOOK_MESSAGES.en,
   books: {
     title: 'Books',
@@ -398,6 +402,7 @@ const en = {
     nights: 'Nights',
   } as Record<string, string>,
   jobNames: {
+    ...TODAY_MESSAGES.en.jobNames,
     create_deferred_payments: 'Holds before arrival',
     expire_payment_requests: 'Expire unpaid links and ended holds',
     reconcile_claims: 'Reconcile with the provider',
@@ -440,6 +445,7 @@ const fr: ControlMessages = {
   sessionExpired: 'Votre session a pris fin. Veuillez vous reconnecter.',
   formExpired: 'Ce formulaire a expiré (ou vient d’ailleurs). Rien n’a été modifié ; veuillez réessayer.',
   signedInAs: (u) => `Connecté en tant que ${u}`,
+  navToday: TODAY_MESSAGES.fr.title,
   navRequests: 'Demandes de paiement',
   navKeys: 'Clés API',
   navSettings: 'Paramètres',
@@ -622,6 +628,7 @@ const fr: ControlMessages = {
   invalidUpload:
     'L’envoi a été interrompu ou n’est pas un formulaire valide. Rien n’a été modifié ; veuillez réessayer.',
   settingLabels: {
+    ...TODAY_MESSAGES.fr.settingLabels,
     name: 'Nom',
     sender_email: 'E-mail d’expédition',
     confirmation_email: 'Envoyer le lien de paiement au client par e-mail',
@@ -732,6 +739,7 @@ const fr: ControlMessages = {
   auditAll: 'tout le restant',
   // Books
   account: ACCOUNT_MESSAGES.fr,
+  today: TODAY_MESSAGES.fr,
   webhooks: WEBHOOK_MESSAGES.fr,
   books: {
     title: 'Comptes',
@@ -811,6 +819,7 @@ const fr: ControlMessages = {
     nights: 'Nuits',
   },
   jobNames: {
+    ...TODAY_MESSAGES.fr.jobNames,
     create_deferred_payments: 'Empreintes avant l’arrivée',
     expire_payment_requests: 'Expiration des liens impayés et des empreintes échues',
     reconcile_claims: 'Rapprochement avec le prestataire',
@@ -847,6 +856,7 @@ const de: ControlMessages = {
   formExpired:
     'Dieses Formular ist abgelaufen (oder wurde von anderswo gesendet). Es wurde nichts geändert; bitte versuchen Sie es erneut.',
   signedInAs: (u) => `Angemeldet als ${u}`,
+  navToday: TODAY_MESSAGES.de.title,
   navRequests: 'Zahlungsanfragen',
   navKeys: 'API-Schlüssel',
   navSettings: 'Einstellungen',
@@ -1030,6 +1040,7 @@ const de: ControlMessages = {
   invalidUpload:
     'Der Upload wurde abgebrochen oder ist kein gültiges Formular. Es wurde nichts geändert; bitte erneut versuchen.',
   settingLabels: {
+    ...TODAY_MESSAGES.de.settingLabels,
     name: 'Name',
     sender_email: 'Absender-E-Mail',
     confirmation_email: 'Dem Gast den Zahlungslink per E-Mail senden',
@@ -1141,6 +1152,7 @@ const de: ControlMessages = {
   auditAll: 'der gesamte Rest',
   // Books
   account: ACCOUNT_MESSAGES.de,
+  today: TODAY_MESSAGES.de,
   webhooks: WEBHOOK_MESSAGES.de,
   books: {
     title: 'Bücher',
@@ -1220,6 +1232,7 @@ const de: ControlMessages = {
     nights: 'Nächte',
   },
   jobNames: {
+    ...TODAY_MESSAGES.de.jobNames,
     create_deferred_payments: 'Vorautorisierungen vor der Anreise',
     expire_payment_requests: 'Unbezahlte Links und abgelaufene Vorautorisierungen beenden',
     reconcile_claims: 'Abgleich mit dem Anbieter',

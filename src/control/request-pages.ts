@@ -4,6 +4,7 @@ import type {
   ControlListRow,
   HistoryRow,
   LedgerRow,
+  ReminderHistoryRow,
   SearchMatch,
   Tenant,
 } from '../db/index.js';
@@ -14,6 +15,7 @@ import { requestIncidents } from './books-pages.js';
 import { guaranteeFilter, guaranteeNotice } from './guarantee-notice.js';
 import { csrfField, formatAmount, formatDateTime, type PageContext, page } from './layout.js';
 import { AMOUNT_ACTIONS, allowedActions, fullAmount, type RequestAction } from './request-actions.js';
+import { reminderHistoryRows } from './today/reminder-history.js';
 
 export interface ListQuery {
   tenant?: string;
@@ -210,17 +212,28 @@ function ledgerTable(ctx: PageContext, row: DetailRow, ledger: readonly LedgerRo
   )}</tbody></table></div>`;
 }
 
-function historyTable(ctx: PageContext, history: readonly HistoryRow[], timeZone: string): SafeHtml {
+function historyTable(
+  ctx: PageContext,
+  history: readonly HistoryRow[],
+  timeZone: string,
+  reminders: readonly ReminderHistoryRow[],
+): SafeHtml {
   const { m } = ctx;
+  // Reminders (e-mails) take their place among the status changes, by time.
+  const changes = history.map((h) => ({ at: new Date(h.created_at), row: historyRow(ctx, h, timeZone) }));
+  const rows = [...changes, ...reminderHistoryRows(ctx, reminders, timeZone)].sort(
+    (a, b) => a.at.getTime() - b.at.getTime(),
+  );
   return html`<div class="table-wrap" tabindex="0"><table><caption>${m.history}</caption>
 <thead><tr><th scope="col">${m.when}</th><th scope="col">${m.from}</th><th scope="col">${m.to}</th><th scope="col">${m.source}</th><th scope="col">${m.who}</th></tr></thead>
-<tbody>${history.map(
-    (
-      h,
-    ) => html`<tr${h.to_status === 'INCIDENT' ? html` class="incident"` : ''}><td>${formatDateTime(h.created_at, ctx, timeZone)}</td>
+<tbody>${rows.map((r) => r.row)}</tbody></table></div>`;
+}
+
+function historyRow(ctx: PageContext, h: HistoryRow, timeZone: string): SafeHtml {
+  const { m } = ctx;
+  return html`<tr${h.to_status === 'INCIDENT' ? html` class="incident"` : ''}><td>${formatDateTime(h.created_at, ctx, timeZone)}</td>
 <td>${h.from_status ? statusBadge(h.from_status, ctx) : '—'}</td><td>${h.to_status === 'INCIDENT' ? html`<strong>${m.incident}</strong>${h.detail ? html`<br><small>${JSON.stringify(h.detail)}</small>` : ''}` : isRelease(h) ? releasedBadge(ctx) : statusBadge(h.to_status, ctx)}</td>
-<td>${m.sources[h.source] ?? h.source}</td><td>${h.actor ?? ''}</td></tr>`,
-  )}</tbody></table></div>`;
+<td>${m.sources[h.source] ?? h.source}</td><td>${h.actor ?? ''}</td></tr>`;
 }
 
 export function detailPage(
@@ -233,6 +246,8 @@ export function detailPage(
     incidents?: readonly BooksIncidentRow[];
     /** The guest's payment page, while the link can still be paid: to copy into a message. */
     paymentLink?: string;
+    /** Its reminders (README, "Reminders"), shown in its history. */
+    reminders?: readonly ReminderHistoryRow[];
   },
 ): string {
   const { m } = ctx;
@@ -259,7 +274,7 @@ ${actions.length === 0 ? html`<p>${m.noActions}</p>` : html`<div class="actions"
 <section class="card" aria-labelledby="data-h"><h2 id="data-h">${m.reservationData}</h2>${reservationData(ctx, row.reservation_data)}</section>
 ${requestIncidents(ctx, p.incidents ?? [])}
 <section class="card" aria-labelledby="ledger-h"><h2 id="ledger-h">${m.ledger}</h2>${ledgerTable(ctx, row, p.ledger)}</section>
-<section class="card" aria-labelledby="history-h"><h2 id="history-h">${m.history}</h2>${historyTable(ctx, p.history, row.tenant_timezone)}</section>`,
+<section class="card" aria-labelledby="history-h"><h2 id="history-h">${m.history}</h2>${historyTable(ctx, p.history, row.tenant_timezone, p.reminders ?? [])}</section>`,
   });
 }
 

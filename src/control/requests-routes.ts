@@ -294,15 +294,19 @@ export async function requestsRoutes(control: FastifyInstance): Promise<void> {
 
   control.get('/requests/:id', async (request, reply) => {
     const row = await scopedRequest(request, (request.params as { id: string }).id);
-    const [history, ledger, incidents] = await Promise.all([
+    const [history, ledger, incidents, reminders] = await Promise.all([
       repos.controlRequests.history(row.id),
       repos.controlRequests.ledger(row.id),
       repos.books.incidentsOfRequest(row.id),
+      repos.dayPlan.reminderHistory(row.id),
     ]);
     const paymentLink = allowedActions(row).includes('resend')
       ? `${control.payreq.config.publicBaseUrl}/payment/${row.id}/`
       : undefined;
-    return html(reply, detailPage(await pageContext(request, reply), { row, history, ledger, incidents, paymentLink }));
+    return html(
+      reply,
+      detailPage(await pageContext(request, reply), { row, history, ledger, incidents, paymentLink, reminders }),
+    );
   });
 
   control.get('/requests/:id/confirm', async (request, reply) => {

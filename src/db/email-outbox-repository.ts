@@ -9,7 +9,9 @@ export type OutboxKind =
   | 'release_notice'
   | 'refund_notice'
   | 'guarantee_failed_guest'
-  | 'guarantee_failed_hotel';
+  | 'guarantee_failed_hotel'
+  | 'payment_reminder'
+  | 'daily_digest';
 
 /** E-mails to the hotel (its contact address), not to the guest: they do not set `email_sent`. */
 export const HOTEL_KINDS: readonly OutboxKind[] = ['guarantee_failed_hotel'];
@@ -26,6 +28,20 @@ export interface ClaimedEmail {
   moved_amount: number | null;
   /** For the hotel's failed-guarantee e-mail: whether the guest was asked for the same refused hold. */
   guest_asked: boolean | null;
+  /** For a reminder: which one (1, 2, ...). */
+  reminder_number: number | null;
+  /** For a daily digest: its content, as the job computed it. */
+  payload: unknown;
+}
+
+/** Who a tenant's own e-mails (the daily digest) come from and go to. */
+export interface TenantMailRow {
+  id: string;
+  name: string;
+  sender_email: string | null;
+  contact_email: string | null;
+  timezone: string;
+  digest_language: Language;
 }
 
 /**
@@ -44,6 +60,9 @@ export interface EmailSubjectRow {
   guest_first_name: string;
   guest_last_name: string;
   guest_email: string;
+  /** A reminder is dropped once the link is no longer to be paid. */
+  status: string;
+  link_expires_at: Date;
   reservation_data: Record<string, unknown>;
   masked_pan: string;
   card_expiry_month: number | null;
@@ -92,7 +111,8 @@ export function emailOutboxRepository(db: Queryable) {
                    (SELECT l.amount FROM money_ledger l WHERE l.id = o.ledger_id) AS moved_amount,
                    CASE WHEN o.kind = 'guarantee_failed_hotel'
                         THEN EXISTS (SELECT 1 FROM email_outbox g WHERE g.cause = 'guarantee_failed_guest:' || o.ledger_id)
-                   END AS guest_asked`,
+                   END AS guest_asked,
+                   o.reminder_number, o.payload`,
         [now, limit, leaseMs],
       );
       return r.rows;
@@ -102,13 +122,23 @@ export function emailOutboxRepository(db: Queryable) {
       if (ids.length === 0) return [];
       const r = await db.query<EmailSubjectRow>(
         `SELECT p.id, p.reference, p.request_type, p.amount, p.amount_captured, p.currency, p.language,
-                p.guest_first_name, p.guest_last_name, p.guest_email, p.reservation_data,
+                p.guest_first_name, p.guest_last_name, p.guest_email, p.status, p.link_expires_at, p.reservation_data,
                 p.masked_pan, p.card_expiry_month, p.card_expiry_year, p.updated_at,
                 t.name AS tenant_name, t.sender_email, t.timezone, t.hold_days, a.provider AS account_provider,
                 t.contact_email, p.last_hold_error, p.guarantee_failures
            FROM payment_requests p JOIN tenants t ON t.id = p.tenant_id
            LEFT JOIN provider_accounts a ON a.tenant_id = p.tenant_id
           WHERE p.id = ANY($1::uuid[])`,
+        [ids],
+      );
+      return r.rows;
+    },
+
+    async tenants(ids: string[]): Promise<TenantMailRow[]> {
+      if (ids.length === 0) return [];
+      const r = await db.query<TenantMailRow>(
+        `SELECT id::text, name, sender_email, contact_email, timezone, digest_language FROM tenants
+          WHERE id = ANY($1::uuid[])`,
         [ids],
       );
       return r.rows;

@@ -6,6 +6,7 @@ import { booksRepository } from './books-repository.js';
 import { bulkJobsRepository } from './bulk-jobs-repository.js';
 import { controlRequestsRepository } from './control-requests-repository.js';
 import type { Database } from './database.js';
+import { dayPlanRepository } from './day-plan-repository.js';
 import { deferredHoldsRepository } from './deferred-holds-repository.js';
 import { eventsRepository } from './events-repository.js';
 import { expiryRepository } from './expiry-repository.js';
@@ -62,12 +63,21 @@ export type {
 } from './control-requests-repository.js';
 export type { Database, Queryable, QueryOptions, QueryResult } from './database.js';
 export { PG, pgCode } from './database.js';
+export {
+  type DayPlanRepository,
+  type DayPlanRow,
+  type DayTotals,
+  type DigestTenantRow,
+  type ReminderHistoryRow,
+  UNPAID_STATUSES,
+} from './day-plan-repository.js';
 export type { DeferredHoldsRepository, DueImprint } from './deferred-holds-repository.js';
 export {
   type ClaimedEmail,
   type EmailSubjectRow,
   emailOutboxRepository,
   type OutboxKind,
+  type TenantMailRow,
 } from './email-outbox-repository.js';
 export type { ChangedFilter, EventRow, EventsRepository } from './events-repository.js';
 export type { Deadline, ExpiryBatch, ExpiryRepository } from './expiry-repository.js';
@@ -183,6 +193,7 @@ export function repositories(db: Database) {
     providerAccounts: providerAccountsRepository(db),
     sealedValues: sealedValuesRepository(db),
     guarantees: guaranteesRepository(db),
+    dayPlan: dayPlanRepository(db),
   };
 }
 export type Repositories = ReturnType<typeof repositories>;

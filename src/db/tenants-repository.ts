@@ -21,6 +21,15 @@ export interface Tenant {
   /** A refused hold e-mails the guest for another card, at most `guarantee_max_asks` times. */
   guarantee_ask_guest: boolean;
   guarantee_max_asks: number;
+  /** Reminders of unpaid links (README, "Reminders"). */
+  reminders: boolean;
+  reminder_after_hours: number;
+  reminder_before_expiry_hours: number;
+  reminder_max: number;
+  /** The daily digest to contact_email, at digest_hour in the hotel's zone. */
+  digest_email: boolean;
+  digest_hour: number;
+  digest_language: 'en' | 'fr' | 'de';
   /** The logo's type and SHA-256 (hex); the bytes themselves are read by `logo()` only. */
   logo_type: string | null;
   logo_hash: string | null;
@@ -43,7 +52,8 @@ export interface NewTenant {
 const COLUMNS =
   'id, name, confirmation_email, timezone, create_rate_limit, hold_days, link_lifetime_days, sender_email, ' +
   'address, phone, contact_email, terms_url, accent_color, require_2fa, guarantee_ask_guest, guarantee_max_asks, ' +
-  'logo_type, logo_hash, created_at';
+  'logo_type, logo_hash, created_at, ' +
+  'reminders, reminder_after_hours, reminder_before_expiry_hours, reminder_max, digest_email, digest_hour, digest_language';
 // Column names are spliced into SQL: only plain identifiers, chosen by code, never by input.
 const IDENTIFIER = /^[a-z][a-z0-9_]*$/;
 

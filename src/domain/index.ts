@@ -3,6 +3,7 @@ export * from './create-payment-request.js';
 export * from './delete-rules.js';
 export * from './errors.js';
 export * from './guarantee-dates.js';
+export * from './hold-lapse.js';
 export * from './money.js';
 export * from './references.js';
 export * from './refunds.js';

@@ -5,7 +5,9 @@ import type { MoneyRunner, Reconciler } from '../payment-requests/index.js';
 import type { ProviderRegistry } from '../providers/index.js';
 import type { SecretBox } from '../secrets/index.js';
 import { createDeferredPayments } from './create-deferred-payments.js';
+import { sendDailyDigests } from './daily-digests.js';
 import { expirePaymentRequests } from './expire-payment-requests.js';
+import { sendPaymentReminders } from './payment-reminders.js';
 import { purgeEvents } from './purge-events.js';
 import { reconcileClaims } from './reconcile-claims.js';
 import { dateIn } from './schedule-times.js';
@@ -19,6 +21,8 @@ export interface JobsContext {
   cardTokens: SecretBox;
   /** Each tenant's provider: the books check asks it for its view of each order. */
   providers: ProviderRegistry;
+  /** The digest lists operations in doubt as the Books page does (IN_DOUBT_GRACE_SECONDS). */
+  config?: { inDoubtGraceSeconds: number };
 }
 
 /**
@@ -69,6 +73,13 @@ export const SCHEDULED_JOBS: Readonly<Record<string, ScheduledJob>> = {
         .map((p) => `${p.detail.reference ?? p.detail.payment_request_id}: ${p.verdict}`),
     };
   },
+  send_payment_reminders: async (ctx, now) => ({
+    ...(await sendPaymentReminders({ dayPlan: ctx.repos.dayPlan }, now)),
+  }),
+  // Hourly: each tenant's digest once its own hour has come in its own zone (not the schedule's).
+  send_daily_digests: async (ctx, now) => ({
+    ...(await sendDailyDigests({ repos: ctx.repos, inDoubtGraceSeconds: ctx.config?.inDoubtGraceSeconds ?? 120 }, now)),
+  }),
   // An Idempotency-Key replays its first answer for 24 hours; after that its row is dead weight.
   purge_idempotency_keys: async (ctx) => ({ purged: await ctx.repos.idempotency.purgeExpired() }),
   // Expired back-office sessions already read as absent; their rows go, with the sign-in

@@ -1,5 +1,6 @@
 /** Guest e-mails: the outbox written with the state change, its sender and the templates. */
 export { escapeHtml } from '../html/index.js';
+export { renderDailyDigest } from './digest-template.js';
 export { type EmailSubject, emailSubjects } from './email-subjects.js';
 export {
   MAX_ATTEMPTS,
@@ -13,6 +14,7 @@ export {
 export {
   type MailRequest,
   paymentUrl,
+  type ReminderOf,
   type RenderedMail,
   renderDepositConfirmation,
   renderPaymentLink,

@@ -28,6 +28,10 @@ export interface MailMessages extends PaymentWording {
   refundDelay: string;
   refundedLabel: string;
   signature: (hotel: string) => string;
+  /** A reminder of a payment link not paid yet (README, "Reminders"). */
+  reminderSubject: (hotel: string, type: RequestType) => string;
+  reminderIntro: (hotel: string) => string;
+  linkValidUntil: (when: string) => string;
 }
 
 const fr: MailMessages = {
@@ -54,6 +58,13 @@ const fr: MailMessages = {
   refundDelay: 'Selon votre banque, le montant peut mettre quelques jours à apparaître sur votre compte.',
   refundedLabel: 'Montant remboursé',
   signature: (hotel) => `À bientôt,\n${hotel}`,
+  reminderSubject: (hotel, type) =>
+    type === 'DEPOSIT'
+      ? `${hotel} : rappel : acompte pour votre réservation`
+      : `${hotel} : rappel : garantie de votre réservation`,
+  reminderIntro: (hotel) =>
+    `${hotel} n’a pas encore reçu ce que demande votre réservation. Vous pouvez la compléter en ligne en quelques minutes.`,
+  linkValidUntil: (when) => `Ce lien est valable jusqu’au ${when}.`,
 };
 
 const en: MailMessages = {
@@ -79,6 +90,11 @@ const en: MailMessages = {
   refundDelay: 'Depending on your bank, it may take a few days to show on your account.',
   refundedLabel: 'Amount refunded',
   signature: (hotel) => `See you soon,\n${hotel}`,
+  reminderSubject: (hotel, type) =>
+    type === 'DEPOSIT' ? `${hotel}: reminder: deposit for your booking` : `${hotel}: reminder: secure your booking`,
+  reminderIntro: (hotel) =>
+    `${hotel} has not yet received what your booking needs. You can complete it online in a few minutes.`,
+  linkValidUntil: (when) => `This link can be used until ${when}.`,
 };
 
 const de: MailMessages = {
@@ -105,6 +121,13 @@ const de: MailMessages = {
   refundDelay: 'Je nach Bank kann es einige Tage dauern, bis der Betrag auf Ihrem Konto erscheint.',
   refundedLabel: 'Erstatteter Betrag',
   signature: (hotel) => `Bis bald,\n${hotel}`,
+  reminderSubject: (hotel, type) =>
+    type === 'DEPOSIT'
+      ? `${hotel}: Erinnerung: Anzahlung für Ihre Reservierung`
+      : `${hotel}: Erinnerung: Garantie Ihrer Reservierung`,
+  reminderIntro: (hotel) =>
+    `${hotel} hat das für Ihre Reservierung Nötige noch nicht erhalten. Sie können sie in wenigen Minuten online abschließen.`,
+  linkValidUntil: (when) => `Dieser Link ist bis ${when} gültig.`,
 };
 
 export const MAIL_MESSAGES: Record<Language, MailMessages> = { fr, en, de };

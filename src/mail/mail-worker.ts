@@ -1,8 +1,10 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import { startPollingLoop } from '../background/index.js';
 import type { Config } from '../config/index.js';
+import type { DigestPayload } from '../day-plan/index.js';
 import type { Queryable } from '../db/index.js';
-import { type ClaimedEmail, emailOutboxRepository } from '../db/index.js';
+import { type ClaimedEmail, emailOutboxRepository, type TenantMailRow, UNPAID_STATUSES } from '../db/index.js';
+import { renderDailyDigest } from './digest-template.js';
 import { type EmailSubject, emailSubjects } from './email-subjects.js';
 import { renderGuaranteeFailedGuest, renderGuaranteeFailedHotel } from './guarantee-templates.js';
 import {
@@ -102,6 +104,13 @@ function renderFor(row: ClaimedEmail, s: EmailSubject, publicBaseUrl: string): R
         failures: s.guarantee_failures,
         guestAsked: row.guest_asked === true,
       });
+    case 'payment_reminder':
+      return renderPaymentLink(s, s.tenant_name, publicBaseUrl, {
+        number: row.reminder_number ?? 1,
+        linkExpiresAt: s.link_expires_at,
+      });
+    case 'daily_digest':
+      throw new Error('a daily digest is rendered from its tenant, not a request');
   }
 }
 
@@ -111,6 +120,31 @@ function recipientOf(row: ClaimedEmail, s: EmailSubject): string {
   // Queued only while the tenant had one; removed since, the e-mail has nowhere to go.
   if (!s.contact_email) throw new Error('the tenant has no contact_email');
   return s.contact_email;
+}
+
+/**
+ * Why a queued reminder must not go any more: the request was paid, cancelled or expired
+ * after it was queued (a deleted one has no subject at all). Undefined: it still goes.
+ */
+function reminderNoLongerDue(row: ClaimedEmail, s: EmailSubject, now: Date): string | undefined {
+  if (row.kind !== 'payment_reminder') return undefined;
+  if (!(UNPAID_STATUSES as readonly string[]).includes(s.status)) return `reminder dropped: the request is ${s.status}`;
+  if (new Date(s.link_expires_at).getTime() <= now.getTime()) return 'reminder dropped: the link has expired';
+  return undefined;
+}
+
+/** The hotel's daily digest, to its contact address, from its sender address. */
+function buildDigestMessage(row: ClaimedEmail, t: TenantMailRow, publicBaseUrl: string, host: string): Message {
+  if (!t.contact_email) throw new Error('the tenant has no contact_email to send its digest to');
+  const mail = renderDailyDigest(row.payload as DigestPayload, t, publicBaseUrl);
+  return {
+    from: { name: t.name.replace(/[\r\n]+/g, ' '), address: t.sender_email || `no-reply@${host}` },
+    to: t.contact_email,
+    subject: mail.subject,
+    text: mail.text,
+    html: mail.html,
+    messageId: `<${row.cause.replace(/[^\w.-]/g, '.')}@${host}>`,
+  };
 }
 
 function buildMessage(row: ClaimedEmail, s: EmailSubject, publicBaseUrl: string, host: string): Message {
@@ -151,6 +185,9 @@ export async function sendDueEmails(
     q,
     rows.flatMap((r) => (r.payment_request_id ? [r.payment_request_id] : [])),
   );
+  const digestTenants = new Map(
+    (await q.tenants(rows.filter((r) => r.kind === 'daily_digest').map((r) => r.tenant_id))).map((t) => [t.id, t]),
+  );
   const transport = opts.transport ?? (ctx.config.smtpUrl ? smtpTransport(ctx.config.smtpUrl) : undefined);
   const host = hostOf(ctx.config.publicBaseUrl);
   async function fail(row: ClaimedEmail, err: unknown): Promise<void> {
@@ -171,15 +208,30 @@ export async function sendDueEmails(
         continue;
       }
       const s = row.payment_request_id ? subjects.get(row.payment_request_id) : undefined;
-      if (!s) {
+      const digestOf = row.kind === 'daily_digest' ? digestTenants.get(row.tenant_id) : undefined;
+      if (!s && !digestOf) {
         // The request was deleted after the e-mail was queued: nothing left to tell the guest.
-        await q.markFailed(row.id, 'payment request deleted', now, true);
+        await q.markFailed(
+          row.id,
+          row.kind === 'daily_digest' ? 'tenant deleted' : 'payment request deleted',
+          now,
+          true,
+        );
+        result.failed++;
+        continue;
+      }
+      const dropped = s ? reminderNoLongerDue(row, s, now) : undefined;
+      if (dropped) {
+        // Paid, cancelled or expired since it was queued: the guest is not asked again.
+        await q.markFailed(row.id, dropped, now, true);
         result.failed++;
         continue;
       }
       let message: Message;
       try {
-        message = buildMessage(row, s, ctx.config.publicBaseUrl, host);
+        message = digestOf
+          ? buildDigestMessage(row, digestOf, ctx.config.publicBaseUrl, host)
+          : buildMessage(row, s as EmailSubject, ctx.config.publicBaseUrl, host);
       } catch (err) {
         // A template that cannot render this row: recorded and retried like a refusal, so the
         // round goes on with the others and the row is not lost.

@@ -12,8 +12,14 @@ import { MAIL_MESSAGES, type MailMessages } from './mail-messages.js';
  */
 export type MailRequest = Omit<
   EmailSubjectRow,
-  'guest_email' | 'tenant_name' | 'sender_email' | 'account_provider' | 'contact_email'
+  'guest_email' | 'tenant_name' | 'sender_email' | 'account_provider' | 'contact_email' | 'status' | 'link_expires_at'
 >;
+
+/** A reminder of the link (README, "Reminders"): its number and until when the link can be paid. */
+export interface ReminderOf {
+  number: number;
+  linkExpiresAt: Date;
+}
 
 export interface RenderedMail {
   subject: string;
@@ -62,10 +68,10 @@ export function layout(hotel: string, lang: Language, body: SafeHtml): string {
 <html lang="${lang}">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${hotel}</title></head>
 <body style="margin:0;padding:24px;background:#f4f4f5;font-family:Arial,Helvetica,sans-serif;color:#18181b">
-<div style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px">
-<p style="font-size:18px;font-weight:bold;margin:0 0 16px">${hotel}</p>
+<main style="display:block;max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px">
+<h1 style="font-size:18px;margin:0 0 16px">${hotel}</h1>
 ${body}
-</div>
+</main>
 </body>
 </html>`.value;
 }
@@ -86,8 +92,16 @@ export function signatureHtml(m: MailMessages, hotel: string): SafeHtml {
   return html`<p>${first}${rest.map((line) => html`<br>${line}`)}</p>`;
 }
 
-/** The payment link e-mail, sent when the tenant's `confirmation_email` is true. */
-export function renderPaymentLink(req: MailRequest, hotelName: string, publicBaseUrl: string): RenderedMail {
+/**
+ * The payment link e-mail, sent when the tenant's `confirmation_email` is true; with `reminder`,
+ * the same link as a reminder (its own subject and opening, and until when it can be paid).
+ */
+export function renderPaymentLink(
+  req: MailRequest,
+  hotelName: string,
+  publicBaseUrl: string,
+  reminder?: ReminderOf,
+): RenderedMail {
   const m = MAIL_MESSAGES[req.language];
   const hotel = oneLine(hotelName);
   const amount = formatMoney(req.amount, req.currency, m.locale);
@@ -96,11 +110,14 @@ export function renderPaymentLink(req: MailRequest, hotelName: string, publicBas
   const amountLabel = imprint ? m.imprintAmountLabel : m.depositAmountLabel;
   const url = paymentUrl(publicBaseUrl, req.id);
   const lines: [string, string][] = [[amountLabel, amount], ...reservationLines(req, m)];
+  const intro = reminder ? m.reminderIntro(hotel) : m.linkIntro(hotel);
+  const until = reminder ? m.linkValidUntil(formatInstant(reminder.linkExpiresAt, m.locale, req.timezone)) : null;
   const text = [
     m.greeting(guestName(req)),
     '',
-    m.linkIntro(hotel),
+    intro,
     explanation,
+    ...(until ? [until] : []),
     '',
     detailsText(lines),
     '',
@@ -111,13 +128,14 @@ export function renderPaymentLink(req: MailRequest, hotelName: string, publicBas
     '',
   ].join('\n');
   const body = html`<p>${m.greeting(guestName(req))}</p>
-<p>${m.linkIntro(hotel)}</p>
-<p>${explanation}</p>
+<p>${intro}</p>
+<p>${explanation}${until ? html`<br>${until}` : ''}</p>
 ${detailsHtml(lines)}
 <p style="margin:24px 0"><a href="${url}" style="display:inline-block;background:#1d4ed8;color:#ffffff;padding:12px 20px;border-radius:6px;text-decoration:none">${m.linkAction}</a></p>
 <p style="font-size:13px;color:#52525b">${m.linkFallback}<br><a href="${url}">${url}</a></p>
 ${signatureHtml(m, hotel)}`;
-  return { subject: oneLine(m.linkSubject(hotel, req.request_type)), text, html: layout(hotel, req.language, body) };
+  const subject = reminder ? m.reminderSubject(hotel, req.request_type) : m.linkSubject(hotel, req.request_type);
+  return { subject: oneLine(subject), text, html: layout(hotel, req.language, body) };
 }
 
 /** The confirmation after a DEPOSIT was captured. */

@@ -6,7 +6,16 @@ import { accentContrastProblem, normaliseHexColour } from './colour-contrast.js'
  * (`payreq tenant update`), the back office its form, and both validate through `parseSettings`.
  * A new setting is one row here and one column in the tenants table.
  */
-export type SettingKind = 'text' | 'email' | 'boolean' | 'integer' | 'timezone' | 'url' | 'phone' | 'colour';
+export type SettingKind =
+  | 'text'
+  | 'email'
+  | 'boolean'
+  | 'integer'
+  | 'timezone'
+  | 'url'
+  | 'phone'
+  | 'colour'
+  | 'language';
 
 export interface SettingField {
   /** Column of `tenants` and key in JSON answers. */
@@ -25,6 +34,8 @@ export interface SettingField {
   guestPage?: boolean;
   /** About signing in to the back office (grouped under "Security"). */
   security?: boolean;
+  /** Reminders to guests and the hotel's daily digest (grouped under "Reminders and digest"). */
+  dayPlan?: boolean;
   /**
    * A boolean whose CLI option takes its value, `--require-2fa true|false`, instead of the
    * `--x` / `--no-x` pair.
@@ -122,7 +133,7 @@ export const SETTING_FIELDS: readonly SettingField[] = [
     kind: 'email',
     max: 254,
     nullable: true,
-    help: 'e-mail address shown to guests, and where payreq tells the hotel of a refused guarantee; empty: neither',
+    help: 'e-mail address shown to guests, where payreq tells the hotel of a refused guarantee and where the daily digest goes; empty: none of these',
   },
   {
     name: 'terms_url',
@@ -148,6 +159,64 @@ export const SETTING_FIELDS: readonly SettingField[] = [
     security: true,
     valueOption: true,
     help: 'true: every back-office user of the tenant signs in with a second factor (an authenticator app), and one who has none sets it up right after the password; false: each user chooses (CONTROL_REQUIRE_2FA=on requires it of everyone whatever this says)',
+  },
+  // Reminders of unpaid links, and the hotel's morning digest (README, "Reminders", "Daily digest").
+  {
+    name: 'reminders',
+    dayPlan: true,
+    option: 'reminders',
+    kind: 'boolean',
+    help: 'e-mail the guest a reminder of a payment link not paid yet (in the request language)',
+  },
+  {
+    name: 'reminder_after_hours',
+    dayPlan: true,
+    option: 'reminder-after-hours',
+    kind: 'integer',
+    min: 0,
+    max: 720,
+    help: 'hours after the request is made before a first reminder, then between reminders; 0: none of these',
+  },
+  {
+    name: 'reminder_before_expiry_hours',
+    dayPlan: true,
+    option: 'reminder-before-expiry-hours',
+    kind: 'integer',
+    min: 0,
+    max: 720,
+    help: 'a last reminder this many hours before the link expires; 0: none',
+  },
+  {
+    name: 'reminder_max',
+    dayPlan: true,
+    option: 'reminder-max',
+    kind: 'integer',
+    min: 1,
+    max: 10,
+    help: 'reminders a request gets at most (the one before expiry keeps its place)',
+  },
+  {
+    name: 'digest_email',
+    dayPlan: true,
+    option: 'digest-email',
+    kind: 'boolean',
+    help: "e-mail the hotel's contact address a digest of its day each morning",
+  },
+  {
+    name: 'digest_hour',
+    dayPlan: true,
+    option: 'digest-hour',
+    kind: 'integer',
+    min: 0,
+    max: 23,
+    help: "hour of the hotel's day (its time zone) the digest is sent at, 0 to 23",
+  },
+  {
+    name: 'digest_language',
+    dayPlan: true,
+    option: 'digest-language',
+    kind: 'language',
+    help: 'language of the digest: en, fr or de',
   },
 ];
 
@@ -211,6 +280,7 @@ export type SettingProblemCode =
   | 'low_contrast'
   | 'email'
   | 'time_zone'
+  | 'language'
   | 'whole_number';
 
 export interface SettingProblem {
@@ -275,6 +345,8 @@ export function parseSetting(field: SettingField, raw: string | boolean): { valu
       if (v.length > (field.max ?? 254) || !EMAIL.test(v))
         return { problem: 'must be an e-mail address', code: 'email' };
       return { value: v };
+    case 'language':
+      return ['en', 'fr', 'de'].includes(v) ? { value: v } : { problem: 'must be en, fr or de', code: 'language' };
     case 'timezone': {
       const zone = canonicalTimezone(v);
       return zone ? { value: zone } : { problem: 'must be an IANA time zone such as Europe/Paris', code: 'time_zone' };

@@ -24,6 +24,13 @@ export function presentTenant(t: Tenant): Record<string, unknown> {
     terms_url: t.terms_url,
     accent_color: t.accent_color,
     require_2fa: t.require_2fa,
+    reminders: t.reminders,
+    reminder_after_hours: t.reminder_after_hours,
+    reminder_before_expiry_hours: t.reminder_before_expiry_hours,
+    reminder_max: t.reminder_max,
+    digest_email: t.digest_email,
+    digest_hour: t.digest_hour,
+    digest_language: t.digest_language,
     // The path payreq serves it at (on PUBLIC_BASE_URL); null: no logo.
     logo:
       t.logo_hash && t.logo_type ? { type: t.logo_type, sha256: t.logo_hash, path: logoPath(t.id, t.logo_hash) } : null,

@@ -120,6 +120,8 @@ describe(`French and German are complete (${ENGINE})`, { timeout: 120_000 }, () 
         '/control/audit',
         '/control/schedules',
         '/control/requests/new',
+        '/control/today',
+        '/control/settings',
       ]) {
         const r = await c.get(url);
         assert.equal(r.statusCode, 200, url);

@@ -84,11 +84,15 @@ describe(`a refused hold: the hotel is told, the guest gives another card, the n
       `the link lives to the end of the check-in day: ${d.link_expires_at}`,
     );
 
-    // The event, on the feed (and so on webhooks, which are fed the same rows).
-    const feed = await t.call({ method: 'GET', url: '/api/events/?limit=1000' });
-    const types = (feed.json() as { type: string; data: { uuid: string } }[])
-      .filter((e) => e.data.uuid === c.uuid)
-      .map((e) => e.type);
+    // The event, on the feed (and so on webhooks, which are fed the same rows). Awaited: the feed
+    // holds new events back while an older transaction is open anywhere on a shared server.
+    const types = await eventually(async () => {
+      const feed = await t.call({ method: 'GET', url: '/api/events/?limit=1000' });
+      const seen = (feed.json() as { type: string; data: { uuid: string } }[])
+        .filter((e) => e.data.uuid === c.uuid)
+        .map((e) => e.type);
+      return seen.at(-1) === 'payment_request.guarantee_failed' ? seen : undefined;
+    }, 'the guarantee_failed event on the feed');
     assert.equal(types.at(-1), 'payment_request.guarantee_failed', types.join());
     const deliveries = await t.db.query<{ type: string }>(
       `SELECT e.type FROM webhook_deliveries d JOIN events e ON e.id = d.event_id

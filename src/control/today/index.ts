@@ -1,0 +1,27 @@
+// "Today" (/control/today): what needs someone at the hotel today (docs/back-office.md).
+import type { FastifyInstance } from 'fastify';
+import { dayPlan } from '../../day-plan/index.js';
+import { controlNotFound, pageContext, tenantScope, user } from '../control-context.js';
+import { todayPage } from './today-page.js';
+
+export { TODAY_MESSAGES, type TodayMessages } from './messages-today.js';
+
+/**
+ * Every role sees it (the roles table, when it comes, lists it for all). A tenant user sees
+ * their hotel; a superuser the one named by ?tenant=, else the first, with a chooser. "Today"
+ * is the hotel's, in its zone, at the back office's clock (tests move it).
+ */
+export async function todayRoutes(control: FastifyInstance): Promise<void> {
+  const { payreq } = control;
+  control.get('/today', async (request, reply) => {
+    const scope = tenantScope(request, (request.query as { tenant?: unknown }).tenant);
+    const tenants = user(request).tenantId === null ? await payreq.repos.tenants.list() : [];
+    const tenant = scope ? await payreq.repos.tenants.find(scope) : tenants[0];
+    if (!tenant) throw controlNotFound();
+    const plan = await dayPlan(payreq.repos, tenant, control.controlNow(), {
+      inDoubtGraceSeconds: payreq.config.inDoubtGraceSeconds,
+    });
+    const ctx = await pageContext(request, reply);
+    return reply.type('text/html; charset=utf-8').send(todayPage(ctx, { plan, tenant, tenants }));
+  });
+}

@@ -1,0 +1,30 @@
+import type { ReminderHistoryRow } from '../../db/index.js';
+import { html, type SafeHtml } from '../../html/index.js';
+import { formatDateTime, type PageContext } from '../layout.js';
+
+/**
+ * A request's reminders as rows of its history table ("Reminder 1 sent"), each at the time it
+ * was sent (or queued, while it waits). They are e-mails, not status changes: they live in the
+ * outbox, not in the status history, so no event or webhook is made of them.
+ */
+export function reminderHistoryRows(
+  ctx: PageContext,
+  rows: readonly ReminderHistoryRow[],
+  timeZone: string,
+): { at: Date; row: SafeHtml }[] {
+  const t = ctx.m.today;
+  return rows.map((r) => {
+    const at = new Date(r.sent_at ?? r.created_at);
+    const what =
+      r.status === 'sent'
+        ? t.reminderSent(r.reminder_number)
+        : r.status === 'pending'
+          ? t.reminderQueued(r.reminder_number)
+          : t.reminderNotSent(r.reminder_number);
+    return {
+      at,
+      row: html`<tr class="reminder"><td>${formatDateTime(at, ctx, timeZone)}</td><td>—</td>
+<td>${what}${r.status === 'failed' && r.last_error ? html`<br><small>${r.last_error}</small>` : ''}</td><td>${t.reminderSource}</td><td></td></tr>`,
+    };
+  });
+}

@@ -1,0 +1,136 @@
+import { type DayPlan, isGuaranteed } from '../../day-plan/index.js';
+import type { BooksIncidentRow, DayPlanRow, InDoubtOperationRow, Tenant } from '../../db/index.js';
+import { decisionDate } from '../../domain/index.js';
+import { html, type SafeHtml } from '../../html/index.js';
+import { formatIsoDate } from '../../i18n/index.js';
+import { incidentActions } from '../books-pages.js';
+import { tenantChooser } from '../config-pages.js';
+import { formatAmount, formatDateTime, type PageContext, page } from '../layout.js';
+
+const day = (ctx: PageContext, d: string | null) => (d ? formatIsoDate(d, ctx.m.locale) : '—');
+
+function referenceCell(r: { id?: string; payment_request_id?: string; reference: string | null }): SafeHtml {
+  const id = r.id ?? r.payment_request_id ?? '';
+  return r.reference ? html`<a href="/control/requests/${id}">${r.reference}</a>` : html`<code>${id}</code>`;
+}
+
+/** The guarantee in words: guaranteed or not, and how things stand. */
+function guarantee(ctx: PageContext, r: DayPlanRow): SafeHtml {
+  const t = ctx.m.today;
+  const ok = isGuaranteed(r.status);
+  return html`<span class="status ${r.status}">${ok ? t.guaranteed : t.notGuaranteed}</span> ${t.statuses[r.status] ?? r.status}`;
+}
+
+/**
+ * A table of requests: reference, guest, amount, then the columns the list is about. Every
+ * list says so when it is empty (an empty table reads as a page that failed).
+ */
+function requestTable(
+  ctx: PageContext,
+  caption: string,
+  rows: readonly DayPlanRow[],
+  empty: string,
+  extra: { head: string; cell: (r: DayPlanRow) => SafeHtml | string }[],
+): SafeHtml {
+  const { m } = ctx;
+  if (rows.length === 0) return html`<p>${empty}</p>`;
+  return html`<div class="table-wrap" tabindex="0"><table><caption>${caption}</caption>
+<thead><tr><th scope="col">${m.reference}</th><th scope="col">${m.today.guest}</th><th scope="col" class="num">${m.amount}</th>${extra.map(
+    (e) => html`<th scope="col">${e.head}</th>`,
+  )}</tr></thead>
+<tbody>${rows.map(
+    (r) =>
+      html`<tr><td>${referenceCell(r)}</td><td>${r.guest_first_name} ${r.guest_last_name}</td><td class="num">${formatAmount(r.amount, r.currency, ctx)}</td>${extra.map(
+        (e) => html`<td>${e.cell(r)}</td>`,
+      )}</tr>`,
+  )}</tbody></table></div>`;
+}
+
+function incidentsTable(ctx: PageContext, rows: readonly BooksIncidentRow[]): SafeHtml {
+  const { m } = ctx;
+  const t = m.today;
+  if (rows.length === 0) return html`<p>${t.noIncidents}</p>`;
+  return html`<p>${t.allBooks} <a href="/control/books">${m.navBooks}</a></p>
+<div class="table-wrap" tabindex="0"><table><caption>${t.incidents}</caption>
+<thead><tr><th scope="col">${m.reference}</th><th scope="col">${t.when}</th><th scope="col">${m.books.need}</th></tr></thead>
+<tbody>${rows.map(
+    (i) =>
+      html`<tr class="incident"><td>${referenceCell(i)}</td><td>${formatDateTime(i.opened_at, ctx)}</td><td>${incidentActions(ctx, i).map((a) => html`<p>${a}</p>`)}</td></tr>`,
+  )}</tbody></table></div>`;
+}
+
+function inDoubtTable(ctx: PageContext, rows: readonly InDoubtOperationRow[]): SafeHtml {
+  const { m } = ctx;
+  const t = m.today;
+  if (rows.length === 0) return html`<p>${t.noInDoubt}</p>`;
+  return html`<p>${t.inDoubtNeed}</p>
+<div class="table-wrap" tabindex="0"><table><caption>${t.inDoubt}</caption>
+<thead><tr><th scope="col">${m.reference}</th><th scope="col">${m.kind}</th><th scope="col" class="num">${m.amount}</th><th scope="col">${t.when}</th></tr></thead>
+<tbody>${rows.map(
+    (l) =>
+      html`<tr><td>${referenceCell(l)}</td><td>${m.ledgerKinds[l.kind] ?? l.kind}</td><td class="num">${formatAmount(l.amount, l.currency, ctx)}</td><td>${formatDateTime(l.updated_at, ctx)}</td></tr>`,
+  )}</tbody></table></div>`;
+}
+
+const section = (id: string, title: string, body: SafeHtml, intro?: string) =>
+  html`<section class="card" aria-labelledby="${id}"><h2 id="${id}">${title}</h2>${intro ? html`<p>${intro}</p>` : ''}${body}</section>`;
+
+/**
+ * The Today page (docs/back-office.md): what needs someone at the hotel today, in its zone:
+ * failed guarantees, holds about to lapse, incidents and operations in doubt, today's and
+ * tomorrow's arrivals with their guarantee. The daily digest e-mails the same lists.
+ */
+export function todayPage(ctx: PageContext, p: { plan: DayPlan; tenant: Tenant; tenants: readonly Tenant[] }): string {
+  const { m } = ctx;
+  const t = m.today;
+  const { plan } = p;
+  const c = { ...ctx, timeZone: plan.timeZone };
+  const arrivalColumns = [
+    { head: m.type, cell: (r: DayPlanRow) => m.types[r.request_type] ?? r.request_type },
+    { head: t.guarantee, cell: (r: DayPlanRow) => guarantee(c, r) },
+  ];
+  return page(c, {
+    title: t.title,
+    current: 'today',
+    body: html`<h1>${t.title} · ${p.tenant.name}</h1>
+${tenantChooser(c, '/control/today', p.tenants, p.tenant.id)}
+<p>${t.intro(day(c, plan.today), plan.timeZone)}</p>
+${section(
+  'today-failed-h',
+  t.failedGuarantees,
+  requestTable(c, t.failedGuarantees, plan.failedGuarantees, t.noFailedGuarantees, [
+    { head: t.checkin, cell: (r) => day(c, r.checkin) },
+    { head: t.when, cell: (r) => formatDateTime(r.changed_at, c) },
+    { head: t.guarantee, cell: (r) => guarantee(c, r) },
+  ]),
+  plan.failedGuarantees.length > 0 ? t.failedGuaranteesIntro : undefined,
+)}
+${section(
+  'today-lapsing-h',
+  t.lapsingHolds,
+  requestTable(c, t.lapsingHolds, plan.lapsingHolds, t.noLapsingHolds, [
+    { head: t.when, cell: (r) => t.holdEnds(formatDateTime(r.hold_expires_at, c)) },
+    {
+      head: t.checkin,
+      cell: (r) => {
+        const decision = decisionDate(r.checkin, r.checkout);
+        return decision ? `${day(c, r.checkin)} · ${t.checkout(day(c, decision))}` : t.noDecisionDate;
+      },
+    },
+  ]),
+  plan.lapsingHolds.length > 0 ? t.lapsingHoldsIntro : undefined,
+)}
+${section('today-incidents-h', t.incidents, incidentsTable(c, plan.incidents))}
+${section('today-doubt-h', t.inDoubt, inDoubtTable(c, plan.inDoubt))}
+${section(
+  'today-arrivals-h',
+  t.arrivalsToday(day(c, plan.today)),
+  requestTable(c, t.arrivalsToday(day(c, plan.today)), plan.arrivalsToday, t.noArrivals, arrivalColumns),
+)}
+${section(
+  'today-tomorrow-h',
+  t.arrivalsTomorrow(day(c, plan.tomorrow)),
+  requestTable(c, t.arrivalsTomorrow(day(c, plan.tomorrow)), plan.arrivalsTomorrow, t.noArrivals, arrivalColumns),
+)}`,
+  });
+}

@@ -1,0 +1,203 @@
+import type { Language, Status } from '../domain/index.js';
+
+/**
+ * The words of the hotel's day, shared by the back office's Today page and the daily digest
+ * e-mail, so both say the same thing the same way. English, French, German; a string missing
+ * in one language is a type error.
+ */
+export interface DayPlanWords {
+  locale: string;
+  /** "label: value", with French's space before the colon. */
+  pair: (label: string, value: string) => string;
+  failedGuarantees: string;
+  failedGuaranteesIntro: string;
+  noFailedGuarantees: string;
+  lapsingHolds: string;
+  lapsingHoldsIntro: string;
+  noLapsingHolds: string;
+  incidents: string;
+  noIncidents: string;
+  inDoubt: string;
+  noInDoubt: string;
+  arrivalsToday: (date: string) => string;
+  arrivalsTomorrow: (date: string) => string;
+  noArrivals: string;
+  yesterday: (date: string) => string;
+  created: (n: number) => string;
+  completed: (n: number) => string;
+  taken: string;
+  refunded: string;
+  nothingMoved: string;
+  /** A request's guarantee in a word: money held, paid or a card registered, or not. */
+  guaranteed: string;
+  notGuaranteed: string;
+  statuses: Record<Status, string>;
+  holdEnds: (when: string) => string;
+  checkout: (date: string) => string;
+  noDecisionDate: string;
+  failedOn: (when: string) => string;
+  incidentNeed: string;
+  inDoubtNeed: string;
+  more: string;
+  digestSubject: (hotel: string, date: string) => string;
+  digestIntro: (hotel: string, date: string, zone: string) => string;
+  openToday: string;
+}
+
+const en: DayPlanWords = {
+  locale: 'en-GB',
+  pair: (label, value) => `${label}: ${value}`,
+  failedGuarantees: 'Failed guarantees',
+  failedGuaranteesIntro: 'The daily job could not hold these cards: the stay is not guaranteed. Contact the guest.',
+  noFailedGuarantees: 'No failed guarantee.',
+  lapsingHolds: 'Holds about to lapse',
+  lapsingHoldsIntro:
+    'These holds end within 24 hours, before the hotel decides (check-out, or the day after check-in without one): capture or release them before they lapse.',
+  noLapsingHolds: 'No hold about to lapse.',
+  incidents: 'Incidents',
+  noIncidents: 'No open incident.',
+  inDoubt: 'Operations in doubt',
+  noInDoubt: 'No operation in doubt.',
+  arrivalsToday: (date) => `Arrivals today, ${date}`,
+  arrivalsTomorrow: (date) => `Arrivals tomorrow, ${date}`,
+  noArrivals: 'No arrival with a payment request.',
+  yesterday: (date) => `Yesterday, ${date}`,
+  created: (n) => (n === 1 ? '1 request made' : `${n} requests made`),
+  completed: (n) => (n === 1 ? '1 deposit paid or card registered' : `${n} deposits paid or cards registered`),
+  taken: 'Taken',
+  refunded: 'Refunded',
+  nothingMoved: 'No money moved.',
+  guaranteed: 'Guaranteed',
+  notGuaranteed: 'Not guaranteed',
+  statuses: {
+    NOT_INITIATED: 'link not used yet',
+    PENDING: 'payment under way',
+    AUTHORISED: 'card registered',
+    AUTHORISED_TO_VALIDATE: 'amount held',
+    CAPTURED: 'paid',
+    REFUSED: 'refused',
+    ERROR: 'failed',
+    CANCELLED: 'cancelled',
+    EXPIRED: 'expired',
+    REFUNDED: 'refunded',
+  },
+  holdEnds: (when) => `hold ends ${when}`,
+  checkout: (date) => `check-out ${date}`,
+  noDecisionDate: 'no stay dates',
+  failedOn: (when) => `failed ${when}`,
+  incidentNeed: "payreq's books and the provider's differ: see the Books page.",
+  inDoubtNeed: 'Nobody knows yet whether the money moved: do not repeat it, reconciliation settles it.',
+  more: 'There are more: the back office lists them all.',
+  digestSubject: (hotel, date) => `${hotel}: your day, ${date}`,
+  digestIntro: (hotel, date, zone) => `What needs someone at ${hotel} today, ${date} (times in ${zone}).`,
+  openToday: 'Open the Today page',
+};
+
+const fr: DayPlanWords = {
+  locale: 'fr-FR',
+  pair: (label, value) => `${label}\u00a0: ${value}`,
+  failedGuarantees: 'Garanties en échec',
+  failedGuaranteesIntro:
+    'Le traitement quotidien n’a pas pu bloquer ces cartes : le séjour n’est pas garanti. Contactez le client.',
+  noFailedGuarantees: 'Aucune garantie en échec.',
+  lapsingHolds: 'Empreintes sur le point d’expirer',
+  lapsingHoldsIntro:
+    'Ces empreintes prennent fin dans les 24 heures, avant la décision de l’hôtel (le départ, ou le lendemain de l’arrivée à défaut) : encaissez-les ou levez-les avant qu’elles n’expirent.',
+  noLapsingHolds: 'Aucune empreinte sur le point d’expirer.',
+  incidents: 'Incidents',
+  noIncidents: 'Aucun incident ouvert.',
+  inDoubt: 'Opérations incertaines',
+  noInDoubt: 'Aucune opération incertaine.',
+  arrivalsToday: (date) => `Arrivées aujourd’hui, ${date}`,
+  arrivalsTomorrow: (date) => `Arrivées demain, ${date}`,
+  noArrivals: 'Aucune arrivée avec une demande de paiement.',
+  yesterday: (date) => `Hier, ${date}`,
+  created: (n) => (n <= 1 ? `${n} demande créée` : `${n} demandes créées`),
+  completed: (n) => (n <= 1 ? `${n} acompte payé ou carte enregistrée` : `${n} acomptes payés ou cartes enregistrées`),
+  taken: 'Encaissé',
+  refunded: 'Remboursé',
+  nothingMoved: 'Aucun mouvement d’argent.',
+  guaranteed: 'Garanti',
+  notGuaranteed: 'Non garanti',
+  statuses: {
+    NOT_INITIATED: 'lien pas encore utilisé',
+    PENDING: 'paiement en cours',
+    AUTHORISED: 'carte enregistrée',
+    AUTHORISED_TO_VALIDATE: 'montant bloqué',
+    CAPTURED: 'payé',
+    REFUSED: 'refusé',
+    ERROR: 'en échec',
+    CANCELLED: 'annulé',
+    EXPIRED: 'expiré',
+    REFUNDED: 'remboursé',
+  },
+  holdEnds: (when) => `fin de l’empreinte ${when}`,
+  checkout: (date) => `départ ${date}`,
+  noDecisionDate: 'pas de dates de séjour',
+  failedOn: (when) => `échec ${when}`,
+  incidentNeed: 'Les comptes de payreq et ceux du prestataire diffèrent : voir la page Comptes.',
+  inDoubtNeed: 'On ne sait pas encore si l’argent a bougé : ne la refaites pas, le rapprochement s’en charge.',
+  more: 'Il y en a d’autres : le back-office les montre toutes.',
+  digestSubject: (hotel, date) => `${hotel} : votre journée du ${date}`,
+  digestIntro: (hotel, date, zone) =>
+    `Ce qui demande l’attention de ${hotel} aujourd’hui, ${date} (heures en ${zone}).`,
+  openToday: 'Ouvrir la page Aujourd’hui',
+};
+
+const de: DayPlanWords = {
+  locale: 'de-DE',
+  pair: (label, value) => `${label}: ${value}`,
+  failedGuarantees: 'Fehlgeschlagene Garantien',
+  failedGuaranteesIntro:
+    'Der tägliche Lauf konnte diese Karten nicht vorautorisieren: der Aufenthalt ist nicht garantiert. Kontaktieren Sie den Gast.',
+  noFailedGuarantees: 'Keine fehlgeschlagene Garantie.',
+  lapsingHolds: 'Bald ablaufende Vorautorisierungen',
+  lapsingHoldsIntro:
+    'Diese Vorautorisierungen enden innerhalb von 24 Stunden, vor der Entscheidung des Hotels (Abreise, oder der Tag nach der Anreise ohne Abreisedatum): buchen Sie sie ab oder geben Sie sie frei, bevor sie ablaufen.',
+  noLapsingHolds: 'Keine bald ablaufende Vorautorisierung.',
+  incidents: 'Unstimmigkeiten',
+  noIncidents: 'Keine offene Unstimmigkeit.',
+  inDoubt: 'Ungeklärte Vorgänge',
+  noInDoubt: 'Kein ungeklärter Vorgang.',
+  arrivalsToday: (date) => `Anreisen heute, ${date}`,
+  arrivalsTomorrow: (date) => `Anreisen morgen, ${date}`,
+  noArrivals: 'Keine Anreise mit einer Zahlungsanfrage.',
+  yesterday: (date) => `Gestern, ${date}`,
+  created: (n) => (n === 1 ? '1 Anfrage erstellt' : `${n} Anfragen erstellt`),
+  completed: (n) =>
+    n === 1 ? '1 Anzahlung bezahlt oder Karte hinterlegt' : `${n} Anzahlungen bezahlt oder Karten hinterlegt`,
+  taken: 'Abgebucht',
+  refunded: 'Erstattet',
+  nothingMoved: 'Kein Geld bewegt.',
+  guaranteed: 'Garantiert',
+  notGuaranteed: 'Nicht garantiert',
+  statuses: {
+    NOT_INITIATED: 'Link noch nicht genutzt',
+    PENDING: 'Zahlung läuft',
+    AUTHORISED: 'Karte hinterlegt',
+    AUTHORISED_TO_VALIDATE: 'Betrag vorautorisiert',
+    CAPTURED: 'bezahlt',
+    REFUSED: 'abgelehnt',
+    ERROR: 'fehlgeschlagen',
+    CANCELLED: 'storniert',
+    EXPIRED: 'abgelaufen',
+    REFUNDED: 'erstattet',
+  },
+  holdEnds: (when) => `Vorautorisierung endet ${when}`,
+  checkout: (date) => `Abreise ${date}`,
+  noDecisionDate: 'keine Aufenthaltsdaten',
+  failedOn: (when) => `fehlgeschlagen ${when}`,
+  incidentNeed: 'Die Bücher von payreq und die des Anbieters weichen ab: siehe die Seite Bücher.',
+  inDoubtNeed: 'Noch weiß niemand, ob das Geld bewegt wurde: nicht wiederholen, der Abgleich klärt es.',
+  more: 'Es gibt weitere: das Backoffice zeigt alle.',
+  digestSubject: (hotel, date) => `${hotel}: Ihr Tag, ${date}`,
+  digestIntro: (hotel, date, zone) => `Was heute, ${date}, bei ${hotel} Aufmerksamkeit braucht (Zeiten in ${zone}).`,
+  openToday: 'Seite Heute öffnen',
+};
+
+export const DAY_PLAN_WORDS: Record<Language, DayPlanWords> = { en, fr, de };
+
+/** Money held or taken, or a card registered: the stay is guaranteed. */
+export function isGuaranteed(status: Status): boolean {
+  return status === 'AUTHORISED' || status === 'AUTHORISED_TO_VALIDATE' || status === 'CAPTURED';
+}

@@ -1,0 +1,11 @@
+// The hotel's day: what needs someone today (the back office's Today page, the daily digest).
+export {
+  type DayPlan,
+  type DayPlanTenant,
+  type DigestPayload,
+  dayPlan,
+  digestPayload,
+  LAPSE_WINDOW_MS,
+  LIST_LIMIT,
+} from './day-plan.js';
+export { DAY_PLAN_WORDS, type DayPlanWords, isGuaranteed } from './day-plan-words.js';

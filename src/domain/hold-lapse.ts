@@ -1,0 +1,38 @@
+import { isIsoDate } from './create-payment-request.js';
+import { addDays } from './guarantee-dates.js';
+
+/**
+ * When a hotel decides about a guarantee: capture it (a no-show, damage) or release it. The
+ * decision can wait until the guest leaves, so it is the check-out date; a stay without one is
+ * decided the morning after check-in (the no-show is known by then). Null: no date at all.
+ */
+export function decisionDate(checkin: string | null, checkout: string | null): string | null {
+  if (checkout && isIsoDate(checkout)) return checkout;
+  return checkin ? addDays(checkin, 1) : null;
+}
+
+/** The calendar date (`YYYY-MM-DD`) of `at` in `timeZone`. */
+export function localDate(timeZone: string, at: Date): string {
+  const parts = new Intl.DateTimeFormat('en', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })
+    .formatToParts(at)
+    .reduce<Record<string, string>>((acc, p) => {
+      acc[p.type] = p.value;
+      return acc;
+    }, {});
+  return `${parts.year}-${parts.month}-${parts.day}`;
+}
+
+/**
+ * A hold lapses before the hotel's decision when it ends (its expiry: placed + the tenant's
+ * hold_days on the sandbox, the provider's own window on Lyra, whichever is shorter, as stored
+ * in hold_expires_at) on a day before the decision date, in the hotel's zone. A request with no
+ * date to decide by is flagged too: nobody can say the hold will last long enough.
+ */
+export function lapsesBeforeDecision(
+  holdExpiresAt: Date,
+  stay: { checkin: string | null; checkout: string | null },
+  timeZone: string,
+): boolean {
+  const decision = decisionDate(stay.checkin, stay.checkout);
+  return decision === null || localDate(timeZone, holdExpiresAt) < decision;
+}
