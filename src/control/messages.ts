@@ -1,5 +1,6 @@
 import type { Status } from '../domain/index.js';
 import { ACCOUNT_MESSAGES } from './messages-account.js';
+import { ROLE_MESSAGES } from './team/messages.js';
 
 /**
  * The back office's words, English, French and German. Every page takes one `ControlMessages`; a
@@ -270,6 +271,7 @@ const en = {
   auditAnyAction: 'Any action',
   auditOutcomes: { ok: 'Done', refused: 'Refused', failed: 'Failed', in_doubt: 'In doubt' } as Record<string, string>,
   auditActions: {
+    ...ROLE_MESSAGES.en.auditActions,
     sign_in: 'Sign-in',
     sign_out: 'Sign-out',
     request_created: 'Request created',
@@ -299,6 +301,7 @@ const en = {
     webhook_endpoint_disabled: 'Webhook endpoint disabled',
   } as Record<string, string>,
   auditDetail: {
+    ...ROLE_MESSAGES.en.auditDetail,
     amount: 'Amount',
     reason: 'Reason',
     action: 'Action',
@@ -679,6 +682,7 @@ const fr: ControlMessages = {
   auditAnyAction: 'Toute action',
   auditOutcomes: { ok: 'Effectué', refused: 'Refusé', failed: 'Échoué', in_doubt: 'Incertain' },
   auditActions: {
+    ...ROLE_MESSAGES.fr.auditActions,
     sign_in: 'Connexion',
     sign_out: 'Déconnexion',
     request_created: 'Demande créée',
@@ -708,6 +712,7 @@ const fr: ControlMessages = {
     webhook_endpoint_disabled: 'Webhook désactivé',
   },
   auditDetail: {
+    ...ROLE_MESSAGES.fr.auditDetail,
     amount: 'Montant',
     reason: 'Motif',
     action: 'Action',
@@ -1082,6 +1087,7 @@ const de: ControlMessages = {
   auditAnyAction: 'Jede Aktion',
   auditOutcomes: { ok: 'Ausgeführt', refused: 'Abgelehnt', failed: 'Fehlgeschlagen', in_doubt: 'Ungewiss' },
   auditActions: {
+    ...ROLE_MESSAGES.de.auditActions,
     sign_in: 'Anmeldung',
     sign_out: 'Abmeldung',
     request_created: 'Anfrage erstellt',
@@ -1111,6 +1117,7 @@ const de: ControlMessages = {
     webhook_endpoint_disabled: 'Webhook deaktiviert',
   },
   auditDetail: {
+    ...ROLE_MESSAGES.de.auditDetail,
     amount: 'Betrag',
     reason: 'Grund',
     action: 'Aktion',

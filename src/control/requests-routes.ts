@@ -11,7 +11,17 @@ import {
   type Status,
 } from '../domain/index.js';
 import { bulkConfirmPage, bulkPage } from './bulk-pages.js';
-import { audit, controlNotFound, field, flash, isUuid, pageContext, tenantScope, user } from './control-context.js';
+import {
+  audit,
+  controlNotFound,
+  field,
+  flash,
+  isUuid,
+  ownScope,
+  pageContext,
+  tenantScope,
+  user,
+} from './control-context.js';
 import {
   AMOUNT_ACTIONS,
   allowedActions,
@@ -52,8 +62,7 @@ function decodeCursor(v: string | undefined): { createdAt: Date; id: string } | 
 /** The request in the user's scope, or the same 404 whether it is absent or another tenant's. */
 export async function scopedRequest(request: FastifyRequest, id: string): Promise<DetailRow> {
   if (!isUuid(id)) throw controlNotFound();
-  const u = user(request);
-  const row = await request.server.payreq.repos.controlRequests.find(id.toLowerCase(), u.tenantId ?? undefined);
+  const row = await request.server.payreq.repos.controlRequests.find(id.toLowerCase(), ownScope(request));
   if (!row) throw controlNotFound();
   return row;
 }
@@ -235,7 +244,7 @@ export async function requestsRoutes(control: FastifyInstance): Promise<void> {
   control.get('/bulk/:batch', async (request, reply) => {
     const { batch } = request.params as { batch: string };
     if (!isUuid(batch)) throw controlNotFound();
-    const jobs = await repos.bulkJobs.batch(batch.toLowerCase(), user(request).tenantId ?? undefined);
+    const jobs = await repos.bulkJobs.batch(batch.toLowerCase(), ownScope(request));
     if (jobs.length === 0) throw controlNotFound();
     return html(reply, bulkPage(await pageContext(request, reply), jobs));
   });
