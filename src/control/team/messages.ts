@@ -91,7 +91,7 @@ const fr: RoleMessages = {
   switchRefused: 'Vous n’avez pas de rôle dans cet établissement.',
   navTeam: 'Équipe',
   title: 'Équipe',
-  intro: (hotel) => `Qui peut utiliser l’arrière-boutique pour ${hotel}, et avec quel rôle.`,
+  intro: (hotel) => `Qui peut utiliser le back-office pour ${hotel}, et avec quel rôle.`,
   chooseHotel: 'Établissement',
   show: 'Afficher',
   username: 'Identifiant',
