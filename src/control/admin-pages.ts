@@ -5,6 +5,10 @@ import { type SessionView, sessionsTable } from './account/index.js';
 import { csrfField, formatAmount, formatDateTime, type PageContext, page } from './layout.js';
 import { ROLE_MESSAGES } from './team/messages.js';
 
+/** Audit detail fields that hold a role ("none": no role anywhere; "unlisted": a route with no line). */
+const ROLE_DETAILS = new Set(['role', 'before', 'need']);
+const roleWords = (ctx: PageContext): Record<string, string> => ROLE_MESSAGES[ctx.language].roleNames;
+
 /** A user's roles in words: "superuser", or "Hotel A: Manager, Hotel B: Viewer". */
 function rolesText(ctx: PageContext, u: AdminUserWithRoles): string {
   const r = ROLE_MESSAGES[ctx.language];
@@ -163,6 +167,8 @@ function auditDetail(ctx: PageContext, a: AuditRow): SafeHtml {
   const show = (k: string, v: unknown): string => {
     if (k === 'amount' && typeof v === 'number') return formatAmount(v, currency, ctx);
     if (k === 'action' && typeof v === 'string') return m.auditActions[v] ?? v;
+    // Roles by their names in the page's language (viewer → Consultation), never the code word.
+    if (ROLE_DETAILS.has(k) && typeof v === 'string') return roleWords(ctx)[v as 'viewer'] ?? v;
     if (Array.isArray(v)) return String(v.length);
     if (v !== null && typeof v === 'object') return JSON.stringify(v);
     return String(v);

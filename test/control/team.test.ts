@@ -87,6 +87,17 @@ describe(`roles: the Team page and the tenant switch (${ENGINE})`, { timeout: 24
     await boss.get('/control/team');
     assert.equal((await boss.post(`/control/team/${roamerId}/role`, { role: 'manager' })).statusCode, 404);
     assert.equal(await roleOf('roamer', t.tenant.tenantId), null);
+    // The audit page names these actions and roles in the page's language, never the code words.
+    const audit = await boss.get('/control/audit');
+    assert.match(audit.body, /Role given/);
+    assert.match(audit.body, /Role changed/);
+    assert.match(audit.body, /Role removed/);
+    assert.match(audit.body, /Role before: Front desk/);
+    await boss.get('/control/language/fr');
+    const fr = await boss.get('/control/audit');
+    assert.match(fr.body, /Rôle attribué/);
+    assert.match(fr.body, /Rôle : Consultation|Rôle: Consultation/);
+    assert.doesNotMatch(fr.body, /: viewer</);
   });
 
   test('refusals in words: an unknown user, a superuser, someone already here, a bad role', async () => {

@@ -112,7 +112,7 @@ export async function teamRoutes(control: FastifyInstance): Promise<void> {
     }
   });
 
-  // Change a role, or remove it. A manager may not step down as the tenant's last manager.
+  // Change a role, or remove it. A manager may not leave the tenant without a manager.
   for (const op of ['role', 'remove'] as const) {
     control.post(`/team/:userId/${op}`, async (request, reply) => {
       const { tenant } = await teamTenant(request);
@@ -127,9 +127,9 @@ export async function teamRoutes(control: FastifyInstance): Promise<void> {
         return back(reply, tenant, request);
       }
       const me = user(request);
-      const done = await repos.adminUsers.setRole(held.user_id, tenant.id, role, {
-        keepLastManager: held.user_id === me.id && !me.superuser,
-      });
+      // A manager's change never leaves the tenant without an enabled manager: in practice the
+      // last one stepping down (two managers lowering each other at once, too). A superuser may.
+      const done = await repos.adminUsers.setRole(held.user_id, tenant.id, role, { keepLastManager: !me.superuser });
       const action = role === null ? 'role_revoked' : 'role_changed';
       if (done.outcome === 'last_manager') {
         await audit(request, {
