@@ -197,6 +197,24 @@ describe(`roles: the Team page and the tenant switch (${ENGINE})`, { timeout: 24
     assert.equal(await roleOf('roamer', other.tenantId), 'manager');
   });
 
+  test('the superuser’s Users page creates a user with a role and lists everyone’s roles', async () => {
+    const root = await client().signedIn('root');
+    const page = await root.get('/control/users');
+    assert.match(page.body, /<select id="u-role" name="role">/);
+    const made = await root.post('/control/users', {
+      username: 'nightdesk',
+      password: PASSWORD,
+      tenant: other.tenantId,
+      role: 'frontdesk',
+    });
+    assert.equal(made.statusCode, 303);
+    assert.equal(await roleOf('nightdesk', other.tenantId), 'frontdesk');
+    const list = await root.get('/control/users');
+    assert.match(list.body, /nightdesk<\/a><\/td><td>Hôtel Voisin: Front desk<\/td>/);
+    assert.match(list.body, /root<\/a><\/td><td>superuser \(every tenant\)<\/td>/);
+    assert.match((await root.get('/control/users/nightdesk')).body, /Hôtel Voisin: Front desk/);
+  });
+
   test('a user of two hotels switches in the header; the session, not the URL, holds the hotel', async () => {
     await createUser(t, 'group', [
       { tenantId: t.tenant.tenantId, role: 'viewer' },
