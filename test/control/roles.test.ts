@@ -139,11 +139,28 @@ describe(`roles on every back-office route (${ENGINE})`, { timeout: 300_000 }, (
     assert.deepEqual(stale, [], 'lines of the role table with no route');
   });
 
-  test('a route with no line is refused to everyone, superusers too (deny by default)', () => {
-    const need = needOf('GET /control/not-in-the-table', {});
-    assert.equal(need, 'unlisted');
-    // The hook refuses `unlisted` before asking anyone's role; `allows` never sees it.
+  test('a route with no line is refused to everyone, superusers too (deny by default)', async () => {
+    assert.equal(needOf('GET /control/not-in-the-table', {}), 'unlisted');
     assert.equal(needOf('POST /control/bulk', { body: { action: 'explode' } }), 'unknown_action');
+    // Over HTTP: a registered route whose line is taken out of the table (the running app reads
+    // the same table) is refused, audited, to the superuser as to anyone.
+    const table = ROUTE_ROLES as Record<string, unknown>;
+    const line = table['GET /control/books'];
+    delete table['GET /control/books'];
+    try {
+      for (const who of ['superuser', 'manager'] as const) {
+        const r = await clients[who].get('/control/books');
+        assert.equal(r.statusCode, 403, who);
+        assert.match(r.body, /No role may open this page\./);
+      }
+      const last = await t.db.query<{ detail: Record<string, unknown> }>(
+        `SELECT detail FROM admin_audit WHERE action = 'access_refused' ORDER BY id DESC LIMIT 1`,
+      );
+      assert.equal(last.rows[0]?.detail.need, 'unlisted');
+    } finally {
+      table['GET /control/books'] = line;
+    }
+    assert.equal((await clients.superuser.get('/control/books')).statusCode, 200);
   });
 
   test('the role table says what the issue says', () => {
