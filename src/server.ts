@@ -152,7 +152,11 @@ export async function startService(
       cleanups.push(() => mail.stop());
       const bulk = startBulkWorker(app.payreq, app.log);
       cleanups.push(() => bulk.stop());
-      const webhooks = startWebhookWorker(app.payreq, { retryBaseMs: config.webhookRetryBaseMs, log: app.log });
+      const webhooks = startWebhookWorker(app.payreq, {
+        retryBaseMs: config.webhookRetryBaseMs,
+        allowPrivate: config.webhooksAllowPrivate,
+        log: app.log,
+      });
       cleanups.push(() => webhooks.stop());
     }
 

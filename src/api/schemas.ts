@@ -237,6 +237,8 @@ export const DETAIL_EXAMPLE = {
   updated_at: '2026-11-23T09:21:40.002Z',
   hold_expires_at: null,
   link_expires_at: '2026-12-23T09:14:05.120Z',
+  guarantee_failed_at: null,
+  guarantee_failures: 0,
 };
 
 export const PaymentRequestDetail = Type.Object(
@@ -263,6 +265,16 @@ export const PaymentRequestDetail = Type.Object(
     updated_at: Timestamp,
     hold_expires_at: NullableTimestamp,
     link_expires_at: Timestamp,
+    guarantee_failed_at: Type.Unsafe<string | null>({
+      type: ['string', 'null'],
+      format: 'date-time',
+      description:
+        'IMPRINT: when the bank last refused the hold placed before arrival (a failed guarantee; the request is then ERROR until the guest registers another card through the same link); null while none was refused. An addition to the original integration contract.',
+    }),
+    guarantee_failures: Type.Integer({
+      minimum: 0,
+      description: 'IMPRINT: how many holds the bank refused for this request (0 for a DEPOSIT). An addition.',
+    }),
   },
   { title: 'PaymentRequestDetail', examples: [DETAIL_EXAMPLE] },
 );
@@ -296,7 +308,7 @@ export const PaymentRequestStatus = Type.Object(
 );
 
 const EVENT_TYPES_DESCRIPTION =
-  '`payment_request.` and the new status in lower case (`payment_request.captured`), or `payment_request.partially_refunded` (part of the captured amount went back; the request stays CAPTURED), or `payment_request.deleted`, or `payment_request.incident` (money arrived where it should not and was sent back automatically). Accept types you do not know: new ones may be added.';
+  '`payment_request.` and the new status in lower case (`payment_request.captured`), or `payment_request.partially_refunded` (part of the captured amount went back; the request stays CAPTURED), or `payment_request.guarantee_failed` (the bank refused the hold of an IMPRINT before arrival: the request is ERROR, `guarantee_failed_at` and `guarantee_failures` say when and how often; the guest may register another card through the same link, and the next daily run holds it), or `payment_request.deleted`, or `payment_request.incident` (money arrived where it should not and was sent back automatically). Accept types you do not know: new ones may be added.';
 
 export const EventBody = Type.Object(
   {

@@ -21,6 +21,12 @@ export interface CommandContext {
   tenantChanged?: (tenantId: string) => void;
   /** Set inside the running service: its own context (provider, secrets), for jobs. */
   app?: AppContext;
+  /**
+   * Set when the command runs in the process the user started: its standard output, written
+   * as the command goes (an export of a million rows never sits in memory). Absent inside the
+   * service, which answers a command in one piece over its channel.
+   */
+  out?: (chunk: string) => Promise<void>;
 }
 
 /** Option values and positionals after parsing, as a command reads them. */
@@ -45,6 +51,8 @@ export interface Outcome {
   jsonLines?: readonly Record<string, unknown>[];
   /** A command whose answer is a verdict (books check) exits 1 when it is not clean; 0 otherwise. */
   exitCode?: number;
+  /** Printed exactly as it is in place of `text` or `json` (a document; '' once written to `out`). */
+  raw?: string;
 }
 
 export type { CommandResult };

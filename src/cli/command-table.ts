@@ -10,6 +10,7 @@ import {
 } from './admin-commands.js';
 import { booksCheck } from './books-commands.js';
 import type { CommandSpec } from './command-context.js';
+import { exportCommand } from './export-commands.js';
 import { jobRunCommand } from './job-commands.js';
 import { keyCreate, keyDisable, keyEnable, keyList, keyRevoke } from './key-commands.js';
 import { migrateCommand } from './migrate-command.js';
@@ -17,7 +18,13 @@ import { tenantSetProvider } from './provider-commands.js';
 import { scheduleList, scheduleRuns, scheduleSet } from './schedule-commands.js';
 import { secretsReseal } from './secrets-commands.js';
 import { tenantCreate, tenantList, tenantSetLogo, tenantShow, tenantUpdate } from './tenant-commands.js';
-import { webhookCreate, webhookDelete, webhookList, webhookRedeliver } from './webhook-commands.js';
+import {
+  webhookCreate,
+  webhookDelete,
+  webhookList,
+  webhookRedeliver,
+  webhookRotateSecret,
+} from './webhook-commands.js';
 
 /** Runs in its own process only: the service is not a command one sends to the service. */
 export const serveCommand: CommandSpec = {
@@ -53,10 +60,12 @@ export const COMMANDS: readonly CommandSpec[] = [
   scheduleSet,
   scheduleRuns,
   booksCheck,
+  exportCommand,
   webhookCreate,
   webhookList,
   webhookDelete,
   webhookRedeliver,
+  webhookRotateSecret,
   adminCreateUser,
   adminGrant,
   adminListUsers,

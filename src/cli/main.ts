@@ -47,7 +47,7 @@ async function main(argv: readonly string[]): Promise<number> {
     ...(stdin && parsed.args.options[stdin] === true ? { stdin: await readStdin() } : {}),
     ...(file && typeof path === 'string' ? { file: await readInputFile(file, path) } : {}),
   };
-  const result = await runCli({ ...parsed, args }, argv, config);
+  const result = await runCli({ ...parsed, args }, argv, config, (chunk) => write(process.stdout, chunk));
   await write(process.stdout, result.stdout);
   await write(process.stderr, result.stderr);
   return result.exitCode;

@@ -13,14 +13,17 @@ import { executeCommand, failure, type ParsedInvocation } from './run-command.js
  */
 const BUSY_WAIT_MS = 15_000;
 
+/** The user's standard output, for a command that writes as it goes. */
+type Output = (chunk: string) => Promise<void>;
+
 /** Opens the database itself, runs the command, closes. */
-async function runOnOwnConnection(parsed: ParsedInvocation, config: Config): Promise<CommandResult> {
+async function runOnOwnConnection(parsed: ParsedInvocation, config: Config, out?: Output): Promise<CommandResult> {
   // A command lives for one run: embedded PGlite gets the small buffer pool (pglite-database.ts).
   const db = await openDatabase(config.database, 'command');
   try {
     // A command on a new database works at once, as after a first `serve`.
     if (parsed.spec.needs === 'schema') await migrate(db);
-    return await executeCommand(parsed, { config, db, repos: repositories(db) });
+    return await executeCommand(parsed, { config, db, repos: repositories(db), ...(out ? { out } : {}) });
   } finally {
     await db.close();
   }
@@ -30,7 +33,13 @@ async function runOnOwnConnection(parsed: ParsedInvocation, config: Config): Pro
  * A running service holds the directory, so the command goes to it; with none,
  * this process takes the lock and opens the directory itself.
  */
-async function runOnDataDir(dir: string, parsed: ParsedInvocation, argv: readonly string[], config: Config) {
+async function runOnDataDir(
+  dir: string,
+  parsed: ParsedInvocation,
+  argv: readonly string[],
+  config: Config,
+  out?: Output,
+) {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   let deadline = Date.now() + BUSY_WAIT_MS;
   let lastHolder: number | undefined;
@@ -40,7 +49,7 @@ async function runOnDataDir(dir: string, parsed: ParsedInvocation, argv: readonl
     const lock = tryLock(dir, 'cli');
     if ('release' in lock) {
       try {
-        return await runOnOwnConnection(parsed, config);
+        return await runOnOwnConnection(parsed, config, out);
       } finally {
         lock.release();
       }
@@ -64,11 +73,14 @@ export async function runCli(
   parsed: ParsedInvocation,
   argv: readonly string[],
   config: Config,
+  out?: Output,
 ): Promise<CommandResult> {
   try {
     const location = config.database;
-    if (location.engine === 'pglite' && location.dir) return await runOnDataDir(location.dir, parsed, argv, config);
-    const result = await runOnOwnConnection(parsed, config);
+    if (location.engine === 'pglite' && location.dir) {
+      return await runOnDataDir(location.dir, parsed, argv, config, out);
+    }
+    const result = await runOnOwnConnection(parsed, config, out);
     if (location.engine === 'pglite') {
       return {
         ...result,

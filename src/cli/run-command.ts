@@ -23,6 +23,7 @@ export async function executeCommand(
     return failure(new CliError(`"${spec.name}" runs in its own process: start it with payreq ${spec.name}`));
   try {
     const outcome = await spec.run(ctx, parsed.args);
+    if (outcome.raw !== undefined) return { exitCode: outcome.exitCode ?? 0, stdout: outcome.raw, stderr: '' };
     const stdout = parsed.json
       ? [...(outcome.jsonLines ?? []), outcome.json].map((line) => JSON.stringify(line)).join('\n')
       : outcome.text;

@@ -2,7 +2,13 @@ import type { Repositories } from '../db/index.js';
 import { isUuid } from '../domain/index.js';
 import { withSecretKey } from '../instance/index.js';
 import { keyRing, type SecretKeyRing } from '../secrets/index.js';
-import { createEndpoint, EVENT_TYPES, presentEndpoint, WebhookInputError } from '../webhooks/index.js';
+import {
+  createEndpoint,
+  EVENT_TYPES,
+  presentEndpoint,
+  rotateEndpointSecret,
+  WebhookInputError,
+} from '../webhooks/index.js';
 import { CliError } from './cli-error.js';
 import type { CommandContext, CommandSpec } from './command-context.js';
 import * as check from './input-checks.js';
@@ -23,13 +29,20 @@ async function secretKeys(ctx: CommandContext): Promise<SecretKeyRing> {
   return keyRing({ id: ctx.config.secretKeyId, key }, ctx.config.oldSecretKeys);
 }
 
+/** Where endpoints may point, from the configuration (NODE_ENV, WEBHOOKS_ALLOW_PRIVATE). */
+const endpointRules = (ctx: CommandContext) => ({
+  production: ctx.config.production,
+  allowPrivate: ctx.config.webhooksAllowPrivate,
+});
+
 export const webhookCreate: CommandSpec = {
   name: 'webhook create',
   summary: "register a webhook endpoint for a tenant's events (its signing secret is shown once, here only)",
   usage: 'payreq webhook create --tenant ID --url URL [--events TYPE,...] [--json]',
   help: [
     '  --tenant ID        the tenant whose events are sent',
-    '  --url URL          where to POST them (https:// in production)',
+    '  --url URL          where to POST them (https:// in production; not a loopback, private or',
+    '                     link-local address unless WEBHOOKS_ALLOW_PRIVATE=on, see docs/operations.md)',
     `  --events TYPES     comma-separated; default every type: ${EVENT_TYPES.join(', ')}`,
     'Each delivery carries Payreq-Signature: t=<unix>,v1=<hex HMAC-SHA-256 of "t.body"> with the secret.',
   ].join('\n'),
@@ -43,7 +56,7 @@ export const webhookCreate: CommandSpec = {
       .map((e) => e.trim())
       .filter(Boolean);
     try {
-      const e = await createEndpoint(ctx.repos, await secretKeys(ctx), ctx.config.production, {
+      const e = await createEndpoint(ctx.repos, await secretKeys(ctx), endpointRules(ctx), {
         tenantId: tenant.id,
         url,
         events,
@@ -127,6 +140,32 @@ export const webhookRedeliver: CommandSpec = {
         endpoints.length === 0
           ? `Event ${eventId} (${event.type}): no enabled endpoint of its tenant takes it; nothing queued.`
           : `Event ${eventId} (${event.type}) queued again for ${endpoints.length} endpoint(s): ${endpoints.join(', ')}`,
+    };
+  },
+};
+
+export const webhookRotateSecret: CommandSpec = {
+  name: 'webhook rotate-secret',
+  summary: 'give an endpoint a new signing secret (shown once); the old one still signs for 24 hours',
+  usage: 'payreq webhook rotate-secret ID [--json]',
+  help: [
+    "During the 24 hours, each delivery carries two v1= signatures, the new secret's first and the",
+    "old one's last: install the new secret in the receiver within that time.",
+  ].join('\n'),
+  options: {},
+  positionals: ['ID'],
+  needs: 'schema',
+  async run(ctx, { positionals }) {
+    const id = positionals[0] ?? '';
+    const e = isUuid(id) ? await rotateEndpointSecret(ctx.repos, await secretKeys(ctx), id.toLowerCase()) : undefined;
+    if (!e) throw new CliError(`no webhook endpoint with id "${id}" (see \`payreq webhook list --tenant ID\`)`);
+    return {
+      json: { id: e.id, url: e.url, secret: e.secret, previous_secret_expires_at: e.previous_secret_expires_at },
+      text: [
+        `New signing secret for webhook ${e.id} (${e.url}), shown this once only:`,
+        `  ${e.secret}`,
+        `The old secret still signs beside it until ${e.previous_secret_expires_at}.`,
+      ].join('\n'),
     };
   },
 };

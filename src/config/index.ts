@@ -76,6 +76,13 @@ export interface Config {
    * factor (TOTP), whatever their tenant's `require_2fa`. Off by default: each tenant decides.
    */
   controlRequire2fa: boolean;
+  /**
+   * WEBHOOKS_ALLOW_PRIVATE=on: webhook endpoints may be at loopback, private (10/8, 172.16/12,
+   * 192.168/16, fc00::/7) and CGNAT (100.64/10) addresses, for a PMS on the hotel's own network.
+   * Off by default: the SSRF guard refuses them at registration and at every delivery.
+   * Link-local, metadata, multicast and reserved addresses are refused either way.
+   */
+  webhooksAllowPrivate: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -196,6 +203,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!['on', 'off'].includes(require2faRaw)) {
     throw new ConfigError(`CONTROL_REQUIRE_2FA must be on or off (got "${env.CONTROL_REQUIRE_2FA}")`);
   }
+  const allowPrivateRaw = (env.WEBHOOKS_ALLOW_PRIVATE || 'off').toLowerCase();
+  if (!['on', 'off'].includes(allowPrivateRaw)) {
+    throw new ConfigError(`WEBHOOKS_ALLOW_PRIVATE must be on or off (got "${env.WEBHOOKS_ALLOW_PRIVATE}")`);
+  }
   const metricsToken = env.METRICS_TOKEN || undefined;
   if (metricsToken !== undefined && (metricsToken.length < 16 || !/^[\x21-\x7e]+$/.test(metricsToken))) {
     throw new ConfigError('METRICS_TOKEN must be at least 16 visible ASCII characters (e.g. `openssl rand -hex 24`)');
@@ -236,5 +247,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobLeaseSeconds: int(env, 'JOB_LEASE_SECONDS', 60, 1, 3600),
     workers: workersRaw === 'on',
     controlRequire2fa: require2faRaw === 'on',
+    webhooksAllowPrivate: allowPrivateRaw === 'on',
   };
 }

@@ -2,10 +2,18 @@ import multipart, { type MultipartFile } from '@fastify/multipart';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { apiKeys } from '../api-keys/index.js';
 import type { Tenant } from '../db/index.js';
-import { AppError, isIsoDate } from '../domain/index.js';
-import { MAX_LOGO_BYTES, SETTING_FIELDS, setTenantLogo, updateTenantSettings } from '../tenants/index.js';
+import { AppError, type FieldIssue, isIsoDate } from '../domain/index.js';
+import {
+  MAX_LOGO_BYTES,
+  SETTING_FIELDS,
+  type SettingProblemCode,
+  setTenantLogo,
+  updateTenantSettings,
+} from '../tenants/index.js';
 import { confirmRevokePage, keysPage, settingsPage } from './config-pages.js';
 import { audit, controlNotFound, field, flash, pageContext, tenantScope, user } from './control-context.js';
+import type { ControlLanguage } from './messages.js';
+import { SETTING_PROBLEMS } from './messages-settings.js';
 
 const KEY_AUDIT = { disable: 'key_disabled', enable: 'key_enabled', revoke: 'key_revoked' } as const;
 const send = (reply: FastifyReply, body: string, status = 200) =>
@@ -211,11 +219,14 @@ export async function configRoutes(control: FastifyInstance): Promise<void> {
 
   control.post('/settings', async (request, reply) => {
     const { tenant, tenants } = await configTenant(request, tenantOf(request));
-    // A checkbox left unticked sends nothing: every setting on the form is given, booleans too.
+    // A checkbox left unticked sends nothing: every boolean on the form is given. A field the
+    // post does not carry at all (a page from before the setting existed) leaves it unchanged;
+    // an input the browser sends empty clears a nullable setting.
     const raw: Record<string, string | boolean> = {};
     for (const f of SETTING_FIELDS) {
       const v = field(request.body, f.name);
-      raw[f.name] = f.kind === 'boolean' ? v === 'on' : (v ?? '');
+      if (f.kind === 'boolean') raw[f.name] = v === 'on';
+      else if (v !== undefined) raw[f.name] = v;
     }
     try {
       const { changed, after } = await updateTenantSettings(payreq.repos, tenant.id, raw);
@@ -233,8 +244,12 @@ export async function configRoutes(control: FastifyInstance): Promise<void> {
       return reply.redirect(`/control/settings?tenant=${after.id}`, 303);
     } catch (err) {
       if (!(err instanceof AppError) || err.code !== 'validation_failed') throw err;
-      const details = (err.extra.details ?? []) as { field: string; message: string }[];
+      const details = (err.extra.details ?? []) as FieldIssue[];
       const problems = Object.fromEntries(details.map((d) => [d.field, d.message]));
+      const ctx = await pageContext(request, reply);
+      const worded = Object.fromEntries(
+        details.map((d) => [d.field, settingProblemText(ctx.language, d, String(raw[d.field] ?? ''))]),
+      );
       await audit(request, {
         tenantId: tenant.id,
         action: 'settings_changed',
@@ -246,11 +261,11 @@ export async function configRoutes(control: FastifyInstance): Promise<void> {
       const providerAccount = await payreq.repos.providerAccounts.find(tenant.id);
       return send(
         reply,
-        settingsPage(await pageContext(request, reply), {
+        settingsPage(ctx, {
           tenant,
           tenants,
           values: raw,
-          problems,
+          problems: worded,
           webhooks,
           providerAccount,
         }),
@@ -258,4 +273,11 @@ export async function configRoutes(control: FastifyInstance): Promise<void> {
       );
     }
   });
+}
+
+/** A setting's problem in the reader's language (the audit keeps the English the CLI shows). */
+function settingProblemText(language: ControlLanguage, issue: FieldIssue, given: string): string {
+  const field = SETTING_FIELDS.find((f) => f.name === issue.field);
+  const word = SETTING_PROBLEMS[language][issue.code as SettingProblemCode];
+  return field && word ? word(field, given) : issue.message;
 }

@@ -93,6 +93,8 @@ pre { background: #f3f4f6; border: 1px solid #c9ccd2; border-radius: 0.375rem; p
   overflow-wrap: anywhere; }
 .codes { columns: 2 10rem; padding-left: 1.5rem; }
 code, .key, td, dd { overflow-wrap: anywhere; }
+/* A column of long text (a webhook URL) keeps a readable width; its table scrolls in its box. */
+td.wide-text { min-width: 14rem; }
 img { max-width: 100%; }
 @media (max-width: 30rem) { .filters .wide { grid-column: auto; } main { padding: 0.75rem; } .narrow { margin: 1rem auto; } }
 @media (min-width: 48rem) { main { padding: 1.5rem; } .card { padding: 1.25rem; } }

@@ -20,6 +20,7 @@ import { signInCodeRoutes } from './sign-in-code-routes.js';
 import { signInRoutes } from './sign-in-routes.js';
 import { currentTenant, mustEnrol } from './sign-in-session.js';
 import { refuseForRole, teamRoutes, tenantSwitchRoutes } from './team/index.js';
+import { webhookRoutes } from './webhooks/index.js';
 
 export { SIGN_IN_LIMITS } from '../admin-users/index.js';
 export { ABSOLUTE_MS, CSRF_COOKIE, IDLE_MS, SESSION_COOKIE } from './session.js';
@@ -197,6 +198,7 @@ export async function controlPlugin(app: FastifyInstance, opts: { now?: () => Da
       await control.register(booksRoutes);
       await control.register(teamRoutes);
       await control.register(tenantSwitchRoutes);
+      await control.register(webhookRoutes);
     },
     { prefix: '/control' },
   );

@@ -28,6 +28,7 @@ export interface ControlUser {
 export type Section =
   | 'requests'
   | 'books'
+  | 'webhooks'
   | 'keys'
   | 'settings'
   | 'tenants'
@@ -80,6 +81,7 @@ function nav(ctx: PageContext, current: Section | undefined): SafeHtml {
     [
       ['requests', '/control/requests', m.navRequests],
       ['books', '/control/books', m.navBooks],
+      ['webhooks', '/control/webhooks', m.webhooks.nav],
       ['keys', '/control/keys', m.navKeys],
       ['settings', '/control/settings', m.navSettings],
       ['team', '/control/team', ROLE_MESSAGES[ctx.language].navTeam],

@@ -1,6 +1,7 @@
 import type { Status } from '../domain/index.js';
 import { ACCOUNT_MESSAGES } from './messages-account.js';
 import { ROLE_MESSAGES } from './team/messages.js';
+import { WEBHOOK_MESSAGES } from './webhooks/messages.js';
 
 /**
  * The back office's words, English, French and German. Every page takes one `ControlMessages`; a
@@ -164,7 +165,7 @@ const en = {
   confirmTitle: 'Please confirm',
   confirm: 'Confirm',
   confirmCapture: (words: string, ref: string) => `Capture ${words} on ${ref}?`,
-  confirmRelease: (words: string, ref: string) => `Release the hold of ${words} on ${ref}? The guest's card is freed.`,
+  confirmRelease: (words: string, ref: string) => `Release the hold of ${words} on ${ref}? The guest’s card is freed.`,
   confirmRefund: (words: string, ref: string) => `Refund ${words} to the guest of ${ref}?`,
   confirmCancel: (ref: string) => `Cancel ${ref}? The payment link stops working.`,
   confirmDelete: (ref: string) => `Delete ${ref}? It disappears from every list and from the API.`,
@@ -198,7 +199,7 @@ const en = {
   saved: 'Saved.',
   invalid: 'Some values are not valid; nothing was saved.',
   webhookDisabled: (url: string, when: string, reason: string) =>
-    `Webhook endpoint ${url} was disabled on ${when} (${reason}): it is sent nothing more. Once the receiver is fixed, register it again and catch up from the event feed.`,
+    `Webhook endpoint ${url} was disabled on ${when} (${reason}): it is sent nothing more. Once the receiver is fixed, enable it again on the Webhooks page and send its failed deliveries again from its delivery log.`,
   webhookFailing: (url: string, since: string) =>
     `Webhook endpoint ${url} has failed every delivery since ${since}. It is disabled after 3 days of failures.`,
   invalidText: 'A value holds control characters (such as NUL), which are not accepted. Nothing was changed.',
@@ -211,6 +212,8 @@ const en = {
     timezone: 'Time zone',
     hold_days: 'Hold length (days)',
     link_lifetime_days: 'Link lifetime (days)',
+    guarantee_ask_guest: 'Refused guarantee: e-mail the guest for another card',
+    guarantee_max_asks: 'Refused guarantee: e-mails to the guest at most (0 to 10)',
     create_rate_limit: 'Create rate limit (per minute; empty: default; 0: none)',
     address: 'Address (one line per line of the address)',
     phone: 'Phone',
@@ -292,6 +295,7 @@ const en = {
     logo_changed: 'Logo changed',
     logo_removed: 'Logo removed',
     settings_changed: 'Settings changed',
+    export: 'Export downloaded',
     tenant_created: 'Hotel created',
     user_created: 'User created',
     user_disabled: 'User disabled',
@@ -299,6 +303,7 @@ const en = {
     schedule_changed: 'Schedule changed',
     job_run: 'Job run by hand',
     webhook_endpoint_disabled: 'Webhook endpoint disabled',
+    ...WEBHOOK_MESSAGES.en.auditActions,
   } as Record<string, string>,
   auditDetail: {
     ...ROLE_MESSAGES.en.auditDetail,
@@ -310,21 +315,23 @@ const en = {
     amounts: 'Amounts',
     request_type: 'Type',
     fields: 'Fields',
+    ...WEBHOOK_MESSAGES.en.auditDetail,
   } as Record<string, string>,
   auditAll: 'all that was left',
   // Books
   account: ACCOUNT_MESSAGES.en,
+  webhooks: WEBHOOK_MESSAGES.en,
   books: {
     title: 'Books',
     intro:
-      "Where payreq's books and the payment provider's differ, or are not known yet. A check compares, for each order, the provider's net (taken less given back) with payreq's captured less refunded amounts, and looks for holds left open.",
+      'Where payreq’s books and the payment provider’s differ, or are not known yet. A check compares, for each order, the provider’s net (taken less given back) with payreq’s captured less refunded amounts, and looks for holds left open.',
     lastCheck: 'Last checks',
     noCheck: 'No books check has finished yet. It runs every day (job books_check), or with payreq books check.',
     checkSummary: (since: string, orders: number, agree: number, disagree: number, inDoubt: number) =>
       `Orders moved since ${since}: ${orders} checked, ${agree} agree, ${disagree} disagree, ${inDoubt} in doubt.`,
     everyTenant: 'every tenant',
     incidents: 'Open disagreements',
-    noIncidents: "No disagreement: every order checked agrees with the provider's books.",
+    noIncidents: 'No disagreement: every order checked agrees with the provider’s books.',
     inDoubt: 'Operations in doubt',
     noInDoubt: 'No operation in doubt.',
     misplaced: 'Money to give back',
@@ -340,15 +347,15 @@ const en = {
     resolved: 'Resolved',
     agreesAgain: 'The books agree again.',
     providerTookMore: (diff: string) =>
-      `The provider took ${diff} more than payreq counts. Look the order up in the provider's back office: if that money should not have been taken, refund it there. The next check closes this line once the books agree.`,
+      `The provider took ${diff} more than payreq counts. Look the order up in the provider’s back office: if that money should not have been taken, refund it there. The next check closes this line once the books agree.`,
     providerHasLess: (diff: string) =>
-      `payreq counts ${diff} more than the provider holds: refunded or cancelled outside payreq, or never taken. Look the order up in the provider's back office before any further refund, and tell the guest what really happened.`,
+      `payreq counts ${diff} more than the provider holds: refunded or cancelled outside payreq, or never taken. Look the order up in the provider’s back office before any further refund, and tell the guest what really happened.`,
     holdOpen: (status: string) =>
-      `A hold is still open at the provider although the request is “${status}”: cancel it in the provider's back office, so the guest's card is freed.`,
+      `A hold is still open at the provider although the request is “${status}”: cancel it in the provider’s back office, so the guest’s card is freed.`,
     waitReconcile:
-      "The provider did not answer in time: nobody knows yet whether the money moved. Do not repeat the operation. Reconciliation settles it from the provider's view within minutes; if it stays here for more than an hour, check that the provider account works.",
+      'The provider did not answer in time: nobody knows yet whether the money moved. Do not repeat the operation. Reconciliation settles it from the provider’s view within minutes; if it stays here for more than an hour, check that the provider account works.',
     giveBack:
-      "Money arrived where it should not (shown on the request). payreq gives it back automatically; if it stays here, give it back in the provider's back office.",
+      'Money arrived where it should not (shown on the request). payreq gives it back automatically; if it stays here, give it back in the provider’s back office.',
   },
   statuses: {
     NOT_INITIATED: 'Not initiated',
@@ -608,7 +615,7 @@ const fr: ControlMessages = {
   saved: 'Enregistré.',
   invalid: 'Certaines valeurs ne sont pas valides ; rien n’a été enregistré.',
   webhookDisabled: (url, when, reason) =>
-    `Le webhook ${url} a été désactivé le ${when} (${reason}) : plus rien ne lui est envoyé. Une fois le récepteur réparé, enregistrez-le de nouveau et rattrapez les événements depuis le flux.`,
+    `Le webhook ${url} a été désactivé le ${when} (${reason}) : plus rien ne lui est envoyé. Une fois le récepteur réparé, réactivez-le sur la page Webhooks et renvoyez ses envois en échec depuis son journal.`,
   webhookFailing: (url, since) =>
     `Le webhook ${url} échoue à chaque envoi depuis le ${since}. Il est désactivé après 3 jours d’échecs.`,
   invalidText:
@@ -624,6 +631,8 @@ const fr: ControlMessages = {
     timezone: 'Fuseau horaire',
     hold_days: 'Durée de l’empreinte (jours)',
     link_lifetime_days: 'Validité du lien (jours)',
+    guarantee_ask_guest: 'Garantie refusée : demander une autre carte au client par e-mail',
+    guarantee_max_asks: 'Garantie refusée : e-mails au client au plus (0 à 10)',
     create_rate_limit: 'Limite de créations (par minute ; vide : défaut ; 0 : aucune)',
     address: 'Adresse (une ligne par ligne de l’adresse)',
     phone: 'Téléphone',
@@ -703,6 +712,7 @@ const fr: ControlMessages = {
     logo_changed: 'Logo modifié',
     logo_removed: 'Logo retiré',
     settings_changed: 'Réglages modifiés',
+    export: 'Export téléchargé',
     tenant_created: 'Hôtel créé',
     user_created: 'Utilisateur créé',
     user_disabled: 'Utilisateur désactivé',
@@ -710,6 +720,7 @@ const fr: ControlMessages = {
     schedule_changed: 'Planification modifiée',
     job_run: 'Tâche lancée à la main',
     webhook_endpoint_disabled: 'Webhook désactivé',
+    ...WEBHOOK_MESSAGES.fr.auditActions,
   },
   auditDetail: {
     ...ROLE_MESSAGES.fr.auditDetail,
@@ -721,10 +732,12 @@ const fr: ControlMessages = {
     amounts: 'Montants',
     request_type: 'Type',
     fields: 'Champs',
+    ...WEBHOOK_MESSAGES.fr.auditDetail,
   },
   auditAll: 'tout le restant',
   // Books
   account: ACCOUNT_MESSAGES.fr,
+  webhooks: WEBHOOK_MESSAGES.fr,
   books: {
     title: 'Comptes',
     intro:
@@ -1013,7 +1026,7 @@ const de: ControlMessages = {
   saved: 'Gespeichert.',
   invalid: 'Einige Werte sind ungültig; es wurde nichts gespeichert.',
   webhookDisabled: (url, when, reason) =>
-    `Der Webhook ${url} wurde am ${when} deaktiviert (${reason}): Er erhält nichts mehr. Sobald der Empfänger repariert ist, registrieren Sie ihn erneut und holen Sie die Ereignisse über den Feed nach.`,
+    `Der Webhook ${url} wurde am ${when} deaktiviert (${reason}): Er erhält nichts mehr. Sobald der Empfänger repariert ist, aktivieren Sie ihn auf der Seite Webhooks wieder und senden Sie die fehlgeschlagenen Zustellungen aus seinem Zustellprotokoll erneut.`,
   webhookFailing: (url, since) =>
     `Jede Zustellung an den Webhook ${url} schlägt seit ${since} fehl. Nach 3 Tagen mit Fehlern wird er deaktiviert.`,
   invalidText: 'Ein Wert enthält Steuerzeichen (etwa NUL), die nicht angenommen werden. Es wurde nichts geändert.',
@@ -1028,6 +1041,8 @@ const de: ControlMessages = {
     timezone: 'Zeitzone',
     hold_days: 'Dauer der Vorautorisierung (Tage)',
     link_lifetime_days: 'Gültigkeit des Links (Tage)',
+    guarantee_ask_guest: 'Abgelehnte Garantie: Gast per E-Mail um eine andere Karte bitten',
+    guarantee_max_asks: 'Abgelehnte Garantie: höchstens so viele E-Mails an den Gast (0 bis 10)',
     create_rate_limit: 'Erstellungslimit (pro Minute; leer: Standard; 0: keines)',
     address: 'Adresse (eine Zeile pro Adresszeile)',
     phone: 'Telefon',
@@ -1108,6 +1123,7 @@ const de: ControlMessages = {
     logo_changed: 'Logo geändert',
     logo_removed: 'Logo entfernt',
     settings_changed: 'Einstellungen geändert',
+    export: 'Export heruntergeladen',
     tenant_created: 'Hotel angelegt',
     user_created: 'Benutzer angelegt',
     user_disabled: 'Benutzer deaktiviert',
@@ -1115,6 +1131,7 @@ const de: ControlMessages = {
     schedule_changed: 'Zeitplan geändert',
     job_run: 'Job manuell gestartet',
     webhook_endpoint_disabled: 'Webhook deaktiviert',
+    ...WEBHOOK_MESSAGES.de.auditActions,
   },
   auditDetail: {
     ...ROLE_MESSAGES.de.auditDetail,
@@ -1126,10 +1143,12 @@ const de: ControlMessages = {
     amounts: 'Beträge',
     request_type: 'Typ',
     fields: 'Felder',
+    ...WEBHOOK_MESSAGES.de.auditDetail,
   },
   auditAll: 'der gesamte Rest',
   // Books
   account: ACCOUNT_MESSAGES.de,
+  webhooks: WEBHOOK_MESSAGES.de,
   books: {
     title: 'Bücher',
     intro:

@@ -1,9 +1,9 @@
 import type {
   BooksIncidentRow,
+  ControlDetailRow,
   ControlListRow,
   HistoryRow,
   LedgerRow,
-  PaymentRequestRow,
   SearchMatch,
   Tenant,
 } from '../db/index.js';
@@ -11,6 +11,7 @@ import { noHoldWillBePlaced, REQUEST_TYPES, STATUSES, type Status, triggersOf } 
 import { html, type SafeHtml } from '../html/index.js';
 import { amountInWords } from './amount-words.js';
 import { requestIncidents } from './books-pages.js';
+import { guaranteeFilter, guaranteeNotice } from './guarantee-notice.js';
 import { csrfField, formatAmount, formatDateTime, type PageContext, page } from './layout.js';
 import { AMOUNT_ACTIONS, allowedActions, fullAmount, type RequestAction } from './request-actions.js';
 import { mayUse } from './route-roles.js';
@@ -44,9 +45,11 @@ export interface ListQuery {
   created_to?: string;
   checkin_from?: string;
   checkin_to?: string;
+  /** `failed`: only failed guarantees waiting for a new card. */
+  guarantee?: string;
 }
 
-export type DetailRow = PaymentRequestRow & { tenant_name: string; tenant_timezone: string; checkin: string | null };
+export type DetailRow = ControlDetailRow;
 
 const statusBadge = (s: string, ctx: PageContext) =>
   html`<span class="status ${s}">${ctx.m.statuses[s as keyof typeof ctx.m.statuses] ?? s}</span>`;
@@ -55,6 +58,12 @@ const statusBadge = (s: string, ctx: PageContext) =>
 const isRelease = (h: { from_status: string | null; to_status: string }) =>
   triggersOf(h.from_status as Status | null, h.to_status as Status).includes('release');
 const releasedBadge = (ctx: PageContext) => html`<span class="status CANCELLED">${ctx.m.released}</span>`;
+/**
+ * The list has no history: a CANCELLED request whose hold was placed can only have been freed
+ * by a release (the table lets a placed hold end in CANCELLED by no other move).
+ */
+const listStatusBadge = (r: { status: string; hold_expires_at: Date | null }, ctx: PageContext) =>
+  r.status === 'CANCELLED' && r.hold_expires_at !== null ? releasedBadge(ctx) : statusBadge(r.status, ctx);
 
 function tenantPicker(ctx: PageContext, tenants: readonly Tenant[], selected: string | undefined): SafeHtml {
   if (!ctx.user || ctx.user.tenantId !== null) return html``;
@@ -83,6 +92,7 @@ ${tenantPicker(ctx, tenants, q.tenant)}
 </select></div>
 ${input('created_from', m.createdFrom)}${input('created_to', m.createdTo)}
 ${input('checkin_from', m.checkinFrom)}${input('checkin_to', m.checkinTo)}
+${guaranteeFilter(ctx, q.guarantee)}
 </div>
 <div class="buttons"><button type="submit">${m.apply}</button> <a href="/control/requests">${m.reset}</a></div>
 </form>`;
@@ -100,6 +110,8 @@ export function listPage(
     firstPage: boolean;
     /** Names this form's bulk submission: sent twice, it is still one batch. */
     batchId: string;
+    /** The filter's totals and export links (undefined totals: too many requests to sum). */
+    totals: SafeHtml;
   },
 ): string {
   const { m } = ctx;
@@ -118,7 +130,7 @@ export function listPage(
 <td><input type="checkbox" name="ids" value="${r.id}" aria-label="${m.selectRow(r.reference)}"></td>
 <td><a href="/control/requests/${r.id}">${r.reference}</a><br><small>${m.types[r.request_type]}</small></td>
 ${allTenants ? html`<td>${r.tenant_name}</td>` : ''}
-<td>${statusBadge(r.status, ctx)}</td>
+<td>${listStatusBadge(r, ctx)}</td>
 <td>${r.guest_first_name} ${r.guest_last_name}<br><small>${r.guest_email}</small></td>
 <td>${r.reservation_ref}</td>
 <td class="num">${formatAmount(r.amount, r.currency, ctx)}</td>
@@ -136,7 +148,8 @@ ${may(ctx, 'GET', '/control/requests/new') ? html`<p><a class="button" href="/co
 ${filters(ctx, p.query, p.tenants)}
 <section class="card">${p.match === 'prefix' && p.query.q ? html`<p class="hint" role="status">${m.searchPrefix(p.query.q.trim())}</p>` : ''}${table}
 <nav class="pager" aria-label="${m.navRequests}">${p.firstPage ? '' : html`<a href="${firstPageUrl(p.query)}">${m.firstPage}</a>`}${p.next ? html`<a href="${p.next}" rel="next">${m.nextPage}</a>` : ''}</nav>
-</section>`,
+</section>
+${p.totals}`,
   });
 }
 
@@ -249,6 +262,7 @@ export function detailPage(
     body: html`<p><a href="/control/requests">${m.back}</a></p>
 <h1>${row.reference}</h1>
 ${noHoldWillBePlaced(row) ? html`<p class="flash error" role="status">${m.noHoldWillBePlaced}</p>` : ''}
+${guaranteeNotice(ctx, row)}
 <section class="card" aria-labelledby="details-h"><h2 id="details-h">${m.details}</h2>${summary(ctx, row, p.history.some(isRelease))}</section>
 ${
   p.paymentLink

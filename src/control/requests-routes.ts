@@ -1,15 +1,19 @@
 import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ControlListFilter } from '../db/index.js';
 import {
   AppError,
+  dayAfter,
   isIsoDate,
   isTimestampInRange,
+  midnightIn,
   REQUEST_TYPES,
   type RequestType,
   STATUSES,
   type Status,
 } from '../domain/index.js';
+import { exportChunks } from '../exports/index.js';
 import { bulkConfirmPage, bulkPage } from './bulk-pages.js';
 import {
   audit,
@@ -22,6 +26,7 @@ import {
   tenantScope,
   user,
 } from './control-context.js';
+import { TOTALS_CAP, totalsAndExport } from './list-totals.js';
 import {
   AMOUNT_ACTIONS,
   allowedActions,
@@ -117,22 +122,29 @@ export async function performAction(
   }
 }
 
-function listFilter(request: FastifyRequest, q: ListQuery & { after?: string }): ControlListFilter {
+async function listFilter(request: FastifyRequest, q: ListQuery & { after?: string }): Promise<ControlListFilter> {
   const status = (STATUSES as readonly string[]).includes(q.status ?? '') ? (q.status as Status) : undefined;
   const type = (REQUEST_TYPES as readonly string[]).includes(q.type ?? '') ? (q.type as RequestType) : undefined;
   const createdFrom = dateFilter(q, 'created_from');
   const createdTo = dateFilter(q, 'created_to');
   const text = q.q?.trim().slice(0, 100);
+  const tenantId = tenantScope(request, q.tenant);
+  // A hotel's "created on the 2nd" is its own day; across hotels (a superuser's view), UTC days.
+  const zone =
+    tenantId && (createdFrom || createdTo)
+      ? ((await request.server.payreq.repos.tenants.find(tenantId))?.timezone ?? 'UTC')
+      : 'UTC';
   return {
-    tenantId: tenantScope(request, q.tenant),
+    tenantId,
     status,
     requestType: type,
     text: text ? text : undefined,
-    createdFrom: createdFrom ? new Date(`${createdFrom}T00:00:00Z`) : undefined,
+    createdFrom: createdFrom ? midnightIn(createdFrom, zone) : undefined,
     // "Created until" includes that whole day.
-    createdBefore: createdTo ? new Date(Date.parse(`${createdTo}T00:00:00Z`) + 86_400_000) : undefined,
+    createdBefore: createdTo ? midnightIn(dayAfter(createdTo), zone) : undefined,
     checkinFrom: dateFilter(q, 'checkin_from'),
     checkinTo: dateFilter(q, 'checkin_to'),
+    guaranteeFailed: q.guarantee === 'failed',
     before: decodeCursor(q.after),
     limit: PAGE_SIZE + 1,
   };
@@ -154,8 +166,9 @@ export async function requestsRoutes(control: FastifyInstance): Promise<void> {
       created_to: raw.created_to || undefined,
       checkin_from: raw.checkin_from || undefined,
       checkin_to: raw.checkin_to || undefined,
+      guarantee: raw.guarantee === 'failed' ? 'failed' : undefined,
     };
-    const filter = listFilter(request, { ...q, after: raw.after });
+    const filter = await listFilter(request, { ...q, after: raw.after });
     const { rows, match } = await repos.controlRequests.list(filter);
     const more = rows.length > PAGE_SIZE;
     const shown = rows.slice(0, PAGE_SIZE);
@@ -164,6 +177,7 @@ export async function requestsRoutes(control: FastifyInstance): Promise<void> {
     if (more && last) params.set('after', encodeCursor(last));
     const ctx = await pageContext(request, reply);
     const tenants = user(request).tenantId === null ? await repos.tenants.list() : [];
+    const totals = await repos.exports.totals(filter, match, TOTALS_CAP);
     return html(
       reply,
       listPage(ctx, {
@@ -174,8 +188,50 @@ export async function requestsRoutes(control: FastifyInstance): Promise<void> {
         tenants,
         firstPage: !raw.after,
         batchId: randomUUID(),
+        totals: totalsAndExport(ctx, totals, q, filter.tenantId !== undefined),
       }),
     );
+  });
+
+  // The list's filter as a file: streamed a page of rows at a time, so its size is not bounded
+  // by memory. One hotel at a time: its rows are in its own time zone (a superuser picks it).
+  control.get('/requests/export', async (request, reply) => {
+    const raw = request.query as Record<string, string | undefined>;
+    const what = raw.what === 'ledger' ? 'ledger' : 'requests';
+    const filter = await listFilter(request, {
+      tenant: raw.tenant || undefined,
+      status: raw.status || undefined,
+      type: raw.type || undefined,
+      q: raw.q || undefined,
+      created_from: raw.created_from || undefined,
+      created_to: raw.created_to || undefined,
+      checkin_from: raw.checkin_from || undefined,
+      checkin_to: raw.checkin_to || undefined,
+    });
+    const { tenantId } = filter;
+    if (!tenantId) {
+      throw new AppError('choose_tenant', 400, 'Choose a hotel in the filter to export its requests');
+    }
+    const tenant = await repos.tenants.find(tenantId);
+    if (!tenant) throw controlNotFound();
+    await audit(request, {
+      tenantId,
+      action: 'export',
+      target: tenantId,
+      outcome: 'ok',
+      detail: { what, filter: Object.fromEntries(Object.entries(raw).filter(([k, v]) => k !== 'what' && v)) },
+    });
+    const day = new Date().toISOString().slice(0, 10);
+    async function* file() {
+      // A byte-order mark: spreadsheets opened by a double click then read the UTF-8 as UTF-8.
+      yield '\uFEFF';
+      yield* exportChunks(repos, { ...filter, tenantId: tenantId as string }, what, 'csv');
+    }
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="payreq-${what}-${day}.csv"`)
+      .header('cache-control', 'no-store')
+      .send(Readable.from(file()));
   });
 
   // Bulk: the selection first comes back as a confirmation listing each amount that will move

@@ -1,7 +1,7 @@
 import type { RequestType, Source, Status } from '../domain/index.js';
 import { PG, pgCode, type Queryable } from './database.js';
 import type { PaymentRequestRow, RequestSummaryFields } from './payment-requests-repository.js';
-import { whereBuilder } from './where-builder.js';
+import { type WhereBuilder, whereBuilder } from './where-builder.js';
 
 /** The back office's reads of payment requests: across tenants for a superuser, with search. */
 export interface ControlListFilter {
@@ -18,9 +18,21 @@ export interface ControlListFilter {
   createdBefore?: Date;
   checkinFrom?: string;
   checkinTo?: string;
+  /** Only failed guarantees still waiting for a new card (ERROR after a refused hold). */
+  guaranteeFailed?: boolean;
   before?: { createdAt: Date; id: string };
   limit: number;
 }
+
+/** What the request's page shows beyond the row: its hotel, and how its guarantee fared. */
+export type ControlDetailRow = PaymentRequestRow & {
+  tenant_name: string;
+  tenant_timezone: string;
+  checkin: string | null;
+  /** E-mails that asked the guest for another card after a refused hold. */
+  guarantee_asks: number;
+  last_hold_error: string | null;
+};
 
 export interface ControlListRow extends RequestSummaryFields {
   tenant_name: string;
@@ -28,6 +40,8 @@ export interface ControlListRow extends RequestSummaryFields {
   tenant_timezone: string;
   checkin: string | null;
   created_at: Date;
+  /** Set once a hold was placed: a CANCELLED request with one was freed by a release. */
+  hold_expires_at: Date | null;
 }
 
 export interface LedgerRow {
@@ -87,9 +101,27 @@ export interface ControlListPage {
 
 const LIST_COLUMNS = `p.id, p.tenant_id, t.name AS tenant_name, t.timezone AS tenant_timezone, p.reference, p.request_type, p.status, p.amount,
   p.amount_captured, p.amount_refunded, p.currency, p.guest_first_name, p.guest_last_name, p.guest_email,
-  p.reservation_ref, to_char(p.checkin, 'YYYY-MM-DD') AS checkin, p.created_at`;
+  p.reservation_ref, to_char(p.checkin, 'YYYY-MM-DD') AS checkin, p.created_at,
+  p.hold_expires_at`;
 
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * The list's filters on the request itself (`p`), all but its creation dates: an export of
+ * ledger movements reads those dates as the movements' own.
+ */
+export function requestConditions(w: WhereBuilder, f: ControlListFilter, match: SearchMatch | undefined): void {
+  if (f.tenantId) w.and('p.tenant_id = ?', f.tenantId);
+  if (f.status) w.and('p.status = ?', f.status);
+  if (f.requestType) w.and('p.request_type = ?', f.requestType);
+  const text = likeEscape(f.text?.toLowerCase() ?? '');
+  if (match === 'prefix') w.and(PREFIX_CONDITION, `${text}%`, `${text}%`, `${text}%`);
+  if (match === 'contains') w.and(`${SEARCH_EXPRESSION} LIKE ?`, `%${text}%`);
+  if (f.checkinFrom) w.and('p.checkin >= ?::date', f.checkinFrom);
+  if (f.checkinTo) w.and('p.checkin <= ?::date', f.checkinTo);
+  // The condition of the partial index made for failed guarantees.
+  if (f.guaranteeFailed) w.and("p.status = 'ERROR' AND p.guarantee_failed_at IS NOT NULL");
+}
 
 export function controlRequestsRepository(db: Queryable) {
   /**
@@ -103,16 +135,9 @@ export function controlRequestsRepository(db: Queryable) {
     opts: { keyset: boolean; limit: number },
   ): Promise<ControlListRow[]> {
     const w = whereBuilder();
-    if (f.tenantId) w.and('p.tenant_id = ?', f.tenantId);
-    if (f.status) w.and('p.status = ?', f.status);
-    if (f.requestType) w.and('p.request_type = ?', f.requestType);
-    const text = likeEscape(f.text?.toLowerCase() ?? '');
-    if (match === 'prefix') w.and(PREFIX_CONDITION, `${text}%`, `${text}%`, `${text}%`);
-    if (match === 'contains') w.and(`${SEARCH_EXPRESSION} LIKE ?`, `%${text}%`);
+    requestConditions(w, f, match);
     if (f.createdFrom) w.and('p.created_at >= ?', f.createdFrom);
     if (f.createdBefore) w.and('p.created_at < ?', f.createdBefore);
-    if (f.checkinFrom) w.and('p.checkin >= ?::date', f.checkinFrom);
-    if (f.checkinTo) w.and('p.checkin <= ?::date', f.checkinTo);
     if (f.before && opts.keyset) w.and('(p.created_at, p.id) < (?, ?::uuid)', f.before.createdAt, f.before.id);
     const r = await db.query<ControlListRow>(
       `SELECT ${LIST_COLUMNS} FROM payment_requests p JOIN tenants t ON t.id = p.tenant_id ${w.clause}
@@ -145,16 +170,22 @@ export function controlRequestsRepository(db: Queryable) {
       return { rows: await select(f, match, page), match };
     },
 
+    /**
+     * How the list matches the filter's text, decided as `list` decides it: an export or a
+     * total then covers exactly the rows the list pages through.
+     */
+    async searchMatch(f: ControlListFilter): Promise<SearchMatch | undefined> {
+      if (!f.text) return undefined;
+      if (looksLikeIdentifier(f.text)) {
+        const any = await select({ ...f, before: undefined }, 'prefix', { keyset: false, limit: 1 });
+        if (any.length > 0) return 'prefix';
+      }
+      return 'contains';
+    },
+
     /** One request in the user's scope (tenantId undefined: any tenant); undefined otherwise. */
-    async find(
-      id: string,
-      tenantId: string | undefined,
-    ): Promise<
-      (PaymentRequestRow & { tenant_name: string; tenant_timezone: string; checkin: string | null }) | undefined
-    > {
-      const r = await db.query<
-        PaymentRequestRow & { tenant_name: string; tenant_timezone: string; checkin: string | null }
-      >(
+    async find(id: string, tenantId: string | undefined): Promise<ControlDetailRow | undefined> {
+      const r = await db.query<ControlDetailRow>(
         `SELECT p.*, to_char(p.checkin, 'YYYY-MM-DD') AS checkin, t.name AS tenant_name, t.timezone AS tenant_timezone
            FROM payment_requests p JOIN tenants t ON t.id = p.tenant_id
           WHERE p.id = $1 AND ($2::uuid IS NULL OR p.tenant_id = $2)`,

@@ -7,7 +7,12 @@ export type OutboxKind =
   | 'card_registered'
   | 'capture_notice'
   | 'release_notice'
-  | 'refund_notice';
+  | 'refund_notice'
+  | 'guarantee_failed_guest'
+  | 'guarantee_failed_hotel';
+
+/** E-mails to the hotel (its contact address), not to the guest: they do not set `email_sent`. */
+export const HOTEL_KINDS: readonly OutboxKind[] = ['guarantee_failed_hotel'];
 
 /** A row this instance holds the lease on. */
 export interface ClaimedEmail {
@@ -19,6 +24,8 @@ export interface ClaimedEmail {
   attempts: number;
   /** For a capture or refund notice: the amount that moved (minor units). */
   moved_amount: number | null;
+  /** For the hotel's failed-guarantee e-mail: whether the guest was asked for the same refused hold. */
+  guest_asked: boolean | null;
 }
 
 /**
@@ -49,6 +56,11 @@ export interface EmailSubjectRow {
   timezone: string;
   hold_days: number;
   account_provider: string | null;
+  /** The hotel's contact address: where its own e-mails (a failed guarantee) go; null: none. */
+  contact_email: string | null;
+  /** The bank's answer to the last hold, and how many holds it refused. */
+  last_hold_error: string | null;
+  guarantee_failures: number;
 }
 
 /** Marks a row kept back because SMTP_URL is unset, so a start with SMTP sends it at once. */
@@ -77,7 +89,10 @@ export function emailOutboxRepository(db: Queryable) {
            FROM due
           WHERE o.id = due.id AND o.status = 'pending' AND o.next_attempt_at <= $1::timestamptz
          RETURNING o.id::text AS id, o.tenant_id, o.payment_request_id, o.kind, o.cause, o.attempts,
-                   (SELECT l.amount FROM money_ledger l WHERE l.id = o.ledger_id) AS moved_amount`,
+                   (SELECT l.amount FROM money_ledger l WHERE l.id = o.ledger_id) AS moved_amount,
+                   CASE WHEN o.kind = 'guarantee_failed_hotel'
+                        THEN EXISTS (SELECT 1 FROM email_outbox g WHERE g.cause = 'guarantee_failed_guest:' || o.ledger_id)
+                   END AS guest_asked`,
         [now, limit, leaseMs],
       );
       return r.rows;
@@ -89,7 +104,8 @@ export function emailOutboxRepository(db: Queryable) {
         `SELECT p.id, p.reference, p.request_type, p.amount, p.amount_captured, p.currency, p.language,
                 p.guest_first_name, p.guest_last_name, p.guest_email, p.reservation_data,
                 p.masked_pan, p.card_expiry_month, p.card_expiry_year, p.updated_at,
-                t.name AS tenant_name, t.sender_email, t.timezone, t.hold_days, a.provider AS account_provider
+                t.name AS tenant_name, t.sender_email, t.timezone, t.hold_days, a.provider AS account_provider,
+                t.contact_email, p.last_hold_error, p.guarantee_failures
            FROM payment_requests p JOIN tenants t ON t.id = p.tenant_id
            LEFT JOIN provider_accounts a ON a.tenant_id = p.tenant_id
           WHERE p.id = ANY($1::uuid[])`,
@@ -107,10 +123,11 @@ export function emailOutboxRepository(db: Queryable) {
         `WITH o AS (
            UPDATE email_outbox SET status = 'sent', sent_at = now(), last_error = NULL
             WHERE id = $1::bigint AND status = 'pending'
-           RETURNING payment_request_id
+           RETURNING payment_request_id, kind
          )
-         UPDATE payment_requests p SET email_sent = true FROM o WHERE p.id = o.payment_request_id`,
-        [id],
+         UPDATE payment_requests p SET email_sent = true FROM o
+          WHERE p.id = o.payment_request_id AND NOT o.kind = ANY($2::text[])`,
+        [id, HOTEL_KINDS],
       );
     },
 

@@ -23,6 +23,10 @@ export interface GuestRequestRow extends RequestSummaryFields {
   logo_hash: string | null;
   account_provider: string | null;
   account_mode: string | null;
+  /** The bank refused the guarantee's hold and no new card came since (ERROR). */
+  guarantee_failed: boolean;
+  /** Why payreq turned the last attempt into an ERROR itself (a card lapsing before its hold), if it did. */
+  last_reason: string | null;
 }
 
 /**
@@ -39,6 +43,9 @@ export function guestRequestsRepository(db: Queryable) {
                 t.name AS hotel_name, p.link_expires_at <= now() AS link_expired, t.timezone, t.hold_days,
                 t.address, t.phone, t.contact_email, t.terms_url, t.accent_color, t.logo_hash,
                 a.provider AS account_provider, a.mode AS account_mode,
+                (p.status = 'ERROR' AND p.guarantee_failed_at IS NOT NULL) AS guarantee_failed,
+                (SELECT h.detail->>'reason' FROM status_history h
+                  WHERE h.payment_request_id = p.id ORDER BY h.id DESC LIMIT 1) AS last_reason,
                 (SELECT min(h.created_at) FROM status_history h
                   WHERE h.payment_request_id = p.id
                     AND h.to_status IN ('AUTHORISED', 'AUTHORISED_TO_VALIDATE', 'CAPTURED')) AS settled_at,

@@ -9,6 +9,8 @@ import type { Database } from './database.js';
 import { deferredHoldsRepository } from './deferred-holds-repository.js';
 import { eventsRepository } from './events-repository.js';
 import { expiryRepository } from './expiry-repository.js';
+import { exportsRepository } from './exports-repository.js';
+import { guaranteesRepository } from './guarantees-repository.js';
 import { idempotencyRepository } from './idempotency-repository.js';
 import { moneyLedgerRepository } from './money-ledger-repository.js';
 import { paymentRequestsRepository } from './payment-requests-repository.js';
@@ -57,6 +59,7 @@ export {
 } from './books-repository.js';
 export type { BulkAction, BulkJobRow, BulkJobsRepository, BulkState } from './bulk-jobs-repository.js';
 export type {
+  ControlDetailRow,
   ControlListFilter,
   ControlListPage,
   ControlListRow,
@@ -76,6 +79,21 @@ export {
 } from './email-outbox-repository.js';
 export type { ChangedFilter, EventRow, EventsRepository } from './events-repository.js';
 export type { Deadline, ExpiryBatch, ExpiryRepository } from './expiry-repository.js';
+export type {
+  CurrencyTotals,
+  ExportCursor,
+  ExportsRepository,
+  LedgerExportRow,
+  RequestExportRow,
+} from './exports-repository.js';
+export {
+  type FailedGuaranteeRow,
+  failedGuarantees,
+  type GuaranteesRepository,
+  guaranteesRepository,
+  queueGuaranteeMails,
+  type RefusedHold,
+} from './guarantees-repository.js';
 export { type GuestRequestRow, guestRequestsRepository } from './guest-requests-repository.js';
 export { migrate, pendingMigrations } from './migrate.js';
 export type {
@@ -138,8 +156,12 @@ export {
 export type { Tenant, TenantLogo } from './tenants-repository.js';
 export type { TwoFactorRepository, TwoFactorRow } from './two-factor-repository.js';
 export type {
+  AttemptRow,
+  AttemptTiming,
   ClaimedDelivery,
+  DeliveryLogRow,
   DeliveryRow,
+  EndpointSummaryRow,
   WebhookEndpointRow,
   WebhooksRepository,
 } from './webhooks-repository.js';
@@ -164,9 +186,11 @@ export function repositories(db: Database) {
     twoFactor: twoFactorRepository(db),
     audit: auditRepository(db),
     controlRequests: controlRequestsRepository(db),
+    exports: exportsRepository(db),
     bulkJobs: bulkJobsRepository(db),
     providerAccounts: providerAccountsRepository(db),
     sealedValues: sealedValuesRepository(db),
+    guarantees: guaranteesRepository(db),
   };
 }
 export type Repositories = ReturnType<typeof repositories>;

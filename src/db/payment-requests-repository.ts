@@ -44,6 +44,9 @@ export interface PaymentRequestRow {
   link_expires_at: Date;
   created_at: Date;
   updated_at: Date;
+  /** An IMPRINT's guarantee: when its last hold was refused (null: never), and how many were. */
+  guarantee_failed_at: Date | null;
+  guarantee_failures: number;
 }
 
 /** A row just claimed, with its claim's token. */
@@ -92,7 +95,8 @@ export interface ListFilter {
 export const DETAIL_COLUMNS = `id, tenant_id, reference, request_type, status, amount, amount_captured, amount_refunded,
   currency, guest_email, guest_first_name, guest_last_name, guest_phone, language, reservation_ref,
   reservation_data, masked_pan, card_expiry_month, card_expiry_year, email_sent, pending_action,
-  provider, provider_transaction_id, hold_expires_at, link_expires_at, created_at, updated_at`;
+  provider, provider_transaction_id, hold_expires_at, link_expires_at, created_at, updated_at,
+  guarantee_failed_at, guarantee_failures`;
 
 // One round trip, with or without an Idempotency-Key ($20). The reference comes from the
 // tenant's sequence inside the statement, and the creation is written to the history by the

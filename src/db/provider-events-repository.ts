@@ -12,6 +12,8 @@ export interface NotifiedRequestRow {
   status: Status;
   amount: number;
   currency: string;
+  /** An IMPRINT's check-in (`YYYY-MM-DD`): a card registered for it must last until its hold. */
+  checkin: string | null;
 }
 
 /**
@@ -40,7 +42,8 @@ export async function markProviderEventApplied(q: Queryable, provider: string, e
 /** The request a notification names, locked until the transaction ends; undefined when it is gone. */
 export async function lockNotifiedRequest(q: Queryable, id: string): Promise<NotifiedRequestRow | undefined> {
   const r = await q.query<NotifiedRequestRow>(
-    `SELECT id, tenant_id, request_type, status, amount, currency FROM payment_requests
+    `SELECT id, tenant_id, request_type, status, amount, currency, to_char(checkin, 'YYYY-MM-DD') AS checkin
+       FROM payment_requests
       WHERE id = $1 FOR UPDATE`,
     [id],
   );

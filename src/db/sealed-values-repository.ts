@@ -21,6 +21,13 @@ export const SEALED_COLUMNS = {
     purpose: 'provider-account',
   },
   webhook_secrets: { table: 'webhook_endpoints', key: 'id', column: 'secret_sealed', purpose: 'webhook-secret' },
+  // The secret a rotation replaced, while it still signs (its grace period): bound to the endpoint id too.
+  webhook_previous_secrets: {
+    table: 'webhook_endpoints',
+    key: 'id',
+    column: 'previous_secret_sealed',
+    purpose: 'webhook-secret',
+  },
   // Back-office users' TOTP secrets, each bound to its user id.
   totp_secrets: { table: 'admin_two_factor', key: 'user_id', column: 'secret_sealed', purpose: 'totp-secret' },
 } as const;

@@ -32,6 +32,12 @@ export interface StatusChange {
      */
     holdPlaced?: { capSeconds: number | null };
     holdError?: string;
+    /**
+     * The bank refused the guarantee's hold: the request says when and counts it, and its link
+     * lives at least to the end of the check-in day (hotel time), so the guest can still give
+     * another card however old the link is.
+     */
+    guaranteeFailed?: true;
   };
   /** An e-mail the change makes due, queued in the same transaction (one per cause). */
   email?: 'deposit_confirmation';
@@ -61,11 +67,11 @@ export async function applyStatusChanges(q: Queryable, changes: readonly StatusC
        SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::jsonb[], $7::text[],
                             $8::bigint[], $9::text[], $10::text[], $11::text[], $12::text[], $13::int[], $14::int[],
                             $15::int[], $16::text[], $17::text[], $18::boolean[],
-                            $19::text[], $20::uuid[])
+                            $19::text[], $20::uuid[], $21::boolean[])
          AS c(id, from_list, to_status, source, actor, detail, claim, ledger_id, provider, txn, card_token, masked_pan,
-              exp_month, exp_year, hold_cap, hold_error, email, hold_placed, network_txn, token)
+              exp_month, exp_year, hold_cap, hold_error, email, hold_placed, network_txn, token, guarantee_failed)
      ), old AS (
-       SELECT p.id, p.status, t.hold_days FROM payment_requests p JOIN c ON c.id = p.id
+       SELECT p.id, p.status, t.hold_days, t.timezone FROM payment_requests p JOIN c ON c.id = p.id
          JOIN tenants t ON t.id = p.tenant_id
         WHERE p.status = ANY(string_to_array(c.from_list, ','))
           AND p.pending_action IS NOT DISTINCT FROM c.claim
@@ -78,7 +84,9 @@ export async function applyStatusChanges(q: Queryable, changes: readonly StatusC
               provider = COALESCE(c.provider, p.provider),
               provider_transaction_id = COALESCE(c.txn, p.provider_transaction_id),
               card_token = COALESCE(c.card_token, p.card_token),
-              card_network_transaction_id = COALESCE(c.network_txn, p.card_network_transaction_id),
+              -- A new card (another one after a refused hold) never keeps the old card's network id.
+              card_network_transaction_id = CASE WHEN c.card_token IS NOT NULL THEN c.network_txn
+                                                 ELSE COALESCE(c.network_txn, p.card_network_transaction_id) END,
               masked_pan = COALESCE(c.masked_pan, p.masked_pan),
               card_expiry_month = COALESCE(c.exp_month, p.card_expiry_month),
               card_expiry_year = COALESCE(c.exp_year, p.card_expiry_year),
@@ -88,6 +96,12 @@ export async function applyStatusChanges(q: Queryable, changes: readonly StatusC
                                                         make_interval(secs => c.hold_cap)) END,
               hold_attempts = p.hold_attempts + CASE WHEN c.claim = 'hold' THEN 1 ELSE 0 END,
               last_hold_error = CASE WHEN c.claim = 'hold' THEN c.hold_error ELSE p.last_hold_error END,
+              guarantee_failed_at = CASE WHEN c.guarantee_failed THEN date_trunc('milliseconds', now())
+                                         ELSE p.guarantee_failed_at END,
+              guarantee_failures = p.guarantee_failures + CASE WHEN c.guarantee_failed THEN 1 ELSE 0 END,
+              link_expires_at = CASE WHEN c.guarantee_failed AND p.checkin IS NOT NULL
+                                     THEN GREATEST(p.link_expires_at, (p.checkin + 1)::timestamp AT TIME ZONE old.timezone)
+                                     ELSE p.link_expires_at END,
               amount_captured = COALESCE((
                 SELECT sum(l.amount) FROM money_ledger l
                  WHERE l.payment_request_id = p.id AND l.state = 'succeeded' AND l.incident IS NULL
@@ -132,6 +146,7 @@ export async function applyStatusChanges(q: Queryable, changes: readonly StatusC
       changes.map((c) => c.set?.holdPlaced !== undefined),
       col((c) => c.set?.networkTransactionId),
       col((c) => c.token),
+      changes.map((c) => c.set?.guaranteeFailed === true),
     ],
   );
   return r.rows;

@@ -18,6 +18,9 @@ export interface Tenant {
   accent_color: string | null;
   /** Every user of the tenant signs in to the back office with a second factor (TOTP). */
   require_2fa: boolean;
+  /** A refused hold e-mails the guest for another card, at most `guarantee_max_asks` times. */
+  guarantee_ask_guest: boolean;
+  guarantee_max_asks: number;
   /** The logo's type and SHA-256 (hex); the bytes themselves are read by `logo()` only. */
   logo_type: string | null;
   logo_hash: string | null;
@@ -39,7 +42,8 @@ export interface NewTenant {
 // Never the logo's bytes: every read of a tenant would carry up to 200 kB for nothing.
 const COLUMNS =
   'id, name, confirmation_email, timezone, create_rate_limit, hold_days, link_lifetime_days, sender_email, ' +
-  'address, phone, contact_email, terms_url, accent_color, require_2fa, logo_type, logo_hash, created_at';
+  'address, phone, contact_email, terms_url, accent_color, require_2fa, guarantee_ask_guest, guarantee_max_asks, ' +
+  'logo_type, logo_hash, created_at';
 // Column names are spliced into SQL: only plain identifiers, chosen by code, never by input.
 const IDENTIFIER = /^[a-z][a-z0-9_]*$/;
 

@@ -12,6 +12,46 @@ export interface WebhookEndpointRow {
   /** When its current run of failed attempts began; null while it answers. */
   failing_since: Date | null;
   created_at: Date;
+  /** Until when the secret replaced by the last rotation still signs; null: none does. */
+  previous_secret_expires_at: Date | null;
+}
+
+/** An endpoint with what its list shows: its last attempt, and how many deliveries failed. */
+export interface EndpointSummaryRow extends WebhookEndpointRow {
+  last_attempt_at: Date | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  failed_deliveries: number;
+  pending_deliveries: number;
+}
+
+/** One attempt of a delivery, as the log shows it. */
+export interface AttemptRow {
+  attempt: number;
+  /** An ISO time: attempts come aggregated as JSON. */
+  started_at: string;
+  duration_ms: number;
+  status_code: number | null;
+  error: string | null;
+}
+
+/** One delivery of the log, with its event and every attempt, oldest first. */
+export interface DeliveryLogRow {
+  id: string;
+  event_id: string;
+  type: string | null;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  created_at: Date;
+  next_attempt_at: Date;
+  tries: AttemptRow[];
+}
+
+/** What an attempt took: recorded with its outcome, in the same statement. */
+export interface AttemptTiming {
+  attempt: number;
+  startedAt: Date;
+  durationMs: number;
 }
 
 /** What one claim may take; see claim(). */
@@ -36,6 +76,8 @@ export interface ClaimedDelivery {
   first_attempt_due: Date;
   url: string;
   secret_sealed: string;
+  /** The secret a rotation replaced, while it still signs. */
+  previous_secret_sealed: string | null;
   tenant_id: string;
   type: string;
   data: Record<string, unknown>;
@@ -55,7 +97,13 @@ export interface DeliveryRow {
 }
 
 const ENDPOINT_COLUMNS =
-  'id, tenant_id, url, events, secret_sealed, status, disabled_reason, disabled_at, failing_since, created_at';
+  'id, tenant_id, url, events, secret_sealed, status, disabled_reason, disabled_at, failing_since, created_at, previous_secret_expires_at';
+
+/** The attempt row written with an outcome: a CTE over `clock`, reading the delivery's own row. */
+const ATTEMPT_CTE = (id: string, timing: string) => `attempt AS (
+           INSERT INTO webhook_attempts (delivery_id, endpoint_id, attempt, started_at, duration_ms, status_code, error)
+           SELECT d.id, d.endpoint_id, ${timing} FROM webhook_deliveries d WHERE d.id = ${id}::bigint
+         )`;
 
 /** Webhook endpoints and their delivery outbox (rows written by the status_history trigger). */
 export function webhooksRepository(db: Database) {
@@ -176,8 +224,10 @@ export function webhooksRepository(db: Database) {
              RETURNING d.id, d.endpoint_id, d.event_id, d.attempts, d.first_attempt_due
            )
            SELECT c.id::text AS id, c.endpoint_id, c.event_id::text AS event_id, c.attempts, c.first_attempt_due,
-                  w.url, w.secret_sealed, w.tenant_id, e.type, e.data, e.created_at AS event_created_at
-             FROM claimed c
+                  w.url, w.secret_sealed, w.tenant_id, e.type, e.data, e.created_at AS event_created_at,
+                  CASE WHEN w.previous_secret_expires_at > clock.t THEN w.previous_secret_sealed END
+                    AS previous_secret_sealed
+             FROM claimed c CROSS JOIN clock
              JOIN webhook_endpoints w ON w.id = c.endpoint_id
              JOIN events e ON e.id = c.event_id
             ORDER BY c.id`,
@@ -188,9 +238,16 @@ export function webhooksRepository(db: Database) {
     },
 
     /** Delivered; an endpoint that was failing is well again and may be sent its backlog. */
-    async markDelivered(d: { id: string; endpointId: string; statusCode: number; at?: Date }): Promise<void> {
+    async markDelivered(d: {
+      id: string;
+      endpointId: string;
+      statusCode: number;
+      timing: AttemptTiming;
+      at?: Date;
+    }): Promise<void> {
       await db.query(
         `WITH clock AS (SELECT coalesce($4::timestamptz, now()) AS t),
+         ${ATTEMPT_CTE('$1', '$5::int, $6::timestamptz, $7::int, $3, NULL')},
          delivered AS (
            UPDATE webhook_deliveries SET status = 'delivered', delivered_at = clock.t, last_status_code = $3,
                   last_error = NULL, leased_until = NULL
@@ -198,7 +255,7 @@ export function webhooksRepository(db: Database) {
          )
          UPDATE webhook_endpoints SET failures = 0, failing_since = NULL, next_attempt_at = clock.t
            FROM clock WHERE id = $2 AND failures > 0`,
-        [d.id, d.endpointId, d.statusCode, d.at ?? null],
+        [d.id, d.endpointId, d.statusCode, d.at ?? null, d.timing.attempt, d.timing.startedAt, d.timing.durationMs],
       );
     },
 
@@ -220,10 +277,12 @@ export function webhooksRepository(db: Database) {
       backoffBaseMs: number;
       maxBackoffMs: number;
       giveUpAfterMs: number;
+      timing: AttemptTiming;
       at?: Date;
     }): Promise<{ deliveryFailed: boolean; endpointExhausted: boolean }> {
       const r = await db.query<{ delivery_failed: boolean | null; endpoint_exhausted: boolean | null }>(
         `WITH clock AS (SELECT coalesce($9::timestamptz, now()) AS t),
+         ${ATTEMPT_CTE('$1', '$10::int, $11::timestamptz, $12::int, $3, $4')},
          delivery AS (
            UPDATE webhook_deliveries d
               SET last_status_code = $3, last_error = $4, leased_until = NULL,
@@ -255,6 +314,9 @@ export function webhooksRepository(db: Database) {
           f.maxBackoffMs,
           f.giveUpAfterMs,
           f.at ?? null,
+          f.timing.attempt,
+          f.timing.startedAt,
+          f.timing.durationMs,
         ],
       );
       const row = r.rows[0];
@@ -295,6 +357,126 @@ export function webhooksRepository(db: Database) {
         [d.endpointId, d.reason.slice(0, 1000), d.keepErrorOf, d.at ?? null],
       );
       return r.rows[0];
+    },
+
+    /** A tenant's endpoints for the back office's list: last attempt, failed and pending deliveries. */
+    async summaries(tenantId: string): Promise<EndpointSummaryRow[]> {
+      const r = await db.query<EndpointSummaryRow>(
+        `SELECT ${ENDPOINT_COLUMNS.split(', ')
+          .map((c) => `w.${c}`)
+          .join(', ')},
+                last.started_at AS last_attempt_at, last.status_code AS last_status_code, last.error AS last_error,
+                (SELECT count(*)::int FROM webhook_deliveries d WHERE d.endpoint_id = w.id AND d.status = 'failed')
+                  AS failed_deliveries,
+                (SELECT count(*)::int FROM webhook_deliveries d WHERE d.endpoint_id = w.id AND d.status = 'pending')
+                  AS pending_deliveries
+           FROM webhook_endpoints w
+           LEFT JOIN LATERAL (
+             SELECT a.started_at, a.status_code, a.error FROM webhook_attempts a
+              WHERE a.endpoint_id = w.id ORDER BY a.id DESC LIMIT 1) last ON true
+          WHERE w.tenant_id = $1 ORDER BY w.created_at, w.id`,
+        [tenantId],
+      );
+      return r.rows;
+    },
+
+    /**
+     * Disabled by someone (not for failing): its pending deliveries fail with it, as when it is
+     * disabled for failing; they can be sent again from the log once it is enabled. Returns the
+     * endpoint if this call disabled it.
+     */
+    async disableByHand(d: { endpointId: string; reason: string }): Promise<WebhookEndpointRow | undefined> {
+      const r = await db.query<WebhookEndpointRow>(
+        `WITH disabled AS (
+           UPDATE webhook_endpoints SET status = 'disabled', disabled_at = now(), disabled_reason = $2
+            WHERE id = $1 AND status = 'enabled'
+           RETURNING ${ENDPOINT_COLUMNS}
+         ), failed AS (
+           UPDATE webhook_deliveries d SET status = 'failed', leased_until = NULL, last_error = 'endpoint disabled'
+            WHERE d.endpoint_id IN (SELECT id FROM disabled) AND d.status = 'pending'
+         )
+         SELECT ${ENDPOINT_COLUMNS} FROM disabled`,
+        [d.endpointId, d.reason.slice(0, 1000)],
+      );
+      return r.rows[0];
+    },
+
+    /** Enabled again, with a clean slate: no run of failures, tried at once. */
+    async enable(endpointId: string): Promise<WebhookEndpointRow | undefined> {
+      const r = await db.query<WebhookEndpointRow>(
+        `UPDATE webhook_endpoints
+            SET status = 'enabled', disabled_at = NULL, disabled_reason = NULL, failures = 0, failing_since = NULL,
+                next_attempt_at = now()
+          WHERE id = $1 AND status = 'disabled'
+         RETURNING ${ENDPOINT_COLUMNS}`,
+        [endpointId],
+      );
+      return r.rows[0];
+    },
+
+    /**
+     * A new secret; the one it replaces keeps signing for `graceMs`. A second rotation within
+     * the grace drops the secret before the last: only the one just replaced keeps signing.
+     */
+    async rotateSecret(d: {
+      endpointId: string;
+      secretSealed: string;
+      graceMs: number;
+    }): Promise<WebhookEndpointRow | undefined> {
+      const r = await db.query<WebhookEndpointRow>(
+        `UPDATE webhook_endpoints
+            SET previous_secret_sealed = secret_sealed, secret_sealed = $2,
+                previous_secret_expires_at = now() + make_interval(secs => $3::double precision / 1000)
+          WHERE id = $1
+         RETURNING ${ENDPOINT_COLUMNS}`,
+        [d.endpointId, d.secretSealed, d.graceMs],
+      );
+      return r.rows[0];
+    },
+
+    /**
+     * An endpoint's deliveries, newest first, `limit` of them before delivery `before` (a
+     * page), each with its event's type (null once the event is purged) and its attempts.
+     */
+    async deliveryLog(endpointId: string, o: { before?: string; limit: number }): Promise<DeliveryLogRow[]> {
+      const r = await db.query<DeliveryLogRow>(
+        `SELECT d.id::text AS id, d.event_id::text AS event_id, e.type, d.status, d.attempts, d.created_at,
+                d.next_attempt_at,
+                coalesce((SELECT json_agg(json_build_object(
+                            'attempt', a.attempt, 'started_at', a.started_at, 'duration_ms', a.duration_ms,
+                            'status_code', a.status_code, 'error', a.error) ORDER BY a.id)
+                            FROM webhook_attempts a WHERE a.delivery_id = d.id), '[]'::json) AS tries
+           FROM webhook_deliveries d LEFT JOIN events e ON e.id = d.event_id
+          WHERE d.endpoint_id = $1 AND ($2::bigint IS NULL OR d.id < $2::bigint)
+          ORDER BY d.id DESC LIMIT $3`,
+        [endpointId, o.before ?? null, o.limit],
+      );
+      return r.rows;
+    },
+
+    /**
+     * Queues one delivery again, to its endpoint only, if the endpoint is enabled and its event
+     * is still kept: pending at once with a fresh 3-day retry window, and the endpoint tried
+     * now rather than at the end of its backoff (someone is watching). Its attempts so far stay
+     * in the log. Answers whether it was queued.
+     */
+    async resend(d: { deliveryId: string; endpointId: string }): Promise<boolean> {
+      const r = await db.query(
+        `WITH queued AS (
+           UPDATE webhook_deliveries d
+              SET status = 'pending', attempts = 0, next_attempt_at = now(), first_attempt_due = now(),
+                  last_error = NULL, last_status_code = NULL, delivered_at = NULL, leased_until = NULL
+            WHERE d.id = $1::bigint AND d.endpoint_id = $2 AND d.status <> 'pending'
+              AND EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.id = d.endpoint_id AND w.status = 'enabled')
+              AND EXISTS (SELECT 1 FROM events e WHERE e.id = d.event_id)
+           RETURNING d.endpoint_id
+         ), woken AS (
+           UPDATE webhook_endpoints SET next_attempt_at = now() WHERE id IN (SELECT endpoint_id FROM queued)
+         )
+         SELECT endpoint_id FROM queued`,
+        [d.deliveryId, d.endpointId],
+      );
+      return r.rows.length > 0;
     },
 
     async deliveries(eventId: number): Promise<DeliveryRow[]> {

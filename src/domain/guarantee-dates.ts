@@ -43,3 +43,33 @@ const STILL_TO_HOLD: readonly Status[] = [
   ...allowedFrom('guest_registers_card', 'IMPRINT'),
   ...allowedFrom('deferred_hold_placed', 'IMPRINT'),
 ];
+
+/**
+ * The history's `reason` when payreq refused a registration itself because the card lapses
+ * before its hold: the guest page words it from there.
+ */
+export const CARD_EXPIRES_BEFORE_HOLD = 'card_expires_before_hold';
+
+/** A card's expiry as the provider reports it: valid through the last day of `month`. */
+export interface CardExpiry {
+  month: number;
+  year: number;
+}
+
+/**
+ * Whether a card registered for a stay starting on `checkin` lapses before its hold is placed:
+ * the hold would be refused, so the registration is refused at once and the guest asked for
+ * another card while still on the page. A hold date already past means the job holds on `today`.
+ */
+export function cardExpiresBeforeHold(expiry: CardExpiry, checkin: string, today: string): boolean {
+  const due = holdDateFor(checkin);
+  const holdOn = due < today ? today : due;
+  const [year, month] = holdOn.split('-').map(Number) as [number, number];
+  return expiry.year < year || (expiry.year === year && expiry.month < month);
+}
+
+/** The first month a card must still be valid in to be held for `checkin` (`YYYY-MM`). */
+export function holdMonthFor(checkin: string, today: string): string {
+  const due = holdDateFor(checkin);
+  return (due < today ? today : due).slice(0, 7);
+}

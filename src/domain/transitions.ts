@@ -52,7 +52,9 @@ export const TRANSITIONS: readonly Transition[] = [
   { from: PAYABLE, trigger: 'payment_refused', to: 'REFUSED' },
   { from: PAYABLE, trigger: 'payment_error', to: 'ERROR' },
   { from: ['AUTHORISED'], trigger: 'deferred_hold_placed', requestType: 'IMPRINT', to: 'AUTHORISED_TO_VALIDATE' },
-  { from: ['AUTHORISED'], trigger: 'deferred_hold_refused', requestType: 'IMPRINT', to: 'REFUSED' },
+  // A refused hold is a failed guarantee, not the end: ERROR keeps the link open for another
+  // card (guest_registers_card from ERROR) and lets the hotel cancel (docs/lifecycle.md).
+  { from: ['AUTHORISED'], trigger: 'deferred_hold_refused', requestType: 'IMPRINT', to: 'ERROR' },
   { from: ['AUTHORISED_TO_VALIDATE'], trigger: 'capture', to: 'CAPTURED' },
   { from: ['AUTHORISED_TO_VALIDATE'], trigger: 'release', to: 'CANCELLED' },
   { from: ['NOT_INITIATED', 'PENDING', 'ERROR'], trigger: 'cancel', to: 'CANCELLED' },

@@ -22,7 +22,11 @@ type Source = RequestSummaryFields &
     | 'updated_at'
     | 'hold_expires_at'
     | 'link_expires_at'
+    | 'guarantee_failed_at'
+    | 'guarantee_failures'
   >;
+
+type Instant = 'created_at' | 'updated_at' | 'hold_expires_at' | 'link_expires_at' | 'guarantee_failed_at';
 
 /**
  * How a field is shown: as stored (`value`), minor units as a decimal amount (`money`), an
@@ -32,12 +36,12 @@ type Source = RequestSummaryFields &
 type Field =
   | { kind: 'value'; column: keyof Source }
   | { kind: 'money'; column: 'amount' | 'amount_captured' | 'amount_refunded' }
-  | { kind: 'instant'; column: 'created_at' | 'updated_at' | 'hold_expires_at' | 'link_expires_at' }
+  | { kind: 'instant'; column: Instant }
   | { kind: 'order_cycle' };
 
 const value = (column: keyof Source): Field => ({ kind: 'value', column });
 const money = (column: 'amount' | 'amount_captured' | 'amount_refunded'): Field => ({ kind: 'money', column });
-const instant = (column: 'created_at' | 'updated_at' | 'hold_expires_at' | 'link_expires_at'): Field => ({
+const instant = (column: Instant): Field => ({
   kind: 'instant',
   column,
 });
@@ -65,6 +69,10 @@ export interface RequestDetail {
   updated_at: string;
   hold_expires_at: string | null;
   link_expires_at: string;
+  /** IMPRINT: when the bank last refused the guarantee's hold; null while none was refused. */
+  guarantee_failed_at: string | null;
+  /** IMPRINT: how many holds the bank refused (each card the guest gave, once). */
+  guarantee_failures: number;
 }
 
 /** The detail's fields in the order the API shows them; guest_phone and language never leave. */
@@ -91,6 +99,8 @@ const FIELDS = {
   updated_at: instant('updated_at'),
   hold_expires_at: instant('hold_expires_at'),
   link_expires_at: instant('link_expires_at'),
+  guarantee_failed_at: instant('guarantee_failed_at'),
+  guarantee_failures: value('guarantee_failures'),
 } as const satisfies Record<keyof RequestDetail, Field>; // every field of the detail, and no other
 
 function present(f: Field, r: Source): unknown {

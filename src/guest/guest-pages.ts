@@ -1,6 +1,7 @@
-import { formatMoney, type Language } from '../domain/index.js';
+import { formatMoney, holdMonthFor, isIsoDate, type Language } from '../domain/index.js';
 import { html, htmlDocument, type SafeHtml } from '../html/index.js';
 import type { EmbeddedCardForm, GuestCheckout, HostedCardForm } from '../providers/index.js';
+import { GUARANTEE_GUEST_MESSAGES, monthWords } from './guarantee-messages.js';
 import type { GuestRequest, HotelDisplay } from './guest-request.js';
 import { accentStylesheetPath, STYLESHEET_PATH } from './guest-styles.js';
 import type { Outcome } from './guest-view.js';
@@ -175,14 +176,45 @@ export function paymentPage(
 ${summary(req, m)}
 <p class="explain">${explanation}</p>
 ${termsLink(req.hotel, m)}
-${opts.retry ? html`<p class="notice">${m.retryNotice}</p>` : ''}
+${opts.retry ? html`<p class="notice">${retryNotice(req, m)}</p>` : ''}
 </div>
 ${form.kind === 'embedded-form' ? embeddedForm(m, form) : cardForm(req, m, form)}`,
   });
 }
 
+/** Why the guest sees the form again: a refused guarantee, a card lapsing too soon, or a technical error. */
+function retryNotice(req: GuestRequest, m: Messages): string {
+  if (req.cardExpiresTooSoon || req.guaranteeFailed) return anotherCardNotice(req, m).text;
+  return m.retryNotice;
+}
+
+/** The words of an ERROR that asks for another card (the caller knows it is one). */
+function anotherCardNotice(req: GuestRequest, m: Messages): Notice {
+  const g = GUARANTEE_GUEST_MESSAGES[req.language];
+  const checkin = req.stay.checkin;
+  if (req.cardExpiresTooSoon && checkin && isIsoDate(checkin)) {
+    const today = new Date().toISOString().slice(0, 10);
+    return g.cardExpiresTooSoon(monthWords(holdMonthFor(checkin, today), m.locale));
+  }
+  return g.guaranteeFailed(req.maskedPan || null);
+}
+
 const SUCCESS: ReadonlySet<Outcome> = new Set<Outcome>(['registered', 'paid']);
-const PROBLEM: ReadonlySet<Outcome> = new Set<Outcome>(['refused', 'givenBack', 'error', 'expired']);
+const PROBLEM: ReadonlySet<Outcome> = new Set<Outcome>([
+  'refused',
+  'givenBack',
+  'error',
+  'expired',
+  'guaranteeFailed',
+  'cardExpiresTooSoon',
+]);
+/** Outcomes whose way forward is the card form again, on the same link. */
+const RETRY: ReadonlySet<Outcome | 'unavailable'> = new Set([
+  'error',
+  'unavailable',
+  'guaranteeFailed',
+  'cardExpiresTooSoon',
+]);
 
 function outcomeNotice(req: GuestRequest, outcome: Outcome, m: Messages): Notice {
   switch (outcome) {
@@ -192,6 +224,9 @@ function outcomeNotice(req: GuestRequest, outcome: Outcome, m: Messages): Notice
       return m.charged(money(req.amountCapturedCents, req));
     case 'refunded':
       return m.refunded(money(req.amountRefundedCents || req.amountCapturedCents, req));
+    case 'guaranteeFailed':
+    case 'cardExpiresTooSoon':
+      return anotherCardNotice(req, m);
     default:
       return m[outcome];
   }
@@ -210,8 +245,7 @@ export function outcomePage(req: GuestRequest, outcome: Outcome | 'unavailable',
         ? 'problem'
         : 'info';
   let action: SafeHtml | '' = '';
-  if (outcome === 'error' || outcome === 'unavailable')
-    action = html`<p><a class="button" href="${payUrl}">${m.tryAgain}</a></p>`;
+  if (RETRY.has(outcome)) action = html`<p><a class="button" href="${payUrl}">${m.tryAgain}</a></p>`;
   if (outcome === 'processing') action = html`<p><a href="${resultUrl}">${m.refresh}</a></p>`;
   // A refusal is final for this request: the guest's way forward is the hotel, so its contact is right here.
   if (outcome === 'refused')

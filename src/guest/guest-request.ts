@@ -1,5 +1,12 @@
 import { guestRequestsRepository, type Queryable } from '../db/index.js';
-import { type Currency, isUuid, type Language, type RequestType, type Status } from '../domain/index.js';
+import {
+  CARD_EXPIRES_BEFORE_HOLD,
+  type Currency,
+  isUuid,
+  type Language,
+  type RequestType,
+  type Status,
+} from '../domain/index.js';
 import { holdDaysTold } from '../providers/index.js';
 import { logoPath } from '../tenants/index.js';
 
@@ -60,6 +67,10 @@ export interface GuestRequest {
   linkExpired: boolean;
   /** Money the guest paid since the last status change could not be taken, and went back. */
   moneyGivenBack: boolean;
+  /** ERROR because the bank refused the guarantee's hold: the guest is asked for another card. */
+  guaranteeFailed: boolean;
+  /** ERROR because the card just registered lapses before its hold (the card was not kept). */
+  cardExpiresTooSoon: boolean;
 }
 
 /** A text value of reservation_data, one line, or nothing. */
@@ -118,5 +129,7 @@ export async function findGuestRequest(db: Queryable, id: string): Promise<Guest
     account: row.account_provider ? { provider: row.account_provider, mode: row.account_mode } : null,
     linkExpired: row.link_expired,
     moneyGivenBack: row.money_given_back,
+    guaranteeFailed: row.guarantee_failed,
+    cardExpiresTooSoon: row.status === 'ERROR' && row.last_reason === CARD_EXPIRES_BEFORE_HOLD,
   };
 }

@@ -12,7 +12,9 @@ export type Outcome =
   | 'cancelled'
   | 'expired'
   | 'refunded'
-  | 'processing';
+  | 'processing'
+  | 'guaranteeFailed'
+  | 'cardExpiresTooSoon';
 
 export type GuestView = { kind: 'form'; retry: boolean } | { kind: 'outcome'; outcome: Outcome };
 
@@ -39,6 +41,12 @@ function settled(req: GuestRequest): Outcome {
   }
 }
 
+/** Which ERROR it is: a card lapsing before its hold, a refused guarantee, or a technical error. */
+function errorOutcome(req: GuestRequest): Outcome {
+  if (req.cardExpiresTooSoon) return 'cardExpiresTooSoon';
+  return req.guaranteeFailed ? 'guaranteeFailed' : 'error';
+}
+
 /**
  * `/payment/<uuid>/`: the card form while the request can still be paid and its link is alive;
  * otherwise the outcome. ERROR shows the form again, with a word about the failed attempt.
@@ -61,7 +69,7 @@ export function resultPageView(req: GuestRequest): Outcome {
   if (req.moneyGivenBack) return 'givenBack';
   if (PAYABLE.has(req.status)) {
     if (req.linkExpired) return 'expired';
-    return req.status === 'ERROR' ? 'error' : 'processing';
+    return req.status === 'ERROR' ? errorOutcome(req) : 'processing';
   }
   return settled(req);
 }

@@ -38,7 +38,7 @@ export const PAYMENT_WORDING: Record<Language, PaymentWording> = {
         : 'Aucun montant n’est débité maintenant. Votre carte est enregistrée en garantie de votre réservation.',
     depositExplanation: (amount) => `Le montant de ${amount} sera débité immédiatement sur votre carte.`,
     holdNotice: (hotel, from, days) =>
-      `${from ? `À partir du ${from}` : 'Avant votre arrivée'}, ${hotel} pourra bloquer au plus ce montant sur votre carte, pendant ${days} jours au maximum. Il n'est débité qu'en cas de non-présentation ; sinon il est libéré.`,
+      `${from ? `À partir du ${from}` : 'Avant votre arrivée'}, ${hotel} pourra bloquer au plus ce montant sur votre carte, pendant ${days} jours au maximum. Il n’est débité qu’en cas de non-présentation ; sinon il est libéré.`,
     checkin: 'Arrivée',
     checkout: 'Départ',
     roomType: 'Type de chambre',

@@ -11,7 +11,14 @@ import {
   type StatusChange,
   tenantOfDeletedRequest,
 } from '../db/index.js';
-import { nextStatus, type Status, type Trigger } from '../domain/index.js';
+import {
+  CARD_EXPIRES_BEFORE_HOLD,
+  cardExpiresBeforeHold,
+  holdMonthFor,
+  nextStatus,
+  type Status,
+  type Trigger,
+} from '../domain/index.js';
 import type { MoneyRunner } from '../payment-requests/index.js';
 import { giveBack } from '../payment-requests/index.js';
 import type { ProviderNotification } from '../providers/index.js';
@@ -39,6 +46,27 @@ export interface NotificationDeps {
   runner: MoneyRunner;
   cardTokens: SecretBox;
   log?: { warn(obj: object, msg: string): void };
+}
+
+/**
+ * A card registered for an IMPRINT that lapses before its hold is placed: the hold would be
+ * refused, so the registration is taken as a failed attempt (ERROR, the guest asked on the
+ * spot for another card) and the card is not kept. The provider accepted it; nothing was
+ * debited (a registration moves no money), so nothing goes back.
+ */
+function expiringCardRefused(n: ProviderNotification, row: LockedRow | undefined, now: Date): ProviderNotification {
+  if (n.outcome !== 'registered' || row?.request_type !== 'IMPRINT' || !row.checkin) return n;
+  if (!n.expiryMonth || !n.expiryYear) return n;
+  const today = now.toISOString().slice(0, 10);
+  if (!cardExpiresBeforeHold({ month: n.expiryMonth, year: n.expiryYear }, row.checkin, today)) return n;
+  const expiry = `${String(n.expiryMonth).padStart(2, '0')}/${n.expiryYear}`;
+  return {
+    eventId: n.eventId,
+    paymentRequestId: n.paymentRequestId,
+    outcome: 'error',
+    detail: `card expires ${expiry}, before its hold in ${holdMonthFor(row.checkin, today)}`,
+    reason: CARD_EXPIRES_BEFORE_HOLD,
+  };
 }
 
 /**
@@ -70,17 +98,18 @@ export function notifications(deps: NotificationDeps) {
   const { db, ledger, runner, cardTokens } = deps;
 
   return {
-    async apply(provider: string, n: ProviderNotification): Promise<NotificationOutcome> {
+    async apply(provider: string, notified: ProviderNotification): Promise<NotificationOutcome> {
       let incident: LedgerEntry | undefined;
       const outcome = await db.transaction(async (tx): Promise<NotificationOutcome> => {
         const fresh = await recordProviderEvent(tx, {
           provider,
-          eventId: n.eventId,
-          paymentRequestId: n.paymentRequestId,
-          outcome: n.outcome,
+          eventId: notified.eventId,
+          paymentRequestId: notified.paymentRequestId,
+          outcome: notified.outcome,
         });
         if (!fresh) return 'duplicate';
-        const row = await lockNotifiedRequest(tx, n.paymentRequestId);
+        const row = await lockNotifiedRequest(tx, notified.paymentRequestId);
+        const n = expiringCardRefused(notified, row, new Date());
         const tenantId = row?.tenant_id ?? (await tenantOfDeletedRequest(tx, n.paymentRequestId));
         if (!tenantId) return 'unknown_order';
         const to = row ? nextStatus(row.status, TRIGGER_OF[n.outcome], row.request_type) : undefined;
@@ -161,7 +190,7 @@ export function notifications(deps: NotificationDeps) {
       from: [row.status],
       to,
       actor: { source: 'ipn', actor: provider },
-      detail: { event_id: n.eventId, detail: n.detail ?? null },
+      detail: { event_id: n.eventId, detail: n.detail ?? null, ...(n.reason ? { reason: n.reason } : {}) },
       set: {
         provider,
         ...(n.transactionId ? { providerTransactionId: n.transactionId } : {}),

@@ -44,7 +44,8 @@ export interface DeferredPaymentsResult {
  * The daily pre-authorisation: for every IMPRINT in AUTHORISED with a stored card
  * token whose check-in is from `date` to `date + 2` (so a day the job did not run is caught up),
  * a silent payment with manual validation for the request's amount. Success: the request is
- * AUTHORISED_TO_VALIDATE with its hold's end; a refusal: REFUSED; a technical failure: it stays
+ * AUTHORISED_TO_VALIDATE with its hold's end; a refusal: a failed guarantee, ERROR, the hotel
+ * told and the guest asked for another card (holdOperation); a technical failure: it stays
  * AUTHORISED and the next run tries again. Each request is claimed before the provider is asked
  * (one winner against a concurrent run), and the provider is called outside any transaction.
  * A second run finds nothing left to do.

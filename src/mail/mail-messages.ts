@@ -42,7 +42,7 @@ const fr: MailMessages = {
   capturedLabel: 'Montant débité',
   cardRegisteredSubject: (hotel) => `${hotel} : votre carte est enregistrée en garantie`,
   cardRegisteredIntro: (hotel) =>
-    `Votre carte est enregistrée en garantie de votre réservation chez ${hotel}. Aucun montant n'a été débité.`,
+    `Votre carte est enregistrée en garantie de votre réservation chez ${hotel}. Aucun montant n’a été débité.`,
   captureSubject: (hotel) => `${hotel} : un montant a été débité sur votre carte`,
   captureIntro: (amount, hotel) =>
     `${hotel} a débité ${amount} sur la carte enregistrée en garantie de votre réservation.`,

@@ -4,6 +4,7 @@ import type { Config } from '../config/index.js';
 import type { Queryable } from '../db/index.js';
 import { type ClaimedEmail, emailOutboxRepository } from '../db/index.js';
 import { type EmailSubject, emailSubjects } from './email-subjects.js';
+import { renderGuaranteeFailedGuest, renderGuaranteeFailedHotel } from './guarantee-templates.js';
 import {
   type RenderedMail,
   renderCardRegistered,
@@ -93,14 +94,30 @@ function renderFor(row: ClaimedEmail, s: EmailSubject, publicBaseUrl: string): R
     case 'release_notice':
     case 'refund_notice':
       return renderMoneyNotice(row.kind, s, s.tenant_name, row.moved_amount);
+    case 'guarantee_failed_guest':
+      return renderGuaranteeFailedGuest(s, s.tenant_name, publicBaseUrl);
+    case 'guarantee_failed_hotel':
+      return renderGuaranteeFailedHotel(s, s.tenant_name, publicBaseUrl, {
+        reason: s.last_hold_error,
+        failures: s.guarantee_failures,
+        guestAsked: row.guest_asked === true,
+      });
   }
+}
+
+/** Where the e-mail goes: the guest, or for the hotel's own e-mails its contact address. */
+function recipientOf(row: ClaimedEmail, s: EmailSubject): string {
+  if (row.kind !== 'guarantee_failed_hotel') return s.guest_email;
+  // Queued only while the tenant had one; removed since, the e-mail has nowhere to go.
+  if (!s.contact_email) throw new Error('the tenant has no contact_email');
+  return s.contact_email;
 }
 
 function buildMessage(row: ClaimedEmail, s: EmailSubject, publicBaseUrl: string, host: string): Message {
   const mail: RenderedMail = renderFor(row, s, publicBaseUrl);
   return {
     from: { name: s.tenant_name.replace(/[\r\n]+/g, ' '), address: s.sender_email || `no-reply@${host}` },
-    to: s.guest_email,
+    to: recipientOf(row, s),
     subject: mail.subject,
     text: mail.text,
     html: mail.html,

@@ -10,7 +10,10 @@ import { MAIL_MESSAGES, type MailMessages } from './mail-messages.js';
  * `hold_days` as long as a hold may last at most (the tenant's setting, or less where the
  * provider lapses it sooner).
  */
-export type MailRequest = Omit<EmailSubjectRow, 'guest_email' | 'tenant_name' | 'sender_email' | 'account_provider'>;
+export type MailRequest = Omit<
+  EmailSubjectRow,
+  'guest_email' | 'tenant_name' | 'sender_email' | 'account_provider' | 'contact_email'
+>;
 
 export interface RenderedMail {
   subject: string;
@@ -24,7 +27,7 @@ export function paymentUrl(publicBaseUrl: string, id: string): string {
 }
 
 /** The card as the guest knows it: masked number and expiry, when the provider gave them. */
-function cardLines(req: MailRequest, m: MailMessages): [string, string][] {
+export function cardLines(req: MailRequest, m: MailMessages): [string, string][] {
   if (!req.masked_pan) return [];
   const expiry =
     req.card_expiry_month && req.card_expiry_year
@@ -34,7 +37,7 @@ function cardLines(req: MailRequest, m: MailMessages): [string, string][] {
 }
 
 /** checkin, checkout and room_type when the PMS sent them; reservation_data is free-form. */
-function reservationLines(req: MailRequest, m: MailMessages): [string, string][] {
+export function reservationLines(req: MailRequest, m: MailMessages): [string, string][] {
   const data = req.reservation_data ?? {};
   const value = (key: string): string | undefined => {
     const v = data[key];
@@ -50,11 +53,11 @@ function reservationLines(req: MailRequest, m: MailMessages): [string, string][]
   return lines;
 }
 
-function guestName(req: MailRequest): string {
+export function guestName(req: MailRequest): string {
   return oneLine(`${req.guest_first_name} ${req.guest_last_name}`);
 }
 
-function layout(hotel: string, lang: Language, body: SafeHtml): string {
+export function layout(hotel: string, lang: Language, body: SafeHtml): string {
   return html`<!doctype html>
 <html lang="${lang}">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${hotel}</title></head>
@@ -67,18 +70,18 @@ ${body}
 </html>`.value;
 }
 
-function detailsHtml(lines: [string, string][]): SafeHtml {
+export function detailsHtml(lines: [string, string][]): SafeHtml {
   return html`<table role="presentation" style="border-collapse:collapse;margin:16px 0">${lines.map(
     ([label, value]) =>
       html`<tr><td style="padding:4px 16px 4px 0;color:#52525b">${label}</td><td style="padding:4px 0">${value}</td></tr>`,
   )}</table>`;
 }
 
-function detailsText(lines: [string, string][]): string {
+export function detailsText(lines: [string, string][]): string {
   return lines.map(([label, value]) => `${label}: ${value}`).join('\n');
 }
 
-function signatureHtml(m: MailMessages, hotel: string): SafeHtml {
+export function signatureHtml(m: MailMessages, hotel: string): SafeHtml {
   const [first, ...rest] = m.signature(hotel).split('\n');
   return html`<p>${first}${rest.map((line) => html`<br>${line}`)}</p>`;
 }

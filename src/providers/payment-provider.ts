@@ -130,6 +130,11 @@ export interface ProviderNotification {
   currency?: string;
   detail?: string;
   /**
+   * Set by payreq, never by a provider: why payreq itself turned the event into a failed
+   * attempt (a card that lapses before its hold), for the guest page to word it.
+   */
+  reason?: string;
+  /**
    * The tenant's account (its version) whose key verified the notification: the account that
    * took the money, an old one when the guest paid after an account switch on a form handed out
    * before it. Absent: the tenant's account as it is now (a provider without accounts).

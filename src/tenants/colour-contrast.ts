@@ -41,12 +41,18 @@ export function contrastRatio(a: string, b: string): number {
  * with white text and with the page background, against the 4.5:1 it needs.
  */
 export function accentContrastProblem(hex: string): string | undefined {
+  const { lowest, shown, against } = lowestAccentContrast(hex);
+  if (lowest >= MIN_CONTRAST) return undefined;
+  const what = against === 'text' ? 'white text' : `the page background ${GUEST_PAGE_BACKGROUND}`;
+  return `has a contrast of ${shown}:1 with ${what}; at least ${MIN_CONTRAST}:1 is needed (WCAG AA): choose a darker colour`;
+}
+
+/** The lower of an accent's two contrasts, and with what; `shown` rounded down to two decimals. */
+export function lowestAccentContrast(hex: string): { lowest: number; shown: string; against: 'text' | 'page' } {
   const withText = contrastRatio(hex, ACCENT_TEXT_COLOUR);
   const withPage = contrastRatio(hex, GUEST_PAGE_BACKGROUND);
   const lowest = Math.min(withText, withPage);
-  if (lowest >= MIN_CONTRAST) return undefined;
   // Rounded down: a ratio of 4.49 must not read as "4.5, needs 4.5".
   const shown = (Math.floor(lowest * 100) / 100).toFixed(2);
-  const against = withText <= withPage ? 'white text' : `the page background ${GUEST_PAGE_BACKGROUND}`;
-  return `has a contrast of ${shown}:1 with ${against}; at least ${MIN_CONTRAST}:1 is needed (WCAG AA): choose a darker colour`;
+  return { lowest, shown, against: withText <= withPage ? 'text' : 'page' };
 }

@@ -5,6 +5,7 @@ export {
   accentContrastProblem,
   contrastRatio,
   GUEST_PAGE_BACKGROUND,
+  lowestAccentContrast,
   normaliseHexColour,
 } from './colour-contrast.js';
 export {
@@ -13,6 +14,7 @@ export {
   SETTING_FIELDS,
   type SettingField,
   type SettingKind,
+  type SettingProblemCode,
   type SettingsPatch,
   type SettingValue,
 } from './settings-fields.js';

@@ -72,6 +72,20 @@ export const SETTING_FIELDS: readonly SettingField[] = [
     help: 'days a payment link stays payable',
   },
   {
+    name: 'guarantee_ask_guest',
+    option: 'guarantee-ask-guest',
+    kind: 'boolean',
+    help: 'when the bank refuses the hold of a guarantee, e-mail the guest the payment link to register another card',
+  },
+  {
+    name: 'guarantee_max_asks',
+    option: 'guarantee-max-asks',
+    kind: 'integer',
+    min: 0,
+    max: 10,
+    help: 'how many times a guest is e-mailed for another card, per request; after that only the hotel is told',
+  },
+  {
     name: 'create_rate_limit',
     option: 'create-rate-limit',
     kind: 'integer',
@@ -108,7 +122,7 @@ export const SETTING_FIELDS: readonly SettingField[] = [
     kind: 'email',
     max: 254,
     nullable: true,
-    help: 'e-mail address shown to guests; empty: not shown',
+    help: 'e-mail address shown to guests, and where payreq tells the hotel of a refused guarantee; empty: neither',
   },
   {
     name: 'terms_url',
@@ -182,23 +196,44 @@ function canonicalTimezone(value: string): string | undefined {
   }
 }
 
+/** What is wrong with a value: in English for the CLI and the API, and as a code a page words. */
+export type SettingProblemCode =
+  | 'true_or_false'
+  | 'on_or_off'
+  | 'needs_value'
+  | 'empty'
+  | 'too_long'
+  | 'control_characters'
+  | 'one_line'
+  | 'phone'
+  | 'https_url'
+  | 'hex_colour'
+  | 'low_contrast'
+  | 'email'
+  | 'time_zone'
+  | 'whole_number';
+
+export interface SettingProblem {
+  problem: string;
+  code: SettingProblemCode;
+}
+
 /** One raw value (a CLI option or a form field) to its stored value, or what is wrong with it. */
-export function parseSetting(
-  field: SettingField,
-  raw: string | boolean,
-): { value: SettingValue } | { problem: string } {
+export function parseSetting(field: SettingField, raw: string | boolean): { value: SettingValue } | SettingProblem {
   if (field.kind === 'boolean') {
     if (typeof raw === 'boolean') return { value: raw };
     // Typed after its option: only the two words, so a slip never turns a security setting off.
     if (field.valueOption) {
       const word = raw.trim().toLowerCase();
-      return word === 'true' || word === 'false' ? { value: word === 'true' } : { problem: 'must be true or false' };
+      return word === 'true' || word === 'false'
+        ? { value: word === 'true' }
+        : { problem: 'must be true or false', code: 'true_or_false' };
     }
     if (['true', 'on', '1', 'yes'].includes(raw)) return { value: true };
     if (['false', 'off', '0', 'no', ''].includes(raw)) return { value: false };
-    return { problem: 'must be on or off' };
+    return { problem: 'must be on or off', code: 'on_or_off' };
   }
-  if (typeof raw === 'boolean') return { problem: 'needs a value' };
+  if (typeof raw === 'boolean') return { problem: 'needs a value', code: 'needs_value' };
   const v = raw.trim();
   if (field.nullable && (v === '' || (field.kind === 'integer' && v.toLowerCase() === 'default'))) {
     return { value: null };
@@ -206,19 +241,21 @@ export function parseSetting(
   switch (field.kind) {
     case 'text': {
       const text = cleanText(v, field.multiline === true);
-      if (text.length < (field.min ?? 0) || text === '') return { problem: 'must not be empty' };
+      if (text.length < (field.min ?? 0) || text === '') return { problem: 'must not be empty', code: 'empty' };
       if (text.length > (field.max ?? Number.POSITIVE_INFINITY)) {
-        return { problem: `must be at most ${field.max} characters (got ${text.length})` };
+        return { problem: `must be at most ${field.max} characters (got ${text.length})`, code: 'too_long' };
       }
       if (CONTROL.test(text) || (!field.multiline && text.includes('\n'))) {
-        return { problem: field.multiline ? 'must not contain control characters' : 'must be one line of text' };
+        return field.multiline
+          ? { problem: 'must not contain control characters', code: 'control_characters' }
+          : { problem: 'must be one line of text', code: 'one_line' };
       }
       return { value: text };
     }
     case 'phone': {
       const digits = v.replace(/\D/g, '').length;
       if (v.length > (field.max ?? 30) || !PHONE.test(v) || digits < 6 || digits > 20) {
-        return { problem: 'must be a phone number: digits, spaces, + ( ) - . /, 6 to 20 digits' };
+        return { problem: 'must be a phone number: digits, spaces, + ( ) - . /, 6 to 20 digits', code: 'phone' };
       }
       return { value: v.replace(/\s+/g, ' ') };
     }
@@ -226,25 +263,26 @@ export function parseSetting(
       const href = v.length <= (field.max ?? 500) ? httpsUrl(v) : undefined;
       return href && href.length <= (field.max ?? 500)
         ? { value: href }
-        : { problem: `must be an https:// address of at most ${field.max ?? 500} characters` };
+        : { problem: `must be an https:// address of at most ${field.max ?? 500} characters`, code: 'https_url' };
     }
     case 'colour': {
       const colour = normaliseHexColour(v);
-      if (!colour) return { problem: 'must be a hex colour such as #1f4e79' };
+      if (!colour) return { problem: 'must be a hex colour such as #1f4e79', code: 'hex_colour' };
       const contrast = accentContrastProblem(colour);
-      return contrast ? { problem: `${colour} ${contrast}` } : { value: colour };
+      return contrast ? { problem: `${colour} ${contrast}`, code: 'low_contrast' } : { value: colour };
     }
     case 'email':
-      if (v.length > (field.max ?? 254) || !EMAIL.test(v)) return { problem: 'must be an e-mail address' };
+      if (v.length > (field.max ?? 254) || !EMAIL.test(v))
+        return { problem: 'must be an e-mail address', code: 'email' };
       return { value: v };
     case 'timezone': {
       const zone = canonicalTimezone(v);
-      return zone ? { value: zone } : { problem: 'must be an IANA time zone such as Europe/Paris' };
+      return zone ? { value: zone } : { problem: 'must be an IANA time zone such as Europe/Paris', code: 'time_zone' };
     }
     case 'integer': {
       const n = INTEGER.test(v) ? Number(v) : Number.NaN;
       if (!Number.isInteger(n) || n < (field.min ?? 0) || n > (field.max ?? Number.MAX_SAFE_INTEGER)) {
-        return { problem: `must be a whole number from ${field.min} to ${field.max}` };
+        return { problem: `must be a whole number from ${field.min} to ${field.max}`, code: 'whole_number' };
       }
       return { value: n };
     }
@@ -265,7 +303,7 @@ export function parseSettings(raw: Readonly<Record<string, string | boolean | un
     const value = raw[field.name];
     if (value === undefined) continue;
     const parsed = parseSetting(field, value);
-    if ('problem' in parsed) issues.push({ field: field.name, message: parsed.problem });
+    if ('problem' in parsed) issues.push({ field: field.name, message: parsed.problem, code: parsed.code });
     else patch[field.name] = parsed.value;
   }
   return { patch, issues };

@@ -16,6 +16,8 @@ export function presentTenant(t: Tenant): Record<string, unknown> {
     create_rate_limit: t.create_rate_limit,
     hold_days: t.hold_days,
     link_lifetime_days: t.link_lifetime_days,
+    guarantee_ask_guest: t.guarantee_ask_guest,
+    guarantee_max_asks: t.guarantee_max_asks,
     address: t.address,
     phone: t.phone,
     contact_email: t.contact_email,

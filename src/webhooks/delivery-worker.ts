@@ -1,6 +1,7 @@
 import { startPollingLoop } from '../background/index.js';
 import type { ClaimedDelivery, Repositories } from '../db/index.js';
 import type { SecretKeyRing } from '../secrets/index.js';
+import type { Resolve } from './address-guard.js';
 import { webhookSecrets } from './endpoints.js';
 import { postOnce } from './http-post.js';
 import { SIGNATURE_HEADER, signatureHeader } from './signature.js';
@@ -39,6 +40,13 @@ export interface WebhookOptions {
   log?: WebhookLog;
   /** The clock, for tests to drive; unset, the database's. */
   now?: () => Date;
+  /**
+   * WEBHOOKS_ALLOW_PRIVATE=on: deliveries may go to loopback and private addresses. Off unless
+   * given: the SSRF guard refuses them (address-guard.ts).
+   */
+  allowPrivate?: boolean;
+  /** The resolver the connection's lookup uses (tests inject one); the system's by default. */
+  resolve?: Resolve;
 }
 
 export const GIVE_UP_AFTER_MS = 3 * 24 * 60 * 60 * 1000;
@@ -97,15 +105,20 @@ async function deliver(ctx: WebhookContext, opts: WebhookOptions, row: ClaimedDe
   const body = deliveryBody(row);
   let status: number | null = null;
   let error: string;
+  const startedAt = new Date();
   try {
-    const secret = webhookSecrets(ctx.secretKeys).open(row.secret_sealed, row.endpoint_id);
-    status = await postOnce(
+    const box = webhookSecrets(ctx.secretKeys);
+    // During a rotation's grace, both secrets sign: the new one first, the replaced one last.
+    const secrets = [row.secret_sealed, row.previous_secret_sealed]
+      .filter((s): s is string => s !== null)
+      .map((sealed) => box.open(sealed, row.endpoint_id));
+    const answer = await postOnce(
       row.url,
       body,
       {
         'content-type': 'application/json',
         'user-agent': 'payreq-webhooks/1',
-        [SIGNATURE_HEADER]: signatureHeader(secret, body, Math.floor(Date.now() / 1000)),
+        [SIGNATURE_HEADER]: signatureHeader(secrets, body, Math.floor(Date.now() / 1000)),
         'payreq-event-id': row.event_id,
         'payreq-delivery-attempt': String(row.attempts),
       },
@@ -113,14 +126,21 @@ async function deliver(ctx: WebhookContext, opts: WebhookOptions, row: ClaimedDe
         connectTimeoutMs: opts.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
         timeoutMs: opts.timeoutMs ?? DELIVERY_TIMEOUT_MS,
       },
+      { allowPrivate: opts.allowPrivate ?? false, resolve: opts.resolve },
     );
-    error = `HTTP ${status}`;
+    status = answer.status;
+    // A redirect is never followed: it could lead anywhere, the guard's checks included.
+    error =
+      status >= 300 && status < 400
+        ? `HTTP ${status}: redirect${answer.location ? ` to ${answer.location.slice(0, 500)}` : ''} not followed (register the final URL)`
+        : `HTTP ${status}`;
   } catch (err) {
     error = err instanceof Error ? err.message : String(err);
   }
+  const timing = { attempt: row.attempts, startedAt, durationMs: Date.now() - startedAt.getTime() };
   try {
     if (status !== null && status >= 200 && status < 300) {
-      await q.markDelivered({ id: row.id, endpointId: row.endpoint_id, statusCode: status, at: opts.now?.() });
+      await q.markDelivered({ id: row.id, endpointId: row.endpoint_id, statusCode: status, timing, at: opts.now?.() });
       return 'delivered';
     }
     const giveUpAfterMs = opts.giveUpAfterMs ?? GIVE_UP_AFTER_MS;
@@ -133,6 +153,7 @@ async function deliver(ctx: WebhookContext, opts: WebhookOptions, row: ClaimedDe
       backoffBaseMs: opts.retryBaseMs,
       maxBackoffMs: MAX_BACKOFF_MS,
       giveUpAfterMs,
+      timing,
       at: opts.now?.(),
     });
     log.info(

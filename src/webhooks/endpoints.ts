@@ -2,18 +2,37 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Repositories, WebhookEndpointRow } from '../db/index.js';
 import { STATUSES } from '../domain/index.js';
 import { type SecretKeyRing, secretBox } from '../secrets/index.js';
+import { checkHost, ForbiddenAddressError, type Resolve } from './address-guard.js';
 
 /**
  * Every event type: one per status, plus `partially_refunded` (money went back and the request
- * stays CAPTURED), `deleted` (the request is gone) and `incident` (money arrived where it
+ * stays CAPTURED), `guarantee_failed` (the bank refused an IMPRINT's hold: ERROR, the guest may
+ * give another card), `deleted` (the request is gone) and `incident` (money arrived where it
  * should not and was sent back).
  */
-export const EVENT_TYPES: readonly string[] = [...STATUSES, 'PARTIALLY_REFUNDED', 'DELETED', 'INCIDENT'].map(
-  (s) => `payment_request.${s.toLowerCase()}`,
-);
+export const EVENT_TYPES: readonly string[] = [
+  ...STATUSES,
+  'PARTIALLY_REFUNDED',
+  'GUARANTEE_FAILED',
+  'DELETED',
+  'INCIDENT',
+].map((s) => `payment_request.${s.toLowerCase()}`);
 
 /** Why an endpoint cannot be registered; the CLI and the back office show the message. */
 export class WebhookInputError extends Error {}
+
+/** How long the secret a rotation replaced keeps signing beside the new one: 24 hours. */
+export const ROTATION_GRACE_MS = 24 * 60 * 60 * 1000;
+
+/** Where endpoints may point: what the server runs as, and the operator's SSRF setting. */
+export interface EndpointRules {
+  /** NODE_ENV=production: https:// only. */
+  production: boolean;
+  /** WEBHOOKS_ALLOW_PRIVATE=on: loopback and private addresses are allowed. */
+  allowPrivate: boolean;
+  /** The resolver for the address check (tests inject one); the system's by default. */
+  resolve?: Resolve;
+}
 
 /** The box that seals endpoint secrets: one key per purpose, derived from SECRET_KEY. */
 export function webhookSecrets(keys: SecretKeyRing) {
@@ -39,10 +58,16 @@ export function presentEndpoint(e: WebhookEndpointRow) {
     disabled_at: e.disabled_at ? new Date(e.disabled_at).toISOString() : null,
     failing_since: e.failing_since ? new Date(e.failing_since).toISOString() : null,
     created_at: new Date(e.created_at).toISOString(),
+    previous_secret_expires_at: e.previous_secret_expires_at
+      ? new Date(e.previous_secret_expires_at).toISOString()
+      : null,
   };
 }
 
-function checkUrl(url: string, production: boolean): string {
+const newSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
+
+async function checkUrl(url: string, rules: EndpointRules): Promise<string> {
+  const production = rules.production;
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -56,6 +81,14 @@ function checkUrl(url: string, production: boolean): string {
   if (production && parsed.protocol !== 'https:') throw new WebhookInputError('the URL must be https:// in production');
   if (parsed.username || parsed.password) throw new WebhookInputError('the URL must not carry a user or password');
   if (url.length > 2000) throw new WebhookInputError('the URL is longer than 2000 characters');
+  try {
+    await checkHost(parsed.hostname, rules);
+  } catch (err) {
+    if (!(err instanceof ForbiddenAddressError)) throw err;
+    throw new WebhookInputError(
+      `${err.message}: webhooks may not point at the server's own network (WEBHOOKS_ALLOW_PRIVATE=on allows loopback and private addresses, for a PMS on the premises)`,
+    );
+  }
   return parsed.toString();
 }
 
@@ -74,13 +107,13 @@ function checkEvents(events: string[]): string[] {
 export async function createEndpoint(
   repos: Repositories,
   keys: SecretKeyRing,
-  production: boolean,
+  rules: EndpointRules,
   e: NewEndpoint,
 ): Promise<ReturnType<typeof presentEndpoint> & { secret: string }> {
-  const url = checkUrl(e.url, production);
+  const url = await checkUrl(e.url, rules);
   const events = checkEvents(e.events);
   const id = randomUUID();
-  const secret = `whsec_${randomBytes(32).toString('base64url')}`;
+  const secret = newSecret();
   const row = await repos.webhooks.createEndpoint({
     id,
     tenantId: e.tenantId,
@@ -89,4 +122,23 @@ export async function createEndpoint(
     secretSealed: webhookSecrets(keys).seal(secret, id),
   });
   return { ...presentEndpoint(row), secret };
+}
+
+/**
+ * Gives an endpoint a new secret and returns it: the only time it is shown. The secret it
+ * replaces keeps signing beside it for ROTATION_GRACE_MS, time to give the receiver the new
+ * one. Undefined: no such endpoint.
+ */
+export async function rotateEndpointSecret(
+  repos: Repositories,
+  keys: SecretKeyRing,
+  endpointId: string,
+): Promise<(ReturnType<typeof presentEndpoint> & { secret: string }) | undefined> {
+  const secret = newSecret();
+  const row = await repos.webhooks.rotateSecret({
+    endpointId,
+    secretSealed: webhookSecrets(keys).seal(secret, endpointId),
+    graceMs: ROTATION_GRACE_MS,
+  });
+  return row && { ...presentEndpoint(row), secret };
 }

@@ -1,5 +1,15 @@
 // Webhooks: endpoints a tenant registers, the signed deliveries of its events, and their worker.
 export {
+  type AddressClass,
+  addressAllowed,
+  checkHost,
+  classifyAddress,
+  ForbiddenAddressError,
+  type GuardPolicy,
+  guardedLookup,
+  type Resolve,
+} from './address-guard.js';
+export {
   deliverDueWebhooks,
   deliveryBody,
   GIVE_UP_AFTER_MS,
@@ -9,5 +19,15 @@ export {
   type WebhookLog,
   type WebhookOptions,
 } from './delivery-worker.js';
-export { createEndpoint, EVENT_TYPES, presentEndpoint, WebhookInputError, webhookSecrets } from './endpoints.js';
+export {
+  createEndpoint,
+  type EndpointRules,
+  EVENT_TYPES,
+  presentEndpoint,
+  ROTATION_GRACE_MS,
+  rotateEndpointSecret,
+  WebhookInputError,
+  webhookSecrets,
+} from './endpoints.js';
+export { type PostAnswer, postOnce } from './http-post.js';
 export { SIGNATURE_HEADER, signatureHeader, verifySignature } from './signature.js';

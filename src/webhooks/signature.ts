@@ -1,15 +1,22 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-/** The header every delivery carries: `t=<unix seconds>,v1=<hex HMAC-SHA-256 of "t.body">`. */
+/**
+ * The header every delivery carries: `t=<unix seconds>,v1=<hex HMAC-SHA-256 of "t.body">`, with
+ * one `v1=` per secret that signs: after a rotation, the new secret's first and the previous
+ * one's last, for the grace period (a receiver that reads only the last `v1=` keeps working
+ * with the old secret until it is given the new one).
+ */
 export const SIGNATURE_HEADER = 'payreq-signature';
 
 /**
  * Signs a delivery as Stripe does: the timestamp is part of what is signed, so a captured
  * request cannot be replayed later with a fresh header.
  */
-export function signatureHeader(secret: string, body: string, unixSeconds: number): string {
-  const mac = createHmac('sha256', secret).update(`${unixSeconds}.${body}`).digest('hex');
-  return `t=${unixSeconds},v1=${mac}`;
+export function signatureHeader(secrets: string | readonly string[], body: string, unixSeconds: number): string {
+  const macs = (typeof secrets === 'string' ? [secrets] : secrets).map(
+    (secret) => `v1=${createHmac('sha256', secret).update(`${unixSeconds}.${body}`).digest('hex')}`,
+  );
+  return [`t=${unixSeconds}`, ...macs].join(',');
 }
 
 /**

@@ -30,6 +30,8 @@ const DETAIL_FIELDS = [
   'updated_at',
   'hold_expires_at',
   'link_expires_at',
+  'guarantee_failed_at',
+  'guarantee_failures',
 ].sort();
 
 const EXPECTED_CYCLE: Record<Status, 'OPEN' | 'CLOSED'> = {
@@ -95,6 +97,8 @@ describe(`GET /api/payment-requests/{uuid}/ (${ENGINE})`, () => {
         order_cycle: 'OPEN',
         email_sent: false,
         hold_expires_at: null,
+        guarantee_failed_at: null,
+        guarantee_failures: 0,
         created_at: undefined,
         updated_at: undefined,
         link_expires_at: undefined,

@@ -77,6 +77,8 @@ describe(`payreq tenant update and show (${ENGINE})`, { timeout: 300_000 }, () =
         timezone: 'Europe/Zurich',
         hold_days: 4,
         link_lifetime_days: 10,
+        guarantee_ask_guest: true,
+        guarantee_max_asks: 2,
         create_rate_limit: 0,
         // The guest page's settings, none set yet.
         address: null,

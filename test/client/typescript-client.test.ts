@@ -178,5 +178,10 @@ describe(`typed TypeScript client against the real service (${ENGINE})`, () => {
     assert.ok(!verifyWebhookSignature('whsec_test', `${body} `, header));
     assert.ok(!verifyWebhookSignature('whsec_test', body, signatureHeader('whsec_test', body, now - 3600)));
     assert.ok(!verifyWebhookSignature('whsec_test', body, undefined));
+    // During a secret rotation's grace period the service signs with both: either secret verifies.
+    const both = signatureHeader(['whsec_new', 'whsec_test'], body, now);
+    assert.ok(verifyWebhookSignature('whsec_new', body, both));
+    assert.ok(verifyWebhookSignature('whsec_test', body, both));
+    assert.ok(!verifyWebhookSignature('whsec_other', body, both));
   });
 });

@@ -117,4 +117,13 @@ describe('operator settings: TRUST_PROXY, SECRET_KEY, timeouts, API_DOCS, METRIC
     // A bound longer than the default grace's half needs a longer grace.
     refused({ PROVIDER_TIMEOUT_MS: '61000' }, /\(61 s with PROVIDER_TIMEOUT_MS=61000\): set it to at least 122/);
   });
+
+  test('WEBHOOKS_ALLOW_PRIVATE: off unless set to on; any other value stops the start', () => {
+    assert.equal(loadConfig({}).webhooksAllowPrivate, false);
+    assert.equal(loadConfig(PRODUCTION).webhooksAllowPrivate, false);
+    assert.equal(loadConfig({ WEBHOOKS_ALLOW_PRIVATE: 'on' }).webhooksAllowPrivate, true);
+    assert.equal(loadConfig({ WEBHOOKS_ALLOW_PRIVATE: 'OFF' }).webhooksAllowPrivate, false);
+    for (const bad of ['yes', 'true', '1'])
+      refused({ WEBHOOKS_ALLOW_PRIVATE: bad }, /^WEBHOOKS_ALLOW_PRIVATE must be on or off/);
+  });
 });

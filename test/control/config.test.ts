@@ -94,11 +94,12 @@ describe(`back office configuration: API keys and tenant settings (${ENGINE})`, 
       timezone: 'Europe/Paris',
       hold_days: '99',
       link_lifetime_days: '30',
+      guarantee_max_asks: '2',
       create_rate_limit: '',
     });
     assert.equal(bad.statusCode, 422);
-    assert.match(bad.body, /id="s-sender_email-problem" class="problem">must be an e-mail address/);
-    assert.match(bad.body, /id="s-hold_days-problem" class="problem">must be a whole number from 1 to 30/);
+    assert.match(bad.body, /id="s-sender_email-problem" class="problem">Must be an e-mail address/);
+    assert.match(bad.body, /id="s-hold_days-problem" class="problem">Must be a whole number from 1 to 30/);
     assert.match(bad.body, /value="Renamed"/, 'what was typed is kept');
     assert.deepEqual(await t.repos.tenants.find(t.tenant.tenantId), tenantBefore, 'nothing saved');
 
@@ -109,6 +110,8 @@ describe(`back office configuration: API keys and tenant settings (${ENGINE})`, 
       timezone: 'europe/zurich',
       hold_days: '5',
       link_lifetime_days: '14',
+      guarantee_ask_guest: 'on',
+      guarantee_max_asks: '3',
       create_rate_limit: '60',
     });
     assert.equal(good.statusCode, 303);
@@ -122,9 +125,11 @@ describe(`back office configuration: API keys and tenant settings (${ENGINE})`, 
         after?.timezone,
         after?.hold_days,
         after?.link_lifetime_days,
+        after?.guarantee_ask_guest,
+        after?.guarantee_max_asks,
         after?.create_rate_limit,
       ],
-      ['Hôtel du Parc', 'desk@parc.example', true, 'Europe/Zurich', 5, 14, 60],
+      ['Hôtel du Parc', 'desk@parc.example', true, 'Europe/Zurich', 5, 14, true, 3, 60],
     );
     // An unticked box is "off".
     await c.post('/control/settings', {
@@ -133,6 +138,7 @@ describe(`back office configuration: API keys and tenant settings (${ENGINE})`, 
       timezone: 'Europe/Zurich',
       hold_days: '5',
       link_lifetime_days: '14',
+      guarantee_max_asks: '3',
       create_rate_limit: '',
     });
     const cleared = await t.repos.tenants.find(t.tenant.tenantId);
@@ -170,5 +176,26 @@ describe(`back office configuration: API keys and tenant settings (${ENGINE})`, 
     assert.ok(!lyra.body.includes('SEALED-SECRET-NEVER-SHOWN'), 'no secret, not even sealed');
     // Read-only: no field of the settings form carries it.
     assert.ok(!/name="shop_id"|name="mode"/.test(lyra.body));
+  });
+
+  test('settings: staff reading French or German read each problem in their language', async () => {
+    for (const [language, email, days] of [
+      ['fr', 'Doit être une adresse e-mail', 'Doit être un nombre entier de 1 à 30'],
+      ['de', 'Muss eine E-Mail-Adresse sein', 'Muss eine ganze Zahl von 1 bis 30 sein'],
+    ] as const) {
+      await c.get(`/control/language/${language}?back=/control/settings`);
+      const worded = await c.post('/control/settings', {
+        name: 'Renamed',
+        sender_email: 'not-an-address',
+        timezone: 'Europe/Paris',
+        hold_days: '99',
+        link_lifetime_days: '30',
+        create_rate_limit: '',
+      });
+      assert.equal(worded.statusCode, 422);
+      assert.match(worded.body, new RegExp(`id="s-sender_email-problem" class="problem">${email}<`));
+      assert.match(worded.body, new RegExp(`id="s-hold_days-problem" class="problem">${days}<`));
+    }
+    await c.get('/control/language/en?back=/control/settings');
   });
 });

@@ -65,9 +65,9 @@ describe(`back office: the guest page's settings and the logo (${ENGINE})`, { ti
     assert.equal(r.statusCode, 422);
     assert.match(
       r.body,
-      /id="s-accent_color-problem" class="problem">#ffcc00 has a contrast of 1\.\d\d:1 with .*at least 4\.5:1 is needed \(WCAG AA\)/,
+      /id="s-accent_color-problem" class="problem">A contrast of 1\.\d\d:1 with white text or the page; at least 4\.5:1 is needed \(WCAG AA\)/,
     );
-    assert.match(r.body, /id="s-terms_url-problem" class="problem">must be an https:\/\/ address/);
+    assert.match(r.body, /id="s-terms_url-problem" class="problem">Must be an https:\/\/ address/);
     assert.deepEqual(await tenant(), before);
   });
 

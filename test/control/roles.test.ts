@@ -47,6 +47,9 @@ const CONTRACT: Record<string, string> = {
   'GET /control/settings': 'manager',
   'POST /control/settings': 'manager',
   'GET /control/audit': 'manager',
+  'GET /control/webhooks': 'manager',
+  'POST /control/webhooks/:id/rotate': 'manager',
+  'GET /control/requests/export': 'viewer',
   'GET /control/team': 'manager',
   'POST /control/team/grant': 'manager',
   'GET /control/tenants': 'superuser',
@@ -73,6 +76,7 @@ function casesOf(key: string): Case[] {
     pattern
       .replace(':id', randomUUID())
       .replace(':batch', randomUUID())
+      .replace(':delivery', randomUUID())
       .replace(':userId', randomUUID())
       .replace(':prefix', 'nokey000')
       .replace(':username', 'nobody-here')

@@ -43,6 +43,7 @@ function visibleText(body: string): string {
 describe(`French and German are complete (${ENGINE})`, { timeout: 120_000 }, () => {
   let t: TestApp;
   let id = '';
+  let releasedRef = '';
   before(async () => {
     t = await startTestApp();
     await createUser(t, 'root-words');
@@ -68,6 +69,11 @@ describe(`French and German are complete (${ENGINE})`, { timeout: 120_000 }, () 
     );
     const released = await createRequest(t, { request_type: 'IMPRINT', amount: 50 });
     await arrangeStatus(t.db, released.uuid, 'AUTHORISED_TO_VALIDATE');
+    // As the daily job leaves a hold it placed: with its end.
+    await t.db.query(`UPDATE payment_requests SET hold_expires_at = now() + interval '6 days' WHERE id = $1`, [
+      released.uuid,
+    ]);
+    releasedRef = released.reference;
     await t.call({ method: 'POST', url: `/api/payment-requests/${released.uuid}/release/` });
   });
   after(() => t.close());
@@ -92,6 +98,16 @@ describe(`French and German are complete (${ENGINE})`, { timeout: 120_000 }, () 
       }
     }
   });
+
+  for (const language of CONTROL_LANGUAGES) {
+    test(`the list calls a freed hold released, as its detail does, in ${language}`, async () => {
+      const c = await new ControlClient(t, '10.5.0.3').signedIn('root-words');
+      await c.get(`/control/language/${language}?back=/control/requests`);
+      const row = (await c.get('/control/requests')).body.split('<tr>').find((r) => r.includes(`>${releasedRef}</a>`));
+      assert.ok(row, 'the released request is listed');
+      assert.match(row, new RegExp(`class="status CANCELLED">${CONTROL_MESSAGES[language].released}<`));
+    });
+  }
 
   for (const language of ['fr', 'de'] as const) {
     test(`no English or code word on the pages in ${language}`, async () => {

@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { addDays, dueCheckins, HOLD_DAYS_BEFORE_CHECKIN, holdDateFor } from '../../src/domain/index.js';
+import {
+  addDays,
+  cardExpiresBeforeHold,
+  dueCheckins,
+  HOLD_DAYS_BEFORE_CHECKIN,
+  holdDateFor,
+  holdMonthFor,
+} from '../../src/domain/index.js';
 
 describe('guarantee dates: when a hold is placed', () => {
   test('calendar days across a month, a year, a leap day and both DST changes', () => {
@@ -20,5 +27,19 @@ describe('guarantee dates: when a hold is placed', () => {
   test('due on a day: check-ins from that day to two days ahead, so a missed day is caught up', () => {
     assert.deepEqual(dueCheckins('2026-11-25'), { from: '2026-11-25', to: '2026-11-27' });
     assert.deepEqual(dueCheckins('2026-12-31'), { from: '2026-12-31', to: '2027-01-02' });
+  });
+
+  test('a card lapses before its hold when its month ends before the hold is placed', () => {
+    const today = '2026-11-25';
+    // Check-in 2 March: held on 28 February. A card valid through February still holds.
+    assert.equal(cardExpiresBeforeHold({ month: 2, year: 2027 }, '2027-03-02', today), false);
+    assert.equal(cardExpiresBeforeHold({ month: 1, year: 2027 }, '2027-03-02', today), true);
+    // Check-in 3 March: held on 1 March; February is too short.
+    assert.equal(cardExpiresBeforeHold({ month: 2, year: 2027 }, '2027-03-03', today), true);
+    assert.equal(holdMonthFor('2027-03-03', today), '2027-03');
+    // Across a year; and a hold date already past is today's.
+    assert.equal(cardExpiresBeforeHold({ month: 12, year: 2026 }, '2027-01-03', today), true);
+    assert.equal(cardExpiresBeforeHold({ month: 11, year: 2026 }, '2026-11-26', today), false);
+    assert.equal(holdMonthFor('2026-11-26', today), '2026-11');
   });
 });

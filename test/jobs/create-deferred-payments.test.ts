@@ -117,15 +117,25 @@ describe(`create_deferred_payments against the sandbox (${ENGINE})`, () => {
     assert.equal(d.amount_captured, 100);
   });
 
-  test('a refused card: REFUSED, with the reason in the history', async () => {
+  test('a refused card: a failed guarantee, ERROR with the reason in the history, the event guarantee_failed', async () => {
     await clear();
     const id = await registered(D, CARD_REFUSED);
     const r = await run();
     assert.equal(r.refused, 1);
-    assert.equal((await detail(id)).status, 'REFUSED');
+    const d = await detail(id);
+    assert.equal(d.status, 'ERROR');
+    assert.equal(d.order_cycle, 'OPEN', 'not terminal: the guest may give another card');
+    assert.equal(d.guarantee_failures, 1);
+    assert.ok(d.guarantee_failed_at, 'the detail says when');
     const last = (await t.repos.paymentRequests.history(id)).at(-1);
     assert.equal(last?.source, 'job');
-    assert.equal(last?.to_status, 'REFUSED');
+    assert.equal(last?.to_status, 'ERROR');
+    const events = await t.db.query<{ type: string }>(
+      'SELECT type FROM events WHERE payment_request_id = $1 ORDER BY id DESC LIMIT 1',
+      [id],
+    );
+    assert.equal(events.rows[0]?.type, 'payment_request.guarantee_failed');
+    assert.equal((await run()).considered, 0, 'a second run finds nothing: the request waits for another card');
   });
 
   test('a technical failure leaves it AUTHORISED and the next run tries again', async () => {
@@ -253,7 +263,7 @@ describe(`create_deferred_payments against the sandbox (${ENGINE})`, () => {
     );
     const by = new Map(rows.rows.map((row) => [row.id, row]));
     assert.equal(by.get(ok)?.status, 'AUTHORISED_TO_VALIDATE');
-    assert.equal(by.get(no)?.status, 'REFUSED');
+    assert.equal(by.get(no)?.status, 'ERROR');
     assert.equal(by.get(ko)?.status, 'AUTHORISED');
     for (const row of rows.rows) {
       assert.equal(row.pending_action, null, 'every claim given back');
@@ -262,7 +272,7 @@ describe(`create_deferred_payments against the sandbox (${ENGINE})`, () => {
     const jobMoves = async (id: string) =>
       (await t.repos.paymentRequests.history(id)).filter((h) => h.source === 'job').map((h) => h.to_status);
     assert.deepEqual(await jobMoves(ok), ['AUTHORISED_TO_VALIDATE']);
-    assert.deepEqual(await jobMoves(no), ['REFUSED']);
+    assert.deepEqual(await jobMoves(no), ['ERROR']);
     assert.deepEqual(await jobMoves(ko), [], 'a technical failure moves nothing, so it writes no history');
     const txn = await t.db.query<{ provider_transaction_id: string; id: string }>(
       "SELECT p.provider_transaction_id, s.id FROM payment_requests p JOIN sandbox_transactions s ON s.order_id = p.id AND s.kind = 'hold' WHERE p.id = $1",

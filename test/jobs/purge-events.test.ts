@@ -6,7 +6,7 @@ import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/te
 describe(`purge_events: retention of the event feed and the webhook log (${ENGINE})`, () => {
   let t: TestApp;
   before(async () => {
-    t = await startTestApp();
+    t = await startTestApp({ env: { WEBHOOKS_ALLOW_PRIVATE: 'on' } });
   });
   after(() => t.close());
 

@@ -42,13 +42,13 @@ describe(`operations in doubt: capture, release, refund and the daily hold (${EN
   }
 
   /** An IMPRINT with a registered card and a check-in two days after D. */
-  async function registered() {
+  async function registered(card = '4242424242424242') {
     const c = await createRequest(t, { request_type: 'IMPRINT', amount: 120, reservation_data: { checkin: CHECKIN } });
     const token = `tok_${randomBytes(12).toString('hex')}`;
-    await t.db.query(
-      "INSERT INTO sandbox_tokens (token, card_number, exp_month, exp_year) VALUES ($1, '4242424242424242', 12, 2031)",
-      [token],
-    );
+    await t.db.query('INSERT INTO sandbox_tokens (token, card_number, exp_month, exp_year) VALUES ($1, $2, 12, 2031)', [
+      token,
+      card,
+    ]);
     await t.app.payreq.notifications.apply('sandbox', {
       eventId: `evt_${randomBytes(8).toString('hex')}`,
       paymentRequestId: c.uuid,
@@ -115,6 +115,35 @@ describe(`operations in doubt: capture, release, refund and the daily hold (${EN
     await statusBecomes(id, 'AUTHORISED_TO_VALIDATE');
     const holds = await t.db.query("SELECT 1 FROM sandbox_transactions WHERE order_id = $1 AND kind = 'hold'", [id]);
     assert.equal(holds.rows.length, 1);
+  });
+
+  test('the daily hold in doubt, then refused late: a failed guarantee all the same (ERROR, event, e-mails queued)', async () => {
+    const id = await registered('4000000000000341');
+    const late = gate();
+    provider.holdUntil(late.opened);
+    try {
+      assert.equal((await job()).in_doubt, 1);
+    } finally {
+      provider.holdUntil(undefined);
+    }
+    late.open();
+    await statusBecomes(id, 'ERROR');
+    const row = await find(id);
+    assert.equal(row?.guarantee_failures, 1);
+    const events = await t.db.query<{ type: string }>(
+      'SELECT type FROM events WHERE payment_request_id = $1 ORDER BY id DESC LIMIT 1',
+      [id],
+    );
+    assert.equal(events.rows[0]?.type, 'payment_request.guarantee_failed');
+    const mails = await t.db.query<{ kind: string }>(
+      "SELECT kind FROM email_outbox WHERE payment_request_id = $1 AND kind LIKE 'guarantee_failed%'",
+      [id],
+    );
+    assert.deepEqual(
+      mails.rows.map((m) => m.kind),
+      ['guarantee_failed_guest'],
+      'the guest is asked (the tenant has no contact address: no hotel e-mail)',
+    );
   });
 
   test('a hold whose answer is lost for good: reconcile finds it by its key; the next run places none', async () => {

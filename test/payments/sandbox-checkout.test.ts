@@ -142,14 +142,23 @@ describe(`sandbox checkout, end to end over HTTP (${ENGINE})`, () => {
     assert.equal((await detail(t, c.uuid)).amount_captured, 40);
   });
 
-  test('a registered card: a new form for the order registers nothing more', async () => {
+  test('a registered card: a card on a new form registers at the sandbox, as at a provider; payreq keeps the first and voids it', async () => {
+    // A registration moves no money, so the sandbox takes another on the same order, as a real
+    // provider does (a guest replacing a card the bank refused a hold on: docs/lifecycle.md).
+    // payreq's request already has its card: the second is an incident, given back (voided).
     const c = await createRequest(t, { request_type: 'IMPRINT', amount: 40 });
     assert.equal((await submitCard(await checkoutForm(t, c.uuid), { number: ACCEPTED })).status, 303);
-    assert.equal((await submitCard(await checkoutForm(t, c.uuid), { number: ACCEPTED })).status, 303);
+    assert.equal((await submitCard(await checkoutForm(t, c.uuid), { number: '5555555555554444' })).status, 303);
     assert.deepEqual(await sandboxRows(c.uuid), {
-      transactions: [{ kind: 'verification', status: 'accepted' }],
-      notifications: 1,
+      transactions: [
+        { kind: 'verification', status: 'accepted' },
+        { kind: 'verification', status: 'cancelled' },
+      ],
+      notifications: 2,
     });
+    const d = await detail(t, c.uuid);
+    assert.equal(d.status, 'AUTHORISED');
+    assert.equal(d.masked_pan, '424242XXXXXX4242', 'the first card stays');
   });
 
   test('back after a refusal: the same form with a good card is refused, nothing charged', async () => {

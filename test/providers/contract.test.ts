@@ -178,11 +178,49 @@ for (const start of [sandboxDriver, lyraDriver]) {
       await booksAgree(c.uuid);
     });
 
-    test('the hold refused by the bank (the card went bad since it was registered): REFUSED, no hold', async () => {
+    test('the hold refused by the bank (the card went bad since it was registered): a failed guarantee, ERROR, no hold; another card on the same link is held by the next run', async () => {
       const c = await registeredImprint(110);
       await p.cardGoesBad(c.uuid);
       await dailyJob();
-      assert.equal((await detail(c.uuid)).status, 'REFUSED');
+      const failed = await detail(c.uuid);
+      assert.equal(failed.status, 'ERROR');
+      assert.equal(failed.guarantee_failures, 1);
+      const events = await p.t.db.query<{ type: string }>(
+        'SELECT type FROM events WHERE payment_request_id = $1 ORDER BY id DESC LIMIT 1',
+        [c.uuid],
+      );
+      assert.equal(events.rows[0]?.type, 'payment_request.guarantee_failed');
+      await booksAgree(c.uuid);
+      const networkId = async () =>
+        (
+          await p.t.db.query<{ id: string | null }>(
+            'SELECT card_network_transaction_id AS id FROM payment_requests WHERE id = $1',
+            [c.uuid],
+          )
+        ).rows[0]?.id ?? null;
+      const oldCard = await networkId();
+      await delivered(await p.guestPays(c.uuid, c.payment_link, p.cards.accepted));
+      assert.equal((await detail(c.uuid)).status, 'AUTHORISED', 'the new card is registered');
+      if (oldCard !== null)
+        assert.notEqual(await networkId(), oldCard, 'the new card never carries the old one’s network id');
+      await dailyJob();
+      assert.equal((await detail(c.uuid)).status, 'AUTHORISED_TO_VALIDATE', 'and held');
+      await booksAgree(c.uuid);
+    });
+
+    test('a card that expires before its hold is refused at registration: ERROR, no card kept, the guest may try again', async () => {
+      // Both test banks give cards that expire by 2031: a stay in 2040 outlives them.
+      const c = await createRequest(p.t, {
+        request_type: 'IMPRINT',
+        amount: 70,
+        reservation_data: { checkin: '2040-01-10' },
+      });
+      await delivered(await p.guestPays(c.uuid, c.payment_link, p.cards.accepted));
+      const d = await detail(c.uuid);
+      assert.equal(d.status, 'ERROR');
+      assert.equal(d.masked_pan, '', 'the card is not kept');
+      const last = (await p.t.repos.paymentRequests.history(c.uuid)).at(-1);
+      assert.equal((last?.detail as { reason?: string } | null)?.reason, 'card_expires_before_hold');
       await booksAgree(c.uuid);
     });
 

@@ -8,7 +8,7 @@ import { loadConfig } from '../../src/config/index.js';
 import { repositories } from '../../src/db/index.js';
 import { createDeferredPayments } from '../../src/jobs/index.js';
 import { deriveKey, keyRing, providerSecrets, resealAll, secretBox } from '../../src/secrets/index.js';
-import { createEndpoint, webhookSecrets } from '../../src/webhooks/index.js';
+import { createEndpoint, rotateEndpointSecret, webhookSecrets } from '../../src/webhooks/index.js';
 import { ControlClient, createUser } from '../control/control-client.js';
 import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -101,7 +101,13 @@ describe(`SECRET_KEY rotation with key ids and payreq secrets reseal (${ENGINE})
       'SELECT id, secret_sealed FROM webhook_endpoints',
     );
     for (const r of hooks.rows) assert.equal(webhookSecrets(ring).open(r.secret_sealed, r.id), expected.get(r.id));
-    assert.equal(tokens.rows.length + accounts.rows.length + hooks.rows.length, expected.size);
+    const previous = await t.db.query<{ id: string; previous_secret_sealed: string }>(
+      'SELECT id, previous_secret_sealed FROM webhook_endpoints WHERE previous_secret_sealed IS NOT NULL',
+    );
+    for (const r of previous.rows) {
+      assert.equal(webhookSecrets(ring).open(r.previous_secret_sealed, r.id), expected.get(`${r.id}:previous`));
+    }
+    assert.equal(tokens.rows.length + accounts.rows.length + hooks.rows.length + previous.rows.length, expected.size);
   }
 
   const reseal = async (app: FastifyInstance, batch = '2') => {
@@ -145,12 +151,20 @@ describe(`SECRET_KEY rotation with key ids and payreq secrets reseal (${ENGINE})
       secretsSealed: providerSecrets(t.app.payreq.secretKeys).seal(secrets, lyraHotel),
     });
     expected.set(lyraHotel, secrets);
-    const hook = await createEndpoint(t.repos, t.app.payreq.secretKeys, false, {
-      tenantId: t.tenant.tenantId,
-      url: 'http://127.0.0.1:9/hook',
-      events: [],
-    });
-    expected.set(hook.id, hook.secret);
+    const hook = await createEndpoint(
+      t.repos,
+      t.app.payreq.secretKeys,
+      { production: false, allowPrivate: true },
+      {
+        tenantId: t.tenant.tenantId,
+        url: 'http://127.0.0.1:9/hook',
+        events: [],
+      },
+    );
+    // Rotated: the secret it replaced is sealed too, and keeps signing for the grace period.
+    const rotated = await rotateEndpointSecret(t.repos, t.app.payreq.secretKeys, hook.id);
+    expected.set(hook.id, rotated?.secret ?? '');
+    expected.set(`${hook.id}:previous`, hook.secret);
     await everythingOpens(t.app, expected);
 
     await createUser(t, 'rotator');
@@ -209,6 +223,7 @@ describe(`SECRET_KEY rotation with key ids and payreq secrets reseal (${ENGINE})
       ['provider_accounts', 'secrets_sealed'],
       ['provider_account_versions', 'secrets_sealed'],
       ['webhook_endpoints', 'secret_sealed'],
+      ['webhook_endpoints', 'previous_secret_sealed'],
     ] as const) {
       for (const v of await sealedOf(table, column)) assert.match(v, /^v2:k2:/, `${table}.${column}`);
     }

@@ -22,10 +22,11 @@ describe(`webhooks: a failing endpoint backs off on its own clock and is disable
   const notices: string[] = [];
   const log = { info() {}, warn: (_o: Record<string, unknown>, msg: string) => notices.push(msg), error() {} };
   // Production's retry delays; the clock is the test's.
-  const opts: WebhookOptions = { retryBaseMs: 30_000, timeoutMs: 5_000, log };
+  // The receivers are on loopback: private targets are allowed here, as an operator would for a PMS on the premises.
+  const opts: WebhookOptions = { retryBaseMs: 30_000, timeoutMs: 5_000, log, allowPrivate: true };
 
   before(async () => {
-    t = await startTestApp();
+    t = await startTestApp({ env: { WEBHOOKS_ALLOW_PRIVATE: 'on' } });
     ctx = { config: t.config, db: t.db, repos: t.repos, app: t.app.payreq };
   });
   after(() => t.close());

@@ -10,7 +10,8 @@ describe(`webhooks: a bad endpoint delays only itself (${ENGINE})`, () => {
   let ctx: CommandContext;
 
   before(async () => {
-    t = await startTestApp();
+    // The receivers are on loopback: private targets allowed, as for a PMS on the premises.
+    t = await startTestApp({ env: { WEBHOOKS_ALLOW_PRIVATE: 'on' } });
     ctx = { config: t.config, db: t.db, repos: t.repos, app: t.app.payreq };
   });
   after(() => t.close());
@@ -43,7 +44,13 @@ describe(`webhooks: a bad endpoint delays only itself (${ENGINE})`, () => {
     await register(a, healthyA.url);
 
     // The worker as `payreq serve` runs it: production timeouts and retry delays.
-    const worker = startWebhookWorker({ repos: t.repos, secretKeys: t.app.payreq.secretKeys }, { retryBaseMs: 30_000 });
+    const worker = startWebhookWorker(
+      { repos: t.repos, secretKeys: t.app.payreq.secretKeys },
+      {
+        retryBaseMs: 30_000,
+        allowPrivate: true,
+      },
+    );
     try {
       // Every hanging receiver holds a delivery open: the worst moment for everyone else.
       await Promise.all(hanging.map((r) => r.waitFor(1, 5_000)));

@@ -220,7 +220,9 @@ export interface components {
          *       "created_at": "2026-11-23T09:14:05.120Z",
          *       "updated_at": "2026-11-23T09:21:40.002Z",
          *       "hold_expires_at": null,
-         *       "link_expires_at": "2026-12-23T09:14:05.120Z"
+         *       "link_expires_at": "2026-12-23T09:14:05.120Z",
+         *       "guarantee_failed_at": null,
+         *       "guarantee_failures": 0
          *     }
          */
         PaymentRequestDetail: {
@@ -262,6 +264,13 @@ export interface components {
             hold_expires_at: string | null;
             /** Format: date-time */
             link_expires_at: string;
+            /**
+             * Format: date-time
+             * @description IMPRINT: when the bank last refused the hold placed before arrival (a failed guarantee; the request is then ERROR until the guest registers another card through the same link); null while none was refused. An addition to the original integration contract.
+             */
+            guarantee_failed_at: string | null;
+            /** @description IMPRINT: how many holds the bank refused for this request (0 for a DEPOSIT). An addition. */
+            guarantee_failures: number;
         };
         /** Error */
         Error: {
@@ -445,14 +454,16 @@ export interface components {
          *         "created_at": "2026-11-23T09:14:05.120Z",
          *         "updated_at": "2026-11-23T09:21:40.002Z",
          *         "hold_expires_at": null,
-         *         "link_expires_at": "2026-12-23T09:14:05.120Z"
+         *         "link_expires_at": "2026-12-23T09:14:05.120Z",
+         *         "guarantee_failed_at": null,
+         *         "guarantee_failures": 0
          *       }
          *     }
          */
         Event: {
             /** @description Identifies the event; give it as `after` to read the events that follow */
             id: number;
-            /** @description `payment_request.` and the new status in lower case (`payment_request.captured`), or `payment_request.partially_refunded` (part of the captured amount went back; the request stays CAPTURED), or `payment_request.deleted`, or `payment_request.incident` (money arrived where it should not and was sent back automatically). Accept types you do not know: new ones may be added. */
+            /** @description `payment_request.` and the new status in lower case (`payment_request.captured`), or `payment_request.partially_refunded` (part of the captured amount went back; the request stays CAPTURED), or `payment_request.guarantee_failed` (the bank refused the hold of an IMPRINT before arrival: the request is ERROR, `guarantee_failed_at` and `guarantee_failures` say when and how often; the guest may register another card through the same link, and the next daily run holds it), or `payment_request.deleted`, or `payment_request.incident` (money arrived where it should not and was sent back automatically). Accept types you do not know: new ones may be added. */
             type: string;
             /** Format: date-time */
             created_at: string;
@@ -539,7 +550,9 @@ export interface operations {
                      *         "created_at": "2026-11-23T09:14:05.120Z",
                      *         "updated_at": "2026-11-23T09:21:40.002Z",
                      *         "hold_expires_at": null,
-                     *         "link_expires_at": "2026-12-23T09:14:05.120Z"
+                     *         "link_expires_at": "2026-12-23T09:14:05.120Z",
+                     *         "guarantee_failed_at": null,
+                     *         "guarantee_failures": 0
                      *       }
                      *     ]
                      */
@@ -977,7 +990,9 @@ export interface operations {
                      *       "created_at": "2026-11-23T09:14:05.120Z",
                      *       "updated_at": "2026-11-23T09:21:40.002Z",
                      *       "hold_expires_at": null,
-                     *       "link_expires_at": "2026-12-23T09:14:05.120Z"
+                     *       "link_expires_at": "2026-12-23T09:14:05.120Z",
+                     *       "guarantee_failed_at": null,
+                     *       "guarantee_failures": 0
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentRequestDetail"];
@@ -2234,7 +2249,9 @@ export interface operations {
                      *           "created_at": "2026-11-23T09:14:05.120Z",
                      *           "updated_at": "2026-11-23T09:21:40.002Z",
                      *           "hold_expires_at": null,
-                     *           "link_expires_at": "2026-12-23T09:14:05.120Z"
+                     *           "link_expires_at": "2026-12-23T09:14:05.120Z",
+                     *           "guarantee_failed_at": null,
+                     *           "guarantee_failures": 0
                      *         }
                      *       }
                      *     ]

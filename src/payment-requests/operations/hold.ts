@@ -1,4 +1,4 @@
-import { applyStatusChanges, type Queryable, releaseClaims } from '../../db/index.js';
+import { applyStatusChanges, type Queryable, queueGuaranteeMails, releaseClaims } from '../../db/index.js';
 import { allowedFrom, targetOf } from '../../domain/index.js';
 import { holdLimitSeconds } from '../../providers/index.js';
 import type { MoneyOperation, Settled } from '../money-runner.js';
@@ -6,16 +6,19 @@ import { actorOf } from './entry-actor.js';
 
 /**
  * The daily job's hold on a registered card: AUTHORISED_TO_VALIDATE for the tenant's hold
- * length (or less, where the provider's networks lapse such a hold sooner) when placed, REFUSED when the bank says no. A technical failure gives the claim back
- * and counts the attempt: the next run tries again. In doubt, the claim stays, so no run places
- * a second hold until reconcile has asked the provider.
+ * length (or less, where the provider's networks lapse such a hold sooner) when placed. When the
+ * bank says no, the guarantee failed: ERROR (the link takes another card), marked on the request,
+ * the hotel told and the guest asked, in this same transaction, whichever path settled the hold
+ * (the job, a late answer, reconcile). A technical failure gives the claim back and counts the
+ * attempt: the next run tries again. In doubt, the claim stays, so no run places a second hold
+ * until reconcile has asked the provider.
  */
 export const holdOperation: MoneyOperation = {
   name: 'hold',
   async record(tx: Queryable, settled: readonly Settled[]) {
     const placed = settled.filter((s) => s.outcome === 'succeeded');
     const from = allowedFrom('deferred_hold_placed', 'IMPRINT');
-    await applyStatusChanges(tx, [
+    const applied = await applyStatusChanges(tx, [
       ...placed.map((s) => ({
         id: s.entry.payment_request_id,
         from,
@@ -41,9 +44,16 @@ export const holdOperation: MoneyOperation = {
           actor: actorOf(s.entry),
           ledgerId: s.entry.id,
           detail: { reason: s.outcome === 'refused' ? s.error : null },
-          set: { holdError: s.outcome === 'refused' ? s.error : undefined },
+          set: { holdError: s.outcome === 'refused' ? s.error : undefined, guaranteeFailed: true as const },
         })),
     ]);
+    const failed = new Set(applied.filter((a) => a.status === targetOf('deferred_hold_refused')).map((a) => a.id));
+    await queueGuaranteeMails(
+      tx,
+      settled
+        .filter((s) => s.outcome === 'refused' && failed.has(s.entry.payment_request_id))
+        .map((s) => ({ id: s.entry.payment_request_id, ledgerId: s.entry.id })),
+    );
     await releaseClaims(
       tx,
       settled

@@ -30,6 +30,8 @@ export interface SandboxMessages {
   accepted: string;
   refused: string;
   technicalError: string;
+  /** Registered, then blocked: every hold or charge refused. */
+  blockedAfterRegistration: string;
   anyOther: string;
   testCardsHint: string;
   invalidTitle: string;
@@ -68,6 +70,8 @@ const en: SandboxMessages = {
   accepted: 'accepted',
   refused: 'refused by the bank',
   technicalError: 'technical error',
+  blockedAfterRegistration:
+    'registered (IMPRINT), then every hold or charge refused: a card blocked after registration',
   anyOther: 'any other valid card number',
   testCardsHint: 'Use any future expiry date and any 3-digit security code.',
   invalidTitle: 'Invalid payment form',
@@ -108,6 +112,8 @@ const fr: SandboxMessages = {
   accepted: 'acceptée',
   refused: 'refusée par la banque',
   technicalError: 'erreur technique',
+  blockedAfterRegistration:
+    'enregistrée (IMPRINT), puis toute garantie ou tout débit refusé : une carte bloquée après l’enregistrement',
   anyOther: 'tout autre numéro de carte valide',
   testCardsHint: 'Utilisez une date d’expiration future et un cryptogramme quelconque de 3 chiffres.',
   invalidTitle: 'Formulaire de paiement invalide',
@@ -148,6 +154,8 @@ const de: SandboxMessages = {
   accepted: 'akzeptiert',
   refused: 'von der Bank abgelehnt',
   technicalError: 'technischer Fehler',
+  blockedAfterRegistration:
+    'hinterlegt (IMPRINT), danach wird jede Garantie und jede Belastung abgelehnt: eine nach der Hinterlegung gesperrte Karte',
   anyOther: 'jede andere gültige Kartennummer',
   testCardsHint: 'Verwenden Sie ein beliebiges künftiges Ablaufdatum und eine beliebige 3-stellige Prüfnummer.',
   invalidTitle: 'Ungültiges Zahlungsformular',

@@ -45,6 +45,7 @@ function testCards(m: SandboxMessages): SafeHtml {
 <tr><td>${TEST_CARDS.accepted}</td><td>${m.accepted}</td></tr>
 <tr><td>${TEST_CARDS.refused}</td><td>${m.refused}</td></tr>
 <tr><td>${TEST_CARDS.technicalError}</td><td>${m.technicalError}</td></tr>
+<tr><td>${TEST_CARDS.blockedAfterRegistration}</td><td>${m.blockedAfterRegistration}</td></tr>
 <tr><td>${m.anyOther}</td><td>${m.accepted}</td></tr>
 </tbody>
 </table>

@@ -24,7 +24,7 @@ import {
 import { decide, TEST_CARDS } from './test-cards.js';
 
 /** The cards `decide` does not accept: the hold's SQL writes no ledger row for them. */
-const DECLINED = [TEST_CARDS.refused, TEST_CARDS.technicalError];
+const DECLINED = [TEST_CARDS.refused, TEST_CARDS.technicalError, TEST_CARDS.blockedAfterRegistration];
 /** Holds written to the ledger by one statement at most: the job has 16 calls in flight. */
 const HOLD_GROUP = 64;
 
@@ -93,7 +93,7 @@ export function sandboxProvider(opts: SandboxOptions): PaymentProvider {
         key: call.idempotencyKey,
       });
       if (!hold) throw new ProviderError('technical', 'sandbox: unknown card token');
-      const decision = decide(hold.card_number);
+      const decision = decide(hold.card_number, 'charge');
       if (decision === 'refused') throw new ProviderError('refused', 'sandbox: the bank refused the hold');
       if (decision === 'error') throw new ProviderError('technical', 'sandbox: technical error on the hold');
       if (!hold.transaction_id) throw new ProviderError('technical', 'sandbox: the hold was not recorded');

@@ -80,8 +80,8 @@ export async function sandboxRoutes(app: FastifyInstance): Promise<void> {
     }
 
     const { card } = check;
-    const decision = decide(card.number);
     const imprint = fields.request_type === 'IMPRINT';
+    const decision = decide(card.number, imprint ? 'register' : 'charge');
     const amount = Number(fields.amount);
     const accepted = decision === 'accepted';
     const eventId = newId('evt');

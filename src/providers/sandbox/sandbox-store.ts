@@ -161,8 +161,10 @@ export function sandboxStore(db: Database) {
      * The guest's attempt at the bank, its transaction and the notification announcing it, in
      * one transaction: the ledger never shows a payment the service will not hear about. The
      * attempt row is written first and is the guard: the same attempt posted twice, or a second
-     * successful checkout of an order already paid or registered, hits a unique index and the
-     * attempt records nothing (undefined). Posts racing each other wait on that index for the
+     * successful payment of an order already paid, hits a unique index and the attempt records
+     * nothing (undefined). A card registration moves no money: another may follow on the same
+     * order, as a real provider allows (a guest replacing a card the bank refused a hold on);
+     * the same form posted twice still registers once. Posts racing each other wait on that index for the
      * first to commit; a check before the insert would let them all through. The notification
      * row is created already claimed (attempt 1, due after `leaseMs`): the caller delivers it.
      */
@@ -177,9 +179,15 @@ export function sandboxStore(db: Database) {
       return db.transaction(async (tx) => {
         const transactionId = newId('txn');
         const guard = await tx.query(
-          `INSERT INTO sandbox_checkout_attempts (attempt_id, order_id, succeeded, transaction_id)
-           VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`,
-          [opts.attemptId, opts.transaction.orderId, opts.succeeded, transactionId],
+          `INSERT INTO sandbox_checkout_attempts (attempt_id, order_id, succeeded, transaction_id, registration)
+           VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
+          [
+            opts.attemptId,
+            opts.transaction.orderId,
+            opts.succeeded,
+            transactionId,
+            opts.transaction.kind === 'verification',
+          ],
         );
         if (guard.rowCount !== 1) return undefined;
         let token: string | undefined;

@@ -6,12 +6,21 @@ export const TEST_CARDS = {
   accepted: '4242424242424242',
   refused: '4000000000000002',
   technicalError: '4000000000000119',
+  /**
+   * Registers (an IMPRINT becomes AUTHORISED), then every hold or charge on it is refused: a
+   * real card blocked after it was registered. The failed-guarantee path, end to end.
+   */
+  blockedAfterRegistration: '4000000000000341',
 } as const;
 
 export type CardDecision = 'accepted' | 'refused' | 'error';
 
-export function decide(cardNumber: string): CardDecision {
+/** What the card is asked for: registered for later (an IMPRINT's verification), or charged or held now. */
+export type CardUse = 'register' | 'charge';
+
+export function decide(cardNumber: string, use: CardUse = 'charge'): CardDecision {
   if (cardNumber === TEST_CARDS.refused) return 'refused';
+  if (cardNumber === TEST_CARDS.blockedAfterRegistration) return use === 'register' ? 'accepted' : 'refused';
   if (cardNumber === TEST_CARDS.technicalError) return 'error';
   return 'accepted';
 }

@@ -1,0 +1,172 @@
+import type { Currency, RequestType, Status } from '../domain/index.js';
+import { type ControlListFilter, requestConditions, type SearchMatch } from './control-requests-repository.js';
+import type { Queryable } from './database.js';
+import { whereBuilder } from './where-builder.js';
+
+/**
+ * Where the last page of an export ended: the next one starts strictly after it. `at` is the
+ * database's own text of the instant: a ledger time has microseconds a JavaScript date drops,
+ * and a cursor rounded to the millisecond would read rows twice.
+ */
+export interface ExportCursor {
+  at: string;
+  id: string;
+}
+
+export interface RequestExportRow {
+  id: string;
+  reference: string;
+  tenant_name: string;
+  tenant_timezone: string;
+  request_type: RequestType;
+  status: Status;
+  amount: number;
+  amount_captured: number;
+  amount_refunded: number;
+  currency: Currency;
+  guest_first_name: string;
+  guest_last_name: string;
+  guest_email: string;
+  language: string;
+  reservation_ref: string;
+  checkin: string | null;
+  checkout: string | null;
+  created_at: Date;
+  updated_at: Date;
+  cursor_at: string;
+}
+
+export interface LedgerExportRow {
+  id: string;
+  created_at: Date;
+  cursor_at: string;
+  payment_request_id: string;
+  reference: string;
+  reservation_ref: string;
+  tenant_name: string;
+  tenant_timezone: string;
+  kind: string;
+  state: string;
+  amount: number;
+  currency: Currency;
+  provider: string;
+  provider_transaction_id: string | null;
+  source: string;
+  incident: string | null;
+}
+
+export interface CurrencyTotals {
+  currency: Currency;
+  count: number;
+  requested: number;
+  captured: number;
+  refunded: number;
+}
+
+/**
+ * Exports read the list's filters a page at a time, oldest first, keyset on (created_at, id):
+ * each page is one indexed range, so a million rows cost the same memory as a thousand.
+ */
+export function exportsRepository(db: Queryable) {
+  return {
+    /** Requests created in the filter's dates (and matching its other filters). */
+    async requests(
+      f: ControlListFilter,
+      match: SearchMatch | undefined,
+      after: ExportCursor | undefined,
+      limit: number,
+    ): Promise<RequestExportRow[]> {
+      const w = whereBuilder();
+      requestConditions(w, f, match);
+      if (f.createdFrom) w.and('p.created_at >= ?', f.createdFrom);
+      if (f.createdBefore) w.and('p.created_at < ?', f.createdBefore);
+      if (after) w.and('(p.created_at, p.id) > (?::timestamptz, ?::uuid)', after.at, after.id);
+      const r = await db.query<RequestExportRow>(
+        `SELECT p.id, p.reference, t.name AS tenant_name, t.timezone AS tenant_timezone, p.request_type,
+                p.status, p.amount, p.amount_captured, p.amount_refunded, p.currency, p.guest_first_name,
+                p.guest_last_name, p.guest_email, p.language, p.reservation_ref,
+                to_char(p.checkin, 'YYYY-MM-DD') AS checkin, p.reservation_data ->> 'checkout' AS checkout,
+                p.created_at, p.updated_at, p.created_at::text AS cursor_at
+           FROM payment_requests p JOIN tenants t ON t.id = p.tenant_id
+           ${w.clause}
+          ORDER BY p.created_at, p.id
+          LIMIT ${w.param(limit)}`,
+        w.params,
+        { planWithValues: true },
+      );
+      return r.rows;
+    },
+
+    /** Ledger movements made in the filter's dates, of requests matching its other filters. */
+    async ledger(
+      f: ControlListFilter,
+      match: SearchMatch | undefined,
+      after: ExportCursor | undefined,
+      limit: number,
+    ): Promise<LedgerExportRow[]> {
+      const w = whereBuilder();
+      requestConditions(w, f, match);
+      if (f.tenantId) w.and('l.tenant_id = ?', f.tenantId);
+      if (f.createdFrom) w.and('l.created_at >= ?', f.createdFrom);
+      if (f.createdBefore) w.and('l.created_at < ?', f.createdBefore);
+      if (after) w.and('(l.created_at, l.id) > (?::timestamptz, ?::bigint)', after.at, after.id);
+      const r = await db.query<LedgerExportRow>(
+        `SELECT l.id::text AS id, l.created_at, l.created_at::text AS cursor_at, l.payment_request_id, p.reference, p.reservation_ref,
+                t.name AS tenant_name, t.timezone AS tenant_timezone, l.kind, l.state, l.amount, l.currency,
+                l.provider, l.provider_transaction_id, l.source, l.incident
+           FROM money_ledger l
+           JOIN payment_requests p ON p.id = l.payment_request_id
+           JOIN tenants t ON t.id = p.tenant_id
+           ${w.clause}
+          ORDER BY l.created_at, l.id
+          LIMIT ${w.param(limit)}`,
+        w.params,
+        { planWithValues: true },
+      );
+      return r.rows;
+    },
+
+    /**
+     * Count and sums per currency of the requests the list shows, over at most `cap` of them:
+     * a filter wider than that answers `undefined` (the page asks for narrower dates) rather
+     * than summing a hotel's whole history on every page view.
+     */
+    async totals(
+      f: ControlListFilter,
+      match: SearchMatch | undefined,
+      cap: number,
+    ): Promise<CurrencyTotals[] | undefined> {
+      const w = whereBuilder();
+      requestConditions(w, f, match);
+      if (f.createdFrom) w.and('p.created_at >= ?', f.createdFrom);
+      if (f.createdBefore) w.and('p.created_at < ?', f.createdBefore);
+      const r = await db.query<{
+        currency: Currency;
+        count: string;
+        requested: string;
+        captured: string;
+        refunded: string;
+      }>(
+        `SELECT s.currency, count(*) AS count, sum(s.amount) AS requested, sum(s.amount_captured) AS captured,
+                sum(s.amount_refunded) AS refunded
+           FROM (SELECT p.currency, p.amount, p.amount_captured, p.amount_refunded
+                   FROM payment_requests p ${w.clause}
+                  LIMIT ${w.param(cap + 1)}) s
+          GROUP BY s.currency
+          ORDER BY s.currency`,
+        w.params,
+        { planWithValues: true },
+      );
+      const totals = r.rows.map((row) => ({
+        currency: row.currency,
+        count: Number(row.count),
+        requested: Number(row.requested),
+        captured: Number(row.captured),
+        refunded: Number(row.refunded),
+      }));
+      return totals.reduce((n, t) => n + t.count, 0) > cap ? undefined : totals;
+    },
+  };
+}
+
+export type ExportsRepository = ReturnType<typeof exportsRepository>;

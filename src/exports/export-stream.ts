@@ -1,0 +1,86 @@
+import type { ControlListFilter, ExportCursor, Repositories } from '../db/index.js';
+import { type ExportColumn, LEDGER_COLUMNS, REQUEST_COLUMNS } from './columns.js';
+import { csvField, csvLine } from './csv.js';
+
+export const EXPORT_KINDS = ['requests', 'ledger'] as const;
+export type ExportKind = (typeof EXPORT_KINDS)[number];
+export const EXPORT_FORMATS = ['csv', 'json'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** Rows read per round trip: large enough to amortise it, small enough to stay a few MB. */
+const PAGE_ROWS = 1000;
+
+type Page<Row> = (after: ExportCursor | undefined) => Promise<Row[]>;
+
+/**
+ * An export as text chunks, one per page of rows: a consumer that writes each before asking
+ * for the next (an HTTP reply, standard output) holds one page at a time, whatever the total.
+ * The filter must name one tenant: every row is read in that tenant's time zone, and a page is
+ * one range of its index.
+ */
+export async function* exportChunks(
+  repos: Repositories,
+  filter: ControlListFilter & { tenantId: string },
+  what: ExportKind,
+  format: ExportFormat,
+): AsyncGenerator<string> {
+  const match = await repos.controlRequests.searchMatch(filter);
+  if (what === 'requests') {
+    yield* render(
+      REQUEST_COLUMNS,
+      (after) => repos.exports.requests(filter, match, after, PAGE_ROWS),
+      format,
+      (r) => ({
+        at: r.cursor_at,
+        id: r.id,
+      }),
+    );
+  } else {
+    yield* render(
+      LEDGER_COLUMNS,
+      (after) => repos.exports.ledger(filter, match, after, PAGE_ROWS),
+      format,
+      (r) => ({
+        at: r.cursor_at,
+        id: r.id,
+      }),
+    );
+  }
+}
+
+async function* render<Row>(
+  columns: readonly ExportColumn<Row>[],
+  page: Page<Row>,
+  format: ExportFormat,
+  cursorOf: (row: Row) => ExportCursor,
+): AsyncGenerator<string> {
+  yield format === 'csv' ? csvLine(columns.map((c) => csvField(c.header, false))) : '[';
+  let after: ExportCursor | undefined;
+  let first = true;
+  for (;;) {
+    const rows = await page(after);
+    if (rows.length === 0) break;
+    let chunk = '';
+    for (const row of rows) {
+      if (format === 'csv') chunk += csvLine(columns.map((c) => csvField(c.value(row), c.text === true)));
+      else {
+        chunk += `${first ? '\n' : ',\n'}${JSON.stringify(jsonRow(columns, row))}`;
+        first = false;
+      }
+    }
+    yield chunk;
+    const last = rows[rows.length - 1] as Row;
+    after = cursorOf(last);
+    if (rows.length < PAGE_ROWS) break;
+  }
+  if (format === 'json') yield first ? ']\n' : '\n]\n';
+}
+
+function jsonRow<Row>(columns: readonly ExportColumn<Row>[], row: Row): Record<string, string | number | null> {
+  const out: Record<string, string | number | null> = {};
+  for (const c of columns) {
+    const v = c.value(row);
+    out[c.header] = c.money && v !== null ? Number(v) : v;
+  }
+  return out;
+}

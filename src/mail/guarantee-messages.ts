@@ -1,0 +1,76 @@
+import type { Language } from '../domain/index.js';
+
+/**
+ * The strings of the two e-mails of a failed guarantee (docs/lifecycle.md, "A refused hold"):
+ * the guest's, in the request's language, and the hotel's, which carries the three languages
+ * (a tenant has no language of its own; whoever reads the contact address reads one of them).
+ */
+export interface GuaranteeMailMessages {
+  guestSubject: (hotel: string) => string;
+  guestIntro: (amount: string, hotel: string) => string;
+  guestAsk: string;
+  guestAction: string;
+  hotelSubject: (reference: string) => string;
+  hotelIntro: (amount: string, guest: string) => string;
+  reasonLabel: string;
+  failuresLabel: string;
+  guestAsked: string;
+  guestNotAsked: string;
+  hotelAction: string;
+}
+
+const fr: GuaranteeMailMessages = {
+  guestSubject: (hotel) => `${hotel} : votre carte n’a pas pu garantir votre réservation`,
+  guestIntro: (amount, hotel) =>
+    `Votre banque a refusé la garantie de ${amount} que ${hotel} a demandée sur votre carte avant votre arrivée. Votre réservation n’est plus garantie.`,
+  guestAsk:
+    'Merci d’enregistrer une autre carte par le même lien sécurisé : rien n’est débité, la garantie est demandée à nouveau avant votre arrivée.',
+  guestAction: 'Enregistrer une autre carte',
+  hotelSubject: (reference) => `Garantie refusée : ${reference}`,
+  hotelIntro: (amount, guest) =>
+    `La banque a refusé la garantie de ${amount} sur la carte de ${guest}. La demande est en ERROR : la réservation n’est plus garantie.`,
+  reasonLabel: 'Motif',
+  failuresLabel: 'Refus pour cette demande',
+  guestAsked: 'Le client a reçu un e-mail qui lui demande une autre carte, par le même lien.',
+  guestNotAsked:
+    'Le client n’a pas été sollicité automatiquement : contactez-le, ou annulez la demande. Une nouvelle carte par le même lien est garantie au prochain passage de la tâche quotidienne.',
+  hotelAction: 'Voir la demande',
+};
+
+const en: GuaranteeMailMessages = {
+  guestSubject: (hotel) => `${hotel}: your card could not guarantee your booking`,
+  guestIntro: (amount, hotel) =>
+    `Your bank refused the guarantee of ${amount} that ${hotel} asked for on your card before your arrival. Your booking is no longer guaranteed.`,
+  guestAsk:
+    'Please register another card through the same secure link: nothing is charged, and the guarantee is asked for again before your arrival.',
+  guestAction: 'Register another card',
+  hotelSubject: (reference) => `Guarantee refused: ${reference}`,
+  hotelIntro: (amount, guest) =>
+    `The bank refused the guarantee of ${amount} on the card of ${guest}. The request is in ERROR: the booking is no longer guaranteed.`,
+  reasonLabel: 'Reason',
+  failuresLabel: 'Refusals for this request',
+  guestAsked: 'The guest was e-mailed and asked for another card, through the same link.',
+  guestNotAsked:
+    'The guest was not asked automatically: contact them, or cancel the request. A new card given through the same link is held at the next run of the daily job.',
+  hotelAction: 'Open the request',
+};
+
+const de: GuaranteeMailMessages = {
+  guestSubject: (hotel) => `${hotel}: Ihre Karte konnte Ihre Reservierung nicht garantieren`,
+  guestIntro: (amount, hotel) =>
+    `Ihre Bank hat die Garantie über ${amount} abgelehnt, die ${hotel} vor Ihrer Anreise auf Ihrer Karte angefragt hat. Ihre Reservierung ist nicht mehr garantiert.`,
+  guestAsk:
+    'Bitte hinterlegen Sie über denselben sicheren Link eine andere Karte: Es wird nichts abgebucht, die Garantie wird vor Ihrer Anreise erneut angefragt.',
+  guestAction: 'Andere Karte hinterlegen',
+  hotelSubject: (reference) => `Garantie abgelehnt: ${reference}`,
+  hotelIntro: (amount, guest) =>
+    `Die Bank hat die Garantie über ${amount} auf der Karte von ${guest} abgelehnt. Die Anfrage steht auf ERROR: Die Reservierung ist nicht mehr garantiert.`,
+  reasonLabel: 'Grund',
+  failuresLabel: 'Ablehnungen dieser Anfrage',
+  guestAsked: 'Der Gast hat eine E-Mail erhalten, die ihn über denselben Link um eine andere Karte bittet.',
+  guestNotAsked:
+    'Der Gast wurde nicht automatisch angeschrieben: Kontaktieren Sie ihn oder stornieren Sie die Anfrage. Eine neue Karte über denselben Link wird beim nächsten Lauf des täglichen Jobs garantiert.',
+  hotelAction: 'Anfrage öffnen',
+};
+
+export const GUARANTEE_MAIL_MESSAGES: Record<Language, GuaranteeMailMessages> = { fr, en, de };

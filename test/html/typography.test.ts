@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { CONTROL_MESSAGES } from '../../src/control/messages.js';
+import { ACCOUNT_MESSAGES } from '../../src/control/messages-account.js';
+import { SETTING_PROBLEMS } from '../../src/control/messages-settings.js';
+import { MESSAGES } from '../../src/guest/messages.js';
+import { PAYMENT_WORDING } from '../../src/i18n/payment-wording.js';
+import { MAIL_MESSAGES } from '../../src/mail/mail-messages.js';
+
+/** A straight apostrophe between two letters: "n'a", "provider's". Readers get ’ everywhere. */
+const STRAIGHT_APOSTROPHE = /\p{L}'\p{L}/u;
+
+/**
+ * Every text a catalogue can produce, with where it came from: its strings, and what its
+ * functions return for placeholder arguments (they only interpolate, so any value shows the
+ * fixed words around it).
+ */
+function textsOf(value: unknown, path: string, out: [string, string][]): void {
+  if (typeof value === 'string') out.push([path, value]);
+  else if (typeof value === 'function') {
+    const args = Array.from({ length: value.length }, () => 'X');
+    let produced: unknown;
+    try {
+      produced = value(...args);
+    } catch {
+      // A function that needs a richer argument (a number's methods, an object): its words are
+      // checked through the strings of the same catalogue and the pages' own tests.
+      return;
+    }
+    textsOf(produced, `${path}()`, out);
+  } else if (value && typeof value === 'object') {
+    for (const [key, v] of Object.entries(value)) textsOf(v, `${path}.${key}`, out);
+  }
+}
+
+const CATALOGUES = {
+  guest: MESSAGES,
+  mail: MAIL_MESSAGES,
+  paymentWording: PAYMENT_WORDING,
+  control: CONTROL_MESSAGES,
+  account: ACCOUNT_MESSAGES,
+  settingProblems: SETTING_PROBLEMS,
+};
+
+describe('typography of what guests and staff read', () => {
+  for (const [name, catalogue] of Object.entries(CATALOGUES)) {
+    test(`${name}: apostrophes are typographic in every language`, () => {
+      const texts: [string, string][] = [];
+      textsOf(catalogue, name, texts);
+      assert.ok(texts.length > 20, `${name}: the walk found its strings (${texts.length})`);
+      const straight = texts.filter(([, text]) => STRAIGHT_APOSTROPHE.test(text)).map(([path]) => path);
+      assert.deepEqual(straight, []);
+    });
+  }
+});
