@@ -150,6 +150,21 @@ async function listFilter(request: FastifyRequest, q: ListQuery & { after?: stri
   };
 }
 
+/** The list's filter as its URL carries it: the page, its links and its export read the same. */
+function listQuery(raw: Record<string, string | undefined>): ListQuery {
+  return {
+    tenant: raw.tenant || undefined,
+    status: raw.status || undefined,
+    type: raw.type || undefined,
+    q: raw.q || undefined,
+    created_from: raw.created_from || undefined,
+    created_to: raw.created_to || undefined,
+    checkin_from: raw.checkin_from || undefined,
+    checkin_to: raw.checkin_to || undefined,
+    guarantee: raw.guarantee === 'failed' ? 'failed' : undefined,
+  };
+}
+
 const html = (reply: FastifyReply, body: string) => reply.type('text/html; charset=utf-8').send(body);
 
 export async function requestsRoutes(control: FastifyInstance): Promise<void> {
@@ -157,17 +172,7 @@ export async function requestsRoutes(control: FastifyInstance): Promise<void> {
 
   control.get('/requests', async (request, reply) => {
     const raw = request.query as Record<string, string | undefined>;
-    const q: ListQuery = {
-      tenant: raw.tenant || undefined,
-      status: raw.status || undefined,
-      type: raw.type || undefined,
-      q: raw.q || undefined,
-      created_from: raw.created_from || undefined,
-      created_to: raw.created_to || undefined,
-      checkin_from: raw.checkin_from || undefined,
-      checkin_to: raw.checkin_to || undefined,
-      guarantee: raw.guarantee === 'failed' ? 'failed' : undefined,
-    };
+    const q = listQuery(raw);
     const filter = await listFilter(request, { ...q, after: raw.after });
     const { rows, match } = await repos.controlRequests.list(filter);
     const more = rows.length > PAGE_SIZE;
@@ -198,16 +203,7 @@ export async function requestsRoutes(control: FastifyInstance): Promise<void> {
   control.get('/requests/export', async (request, reply) => {
     const raw = request.query as Record<string, string | undefined>;
     const what = raw.what === 'ledger' ? 'ledger' : 'requests';
-    const filter = await listFilter(request, {
-      tenant: raw.tenant || undefined,
-      status: raw.status || undefined,
-      type: raw.type || undefined,
-      q: raw.q || undefined,
-      created_from: raw.created_from || undefined,
-      created_to: raw.created_to || undefined,
-      checkin_from: raw.checkin_from || undefined,
-      checkin_to: raw.checkin_to || undefined,
-    });
+    const filter = await listFilter(request, listQuery(raw));
     const { tenantId } = filter;
     if (!tenantId) {
       throw new AppError('choose_tenant', 400, 'Choose a hotel in the filter to export its requests');

@@ -96,6 +96,10 @@ describe(`exports and totals in the back office (${ENGINE})`, { timeout: 120_000
     );
     const first = await c.get('/control/requests?created_from=2026-11-01&created_to=2026-11-01');
     assert.match(first.body, /<p>0 requests<\/p>/);
+    // Every filter of the list reaches the file: no failed guarantee here, so no row.
+    const failed = await c.get('/control/requests/export?what=requests&guarantee=failed');
+    assert.equal(failed.statusCode, 200);
+    assert.deepEqual(csvObjects(failed.body.slice(1)), []);
   });
 
   test('ledger movements to CSV: each movement in the dates, with its request', async () => {
