@@ -1,4 +1,4 @@
-import type { AdminUserRow, Repositories } from '../db/index.js';
+import { type AdminUserRow, type Repositories, type RoleGrant, TENANT_ROLES, type TenantRole } from '../db/index.js';
 import { AppError, errors } from '../domain/index.js';
 import { isCommonPassword } from './common-passwords.js';
 import { checkPassword, decoyHash, hashPassword } from './passwords.js';
@@ -10,7 +10,13 @@ const MAX_PASSWORD_LENGTH = 1024;
 export const adminErrors = {
   usernameTaken: (u: string) => new AppError('username_taken', 409, `The username "${u}" is taken`),
   userNotFound: (u: string) => new AppError('user_not_found', 404, `No back-office user "${u}"`),
+  superuserHasAll: (u: string) =>
+    new AppError('superuser_has_all', 409, `"${u}" is a superuser and sees every tenant already: no role to grant`),
 };
+
+export function isTenantRole(v: unknown): v is TenantRole {
+  return typeof v === 'string' && (TENANT_ROLES as readonly string[]).includes(v);
+}
 
 /** Lower-cased: one account per name whatever the case typed at sign-in. */
 export function normaliseUsername(raw: string): string {
@@ -22,7 +28,14 @@ export function normaliseUsername(raw: string): string {
  * prints the English text below (`message`), the back office its own words for the code, in
  * the page's language.
  */
-export type UserIssueCode = 'username_invalid' | 'password_short' | 'password_long' | 'password_common' | 'no_tenant';
+export type UserIssueCode =
+  | 'username_invalid'
+  | 'password_short'
+  | 'password_long'
+  | 'password_common'
+  | 'no_tenant'
+  | 'role_invalid'
+  | 'tenant_twice';
 
 const ISSUE_TEXT: Record<UserIssueCode, string> = {
   username_invalid: 'must be 1 to 64 characters: letters, digits and . _ @ - (starting with a letter or digit)',
@@ -30,6 +43,8 @@ const ISSUE_TEXT: Record<UserIssueCode, string> = {
   password_long: `must be at most ${MAX_PASSWORD_LENGTH} characters`,
   password_common: 'is one of the most common passwords (easily guessed): choose another',
   no_tenant: 'no such tenant',
+  role_invalid: `must be one of ${TENANT_ROLES.join(', ')}`,
+  tenant_twice: 'names the same tenant twice: one role per tenant',
 };
 
 export interface UserIssue {
@@ -70,45 +85,100 @@ export function passwordFromStdin(stdin: string | undefined): string {
 export interface AdminUser {
   id: string;
   username: string;
-  /** null: a superuser, who sees every tenant. */
-  tenantId: string | null;
+  /** Sees every tenant (and holds no role). */
+  superuser: boolean;
   disabled: boolean;
   createdAt: Date;
+}
+
+/** A user with their roles, as lists show them. */
+export interface AdminUserWithRoles extends AdminUser {
+  roles: { tenantId: string; tenantName: string; role: TenantRole }[];
 }
 
 export const toAdminUser = (row: AdminUserRow): AdminUser => ({
   id: row.id,
   username: row.username,
-  tenantId: row.tenant_id,
+  superuser: row.superuser,
   disabled: row.disabled_at !== null,
   createdAt: row.created_at,
 });
 
+/** The grants of a new user: each tenant once, each role known (else issues naming the field). */
+function grantIssues(grants: readonly { tenantId: string; role: string }[]): UserIssue[] {
+  const seen = new Set<string>();
+  return grants.flatMap((g) => {
+    const out = issue('role', isTenantRole(g.role) ? undefined : 'role_invalid');
+    if (seen.has(g.tenantId)) out.push(...issue('tenant', 'tenant_twice'));
+    seen.add(g.tenantId);
+    return out;
+  });
+}
+
 export function adminUsers(repos: Repositories) {
   return {
-    async create(input: { username: string; password: string; tenantId: string | null }): Promise<AdminUser> {
+    /**
+     * A user with a role on each tenant of `grants`, or, with none, a superuser. `tenantId`
+     * alone (no grants) is one grant as manager, as a tenant user was before roles.
+     */
+    async create(input: {
+      username: string;
+      password: string;
+      tenantId?: string | null;
+      grants?: readonly { tenantId: string; role: string }[];
+    }): Promise<AdminUser> {
       const username = normaliseUsername(input.username);
+      const grants = input.grants ?? (input.tenantId ? [{ tenantId: input.tenantId, role: 'manager' }] : []);
       const issues = [
         ...issue('username', usernameIssue(username)),
         ...issue('password', passwordIssue(input.password)),
+        ...grantIssues(grants),
       ];
       if (issues.length > 0) throw errors.validation(issues);
-      if (input.tenantId && !(await repos.tenants.find(input.tenantId))) {
-        throw errors.validation([
-          { field: 'tenant', code: 'no_tenant', message: `no tenant with id ${input.tenantId}` },
-        ]);
+      for (const g of grants) {
+        if (!(await repos.tenants.find(g.tenantId))) {
+          throw errors.validation([{ field: 'tenant', code: 'no_tenant', message: `no tenant with id ${g.tenantId}` }]);
+        }
       }
       const row = await repos.adminUsers.insert({
         username,
         passwordHash: await hashPassword(input.password),
-        tenantId: input.tenantId,
+        grants: grants as RoleGrant[],
       });
       if (!row) throw adminErrors.usernameTaken(username);
       return toAdminUser(row);
     },
 
-    async list(tenantId?: string): Promise<AdminUser[]> {
-      return (await repos.adminUsers.list(tenantId)).map(toAdminUser);
+    /** Users with a role on `tenantId` (every user when undefined), each with all their roles. */
+    async list(tenantId?: string): Promise<AdminUserWithRoles[]> {
+      const [rows, roles] = await Promise.all([repos.adminUsers.list(tenantId), repos.adminUsers.roles({})]);
+      return rows.map((row) => ({
+        ...toAdminUser(row),
+        roles: roles
+          .filter((r) => r.user_id === row.id)
+          .map((r) => ({ tenantId: r.tenant_id, tenantName: r.tenant_name, role: r.role })),
+      }));
+    },
+
+    /**
+     * Gives `username` the role on the tenant, or changes the one they had there; the role
+     * before (null: none). A superuser holds no roles: refused.
+     */
+    async grant(
+      rawUsername: string,
+      tenantId: string,
+      role: string,
+    ): Promise<{ user: AdminUser; before: TenantRole | null; role: TenantRole }> {
+      const username = normaliseUsername(rawUsername);
+      if (!isTenantRole(role)) throw errors.validation(issue('role', 'role_invalid'));
+      const row = await repos.adminUsers.findByUsername(username);
+      if (!row) throw adminErrors.userNotFound(username);
+      if (row.superuser) throw adminErrors.superuserHasAll(username);
+      if (!(await repos.tenants.find(tenantId))) {
+        throw errors.validation([{ field: 'tenant', code: 'no_tenant', message: `no tenant with id ${tenantId}` }]);
+      }
+      const { before } = await repos.adminUsers.setRole(row.id, tenantId, role);
+      return { user: toAdminUser(row), before, role };
     },
 
     /**

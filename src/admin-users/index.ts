@@ -2,8 +2,10 @@
 export {
   type AdminUser,
   type AdminUsers,
+  type AdminUserWithRoles,
   adminErrors,
   adminUsers,
+  isTenantRole,
   MIN_PASSWORD_LENGTH,
   normaliseUsername,
   passwordFromStdin,

@@ -1,17 +1,48 @@
-import { type AdminUser, adminUsers, MIN_PASSWORD_LENGTH, passwordFromStdin } from '../admin-users/index.js';
+import {
+  type AdminUser,
+  type AdminUserWithRoles,
+  adminUsers,
+  isTenantRole,
+  MIN_PASSWORD_LENGTH,
+  passwordFromStdin,
+} from '../admin-users/index.js';
+import { TENANT_ROLES } from '../db/index.js';
 import { AppError } from '../domain/index.js';
 import { CliError } from './cli-error.js';
 import type { CommandSpec } from './command-context.js';
 import * as check from './input-checks.js';
 
-function present(u: AdminUser): Record<string, unknown> {
+type Roles = readonly { tenantId: string; role: string }[];
+
+/** `role`: "superuser", or "tenant" for a user whose roles are listed in `roles`, one per tenant. */
+function present(u: AdminUser, roles?: Roles): Record<string, unknown> {
   return {
     username: u.username,
-    tenant_id: u.tenantId,
-    role: u.tenantId ? 'tenant' : 'superuser',
+    role: u.superuser ? 'superuser' : 'tenant',
+    ...(roles ? { roles: roles.map((r) => ({ tenant_id: r.tenantId, role: r.role })) } : {}),
     disabled: u.disabled,
     created_at: new Date(u.createdAt).toISOString(),
   };
+}
+
+const rolesText = (u: AdminUserWithRoles) =>
+  u.superuser ? 'superuser' : u.roles.map((r) => `${r.role}@${r.tenantName}`).join(', ') || 'no role';
+
+/** Repeated --tenant/--role pairs, in the order given: each --tenant needs its --role. */
+function grantPairs(options: Readonly<Record<string, unknown>>): { tenantId: string; role: string }[] {
+  const list = (v: unknown) => (v === undefined ? [] : Array.isArray(v) ? (v as string[]) : [String(v)]);
+  const tenants = list(options.tenant);
+  const roles = list(options.role);
+  if (tenants.length !== roles.length) {
+    throw new CliError(
+      `give one --role per --tenant (got ${tenants.length} --tenant and ${roles.length} --role); without --tenant the user is a superuser`,
+    );
+  }
+  return tenants.map((t, i) => {
+    const role = roles[i] ?? '';
+    if (!isTenantRole(role)) throw new CliError(`--role must be one of ${TENANT_ROLES.join(', ')} (got "${role}")`);
+    return { tenantId: check.tenantId(t), role };
+  });
 }
 
 /** The service's answer in the CLI's words: a validation issue names its option. */
@@ -40,23 +71,64 @@ function password(options: Readonly<Record<string, unknown>>, stdin: string | un
 export const adminCreateUser: CommandSpec = {
   name: 'admin create-user',
   summary: 'create a user of the back office (/control/)',
-  usage: 'payreq admin create-user --username U --password-stdin [--tenant ID] [--json]',
+  usage:
+    'payreq admin create-user --username U --password-stdin [--tenant ID --role viewer|frontdesk|manager]... [--json]',
   help: [
     '  --username U        1 to 64 characters: letters, digits and . _ @ - (stored lower-cased)',
     `  --password-stdin    read the password (at least ${MIN_PASSWORD_LENGTH} characters, not a common one) from standard input`,
-    '  --tenant ID         the only tenant the user sees; without it the user is a superuser (every tenant)',
+    '  --tenant ID         a tenant the user works on, with the --role that follows it; repeat the pair',
+    '                      for several tenants (a hotel group). Without --tenant: a superuser (every tenant)',
+    '  --role R            viewer (reads), frontdesk (also resends, cancels, captures, releases),',
+    "                      manager (also refunds; keys, settings, webhooks, the tenant's users)",
+    'Recorded in the audit log (user_created, role_granted).',
   ].join('\n'),
-  options: { username: { type: 'string' }, 'password-stdin': { type: 'boolean' }, tenant: { type: 'string' } },
+  options: {
+    username: { type: 'string' },
+    'password-stdin': { type: 'boolean' },
+    tenant: { type: 'string', multiple: true },
+    role: { type: 'string', multiple: true },
+  },
   stdin: 'password-stdin',
   needs: 'schema',
   async run(ctx, { options, stdin }) {
     const username = check.text('username', options.username as string | undefined, 64);
-    const tenant = options.tenant === undefined ? null : check.tenantId(options.tenant as string);
+    const grants = grantPairs(options);
     const pw = password(options, stdin);
-    const user = await asCli(() => adminUsers(ctx.repos).create({ username, password: pw, tenantId: tenant }));
+    const user = await asCli(() => adminUsers(ctx.repos).create({ username, password: pw, grants }));
+    for (const g of grants) await auditCli(ctx, user, 'role_granted', { role: g.role }, g.tenantId);
     return {
-      json: present(user),
-      text: `Created back-office user "${user.username}" (${user.tenantId ? `tenant ${user.tenantId}` : 'superuser: every tenant'}); sign in at ${ctx.config.publicBaseUrl}/control/`,
+      json: present(user, grants),
+      text: `Created back-office user "${user.username}" (${grants.length ? grants.map((g) => `${g.role} of tenant ${g.tenantId}`).join(', ') : 'superuser: every tenant'}); sign in at ${ctx.config.publicBaseUrl}/control/`,
+    };
+  },
+};
+
+export const adminGrant: CommandSpec = {
+  name: 'admin grant',
+  summary: 'give a back-office user a role on a tenant, or change the role they have there',
+  usage: 'payreq admin grant --username U --tenant ID --role viewer|frontdesk|manager [--json]',
+  help: [
+    '  --username U   an existing back-office user (not a superuser: they see every tenant already)',
+    '  --tenant ID    the tenant',
+    '  --role R       viewer, frontdesk or manager; replaces the role they had on that tenant',
+    'Takes effect at their next page. Recorded in the audit log (role_granted, or role_changed).',
+    'To remove a role: the Team page (/control/team) of a manager or a superuser.',
+  ].join('\n'),
+  options: { username: { type: 'string' }, tenant: { type: 'string' }, role: { type: 'string' } },
+  needs: 'schema',
+  async run(ctx, { options }) {
+    const username = usernameOption(options);
+    const tenantId = check.tenantId(check.text('tenant', options.tenant as string | undefined, 64));
+    const role = check.text('role', options.role as string | undefined, 16);
+    const done = await asCli(() => adminUsers(ctx.repos).grant(username, tenantId, role));
+    const action = done.before === null ? 'role_granted' : 'role_changed';
+    await auditCli(ctx, done.user, action, { role: done.role, before: done.before }, tenantId);
+    return {
+      json: { ...present(done.user), tenant_id: tenantId, role_on_tenant: done.role, before: done.before },
+      text:
+        done.before === null
+          ? `"${done.user.username}" is now ${done.role} of tenant ${tenantId}.`
+          : `"${done.user.username}" was ${done.before} of tenant ${tenantId}, now ${done.role}.`,
     };
   },
 };
@@ -70,11 +142,9 @@ export const adminListUsers: CommandSpec = {
   async run(ctx, { options }) {
     const tenant = options.tenant === undefined ? undefined : check.tenantId(options.tenant as string);
     const users = await adminUsers(ctx.repos).list(tenant);
-    const lines = users.map(
-      (u) => `${u.username.padEnd(24)} ${(u.tenantId ?? 'superuser').padEnd(36)} ${u.disabled ? 'disabled' : 'active'}`,
-    );
+    const lines = users.map((u) => `${u.username.padEnd(24)} ${u.disabled ? 'disabled' : 'active  '} ${rolesText(u)}`);
     return {
-      json: { users: users.map(present) },
+      json: { users: users.map((u) => present(u, u.roles)) },
       text:
         users.length === 0
           ? 'No back-office users yet: payreq admin create-user --username U --password-stdin'
@@ -130,10 +200,11 @@ async function auditCli(
   user: AdminUser,
   action: string,
   detail: Record<string, unknown>,
+  tenantId: string | null = null,
 ): Promise<void> {
   await ctx.repos.audit.record({
     username: null,
-    tenantId: user.tenantId,
+    tenantId,
     ip: null,
     action,
     target: user.username,

@@ -31,7 +31,8 @@ export interface CommandContext {
 
 /** Option values and positionals after parsing, as a command reads them. */
 export interface CommandArgs {
-  options: Readonly<Record<string, string | boolean | undefined>>;
+  /** A `multiple` option's values come as a list, in the order given. */
+  options: Readonly<Record<string, string | boolean | string[] | undefined>>;
   positionals: readonly string[];
   /** Standard input, read only for a command whose `stdin` option was given (a secret). */
   stdin?: string;
@@ -58,6 +59,8 @@ export type { CommandResult };
 
 export interface OptionSpec {
   type: 'string' | 'boolean';
+  /** May be given several times (`--tenant A --role viewer --tenant B --role manager`). */
+  multiple?: boolean;
 }
 
 export interface CommandSpec {

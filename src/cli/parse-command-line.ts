@@ -85,7 +85,7 @@ export function parseCommandLine(argv: readonly string[], commands: readonly Com
   } catch (err) {
     throw usageError(err, spec);
   }
-  const options = parsed.values as Record<string, string | boolean | undefined>;
+  const options = parsed.values as Record<string, string | boolean | string[] | undefined>;
   if (options.help) return { kind: 'help', text: commandHelp(spec) };
   const expected = spec.positionals ?? [];
   if (parsed.positionals.length < expected.length) {

@@ -98,7 +98,7 @@ function usageOf(f: SettingField): string {
 }
 
 /** Options to raw setting values keyed by setting name; an option not given stays undefined. */
-function rawSettings(options: Readonly<Record<string, string | boolean | undefined>>) {
+function rawSettings(options: Readonly<Record<string, string | boolean | string[] | undefined>>) {
   const raw: Record<string, string | boolean | undefined> = {};
   for (const f of SETTING_FIELDS) {
     if (f.kind === 'boolean' && !f.valueOption) {

@@ -1,8 +1,20 @@
-import type { AdminUser, TwoFactorState } from '../admin-users/index.js';
+import type { AdminUserWithRoles, TwoFactorState } from '../admin-users/index.js';
 import type { AuditRow, JobRunRow, ScheduleRow, Tenant } from '../db/index.js';
 import { html, type SafeHtml } from '../html/index.js';
 import { type SessionView, sessionsTable } from './account/index.js';
 import { csrfField, formatAmount, formatDateTime, type PageContext, page } from './layout.js';
+import { ROLE_MESSAGES } from './team/messages.js';
+
+/** Audit detail fields that hold a role ("none": no role anywhere; "unlisted": a route with no line). */
+const ROLE_DETAILS = new Set(['role', 'before', 'need']);
+const roleWords = (ctx: PageContext): Record<string, string> => ROLE_MESSAGES[ctx.language].roleNames;
+
+/** A user's roles in words: "superuser", or "Hotel A: Manager, Hotel B: Viewer". */
+function rolesText(ctx: PageContext, u: AdminUserWithRoles): string {
+  const r = ROLE_MESSAGES[ctx.language];
+  if (u.superuser) return ctx.m.superuser;
+  return u.roles.map((x) => `${x.tenantName}: ${r.roleNames[x.role]}`).join(', ') || '—';
+}
 
 const problems = (list: readonly string[]): SafeHtml =>
   list.length === 0 ? html`` : html`<div class="flash error" role="alert">${list.map((p) => html`<p>${p}</p>`)}</div>`;
@@ -31,13 +43,12 @@ export function tenantsPage(ctx: PageContext, tenants: readonly Tenant[], issues
 
 export function usersPage(
   ctx: PageContext,
-  users: readonly AdminUser[],
+  users: readonly AdminUserWithRoles[],
   tenants: readonly Tenant[],
   issues: readonly string[] = [],
 ): string {
   const { m } = ctx;
-  const tenantName = (id: string | null) =>
-    id === null ? m.superuser : (tenants.find((t) => t.id === id)?.name ?? id);
+  const r = ROLE_MESSAGES[ctx.language];
   return page(ctx, {
     title: m.users,
     current: 'users',
@@ -47,7 +58,7 @@ export function usersPage(
 <tbody>${users.map(
       (
         u,
-      ) => html`<tr><td><a href="/control/users/${encodeURIComponent(u.username)}">${u.username}</a></td><td>${tenantName(u.tenantId)}</td>
+      ) => html`<tr><td><a href="/control/users/${encodeURIComponent(u.username)}">${u.username}</a></td><td>${rolesText(ctx, u)}</td>
 <td><span class="status ${u.disabled ? 'revoked' : 'active'}">${u.disabled ? m.disabled : m.active}</span></td>
 <td>${
         u.id === ctx.user?.id
@@ -63,6 +74,9 @@ export function usersPage(
 <div class="field"><label for="u-tenant">${m.tenant}</label><select id="u-tenant" name="tenant"><option value="">${m.superuser}</option>${tenants.map(
       (t) => html`<option value="${t.id}">${t.name}</option>`,
     )}</select></div>
+<div class="field"><label for="u-role">${r.role}</label><select id="u-role" name="role">${(
+      ['viewer', 'frontdesk', 'manager'] as const
+    ).map((x) => html`<option value="${x}">${r.roleNames[x]} (${r.roleHints[x]})</option>`)}</select></div>
 <button type="submit">${m.create}</button></form></section>`,
   });
 }
@@ -70,12 +84,12 @@ export function usersPage(
 /** One user, for a superuser: role, status, second factor, open sessions; end them, reset the factor. */
 export function userPage(
   ctx: PageContext,
-  p: { user: AdminUser; tenants: readonly Tenant[]; twoFactor: TwoFactorState; sessions: readonly SessionView[] },
+  p: { user: AdminUserWithRoles; twoFactor: TwoFactorState; sessions: readonly SessionView[] },
 ): string {
   const { m } = ctx;
   const a = m.account;
   const u = p.user;
-  const role = u.tenantId === null ? m.superuser : (p.tenants.find((t) => t.id === u.tenantId)?.name ?? u.tenantId);
+  const role = rolesText(ctx, u);
   const base = `/control/users/${encodeURIComponent(u.username)}`;
   return page(ctx, {
     title: `${a.user} ${u.username}`,
@@ -153,6 +167,8 @@ function auditDetail(ctx: PageContext, a: AuditRow): SafeHtml {
   const show = (k: string, v: unknown): string => {
     if (k === 'amount' && typeof v === 'number') return formatAmount(v, currency, ctx);
     if (k === 'action' && typeof v === 'string') return m.auditActions[v] ?? v;
+    // Roles by their names in the page's language (viewer → Consultation), never the code word.
+    if (ROLE_DETAILS.has(k) && typeof v === 'string') return roleWords(ctx)[v as 'viewer'] ?? v;
     if (Array.isArray(v)) return String(v.length);
     if (v !== null && typeof v === 'object') return JSON.stringify(v);
     return String(v);

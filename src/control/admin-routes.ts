@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { adminUsers, normaliseUsername, twoFactor } from '../admin-users/index.js';
 import { AppError, addDays, isIsoDate, midnightIn } from '../domain/index.js';
 import { cronProblem, nextRunAfter, runUnderLease, SCHEDULED_JOBS } from '../jobs/index.js';
@@ -11,11 +11,6 @@ import { renewCsrfSecret } from './session.js';
 const send = (reply: FastifyReply, body: string, status = 200) =>
   reply.code(status).type('text/html; charset=utf-8').send(body);
 
-/** Pages for superusers only; a tenant user gets the same 404 as for anything not theirs. */
-function superuser(request: FastifyRequest): void {
-  if (user(request).tenantId !== null) throw controlNotFound();
-}
-
 const AUDIT_PAGE = 100;
 
 const USER_ACTIONS = new Set(['disable', 'enable', 'end-sessions', 'reset-2fa']);
@@ -25,12 +20,10 @@ export async function adminRoutes(control: FastifyInstance): Promise<void> {
   const users = adminUsers(payreq.repos);
 
   control.get('/tenants', async (request, reply) => {
-    superuser(request);
     return send(reply, tenantsPage(await pageContext(request, reply), await payreq.repos.tenants.list()));
   });
 
   control.post('/tenants', async (request, reply) => {
-    superuser(request);
     const nameField = SETTING_FIELDS.find((f) => f.name === 'name');
     const zoneField = SETTING_FIELDS.find((f) => f.name === 'timezone');
     const name = nameField ? parseSetting(nameField, field(request.body, 'name') ?? '') : { problem: '' };
@@ -49,27 +42,28 @@ export async function adminRoutes(control: FastifyInstance): Promise<void> {
   });
 
   control.get('/users', async (request, reply) => {
-    superuser(request);
     const ctx = await pageContext(request, reply);
     return send(reply, usersPage(ctx, await users.list(), await payreq.repos.tenants.list()));
   });
 
   control.post('/users', async (request, reply) => {
-    superuser(request);
     const tenant = field(request.body, 'tenant') ?? '';
+    const role = field(request.body, 'role') ?? 'viewer';
     const ctx = await pageContext(request, reply);
     try {
       if (tenant !== '' && !isUuid(tenant)) throw controlNotFound();
+      const tenantId = tenant === '' ? null : tenant.toLowerCase();
       const created = await users.create({
         username: field(request.body, 'username') ?? '',
         password: field(request.body, 'password') ?? '',
-        tenantId: tenant === '' ? null : tenant.toLowerCase(),
+        grants: tenantId === null ? [] : [{ tenantId, role }],
       });
       await audit(request, {
-        tenantId: created.tenantId,
+        tenantId,
         action: 'user_created',
         target: created.username,
         outcome: 'ok',
+        detail: tenantId === null ? { role: 'superuser' } : { role },
       });
       flash(request, 'ok', ctx.m.done);
       return reply.redirect('/control/users', 303);
@@ -94,21 +88,19 @@ export async function adminRoutes(control: FastifyInstance): Promise<void> {
   });
 
   control.get('/users/:username', async (request, reply) => {
-    superuser(request);
-    const found = await users.findByUsername((request.params as { username: string }).username);
+    const name = normaliseUsername((request.params as { username: string }).username);
+    const found = (await users.list()).find((u) => u.username === name);
     if (!found) throw controlNotFound();
-    const [state, sessions, tenants] = await Promise.all([
+    const [state, sessions] = await Promise.all([
       twoFactor(payreq.repos, payreq.secretKeys).state(found.id),
       userSessions(payreq.repos, found.id, control.controlNow(), request.session.sessionId),
-      payreq.repos.tenants.list(),
     ]);
     const ctx = await pageContext(request, reply);
-    return send(reply, userPage(ctx, { user: found, tenants, twoFactor: state.state, sessions }));
+    return send(reply, userPage(ctx, { user: found, twoFactor: state.state, sessions }));
   });
 
   // Disable, enable, end every session, reset the second factor (a lost phone): each audited.
   control.post('/users/:username/:action', async (request, reply) => {
-    superuser(request);
     const { username, action } = request.params as { username: string; action: string };
     if (!USER_ACTIONS.has(action)) throw controlNotFound();
     const me = user(request);
@@ -124,7 +116,7 @@ export async function adminRoutes(control: FastifyInstance): Promise<void> {
               throw controlNotFound();
             });
       await audit(request, {
-        tenantId: done.user.tenantId,
+        tenantId: null,
         action: action === 'end-sessions' ? 'user_sessions_ended' : 'two_factor_reset',
         target: done.user.username,
         outcome: 'ok',
@@ -148,7 +140,7 @@ export async function adminRoutes(control: FastifyInstance): Promise<void> {
       throw controlNotFound();
     });
     await audit(request, {
-      tenantId: changed.tenantId,
+      tenantId: null,
       action: `user_${action}d`,
       target: changed.username,
       outcome: 'ok',
@@ -157,7 +149,6 @@ export async function adminRoutes(control: FastifyInstance): Promise<void> {
   });
 
   control.get('/schedules', async (request, reply) => {
-    superuser(request);
     const ctx = await pageContext(request, reply);
     const [schedules, runs] = await Promise.all([
       payreq.repos.schedules.list(),
@@ -167,7 +158,6 @@ export async function adminRoutes(control: FastifyInstance): Promise<void> {
   });
 
   control.post('/schedules/:job', async (request, reply) => {
-    superuser(request);
     const current = await payreq.repos.schedules.get((request.params as { job: string }).job);
     if (!current) throw controlNotFound();
     const ctx = await pageContext(request, reply);
@@ -203,7 +193,6 @@ export async function adminRoutes(control: FastifyInstance): Promise<void> {
   });
 
   control.post('/schedules/:job/run', async (request, reply) => {
-    superuser(request);
     const schedule = await payreq.repos.schedules.get((request.params as { job: string }).job);
     const job = schedule ? SCHEDULED_JOBS[schedule.job] : undefined;
     if (!schedule || !job) throw controlNotFound();

@@ -11,7 +11,7 @@ export function tenantChooser(
   tenants: readonly Tenant[],
   selected?: string,
 ): SafeHtml {
-  if (ctx.user?.tenantId !== null) return html``;
+  if (!ctx.user?.superuser) return html``;
   return html`<form method="get" action="${action}" class="card buttons">
 <label for="tenant-choice">${ctx.m.tenant}</label>
 <select id="tenant-choice" name="tenant">${tenants.map(

@@ -51,6 +51,11 @@ export function user(request: FastifyRequest): ControlUser {
   return u;
 }
 
+/** The tenant a user's reads are limited to: their current one; undefined for a superuser (all). */
+export function ownScope(request: FastifyRequest): string | undefined {
+  return tenantScope(request, undefined);
+}
+
 /**
  * The tenant a request may act on. A tenant user: always theirs; naming another is a 404.
  * A superuser: the one named, or undefined (every tenant) when none is.
@@ -59,6 +64,8 @@ export function tenantScope(request: FastifyRequest, requested: unknown): string
   const u = user(request);
   const named = requested === undefined || requested === '' ? undefined : requested;
   if (named !== undefined && !isUuid(named)) throw controlNotFound();
+  // No role anywhere: no tenant at all (route-roles.ts refuses them first; this is the floor).
+  if (!u.superuser && u.tenantId === null) throw controlNotFound();
   if (u.tenantId !== null) {
     if (named !== undefined && named.toLowerCase() !== u.tenantId) throw controlNotFound();
     return u.tenantId;

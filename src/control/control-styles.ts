@@ -20,6 +20,9 @@ body { margin: 0; font-family: system-ui, -apple-system, "Segoe UI", Roboto, "He
 .site a, .site button.link { color: #ffffff; }
 .site .who { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: center; font-size: 0.9375rem; }
 .site form { margin: 0; }
+.site .tenant-switch { display: flex; flex-wrap: wrap; gap: 0.25rem 0.5rem; align-items: center; }
+.site .tenant-switch select { max-width: 16rem; min-height: 2.25rem; }
+.site .tenant-switch label { margin: 0; }
 nav.main { background: #0b2440; padding: 0 1rem; }
 nav.main ul { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: 0 0.25rem; }
 nav.main a { display: inline-block; color: #ffffff; padding: 0.625rem 0.75rem; text-decoration: none; }

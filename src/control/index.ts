@@ -7,17 +7,19 @@ import { accountRoutes, TWO_FACTOR_PATHS } from './account/index.js';
 import { adminRoutes } from './admin-routes.js';
 import { booksRoutes } from './books-routes.js';
 import { configRoutes } from './config-routes.js';
-import { pageContext } from './control-context.js';
+import { controlNotFound, pageContext } from './control-context.js';
 import { CONTROL_CSS, CONTROL_JS, CONTROL_SCRIPT_PATH, CONTROL_STYLESHEET_PATH } from './control-styles.js';
 import { firstQueryValues, refuseUnacceptedText } from './input-guard.js';
 import { messagePage, notFoundPage, type PageContext } from './layout.js';
 import type { ControlMessages } from './messages.js';
 import { newRequestRoutes } from './new-request-routes.js';
 import { requestsRoutes } from './requests-routes.js';
+import { allows, needOf, routeKey } from './route-roles.js';
 import { registerSessions, sessionAlive } from './session.js';
 import { signInCodeRoutes } from './sign-in-code-routes.js';
 import { signInRoutes } from './sign-in-routes.js';
-import { mustEnrol } from './sign-in-session.js';
+import { currentTenant, mustEnrol } from './sign-in-session.js';
+import { refuseForRole, teamRoutes, tenantSwitchRoutes } from './team/index.js';
 import { todayRoutes } from './today/index.js';
 import { webhookRoutes } from './webhooks/index.js';
 
@@ -43,14 +45,6 @@ const CSP = [
   "base-uri 'none'",
 ].join('; ');
 
-const PUBLIC_PATHS = new Set([
-  '/control/sign-in',
-  '/control/sign-in/code',
-  '/control/sign-in/recovery',
-  '/control/assets/control.css',
-  '/control/assets/control.js',
-]);
-
 /** All a user may reach who must set up a second factor and has none yet (and sign out). */
 const ENROL_PATHS = new Set([...TWO_FACTOR_PATHS, '/control/sign-out']);
 
@@ -74,10 +68,16 @@ async function identify(control: FastifyInstance, request: FastifyRequest): Prom
   }
   request.session.set('lastSeenAt', now);
   if (request.session.get('ip') !== request.ip) request.session.set('ip', request.ip);
+  // The tenant worked on is the session's, while the user still holds a role there.
+  const current = currentTenant(row, request.session.get('tenantId'));
+  if (current?.tenant_id !== request.session.get('tenantId')) request.session.set('tenantId', current?.tenant_id);
   request.controlUser = {
     id: row.id,
     username: row.username,
-    tenantId: row.tenant_id,
+    superuser: row.superuser,
+    tenantId: row.superuser ? null : (current?.tenant_id ?? null),
+    standing: row.superuser ? 'superuser' : (current?.role ?? null),
+    tenants: row.superuser ? [] : row.roles.map((r) => ({ id: r.tenant_id, name: r.tenant_name, role: r.role })),
     mustEnrol: mustEnrol(request, row),
   };
   return 'ok';
@@ -156,14 +156,22 @@ export async function controlPlugin(app: FastifyInstance, opts: { now?: () => Da
       });
       control.addHook('preHandler', async (request, reply) => {
         const path = pathOf(request);
+        // A route's line in route-roles.ts; no route at all (a 404) asks to be signed in first.
+        const key =
+          request.routeOptions.url === undefined ? undefined : routeKey(request.method, request.routeOptions.url);
+        const need = key === undefined ? 'signed_in' : needOf(key, request);
         const who = await identify(control, request);
-        const open = PUBLIC_PATHS.has(path) || path.startsWith('/control/language/');
+        if (need === 'public') return;
+        if (who !== 'ok') {
+          // Not signed in: nothing runs; a page asks to sign in, a form is refused the same way.
+          return reply.redirect(`/control/sign-in${who === 'expired' ? '?expired=1' : ''}`, 303);
+        }
         // Two factors required and none yet: setting one up comes before anything else.
-        if (who === 'ok' && request.controlUser?.mustEnrol && !open && !ENROL_PATHS.has(path))
+        if (request.controlUser?.mustEnrol && !ENROL_PATHS.has(path))
           return reply.redirect('/control/account/two-factor', 303);
-        if (who === 'ok' || open) return;
-        // Not signed in: nothing runs; a page asks to sign in, a form is refused the same way.
-        return reply.redirect(`/control/sign-in${who === 'expired' ? '?expired=1' : ''}`, 303);
+        if (need === 'unknown_action') throw controlNotFound();
+        if (need === 'unlisted' || !allows(request.controlUser?.standing ?? null, need))
+          return refuseForRole(request, reply, need, key ?? path);
       });
       control.setErrorHandler(renderError);
       control.setNotFoundHandler(async (request, reply) => {
@@ -177,7 +185,10 @@ export async function controlPlugin(app: FastifyInstance, opts: { now?: () => Da
       control.get(CONTROL_SCRIPT_PATH.replace('/control', ''), async (_request, reply) =>
         reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(CONTROL_JS),
       );
-      control.get('/', async (_request, reply) => reply.redirect('/control/requests', 303));
+      // A user with no role anywhere has only their account to open.
+      control.get('/', async (request, reply) =>
+        reply.redirect(request.controlUser?.standing === null ? '/control/account' : '/control/requests', 303),
+      );
       await control.register(signInRoutes);
       await control.register(newRequestRoutes);
       await control.register(signInCodeRoutes);
@@ -187,6 +198,8 @@ export async function controlPlugin(app: FastifyInstance, opts: { now?: () => Da
       await control.register(adminRoutes);
       await control.register(booksRoutes);
       await control.register(todayRoutes);
+      await control.register(teamRoutes);
+      await control.register(tenantSwitchRoutes);
       await control.register(webhookRoutes);
     },
     { prefix: '/control' },

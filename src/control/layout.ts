@@ -2,13 +2,25 @@ import { type Currency, formatMoney } from '../domain/index.js';
 import { html, htmlDocument, type SafeHtml } from '../html/index.js';
 import { CONTROL_SCRIPT_PATH, CONTROL_STYLESHEET_PATH } from './control-styles.js';
 import { CONTROL_LANGUAGES, CONTROL_MESSAGES, type ControlLanguage, type ControlMessages } from './messages.js';
+import { mayUse, type Standing } from './route-roles.js';
+import { ROLE_MESSAGES } from './team/messages.js';
 
 /** Who is signed in, as every page needs it. */
 export interface ControlUser {
   id: string;
   username: string;
-  /** null: a superuser. */
+  /**
+   * The tenant the user works on now (kept in their session; switched in the header). null: a
+   * superuser (every tenant), or a user with no role on any tenant (who reaches only their
+   * account: `standing` is null).
+   */
   tenantId: string | null;
+  /** Sees every tenant. */
+  superuser: boolean;
+  /** Their role on `tenantId`, 'superuser', or null (no role anywhere): what route-roles.ts checks. */
+  standing: Standing;
+  /** The tenants they hold a role on, by name (the header's switch when more than one). */
+  tenants: readonly { id: string; name: string; role: string }[];
   /** Two factors are required of them and they have none yet: every page but enrolment is closed. */
   mustEnrol?: boolean;
 }
@@ -24,6 +36,7 @@ export type Section =
   | 'users'
   | 'schedules'
   | 'audit'
+  | 'team'
   | 'account';
 
 export interface PageContext {
@@ -64,26 +77,41 @@ export const csrfField = (ctx: PageContext) => html`<input type="hidden" name="_
 function nav(ctx: PageContext, current: Section | undefined): SafeHtml {
   const { m, user } = ctx;
   if (!user || user.mustEnrol) return html``;
-  const items: [Section, string, string][] = [
-    ['today', '/control/today', m.navToday],
-    ['requests', '/control/requests', m.navRequests],
-    ['books', '/control/books', m.navBooks],
-    ['webhooks', '/control/webhooks', m.webhooks.nav],
-    ['keys', '/control/keys', m.navKeys],
-    ['settings', '/control/settings', m.navSettings],
-    ...(user.tenantId === null
-      ? ([
-          ['tenants', '/control/tenants', m.navTenants],
-          ['users', '/control/users', m.navUsers],
-          ['schedules', '/control/schedules', m.navSchedules],
-        ] as [Section, string, string][])
-      : []),
-    ['audit', '/control/audit', m.navAudit],
-  ];
+  // Only what the user's role may open (route-roles.ts decides; the routes refuse the rest).
+  const items: [Section, string, string][] = (
+    [
+      ['today', '/control/today', m.navToday],
+      ['requests', '/control/requests', m.navRequests],
+      ['books', '/control/books', m.navBooks],
+      ['webhooks', '/control/webhooks', m.webhooks.nav],
+      ['keys', '/control/keys', m.navKeys],
+      ['settings', '/control/settings', m.navSettings],
+      ['team', '/control/team', ROLE_MESSAGES[ctx.language].navTeam],
+      ['tenants', '/control/tenants', m.navTenants],
+      ['users', '/control/users', m.navUsers],
+      ['schedules', '/control/schedules', m.navSchedules],
+      ['audit', '/control/audit', m.navAudit],
+    ] as [Section, string, string][]
+  ).filter(([, href]) => mayUse(user.standing, 'GET', href));
+  if (items.length === 0) return html``;
   return html`<nav class="main" aria-label="${m.navigation}"><ul>${items.map(
     ([id, href, label]) =>
       html`<li><a href="${href}"${id === current ? html` aria-current="page"` : ''}>${label}</a></li>`,
   )}</ul></nav>`;
+}
+
+/** A user with roles on several tenants switches here; the choice lives in their session. */
+function tenantSwitch(ctx: PageContext): SafeHtml {
+  const user = ctx.user;
+  if (!user || user.mustEnrol || user.tenants.length < 2) return html``;
+  const r = ROLE_MESSAGES[ctx.language];
+  return html`<form method="post" action="/control/tenant" class="tenant-switch">${csrfField(ctx)}
+<label for="tenant-switch">${r.currentHotel}</label>
+<select id="tenant-switch" name="tenant">${user.tenants.map(
+    (t) =>
+      html`<option value="${t.id}"${t.id === user.tenantId ? html` selected` : ''}>${t.name} (${r.roleNames[t.role as 'viewer'] ?? t.role})</option>`,
+  )}</select>
+<button type="submit" class="secondary">${r.switchHotel}</button></form>`;
 }
 
 function languageSwitch(ctx: PageContext): SafeHtml {
@@ -115,6 +143,7 @@ export function page(
 <p class="brand">${m.backOffice}</p>
 <div class="who">
 ${languageSwitch(ctx)}
+${tenantSwitch(ctx)}
 ${
   user
     ? html`<a href="/control/account"${p.current === 'account' ? html` aria-current="page"` : ''}>${m.signedInAs(user.username)}</a>

@@ -1,5 +1,6 @@
 import type { Status } from '../domain/index.js';
 import { ACCOUNT_MESSAGES } from './messages-account.js';
+import { ROLE_MESSAGES } from './team/messages.js';
 import { TODAY_MESSAGES } from './today/messages-today.js';
 import { WEBHOOK_MESSAGES } from './webhooks/messages.js';
 
@@ -276,6 +277,7 @@ const en = {
   auditAnyAction: 'Any action',
   auditOutcomes: { ok: 'Done', refused: 'Refused', failed: 'Failed', in_doubt: 'In doubt' } as Record<string, string>,
   auditActions: {
+    ...ROLE_MESSAGES.en.auditActions,
     sign_in: 'Sign-in',
     sign_out: 'Sign-out',
     request_created: 'Request created',
@@ -307,6 +309,7 @@ const en = {
     ...WEBHOOK_MESSAGES.en.auditActions,
   } as Record<string, string>,
   auditDetail: {
+    ...ROLE_MESSAGES.en.auditDetail,
     amount: 'Amount',
     reason: 'Reason',
     action: 'Action',
@@ -695,6 +698,7 @@ const fr: ControlMessages = {
   auditAnyAction: 'Toute action',
   auditOutcomes: { ok: 'Effectué', refused: 'Refusé', failed: 'Échoué', in_doubt: 'Incertain' },
   auditActions: {
+    ...ROLE_MESSAGES.fr.auditActions,
     sign_in: 'Connexion',
     sign_out: 'Déconnexion',
     request_created: 'Demande créée',
@@ -726,6 +730,7 @@ const fr: ControlMessages = {
     ...WEBHOOK_MESSAGES.fr.auditActions,
   },
   auditDetail: {
+    ...ROLE_MESSAGES.fr.auditDetail,
     amount: 'Montant',
     reason: 'Motif',
     action: 'Action',
@@ -1108,6 +1113,7 @@ const de: ControlMessages = {
   auditAnyAction: 'Jede Aktion',
   auditOutcomes: { ok: 'Ausgeführt', refused: 'Abgelehnt', failed: 'Fehlgeschlagen', in_doubt: 'Ungewiss' },
   auditActions: {
+    ...ROLE_MESSAGES.de.auditActions,
     sign_in: 'Anmeldung',
     sign_out: 'Abmeldung',
     request_created: 'Anfrage erstellt',
@@ -1139,6 +1145,7 @@ const de: ControlMessages = {
     ...WEBHOOK_MESSAGES.de.auditActions,
   },
   auditDetail: {
+    ...ROLE_MESSAGES.de.auditDetail,
     amount: 'Betrag',
     reason: 'Grund',
     action: 'Aktion',

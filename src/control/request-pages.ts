@@ -15,7 +15,28 @@ import { requestIncidents } from './books-pages.js';
 import { guaranteeFilter, guaranteeNotice } from './guarantee-notice.js';
 import { csrfField, formatAmount, formatDateTime, type PageContext, page } from './layout.js';
 import { AMOUNT_ACTIONS, allowedActions, fullAmount, type RequestAction } from './request-actions.js';
+import { mayUse } from './route-roles.js';
 import { reminderHistoryRows } from './today/reminder-history.js';
+
+/** Whether the signed-in user's role reaches a route: buttons they could not use are not shown. */
+const may = (ctx: PageContext, method: string, url: string, action?: string) =>
+  mayUse(ctx.user?.standing ?? null, method, url, action);
+
+/** The bulk buttons the user's role may use; none: no fieldset. */
+function bulkButtons(ctx: PageContext): SafeHtml {
+  const { m } = ctx;
+  const buttons = (
+    [
+      ['capture', m.bulkCapture],
+      ['release', m.bulkRelease],
+      ['refund', m.bulkRefund],
+    ] as const
+  ).filter(([action]) => may(ctx, 'POST', '/control/bulk', action));
+  if (buttons.length === 0) return html``;
+  return html`<fieldset class="buttons"><legend>${m.bulkActions}</legend>
+${buttons.map(([action, label]) => html`<button type="submit" name="action" value="${action}" class="secondary">${label}</button>`)}
+</fieldset>`;
+}
 
 export interface ListQuery {
   tenant?: string;
@@ -119,17 +140,13 @@ ${allTenants ? html`<td>${r.tenant_name}</td>` : ''}
 <td>${formatDateTime(r.created_at, ctx, r.tenant_timezone)}</td>
 </tr>`,
         )}</tbody></table></div>
-<fieldset class="buttons"><legend>${m.bulkActions}</legend>
-<button type="submit" name="action" value="capture" class="secondary">${m.bulkCapture}</button>
-<button type="submit" name="action" value="release" class="secondary">${m.bulkRelease}</button>
-<button type="submit" name="action" value="refund" class="secondary">${m.bulkRefund}</button>
-</fieldset>
+${bulkButtons(ctx)}
 </form>`;
   return page(ctx, {
     title: m.navRequests,
     current: 'requests',
     body: html`<h1>${m.navRequests}</h1>
-<p><a class="button" href="/control/requests/new">${m.newRequest}</a></p>
+${may(ctx, 'GET', '/control/requests/new') ? html`<p><a class="button" href="/control/requests/new">${m.newRequest}</a></p>` : ''}
 ${filters(ctx, p.query, p.tenants)}
 <section class="card">${p.match === 'prefix' && p.query.q ? html`<p class="hint" role="status">${m.searchPrefix(p.query.q.trim())}</p>` : ''}${table}
 <nav class="pager" aria-label="${m.navRequests}">${p.firstPage ? '' : html`<a href="${firstPageUrl(p.query)}">${m.firstPage}</a>`}${p.next ? html`<a href="${p.next}" rel="next">${m.nextPage}</a>` : ''}</nav>
@@ -252,7 +269,8 @@ export function detailPage(
 ): string {
   const { m } = ctx;
   const { row } = p;
-  const actions = allowedActions(row);
+  // What the status allows and the user's role may do (route-roles.ts); the route refuses the rest.
+  const actions = allowedActions(row).filter((a) => may(ctx, 'POST', '/control/requests/:id/:action', a));
   return page(ctx, {
     title: row.reference,
     current: 'requests',

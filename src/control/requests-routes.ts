@@ -15,7 +15,17 @@ import {
 } from '../domain/index.js';
 import { exportChunks } from '../exports/index.js';
 import { bulkConfirmPage, bulkPage } from './bulk-pages.js';
-import { audit, controlNotFound, field, flash, isUuid, pageContext, tenantScope, user } from './control-context.js';
+import {
+  audit,
+  controlNotFound,
+  field,
+  flash,
+  isUuid,
+  ownScope,
+  pageContext,
+  tenantScope,
+  user,
+} from './control-context.js';
 import { TOTALS_CAP, totalsAndExport } from './list-totals.js';
 import {
   AMOUNT_ACTIONS,
@@ -57,8 +67,7 @@ function decodeCursor(v: string | undefined): { createdAt: Date; id: string } | 
 /** The request in the user's scope, or the same 404 whether it is absent or another tenant's. */
 export async function scopedRequest(request: FastifyRequest, id: string): Promise<DetailRow> {
   if (!isUuid(id)) throw controlNotFound();
-  const u = user(request);
-  const row = await request.server.payreq.repos.controlRequests.find(id.toLowerCase(), u.tenantId ?? undefined);
+  const row = await request.server.payreq.repos.controlRequests.find(id.toLowerCase(), ownScope(request));
   if (!row) throw controlNotFound();
   return row;
 }
@@ -287,7 +296,7 @@ export async function requestsRoutes(control: FastifyInstance): Promise<void> {
   control.get('/bulk/:batch', async (request, reply) => {
     const { batch } = request.params as { batch: string };
     if (!isUuid(batch)) throw controlNotFound();
-    const jobs = await repos.bulkJobs.batch(batch.toLowerCase(), user(request).tenantId ?? undefined);
+    const jobs = await repos.bulkJobs.batch(batch.toLowerCase(), ownScope(request));
     if (jobs.length === 0) throw controlNotFound();
     return html(reply, bulkPage(await pageContext(request, reply), jobs));
   });

@@ -35,6 +35,8 @@ declare module 'fastify' {
     signedInAt?: number;
     lastSeenAt?: number;
     language?: string;
+    /** The tenant a user with roles on several works on now (the header's switch); never a URL's. */
+    tenantId?: string;
     /** A message shown once on the next page (after a redirect). */
     flash?: { kind: 'ok' | 'error' | 'doubt'; text: string };
     /** The full key just created: shown once on the keys page, then dropped. */

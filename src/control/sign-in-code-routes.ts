@@ -4,7 +4,7 @@ import { html } from '../html/index.js';
 import { audit, field, flash, languageOf, pageContext } from './control-context.js';
 import { csrfField, page } from './layout.js';
 import { CONTROL_MESSAGES } from './messages.js';
-import { beginSession, pendingUser } from './sign-in-session.js';
+import { beginSession, homeTenant, pendingUser } from './sign-in-session.js';
 
 type Step = 'code' | 'recovery';
 
@@ -69,7 +69,7 @@ export async function signInCodeRoutes(control: FastifyInstance): Promise<void> 
         await request.session.destroy();
         return reply.redirect('/control/sign-in?expired=1', 303);
       }
-      const who = { username: user.username, tenantId: user.tenant_id };
+      const who = { username: user.username, tenantId: homeTenant(user) };
       const action = step === 'code' ? 'sign_in_code' : 'sign_in_recovery_code';
       const gate = await throttle.begin(user.username, request.ip, now);
       if (!gate.allowed) {
@@ -116,7 +116,7 @@ export async function signInCodeRoutes(control: FastifyInstance): Promise<void> 
       await throttle.succeeded(user.username, request.ip, now);
       await beginSession(request, reply, { id: user.id, ...who }, now);
       await audit(request, {
-        tenantId: user.tenant_id,
+        tenantId: who.tenantId,
         action: 'sign_in',
         outcome: 'ok',
         detail: { second_factor: step === 'code' ? 'totp' : 'recovery_code' },

@@ -6,7 +6,7 @@ import { printable } from './input-guard.js';
 import { csrfField, page } from './layout.js';
 import { isControlLanguage } from './messages.js';
 import { renewCsrfSecret } from './session.js';
-import { beginPending, beginSession, mustEnrol } from './sign-in-session.js';
+import { beginPending, beginSession, homeTenant, mustEnrol } from './sign-in-session.js';
 
 async function signInPage(request: FastifyRequest, reply: FastifyReply, status: number, problem?: string) {
   const ctx = await pageContext(request, reply);
@@ -90,21 +90,22 @@ export async function signInRoutes(control: FastifyInstance): Promise<void> {
     }
     await throttle.succeeded(name, request.ip, now);
     const standing = await app.payreq.repos.adminUsers.findForSession(found.id);
+    const home = homeTenant(standing);
     // A second factor is on: the session only waits for the code (a new session id, so an id
     // planted before, session fixation, is worth nothing).
     if (standing?.two_factor_on) {
       await beginPending(request, reply, found.id, now);
       await audit(request, {
         username: found.username,
-        tenantId: found.tenantId,
+        tenantId: home,
         action: 'sign_in_password',
         outcome: 'ok',
       });
       return reply.redirect('/control/sign-in/code', 303);
     }
-    await beginSession(request, reply, found, now);
+    await beginSession(request, reply, { id: found.id, username: found.username, tenantId: home }, now);
     await audit(request, {
-      tenantId: found.tenantId,
+      tenantId: home,
       action: 'sign_in',
       outcome: 'ok',
       detail: { second_factor: 'none' },

@@ -19,7 +19,7 @@ async function freshSession(request: FastifyRequest, reply: FastifyReply): Promi
 export async function beginSession(
   request: FastifyRequest,
   reply: FastifyReply,
-  user: Omit<ControlUser, 'mustEnrol'>,
+  user: Pick<ControlUser, 'id' | 'username' | 'tenantId'>,
   now: Date,
 ): Promise<void> {
   await freshSession(request, reply);
@@ -28,7 +28,10 @@ export async function beginSession(
   request.session.set('lastSeenAt', now.getTime());
   request.session.set('userAgent', (request.headers['user-agent'] ?? '').slice(0, MAX_USER_AGENT));
   request.session.set('ip', request.ip);
-  request.controlUser = { id: user.id, username: user.username, tenantId: user.tenantId };
+  // The first tenant the user works on (by name); the header's switch changes it.
+  request.session.set('tenantId', user.tenantId ?? undefined);
+  // Enough for the sign-in's audit; the next request loads the user whole.
+  request.controlUser = { ...user, superuser: false, standing: null, tenants: [] };
 }
 
 /** The password was right and a second factor is on: the session waits for the code. */
@@ -55,6 +58,21 @@ export function pendingUser(request: FastifyRequest, now: Date): string | undefi
  * Two factors are required of this user (CONTROL_REQUIRE_2FA, or their tenant's require_2fa)
  * and they have none confirmed: they may only set one up.
  */
+/** The tenant a new session starts on (its audit is filed under it): the first by name, or none. */
+export function homeTenant(row: Pick<SessionUserRow, 'roles'> | undefined): string | null {
+  return row?.roles[0]?.tenant_id ?? null;
+}
+
 export function mustEnrol(request: FastifyRequest, row: SessionUserRow): boolean {
   return !row.two_factor_on && (request.server.payreq.config.controlRequire2fa || row.tenant_requires_2fa);
+}
+
+type RoleOf = SessionUserRow['roles'][number];
+
+/**
+ * The tenant a user works on: the session's while they hold a role there, else their first
+ * (by name); undefined for a superuser or a user with no role.
+ */
+export function currentTenant(row: Pick<SessionUserRow, 'roles'>, chosen: string | undefined): RoleOf | undefined {
+  return row.roles.find((r) => r.tenant_id === chosen) ?? row.roles[0];
 }

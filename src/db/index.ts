@@ -30,7 +30,15 @@ export {
   sessionIdHash,
   type UserSessionRow,
 } from './admin-sessions-repository.js';
-export type { AdminUserRow, AdminUsersRepository, SessionUserRow } from './admin-users-repository.js';
+export {
+  type AdminUserRow,
+  type AdminUsersRepository,
+  type RoleGrant,
+  type RoleRow,
+  type SessionUserRow,
+  TENANT_ROLES,
+  type TenantRole,
+} from './admin-users-repository.js';
 export type { ApiKeyAuthRow, ApiKeyStatus, ApiKeySummary } from './api-keys-repository.js';
 export type {
   AuditEntry,

@@ -104,6 +104,79 @@ describe(`payreq admin users, with the service running (${ENGINE})`, { timeout: 
     assert.deepEqual(list.users, [{ ...list.users[0], username: 'reception', disabled: true }]);
   });
 
+  test('create-user takes repeated --tenant/--role pairs; grant adds or changes a role; both audited', async () => {
+    const tenant = async (name: string) =>
+      parseJson<{ id: string }>(await run(['tenant', 'create', '--name', name, '--json'])).id;
+    const [a, b] = [await tenant('Group A'), await tenant('Group B')];
+    const created = parseJson<{ role: string; roles: { tenant_id: string; role: string }[] }>(
+      await run(
+        [
+          'admin',
+          'create-user',
+          '--username',
+          'groupie',
+          '--password-stdin',
+          '--tenant',
+          a,
+          '--role',
+          'viewer',
+          '--tenant',
+          b,
+          '--role',
+          'manager',
+          '--json',
+        ],
+        'a long enough password\n',
+      ),
+    );
+    assert.equal(created.role, 'tenant');
+    assert.deepEqual(created.roles, [
+      { tenant_id: a, role: 'viewer' },
+      { tenant_id: b, role: 'manager' },
+    ]);
+    assert.equal(await signIn('groupie', 'a long enough password'), 303);
+    // Refused, nothing created: a --tenant without its --role, a role that does not exist.
+    assertFails(
+      await run(
+        ['admin', 'create-user', '--username', 'half', '--password-stdin', '--tenant', a],
+        'a long enough password\n',
+      ),
+      /give one --role per --tenant/,
+    );
+    assertFails(
+      await run(
+        ['admin', 'create-user', '--username', 'odd', '--password-stdin', '--tenant', a, '--role', 'owner'],
+        'a long enough password\n',
+      ),
+      /--role must be one of viewer, frontdesk, manager/,
+    );
+    const granted = parseJson<{ before: string | null; role_on_tenant: string }>(
+      await run(['admin', 'grant', '--username', 'GROUPIE', '--tenant', a, '--role', 'frontdesk', '--json']),
+    );
+    assert.deepEqual([granted.before, granted.role_on_tenant], ['viewer', 'frontdesk']);
+    assertFails(
+      await run(['admin', 'grant', '--username', 'reception', '--tenant', a, '--role', 'viewer']),
+      /is a superuser/,
+    );
+    assertFails(
+      await run(['admin', 'grant', '--username', 'nobody', '--tenant', a, '--role', 'viewer']),
+      /No back-office user/,
+    );
+    assertFails(
+      await run(['admin', 'grant', '--username', 'groupie', '--tenant', a, '--role', 'boss']),
+      /--role must be one of/,
+    );
+    const list = parseJson<{ users: { username: string; roles?: { tenant_id: string; role: string }[] }[] }>(
+      await run(['admin', 'list-users', '--tenant', b, '--json']),
+    );
+    assert.deepEqual(
+      list.users.map((u) => [u.username, u.roles?.map((r) => r.role).sort()]),
+      [['groupie', ['frontdesk', 'manager']]],
+    );
+    const help = await run(['admin', 'grant', '--help']);
+    assert.match(help.stdout, /payreq admin grant --username U --tenant ID --role viewer\|frontdesk\|manager/);
+  });
+
   test('end-sessions and reset-2fa --username sign the user out at once, and are audited', async () => {
     assert.equal((await run(['admin', 'enable-user', 'reception'])).code, 0);
     // A browser's sign-in: the page's cookie and token, the form, then the session's cookie.

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
 import { hashPassword } from '../../src/admin-users/index.js';
+import type { RoleGrant, TenantRole } from '../../src/db/index.js';
 import type { TestApp } from '../helpers/test-app.js';
 
 export const PASSWORD = 'correct horse battery staple';
@@ -114,9 +115,19 @@ export class ControlClient {
  */
 let passwordHash: Promise<string> | undefined;
 
-/** A back-office user whose password is PASSWORD: a superuser, or a user of `tenantId`. */
-export async function createUser(t: TestApp, username: string, tenantId: string | null = null): Promise<void> {
+/**
+ * A back-office user whose password is PASSWORD: a superuser, or `role` (manager unless said)
+ * of `tenantId`, or of each tenant of a list of grants.
+ */
+export async function createUser(
+  t: TestApp,
+  username: string,
+  tenantId: string | null | readonly RoleGrant[] = null,
+  role: TenantRole = 'manager',
+): Promise<string> {
   passwordHash ??= hashPassword(PASSWORD);
-  const row = await t.repos.adminUsers.insert({ username, passwordHash: await passwordHash, tenantId });
+  const grants = tenantId === null ? [] : typeof tenantId === 'string' ? [{ tenantId, role }] : tenantId;
+  const row = await t.repos.adminUsers.insert({ username, passwordHash: await passwordHash, grants });
   assert.ok(row, `the username ${username} is free`);
+  return row.id;
 }

@@ -45,12 +45,16 @@ describe(`back office tenant isolation (${ENGINE})`, { timeout: 120_000 }, () =>
       `/control/keys/${other.prefix}/confirm-revoke`,
       `/control/settings?tenant=${other.tenantId}`,
       `/control/audit?tenant=${other.tenantId}`,
-      '/control/tenants',
-      '/control/users',
-      '/control/schedules',
     ]) {
       const r = await mine.get(url);
       assert.equal(r.statusCode, 404, `${url} answered ${r.statusCode}`);
+      assert.ok(!r.body.includes('Voisin'), `${url} leaks nothing`);
+    }
+    // Superusers' pages: refused by role (a 403 naming it), and they leak nothing either.
+    for (const url of ['/control/tenants', '/control/users', '/control/schedules']) {
+      const r = await mine.get(url);
+      assert.equal(r.statusCode, 403, `${url} answered ${r.statusCode}`);
+      assert.match(r.body, /This needs the role “Superuser”/);
       assert.ok(!r.body.includes('Voisin'), `${url} leaks nothing`);
     }
     const list = await mine.get('/control/requests?q=voisin');
@@ -77,10 +81,13 @@ describe(`back office tenant isolation (${ENGINE})`, { timeout: 120_000 }, () =>
       ],
       ['/control/tenants', { name: 'Mine now', timezone: 'UTC' }],
       ['/control/users', { username: 'intruder', password: 'a long enough password', tenant: other.tenantId }],
+      ['/control/team/grant', { tenant: other.tenantId, username: 'mine', role: 'manager' }],
     ];
     for (const [url, fields] of posts) {
       const r = await mine.post(url, fields);
-      assert.equal(r.statusCode, 404, `${url} answered ${r.statusCode}`);
+      // Superusers' forms are refused by role (403); the rest as not found.
+      const expected = url === '/control/tenants' || url === '/control/users' ? 403 : 404;
+      assert.equal(r.statusCode, expected, `${url} answered ${r.statusCode}`);
     }
     assert.equal(await snapshot(), before, 'nothing changed');
     assert.equal(await t.repos.adminUsers.findByUsername('intruder'), undefined);

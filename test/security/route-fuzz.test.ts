@@ -299,7 +299,7 @@ describe(`every route under hostile input: never a 5xx, and the service keeps an
       linkQueries.length > 0
         ? fc.subarray(
             linkQueries.map((q): [string, string] => [q.key, q.value]),
-            // fast-check refuses a maximum beyond the array (a page linking one query only).
+            // At most the pairs there are (a page with one link query, the Team page's chooser).
             { maxLength: Math.min(2, linkQueries.length) },
           )
         : fc.constant<Pairs>([]);

@@ -1,0 +1,179 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { adminUsers, isTenantRole } from '../../admin-users/index.js';
+import type { Tenant } from '../../db/index.js';
+import { AppError } from '../../domain/index.js';
+import { issueText } from '../account/index.js';
+import { audit, controlNotFound, field, flash, isUuid, pageContext, tenantScope, user } from '../control-context.js';
+import { messagePage } from '../layout.js';
+import { ROLE_MESSAGES } from './messages.js';
+import { teamPage } from './pages.js';
+
+const send = (reply: FastifyReply, body: string, status = 200) =>
+  reply.code(status).type('text/html; charset=utf-8').send(body);
+
+/**
+ * The tenant the Team page is about: a manager's current one; for a superuser, the one named
+ * (a query or a form's `tenant`) or else the first. Another tenant's: 404. Who may come at all
+ * is route-roles.ts's (manager, superuser).
+ */
+async function teamTenant(request: FastifyRequest): Promise<{ tenant: Tenant; tenants: Tenant[] }> {
+  const { repos } = request.server.payreq;
+  const named = field(request.body, 'tenant') ?? (request.query as { tenant?: string } | undefined)?.tenant;
+  const scope = tenantScope(request, named);
+  const tenants = user(request).superuser ? await repos.tenants.list() : [];
+  const tenant = scope ? await repos.tenants.find(scope) : tenants[0];
+  if (!tenant) throw controlNotFound();
+  return { tenant, tenants };
+}
+
+const back = (reply: FastifyReply, tenant: Tenant, request: FastifyRequest) =>
+  reply.redirect(user(request).superuser ? `/control/team?tenant=${tenant.id}` : '/control/team', 303);
+
+export async function teamRoutes(control: FastifyInstance): Promise<void> {
+  const { repos } = control.payreq;
+  const users = adminUsers(repos);
+
+  const show = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    extra: Partial<Parameters<typeof teamPage>[1]> = {},
+    status = 200,
+  ) => {
+    const { tenant, tenants } = await teamTenant(request);
+    const rows = await repos.adminUsers.roles({ tenantId: tenant.id });
+    return send(reply, teamPage(await pageContext(request, reply), { tenant, tenants, rows, ...extra }), status);
+  };
+
+  control.get('/team', async (request, reply) => show(request, reply));
+
+  // An existing user gets a role here (a hotel group's staff working at a second hotel).
+  control.post('/team/grant', async (request, reply) => {
+    const { tenant } = await teamTenant(request);
+    const r = ROLE_MESSAGES[(await pageContext(request, reply)).language];
+    const username = (field(request.body, 'username') ?? '').trim().toLowerCase();
+    const role = field(request.body, 'role');
+    const found = await users.findByUsername(username);
+    if (!isTenantRole(role)) flash(request, 'error', r.invalidRole);
+    else if (!found) flash(request, 'error', r.noSuchUser(username.slice(0, 64)));
+    else if (found.superuser) flash(request, 'error', r.superuserHasAll(found.username));
+    else if ((await repos.adminUsers.roles({ tenantId: tenant.id, userId: found.id })).length > 0)
+      flash(request, 'error', r.alreadyHere(found.username));
+    else {
+      await repos.adminUsers.setRole(found.id, tenant.id, role);
+      await audit(request, {
+        tenantId: tenant.id,
+        action: 'role_granted',
+        target: found.username,
+        outcome: 'ok',
+        detail: { role },
+      });
+      flash(request, 'ok', r.granted(found.username, r.roleNames[role]));
+    }
+    return back(reply, tenant, request);
+  });
+
+  // A new account with a role on this tenant only.
+  control.post('/team/create', async (request, reply) => {
+    const { tenant } = await teamTenant(request);
+    const ctx = await pageContext(request, reply);
+    const r = ROLE_MESSAGES[ctx.language];
+    const username = field(request.body, 'username') ?? '';
+    const role = field(request.body, 'role') ?? '';
+    try {
+      const created = await users.create({
+        username,
+        password: field(request.body, 'password') ?? '',
+        grants: [{ tenantId: tenant.id, role }],
+      });
+      await audit(request, {
+        tenantId: tenant.id,
+        action: 'user_created',
+        target: created.username,
+        outcome: 'ok',
+        detail: { role },
+      });
+      await audit(request, {
+        tenantId: tenant.id,
+        action: 'role_granted',
+        target: created.username,
+        outcome: 'ok',
+        detail: { role },
+      });
+      flash(request, 'ok', r.granted(created.username, r.roleNames[role as 'viewer']));
+      return back(reply, tenant, request);
+    } catch (err) {
+      if (!(err instanceof AppError) || err.httpStatus >= 500) throw err;
+      const details = (err.extra.details as { code?: string }[] | undefined) ?? [];
+      const issues =
+        err.code === 'username_taken'
+          ? [ctx.m.account.usernameTaken(username.trim().toLowerCase())]
+          : details.map((d) => (d.code === 'role_invalid' ? r.invalidRole : issueText(ctx.m, d.code ?? '')));
+      return show(request, reply, { issues, form: { username: username.slice(0, 64), role } }, 422);
+    }
+  });
+
+  // Change a role, or remove it. A manager may not leave the tenant without a manager.
+  for (const op of ['role', 'remove'] as const) {
+    control.post(`/team/:userId/${op}`, async (request, reply) => {
+      const { tenant } = await teamTenant(request);
+      const r = ROLE_MESSAGES[(await pageContext(request, reply)).language];
+      const { userId } = request.params as { userId: string };
+      if (!isUuid(userId)) throw controlNotFound();
+      const [held] = await repos.adminUsers.roles({ tenantId: tenant.id, userId: userId.toLowerCase() });
+      if (!held) throw controlNotFound();
+      const role = op === 'remove' ? null : field(request.body, 'role');
+      if (role !== null && !isTenantRole(role)) {
+        flash(request, 'error', r.invalidRole);
+        return back(reply, tenant, request);
+      }
+      const me = user(request);
+      // A manager's change never leaves the tenant without an enabled manager: in practice the
+      // last one stepping down (two managers lowering each other at once, too). A superuser may.
+      const done = await repos.adminUsers.setRole(held.user_id, tenant.id, role, { keepLastManager: !me.superuser });
+      const action = role === null ? 'role_revoked' : 'role_changed';
+      if (done.outcome === 'last_manager') {
+        await audit(request, {
+          tenantId: tenant.id,
+          action,
+          target: held.username,
+          outcome: 'refused',
+          detail: { reason: 'last_manager', role: role ?? undefined, before: held.role },
+        });
+        flash(request, 'error', r.lastManager);
+        return back(reply, tenant, request);
+      }
+      await audit(request, {
+        tenantId: tenant.id,
+        action,
+        target: held.username,
+        outcome: 'ok',
+        detail: { ...(role ? { role } : {}), before: done.before ?? held.role },
+      });
+      flash(request, 'ok', role === null ? r.removed(held.username) : r.granted(held.username, r.roleNames[role]));
+      return back(reply, tenant, request);
+    });
+  }
+}
+
+/** The header's switch: the tenant worked on, kept in the session; only one the user holds a role on. */
+export async function tenantSwitchRoutes(control: FastifyInstance): Promise<void> {
+  control.post('/tenant', async (request, reply) => {
+    const me = user(request);
+    const r = ROLE_MESSAGES[(await pageContext(request, reply)).language];
+    const wanted = (field(request.body, 'tenant') ?? '').toLowerCase();
+    const target = me.tenants.find((t) => t.id === wanted);
+    if (!target) {
+      await audit(request, {
+        tenantId: me.tenantId,
+        action: 'tenant_switch_refused',
+        target: wanted.slice(0, 64),
+        outcome: 'refused',
+      });
+      const ctx = await pageContext(request, reply);
+      return send(reply, messagePage(ctx, r.forbidden, r.switchRefused), 403);
+    }
+    request.session.set('tenantId', target.id);
+    flash(request, 'ok', r.switched(target.name));
+    return reply.redirect('/control/', 303);
+  });
+}
