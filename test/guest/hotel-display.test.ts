@@ -186,7 +186,7 @@ describe(`the hotel on the guest pages: contact, terms, accent, logo, stay, rece
       'Montant maximal garanti : 150,00 €',
       // The hold job places the hold 2 days before check-in (24 December).
       'À partir du 22 décembre 2026, Hôtel des Tests pourra bloquer au plus ce montant sur votre carte, pendant 6 jours au maximum',
-      "qu'en cas de non-présentation",
+      'qu’en cas de non-présentation',
     ]) {
       assert.ok(page.includes(s), `"${s}" in: ${page}`);
     }
