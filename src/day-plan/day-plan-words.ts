@@ -85,7 +85,7 @@ const en: DayPlanWords = {
   checkout: (date) => `check-out ${date}`,
   noDecisionDate: 'no stay dates',
   failedOn: (when) => `failed ${when}`,
-  incidentNeed: "payreq’s books and the provider’s differ: see the Books page.",
+  incidentNeed: 'payreq’s books and the provider’s differ: see the Books page.',
   inDoubtNeed: 'Nobody knows yet whether the money moved: do not repeat it, reconciliation settles it.',
   more: 'There are more: the back office lists them all.',
   digestSubject: (hotel, date) => `${hotel}: your day, ${date}`,
