@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import axe from 'axe-core';
 import type { Browser, Page } from 'playwright-core';
 import { runBulkJobs } from '../../src/bulk-actions/index.js';
-import { launchChromium, skipWithoutChromium } from '../helpers/browser.js';
+import { keepScreenshot, launchChromium, skipWithoutChromium } from '../helpers/browser.js';
 import { arrangeStatus } from '../helpers/fixtures.js';
 import { type ListeningApp, startListeningApp } from '../helpers/listening-app.js';
 import { checkoutForm, detail, eventually, submitCard } from '../helpers/sandbox-checkout.js';
@@ -73,7 +73,7 @@ describe(`back office in a real browser (${ENGINE})`, { skip: skipWithoutChromiu
     await page.getByRole('button', { name: 'Create' }).click();
     const key = await page.locator('#new-key').inputValue();
     assert.match(key, /^[2-9A-HJ-NP-Za-km-z]{8}\.[2-9A-HJ-NP-Za-km-z]{56}$/);
-    await page.screenshot({ path: path.join(SCREENSHOTS, 'keys-new.png'), fullPage: true });
+    await keepScreenshot(page, path.join(SCREENSHOTS, 'keys-new.png'));
     const create = () =>
       fetch(`${t.baseUrl}/api/payment-requests/`, {
         method: 'POST',
@@ -100,11 +100,11 @@ describe(`back office in a real browser (${ENGINE})`, { skip: skipWithoutChromiu
 
     const { context, page } = await signedIn('desk');
     await page.goto(`/control/requests/${r.uuid}`);
-    await page.screenshot({ path: path.join(SCREENSHOTS, 'request-detail.png'), fullPage: true });
+    await keepScreenshot(page, path.join(SCREENSHOTS, 'request-detail.png'));
     await page.locator('#amount-refund').fill('20.50');
     await page.getByRole('button', { name: 'Refund' }).click();
     await assert.doesNotReject(page.getByText('Refund twenty euros and fifty cents (€20.50)').waitFor());
-    await page.screenshot({ path: path.join(SCREENSHOTS, 'confirm-refund.png'), fullPage: true });
+    await keepScreenshot(page, path.join(SCREENSHOTS, 'confirm-refund.png'));
     await page.getByRole('button', { name: 'Confirm' }).click();
     await page.getByText('Done.').waitFor();
     let d = await detail(t, r.uuid);
@@ -131,7 +131,7 @@ describe(`back office in a real browser (${ENGINE})`, { skip: skipWithoutChromiu
     await page.getByRole('button', { name: 'Apply' }).click();
     for (const ref of [...holds.map((h) => h.reference), notHeld.reference])
       await page.getByLabel(`Select ${ref}`).check();
-    await page.screenshot({ path: path.join(SCREENSHOTS, 'requests-list.png'), fullPage: true });
+    await keepScreenshot(page, path.join(SCREENSHOTS, 'requests-list.png'));
     await page.getByRole('button', { name: 'Capture selected' }).click();
     // Nothing moves yet: the confirmation lists each amount and the total.
     await page.getByRole('heading', { name: 'Confirm the actions on the selected requests' }).waitFor();
@@ -140,7 +140,7 @@ describe(`back office in a real browser (${ENGINE})`, { skip: skipWithoutChromiu
       (await page.locator('tbody tr').allInnerTexts()).find((x) => x.includes(notHeld.reference)) ?? '',
       /Left out: not possible in status/,
     );
-    await page.screenshot({ path: path.join(SCREENSHOTS, 'bulk-confirm.png'), fullPage: true });
+    await keepScreenshot(page, path.join(SCREENSHOTS, 'bulk-confirm.png'));
     assert.equal(await runBulkJobs(t.app.payreq, 10), 0, 'nothing queued before the confirmation');
     await page.getByRole('button', { name: 'Capture these amounts' }).click();
     await page.waitForURL('**/control/bulk/**');
@@ -149,7 +149,7 @@ describe(`back office in a real browser (${ENGINE})`, { skip: skipWithoutChromiu
     const rows = await page.locator('tbody tr').allInnerTexts();
     assert.equal(rows.filter((x) => /Done\./.test(x)).length, 2);
     assert.match(await page.locator('main').innerText(), /Moved so far: seventy euros \(€70\.00\)/);
-    await page.screenshot({ path: path.join(SCREENSHOTS, 'bulk-progress.png'), fullPage: true });
+    await keepScreenshot(page, path.join(SCREENSHOTS, 'bulk-progress.png'));
     for (const h of holds) assert.equal((await detail(t, h.uuid)).status, 'CAPTURED');
     await context.close();
   });
@@ -165,7 +165,7 @@ describe(`back office in a real browser (${ENGINE})`, { skip: skipWithoutChromiu
       .getByRole('button', { name: 'Run now' })
       .click();
     await page.getByText(/Done\. \{/).waitFor();
-    await page.screenshot({ path: path.join(SCREENSHOTS, 'schedules.png'), fullPage: true });
+    await keepScreenshot(page, path.join(SCREENSHOTS, 'schedules.png'));
     assert.equal((await t.repos.schedules.get('expire_payment_requests'))?.cron, '15 * * * *');
     assert.equal((await t.repos.schedules.runs('expire_payment_requests', 1))[0]?.outcome, 'ok');
     await context.close();
@@ -214,7 +214,7 @@ describe(`back office in a real browser (${ENGINE})`, { skip: skipWithoutChromiu
     await page.getByRole('button', { name: 'Create the request' }).click();
     await page.getByText('Must not be before the check-in').waitFor();
     assert.equal(await page.getByLabel('Reservation', { exact: true }).inputValue(), 'PHONE-77');
-    await page.screenshot({ path: path.join(SCREENSHOTS, 'new-request-errors.png'), fullPage: true });
+    await keepScreenshot(page, path.join(SCREENSHOTS, 'new-request-errors.png'));
     await page.getByLabel('Check-out', { exact: true }).fill('2026-12-27');
     await page.getByRole('button', { name: 'Create the request' }).click();
     await page.waitForURL(/\/control\/requests\/[0-9a-f-]{36}$/);
@@ -267,7 +267,7 @@ describe(`back office in a real browser (${ENGINE})`, { skip: skipWithoutChromiu
                 .replace(/[^a-z]+/g, '-')
                 .replace(/-$/, '') || 'home'
             }-${language}-${width}.png`;
-            await page.screenshot({ path: path.join(SCREENSHOTS, name), fullPage: true });
+            await keepScreenshot(page, path.join(SCREENSHOTS, name));
           }
           await page.context().clearCookies();
           await page.goto('/control/sign-in');

@@ -6,7 +6,7 @@ import { mkdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { axeViolations, launchChromium, skipWithoutChromium } from '../helpers/browser.js';
+import { axeViolations, keepScreenshot, launchChromium, skipWithoutChromium } from '../helpers/browser.js';
 import { type ListeningApp, startListeningApp } from '../helpers/listening-app.js';
 import type { TenantWithKey } from '../helpers/test-app.js';
 import { ENGINE } from '../helpers/test-app.js';
@@ -118,7 +118,7 @@ describe(`roles in a real browser (${ENGINE})`, { skip: skipWithoutChromium, tim
         assert.equal(await boss.page.getByRole('button', { name: w.change }).count(), 3);
         await noViolations(boss.page, `team ${language} ${width}`);
         await fitsWidth(boss.page, `team ${language} ${width}`);
-        await boss.page.screenshot({ path: path.join(SCREENSHOTS, `team-${language}-${width}.png`), fullPage: true });
+        await keepScreenshot(boss.page, path.join(SCREENSHOTS, `team-${language}-${width}.png`));
         assert.deepEqual(boss.cspErrors, []);
         await boss.close();
 
@@ -134,7 +134,7 @@ describe(`roles in a real browser (${ENGINE})`, { skip: skipWithoutChromium, tim
         assert.equal(await group.page.locator('#tenant-switch').count(), 1);
         await noViolations(group.page, `switch ${language} ${width}`);
         await fitsWidth(group.page, `switch ${language} ${width}`);
-        await group.page.screenshot({ path: path.join(SCREENSHOTS, `switch-${language}-${width}.png`) });
+        await keepScreenshot(group.page, path.join(SCREENSHOTS, `switch-${language}-${width}.png`), false);
         await group.close();
       });
 

@@ -6,7 +6,7 @@ import { mkdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { axeViolations, launchChromium, skipWithoutChromium } from '../helpers/browser.js';
+import { axeViolations, keepScreenshot, launchChromium, skipWithoutChromium } from '../helpers/browser.js';
 import { type ListeningApp, startListeningApp } from '../helpers/listening-app.js';
 import { ENGINE } from '../helpers/test-app.js';
 import { codeFor } from '../helpers/totp.js';
@@ -85,13 +85,13 @@ describe(`two-factor sign-in in a real browser (${ENGINE})`, { skip: skipWithout
     key = (await page.locator('#totp-secret').textContent()) ?? '';
     assert.match(key, /^[A-Z2-7]{4}( [A-Z2-7]{1,4})+$/);
     await noViolations(page, 'enrolment page');
-    await page.screenshot({ path: path.join(SCREENSHOTS, 'two-factor-enrol-375.png'), fullPage: true });
+    await keepScreenshot(page, path.join(SCREENSHOTS, 'two-factor-enrol-375.png'));
     await page.getByLabel('Code from the app').fill(codeFor(key, clock));
     await page.getByRole('button', { name: 'Confirm' }).click();
     await page.getByRole('heading', { name: 'Your recovery codes' }).waitFor();
     assert.equal(await page.locator('#recovery-codes li').count(), 10);
     await noViolations(page, 'recovery codes page');
-    await page.screenshot({ path: path.join(SCREENSHOTS, 'two-factor-recovery-codes-375.png'), fullPage: true });
+    await keepScreenshot(page, path.join(SCREENSHOTS, 'two-factor-recovery-codes-375.png'));
     assert.deepEqual(cspErrors, []);
     await close();
   });
@@ -126,7 +126,7 @@ describe(`two-factor sign-in in a real browser (${ENGINE})`, { skip: skipWithout
     }
     await laptop.page.goto('/control/account/sessions');
     await noViolations(laptop.page, 'sessions page');
-    await laptop.page.screenshot({ path: path.join(SCREENSHOTS, 'account-sessions-375.png'), fullPage: true });
+    await keepScreenshot(laptop.page, path.join(SCREENSHOTS, 'account-sessions-375.png'));
     await laptop.page.getByRole('button', { name: 'Sign out every other session' }).click();
     await laptop.page.getByText(/Other sessions signed out: \d+\./).waitFor();
     await phone.page.goto('/control/requests');

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContextOptions } from 'playwright-core';
 import { deliverDueWebhooks } from '../../src/webhooks/index.js';
-import { axeViolations, launchChromium, skipWithoutChromium } from '../helpers/browser.js';
+import { axeViolations, keepScreenshot, launchChromium, skipWithoutChromium } from '../helpers/browser.js';
 import { type ListeningApp, startListeningApp } from '../helpers/listening-app.js';
 import { createRequest, ENGINE } from '../helpers/test-app.js';
 import { type Receiver, startReceiver } from '../webhooks/receiver.js';
@@ -75,7 +75,7 @@ describe(`back-office webhooks in a real browser (${ENGINE})`, { skip: skipWitho
       await page.getByRole('button', { name: 'Add the endpoint' }).click();
       const secret = await page.locator('#new-secret').inputValue();
       assert.match(secret, /^whsec_/);
-      await page.screenshot({ path: path.join(SCREENSHOTS, 'webhooks-new.png'), fullPage: true });
+      await keepScreenshot(page, path.join(SCREENSHOTS, 'webhooks-new.png'));
       await page.reload();
       assert.equal(await page.locator('#new-secret').count(), 0, 'shown once');
 
@@ -84,7 +84,7 @@ describe(`back-office webhooks in a real browser (${ENGINE})`, { skip: skipWitho
       await receiver.waitFor(1);
       await page.getByRole('link', { name: `Delivery log of ${receiver.url}` }).click();
       await page.getByText(/Attempt 1, .*: HTTP 200 \(\d+ ms\)/).waitFor();
-      await page.screenshot({ path: path.join(SCREENSHOTS, 'webhooks-log.png'), fullPage: true });
+      await keepScreenshot(page, path.join(SCREENSHOTS, 'webhooks-log.png'));
       await page.getByRole('button', { name: /^Send again: event \d+$/ }).click();
       await page.getByText('Queued again').waitFor();
       await deliver();
@@ -135,7 +135,7 @@ describe(`back-office webhooks in a real browser (${ENGINE})`, { skip: skipWitho
           }
           if (width === 375) {
             await page.goto(pages[0] ?? '');
-            await page.screenshot({ path: path.join(SCREENSHOTS, `webhooks-${locale}-375.png`), fullPage: true });
+            await keepScreenshot(page, path.join(SCREENSHOTS, `webhooks-${locale}-375.png`));
           }
         } finally {
           await context.close();

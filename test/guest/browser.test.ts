@@ -10,6 +10,7 @@ import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import type { Language } from '../../src/domain/index.js';
 import {
   axeViolations,
+  keepScreenshot,
   launchChromium,
   guestContext as newGuestContext,
   skipWithoutChromium,
@@ -78,7 +79,7 @@ describe(`guest page in a real browser (${ENGINE})`, { skip }, () => {
       }
     });
 
-    test(`${language}: at 375x667 nothing scrolls sideways; the keyboard goes through the fields in order with a visible focus`, async (ctx) => {
+    test(`${language}: at 375x667 nothing scrolls sideways; the keyboard goes through the fields in order with a visible focus`, async () => {
       const { context, page } = await guestContext({
         viewport: { width: 375, height: 667 },
         deviceScaleFactor: 2,
@@ -98,8 +99,7 @@ describe(`guest page in a real browser (${ENGINE})`, { skip }, () => {
         )) as { scroll: number; client: number };
         assert.ok(widths.scroll <= widths.client, `horizontal scroll: ${JSON.stringify(widths)}`);
         const shot = path.join(SCREENSHOTS, `payment-${language}-375.png`);
-        await page.screenshot({ path: shot, fullPage: true });
-        ctx.diagnostic(`screenshot: ${shot}`);
+        await keepScreenshot(page, shot);
 
         const order: string[] = [];
         for (let i = 0; i < 5; i++) {

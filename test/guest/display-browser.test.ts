@@ -10,6 +10,7 @@ import type { Language } from '../../src/domain/index.js';
 import { setTenantLogo, updateTenantSettings } from '../../src/tenants/index.js';
 import {
   axeViolations,
+  keepScreenshot,
   launchChromium,
   guestContext as newGuestContext,
   skipWithoutChromium,
@@ -61,7 +62,7 @@ describe(`the hotel's guest pages in a real browser: screenshots, axe, accent, l
   // One browser context, its own requests and address per language: the three run side by side.
   describe('each language', { concurrency: LANGUAGES.length }, () => {
     for (const language of LANGUAGES) {
-      test(`${language}: payment page, paid receipt, registered card and refusal at 1280 and 375 px: axe-clean, accent and logo applied under the CSP`, async (ctx) => {
+      test(`${language}: payment page, paid receipt, registered card and refusal at 1280 and 375 px: axe-clean, accent and logo applied under the CSP`, async () => {
         const deposit = await createRequest(t, { language, request_type: 'DEPOSIT', amount: 80 });
         const paid = await createRequest(t, { language, request_type: 'DEPOSIT', amount: 80 });
         await arrangeStatus(t.db, paid.uuid, 'CAPTURED', { amountCaptured: 8000 });
@@ -120,8 +121,7 @@ describe(`the hotel's guest pages in a real browser: screenshots, axe, accent, l
                 assert.ok(widths.scroll <= widths.client, `${p.name}: horizontal scroll ${JSON.stringify(widths)}`);
               }
               const shot = path.join(SCREENSHOTS, `${p.name}-${language}-${width}.png`);
-              await page.screenshot({ path: shot, fullPage: true });
-              ctx.diagnostic(`screenshot: ${shot}`);
+              await keepScreenshot(page, shot);
             }
             assert.deepEqual(cspErrors, [], 'nothing was blocked by the CSP');
           } finally {

@@ -63,3 +63,12 @@ export async function guestContext(
   });
   return { context, page, cspErrors };
 }
+
+/**
+ * Pictures of the pages for a person to look at (under test-results/), taken only when asked:
+ * `PAYREQ_SCREENSHOTS=1 npm test -- test/control/browser.test.ts`. Nothing checks them, and
+ * full-page PNGs of a hundred pages in three languages were a good part of the browser tests' time.
+ */
+export async function keepScreenshot(page: Page, file: string, fullPage = true): Promise<void> {
+  if (process.env.PAYREQ_SCREENSHOTS === '1') await page.screenshot({ path: file, fullPage });
+}
