@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config/index.js';
-import { type Database, migrate, openDatabase } from '../../src/db/index.js';
 import { sandboxProvider } from '../../src/providers/index.js';
-import { cliEnv, killAll, payreq, pgliteDataDir, scratchDir } from '../cli/payreq-process.js';
-import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.js';
+import { cliEnv, killAll, payreq, scratchDir } from '../cli/payreq-process.js';
+import { sharedDatabases } from '../cli/shared-database.js';
+import { ENGINE } from '../helpers/database.js';
 import { arrangeHold } from '../helpers/fixtures.js';
 import { createBody, newTenant } from '../helpers/test-app.js';
 
@@ -17,33 +16,15 @@ const SECRET_KEY = 's'.repeat(64);
 // in-process (books-check.test.ts); this is what a script or a cron line relies on.
 describe(`payreq books check, as a process (${ENGINE})`, { timeout: 180_000 }, () => {
   const scratch = scratchDir();
-  let pg: TestDatabase | undefined;
+  const databases = sharedDatabases(scratch.dir);
   after(async () => {
     killAll();
-    await pg?.drop();
+    await databases.drop();
     scratch.cleanup();
   });
 
-  /** A database the CLI process can open too: a PGlite directory, or the test's PostgreSQL database. */
-  async function sharedDatabase(): Promise<{ url: string; open(): Promise<Database> }> {
-    if (ENGINE === 'postgres') {
-      pg = await createTestDatabase();
-      const url = pg.url;
-      return { url, open: async () => openDatabase({ engine: 'postgres', url }) };
-    }
-    const dir = pgliteDataDir(path.join(scratch.dir, 'db'));
-    return {
-      url: `pglite://${dir}`,
-      open: async () => {
-        const db = await openDatabase({ engine: 'pglite', dir });
-        await migrate(db);
-        return db;
-      },
-    };
-  }
-
   test('exit 1 with a line naming the order whose books differ; exit 0 for a tenant whose books agree', async () => {
-    const shared = await sharedDatabase();
+    const shared = await databases.create();
     const env = cliEnv({ DATABASE_URL: shared.url, SECRET_KEY });
     const db = await shared.open();
     const app = await buildApp({ config: loadConfig({ ...env, NODE_ENV: 'test' } as NodeJS.ProcessEnv), db });

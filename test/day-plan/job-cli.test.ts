@@ -1,44 +1,26 @@
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config/index.js';
-import { type Database, migrate, openDatabase } from '../../src/db/index.js';
 import { addDays, localDate } from '../../src/domain/index.js';
-import { cliEnv, killAll, parseJson, payreq, pgliteDataDir, scratchDir } from '../cli/payreq-process.js';
-import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.js';
+import { cliEnv, killAll, parseJson, payreq, scratchDir } from '../cli/payreq-process.js';
+import { sharedDatabases } from '../cli/shared-database.js';
+import { ENGINE } from '../helpers/database.js';
 import { createBody, newTenant } from '../helpers/test-app.js';
 
 describe(`payreq tenant update and job run for reminders and the digest, as processes (${ENGINE})`, () => {
   const scratch = scratchDir();
-  let pg: TestDatabase | undefined;
+  const databases = sharedDatabases(scratch.dir);
   after(async () => {
     killAll();
-    await pg?.drop();
+    await databases.drop();
     scratch.cleanup();
   });
 
-  async function open(): Promise<{ url: string; db: () => Promise<Database> }> {
-    if (ENGINE === 'postgres') {
-      pg = await createTestDatabase();
-      const url = pg.url;
-      return { url, db: async () => openDatabase({ engine: 'postgres', url }) };
-    }
-    const dir = pgliteDataDir(path.join(scratch.dir, 'db'));
-    return {
-      url: `pglite://${dir}`,
-      db: async () => {
-        const db = await openDatabase({ engine: 'pglite', dir });
-        await migrate(db);
-        return db;
-      },
-    };
-  }
-
   test('settings from the command line; each job queues once, a second run nothing', async () => {
-    const shared = await open();
+    const shared = await databases.create();
     const env = cliEnv({ DATABASE_URL: shared.url, SECRET_KEY: 's'.repeat(64) });
-    let db = await shared.db();
+    let db = await shared.open();
     const app = await buildApp({ config: loadConfig({ ...env, NODE_ENV: 'test' } as NodeJS.ProcessEnv), db });
     const tenant = await newTenant(app.payreq.repos);
     const created = await app.inject({
@@ -76,7 +58,7 @@ describe(`payreq tenant update and job run for reminders and the digest, as proc
     assert.equal(digest.queued, 1);
     assert.equal((await run('job', 'run', 'send_daily_digests', '--date', later, '--json')).already, 1);
 
-    db = await shared.db();
+    db = await shared.open();
     const rows = await db.query<{ kind: string }>('SELECT kind FROM email_outbox ORDER BY id');
     assert.deepEqual(
       rows.rows.map((r) => r.kind),

@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config/index.js';
-import { type Database, migrate, openDatabase } from '../../src/db/index.js';
-import { cliEnv, ENTRY, killAll, payreq, pgliteDataDir, scratchDir } from '../cli/payreq-process.js';
-import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.js';
+import { cliEnv, ENTRY, killAll, payreq, scratchDir } from '../cli/payreq-process.js';
+import { sharedDatabases } from '../cli/shared-database.js';
+import { ENGINE } from '../helpers/database.js';
 import { arrangeStatus } from '../helpers/fixtures.js';
 import { createBody, newTenant } from '../helpers/test-app.js';
 import { csvObjects } from './csv-parse.js';
@@ -17,33 +16,15 @@ const SECRET_KEY = 's'.repeat(64);
 // `payreq export` as a process, as an accountant's script runs it: standard output is the file.
 describe(`payreq export, as a process (${ENGINE})`, { timeout: 600_000 }, () => {
   const scratch = scratchDir();
-  const databases: TestDatabase[] = [];
+  const databases = sharedDatabases(scratch.dir);
   after(async () => {
     killAll();
-    for (const d of databases) await d.drop();
+    await databases.drop();
     scratch.cleanup();
   });
 
-  /** A database the CLI process can open too: a PGlite directory, or a PostgreSQL database. */
-  async function sharedDatabase(name: string): Promise<{ url: string; open(): Promise<Database> }> {
-    if (ENGINE === 'postgres') {
-      const pg = await createTestDatabase();
-      databases.push(pg);
-      return { url: pg.url, open: async () => openDatabase({ engine: 'postgres', url: pg.url }) };
-    }
-    const dir = pgliteDataDir(path.join(scratch.dir, name));
-    return {
-      url: `pglite://${dir}`,
-      open: async () => {
-        const db = await openDatabase({ engine: 'pglite', dir });
-        await migrate(db);
-        return db;
-      },
-    };
-  }
-
   test('requests over the hotel’s days as CSV, ledger movements as JSON; bad options refused', async () => {
-    const shared = await sharedDatabase('small');
+    const shared = await databases.create('small');
     const env = cliEnv({ DATABASE_URL: shared.url, SECRET_KEY });
     const db = await shared.open();
     const app = await buildApp({ config: loadConfig({ ...env, NODE_ENV: 'test' } as NodeJS.ProcessEnv), db });
@@ -143,7 +124,7 @@ describe(`payreq export, as a process (${ENGINE})`, { timeout: 600_000 }, () => 
       return;
     }
     const ROWS = 1_000_000;
-    const shared = await sharedDatabase('large');
+    const shared = await databases.create('large');
     const db = await shared.open();
     const hotel = await newTenant((await import('../../src/db/index.js')).repositories(db), 'Grand Hôtel');
     // Set-based, without the triggers (events, history) and the search indexes, in this test's
