@@ -13,7 +13,7 @@ import {
   STATUSES,
   type Status,
 } from '../domain/index.js';
-import { exportChunks } from '../exports/index.js';
+import { EXPORT_KINDS, type ExportKind, exportChunks } from '../exports/index.js';
 import { bulkConfirmPage, bulkPage } from './bulk-pages.js';
 import {
   audit,
@@ -151,6 +151,8 @@ async function listFilter(request: FastifyRequest, q: ListQuery & { after?: stri
 }
 
 /** The list's filter as its URL carries it: the page, its links and its export read the same. */
+const isExportKind = (v: string): v is ExportKind => (EXPORT_KINDS as readonly string[]).includes(v);
+
 function listQuery(raw: Record<string, string | undefined>): ListQuery {
   return {
     tenant: raw.tenant || undefined,
@@ -202,7 +204,15 @@ export async function requestsRoutes(control: FastifyInstance): Promise<void> {
   // by memory. One hotel at a time: its rows are in its own time zone (a superuser picks it).
   control.get('/requests/export', async (request, reply) => {
     const raw = request.query as Record<string, string | undefined>;
-    const what = raw.what === 'ledger' ? 'ledger' : 'requests';
+    const asked = raw.what ?? 'requests';
+    if (!isExportKind(asked)) {
+      throw new AppError(
+        'invalid_export',
+        400,
+        'An export is of requests or of ledger movements (what=requests|ledger)',
+      );
+    }
+    const what: ExportKind = asked;
     const filter = await listFilter(request, listQuery(raw));
     const { tenantId } = filter;
     if (!tenantId) {

@@ -123,6 +123,9 @@ describe(`exports and totals in the back office (${ENGINE})`, { timeout: 120_000
     assert.match(list.body, /Choose a hotel in the filter to export its requests\./);
     const none = await root.get('/control/requests/export?what=requests');
     assert.equal(none.statusCode, 400);
+    const unknown = await root.get(`/control/requests/export?what=guests&tenant=${t.tenant.tenantId}`);
+    assert.equal(unknown.statusCode, 400);
+    assert.match(unknown.body, /what=requests\|ledger/);
     const one = await root.get(`/control/requests/export?what=requests&tenant=${t.tenant.tenantId}`);
     assert.equal(one.statusCode, 200);
     assert.equal(csvObjects(one.body.slice(1)).length, 3);
