@@ -17,6 +17,7 @@ const CARDS: Record<Card, string> = {
   good: LYRA_CARDS.accepted,
   refused: LYRA_CARDS.refused,
   error: LYRA_CARDS.technicalError,
+  blocked: LYRA_CARDS.refusedLater,
 };
 
 /** INVENTED keys of another shop of the same hotel group, in PRODUCTION. */

@@ -67,7 +67,7 @@ function step(n: number, has: { switch: boolean; remit: boolean }): fc.Arbitrary
       arbitrary: fc.record({
         kind: fc.constant('pay' as const),
         i,
-        card: fc.constantFrom<Card>('good', 'good', 'good', 'refused', 'error'),
+        card: fc.constantFrom<Card>('good', 'good', 'good', 'refused', 'error', 'blocked'),
         old: fc.boolean(),
       }),
     },

@@ -9,6 +9,7 @@ const CARDS: Record<Card, string> = {
   good: '4242424242424242',
   refused: '4000000000000002',
   error: '4000000000000119',
+  blocked: '4000000000000341',
 };
 
 /**

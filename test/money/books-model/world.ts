@@ -1,8 +1,11 @@
 import type { ListeningApp } from '../../helpers/listening-app.js';
 import type { TenantWithKey } from '../../helpers/test-app.js';
 
-/** The guest's card, as the model names it: each provider maps it to one of its test cards. */
-export type Card = 'good' | 'refused' | 'error';
+/**
+ * The guest's card, as the model names it: each provider maps it to one of its test cards.
+ * blocked: it registers, then every hold or charge on it is refused (a failed guarantee).
+ */
+export type Card = 'good' | 'refused' | 'error' | 'blocked';
 
 /**
  * What happens to the money calls of one step. lost: done, the answer lost; late: done, the
