@@ -3,6 +3,7 @@ import type { CreateResults } from './create.js';
 import type { GrowthResults } from './growth.js';
 import type { MachineInfo } from './machine.js';
 import type { ReadPoint } from './reads.js';
+import type { RequestCost } from './request-costs.js';
 
 export interface JobFigures {
   engine: string;
@@ -20,6 +21,7 @@ export interface EngineResults {
   growth?: GrowthResults;
   job?: JobFigures;
   controlSearch?: ControlSearchResults;
+  costs?: RequestCost[];
 }
 
 export interface BenchResults {
@@ -38,16 +40,20 @@ interface Verdict {
   met: boolean;
 }
 
-/** Each target of issue 5 beside what this run measured. */
+/** Each target the service is held to, beside what this run measured. */
 export function verdicts(r: BenchResults): Verdict[] {
   const out: Verdict[] = [];
   for (const [engine, e] of Object.entries(r.engines)) {
     if (e.create) {
-      const worst = Math.min(...e.create.points.map((p) => p.serviceToBaseline));
+      // On PostgreSQL the service must run ahead of a bare route at 16 connections; on PGlite,
+      // whose one thread runs every statement in turn, at 0.8 of it.
+      const at16 = e.create.points.filter((p) => p.connections === 16);
+      const worst = Math.min(...(engine === 'postgres' ? at16 : e.create.points).map((p) => p.serviceToBaseline));
+      const want = engine === 'postgres' ? 1.2 : 0.8;
       out.push({
-        target: `${engine}: create ≥ 0.8 × bare baseline`,
+        target: `${engine}: create ≥ ${want} × bare baseline${engine === 'postgres' ? ' at 16 connections' : ''}`,
         measured: `lowest ${f2(worst)}`,
-        met: worst >= 0.8,
+        met: worst >= want,
       });
       const one = Math.min(...Object.values(e.create.oneOverMany));
       out.push({
@@ -56,10 +62,11 @@ export function verdicts(r: BenchResults): Verdict[] {
         met: one >= 0.8,
       });
       const s = e.create.atSeventyPercent;
+      const p99 = engine === 'postgres' ? 15 : 25;
       out.push({
-        target: `${engine}: create p99 < 25 ms at 70% of peak`,
+        target: `${engine}: create p99 < ${p99} ms at 70% of peak`,
         measured: `${s.p99} ms at ${f0(s.rate)}/s`,
-        met: s.p99 < 25,
+        met: s.p99 < p99,
       });
       if (engine === 'pglite') {
         const best = Math.max(...e.create.points.map((p) => p.service.rps));
@@ -79,9 +86,9 @@ export function verdicts(r: BenchResults): Verdict[] {
       const first = e.growth.points[0]?.rows ?? 0;
       const last = e.growth.points[e.growth.points.length - 1]?.rows ?? 0;
       out.push({
-        target: `${engine}: growth ${f0(last)}/${f0(first)} ≤ 1.5`,
+        target: `${engine}: growth ${f0(last)}/${f0(first)} ≤ 1.2`,
         measured: `highest ${f2(worst)}`,
-        met: worst <= 1.5,
+        met: worst <= 1.2 && last >= 1_000_000,
       });
     }
     if (e.controlSearch && engine === 'postgres') {
@@ -96,15 +103,16 @@ export function verdicts(r: BenchResults): Verdict[] {
       }
     }
     if (e.job) {
+      const rate = engine === 'postgres' ? 5000 : 2500;
       out.push({
-        target: `${engine}: daily job ≥ 2,000 imprints/s`,
-        measured: `${f0(e.job.per_second)}/s`,
-        met: e.job.per_second >= 2000,
+        target: `${engine}: daily job ≥ ${f0(rate)} holds/s over 100,000 imprints`,
+        measured: `${f0(e.job.per_second)}/s over ${f0(e.job.imprints)}`,
+        met: e.job.per_second >= rate && e.job.imprints >= 100_000,
       });
       out.push({
-        target: `${engine}: daily job peak RSS < 300 MB`,
+        target: `${engine}: daily job peak RSS < 200 MB`,
         measured: `${f0(e.job.peak_rss_mb)} MB`,
-        met: e.job.peak_rss_mb < 300,
+        met: e.job.peak_rss_mb < 200,
       });
     }
   }
@@ -141,6 +149,35 @@ export function renderMarkdown(r: BenchResults, notes: string): string {
   L.push('## Targets', '', '| Target | Measured | Met |', '|---|---|---|');
   for (const v of verdicts(r)) L.push(`| ${v.target} | ${v.measured} | ${v.met ? 'yes' : '**no**'} |`);
   L.push('');
+
+  const costs = Object.entries(r.engines).filter(([, e]) => e.costs);
+  if (costs.length > 0) {
+    L.push('## What each request does', '');
+    L.push(
+      'Counted, not timed: the statements the service sends (BEGIN and COMMIT apart), its round trips to the ' +
+        'database (all of them: on PostgreSQL each one waits on the network), its explicit transactions (a statement alone commits by itself), and the rows ' +
+        'it leaves written (inserted or updated, by the triggers too). Means over the samples, after a warm-up. ' +
+        "The sandbox provider shares the database; its statements stand for a remote provider's call and are counted apart.",
+      '',
+    );
+    for (const [engine, e] of costs) {
+      L.push(`### ${engine === 'postgres' ? 'PostgreSQL' : 'Embedded PGlite'}`, '');
+      L.push(
+        '| Request | Samples | Statements | Round trips | BEGIN…COMMIT blocks | Rows written | Rows by table | Sandbox round trips / rows |',
+        '|---|---|---|---|---|---|---|---|',
+      );
+      for (const c of e.costs ?? []) {
+        const tables = Object.entries(c.byTable)
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([t, v]) => `${t} ${v}`)
+          .join(', ');
+        L.push(
+          `| ${c.operation} | ${c.samples} | ${c.statements} | ${c.roundTrips} | ${c.transactions} | ${c.rowsWritten} | ${tables} | ${c.sandbox.roundTrips} / ${c.sandbox.rowsWritten} |`,
+        );
+      }
+      L.push('');
+    }
+  }
 
   for (const [engine, e] of Object.entries(r.engines)) {
     L.push(`## ${engine === 'postgres' ? 'PostgreSQL' : 'Embedded PGlite'}`, '');

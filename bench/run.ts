@@ -1,6 +1,6 @@
 // `npm run bench`: measures the service beside its references in one run and writes
 // BENCHMARKS.md and BENCHMARKS.json. Options: --quick (short runs, smaller growth and job),
-// --engine postgres|pglite (repeatable), --only create,reads,growth,job,control, --out DIR.
+// --engine postgres|pglite (repeatable), --only create,reads,growth,job,control,costs, --out DIR.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -13,6 +13,7 @@ import { benchGrowth, seedRequests } from './growth.js';
 import { machineInfo } from './machine.js';
 import { benchReads } from './reads.js';
 import { type BenchResults, renderMarkdown, verdicts } from './report.js';
+import { benchRequestCosts } from './request-costs.js';
 
 const { values } = parseArgs({
   options: {
@@ -25,7 +26,7 @@ const { values } = parseArgs({
 
 const ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const engines = (values.engine ?? ['postgres', 'pglite']) as Engine[];
-const sections = new Set((values.only ?? 'create,reads,growth,job,control').split(','));
+const sections = new Set((values.only ?? 'costs,create,reads,growth,job,control').split(','));
 const quick = values.quick ?? false;
 const seconds = quick ? 2 : 4;
 const rounds = quick ? 1 : 2;
@@ -52,6 +53,7 @@ const started = Date.now();
 for (const engine of engines) {
   const e: BenchResults['engines'][string] = {};
   results.engines[engine] = e;
+  if (sections.has('costs')) e.costs = await benchRequestCosts(engine, ADMIN_URL, log);
   if (sections.has('create') || sections.has('reads')) {
     const stage = await openStage(engine, ADMIN_URL, 'api', 50);
     try {
