@@ -111,8 +111,8 @@ export class ControlClient {
  * PASSWORD's hash at the app's PASSWORD_HASH_COST, made once per process and cost: the app then
  * neither raises it at sign-in nor pays more to check it than its configured cost (the lowest in
  * tests, test/helpers/test-app.ts). Signing in still checks the password against it for real;
- * how `adminUsers().create` hashes is tested where it is the subject
- * (test/security/back-office-passwords.test.ts, test/cli/admin-users.test.ts).
+ * how `adminUsers().create` hashes, at today's cost, is tested where it is the subject
+ * (test/security/back-office-passwords.test.ts).
  */
 const passwordHashes = new Map<number, Promise<string>>();
 function passwordHash(cost: number): Promise<string> {
