@@ -1,7 +1,7 @@
 import { type AdminUserRow, type Repositories, type RoleGrant, TENANT_ROLES, type TenantRole } from '../db/index.js';
 import { AppError, errors } from '../domain/index.js';
 import { isCommonPassword } from './common-passwords.js';
-import { checkPassword, decoyHash, hashPassword } from './passwords.js';
+import { checkPassword, decoyHash, hashPassword, SCRYPT, type ScryptParams } from './passwords.js';
 
 const USERNAME = /^[a-z0-9][a-z0-9._@-]{0,63}$/;
 export const MIN_PASSWORD_LENGTH = 12;
@@ -115,7 +115,12 @@ function grantIssues(grants: readonly { tenantId: string; role: string }[]): Use
   });
 }
 
-export function adminUsers(repos: Repositories) {
+/**
+ * The back office's users. `hashing`: the parameters new password hashes are made at, and below
+ * which a stored one is raised at sign-in: today's, or the configured PASSWORD_HASH_COST's
+ * (scryptParams(config.passwordHashCost); lower only outside production).
+ */
+export function adminUsers(repos: Repositories, hashing: ScryptParams = SCRYPT) {
   return {
     /**
      * A user with a role on each tenant of `grants`, or, with none, a superuser. `tenantId`
@@ -142,7 +147,7 @@ export function adminUsers(repos: Repositories) {
       }
       const row = await repos.adminUsers.insert({
         username,
-        passwordHash: await hashPassword(input.password),
+        passwordHash: await hashPassword(input.password, hashing),
         grants: grants as RoleGrant[],
       });
       if (!row) throw adminErrors.usernameTaken(username);
@@ -189,7 +194,7 @@ export function adminUsers(repos: Repositories) {
       const username = normaliseUsername(rawUsername);
       const problems = issue('password', passwordIssue(password));
       if (problems.length > 0) throw errors.validation(problems);
-      const row = await repos.adminUsers.setPassword(username, await hashPassword(password));
+      const row = await repos.adminUsers.setPassword(username, await hashPassword(password, hashing));
       if (!row) throw adminErrors.userNotFound(username);
       await repos.adminSessions.destroyForUser(row.id, opts.keepSession);
       return toAdminUser(row);
@@ -244,11 +249,11 @@ export function adminUsers(repos: Repositories) {
     ): Promise<AdminUser | undefined> {
       const username = normaliseUsername(rawUsername);
       const row = USERNAME.test(username) ? await repos.adminUsers.findByUsername(username) : undefined;
-      const stored = row?.password_hash ?? (await decoyHash());
-      const check = await checkPassword(password.slice(0, MAX_PASSWORD_LENGTH), stored);
+      const stored = row?.password_hash ?? (await decoyHash(hashing));
+      const check = await checkPassword(password.slice(0, MAX_PASSWORD_LENGTH), stored, hashing);
       if (row && check.malformed) opts.onMalformedHash?.(row.username);
       if (!row || !check.ok || row.disabled_at !== null) return undefined;
-      if (check.needsRehash) await repos.adminUsers.replaceHash(row.id, stored, await hashPassword(password));
+      if (check.needsRehash) await repos.adminUsers.replaceHash(row.id, stored, await hashPassword(password, hashing));
       return toAdminUser(row);
     },
   };

@@ -16,7 +16,7 @@ export {
   usernameProblem,
 } from './admin-users.js';
 export { isCommonPassword } from './common-passwords.js';
-export { checkPassword, hashPassword, SCRYPT, verifyPassword } from './passwords.js';
+export { checkPassword, hashPassword, SCRYPT, type ScryptParams, scryptParams, verifyPassword } from './passwords.js';
 export {
   afterFailure,
   refunded,

@@ -1,4 +1,5 @@
 import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
+import { PASSWORD_HASH_COST } from '../config/index.js';
 
 /**
  * Passwords with scrypt (memory-hard, in Node itself: no native add-on to build). The stored
@@ -7,7 +8,18 @@ import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:c
  * sign-in (needsRehash). Today: N=2^17, r=8, p=1 (OWASP's password storage guidance), 128 MiB
  * and about 150 ms a hash: a stolen table costs that much per guess; a sign-in can afford it.
  */
-export const SCRYPT = { N: 2 ** 17, r: 8, p: 1 } as const;
+export const SCRYPT = { N: 2 ** PASSWORD_HASH_COST.production, r: 8, p: 1 } as const;
+
+export interface ScryptParams {
+  readonly N: number;
+  readonly r: number;
+  readonly p: number;
+}
+
+/** The parameters new hashes are made at for a PASSWORD_HASH_COST (config): today's r and p, N = 2^cost. */
+export function scryptParams(cost: number): ScryptParams {
+  return { ...SCRYPT, N: 2 ** cost };
+}
 const KEY_LENGTH = 32;
 /** scrypt needs 128·N·r bytes; Node refuses above maxmem (32 MiB by default). */
 const MAX_MEMORY = 2 * 128 * SCRYPT.N * SCRYPT.r;
@@ -43,8 +55,8 @@ function derive(password: string, salt: Buffer, length: number, n: number, r: nu
   );
 }
 
-export async function hashPassword(password: string): Promise<string> {
-  const { N, r, p } = SCRYPT;
+export async function hashPassword(password: string, params: ScryptParams = SCRYPT): Promise<string> {
+  const { N, r, p } = params;
   const salt = randomBytes(16);
   const key = await derive(password, salt, KEY_LENGTH, N, r, p);
   return `scrypt$${N}$${r}$${p}$${salt.toString('base64')}$${key.toString('base64')}`;
@@ -52,7 +64,7 @@ export async function hashPassword(password: string): Promise<string> {
 
 export interface PasswordCheck {
   ok: boolean;
-  /** Right, and stored below today's parameters: store a new hash. */
+  /** Right, and stored below the parameters asked for (today's unless said): store a new hash. */
   needsRehash: boolean;
   /** The stored hash could not be read (refused; the caller logs it). */
   malformed: boolean;
@@ -62,10 +74,14 @@ export interface PasswordCheck {
  * Checks a password against its stored hash. A malformed hash is a refusal, never an error:
  * the password is then checked against the decoy, so it takes as long as any other refusal.
  */
-export async function checkPassword(password: string, stored: string): Promise<PasswordCheck> {
+export async function checkPassword(
+  password: string,
+  stored: string,
+  params: ScryptParams = SCRYPT,
+): Promise<PasswordCheck> {
   const parsed = parse(stored);
   if (!parsed) {
-    const decoy = parse(await decoyHash());
+    const decoy = parse(await decoyHash(params));
     if (decoy) await derive(password, decoy.salt, decoy.hash.length, decoy.n, decoy.r, decoy.p);
     return { ok: false, needsRehash: false, malformed: true };
   }
@@ -76,7 +92,7 @@ export async function checkPassword(password: string, stored: string): Promise<P
     return { ok: false, needsRehash: false, malformed: true };
   }
   const ok = timingSafeEqual(key, parsed.hash);
-  const weaker = parsed.n < SCRYPT.N || parsed.r < SCRYPT.r || parsed.p < SCRYPT.p || parsed.hash.length < KEY_LENGTH;
+  const weaker = parsed.n < params.N || parsed.r < params.r || parsed.p < params.p || parsed.hash.length < KEY_LENGTH;
   return { ok, needsRehash: ok && weaker, malformed: false };
 }
 
@@ -85,11 +101,17 @@ export async function verifyPassword(password: string, stored: string): Promise<
 }
 
 /**
- * A hash of no one's password: a sign-in for an unknown username verifies against it, so it
- * takes as long as a wrong password and the timing does not tell which usernames exist.
+ * A hash of no one's password, at the parameters new hashes are made at: a sign-in for an
+ * unknown username verifies against it, so it takes as long as a wrong password and the timing
+ * does not tell which usernames exist.
  */
-let decoy: Promise<string> | undefined;
-export function decoyHash(): Promise<string> {
-  decoy ??= hashPassword(randomBytes(16).toString('hex'));
+const decoys = new Map<string, Promise<string>>();
+export function decoyHash(params: ScryptParams = SCRYPT): Promise<string> {
+  const key = `${params.N}$${params.r}$${params.p}`;
+  let decoy = decoys.get(key);
+  if (!decoy) {
+    decoy = hashPassword(randomBytes(16).toString('hex'), params);
+    decoys.set(key, decoy);
+  }
   return decoy;
 }

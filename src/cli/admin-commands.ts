@@ -5,6 +5,7 @@ import {
   isTenantRole,
   MIN_PASSWORD_LENGTH,
   passwordFromStdin,
+  scryptParams,
 } from '../admin-users/index.js';
 import { TENANT_ROLES } from '../db/index.js';
 import { AppError } from '../domain/index.js';
@@ -94,7 +95,9 @@ export const adminCreateUser: CommandSpec = {
     const username = check.text('username', options.username as string | undefined, 64);
     const grants = grantPairs(options);
     const pw = password(options, stdin);
-    const user = await asCli(() => adminUsers(ctx.repos).create({ username, password: pw, grants }));
+    const user = await asCli(() =>
+      adminUsers(ctx.repos, scryptParams(ctx.config.passwordHashCost)).create({ username, password: pw, grants }),
+    );
     for (const g of grants) await auditCli(ctx, user, 'role_granted', { role: g.role }, g.tenantId);
     return {
       json: present(user, grants),
@@ -120,7 +123,9 @@ export const adminGrant: CommandSpec = {
     const username = usernameOption(options);
     const tenantId = check.tenantId(check.text('tenant', options.tenant as string | undefined, 64));
     const role = check.text('role', options.role as string | undefined, 16);
-    const done = await asCli(() => adminUsers(ctx.repos).grant(username, tenantId, role));
+    const done = await asCli(() =>
+      adminUsers(ctx.repos, scryptParams(ctx.config.passwordHashCost)).grant(username, tenantId, role),
+    );
     const action = done.before === null ? 'role_granted' : 'role_changed';
     await auditCli(ctx, done.user, action, { role: done.role, before: done.before }, tenantId);
     return {
@@ -141,7 +146,7 @@ export const adminListUsers: CommandSpec = {
   needs: 'schema',
   async run(ctx, { options }) {
     const tenant = options.tenant === undefined ? undefined : check.tenantId(options.tenant as string);
-    const users = await adminUsers(ctx.repos).list(tenant);
+    const users = await adminUsers(ctx.repos, scryptParams(ctx.config.passwordHashCost)).list(tenant);
     const lines = users.map((u) => `${u.username.padEnd(24)} ${u.disabled ? 'disabled' : 'active  '} ${rolesText(u)}`);
     return {
       json: { users: users.map((u) => present(u, u.roles)) },
@@ -161,7 +166,9 @@ export const adminDisableUser: CommandSpec = {
   positionals: ['USERNAME'],
   needs: 'schema',
   async run(ctx, { positionals }) {
-    const user = await asCli(() => adminUsers(ctx.repos).setDisabled(positionals[0] ?? '', true));
+    const user = await asCli(() =>
+      adminUsers(ctx.repos, scryptParams(ctx.config.passwordHashCost)).setDisabled(positionals[0] ?? '', true),
+    );
     return { json: present(user), text: `Disabled back-office user "${user.username}"; their sessions are ended.` };
   },
 };
@@ -174,7 +181,9 @@ export const adminEnableUser: CommandSpec = {
   positionals: ['USERNAME'],
   needs: 'schema',
   async run(ctx, { positionals }) {
-    const user = await asCli(() => adminUsers(ctx.repos).setDisabled(positionals[0] ?? '', false));
+    const user = await asCli(() =>
+      adminUsers(ctx.repos, scryptParams(ctx.config.passwordHashCost)).setDisabled(positionals[0] ?? '', false),
+    );
     return { json: present(user), text: `Back-office user "${user.username}" is active.` };
   },
 };
@@ -189,7 +198,9 @@ export const adminSetPassword: CommandSpec = {
   needs: 'schema',
   async run(ctx, { options, positionals, stdin }) {
     const pw = password(options, stdin);
-    const user = await asCli(() => adminUsers(ctx.repos).setPassword(positionals[0] ?? '', pw));
+    const user = await asCli(() =>
+      adminUsers(ctx.repos, scryptParams(ctx.config.passwordHashCost)).setPassword(positionals[0] ?? '', pw),
+    );
     return { json: present(user), text: `Password of "${user.username}" changed; their open sessions are ended.` };
   },
 };
@@ -231,7 +242,9 @@ export const adminResetTwoFactor: CommandSpec = {
   needs: 'schema',
   async run(ctx, { options }) {
     const username = usernameOption(options);
-    const done = await asCli(() => adminUsers(ctx.repos).resetTwoFactor(username));
+    const done = await asCli(() =>
+      adminUsers(ctx.repos, scryptParams(ctx.config.passwordHashCost)).resetTwoFactor(username),
+    );
     await auditCli(ctx, done.user, 'two_factor_reset', { had_two_factor: done.removed, sessions_ended: done.ended });
     return {
       json: { ...present(done.user), two_factor_removed: done.removed, sessions_ended: done.ended },
@@ -254,7 +267,9 @@ export const adminEndSessions: CommandSpec = {
   needs: 'schema',
   async run(ctx, { options }) {
     const username = usernameOption(options);
-    const done = await asCli(() => adminUsers(ctx.repos).endSessions(username));
+    const done = await asCli(() =>
+      adminUsers(ctx.repos, scryptParams(ctx.config.passwordHashCost)).endSessions(username),
+    );
     await auditCli(ctx, done.user, 'user_sessions_ended', { sessions_ended: done.ended });
     return {
       json: { ...present(done.user), sessions_ended: done.ended },

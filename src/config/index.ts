@@ -83,9 +83,20 @@ export interface Config {
    * Link-local, metadata, multicast and reserved addresses are refused either way.
    */
   webhooksAllowPrivate: boolean;
+  /** PASSWORD_HASH_COST: log2 of scrypt's N for new password hashes (PASSWORD_HASH_COST above). */
+  passwordHashCost: number;
 }
 
 export class ConfigError extends Error {}
+
+/**
+ * scrypt's cost for back-office passwords, as log2 of N (PASSWORD_HASH_COST). Production takes
+ * today's, OWASP's 2^17 (128 MiB and about 250 ms of CPU a hash), and refuses less. Lower, down
+ * to 2^10, only outside production: a test suite signing in hundreds of times whose subject is
+ * not the hash, or a developer's laptop. A hash carries its own cost, so it verifies whatever
+ * the setting, and one below the setting is raised at the next sign-in.
+ */
+export const PASSWORD_HASH_COST = { production: 17, lowest: 10 } as const;
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
@@ -207,6 +218,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!['on', 'off'].includes(allowPrivateRaw)) {
     throw new ConfigError(`WEBHOOKS_ALLOW_PRIVATE must be on or off (got "${env.WEBHOOKS_ALLOW_PRIVATE}")`);
   }
+  const passwordHashCost = int(
+    env,
+    'PASSWORD_HASH_COST',
+    PASSWORD_HASH_COST.production,
+    PASSWORD_HASH_COST.lowest,
+    PASSWORD_HASH_COST.production,
+  );
+  if (production && passwordHashCost < PASSWORD_HASH_COST.production) {
+    throw new ConfigError(
+      `PASSWORD_HASH_COST below ${PASSWORD_HASH_COST.production} makes stolen password hashes cheap to guess and is refused when NODE_ENV=production`,
+    );
+  }
   const metricsToken = env.METRICS_TOKEN || undefined;
   if (metricsToken !== undefined && (metricsToken.length < 16 || !/^[\x21-\x7e]+$/.test(metricsToken))) {
     throw new ConfigError('METRICS_TOKEN must be at least 16 visible ASCII characters (e.g. `openssl rand -hex 24`)');
@@ -248,5 +271,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workers: workersRaw === 'on',
     controlRequire2fa: require2faRaw === 'on',
     webhooksAllowPrivate: allowPrivateRaw === 'on',
+    passwordHashCost,
   };
 }

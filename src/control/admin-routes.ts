@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { adminUsers, normaliseUsername, twoFactor } from '../admin-users/index.js';
+import { adminUsers, normaliseUsername, scryptParams, twoFactor } from '../admin-users/index.js';
 import { AppError, addDays, isIsoDate, midnightIn } from '../domain/index.js';
 import { cronProblem, nextRunAfter, runUnderLease, SCHEDULED_JOBS } from '../jobs/index.js';
 import { parseSetting, SETTING_FIELDS } from '../tenants/index.js';
@@ -17,7 +17,7 @@ const USER_ACTIONS = new Set(['disable', 'enable', 'end-sessions', 'reset-2fa'])
 
 export async function adminRoutes(control: FastifyInstance): Promise<void> {
   const { payreq } = control;
-  const users = adminUsers(payreq.repos);
+  const users = adminUsers(payreq.repos, scryptParams(payreq.config.passwordHashCost));
 
   control.get('/tenants', async (request, reply) => {
     return send(reply, tenantsPage(await pageContext(request, reply), await payreq.repos.tenants.list()));

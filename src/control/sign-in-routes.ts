@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { adminUsers, normaliseUsername, signInThrottle } from '../admin-users/index.js';
+import { adminUsers, normaliseUsername, scryptParams, signInThrottle } from '../admin-users/index.js';
 import { html } from '../html/index.js';
 import { audit, field, LANGUAGE_COOKIE, pageContext } from './control-context.js';
 import { printable } from './input-guard.js';
@@ -47,7 +47,7 @@ function isBackTarget(back: string): boolean {
 
 export async function signInRoutes(control: FastifyInstance): Promise<void> {
   const app = control;
-  const users = adminUsers(app.payreq.repos);
+  const users = adminUsers(app.payreq.repos, scryptParams(app.payreq.config.passwordHashCost));
   const throttle = signInThrottle(app.payreq.repos.signInThrottle);
 
   control.get('/sign-in', async (request, reply) => {

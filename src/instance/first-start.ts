@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { adminUsers } from '../admin-users/index.js';
+import { adminUsers, scryptParams } from '../admin-users/index.js';
 import { apiKeys } from '../api-keys/index.js';
 import type { Config } from '../config/index.js';
 import type { Repositories, Tenant } from '../db/index.js';
@@ -54,7 +54,11 @@ export async function createDemoDataOnce(config: Config, repos: Repositories): P
     `-d '${JSON.stringify(DEMO_BODY)}'`,
   ].join(' ');
   const password = randomBytes(12).toString('base64url');
-  const user = await adminUsers(repos).create({ username: 'admin', password, tenantId: null });
+  const user = await adminUsers(repos, scryptParams(config.passwordHashCost)).create({
+    username: 'admin',
+    password,
+    tenantId: null,
+  });
   const admin = { url: `${config.publicBaseUrl}/control/`, username: user.username, password };
   return { tenant, prefix: summary.prefix, key, curl, admin };
 }

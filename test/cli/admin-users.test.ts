@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { PASSWORD_HASH_COST } from '../../src/config/index.js';
 import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.js';
 import {
   assertFails,
@@ -33,6 +34,9 @@ describe(`payreq admin users, with the service running (${ENGINE})`, { timeout: 
     env = cliEnv({
       DATABASE_URL: testDb ? testDb.url : `pglite://${pgliteDataDir(`${scratch.dir}/data`)}`,
       PORT: String(port),
+      // The commands and the sign-ins, not the hash's cost (back-office-passwords.test.ts), are
+      // the subject: the lowest cost, for the service and the commands alike.
+      PASSWORD_HASH_COST: String(PASSWORD_HASH_COST.lowest),
     });
     serve = await ServeProcess.start({ ...env, LOG_LEVEL: 'info' }, scratch.dir, 120_000);
   });

@@ -4,18 +4,34 @@ import { after, describe, test } from 'node:test';
 import { type Database, openDatabase } from '../../src/db/index.js';
 import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.js';
 import { PRODUCTION_SECRET_KEY } from '../helpers/production-secret.js';
-import { cliEnv, freePort, killAll, parseJson, payreq, ServeProcess, scratchDir } from './payreq-process.js';
+import {
+  cliEnv,
+  freePort,
+  killAll,
+  parseJson,
+  payreq,
+  pgliteDataDir,
+  ServeProcess,
+  scratchDir,
+} from './payreq-process.js';
 
 const CURL = /curl -X POST (\S+) -H 'X-API-Key: ([^']+)' -H 'Content-Type: application\/json' -d '([^']+)'/;
 
-/** A fresh database of the engine under test, and how to look into it once no service runs. */
-async function freshDatabase(dir: string, dbs: TestDatabase[]) {
+/**
+ * A fresh database of the engine under test, and how to look into it once no service runs. On
+ * PGlite an empty directory (the service makes the cluster and migrates it, as on a developer's
+ * first `npm start`), or with `migrated` one unpacked from the run's migrated archive: no tenant,
+ * no setting, as a fresh PostgreSQL test database is (the initdb and migrations inside WASM cost
+ * over a second of CPU, paid once here rather than per test).
+ */
+async function freshDatabase(dir: string, dbs: TestDatabase[], opts: { migrated?: boolean } = {}) {
   if (ENGINE === 'postgres') {
     const testDb = await createTestDatabase();
     dbs.push(testDb);
     return { url: testDb.url, inspect: async <T>(fn: (db: Database) => Promise<T>) => fn(testDb.db) };
   }
-  const dataDir = path.join(dir, `data-${dbs.length}-${Math.random().toString(36).slice(2)}`);
+  const empty = path.join(dir, `data-${dbs.length}-${Math.random().toString(36).slice(2)}`);
+  const dataDir = opts.migrated ? pgliteDataDir(empty) : empty;
   return {
     url: `pglite://${dataDir}`,
     async inspect<T>(fn: (db: Database) => Promise<T>): Promise<T> {
@@ -99,7 +115,7 @@ describe(`first start (${ENGINE})`, { timeout: 240_000 }, () => {
 
   for (const nodeEnv of ['production', 'test']) {
     test(`no demo data with NODE_ENV=${nodeEnv}`, async () => {
-      const database = await freshDatabase(scratch.dir, dbs);
+      const database = await freshDatabase(scratch.dir, dbs, { migrated: true });
       const env = cliEnv({
         NODE_ENV: nodeEnv,
         DATABASE_URL: database.url,

@@ -13,7 +13,7 @@ function refused(env: Record<string, string>, message: RegExp): void {
   );
 }
 
-describe('operator settings: TRUST_PROXY, SECRET_KEY, timeouts, API_DOCS, METRICS_TOKEN', () => {
+describe('operator settings: TRUST_PROXY, SECRET_KEY, timeouts, API_DOCS, METRICS_TOKEN, PASSWORD_HASH_COST', () => {
   test('TRUST_PROXY: a number is that many proxies; a list holds addresses and CIDR ranges', () => {
     assert.equal(loadConfig({}).trustProxy, false);
     assert.equal(loadConfig({ TRUST_PROXY: '1' }).trustProxy, 1, '"1" is one hop, not the address "1"');
@@ -116,6 +116,21 @@ describe('operator settings: TRUST_PROXY, SECRET_KEY, timeouts, API_DOCS, METRIC
     assert.equal(loadConfig({ IN_DOUBT_GRACE_SECONDS: '2', PROVIDER_TIMEOUT_MS: '300' }).inDoubtGraceSeconds, 2);
     // A bound longer than the default grace's half needs a longer grace.
     refused({ PROVIDER_TIMEOUT_MS: '61000' }, /\(61 s with PROVIDER_TIMEOUT_MS=61000\): set it to at least 122/);
+  });
+
+  test('PASSWORD_HASH_COST: 17 by default; lower only outside production; out of range refused', () => {
+    assert.equal(loadConfig({}).passwordHashCost, 17);
+    assert.equal(loadConfig(PRODUCTION).passwordHashCost, 17);
+    assert.equal(loadConfig({ ...PRODUCTION, PASSWORD_HASH_COST: '17' }).passwordHashCost, 17);
+    assert.equal(loadConfig({ NODE_ENV: 'test', PASSWORD_HASH_COST: '10' }).passwordHashCost, 10);
+    assert.equal(loadConfig({ PASSWORD_HASH_COST: '12' }).passwordHashCost, 12);
+    for (const low of ['10', '16'])
+      refused(
+        { ...PRODUCTION, PASSWORD_HASH_COST: low },
+        /^PASSWORD_HASH_COST below 17 .* refused when NODE_ENV=production$/,
+      );
+    for (const bad of ['9', '18', '2.5', 'cheap'])
+      refused({ PASSWORD_HASH_COST: bad }, /^PASSWORD_HASH_COST must be a whole number from 10 to 17/);
   });
 
   test('WEBHOOKS_ALLOW_PRIVATE: off unless set to on; any other value stops the start', () => {

@@ -5,10 +5,16 @@ import assert from 'node:assert/strict';
 import { mkdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import axe from 'axe-core';
 import type { Browser, Page } from 'playwright-core';
 import { runBulkJobs } from '../../src/bulk-actions/index.js';
-import { keepScreenshot, launchChromium, skipWithoutChromium } from '../helpers/browser.js';
+import {
+  atEachWidth,
+  injectAxe,
+  keepScreenshot,
+  launchChromium,
+  skipWithoutChromium,
+  WIDTHS,
+} from '../helpers/browser.js';
 import { arrangeStatus } from '../helpers/fixtures.js';
 import { type ListeningApp, startListeningApp } from '../helpers/listening-app.js';
 import { checkoutForm, detail, eventually, submitCard } from '../helpers/sandbox-checkout.js';
@@ -21,7 +27,7 @@ import { createUser, PASSWORD } from './control-client.js';
 const SCREENSHOTS = path.join(path.dirname(realpathSync(path.resolve('package.json'))), 'test-results', 'control');
 
 async function axeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(axe.source);
+  await injectAxe(page);
   // Every rule on, best practices included.
   return page.evaluate(`axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] }, resultTypes: ['violations'] })
     .then((r) => r.violations.map((v) => v.id + ': ' + v.help + ' @ ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`);
@@ -227,36 +233,37 @@ describe(`back office in a real browser (${ENGINE})`, { skip: skipWithoutChromiu
     await context.close();
   });
 
-  // Each audit has its own browser context, request and address: three run side by side, as a
-  // page waits on the service and the service on the page (one core each at most).
+  // Each language has its own browser context, request and address, and checks each page at both
+  // widths on the same load (resized between): three run side by side, as a page waits on the
+  // service and the service on the page (one core each at most).
   describe('axe finds nothing on the main pages', { concurrency: 3 }, () => {
     for (const [language, locale] of [
       ['en', 'en-GB'],
       ['fr', 'fr-FR'],
       ['de', 'de-DE'],
     ] as const) {
-      for (const width of [1280, 375]) {
-        test(`axe finds nothing on the main pages (${language}, ${width} px)`, async () => {
-          const r = await createRequest(t, { reservation_data: { checkin: '2026-12-24', room: 'Suite' } });
-          const { context, page, cspErrors } = await signedIn('root', width, locale);
-          const pages = [
-            '/control/requests',
-            // A search by reference: matched by its start, which the page says.
-            `/control/requests?q=${r.reference}`,
-            `/control/requests/${r.uuid}`,
-            `/control/requests/${r.uuid}/confirm?action=cancel`,
-            '/control/requests/new',
-            '/control/keys',
-            '/control/settings',
-            '/control/tenants',
-            '/control/users',
-            '/control/schedules',
-            '/control/audit',
-            '/control/books',
-          ];
-          for (const url of pages) {
-            await page.goto(url);
-            assert.equal(await page.getAttribute('html', 'lang'), language);
+      test(`axe finds nothing on the main pages (${language}, ${WIDTHS.join(' and ')} px)`, async () => {
+        const r = await createRequest(t, { reservation_data: { checkin: '2026-12-24', room: 'Suite' } });
+        const { context, page, cspErrors } = await signedIn('root', WIDTHS[0], locale);
+        const pages = [
+          '/control/requests',
+          // A search by reference: matched by its start, which the page says.
+          `/control/requests?q=${r.reference}`,
+          `/control/requests/${r.uuid}`,
+          `/control/requests/${r.uuid}/confirm?action=cancel`,
+          '/control/requests/new',
+          '/control/keys',
+          '/control/settings',
+          '/control/tenants',
+          '/control/users',
+          '/control/schedules',
+          '/control/audit',
+          '/control/books',
+        ];
+        for (const url of pages) {
+          await page.goto(url);
+          assert.equal(await page.getAttribute('html', 'lang'), language);
+          await atEachWidth(page, async (width) => {
             assert.deepEqual(await axeViolations(page), [], `${url} (${language}, ${width})`);
             // No page wider than the screen: tables scroll inside their own box.
             const wider = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
@@ -268,14 +275,16 @@ describe(`back office in a real browser (${ENGINE})`, { skip: skipWithoutChromiu
                 .replace(/-$/, '') || 'home'
             }-${language}-${width}.png`;
             await keepScreenshot(page, path.join(SCREENSHOTS, name));
-          }
-          await page.context().clearCookies();
-          await page.goto('/control/sign-in');
+          });
+        }
+        await page.context().clearCookies();
+        await page.goto('/control/sign-in');
+        await atEachWidth(page, async (width) => {
           assert.deepEqual(await axeViolations(page), [], `sign-in (${language}, ${width})`);
-          assert.deepEqual(cspErrors, []);
-          await context.close();
         });
-      }
+        assert.deepEqual(cspErrors, []);
+        await context.close();
+      });
     }
   });
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
-import { hashPassword } from '../../src/admin-users/index.js';
+import { hashPassword, scryptParams } from '../../src/admin-users/index.js';
 import type { RoleGrant, TenantRole } from '../../src/db/index.js';
 import type { TestApp } from '../helpers/test-app.js';
 
@@ -108,12 +108,21 @@ export class ControlClient {
 }
 
 /**
- * PASSWORD's hash, made once per process: scrypt at today's cost takes a few hundred milliseconds
- * of CPU, paid again for every user a test set up. Signing in still checks the password against
- * it for real; how `adminUsers().create` hashes is tested where it is the subject
- * (test/security/back-office-passwords.test.ts, test/cli/admin-users.test.ts).
+ * PASSWORD's hash at the app's PASSWORD_HASH_COST, made once per process and cost: the app then
+ * neither raises it at sign-in nor pays more to check it than its configured cost (the lowest in
+ * tests, test/helpers/test-app.ts). Signing in still checks the password against it for real;
+ * how `adminUsers().create` hashes, at today's cost, is tested where it is the subject
+ * (test/security/back-office-passwords.test.ts).
  */
-let passwordHash: Promise<string> | undefined;
+const passwordHashes = new Map<number, Promise<string>>();
+function passwordHash(cost: number): Promise<string> {
+  let hash = passwordHashes.get(cost);
+  if (!hash) {
+    hash = hashPassword(PASSWORD, scryptParams(cost));
+    passwordHashes.set(cost, hash);
+  }
+  return hash;
+}
 
 /**
  * A back-office user whose password is PASSWORD: a superuser, or `role` (manager unless said)
@@ -125,9 +134,12 @@ export async function createUser(
   tenantId: string | null | readonly RoleGrant[] = null,
   role: TenantRole = 'manager',
 ): Promise<string> {
-  passwordHash ??= hashPassword(PASSWORD);
   const grants = tenantId === null ? [] : typeof tenantId === 'string' ? [{ tenantId, role }] : tenantId;
-  const row = await t.repos.adminUsers.insert({ username, passwordHash: await passwordHash, grants });
+  const row = await t.repos.adminUsers.insert({
+    username,
+    passwordHash: await passwordHash(t.config.passwordHashCost),
+    grants,
+  });
   assert.ok(row, `the username ${username} is free`);
   return row.id;
 }

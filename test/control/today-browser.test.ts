@@ -3,20 +3,19 @@
 // test/day-plan/digest.test.ts. (scripts/test-engines.mjs reads this line.)
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import axe from 'axe-core';
 import type { Browser, Page } from 'playwright-core';
 import { digestPayload } from '../../src/day-plan/index.js';
 import { emailOutboxRepository } from '../../src/db/index.js';
 import { addDays, type Language, localDate } from '../../src/domain/index.js';
 import { emailSubjects, renderDailyDigest, renderPaymentLink } from '../../src/mail/index.js';
-import { launchChromium, skipWithoutChromium } from '../helpers/browser.js';
+import { atEachWidth, injectAxe, launchChromium, skipWithoutChromium, WIDTHS } from '../helpers/browser.js';
 import { arrangeStatus } from '../helpers/fixtures.js';
 import { type ListeningApp, startListeningApp } from '../helpers/listening-app.js';
 import { createRequest, ENGINE } from '../helpers/test-app.js';
 import { createUser, PASSWORD } from './control-client.js';
 
 async function axeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(axe.source);
+  await injectAxe(page);
   return page.evaluate(`axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] }, resultTypes: ['violations'] })
     .then((r) => r.violations.map((v) => v.id + ': ' + v.help + ' @ ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`);
 }
@@ -72,33 +71,39 @@ describe(`the Today page in a real browser (${ENGINE})`, { skip: skipWithoutChro
   }
 
   test('first in the nav; axe-clean at 375 and 1280 px in en, fr and de, nothing wider than the screen', async () => {
-    for (const width of [375, 1280]) {
-      // axe runs as script in the page: these contexts have it; the next test has none.
-      const { context, page } = await signedIn('desk', width, true);
-      const first = page.locator('nav.main li').first();
-      assert.equal(await first.textContent(), 'Today');
-      await first.getByRole('link').click();
+    // axe runs as script in the page: this context has it; the next test has none. Each page is
+    // checked at both widths on the same load, resized between.
+    const { context, page } = await signedIn('desk', WIDTHS[0], true);
+    const first = page.locator('nav.main li').first();
+    assert.equal(await first.textContent(), 'Today');
+    await first.getByRole('link').click();
+    await page.waitForURL('**/control/today');
+    for (const [language, heading] of [
+      ['en', 'Holds about to lapse'],
+      ['fr', 'Empreintes sur le point d’expirer'],
+      ['de', 'Bald ablaufende Vorautorisierungen'],
+    ] as const) {
+      await page.goto(`/control/language/${language}?back=/control/today`);
       await page.waitForURL('**/control/today');
-      for (const [language, heading] of [
-        ['en', 'Holds about to lapse'],
-        ['fr', 'Empreintes sur le point d’expirer'],
-        ['de', 'Bald ablaufende Vorautorisierungen'],
-      ] as const) {
-        await page.goto(`/control/language/${language}?back=/control/today`);
-        await page.waitForURL('**/control/today');
-        assert.equal(await page.getAttribute('html', 'lang'), language);
-        assert.ok(await page.getByRole('heading', { name: heading }).isVisible(), `${language} ${heading}`);
+      assert.equal(await page.getAttribute('html', 'lang'), language);
+      await atEachWidth(page, async (width) => {
+        assert.ok(
+          await page.getByRole('heading', { name: heading }).isVisible(),
+          `${language} ${heading} at ${width} px`,
+        );
         assert.ok(await page.getByText('Arrivée-Aujourd’hui').first().isVisible());
         assert.deepEqual(await axeViolations(page), [], `${language} at ${width} px`);
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow} px at ${width} px in ${language}`);
-      }
-      // The settings page's new group too, and the superuser's hotel chooser on Today.
-      await page.goto('/control/language/en?back=/control/settings');
+      });
+    }
+    // The settings page's new group too, and the superuser's hotel chooser on Today.
+    await page.goto('/control/language/en?back=/control/settings');
+    await atEachWidth(page, async (width) => {
       assert.ok(await page.getByRole('group', { name: 'Reminders and digest' }).isVisible());
       assert.deepEqual(await axeViolations(page), [], `settings at ${width} px`);
-      await context.close();
-    }
+    });
+    await context.close();
     const root = await signedIn('root', 375, true);
     await root.page.goto('/control/today');
     assert.ok(await root.page.getByLabel('Hotel').isVisible());

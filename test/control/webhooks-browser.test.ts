@@ -7,7 +7,14 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContextOptions } from 'playwright-core';
 import { deliverDueWebhooks } from '../../src/webhooks/index.js';
-import { axeViolations, keepScreenshot, launchChromium, skipWithoutChromium } from '../helpers/browser.js';
+import {
+  atEachWidth,
+  axeViolations,
+  keepScreenshot,
+  launchChromium,
+  skipWithoutChromium,
+  WIDTHS,
+} from '../helpers/browser.js';
 import { type ListeningApp, startListeningApp } from '../helpers/listening-app.js';
 import { createRequest, ENGINE } from '../helpers/test-app.js';
 import { type Receiver, startReceiver } from '../webhooks/receiver.js';
@@ -120,26 +127,26 @@ describe(`back-office webhooks in a real browser (${ENGINE})`, { skip: skipWitho
       `/control/webhooks/${endpoint.id}/confirm-disable`,
       `/control/webhooks/${endpoint.id}/confirm-rotate`,
     ];
+    // One context per language; each page checked at both widths on the same load, resized between.
     for (const locale of ['en-GB', 'fr-FR', 'de-DE']) {
-      for (const width of [375, 1280]) {
-        const { context, page } = await signedIn({ locale, viewport: { width, height: 900 } });
-        try {
-          for (const url of pages) {
-            await page.goto(url);
-            assert.equal(await page.locator('html').getAttribute('lang'), locale.slice(0, 2));
+      const { context, page } = await signedIn({ locale, viewport: { width: WIDTHS[0], height: 900 } });
+      try {
+        for (const url of pages) {
+          await page.goto(url);
+          assert.equal(await page.locator('html').getAttribute('lang'), locale.slice(0, 2));
+          await atEachWidth(page, async (width) => {
             const found = await axeViolations(page);
             assert.deepEqual(found, [], `${url} (${locale}, ${width} px): ${JSON.stringify(found, null, 1)}`);
             // Nothing wider than the screen: wide tables scroll in their own box.
             const overflow = await page.evaluate('document.documentElement.scrollWidth - window.innerWidth');
             assert.ok(Number(overflow) <= 0, `${url} (${locale}, ${width} px) scrolls sideways by ${overflow}px`);
-          }
-          if (width === 375) {
-            await page.goto(pages[0] ?? '');
-            await keepScreenshot(page, path.join(SCREENSHOTS, `webhooks-${locale}-375.png`));
-          }
-        } finally {
-          await context.close();
+            if (url === pages[0] && width === 375) {
+              await keepScreenshot(page, path.join(SCREENSHOTS, `webhooks-${locale}-375.png`));
+            }
+          });
         }
+      } finally {
+        await context.close();
       }
     }
   });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type Database, migrate } from '../../src/db/index.js';
+import { referenceSequenceName } from '../../src/domain/index.js';
 import { closeIdlePglite, pglitePoolCounts, SHARED_PROCESS, takePgliteDatabase } from '../helpers/pglite-pool.js';
 
 // The test suite's reused PGlite databases (test/helpers/pglite-pool.ts): a database given back
@@ -69,6 +70,35 @@ describe('the test suite reuses a PGlite database only once it is as migrated', 
         "INSERT INTO job_runs (job, slot) VALUES ('purge_events', now()) RETURNING id::text AS id",
       );
       assert.equal(id.rows[0]?.id, '1', 'the identity starts again');
+    } finally {
+      await again.close();
+    }
+  });
+
+  test("a request's reference sequence goes with its tenant: the database is reused, the numbering starts again", async () => {
+    const db = await take();
+    const tenant = (
+      await db.query<{ id: string }>(
+        "INSERT INTO tenants (id, name) VALUES (gen_random_uuid(), 'Hôtel S') RETURNING id::text AS id",
+      )
+    ).rows[0]?.id;
+    assert.ok(tenant);
+    // As the service numbers a tenant's first IMPRINT of a year (src/db/payment-requests-repository.ts).
+    const name = referenceSequenceName(tenant, 'IMPRINT', 2026);
+    await db.query(`CREATE SEQUENCE IF NOT EXISTS ${name}`);
+    assert.equal((await db.query<{ n: string }>(`SELECT nextval('${name}')::text AS n`)).rows[0]?.n, '1');
+    const before = { ...pglitePoolCounts };
+    await db.close();
+    const again = await take();
+    try {
+      assert.equal(pglitePoolCounts.reused, before.reused + 1, 'the same instance came back');
+      const left = await again.query<{ gone: boolean }>('SELECT to_regclass($1) IS NULL AS gone', [name]);
+      assert.equal(left.rows[0]?.gone, true, 'the sequence was dropped');
+      // The identities the migrations made are sequences too: they stay, and start again.
+      const id = await again.query<{ id: string }>(
+        "INSERT INTO job_runs (job, slot) VALUES ('purge_events', now()) RETURNING id::text AS id",
+      );
+      assert.equal(id.rows[0]?.id, '1');
     } finally {
       await again.close();
     }

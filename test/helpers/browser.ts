@@ -30,12 +30,42 @@ export interface AxeViolation {
   nodes: string[];
 }
 
-/** axe-core in the page, as a string: the page's CSP allows no script of ours, but evaluation from the driver is not a page script. */
+/**
+ * axe-core in the page, as a string: the page's CSP allows no script of ours, but evaluation from
+ * the driver is not a page script. Once per loaded document: a check after a viewport change on
+ * the same document reuses it (half a megabyte of script to compile again otherwise).
+ */
+export async function injectAxe(page: Page): Promise<void> {
+  if (await page.evaluate(`typeof window.axe === 'undefined'`)) await page.evaluate(axe.source);
+}
+
 export async function axeViolations(page: Page): Promise<AxeViolation[]> {
-  await page.evaluate(axe.source);
+  await injectAxe(page);
   return page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({
     id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')),
   })))`);
+}
+
+/**
+ * The two widths every page is checked at, a laptop's and a phone's. A test checks both on the
+ * same loaded page, resizing between them (the media queries apply again, the layout is redone):
+ * a second browser context, sign-in and page load per width were most of a browser file's time.
+ */
+export const WIDTHS = [1280, 375] as const;
+
+/** Runs `check` on the page at each width in turn (height `height`), ending at the last. */
+export async function atEachWidth(
+  page: Page,
+  check: (width: number) => Promise<void>,
+  widths: readonly number[] = WIDTHS,
+  height = 900,
+): Promise<void> {
+  for (const width of widths) {
+    await page.setViewportSize({ width, height });
+    const seen = await page.evaluate('window.innerWidth');
+    if (seen !== width) throw new Error(`the page is ${seen} px wide, not ${width} px, after the resize`);
+    await check(width);
+  }
 }
 
 let address = 0;

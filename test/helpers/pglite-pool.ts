@@ -10,6 +10,8 @@ import { pgliteTemplate } from './database-template.js';
  * migrations leave and given to the next one:
  * - `DISCARD ALL`: prepared statements, LISTEN, settings, advisory locks of the session;
  * - every table emptied, identities restarted, the rows migrations insert put back;
+ * - every sequence the migrations did not make dropped (the references' own, one per tenant,
+ *   type and year: kept, they made nearly every used database fail the comparison below);
  * - then the catalog is compared with the one the fresh database had (tables, columns,
  *   constraints, indexes, functions and their bodies, triggers, roles, planner statistics,
  *   applied migrations). A test that changed any of it (dropped a table, ran ANALYZE) leaves a
@@ -58,9 +60,21 @@ SELECT c.relname AS name FROM pg_class c
  WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('r', 'p') AND c.relname <> 'schema_migrations'
  ORDER BY 1`;
 
+/**
+ * The sequences of the public schema. The service makes one per tenant, request type and year
+ * for the references (CREATE SEQUENCE IF NOT EXISTS, src/db/payment-requests-repository.ts): a
+ * database a test created requests on has some that a fresh one has not.
+ */
+const SEQUENCES = `
+SELECT c.relname AS name FROM pg_class c
+ WHERE c.relnamespace = 'public'::regnamespace AND c.relkind = 'S'
+ ORDER BY 1`;
+
 interface Fresh {
   catalog: string;
   tables: string[];
+  /** The sequences the migrations made (identities and serials): any other one a test made is dropped. */
+  sequences: string[];
   /** Rows the migrations inserted, by table, as JSON (job_schedules' defaults). */
   seeds: { table: string; rows: string }[];
 }
@@ -111,7 +125,8 @@ async function describeFresh(raw: PGlite): Promise<Fresh> {
     const rows = r.rows[0]?.rows;
     if (rows) seeds.push({ table, rows });
   }
-  return { catalog: await catalogOf(raw), tables, seeds };
+  const sequences = (await raw.query<{ name: string }>(SEQUENCES)).rows.map((r) => r.name);
+  return { catalog: await catalogOf(raw), tables, sequences, seeds };
 }
 
 /** Empties a used instance back to its migrated state; false when it cannot be (then it is closed). */
@@ -119,6 +134,12 @@ async function reset(raw: PGlite, state: Fresh): Promise<boolean> {
   try {
     await raw.exec('DISCARD ALL');
     await raw.exec(`TRUNCATE ${state.tables.map(quote).join(', ')} RESTART IDENTITY CASCADE`);
+    // The references' sequences the test's requests made go with the tenants they numbered;
+    // without this nearly every database would fail the comparison below and be closed.
+    const made = (await raw.query<{ name: string }>(SEQUENCES)).rows
+      .map((r) => r.name)
+      .filter((name) => !state.sequences.includes(name));
+    if (made.length > 0) await raw.exec(`DROP SEQUENCE ${made.map(quote).join(', ')}`);
     for (const seed of state.seeds) {
       await raw.query(
         `INSERT INTO ${quote(seed.table)} OVERRIDING SYSTEM VALUE

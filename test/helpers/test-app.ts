@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse, RouteOptions } from 'fastify';
 import { generateApiKey } from '../../src/api-keys/index.js';
 import { buildApp } from '../../src/app.js';
-import { type Config, loadConfig } from '../../src/config/index.js';
+import { type Config, loadConfig, PASSWORD_HASH_COST } from '../../src/config/index.js';
 import { type Database, type Repositories, repositories } from '../../src/db/index.js';
 import type { PaymentProvider } from '../../src/providers/index.js';
 import { createTestDatabase, ENGINE, type TestDatabase } from './database.js';
@@ -89,11 +89,17 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const testDb = await createTestDatabase();
   // Background loops (the sandbox's notification retries) stay off unless a test asks for them
   // with WORKERS=on: a loop polling this database would add statements a test counts.
+  // Back-office passwords hashed at scrypt's lowest cost: hundreds of sign-ins in the suite whose
+  // subject is not the hash, at about 250 ms of CPU each at today's cost. The tests of the hash
+  // itself set today's (test/security/back-office-passwords.test.ts), and an app started as in
+  // production keeps it (production refuses less).
+  const production = options.env?.NODE_ENV === 'production';
   const config = loadConfig({
     NODE_ENV: 'test',
     DATABASE_URL: testDb.url,
     AUTH_CACHE_MS: '0',
     WORKERS: 'off',
+    ...(production ? {} : { PASSWORD_HASH_COST: String(PASSWORD_HASH_COST.lowest) }),
     ...options.env,
   });
   const app = await buildApp({

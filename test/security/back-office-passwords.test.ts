@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomBytes, scryptSync } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { adminUsers, SCRYPT } from '../../src/admin-users/index.js';
+import { adminUsers, checkPassword, SCRYPT, scryptParams } from '../../src/admin-users/index.js';
+import { PASSWORD_HASH_COST } from '../../src/config/index.js';
 import { AppError } from '../../src/domain/index.js';
 import { ControlClient, PASSWORD } from '../control/control-client.js';
 import { ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -18,7 +19,8 @@ describe(`back-office passwords: today's cost, raised at sign-in, malformed hash
 }, () => {
   let t: TestApp;
   before(async () => {
-    t = await startTestApp();
+    // Today's cost, production's: the hash is this file's subject (other tests run at the lowest).
+    t = await startTestApp({ env: { PASSWORD_HASH_COST: String(PASSWORD_HASH_COST.production) } });
     await adminUsers(t.repos).create({ username: 'root', password: PASSWORD, tenantId: null });
   });
   after(() => t.close());
@@ -44,6 +46,20 @@ describe(`back-office passwords: today's cost, raised at sign-in, malformed hash
     await t.repos.adminUsers.insert({ username: 'veteran2', passwordHash: old, tenantId: null });
     assert.equal((await new ControlClient(t, '10.7.0.3').signIn('veteran2', 'not the password')).statusCode, 401);
     assert.equal(await storedHash('veteran2'), old);
+  });
+
+  test("PASSWORD_HASH_COST is the cost new hashes are made at, and an app at today's raises a lower one at sign-in", async () => {
+    assert.equal(t.config.passwordHashCost, 17);
+    assert.deepEqual(scryptParams(PASSWORD_HASH_COST.production), SCRYPT);
+    const cheap = scryptParams(PASSWORD_HASH_COST.lowest);
+    await adminUsers(t.repos, cheap).create({ username: 'cheap', password: PASSWORD, tenantId: null });
+    const low = await storedHash('cheap');
+    assert.match(low, /^scrypt\$1024\$8\$1\$/);
+    // At its own cost it is not raised; at today's it is.
+    assert.deepEqual(await checkPassword(PASSWORD, low, cheap), { ok: true, needsRehash: false, malformed: false });
+    assert.deepEqual(await checkPassword(PASSWORD, low), { ok: true, needsRehash: true, malformed: false });
+    await new ControlClient(t, '10.7.3.1').signedIn('cheap');
+    assert.match(await storedHash('cheap'), /^scrypt\$131072\$8\$1\$/);
   });
 
   test('a malformed stored hash is a refused sign-in, never a 500', async () => {

@@ -3,6 +3,7 @@ import {
   adminUsers,
   MIN_PASSWORD_LENGTH,
   passwordIssue,
+  scryptParams,
   type TwoFactorState,
   twoFactor,
 } from '../../admin-users/index.js';
@@ -47,8 +48,8 @@ ${p.problem ? html`<p class="flash error" role="alert">${p.problem}</p>` : ''}
 
 /** /control/account: the overview, and a new password (the current one asked first). */
 export async function passwordRoutes(control: FastifyInstance): Promise<void> {
-  const { repos, secretKeys } = control.payreq;
-  const users = adminUsers(repos);
+  const { repos, secretKeys, config } = control.payreq;
+  const users = adminUsers(repos, scryptParams(config.passwordHashCost));
 
   async function show(request: FastifyRequest, reply: FastifyReply, status = 200, problem?: string) {
     const me = user(request);

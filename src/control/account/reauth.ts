@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { adminUsers, signInThrottle } from '../../admin-users/index.js';
+import { adminUsers, scryptParams, signInThrottle } from '../../admin-users/index.js';
 import { user } from '../control-context.js';
 
 export type PasswordCheck = { ok: true } | { ok: false; retryAfterSeconds?: number };
@@ -11,7 +11,7 @@ export type PasswordCheck = { ok: true } | { ok: false; retryAfterSeconds?: numb
  * allows, nor lock the user out of signing in by trying.
  */
 export async function checkOwnPassword(request: FastifyRequest, password: string): Promise<PasswordCheck> {
-  const { repos } = request.server.payreq;
+  const { repos, config } = request.server.payreq;
   const me = user(request);
   const now = request.server.controlNow();
   const throttle = signInThrottle(repos.signInThrottle, 'reauth');
@@ -19,7 +19,7 @@ export async function checkOwnPassword(request: FastifyRequest, password: string
   if (!gate.allowed) {
     return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((gate.retryAt.getTime() - now.getTime()) / 1000)) };
   }
-  const found = await adminUsers(repos).authenticate(me.username, password, {
+  const found = await adminUsers(repos, scryptParams(config.passwordHashCost)).authenticate(me.username, password, {
     onMalformedHash: (who) => request.log.error({ username: who }, 'stored password hash is malformed: check refused'),
   });
   if (!found || found.id !== me.id) return { ok: false };

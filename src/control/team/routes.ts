@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { adminUsers, isTenantRole } from '../../admin-users/index.js';
+import { adminUsers, isTenantRole, scryptParams } from '../../admin-users/index.js';
 import type { Tenant } from '../../db/index.js';
 import { AppError } from '../../domain/index.js';
 import { issueText } from '../account/index.js';
@@ -30,8 +30,8 @@ const back = (reply: FastifyReply, tenant: Tenant, request: FastifyRequest) =>
   reply.redirect(user(request).superuser ? `/control/team?tenant=${tenant.id}` : '/control/team', 303);
 
 export async function teamRoutes(control: FastifyInstance): Promise<void> {
-  const { repos } = control.payreq;
-  const users = adminUsers(repos);
+  const { repos, config } = control.payreq;
+  const users = adminUsers(repos, scryptParams(config.passwordHashCost));
 
   const show = async (
     request: FastifyRequest,
