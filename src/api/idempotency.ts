@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { hash, randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Repositories } from '../db/index.js';
 import { type AppError, errors } from '../domain/index.js';
@@ -23,7 +23,8 @@ function keyOf(request: FastifyRequest): string | undefined {
 /** Tells one request from another under the same key: method, path and the body as sent. */
 function fingerprintOf(request: FastifyRequest): string {
   const raw = (request as FastifyRequest & { rawBody?: string }).rawBody ?? '';
-  return createHash('sha256').update(`${request.method} ${request.url}\n${raw}`).digest('hex');
+  // One-shot: no Hash object to build and update for a text that is hashed once, on every create.
+  return hash('sha256', `${request.method} ${request.url}\n${raw}`, 'hex');
 }
 
 /**
