@@ -72,11 +72,15 @@ const COLUMNS = `id::text, payment_request_id, tenant_id, kind, amount, currency
   idempotency_key, state, incident, parent_id::text, source, actor, error, claim_token::text, provider_account,
   created_at, updated_at`;
 
-/** The new rows, as a table `e` of the WITH that writes them: one array parameter per column. */
+/**
+ * The new rows, as a table `e` of the WITH that writes them, from one JSON parameter (absent
+ * keys are NULL): the driver builds an array parameter by string concatenation, and a column
+ * each was much of the daily job's allocations.
+ */
 const NEW_ROWS = `e AS (
-  SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[],
-                       $9::text[], $10::bigint[], $11::text[], $12::text[], $13::uuid[])
-    AS u(request_id, tenant_id, kind, amount, currency, provider, txn, key, incident, parent_id, source, actor, token))`;
+  SELECT * FROM json_to_recordset($1::json)
+    AS u(request_id uuid, tenant_id uuid, kind text, amount int, currency text, provider text, txn text, key text,
+         incident text, parent_id bigint, source text, actor text, token uuid))`;
 
 /**
  * The account a new row's call must go to. A move on an existing transaction (a capture or
@@ -115,19 +119,23 @@ const INSERT_REQUESTED = (where: string) => `INSERT INTO money_ledger (payment_r
 
 function newRowParams(entries: readonly NewLedgerEntry[]): unknown[] {
   return [
-    entries.map((e) => e.paymentRequestId),
-    entries.map((e) => e.tenantId),
-    entries.map((e) => e.kind),
-    entries.map((e) => e.amount),
-    entries.map((e) => e.currency),
-    entries.map((e) => e.provider),
-    entries.map((e) => e.providerTransactionId),
-    entries.map((e) => e.idempotencyKey),
-    entries.map((e) => e.incident ?? null),
-    entries.map((e) => e.parentId ?? null),
-    entries.map((e) => e.actor.source),
-    entries.map((e) => e.actor.actor),
-    entries.map((e) => e.claimToken ?? null),
+    JSON.stringify(
+      entries.map((e) => ({
+        request_id: e.paymentRequestId,
+        tenant_id: e.tenantId,
+        kind: e.kind,
+        amount: e.amount,
+        currency: e.currency,
+        provider: e.provider,
+        txn: e.providerTransactionId,
+        key: e.idempotencyKey,
+        incident: e.incident,
+        parent_id: e.parentId,
+        source: e.actor.source,
+        actor: e.actor.actor,
+        token: e.claimToken,
+      })),
+    ),
   ];
 }
 
@@ -225,14 +233,17 @@ export function moneyLedgerRepository(db: Database) {
             SET state = o.state, error = o.error, updated_at = now(),
                 provider_transaction_id = CASE WHEN l.kind IN ('hold', 'refund') AND o.txn IS NOT NULL
                                                THEN o.txn ELSE l.provider_transaction_id END
-           FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[]) AS o(id, state, txn, error)
+           FROM json_to_recordset($1::json) AS o(id bigint, state text, txn text, error text)
           WHERE l.id = o.id AND (l.state = 'requested' OR (l.state = 'in_doubt' AND o.state <> 'in_doubt'))
           RETURNING l.id::text`,
         [
-          outcomes.map((o) => o.id),
-          outcomes.map((o) => o.state),
-          outcomes.map((o) => (o.state === 'succeeded' ? o.transactionId : null)),
-          outcomes.map((o) => (o.state === 'succeeded' ? null : o.error.slice(0, 500))),
+          JSON.stringify(
+            outcomes.map((o) =>
+              o.state === 'succeeded'
+                ? { id: o.id, state: o.state, txn: o.transactionId }
+                : { id: o.id, state: o.state, error: o.error.slice(0, 500) },
+            ),
+          ),
         ],
       );
       return new Set(r.rows.map((row) => row.id));

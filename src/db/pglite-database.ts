@@ -1,5 +1,4 @@
-import { PGlite, type Transaction } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { PGlite, Transaction } from '@electric-sql/pglite';
 import pg from 'pg';
 import { assertChannel, type Database, type Queryable, type QueryOptions, type QueryResult } from './database.js';
 
@@ -52,8 +51,19 @@ export async function openPglite(
   return pgliteDatabase(await startPglite(dataDir, role, initialData));
 }
 
-/** The PGlite instance itself, started as the service starts it. */
-export function startPglite(dataDir: string | undefined, role: PgliteRole = 'service', initialData?: Blob) {
+/**
+ * The PGlite instance itself, started as the service starts it. Its module is loaded here, on
+ * first use: a process on PostgreSQL (the daily job's, say) does not carry it (~7 MB resident).
+ */
+export async function startPglite(
+  dataDir: string | undefined,
+  role: PgliteRole = 'service',
+  initialData?: Blob,
+): Promise<PGlite> {
+  const [{ PGlite }, { pg_trgm }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('@electric-sql/pglite/contrib/pg_trgm'),
+  ]);
   return PGlite.create(dataDir, {
     // Contrib extensions the migrations create (the request search index).
     extensions: { pg_trgm },

@@ -61,15 +61,13 @@ export interface AppliedChange {
  */
 export async function applyStatusChanges(q: Queryable, changes: readonly StatusChange[]): Promise<AppliedChange[]> {
   if (changes.length === 0) return [];
-  const col = <T>(f: (c: StatusChange) => T | undefined) => changes.map((c) => f(c) ?? null);
   const r = await q.query<AppliedChange>(
     `WITH c AS (
-       SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::jsonb[], $7::text[],
-                            $8::bigint[], $9::text[], $10::text[], $11::text[], $12::text[], $13::int[], $14::int[],
-                            $15::int[], $16::text[], $17::text[], $18::boolean[],
-                            $19::text[], $20::uuid[], $21::boolean[])
-         AS c(id, from_list, to_status, source, actor, detail, claim, ledger_id, provider, txn, card_token, masked_pan,
-              exp_month, exp_year, hold_cap, hold_error, email, hold_placed, network_txn, token, guarantee_failed)
+       SELECT * FROM json_to_recordset($1::json)
+         AS c(id uuid, from_list text, to_status text, source text, actor text, detail jsonb, claim text,
+              ledger_id bigint, provider text, txn text, card_token text, masked_pan text, exp_month int,
+              exp_year int, hold_cap int, hold_error text, email text, hold_placed boolean, network_txn text,
+              token uuid, guarantee_failed boolean)
      ), old AS (
        SELECT p.id, p.status, t.hold_days, t.timezone FROM payment_requests p JOIN c ON c.id = p.id
          JOIN tenants t ON t.id = p.tenant_id
@@ -125,31 +123,38 @@ export async function applyStatusChanges(q: Queryable, changes: readonly StatusC
        ON CONFLICT (cause) DO NOTHING
      )
      SELECT id, tenant_id, reference, status, from_status FROM upd`,
-    [
-      col((c) => c.id),
-      col((c) => c.from.join(',')),
-      col((c) => c.to),
-      col((c) => c.actor.source),
-      col((c) => c.actor.actor),
-      col((c) => (c.detail ? JSON.stringify(c.detail) : undefined)),
-      col((c) => c.claim),
-      col((c) => c.ledgerId),
-      col((c) => c.set?.provider),
-      col((c) => c.set?.providerTransactionId),
-      col((c) => c.set?.cardToken),
-      col((c) => c.set?.maskedPan),
-      col((c) => c.set?.expiryMonth),
-      col((c) => c.set?.expiryYear),
-      col((c) => c.set?.holdPlaced?.capSeconds),
-      col((c) => c.set?.holdError),
-      col((c) => c.email),
-      changes.map((c) => c.set?.holdPlaced !== undefined),
-      col((c) => c.set?.networkTransactionId),
-      col((c) => c.token),
-      changes.map((c) => c.set?.guaranteeFailed === true),
-    ],
+    // One JSON document for the whole group rather than an array per column: the driver
+    // builds array literals by string concatenation, a third of the daily job's allocations.
+    [JSON.stringify(changes.map(changeRow))],
   );
   return r.rows;
+}
+
+/** One change as a row of `c` (absent keys are NULL). */
+function changeRow(c: StatusChange) {
+  return {
+    id: c.id,
+    from_list: c.from.join(','),
+    to_status: c.to,
+    source: c.actor.source,
+    actor: c.actor.actor,
+    detail: c.detail ?? null,
+    claim: c.claim,
+    ledger_id: c.ledgerId,
+    provider: c.set?.provider,
+    txn: c.set?.providerTransactionId,
+    card_token: c.set?.cardToken,
+    masked_pan: c.set?.maskedPan,
+    exp_month: c.set?.expiryMonth,
+    exp_year: c.set?.expiryYear,
+    hold_cap: c.set?.holdPlaced?.capSeconds,
+    hold_error: c.set?.holdError,
+    email: c.email,
+    hold_placed: c.set?.holdPlaced !== undefined,
+    network_txn: c.set?.networkTransactionId,
+    token: c.token,
+    guarantee_failed: c.set?.guaranteeFailed === true,
+  };
 }
 
 /**

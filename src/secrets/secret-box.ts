@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, hkdfSync, type KeyObject, randomBytes } from 'node:crypto';
 import { keyById, LEGACY_KEY_ID, type SecretKeyRing } from './key-ring.js';
 
 /**
@@ -51,13 +51,15 @@ export interface SecretBox {
 }
 
 export function secretBox(ring: SecretKeyRing, purpose: string): SecretBox {
-  const derived = new Map<string, Buffer>();
-  const keyFor = (id: string): Buffer | undefined => {
+  // Key objects, made once per key id: a raw key given to each cipher is copied into a new key
+  // object every time (the daily job opens a card token per hold).
+  const derived = new Map<string, KeyObject>();
+  const keyFor = (id: string): KeyObject | undefined => {
     let k = derived.get(id);
     if (!k) {
       const named = keyById(ring, id);
       if (!named) return undefined;
-      k = deriveKey(named.key, `secret-box:${purpose}`);
+      k = createSecretKey(deriveKey(named.key, `secret-box:${purpose}`));
       derived.set(id, k);
     }
     return k;
@@ -65,7 +67,7 @@ export function secretBox(ring: SecretKeyRing, purpose: string): SecretBox {
   const currentId = ring.current.id;
   return {
     seal(plain, context) {
-      const key = keyFor(currentId) as Buffer;
+      const key = keyFor(currentId) as KeyObject;
       const iv = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', key, iv);
       cipher.setAAD(Buffer.from(context));

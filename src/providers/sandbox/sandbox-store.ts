@@ -123,7 +123,12 @@ export function sandboxStore(db: Database) {
            SELECT * FROM unnest($1::text[], $2::text[], $3::uuid[], $4::int[], $5::text[], $7::text[]) WITH ORDINALITY
                     AS r(token, txn, order_id, amount, currency, key, k)
          ), prior AS (
-           SELECT req.k, o.transaction_id FROM req JOIN sandbox_operations o ON o.key = req.key
+           -- One primary-key lookup per hold, whatever the statistics say: the table grows by a
+           -- row per hold while the job runs, faster than they follow, and a plan made when it
+           -- was small read all of it for every group (quadratic over the run).
+           SELECT req.k, o.transaction_id
+             FROM req CROSS JOIN LATERAL (SELECT s.transaction_id FROM sandbox_operations s
+                                           WHERE s.key = req.key LIMIT 1) o
          ), card AS (
            SELECT req.*, t.card_number FROM req JOIN sandbox_tokens t ON t.token = req.token
          ), ops AS (
