@@ -215,6 +215,11 @@ function booksModel<Form>(world: ProviderWorld<Form>) {
    */
   async function check(ids: readonly string[], seen: Map<string, Seen>, when: string, final = false) {
     for (const id of ids) {
+      // What is open is read before the request: a late answer may be recorded meanwhile (its
+      // ledger row settled and the status moved in one commit). Read in this order, a settled
+      // row always comes with the status its commit wrote; read the other way, the status
+      // could predate the commit that the ledger read already sees.
+      const rest = await atRest(id);
       const row = await t.repos.paymentRequests.findAnyTenant(id);
       const now: Seen = row
         ? { status: row.status, captured: row.amount_captured, refunded: row.amount_refunded }
@@ -236,7 +241,6 @@ function booksModel<Form>(world: ProviderWorld<Form>) {
       for (const h of await t.repos.paymentRequests.history(id)) {
         assert.ok(MOVES.has(`${h.from_status}>${h.to_status}`), `${when}: ${id} ${h.from_status} -> ${h.to_status}`);
       }
-      const rest = await atRest(id);
       if (final) assert.deepEqual(rest, { open: false, owed: false, claimed: false }, `${when}: ${id} at rest`);
       if (rest.claimed && !rest.open) assert.fail(`${when}: ${id} is claimed with no operation under way`);
       if (rest.open || rest.owed) continue;
