@@ -174,6 +174,24 @@ export class ServeProcess {
     return s;
   }
 
+  /** How many of the service's log lines say it ran `command` (e.g. `"key list"`) for a CLI. */
+  controlRuns(command: string): number {
+    return this.stdout
+      .split('\n')
+      .filter((l) => l.includes('"CLI command through the control channel"') && l.includes(command)).length;
+  }
+
+  /**
+   * Asserts the service ran `command` for a CLI exactly `count` times, once that many lines have
+   * arrived: it logs each command as it takes it, but its logger writes asynchronously and the pipe
+   * delivers when it does, so a line may arrive after the CLI process that asked has ended.
+   */
+  async ranThroughControl(command: string, count: number, message?: string, timeoutMs = 10_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.controlRuns(command) < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+    assert.equal(this.controlRuns(command), count, message ?? `${command} ran in the service ${count} time(s)`);
+  }
+
   /** Resolves once its stderr matches; rejects with its output if it exits or takes too long. */
   async stderrMatches(pattern: RegExp, timeoutMs = HANG_MS): Promise<void> {
     const deadline = Date.now() + timeoutMs;

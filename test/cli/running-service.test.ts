@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.js';
-import { eventually } from '../helpers/sandbox-checkout.js';
 import {
   assertFails,
   cliEnv,
@@ -29,23 +28,6 @@ const api = (base: string, key: string) =>
   }));
 
 /** Log lines the service writes when it runs a command received on its control channel. */
-const viaService = (serve: ServeProcess, command: string) =>
-  serve.stdout.split('\n').filter((l) => l.includes('"CLI command through the control channel"') && l.includes(command))
-    .length;
-
-/**
- * The service's log lines for `command`, once `count` have arrived: the service logs each command
- * as it takes it, but its logger writes asynchronously and the pipe delivers when it does, so a
- * line may arrive after the CLI process that asked has ended.
- */
-async function ranInService(serve: ServeProcess, command: string, count: number, message?: string): Promise<void> {
-  await eventually(
-    async () => (viaService(serve, command) >= count ? true : undefined),
-    `${count} × ${command} logged`,
-  );
-  assert.equal(viaService(serve, command), count, message);
-}
-
 describe('CLI commands while `serve` holds a PGlite directory', {
   skip: ENGINE !== 'pglite' && 'PGlite only: with PostgreSQL every process connects directly',
   timeout: 240_000,
@@ -81,7 +63,7 @@ describe('CLI commands while `serve` holds a PGlite directory', {
   test('a key created by the CLI works at once against the running service', async () => {
     const created = await run('key', 'create', '--tenant', tenantId, '--label', 'PMS', '--json');
     const { key } = parseJson<KeyJson>(created);
-    await ranInService(serve, '"key create"', 1, 'the command ran inside the service');
+    await serve.ranThroughControl('"key create"', 1, 'the command ran inside the service');
     assert.ok(created.ms < 10_000, 'it did not wait for the directory');
     const r = await api(base, key);
     assert.equal(r.status, 200);
@@ -109,7 +91,7 @@ describe('CLI commands while `serve` holds a PGlite directory', {
     assert.equal(r.body.detail, 'API key revoked');
     assert.equal(r.body.error, 'API key revoked');
     assertFails(await run('key', 'disable', prefix), /revocation is final/);
-    await ranInService(serve, '"key revoke"', 1);
+    await serve.ranThroughControl('"key revoke"', 1);
   });
 
   test('errors come back from the service as they would locally', async () => {
@@ -120,7 +102,7 @@ describe('CLI commands while `serve` holds a PGlite directory', {
   test('books check runs in the service that holds the directory, as it would locally', async () => {
     const r = await run('books', 'check', '--tenant', tenantId, '--json');
     assert.deepEqual(parseJson(r), { orders: 0, agree: 0, disagree: 0, in_doubt: 0 });
-    await ranInService(serve, '"books check"', 1);
+    await serve.ranThroughControl('"books check"', 1);
     assertFails(await run('books', 'check', '--since', '2026-02-30'), /^error: --since must be a date YYYY-MM-DD/);
   });
 
@@ -136,7 +118,7 @@ describe('CLI commands while `serve` holds a PGlite directory', {
     const listArgs = ['key', 'list', '--tenant', tenantId];
     const jsonViaService = await run(...listArgs, '--json');
     const textViaService = await run(...listArgs);
-    await ranInService(serve, '"key list"', 2);
+    await serve.ranThroughControl('"key list"', 2);
 
     assert.equal(await serve.stop(), 0);
     assert.ok(!existsSync(path.join(dataDir, 'payreq.lock')), 'lock released');
@@ -170,7 +152,7 @@ describe('a PGlite directory too deep for a socket path, and a service that died
     assert.equal(path.dirname(socketPath), tmpdir());
     assert.ok(existsSync(socketPath));
     parseJson(await payreq(['tenant', 'create', '--name', 'Deep', '--json'], env, scratch.dir));
-    await ranInService(serve, '"tenant create"', 1);
+    await serve.ranThroughControl('"tenant create"', 1);
 
     // Killed outright: lock and socket stay behind; the next command sees its pid is dead,
     // takes the directory over and opens it itself.

@@ -190,13 +190,7 @@ describe('tenant set-logo while `serve` holds a PGlite directory', {
     const set = parseJson<TenantJson>(
       await run('tenant', 'set-logo', '--tenant', id, '--file', 'brand/logo.png', '--json'),
     );
-    assert.equal(
-      serve.stdout
-        .split('\n')
-        .filter((l) => l.includes('CLI command through the control channel') && l.includes('tenant set-logo')).length,
-      1,
-      'the command ran inside the service',
-    );
+    await serve.ranThroughControl('"tenant set-logo"', 1, 'the command ran inside the service');
     const r = await fetch(`${base}${set.logo?.path}`);
     assert.equal(r.status, 200);
     assert.equal(r.headers.get('content-type'), 'image/png');
