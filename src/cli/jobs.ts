@@ -1,5 +1,6 @@
 import {
   createDeferredPayments,
+  dateIn,
   expirePaymentRequests,
   purgeEvents,
   reconcileClaims,
@@ -36,6 +37,17 @@ function today(): string {
 }
 
 /**
+ * Today where a scheduled job's schedule says, as its scheduled runs read it: a run by hand just
+ * after midnight in the hotel's zone (still yesterday on a UTC host) looks at the same check-ins
+ * as the scheduled run of that night, not a day behind. The process's own date if the job has
+ * no schedule row.
+ */
+async function scheduleToday(ctx: CommandContext, job: string): Promise<string> {
+  const schedule = await ctx.repos.schedules.get(job);
+  return schedule ? dateIn(schedule.timezone, new Date()) : today();
+}
+
+/**
  * The moment `--date` stands for in a job that works with instants: the end of that day in the
  * process's time zone (the same zone `today()` reads), so `--date` expires everything whose
  * deadline falls on or before that day.
@@ -54,7 +66,7 @@ export const JOBS: readonly CliJob[] = [
       const app = ctx.app ?? (await serviceContext(ctx));
       const r = await createDeferredPayments(
         { holds: ctx.repos.deferredHolds, runner: app.runner, cardTokens: app.cardTokens },
-        date ?? today(),
+        date ?? (await scheduleToday(ctx, 'create_deferred_payments')),
       );
       return {
         json: { job: 'create_deferred_payments', ...r },

@@ -5,16 +5,17 @@ import { after, describe, test } from 'node:test';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config/index.js';
 import { type Database, migrate, openDatabase } from '../../src/db/index.js';
+import { dateIn } from '../../src/jobs/index.js';
 import { cliEnv, killAll, parseJson, payreq, pgliteDataDir, scratchDir } from '../cli/payreq-process.js';
 import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.js';
 import { createBody, newTenant } from '../helpers/test-app.js';
 
 describe(`payreq job run create_deferred_payments, as a process (${ENGINE})`, () => {
   const scratch = scratchDir();
-  let pg: TestDatabase | undefined;
+  const pgs: TestDatabase[] = [];
   after(async () => {
     killAll();
-    await pg?.drop();
+    for (const pg of pgs) await pg.drop();
     scratch.cleanup();
   });
 
@@ -25,7 +26,8 @@ describe(`payreq job run create_deferred_payments, as a process (${ENGINE})`, ()
     close(db: Database): Promise<void>;
   }> {
     if (ENGINE === 'postgres') {
-      pg = await createTestDatabase();
+      const pg = await createTestDatabase();
+      pgs.push(pg);
       const url = pg.url;
       return { url, open: async () => openDatabase({ engine: 'postgres', url }), close: (db) => db.close() };
     }
@@ -84,5 +86,23 @@ describe(`payreq job run create_deferred_payments, as a process (${ENGINE})`, ()
     const row = await db.query<{ status: string }>('SELECT status FROM payment_requests WHERE id = $1', [id]);
     assert.equal(row.rows[0]?.status, 'AUTHORISED_TO_VALIDATE');
     await shared.close(db);
+  });
+
+  test("without --date, today is the date in the job's schedule zone, as the scheduled run reads it", async () => {
+    // UTC+14 and UTC-11 are never on the same date: whatever the hour and the host's zone, one of
+    // the two runs would show a day read anywhere else.
+    const shared = await sharedDatabase();
+    const env = cliEnv({ DATABASE_URL: shared.url, SECRET_KEY: 's'.repeat(64) });
+    for (const zone of ['Pacific/Kiritimati', 'Pacific/Pago_Pago']) {
+      const db = await shared.open();
+      await db.query("UPDATE job_schedules SET timezone = $1 WHERE job = 'create_deferred_payments'", [zone]);
+      await shared.close(db);
+      const before = dateIn(zone, new Date());
+      const run = parseJson<{ date: string }>(
+        await payreq(['job', 'run', 'create_deferred_payments', '--json'], env, scratch.dir),
+      );
+      // A midnight in that zone may fall during the run: either side of it is that zone's today.
+      assert.ok([before, dateIn(zone, new Date())].includes(run.date), `${zone}: ${run.date}, today there ${before}`);
+    }
   });
 });
