@@ -27,7 +27,6 @@ const api = (base: string, key: string) =>
     body: (await r.json()) as Record<string, unknown>,
   }));
 
-/** Log lines the service writes when it runs a command received on its control channel. */
 describe('CLI commands while `serve` holds a PGlite directory', {
   skip: ENGINE !== 'pglite' && 'PGlite only: with PostgreSQL every process connects directly',
   timeout: 240_000,
