@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +15,13 @@ export interface DailyJobResult {
   wall_s: number;
   per_second: number;
   peak_rss_mb: number;
+  /**
+   * CPU seconds the job's process spent (PGlite's database included), and PostgreSQL's server
+   * processes on this host over the same span (null on PGlite, or a server elsewhere). On a
+   * shared host, CPU per hold moves less from run to run than the wall time does.
+   */
+  job_cpu_s: number;
+  database_cpu_s: number | null;
   command: string;
   counts: Record<string, number>;
 }
@@ -59,6 +66,7 @@ export async function benchDailyJob(opts: DailyJobOptions): Promise<DailyJobResu
   }
 
   const run = await runJob(opts, date);
+  const database_cpu_s = run.databaseCpuS === null ? null : round(run.databaseCpuS, 2);
   const counts: Record<string, number> = {};
   for (const [k, v] of Object.entries(run.output)) if (typeof v === 'number') counts[k] = v;
 
@@ -77,11 +85,14 @@ export async function benchDailyJob(opts: DailyJobOptions): Promise<DailyJobResu
     wall_s: round(wall_s, 3),
     per_second: Math.round(held / wall_s),
     peak_rss_mb: round(run.maxRssKb / 1024, 1),
+    job_cpu_s: round(run.jobCpuS, 2),
+    database_cpu_s,
     command: run.command,
     counts,
   };
   log(
-    `daily job (${opts.engine}): ${held} held in ${result.wall_s} s, ${result.per_second}/s, peak RSS ${result.peak_rss_mb} MB`,
+    `daily job (${opts.engine}): ${held} held in ${result.wall_s} s, ${result.per_second}/s, peak RSS ${result.peak_rss_mb} MB, ` +
+      `CPU ${result.job_cpu_s} s in the job${database_cpu_s === null ? '' : `, ${database_cpu_s} s in PostgreSQL`}`,
   );
   return result;
 }
@@ -201,14 +212,55 @@ const RSS_PRELOAD = `data:text/javascript,${encodeURIComponent(
    process.on('exit', () => {
      let kb = process.resourceUsage().maxRSS, how = 'maxRSS';
      try { const m = /VmHWM:\\s+(\\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8')); if (m) { kb = Number(m[1]); how = 'VmHWM'; } } catch {}
-     try { writeFileSync(process.env.PAYREQ_BENCH_RSS_FILE, kb + ' ' + how + ' ' + process.resourceUsage().maxRSS); } catch {}
+     const u = process.resourceUsage();
+     try { writeFileSync(process.env.PAYREQ_BENCH_RSS_FILE, kb + ' ' + how + ' ' + u.maxRSS + ' ' + (u.userCPUTime + u.systemCPUTime) / 1e6); } catch {}
    });`,
 )}`;
+
+/**
+ * CPU seconds used so far by this host's PostgreSQL processes, read from /proc (null where
+ * there is none to read: a server elsewhere). The job's backends end with the job; a backend's time is
+ * then added to its parent's (the postmaster's) `cutime` and `cstime`, which are counted too.
+ */
+async function localPostgresCpuS(): Promise<number | null> {
+  const ticks = 100; // USER_HZ on Linux
+  let total = 0;
+  let seen = false;
+  let entries: string[];
+  try {
+    entries = await readdir('/proc');
+  } catch {
+    return null;
+  }
+  for (const pid of entries) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+      const close = stat.lastIndexOf(')');
+      const name = stat.slice(stat.indexOf('(') + 1, close);
+      if (name !== 'postgres') continue;
+      seen = true;
+      // Fields after the name: state is 3rd; utime, stime, cutime, cstime are 14th to 17th.
+      const f = stat.slice(close + 2).split(' ');
+      total += Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
+    } catch {
+      // The process ended while being read.
+    }
+  }
+  return seen ? total / ticks : null;
+}
 
 async function runJob(
   opts: DailyJobOptions,
   date: string,
-): Promise<{ wallMs: number; maxRssKb: number; output: Record<string, unknown>; command: string }> {
+): Promise<{
+  wallMs: number;
+  maxRssKb: number;
+  jobCpuS: number;
+  databaseCpuS: number | null;
+  output: Record<string, unknown>;
+  command: string;
+}> {
   const tmp = await mkdtemp(path.join(tmpdir(), 'payreq-bench-job-'));
   const rssFile = path.join(tmp, 'maxrss');
   const args = ['bin/payreq.js', 'job', 'run', 'create_deferred_payments', '--date', date, '--json'];
@@ -230,6 +282,7 @@ async function runJob(
   if (build.status !== 0) throw new Error(`daily job bench: the build failed: ${build.stderr || build.stdout}`);
   opts.log(`daily job (${opts.engine}): ${command}`);
   try {
+    const serverCpuBefore = opts.engine === 'postgres' ? await localPostgresCpuS() : null;
     const started = performance.now();
     const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', RSS_PRELOAD, ...args], {
       cwd: ROOT,
@@ -249,6 +302,7 @@ async function runJob(
       child.on('close', resolve);
     });
     const wallMs = performance.now() - started;
+    const serverCpuAfter = serverCpuBefore === null ? null : await localPostgresCpuS();
     if (code !== 0) throw new Error(`daily job bench: the job exited with ${code}: ${stderr.trim() || stdout.trim()}`);
     let output: Record<string, unknown>;
     try {
@@ -260,7 +314,9 @@ async function runJob(
     const maxRssKb = Number(rss[0]);
     if (rss[1]) opts.log(`daily job (${opts.engine}): peak RSS from ${rss[1]}; getrusage maxRSS ${rss[2]} kB`);
     if (!Number.isFinite(maxRssKb)) throw new Error('daily job bench: the job process did not report its peak RSS');
-    return { wallMs, maxRssKb, output, command };
+    const jobCpuS = Number(rss[3]);
+    const databaseCpuS = serverCpuBefore === null || serverCpuAfter === null ? null : serverCpuAfter - serverCpuBefore;
+    return { wallMs, maxRssKb, jobCpuS, databaseCpuS, output, command };
   } finally {
     await rm(tmp, { recursive: true, force: true });
   }

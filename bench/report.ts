@@ -12,7 +12,18 @@ export interface JobFigures {
   wall_s: number;
   per_second: number;
   peak_rss_mb: number;
+  job_cpu_s?: number;
+  database_cpu_s?: number | null;
   command: string;
+}
+
+/** The CPU a hold cost, in the job's process and in a PostgreSQL server on this host. */
+function jobCpu(j: JobFigures): string {
+  const perHold = (s: number) => `${f0((s * 1e6) / j.held)} µs a hold`;
+  const job = `${(j.job_cpu_s ?? 0).toFixed(1)} s in the job's process (${perHold(j.job_cpu_s ?? 0)})`;
+  return typeof j.database_cpu_s === 'number'
+    ? `${job}, ${j.database_cpu_s.toFixed(1)} s in PostgreSQL (${perHold(j.database_cpu_s)})`
+    : job;
 }
 
 export interface EngineResults {
@@ -271,7 +282,8 @@ export function renderMarkdown(r: BenchResults, notes: string): string {
       L.push('### 4. The daily job', '');
       L.push(
         `\`${j.command}\` over ${f0(j.imprints)} due imprints against the sandbox provider: ${f0(j.held)} held in ${j.wall_s.toFixed(1)} s, ` +
-          `${f0(j.per_second)} imprints per second, peak RSS ${f0(j.peak_rss_mb)} MB.`,
+          `${f0(j.per_second)} imprints per second, peak RSS ${f0(j.peak_rss_mb)} MB.` +
+          (j.job_cpu_s === undefined ? '' : ` CPU: ${jobCpu(j)}.`),
         '',
       );
     }
