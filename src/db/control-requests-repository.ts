@@ -69,19 +69,18 @@ export interface HistoryRow {
 }
 
 /**
- * The searches read the request's text from payment_request_search, kept lowered there by
- * triggers (migration 0043), so that the many updates of a request do not each write its
- * search index entries again. The words search: a substring of reference, reservation, name
- * and e-mail, found through the trigram index.
+ * The words search: a substring of this expression, exactly as the GIN trigram index
+ * (migration 0012) is built on it.
  */
-const WORDS_CONDITION = 'p.id IN (SELECT s.payment_request_id FROM payment_request_search s WHERE s.words LIKE ?)';
+export const SEARCH_EXPRESSION =
+  "lower(p.reference || ' ' || p.reservation_ref || ' ' || p.guest_first_name || ' ' || p.guest_last_name || ' ' || p.guest_email)";
 
 /**
- * The identifier search: the start of one of these, each a range in its btree
- * (text_pattern_ops).
+ * The identifier search: the start of one of these, each as its btree index (migration 0019,
+ * text_pattern_ops) is built, so a prefix is a range in the index.
  */
-const PREFIX_CONDITION = `p.id IN (SELECT s.payment_request_id FROM payment_request_search s
-   WHERE s.reference LIKE ? OR s.reservation_ref LIKE ? OR s.guest_email LIKE ?)`;
+const PREFIX_CONDITION =
+  '(lower(p.reference) LIKE ? OR lower(p.reservation_ref) LIKE ? OR lower(p.guest_email) LIKE ?)';
 
 /**
  * Text that names one request rather than a guest: it holds a digit or an '@' (a reference,
@@ -123,7 +122,7 @@ export function requestConditions(w: WhereBuilder, f: ControlListFilter, match: 
   if (f.requestType) w.and('p.request_type = ?', f.requestType);
   const text = likeEscape(f.text?.toLowerCase() ?? '');
   if (match === 'prefix') w.and(PREFIX_CONDITION, `${text}%`, `${text}%`, `${text}%`);
-  if (match === 'contains') w.and(WORDS_CONDITION, `%${text}%`);
+  if (match === 'contains') w.and(`${SEARCH_EXPRESSION} LIKE ?`, `%${text}%`);
   if (f.checkinFrom) w.and('p.checkin >= ?::date', f.checkinFrom);
   if (f.checkinTo) w.and('p.checkin <= ?::date', f.checkinTo);
   // The condition of the partial index made for failed guarantees.

@@ -107,7 +107,7 @@ describe('the test suite reuses a PGlite database only once it is as migrated', 
   for (const [what, change, check] of [
     [
       'a dropped index',
-      'DROP INDEX payment_requests_link_expiry',
+      'DROP INDEX payment_requests_search',
       "SELECT count(*)::int AS n FROM pg_indexes WHERE tablename = 'payment_requests'",
     ],
     ['planner statistics', 'ANALYZE tenants', "SELECT count(*)::int AS n FROM pg_stats WHERE tablename = 'tenants'"],
