@@ -219,8 +219,8 @@ const RSS_PRELOAD = `data:text/javascript,${encodeURIComponent(
 
 /**
  * CPU seconds used so far by this host's PostgreSQL processes, read from /proc (null where
- * there is none to read: a server elsewhere). The job's backends end with the job; a backend's time is
- * then added to its parent's (the postmaster's) `cutime` and `cstime`, which are counted too.
+ * there is none to read: a server elsewhere). The job's backends end with the job; a backend's
+ * time is then added to its parent's (the postmaster's) `cutime` and `cstime`, counted too.
  */
 async function localPostgresCpuS(): Promise<number | null> {
   const ticks = 100; // USER_HZ on Linux
@@ -315,6 +315,7 @@ async function runJob(
     if (rss[1]) opts.log(`daily job (${opts.engine}): peak RSS from ${rss[1]}; getrusage maxRSS ${rss[2]} kB`);
     if (!Number.isFinite(maxRssKb)) throw new Error('daily job bench: the job process did not report its peak RSS');
     const jobCpuS = Number(rss[3]);
+    if (!Number.isFinite(jobCpuS)) throw new Error('daily job bench: the job process did not report its CPU time');
     const databaseCpuS = serverCpuBefore === null || serverCpuAfter === null ? null : serverCpuAfter - serverCpuBefore;
     return { wallMs, maxRssKb, jobCpuS, databaseCpuS, output, command };
   } finally {
