@@ -1,4 +1,5 @@
 import {
+  analyzeTables,
   createDeferredPayments,
   dateIn,
   expirePaymentRequests,
@@ -122,6 +123,17 @@ export const JOBS: readonly CliJob[] = [
       return {
         json: { job: 'purge_events', ...r },
         text: `purge_events: ${r.deliveries} delivered webhook log rows and ${r.events} events deleted\n`,
+      };
+    },
+  },
+  {
+    name: 'analyze_tables',
+    summary: "refresh the query planner's statistics of every table (PGlite has no autovacuum to do it)",
+    async run(ctx) {
+      const r = await analyzeTables(ctx.repos);
+      return {
+        json: { job: 'analyze_tables', ...r },
+        text: `analyze_tables: ${r.tables} tables analyzed in ${r.ms} ms\n`,
       };
     },
   },

@@ -412,6 +412,7 @@ const en = {
     purge_events: 'Purge old events',
     purge_idempotency_keys: 'Purge idempotency keys',
     purge_admin_sessions: 'Purge ended sessions',
+    analyze_tables: 'Refresh the query planner’s statistics',
     books_check: 'Books check',
   } as Record<string, string>,
   money: {
@@ -831,6 +832,7 @@ const fr: ControlMessages = {
     purge_events: 'Purge des anciens événements',
     purge_idempotency_keys: 'Purge des clés d’idempotence',
     purge_admin_sessions: 'Purge des sessions terminées',
+    analyze_tables: 'Mise à jour des statistiques de la base',
     books_check: 'Contrôle des comptes',
   },
   money: {
@@ -1246,6 +1248,7 @@ const de: ControlMessages = {
     purge_events: 'Alte Ereignisse löschen',
     purge_idempotency_keys: 'Idempotenzschlüssel löschen',
     purge_admin_sessions: 'Beendete Sitzungen löschen',
+    analyze_tables: 'Datenbankstatistiken aktualisieren',
     books_check: 'Buchhaltungsprüfung',
   },
   money: {

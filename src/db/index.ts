@@ -21,6 +21,7 @@ import { schedulesRepository } from './schedules-repository.js';
 import { sealedValuesRepository } from './sealed-values-repository.js';
 import { settingsRepository } from './settings-repository.js';
 import { signInThrottleRepository } from './sign-in-throttle-repository.js';
+import { statisticsRepository } from './statistics-repository.js';
 import { tenantsRepository } from './tenants-repository.js';
 import { twoFactorRepository } from './two-factor-repository.js';
 import { webhooksRepository } from './webhooks-repository.js';
@@ -202,6 +203,7 @@ export function repositories(db: Database) {
     sealedValues: sealedValuesRepository(db),
     guarantees: guaranteesRepository(db),
     dayPlan: dayPlanRepository(db),
+    statistics: statisticsRepository(db),
   };
 }
 export type Repositories = ReturnType<typeof repositories>;

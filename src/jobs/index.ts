@@ -1,3 +1,4 @@
+export { analyzeTables } from './analyze-tables.js';
 export {
   createDeferredPayments,
   type DeferredPaymentsContext,

@@ -4,6 +4,7 @@ import type { Database, Repositories } from '../db/index.js';
 import type { MoneyRunner, Reconciler } from '../payment-requests/index.js';
 import type { ProviderRegistry } from '../providers/index.js';
 import type { SecretBox } from '../secrets/index.js';
+import { analyzeTables } from './analyze-tables.js';
 import { createDeferredPayments } from './create-deferred-payments.js';
 import { sendDailyDigests } from './daily-digests.js';
 import { expirePaymentRequests } from './expire-payment-requests.js';
@@ -82,6 +83,8 @@ export const SCHEDULED_JOBS: Readonly<Record<string, ScheduledJob>> = {
   }),
   // An Idempotency-Key replays its first answer for 24 hours; after that its row is dead weight.
   purge_idempotency_keys: async (ctx) => ({ purged: await ctx.repos.idempotency.purgeExpired() }),
+  // Nightly: the planner's statistics, which nothing else keeps on PGlite.
+  analyze_tables: async (ctx) => ({ ...(await analyzeTables(ctx.repos)) }),
   // Expired back-office sessions already read as absent; their rows go, with the sign-in
   // throttle's keys nobody has failed on for a day.
   purge_admin_sessions: async (ctx, now) => ({

@@ -66,6 +66,7 @@ describe(`payreq schedule list / set / runs, as processes (${ENGINE})`, () => {
     assert.deepEqual(
       list.schedules.map((s) => [s.job, s.cron, s.timezone, s.enabled]),
       [
+        ['analyze_tables', '50 3 * * *', 'Europe/Paris', true],
         ['books_check', '30 5 * * *', 'Europe/Paris', true],
         ['create_deferred_payments', '0 7 * * *', 'Europe/Paris', true],
         ['expire_payment_requests', '0 * * * *', 'Europe/Paris', true],
