@@ -4,7 +4,8 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Database, migrate, openDatabase, parseDatabaseUrl } from '../src/db/index.js';
+import { type Database, migrate, openDatabase, parseDatabaseUrl, repositories } from '../src/db/index.js';
+import { analyzeTables } from '../src/jobs/index.js';
 import { TEST_CARDS } from '../src/providers/sandbox/index.js';
 import { secretBox, singleKey } from '../src/secrets/index.js';
 
@@ -187,8 +188,9 @@ async function seed(db: Database, secretKey: string, count: number, date: string
       );
     });
   }
-  // Fresh statistics, as a table that has lived would have: the job's plan is the one production gets.
-  await db.query('ANALYZE');
+  // Fresh statistics, as the service's nightly analyze_tables leaves them: the job's plan is
+  // the one production gets.
+  await analyzeTables(repositories(db));
 }
 
 function maskPan(digits: string): string {
@@ -263,7 +265,7 @@ async function runJob(
 }> {
   const tmp = await mkdtemp(path.join(tmpdir(), 'payreq-bench-job-'));
   const rssFile = path.join(tmp, 'maxrss');
-  const args = ['bin/payreq.js', 'job', 'run', 'create_deferred_payments', '--date', date, '--json'];
+  const args = ['job', 'run', 'create_deferred_payments', '--date', date, '--json'];
   const settings = { NODE_ENV: 'production', PAYMENT_PROVIDER: 'sandbox', SANDBOX_IN_PRODUCTION: 'true' };
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -271,11 +273,19 @@ async function runJob(
     DATABASE_URL: opts.databaseUrl,
     SECRET_KEY: opts.secretKey,
     PAYREQ_BENCH_RSS_FILE: rssFile,
+    // The preload that reads the peak RSS, and nothing of the parent's (tsx's loader flags).
+    NODE_OPTIONS: `--import=${RSS_PRELOAD}`,
+    // bin/payreq.js names `node` in its first line: the Node running this bench.
+    PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`,
   };
-  // The command as measured; tsx's loader flags in the parent must not reach it.
-  delete env.NODE_OPTIONS;
+  // The command as an operator types it: the executable, with the Node flags its first line
+  // gives. With --node-arg (an experiment), node runs it with those flags instead.
+  const [file, argv] = opts.nodeArgs?.length
+    ? [process.execPath, [...opts.nodeArgs, 'bin/payreq.js', ...args]]
+    : [path.join(ROOT, 'bin/payreq.js'), args];
   const shown = Object.entries(settings).map(([k, v]) => `${k}=${v}`);
-  const command = [...shown, 'DATABASE_URL=… SECRET_KEY=…', 'node', ...(opts.nodeArgs ?? []), ...args].join(' ');
+  const runner = opts.nodeArgs?.length ? ['node', ...opts.nodeArgs, 'bin/payreq.js'] : ['payreq'];
+  const command = [...shown, 'DATABASE_URL=… SECRET_KEY=…', ...runner, ...args].join(' ');
   // The job as production runs it: bin/payreq.js runs the compiled dist/ when it is newer than
   // the sources (else tsx, ~90 MB more). Build it now so what is measured is this checkout's code.
   const build = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, encoding: 'utf8' });
@@ -284,7 +294,7 @@ async function runJob(
   try {
     const serverCpuBefore = opts.engine === 'postgres' ? await localPostgresCpuS() : null;
     const started = performance.now();
-    const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', RSS_PRELOAD, ...args], {
+    const child = spawn(file, argv, {
       cwd: ROOT,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],

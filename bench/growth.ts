@@ -1,4 +1,5 @@
-import type { Database } from '../src/db/index.js';
+import { type Database, repositories } from '../src/db/index.js';
+import { analyzeTables } from '../src/jobs/index.js';
 import type { BenchTenant, Stage } from './environment.js';
 import { assertClean, runLoad } from './load.js';
 import { readPlans } from './reads.js';
@@ -29,7 +30,9 @@ export async function seedRequests(db: Database, tenants: BenchTenant[], from: n
       [a, b, ids],
     );
   }
-  await db.query('ANALYZE payment_requests');
+  // The statistics as the service keeps them: its nightly analyze_tables (on PostgreSQL,
+  // autovacuum too; on PGlite nothing else).
+  await analyzeTables(repositories(db));
 }
 
 export interface GrowthPoint {
