@@ -189,6 +189,38 @@ describe(`create_deferred_payments against the sandbox (${ENGINE})`, () => {
     }
   });
 
+  test('a lane that fails stops the other: the run fails once nothing of it is still claiming', async () => {
+    await clear();
+    const ids = await Promise.all(Array.from({ length: 10 }, () => registered(addDays(D, 1))));
+    const holds = t.repos.deferredHolds;
+    let claims = 0;
+    const failing = {
+      ...holds,
+      // The first group's claim meets a database that has gone; the other lane's still works.
+      async claim(...args: Parameters<typeof holds.claim>) {
+        if (++claims === 1) throw new Error('database gone');
+        return holds.claim(...args);
+      },
+    };
+    const sent = provider.count('hold');
+    await assert.rejects(
+      createDeferredPayments({ holds: failing, runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens }, D, {
+        groupSize: 1,
+        concurrency: 2,
+      }),
+      /database gone/,
+    );
+    // Settled when the run reported: the other lane finished the group it had, took no more.
+    const heldByFailedRun = provider.count('hold') - sent;
+    assert.ok(heldByFailedRun <= 1, `the other lane went on after the failure: ${heldByFailedRun} holds`);
+    const claimed = await t.db.query(
+      'SELECT id FROM payment_requests WHERE id = ANY($1::uuid[]) AND pending_action IS NOT NULL',
+      [ids],
+    );
+    assert.equal(claimed.rowCount, 0, 'no claim left behind');
+    assert.equal((await run()).held, ids.length - heldByFailedRun, 'the next run holds the rest');
+  });
+
   test('a slot run again while its first run still works (it outlived its lease): every imprint held once', async () => {
     await clear();
     const ids = await Promise.all(Array.from({ length: 40 }, () => registered(addDays(D, 1))));
