@@ -60,6 +60,11 @@ const files = [
       .flatMap((f) => (isFolder(path.join(root, f)) ? globSync(`${f}/**/*.test.ts`, { cwd: root }) : [f])),
   ),
 ].sort();
+const missing = files.filter((f) => !existsSync(path.join(root, f)));
+if (missing.length > 0) {
+  console.error(`No such test file: ${missing.join(', ')}`);
+  process.exit(2);
+}
 const engines = ['pglite', ...(process.env.TEST_POSTGRES_URL ? ['postgres'] : [])];
 if (!process.env.TEST_POSTGRES_URL) console.log('TEST_POSTGRES_URL is not set: running on PGlite only.');
 // One more process than cores: a file often waits on what it started (a CLI child, a browser,

@@ -85,6 +85,14 @@ describe('npm test (scripts/run-tests.mjs)', { timeout: 240_000 }, () => {
     assert.equal(lastLine(output), '1 passed, 1 failed, 1 skipped', output);
   });
 
+  test('a file that does not exist is named, and nothing runs', async () => {
+    const { code, output } = await startRunner([fixture('passes'), 'test/tooling/no-such.test.ts']).ended;
+    assert.equal(code, 2, output);
+    assert.equal(lastLine(output), 'No such test file: test/tooling/no-such.test.ts', output);
+    assert.doesNotMatch(output, /passes\.fixture\.ts \(/, 'not run');
+    assert.doesNotMatch(output, /at \w+ \(/, 'no stack trace');
+  });
+
   // Stopped, the runner stops its test processes and what their tests started; killed outright,
   // the test processes notice and stop themselves.
   for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
