@@ -139,8 +139,8 @@ export async function createDeferredPayments(
   /**
    * The due rows, a group at a time, for the lanes. The next batch is read while the lanes work
    * on this one (its rows come after this batch's last id, so no lane has them yet): a lane
-   * that ends a batch takes its next group at once instead of waiting for the other lane's last
-   * group and then the read, a pause at every batch that cost about a tenth of the job's time.
+   * that ends a batch takes its next group at once instead of waiting for the other lanes' last
+   * groups and then the read, a pause at every batch (6 to 7 % more holds a second without it).
    */
   async function* dueGroups(): AsyncGenerator<DueImprint[]> {
     const read = (after: string | null) => {
