@@ -55,7 +55,8 @@ export function deferredHoldsRepository(db: Queryable) {
         `UPDATE payment_requests p SET pending_action = 'hold', pending_since = now(), claim_token = $3
           WHERE p.id = ANY($1::uuid[]) AND p.status = $2 AND p.pending_action IS NULL
             AND NOT EXISTS (SELECT 1 FROM money_ledger l
-                             WHERE l.payment_request_id = p.id AND l.kind = 'hold' AND l.state <> 'failed')
+                             WHERE l.payment_request_id = p.id AND l.kind = 'hold'
+                               AND l.state NOT IN ('failed', 'refused'))
           RETURNING p.id`,
         [ids, from, token],
       );

@@ -2,7 +2,11 @@ import type { Actor } from '../domain/index.js';
 import type { Database, Queryable } from './database.js';
 
 export type LedgerKind = 'verification' | 'payment' | 'hold' | 'capture' | 'release' | 'refund' | 'void';
-export type LedgerState = 'requested' | 'succeeded' | 'failed' | 'in_doubt';
+/**
+ * requested: the call is under way; succeeded: done; refused: the provider said no, nothing
+ * moved (final); failed: it failed or was not reached, nothing moved; in_doubt: nobody knows yet.
+ */
+export type LedgerState = 'requested' | 'succeeded' | 'failed' | 'refused' | 'in_doubt';
 
 /** One row of the money ledger; amounts in minor units. */
 export interface LedgerEntry {
@@ -28,6 +32,12 @@ export interface LedgerEntry {
   error: string | null;
   /** The token of the claim this row's operation ran under (null: none, or written before tokens). */
   claim_token: string | null;
+  /** The transaction the provider's answer (or its order view) named, whatever the outcome. */
+  answer_transaction_id: string | null;
+  /** That transaction's status as the provider wrote it. */
+  provider_status: string | null;
+  /** The reason of a refusal, as the provider gave it. */
+  decline_code: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -63,14 +73,21 @@ export interface RequestedRow {
 /** The tenant's account version now: one primary-key lookup inside the statement that writes the row. */
 const ACCOUNT_NOW = (tenant: string) => `(SELECT pa.version FROM provider_accounts pa WHERE pa.tenant_id = ${tenant})`;
 
+/** What the provider said of the transaction an outcome names. */
+export interface LedgerAnswer {
+  transactionId: string;
+  status?: string | null;
+  declineCode?: string | null;
+}
+
 /** What the provider said of one requested row. */
 export type LedgerOutcome =
-  | { id: string; state: 'succeeded'; transactionId: string }
-  | { id: string; state: 'failed' | 'in_doubt'; error: string };
+  | { id: string; state: 'succeeded'; transactionId: string; status?: string | null }
+  | { id: string; state: 'failed' | 'refused' | 'in_doubt'; error: string; answer?: LedgerAnswer };
 
 const COLUMNS = `id::text, payment_request_id, tenant_id, kind, amount, currency, provider, provider_transaction_id,
   idempotency_key, state, incident, parent_id::text, source, actor, error, claim_token::text, provider_account,
-  created_at, updated_at`;
+  answer_transaction_id, provider_status, decline_code, created_at, updated_at`;
 
 /**
  * The new rows, as a table `e` of the WITH that writes them, from one JSON parameter (absent
@@ -112,9 +129,10 @@ const INSERT_REQUESTED = (where: string) => `INSERT INTO money_ledger (payment_r
      FROM e ${MADE_BY} ${where}
    ON CONFLICT (idempotency_key) DO UPDATE
      SET state = 'requested', error = NULL, amount = EXCLUDED.amount, updated_at = now(),
+         answer_transaction_id = NULL, provider_status = NULL, decline_code = NULL,
          provider_transaction_id = EXCLUDED.provider_transaction_id, source = EXCLUDED.source,
          actor = EXCLUDED.actor, claim_token = EXCLUDED.claim_token, provider_account = EXCLUDED.provider_account
-   WHERE money_ledger.state = 'failed'
+   WHERE money_ledger.state IN ('failed', 'refused')
    RETURNING id::text, idempotency_key, provider_account`;
 
 function newRowParams(entries: readonly NewLedgerEntry[]): unknown[] {
@@ -231,17 +249,27 @@ export function moneyLedgerRepository(db: Database) {
       const r = await q.query<{ id: string }>(
         `UPDATE money_ledger l
             SET state = o.state, error = o.error, updated_at = now(),
-                provider_transaction_id = CASE WHEN l.kind IN ('hold', 'refund') AND o.txn IS NOT NULL
-                                               THEN o.txn ELSE l.provider_transaction_id END
-           FROM json_to_recordset($1::json) AS o(id bigint, state text, txn text, error text)
+                provider_transaction_id = CASE WHEN l.kind IN ('hold', 'refund') AND o.state = 'succeeded'
+                                               THEN o.txn ELSE l.provider_transaction_id END,
+                answer_transaction_id = COALESCE(o.txn, l.answer_transaction_id),
+                provider_status = COALESCE(o.status, l.provider_status),
+                decline_code = COALESCE(o.decline, l.decline_code)
+           FROM json_to_recordset($1::json) AS o(id bigint, state text, txn text, status text, decline text, error text)
           WHERE l.id = o.id AND (l.state = 'requested' OR (l.state = 'in_doubt' AND o.state <> 'in_doubt'))
           RETURNING l.id::text`,
         [
           JSON.stringify(
             outcomes.map((o) =>
               o.state === 'succeeded'
-                ? { id: o.id, state: o.state, txn: o.transactionId }
-                : { id: o.id, state: o.state, error: o.error.slice(0, 500) },
+                ? { id: o.id, state: o.state, txn: o.transactionId, status: o.status ?? null }
+                : {
+                    id: o.id,
+                    state: o.state,
+                    error: o.error.slice(0, 500),
+                    txn: o.answer?.transactionId ?? null,
+                    status: o.answer?.status ?? null,
+                    decline: o.answer?.declineCode ?? null,
+                  },
             ),
           ),
         ],
@@ -298,7 +326,8 @@ export function moneyLedgerRepository(db: Database) {
       const r = await db.query<LedgerEntry>(
         `SELECT ${COLUMNS} FROM money_ledger m
           WHERE m.incident IS NOT NULL AND m.kind IN ('payment', 'verification', 'hold') AND m.state = 'succeeded'
-            AND NOT EXISTS (SELECT 1 FROM money_ledger g WHERE g.parent_id = m.id AND g.state <> 'failed')
+            AND NOT EXISTS (SELECT 1 FROM money_ledger g
+                             WHERE g.parent_id = m.id AND g.state NOT IN ('failed', 'refused'))
           ORDER BY m.id LIMIT $1`,
         [limit],
       );

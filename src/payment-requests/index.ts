@@ -19,9 +19,11 @@ export {
 export { holdOperation } from './operations/hold.js';
 export {
   giveBack,
+  type HandSettlement,
   type Mismatch,
   type ReconcileOptions,
   type ReconcileResult,
   type Reconciler,
   reconciler,
+  SettleRefused,
 } from './reconcile.js';

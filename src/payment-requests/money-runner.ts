@@ -10,6 +10,7 @@ import type {
 import {
   type MoneyAnswer,
   type PaymentProvider,
+  type ProviderAnswer,
   ProviderError,
   type ProviderRegistry,
   ProviderTimeout,
@@ -37,11 +38,12 @@ export type EntryFacts = Pick<
 
 /**
  * The outcome of one operation. refused: the provider said no; failed: it failed or was not
- * reached, and said nothing moved; in_doubt: nobody knows yet.
+ * reached, and said nothing moved; in_doubt: nobody knows yet. `status` and `answer`: what the
+ * provider said of the transaction, stored with the ledger row.
  */
 export type Settled =
-  | { entry: EntryFacts; outcome: 'succeeded'; transactionId: string }
-  | { entry: EntryFacts; outcome: 'refused' | 'failed' | 'in_doubt'; error: string };
+  | { entry: EntryFacts; outcome: 'succeeded'; transactionId: string; status?: string }
+  | { entry: EntryFacts; outcome: 'refused' | 'failed' | 'in_doubt'; error: string; answer?: ProviderAnswer };
 
 /** One move to make: its ledger row, and the provider call that makes it. */
 export interface MoneyMove {
@@ -117,6 +119,25 @@ function outcomeOf(err: unknown): 'refused' | 'failed' | 'in_doubt' {
   return 'in_doubt';
 }
 
+function succeeded(entry: EntryFacts, answer: MoneyAnswer): Settled {
+  return {
+    entry,
+    outcome: 'succeeded',
+    transactionId: answer.transactionId,
+    ...(answer.status ? { status: answer.status } : {}),
+  };
+}
+
+/** A call that threw: its outcome, and what the provider's answer named, where it named something. */
+function failure(entry: EntryFacts, err: unknown): Settled {
+  return {
+    entry,
+    outcome: outcomeOf(err),
+    error: err instanceof Error ? err.message : String(err),
+    ...(err instanceof ProviderError && err.answer ? { answer: err.answer } : {}),
+  };
+}
+
 /**
  * The one path of every money move, whoever asks (the API, the back office, the daily job,
  * a notification's give-back, reconcile): the caller has validated the move against the
@@ -136,12 +157,8 @@ export function moneyRunner(deps: RunnerDeps) {
         tx,
         settled.map((s) =>
           s.outcome === 'succeeded'
-            ? { id: s.entry.id, state: 'succeeded' as const, transactionId: s.transactionId }
-            : {
-                id: s.entry.id,
-                state: s.outcome === 'in_doubt' ? ('in_doubt' as const) : ('failed' as const),
-                error: s.outcome === 'refused' ? `refused: ${s.error}` : s.error,
-              },
+            ? { id: s.entry.id, state: 'succeeded' as const, transactionId: s.transactionId, status: s.status }
+            : { id: s.entry.id, state: s.outcome, error: s.error, answer: s.answer },
         ),
       );
       const won = settled.filter((s) => took.has(s.entry.id));
@@ -154,11 +171,11 @@ export function moneyRunner(deps: RunnerDeps) {
   function watchLate(op: MoneyOperation, entry: EntryFacts, late: Promise<MoneyAnswer>): void {
     late
       .then(
-        (answer) => record(op, [{ entry, outcome: 'succeeded', transactionId: answer.transactionId }]),
+        (answer) => record(op, [succeeded(entry, answer)]),
         (err) => {
-          const outcome = outcomeOf(err);
-          if (outcome === 'in_doubt') return undefined;
-          return record(op, [{ entry, outcome, error: (err as Error).message }]);
+          const s = failure(entry, err);
+          if (s.outcome === 'in_doubt') return undefined;
+          return record(op, [s]);
         },
       )
       .catch((err: unknown) =>
@@ -275,10 +292,9 @@ export function moneyRunner(deps: RunnerDeps) {
           continue;
         }
         try {
-          const answer = await move.call(provider);
-          s = { entry, outcome: 'succeeded', transactionId: answer.transactionId };
+          s = succeeded(entry, await move.call(provider));
         } catch (err) {
-          s = { entry, outcome: outcomeOf(err), error: err instanceof Error ? err.message : String(err) };
+          s = failure(entry, err);
           if (err instanceof ProviderTimeout) watchLate(op, entry, err.late);
         }
         settled.push(s);

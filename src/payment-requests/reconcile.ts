@@ -7,7 +7,7 @@ import { giveBackOperation } from './operations/give-back.js';
 import { holdOperation } from './operations/hold.js';
 import { refundOperation } from './operations/refund.js';
 import { releaseOperation } from './operations/release.js';
-import { booksOf, verdictFromOrder } from './operations/verdict.js';
+import { booksOf, type Verdict, verdictFromOrder } from './operations/verdict.js';
 
 export interface ReconcilerDeps {
   db: Database;
@@ -22,6 +22,26 @@ export interface ReconcilerDeps {
   log?: { warn(obj: object, msg: string): void };
 }
 
+/** A hand settlement that cannot be made: the row is not undecided, or the decision lacks something. */
+export class SettleRefused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SettleRefused';
+  }
+}
+
+/** An operator's decision on an undecided operation, after looking at the provider's back office. */
+export interface HandSettlement {
+  ledgerId: string;
+  as: 'done' | 'refused';
+  reason: string;
+  /** The provider's transaction, when the operation made one (a hold, a refund) and the row does not name it. */
+  transactionId?: string;
+  /** The tenant the operator acts for; undefined: a superuser, every tenant. */
+  tenantId?: string;
+  by: { username: string | null; ip: string | null };
+}
+
 /** One request whose books differ from the provider's. */
 export interface Mismatch {
   payment_request_id: string;
@@ -32,6 +52,8 @@ export interface Mismatch {
 export interface ReconcileResult {
   examined: number;
   settled: number;
+  /** Settled as refused by the provider: nothing moved (a refused hold is a failed guarantee). */
+  refused: number;
   not_done: number;
   unknown: number;
   given_back: number;
@@ -149,26 +171,62 @@ export function reconciler(deps: ReconcilerDeps) {
           continue;
         }
         const op = operationFor(entry);
-        const verdict = op ? verdictFromOrder(entry, order, books) : 'unknown';
+        const verdict: Verdict = op
+          ? verdictFromOrder(entry, order, books)
+          : { kind: 'unknown', why: `no operation settles a ${entry.kind}` };
         const age = (Date.now() - entry.updated_at.getTime()) / 1000;
-        if (!op || verdict === 'unknown' || (!verdict.done && age < deps.graceSeconds)) {
+        if (!op || verdict.kind === 'in_flight' || verdict.kind === 'unknown') {
+          if (verdict.kind === 'unknown' || verdict.kind === 'in_flight') {
+            deps.log?.warn({ ledger: entry.id, request: requestId, why: verdict.why }, `reconcile: ${verdict.kind}`);
+          }
           count.unknown++;
           continue;
         }
-        if (verdict.done) {
-          await runner.record(op, [{ entry, outcome: 'succeeded', transactionId: verdict.transactionId }]);
-          books.known.add(verdict.transactionId);
-          // Settled, it counts in the books the next row of this request is judged by.
-          books.settled.push({
-            ...entry,
-            state: 'succeeded',
-            provider_transaction_id:
-              entry.kind === 'hold' || entry.kind === 'refund' ? verdict.transactionId : entry.provider_transaction_id,
-          });
-          count.settled++;
-        } else {
-          await runner.record(op, [{ entry, outcome: 'failed', error: 'not done at the provider (reconciled)' }]);
-          count.not_done++;
+        switch (verdict.kind) {
+          case 'done':
+            await runner.record(op, [
+              { entry, outcome: 'succeeded', transactionId: verdict.transactionId, status: verdict.status },
+            ]);
+            books.known.add(verdict.transactionId);
+            // Settled, it counts in the books the next row of this request is judged by.
+            books.settled.push({
+              ...entry,
+              state: 'succeeded',
+              provider_transaction_id:
+                entry.kind === 'hold' || entry.kind === 'refund'
+                  ? verdict.transactionId
+                  : entry.provider_transaction_id,
+            });
+            count.settled++;
+            break;
+          case 'refused': {
+            // A final answer: no grace. A refused hold is a failed guarantee, as when the refusal is answered.
+            const code = verdict.declineCode ? ` (${verdict.declineCode})` : '';
+            await runner.record(op, [
+              {
+                entry,
+                outcome: 'refused',
+                error: `${verdict.transactionId} is ${verdict.status}${code} (reconciled)`,
+                answer: {
+                  transactionId: verdict.transactionId,
+                  status: verdict.status,
+                  declineCode: verdict.declineCode,
+                },
+              },
+            ]);
+            books.known.add(verdict.transactionId);
+            count.refused++;
+            break;
+          }
+          case 'not_done':
+            // A call that timed out may still land: "not there" is believed once the grace is over.
+            if (age < deps.graceSeconds) {
+              count.unknown++;
+              break;
+            }
+            await runner.record(op, [{ entry, outcome: 'failed', error: 'not done at the provider (reconciled)' }]);
+            count.not_done++;
+            break;
         }
       }
     }
@@ -178,6 +236,7 @@ export function reconciler(deps: ReconcilerDeps) {
     return {
       examined: 0,
       settled: 0,
+      refused: 0,
       not_done: 0,
       unknown: 0,
       given_back: 0,
@@ -234,6 +293,49 @@ export function reconciler(deps: ReconcilerDeps) {
 
     /** The invariant for one request: the provider's net equals ours, and no hold is open where none should be. */
     checkRequest,
+
+    /**
+     * An operator settles an operation nobody could decide (in doubt, or asked by a process that
+     * died), as done or refused, after looking at the provider's back office: through the same
+     * record step as any outcome (a hold settled refused is a failed guarantee), audited with who
+     * and why. Refused for a row that is not undecided, or a done hold or refund whose transaction
+     * nobody names.
+     */
+    async settleByHand(s: HandSettlement): Promise<LedgerEntry> {
+      const entry = await ledger.find(s.ledgerId);
+      if (!entry || (s.tenantId !== undefined && entry.tenant_id !== s.tenantId)) {
+        throw new SettleRefused(`no operation ${s.ledgerId}`);
+      }
+      if (!isInDoubt(entry)) throw new SettleRefused(`operation ${s.ledgerId} is ${entry.state}, not undecided`);
+      const op = operationFor(entry);
+      if (!op) throw new SettleRefused(`a ${entry.kind} is never asked of the provider: nothing to settle`);
+      const reason = s.reason.trim();
+      if (reason === '') throw new SettleRefused('a reason is required');
+      const named = s.transactionId ?? entry.answer_transaction_id ?? undefined;
+      const creates = entry.kind === 'hold' || entry.kind === 'refund';
+      const transactionId = creates ? named : (entry.provider_transaction_id ?? named);
+      if (s.as === 'done' && !transactionId) {
+        throw new SettleRefused(`a ${entry.kind} settled as done needs the provider's transaction id (--transaction)`);
+      }
+      const why = `settled by hand as ${s.as} by ${s.by.username ?? 'the command line'}: ${reason}`;
+      const won = await runner.record(op, [
+        s.as === 'done'
+          ? { entry, outcome: 'succeeded', transactionId: transactionId as string }
+          : { entry, outcome: 'refused', error: why },
+      ]);
+      if (won.length === 0) throw new SettleRefused(`operation ${s.ledgerId} was settled meanwhile`);
+      await repos.audit.record({
+        username: s.by.username,
+        tenantId: entry.tenant_id,
+        ip: s.by.ip,
+        action: 'ledger.settle',
+        target: entry.id,
+        paymentRequestId: entry.payment_request_id,
+        outcome: 'ok',
+        detail: { kind: entry.kind, amount: entry.amount, as: s.as, reason, transaction_id: transactionId ?? null },
+      });
+      return (await ledger.find(entry.id)) as LedgerEntry;
+    },
   };
 
   /**

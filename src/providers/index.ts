@@ -19,6 +19,7 @@ export {
   type MoneyAnswer,
   type MoneyCall,
   type PaymentProvider,
+  type ProviderAnswer,
   ProviderError,
   type ProviderErrorKind,
   type ProviderNotification,

@@ -13,10 +13,24 @@ import type { Currency, Language, RequestType } from '../domain/index.js';
  */
 export type ProviderErrorKind = 'refused' | 'technical' | 'unavailable' | 'unknown';
 
+/**
+ * What the provider said of the transaction an operation made or moved, where its answer named
+ * one: stored with the operation's ledger row, whatever the outcome.
+ */
+export interface ProviderAnswer {
+  transactionId: string;
+  /** The status as the provider wrote it (Lyra's `detailedStatus`, the sandbox's own). */
+  status: string;
+  /** The issuer's or the provider's reason for a refusal (Lyra: `ACQ_001/51`). */
+  declineCode?: string | null;
+}
+
 export class ProviderError extends Error {
   constructor(
     readonly kind: ProviderErrorKind,
     message: string,
+    /** The transaction the answer named (a refused hold, a refused refund), when it named one. */
+    readonly answer?: ProviderAnswer,
   ) {
     super(message);
     this.name = 'ProviderError';
@@ -169,6 +183,8 @@ export interface SilentHoldCall extends MoneyCall {
 /** The provider's transaction a money call created (hold, refund) or moved (capture, release, void). */
 export interface MoneyAnswer {
   transactionId: string;
+  /** Its status as the provider wrote it, where the answer said. */
+  status?: string;
 }
 
 export type ProviderTransactionKind = 'verification' | 'payment' | 'hold' | 'refund';
@@ -179,7 +195,9 @@ export type ProviderTransactionStatus =
   | 'cancelled'
   | 'refused'
   | 'error'
-  | 'refunded';
+  | 'refunded'
+  | 'in_flight'
+  | 'unknown';
 
 /** One transaction of an order as the provider sees it; amounts in minor units. */
 export interface ProviderTransaction {
@@ -188,9 +206,16 @@ export interface ProviderTransaction {
   /**
    * accepted: a verification that registered a card; authorised: a hold still open; captured:
    * money taken (on a payment, or what was captured of a hold); cancelled: a hold released or
-   * a verification voided; refunded: all of it given back; refused / error: nothing moved.
+   * lapsed, a verification voided, a refund cancelled; refunded: of a payment, all of it given
+   * back; of a refund, the money went back; refused: the bank said no; error: a technical failure,
+   * nothing moved; in_flight: the provider has not decided yet; unknown: a status the
+   * adapter's table does not know (only the verdicts that read this transaction wait).
    */
   status: ProviderTransactionStatus;
+  /** The status as the provider wrote it (Lyra's `detailedStatus`). */
+  providerStatus: string;
+  /** The reason of a refusal, as the provider gave it (Lyra: `ACQ_001/51`); null otherwise. */
+  declineCode: string | null;
   amount: number;
   /** Of a payment or a hold: how much was taken. */
   capturedAmount: number;

@@ -153,7 +153,7 @@ describe(`a refused hold: the hotel is told, the guest gives another card, the n
     );
     assert.deepEqual(
       holds.rows.map((r) => r.state),
-      ['failed', 'succeeded'],
+      ['refused', 'succeeded'],
       'one ledger row per hold call, one hold placed',
     );
   });

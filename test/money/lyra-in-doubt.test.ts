@@ -59,6 +59,7 @@ describe(`Lyra: operations in doubt settled by Lyra's order view (${ENGINE})`, {
     type: 'IMPRINT' | 'DEPOSIT',
     cents: number,
     tenantId = t.tenant.tenantId,
+    pan: string = LYRA_CARDS.accepted,
   ) {
     const lyra = await t.app.payreq.providers.forTenant(tenantId);
     const form = await lyra.startGuestPayment({
@@ -73,7 +74,7 @@ describe(`Lyra: operations in doubt settled by Lyra's order view (${ENGINE})`, {
       returnUrl: `http://127.0.0.1/pay/${id}/result`,
       notifyUrl: 'http://127.0.0.1/ipn/lyra/',
     });
-    const { ipnBody } = fake.completeForm(formTokenOf(form), LYRA_CARDS.accepted);
+    const { ipnBody } = fake.completeForm(formTokenOf(form), pan);
     assert.equal(await t.app.payreq.notifications.apply('lyra', lyra.parseNotification(ipnBody, {})), 'applied');
   }
 
@@ -145,6 +146,54 @@ describe(`Lyra: operations in doubt settled by Lyra's order view (${ENGINE})`, {
     assert.equal((await find(c.uuid))?.status, 'AUTHORISED_TO_VALIDATE');
     return c.uuid;
   }
+
+  test('a hold the issuer refused, whose answer was lost: reconcile makes it a failed guarantee, not a hold', async () => {
+    const c = await createRequest(t, { request_type: 'IMPRINT', amount: 70, reservation_data: { checkin: CHECKIN } });
+    await arrangeStatus(t.db, c.uuid, 'PENDING');
+    // The card registers fine; the bank refuses every payment on it (ACQ_001, 51).
+    await guestPays(c.uuid, c.reference, 'IMPRINT', 0, t.tenant.tenantId, LYRA_CARDS.refusedLater);
+    fake.failNext('Charge/CreatePayment', 'lose');
+    const run = await createDeferredPayments(
+      { holds: t.repos.deferredHolds, runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens },
+      D,
+    );
+    assert.equal(run.in_doubt, 1, JSON.stringify(run));
+    const refused = fake.store.order(c.uuid).find((x) => x.operationType === 'DEBIT');
+    assert.equal(refused?.detailedStatus, 'REFUSED', 'Lyra recorded the refused hold, with our key');
+    await graceOver(c.uuid);
+    const r = await t.app.payreq.reconciler.reconcile();
+    assert.equal(r.refused, 1, JSON.stringify(r));
+    const row = await find(c.uuid);
+    assert.deepEqual(
+      [row?.status, row?.guarantee_failures, row?.pending_action],
+      ['ERROR', 1, null],
+      'a failed guarantee, the claim given back',
+    );
+    const hold = await t.db.query(
+      `SELECT state, answer_transaction_id, provider_status, decline_code FROM money_ledger
+        WHERE payment_request_id = $1 AND kind = 'hold'`,
+      [c.uuid],
+    );
+    assert.deepEqual(hold.rows, [
+      {
+        state: 'refused',
+        answer_transaction_id: refused?.uuid,
+        provider_status: 'REFUSED',
+        decline_code: 'ACQ_001/51',
+      },
+    ]);
+    const events = await t.db.query<{ type: string }>(
+      "SELECT type FROM events WHERE payment_request_id = $1 AND type = 'payment_request.guarantee_failed'",
+      [c.uuid],
+    );
+    assert.equal(events.rows.length, 1, 'the event payment_request.guarantee_failed');
+    const mails = await t.db.query<{ kind: string }>(
+      "SELECT kind FROM email_outbox WHERE payment_request_id = $1 AND kind = 'guarantee_failed_guest'",
+      [c.uuid],
+    );
+    assert.equal(mails.rows.length, 1, 'the guest is asked for another card');
+    assert.equal(await t.app.payreq.reconciler.checkRequest(c.uuid), undefined, 'the books agree with Lyra');
+  });
 
   test('a capture answered with a status the adapter does not know is in doubt, then settled captured', async () => {
     const id = await heldOnLyra(100);

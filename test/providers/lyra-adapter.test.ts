@@ -387,14 +387,22 @@ describe('Lyra adapter: holds, captures, releases, refunds', () => {
     assert.deepEqual([payment.status, payment.capturedAmount], ['cancelled', 0]);
   });
 
-  test('an order with a transaction Lyra has not settled, or in a state unknown here, is not read', async () => {
+  test('a transaction Lyra has not settled, or in a state unknown here, is read as such beside the others', async () => {
     const orderId = randomUUID();
     const hold = await holdOf(orderId, 30000);
-    for (const state of ['UNDER_VERIFICATION', 'SOMETHING_NEW']) {
+    const other = await holdOf(orderId, 1000);
+    for (const [state, status] of [
+      ['UNDER_VERIFICATION', 'in_flight'],
+      ['WAITING_AUTHORISATION', 'in_flight'],
+      ['SOMETHING_NEW', 'unknown'],
+    ] as const) {
       fake.store.get(hold.transactionId).detailedStatus = state;
-      const err = await rejection(lyra.getOrder(orderId));
-      assert.equal(err.kind, 'unavailable', state);
-      assert.match(err.message, new RegExp(state));
+      const order = await lyra.getOrder(orderId);
+      const read = order.transactions.find((t) => t.id === hold.transactionId);
+      assert.deepEqual([read?.status, read?.providerStatus, read?.capturedAmount], [status, state, 0], state);
+      // The other transaction of the order is read whole: only verdicts on this one wait.
+      const kept = order.transactions.find((t) => t.id === other.transactionId);
+      assert.deepEqual([kept?.status, kept?.providerStatus], ['authorised', 'AUTHORISED_TO_VALIDATE'], state);
     }
   });
 
@@ -429,11 +437,11 @@ describe('Lyra adapter: refusals and failures', () => {
     assert.equal(fake.store.get(hold.transactionId).detailedStatus, 'AUTHORISED_TO_VALIDATE');
   });
 
-  test('an unknown token is technical (PSP_030)', async () => {
+  test('a token this account does not know (PSP_030) is refused: the card must be registered again', async () => {
     const err = await rejection(
       lyra.silentHold({ ...call(randomUUID()), cardToken: 'f'.repeat(32), amountCents: 100 }),
     );
-    assert.equal(err.kind, 'technical');
+    assert.equal(err.kind, 'refused');
     assert.match(err.message, /PSP_030/);
   });
 
@@ -461,6 +469,7 @@ describe('Lyra adapter: refusals and failures', () => {
       amount: 30000,
       idempotency_key: key,
       provider_transaction_id: id,
+      created_at: new Date(),
     });
     const known = { known: new Set([hold.transactionId]), settled: [] };
     assert.deepEqual(
@@ -469,7 +478,7 @@ describe('Lyra adapter: refusals and failures', () => {
         await lyra.getOrder(orderId),
         known,
       ),
-      { done: true, transactionId: hold.transactionId },
+      { kind: 'done', transactionId: hold.transactionId, status: 'AUTHORISED' },
     );
 
     // A release that never reached the hold: the order shows it still held.
@@ -485,15 +494,15 @@ describe('Lyra adapter: refusals and failures', () => {
         await lyra.getOrder(other),
         known,
       ),
-      { done: false },
+      { kind: 'not_done' },
     );
   });
 
-  test('a 503 without an envelope is unavailable; a 500 without one is unknown', async () => {
+  test('an answer without the envelope (a 503, a 500) is unknown: the call may have been served', async () => {
     const orderId = randomUUID();
     const hold = await holdOf(orderId, 30000);
     fake.failNext('Transaction/Cancel', 'busy');
-    assert.equal((await rejection(lyra.release(hold))).kind, 'unavailable');
+    assert.equal((await rejection(lyra.release(hold))).kind, 'unknown');
     fake.failNext('Transaction/Cancel', 'crash');
     assert.equal((await rejection(lyra.release(hold))).kind, 'unknown');
     assert.equal(fake.store.get(hold.transactionId).detailedStatus, 'AUTHORISED_TO_VALIDATE');

@@ -116,12 +116,9 @@ function readEnvelope(service: string, httpStatus: number, text: string): LyraAn
     const message = `lyra ${service}: ${code}${detail.length ? ` (${detail.join(', ')})` : ''}`;
     throw new LyraServiceError(isRefusalCode(code) ? 'refused' : 'technical', message, code);
   }
-  // No envelope. A gateway that refused the request before the service saw it did nothing;
-  // anything else (a 500, a 200 that does not parse) may hide a call that went through.
-  if (httpStatus === 503 || httpStatus === 429) {
-    return raise('unavailable', `lyra ${service}: HTTP ${httpStatus} without an answer`);
-  }
-  if (httpStatus >= 400 && httpStatus < 500) return raise('technical', `lyra ${service}: HTTP ${httpStatus}`);
+  // No envelope: whatever stood between (a gateway's 503 or 429, a proxy's 4xx, a 500, a 200
+  // that does not parse) cannot prove the service did not act. Only a connection refused
+  // proves the call never left (transportError); here, the operation is in doubt.
   return raise('unknown', `lyra ${service}: HTTP ${httpStatus}, the answer is not a V4 envelope`);
 }
 

@@ -10,7 +10,14 @@ import {
 } from '../payment-provider.js';
 import { type LyraAnswer, LyraServiceError, lyraClient } from './client.js';
 import { type LyraTransaction, readTransaction } from './lyra-transaction.js';
-import { fromLyraAmount, isRefusal, toLyraAmount, transactionKind, transactionStatus } from './mapping.js';
+import {
+  declineCodeOf,
+  fromLyraAmount,
+  isRefusal,
+  toLyraAmount,
+  transactionKind,
+  transactionStatus,
+} from './mapping.js';
 import { parseLyraNotification, verifyBrowserReturn } from './notification.js';
 
 /** One hotel's merchant account with a Lyra brand (PayZen, Systempay, Sogecommerce...). */
@@ -34,6 +41,12 @@ const DEFAULT_TIMEOUT_MS = 10_000;
 
 /** `transaction not found`: also Order/Get's answer for an order with no transaction. */
 const ORDER_NOT_FOUND = 'PSP_010';
+
+/**
+ * Lyra's answers for a card token it does not know or no longer accepts (token invalid,
+ * unknown, cancelled): the card must be registered again on this account.
+ */
+const TOKEN_ERRORS: ReadonlySet<string> = new Set(['PSP_030', 'PSP_031', 'PSP_561', 'PSP_607']);
 
 /** Metadata and comments are where Lyra keeps a merchant's words with a transaction. */
 const KEY_FIELD = 'payreq_key';
@@ -114,44 +127,62 @@ export function lyraProvider(account: LyraAccount, opts: { timeoutMs?: number } 
      * the full amount is authorised now (captureDelay 0) and only taken when we Validate.
      */
     async silentHold(call) {
-      const answer = await client.call('Charge/CreatePayment', {
-        amount: lyraAmount(call.amountCents, call.currency),
-        currency: call.currency,
-        orderId: call.orderId,
-        formAction: 'SILENT',
-        paymentMethodToken: call.cardToken,
-        transactionOptions: {
-          cardOptions: {
-            manualValidation: 'YES',
-            captureDelay: 0,
-            paymentSource: 'EC',
-            ...(call.initialIssuerTransactionId
-              ? { initialIssuerTransactionIdentifier: call.initialIssuerTransactionId }
-              : {}),
+      let answer: LyraAnswer;
+      try {
+        answer = await client.call('Charge/CreatePayment', {
+          amount: lyraAmount(call.amountCents, call.currency),
+          currency: call.currency,
+          orderId: call.orderId,
+          formAction: 'SILENT',
+          paymentMethodToken: call.cardToken,
+          transactionOptions: {
+            cardOptions: {
+              manualValidation: 'YES',
+              captureDelay: 0,
+              paymentSource: 'EC',
+              ...(call.initialIssuerTransactionId
+                ? { initialIssuerTransactionIdentifier: call.initialIssuerTransactionId }
+                : {}),
+            },
           },
-        },
-        metadata: keyed(call),
-      });
+          metadata: keyed(call),
+        });
+      } catch (err) {
+        // The card's token is not known to this account (or no longer valid): no hold can ever
+        // be placed with it here. The guest must register the card again: a failed guarantee.
+        if (err instanceof LyraServiceError && TOKEN_ERRORS.has(err.errorCode)) {
+          throw new ProviderError('refused', `${err.message}: the card's token is not valid on this account`);
+        }
+        throw err;
+      }
       const transactions = answer.transactions;
       const t = transactionOf(
         'Charge/CreatePayment',
         Array.isArray(transactions) && transactions.length === 1 ? transactions[0] : undefined,
         'unknown',
       );
+      const status = transactionStatus(t);
+      if (status === 'authorised') return { transactionId: t.uuid, status: t.detailedStatus };
+      // Money taken where a hold was asked (a shop that captures whatever the call says): never
+      // kept as a hold. Cancelled before the nightly batch, it is a refusal the hotel can read.
+      if (status === 'captured') return cancelTakenHold(call, t);
       // A refusal comes inside a SUCCESS envelope, as an UNPAID transaction.
-      // 'captured': a shop that ignored manualValidation. Money is held for automatic capture:
-      // that is still this hold (release cancels it before the batch), never "nothing happened".
-      failUnlessDone('silent hold', t, ['authorised', 'captured']);
-      return { transactionId: t.uuid };
+      return failUnlessDone('silent hold', t, []);
     },
 
     /** Validate captures a held transaction whole: a partial capture lowers the amount first. */
     async capture(call) {
       const held = await getTransaction(call.transactionId);
       const amount = lyraAmount(call.amountCents, call.currency);
+      const state = transactionStatus(held);
       // Asked again after a lost answer: already validated at this amount is done, not an error.
-      if (transactionStatus(held) === 'captured' && held.amount === amount) return { transactionId: held.uuid };
-      if (transactionStatus(held) !== 'authorised') {
+      if (state === 'captured' && held.amount === amount)
+        return { transactionId: held.uuid, status: held.detailedStatus };
+      // Lyra is still deciding: nothing was sent, ask again later.
+      if (state === 'in_flight' || state === 'unknown') {
+        throw new ProviderError('technical', `lyra: cannot capture ${held.uuid} now: it is ${held.detailedStatus}`);
+      }
+      if (state !== 'authorised') {
         throw new ProviderError('refused', `lyra: cannot capture ${held.uuid}: it is ${held.detailedStatus}`);
       }
       if (amount <= 0 || amount > held.amount) {
@@ -168,8 +199,7 @@ export function lyraProvider(account: LyraAccount, opts: { timeoutMs?: number } 
       }
       try {
         const validated = await money('Transaction/Validate', { uuid: held.uuid, comment: comment(call) });
-        failUnlessDone('capture', validated, ['captured']);
-        return { transactionId: validated.uuid };
+        return failUnlessDone('capture', validated, ['captured']);
       } catch (err) {
         // Two steps: the hold is lowered at Lyra already, so "nothing moved" is no longer true
         // whatever Validate answered. In doubt until the order view shows it captured or not.
@@ -180,24 +210,40 @@ export function lyraProvider(account: LyraAccount, opts: { timeoutMs?: number } 
 
     async release(call) {
       const t = await money('Transaction/Cancel', { uuid: call.transactionId, comment: comment(call) });
-      failUnlessDone('release', t, ['cancelled']);
-      return { transactionId: t.uuid };
+      return failUnlessDone('release', t, ['cancelled']);
     },
 
     /**
      * One call cancels or refunds (AUTO): a payment not yet sent to the bank is cancelled or
-     * lowered (same transaction), one already captured gets a new CREDIT transaction.
+     * lowered (same transaction), one already captured gets a new CREDIT transaction, which the
+     * bank may refuse. The payment is read first, so a lowered payment is checked to have
+     * fallen by the amount asked.
      */
     async refund(call): Promise<MoneyAnswer> {
+      const before = await getTransaction(call.transactionId);
+      const amount = lyraAmount(call.amountCents, call.currency);
       const t = await money('Transaction/CancelOrRefund', {
         uuid: call.transactionId,
-        amount: lyraAmount(call.amountCents, call.currency),
+        amount,
         currency: call.currency,
         resolutionMode: 'AUTO',
         comment: comment(call),
       });
-      failUnlessDone('refund', t, ['refunded', 'cancelled', 'captured']);
-      return { transactionId: t.uuid };
+      if (t.operationType === 'CREDIT') return failUnlessDone('refund', t, ['refunded']);
+      const status = transactionStatus(t);
+      const fell =
+        t.uuid === before.uuid &&
+        ((status === 'cancelled' && before.amount === amount) ||
+          (status === 'captured' && t.amount === before.amount - amount));
+      if (fell) return { transactionId: t.uuid, status: t.detailedStatus };
+      if (status === 'captured' || status === 'cancelled') {
+        throw new ProviderError(
+          'unknown',
+          `lyra refund: ${t.uuid} is ${t.detailedStatus} at ${t.amount}, was ${before.amount}, refund ${amount}`,
+          answerOf(t),
+        );
+      }
+      return failUnlessDone('refund', t, []);
     },
 
     /**
@@ -214,8 +260,7 @@ export function lyraProvider(account: LyraAccount, opts: { timeoutMs?: number } 
         return { transactionId: t.uuid };
       }
       const cancelled = await money('Transaction/Cancel', { uuid: t.uuid, comment: comment(call) });
-      failUnlessDone('void', cancelled, ['cancelled']);
-      return { transactionId: cancelled.uuid };
+      return failUnlessDone('void', cancelled, ['cancelled']);
     },
 
     async getOrder(orderId): Promise<ProviderOrder> {
@@ -238,6 +283,25 @@ export function lyraProvider(account: LyraAccount, opts: { timeoutMs?: number } 
       return { orderId, transactions, keysKept: false };
     },
   };
+
+  /**
+   * A silent hold Lyra took as a payment (captured at the nightly batch): cancelled at once, and
+   * answered as a refusal naming why. If the cancel does not answer CANCELLED, the money may be
+   * taken: in doubt, for reconcile and an operator.
+   */
+  async function cancelTakenHold(call: MoneyCall, t: LyraTransaction): Promise<never> {
+    const why = `lyra silent hold: ${t.uuid} is ${t.detailedStatus}, captured automatically (the shop ignores manual validation)`;
+    let cancelled: LyraTransaction;
+    try {
+      cancelled = await money('Transaction/Cancel', { uuid: t.uuid, comment: comment(call) });
+    } catch (err) {
+      throw new ProviderError('unknown', `${why}; its cancel failed: ${(err as Error).message}`, answerOf(t));
+    }
+    if (transactionStatus(cancelled) !== 'cancelled') {
+      throw new ProviderError('unknown', `${why}; cancel answered ${cancelled.detailedStatus}`, answerOf(cancelled));
+    }
+    throw new ProviderError('refused', `${why}; cancelled`, answerOf(cancelled));
+  }
 
   async function money(service: string, body: Record<string, unknown>): Promise<LyraTransaction> {
     return transactionOf(service, await client.call(service, body), 'unknown');
@@ -308,15 +372,25 @@ function transactionOf(service: string, value: unknown, kind: 'unknown' | 'unava
   return t;
 }
 
-function failUnlessDone(what: string, t: LyraTransaction, done: readonly string[]): void {
+/** What Lyra's answer said of a transaction, for the ledger row. */
+function answerOf(t: LyraTransaction) {
+  return { transactionId: t.uuid, status: t.detailedStatus, declineCode: declineCodeOf(t) };
+}
+
+/** The transaction's answer when its status is one of `done`; otherwise the error it means. */
+function failUnlessDone(what: string, t: LyraTransaction, done: readonly string[]): MoneyAnswer {
   const status = transactionStatus(t);
-  if (status && done.includes(status)) return;
-  const why = `lyra ${what}: ${t.uuid} is ${t.detailedStatus}${t.errorCode ? ` (${t.errorCode})` : ''}`;
-  if (isRefusal(t)) throw new ProviderError('refused', why);
-  // Lyra is still deciding, or says something this adapter's table does not know: what happened
-  // is for reconcile to read in the order view, never "nothing moved" by guess.
-  if (status === 'in_transit' || status === undefined) throw new ProviderError('unknown', why);
-  throw new ProviderError('technical', why);
+  if (done.includes(status)) return { transactionId: t.uuid, status: t.detailedStatus };
+  const why = `lyra ${what}: ${t.uuid} is ${t.detailedStatus}${t.errorCode ? ` (${declineCodeOf(t)})` : ''}`;
+  if (isRefusal(t)) throw new ProviderError('refused', why, answerOf(t));
+  // Lyra is still deciding, or says something this adapter's table does not know, or a state
+  // that is not what was asked: what happened is for reconcile to read in the order view,
+  // never "nothing moved" by guess.
+  if (status === 'in_flight' || status === 'unknown' || (status !== 'refused' && status !== 'error')) {
+    throw new ProviderError('unknown', why, answerOf(t));
+  }
+  // A technical failure (ACQ_999, a transaction never created): nothing moved.
+  throw new ProviderError('technical', why, answerOf(t));
 }
 
 /** One transaction as payreq sees it; a state the table does not settle makes the view unavailable. */
@@ -327,9 +401,7 @@ async function viewOf(
 ): Promise<ProviderTransaction> {
   const kind = transactionKind(t);
   let status = transactionStatus(t);
-  if (!kind || !status || status === 'in_transit') {
-    throw new ProviderError('unavailable', `lyra: ${t.uuid} is ${t.operationType} ${t.detailedStatus}, not settled`);
-  }
+  if (!kind) throw new ProviderError('unavailable', `lyra: ${t.uuid} is a ${t.operationType}, an operation not known`);
   const amount = amountOf(t);
   const taken = kind === 'payment' || kind === 'hold' ? status === 'captured' : false;
   const refundedAmount = taken
@@ -345,6 +417,8 @@ async function viewOf(
     id: t.uuid,
     kind,
     status,
+    providerStatus: t.detailedStatus,
+    declineCode: declineCodeOf(t),
     amount,
     capturedAmount: taken ? amount : 0,
     refundedAmount,

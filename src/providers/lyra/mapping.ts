@@ -4,14 +4,15 @@ import type { LyraTransaction } from './lyra-transaction.js';
 /**
  * What a Lyra transaction's `detailedStatus` means for payreq, in one table. `status` is the
  * ProviderTransaction status of a DEBIT or VERIFICATION (a CREDIT that took money is a done
- * refund, see transactionStatus); `outcome` is what a guest payment's notification says.
- * 'in_transit': Lyra has not decided yet; payreq waits rather than guess.
+ * refund, see transactionStatus). 'in_flight': Lyra has not decided yet; payreq waits rather
+ * than guess. A status missing here is 'unknown': only the verdicts that read its transaction
+ * wait for an operator.
  *
  * Lyra's own simple `status` (PAID / RUNNING / UNPAID / ABANDONED) is implied by each row and
  * not needed: the detailed one is finer. `orderCycle` (OPEN / CLOSED) says whether the order
  * may take another attempt, which changes no transaction's state: payreq does not read it.
  */
-export const DETAILED_STATUSES: Readonly<Record<string, { status: ProviderTransactionStatus | 'in_transit' }>> = {
+export const DETAILED_STATUSES: Readonly<Record<string, { status: ProviderTransactionStatus }>> = {
   // A card saved without a debit (VERIFICATION): final, never captured.
   ACCEPTED: { status: 'accepted' },
   // Authorised and captured automatically at the expected date, or already sent to the bank.
@@ -19,8 +20,9 @@ export const DETAILED_STATUSES: Readonly<Record<string, { status: ProviderTransa
   AUTHORISED: { status: 'captured' },
   CAPTURED: { status: 'captured' },
   PARTIALLY_AUTHORISED: { status: 'captured' },
-  // Capture date beyond the authorisation's validity: authorised the day before, then captured.
-  WAITING_AUTHORISATION: { status: 'captured' },
+  // Capture date beyond the authorisation's validity: the authorisation is only asked the day
+  // before the capture, and may still be refused. Nothing is decided yet.
+  WAITING_AUTHORISATION: { status: 'in_flight' },
   // Manual validation: held, waiting for our Validate (capture) or Cancel (release).
   AUTHORISED_TO_VALIDATE: { status: 'authorised' },
   WAITING_AUTHORISATION_TO_VALIDATE: { status: 'authorised' },
@@ -34,13 +36,13 @@ export const DETAILED_STATUSES: Readonly<Record<string, { status: ProviderTransa
   ABANDONED: { status: 'error' },
   NOT_CREATED: { status: 'error' },
   // Transient states (inferred RUNNING from Lyra's plugins' pending lists).
-  UNDER_VERIFICATION: { status: 'in_transit' },
-  INITIAL: { status: 'in_transit' },
-  PRE_AUTHORISED: { status: 'in_transit' },
-  WAITING_FOR_PAYMENT: { status: 'in_transit' },
-  SUSPENDED: { status: 'in_transit' },
-  PENDING: { status: 'in_transit' },
-  REFUND_TO_RETRY: { status: 'in_transit' },
+  UNDER_VERIFICATION: { status: 'in_flight' },
+  INITIAL: { status: 'in_flight' },
+  PRE_AUTHORISED: { status: 'in_flight' },
+  WAITING_FOR_PAYMENT: { status: 'in_flight' },
+  SUSPENDED: { status: 'in_flight' },
+  PENDING: { status: 'in_flight' },
+  REFUND_TO_RETRY: { status: 'in_flight' },
 };
 
 export function transactionKind(t: LyraTransaction): ProviderTransactionKind | undefined {
@@ -56,13 +58,19 @@ export function transactionKind(t: LyraTransaction): ProviderTransactionKind | u
   }
 }
 
-/** undefined: a detailedStatus this table does not know; the caller must not guess. */
-export function transactionStatus(t: LyraTransaction): ProviderTransactionStatus | 'in_transit' | undefined {
-  const row = DETAILED_STATUSES[t.detailedStatus];
-  if (!row) return undefined;
+/** 'unknown': a detailedStatus this table does not know; the caller must not guess. */
+export function transactionStatus(t: LyraTransaction): ProviderTransactionStatus {
+  const row = Object.hasOwn(DETAILED_STATUSES, t.detailedStatus) ? DETAILED_STATUSES[t.detailedStatus] : undefined;
+  if (!row) return 'unknown';
   // A refund is its own CREDIT transaction: once it took money back, it is a done refund.
   if (t.operationType === 'CREDIT' && row.status === 'captured') return 'refunded';
   return row.status;
+}
+
+/** The reason of a refusal as Lyra gives it: `ACQ_001/51` (the bank's code after the slash). */
+export function declineCodeOf(t: LyraTransaction): string | null {
+  if (!t.errorCode) return null;
+  return t.detailedErrorCode ? `${t.errorCode}/${t.detailedErrorCode}` : t.errorCode;
 }
 
 /**

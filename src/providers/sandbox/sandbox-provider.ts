@@ -123,6 +123,8 @@ export function sandboxProvider(opts: SandboxOptions): PaymentProvider {
           id: t.id,
           kind: t.kind,
           status: t.status,
+          providerStatus: t.status,
+          declineCode: null,
           amount: t.amount,
           capturedAmount: t.captured_amount,
           refundedAmount: t.refunded_amount,
