@@ -3,10 +3,11 @@ import type { AddressInfo } from 'node:net';
 import type { GuestCheckout } from '../../../src/providers/index.js';
 import { signAnswer } from '../../../src/providers/lyra/index.js';
 import { type CardPageDeps, serveCardPage } from './card-page.js';
+import { type FakeClock, fakeClock } from './fake-clock.js';
 import { services } from './fake-services.js';
 import { FakeServiceError, type FakeStore, fakeStore } from './fake-store.js';
 import { type Delivery, sendIpn } from './ipn-sender.js';
-import { envelope, paymentJson, serviceError } from './wire-shapes.js';
+import { envelope, paymentJson, serviceError, simpleStatus } from './wire-shapes.js';
 
 /**
  * Lyra's public demo shop (protocol notes section 1: lyra/rest-php-examples `keys.php`, the
@@ -42,9 +43,11 @@ export type Fault =
   | 'crash'
   /**
    * The call performed, its answer showing this detailedStatus instead of the transaction's
-   * own (a state Lyra passed through, or one the adapter's table does not know).
+   * own (a state Lyra passed through, or one the adapter's table does not know). `stored`: the
+   * call's transactions then show it in every later answer too (Order/Get, Transaction/Get, a
+   * notification) until `store.settleShown()` or the next batch puts their true status back.
    */
-  | { answerStatus: string };
+  | { answerStatus: string; stored?: boolean };
 
 /** A shop's keys: the demo shop, its PRODUCTION twin (a `prodpassword_`), or another shop. */
 export interface ShopKeys {
@@ -79,6 +82,13 @@ export interface LyraFake {
   deliveries: Delivery[];
   /** The transactions of the shop `startLyraFake` was given (its TEST mode, for the demo shop). */
   store: FakeStore;
+  /**
+   * Lyra's time, shared by every shop: transactions' creation and capture dates, holds' expiry.
+   * Real time until a test sets or advances it; then it stands where the test put it.
+   */
+  clock: FakeClock;
+  /** The nightly remittance of every shop (each store's `runBatch`). */
+  remit(): void;
   /**
    * Another set of keys served by the same fake: a second shop, or the same shop's other mode.
    * Each keeps its own transactions, cards and forms, as Lyra keeps TEST and PRODUCTION (and two
@@ -116,13 +126,14 @@ export interface LyraFake {
 export async function startLyraFake(shop: ShopKeys = DEMO_SHOP): Promise<LyraFake> {
   const calls: LyraFake['calls'] = [];
   const faults = new Map<string, { fault: Fault; delayMs: number }[]>();
+  const clock = fakeClock();
   /** Each set of keys served, by the Basic credentials that name it. */
   const shops = new Map<
     string,
     { keys: ShopKeys; mode: 'TEST' | 'PRODUCTION'; store: FakeStore; handlers: ReturnType<typeof services> }
   >();
   const addShop = (keys: ShopKeys): FakeStore => {
-    const store = fakeStore();
+    const store = fakeStore(clock);
     const auth = `Basic ${Buffer.from(`${keys.shopId}:${keys.password}`).toString('base64')}`;
     shops.set(auth, { keys, mode: modeOf(keys), store, handlers: services(store, keys.shopId) });
     return store;
@@ -194,7 +205,7 @@ export async function startLyraFake(shop: ShopKeys = DEMO_SHOP): Promise<LyraFak
         envelope(service, 'ERROR', serviceError(shop.shopId, 'INT_001', 'fake: bad credentials'), 'TEST'),
       );
     }
-    const { keys, mode, handlers } = served;
+    const { keys, mode, handlers, store: servedStore } = served;
     const queued = faults.get(service)?.shift();
     const fault = queued?.fault;
     if (fault === 'hang') return; // the socket is destroyed by close()
@@ -234,7 +245,13 @@ export async function startLyraFake(shop: ShopKeys = DEMO_SHOP): Promise<LyraFak
       if (fault === 'late') return; // the socket is destroyed by close()
       if (fault === 'mangled') return sendText(res, 200, '{"webService": "tru');
       if (fault === 'slow') await new Promise((resolve) => setTimeout(resolve, queued?.delayMs ?? 0));
-      const shown = typeof fault === 'object' ? withStatus(answer, fault.answerStatus) : answer;
+      if (typeof fault === 'object' && fault.stored) {
+        for (const uuid of uuidsOf(answer)) servedStore.showStatus(uuid, fault.answerStatus);
+      }
+      const shown =
+        typeof fault !== 'object'
+          ? answer
+          : withStatus(answer, fault.answerStatus, fault.stored ? simpleStatus(fault.answerStatus) : 'RUNNING');
       if (!res.destroyed) send(res, 200, envelope(service, 'SUCCESS', shown, mode));
     } catch (err) {
       if (!(err instanceof FakeServiceError)) throw err;
@@ -249,6 +266,10 @@ export async function startLyraFake(shop: ShopKeys = DEMO_SHOP): Promise<LyraFak
     staticUrl: `http://127.0.0.1:${port}/static/`,
     deliveries,
     store,
+    clock,
+    remit: () => {
+      for (const s of shops.values()) s.store.runBatch();
+    },
     addShop,
     calls,
     failNext: (service, fault, opts) =>
@@ -274,17 +295,28 @@ function modeAnswer(answer: unknown, mode: 'TEST' | 'PRODUCTION'): unknown {
   return JSON.parse(JSON.stringify(answer).replaceAll('"mode":"TEST"', `"mode":"${mode}"`));
 }
 
-/** The answer with each transaction in it showing `detailedStatus` (the store keeps its own). */
-function withStatus(answer: unknown, detailedStatus: string): unknown {
+/**
+ * The answer with each transaction in it showing `detailedStatus` and the simple `status` (the
+ * store keeps its own).
+ */
+function withStatus(answer: unknown, detailedStatus: string, status: string): unknown {
   const copy = JSON.parse(JSON.stringify(answer)) as Record<string, unknown>;
   const list = Array.isArray(copy.transactions) ? (copy.transactions as Record<string, unknown>[]) : [copy];
   for (const t of list) {
     if (typeof t.detailedStatus === 'string') {
       t.detailedStatus = detailedStatus;
-      t.status = 'RUNNING';
+      t.status = status;
     }
   }
   return copy;
+}
+
+/** The uuids of the transactions an answer carries (a Transaction, a Payment, an order's list). */
+function uuidsOf(answer: unknown): string[] {
+  if (typeof answer !== 'object' || answer === null) return [];
+  const a = answer as Record<string, unknown>;
+  const list = Array.isArray(a.transactions) ? (a.transactions as Record<string, unknown>[]) : [a];
+  return list.flatMap((t) => (typeof t.uuid === 'string' && typeof t.detailedStatus === 'string' ? [t.uuid] : []));
 }
 
 function readBody(req: IncomingMessage): Promise<string> {

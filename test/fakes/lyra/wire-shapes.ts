@@ -30,18 +30,50 @@ export interface FakeTransaction {
    * as recorded); a registration's is what merchant-initiated payments on its card send back.
    */
   networkTransactionId: string;
+  /**
+   * A detailedStatus the answers show instead of `detailedStatus` (a state Lyra was seen passing
+   * through), until the store settles it; the store's own logic goes by `detailedStatus`.
+   */
+  shownStatus?: string;
 }
 
-/** The simple status each detailedStatus implies (notes section 5). */
+/**
+ * The simple status each detailedStatus implies. Lyra's REST V4 status reference
+ * (docs.lyra.com/en/rest/V4.0/api/kb/status_reference.html, and its Systempay copy): ACCEPTED,
+ * AUTHORISED, CAPTURED, PARTIALLY_AUTHORISED are PAID; AUTHORISED_TO_VALIDATE,
+ * WAITING_AUTHORISATION, WAITING_AUTHORISATION_TO_VALIDATE are RUNNING; ABANDONED is its own
+ * simple status. REFUSED, CANCELLED: UNPAID (joanie's recorded answers). EXPIRED: UNPAID,
+ * INFERRED (final, "the cardholder's account will not be debited", vads-trans-status).
+ * NOT_CREATED: ABANDONED, INFERRED (PrestaShop `getCancelledStatuses` groups it with ABANDONED).
+ * CAPTURE_FAILED: RUNNING, INFERRED (no page gives its simple status; Magento's
+ * `convertTransactionType` keeps it with the open authorisations). Any other (UNDER_VERIFICATION,
+ * SUSPENDED, the plugins' pending list): RUNNING, as the plugins group them.
+ */
 const SIMPLE_STATUS: Record<string, string> = {
   ACCEPTED: 'PAID',
   AUTHORISED: 'PAID',
   CAPTURED: 'PAID',
+  PARTIALLY_AUTHORISED: 'PAID',
   AUTHORISED_TO_VALIDATE: 'RUNNING',
+  WAITING_AUTHORISATION: 'RUNNING',
+  WAITING_AUTHORISATION_TO_VALIDATE: 'RUNNING',
+  CAPTURE_FAILED: 'RUNNING',
   REFUSED: 'UNPAID',
   CANCELLED: 'UNPAID',
   EXPIRED: 'UNPAID',
+  ABANDONED: 'ABANDONED',
+  NOT_CREATED: 'ABANDONED',
 };
+
+/** The simple status a detailedStatus implies (RUNNING for one not in the table). */
+export function simpleStatus(detailedStatus: string): string {
+  return SIMPLE_STATUS[detailedStatus] ?? 'RUNNING';
+}
+
+/** The detailedStatus a transaction's answers show. */
+export function shownStatus(t: FakeTransaction): string {
+  return t.shownStatus ?? t.detailedStatus;
+}
 
 export function envelope(service: string, status: 'SUCCESS' | 'ERROR', answer: unknown, mode: string) {
   return {
@@ -81,8 +113,8 @@ export function transactionJson(t: FakeTransaction, shopId: string, type = 'V4/T
     currency: t.currency,
     paymentMethodType: 'CARD',
     paymentMethodToken: t.paymentMethodToken,
-    status: SIMPLE_STATUS[t.detailedStatus] ?? 'RUNNING',
-    detailedStatus: t.detailedStatus,
+    status: simpleStatus(shownStatus(t)),
+    detailedStatus: shownStatus(t),
     operationType: t.operationType,
     creationDate: t.creationDate,
     errorCode: t.errorCode,
@@ -128,7 +160,7 @@ export function paymentJson(
   customer: Record<string, unknown> = {},
   mode: 'TEST' | 'PRODUCTION' = 'TEST',
 ) {
-  const status = SIMPLE_STATUS[t.detailedStatus] ?? 'RUNNING';
+  const status = simpleStatus(shownStatus(t));
   return {
     shopId,
     // Inferred in the notes: an order refused may take another attempt (OPEN); RUNNING too (invented).
