@@ -1,4 +1,5 @@
 import { BooksCheckBusy, checkBooks, defaultSince, describeProblem, presentProblem } from '../books/index.js';
+import { SettleRefused } from '../payment-requests/index.js';
 import { CliError } from './cli-error.js';
 import type { CommandSpec } from './command-context.js';
 import * as check from './input-checks.js';
@@ -54,5 +55,67 @@ export const booksCheck: CommandSpec = {
       text: `${lines.map((l) => `${l}\n`).join('')}${JSON.stringify(summary)}`,
       exitCode: r.summary.disagree === 0 && r.summary.in_doubt === 0 && r.complete ? 0 : 1,
     };
+  },
+};
+
+export const booksSettle: CommandSpec = {
+  name: 'books settle',
+  summary: 'settle by hand an operation reconcile cannot decide, after looking at the provider',
+  usage:
+    'payreq books settle --operation ID --as done|refused --reason TEXT [--transaction ID] [--username NAME] [--json]',
+  help: [
+    '  --operation ID     the operation (its ledger id, as the Books page and reconcile name it)',
+    '  --as done|refused  what the provider shows: done (it happened) or refused (nothing moved)',
+    "  --reason TEXT      why: what was seen in the provider's back office (kept in the audit)",
+    "  --transaction ID   the provider's transaction, when a hold or refund settled as done",
+    '                     has none on record',
+    '  --username NAME    who decides (recorded in the audit; default: the command line)',
+    '',
+    'Only an undecided operation (in doubt, or asked by a process that died) can be settled. It',
+    'goes through the same step as an answer from the provider: a hold settled refused is a',
+    'failed guarantee (the hotel is told, the guest asked for another card); a refund or capture',
+    'settled refused frees the request for another try.',
+  ].join('\n'),
+  options: {
+    operation: { type: 'string' },
+    as: { type: 'string' },
+    reason: { type: 'string' },
+    transaction: { type: 'string' },
+    username: { type: 'string' },
+  },
+  needs: 'schema',
+  async run(ctx, { options }) {
+    const operation = options.operation as string | undefined;
+    if (!operation || !/^[1-9][0-9]{0,17}$/.test(operation)) {
+      throw new CliError('--operation is required: the operation id (digits), as the Books page names it');
+    }
+    const as = options.as as string | undefined;
+    if (as !== 'done' && as !== 'refused') throw new CliError('--as must be done or refused');
+    const reason = check.text('reason', options.reason as string | undefined, 500);
+    const rawTransaction = options.transaction as string | undefined;
+    const transaction = rawTransaction === undefined ? undefined : check.text('transaction', rawTransaction, 200);
+    const username = options.username === undefined ? null : check.text('username', options.username as string, 100);
+    const app = ctx.app ?? (await serviceContext(ctx));
+    try {
+      const row = await app.reconciler.settleByHand({
+        ledgerId: operation,
+        as,
+        reason,
+        ...(transaction ? { transactionId: transaction } : {}),
+        by: { username, ip: null },
+      });
+      const json = {
+        operation: row.id,
+        payment_request_id: row.payment_request_id,
+        kind: row.kind,
+        state: row.state,
+        transaction_id:
+          row.kind === 'hold' || row.kind === 'refund' ? row.provider_transaction_id : row.answer_transaction_id,
+      };
+      return { json, text: `operation ${row.id} (${row.kind} of ${row.payment_request_id}) settled: ${row.state}` };
+    } catch (err) {
+      if (err instanceof SettleRefused) throw new CliError(err.message);
+      throw err;
+    }
   },
 };

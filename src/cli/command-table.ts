@@ -8,7 +8,7 @@ import {
   adminResetTwoFactor,
   adminSetPassword,
 } from './admin-commands.js';
-import { booksCheck } from './books-commands.js';
+import { booksCheck, booksSettle } from './books-commands.js';
 import type { CommandSpec } from './command-context.js';
 import { exportCommand } from './export-commands.js';
 import { jobRunCommand } from './job-commands.js';
@@ -60,6 +60,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   scheduleSet,
   scheduleRuns,
   booksCheck,
+  booksSettle,
   exportCommand,
   webhookCreate,
   webhookList,

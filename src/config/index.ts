@@ -54,6 +54,11 @@ export interface Config {
    * the longest a provider call can last (checked here).
    */
   inDoubtGraceSeconds: number;
+  /**
+   * How long an operation may stay undecided before it is an incident on the Books page, for
+   * a manager to settle by hand after looking at the provider's back office.
+   */
+  inDoubtEscalateHours: number;
   /** The sandbox's first IPN retry delay; later ones double (tests shorten it). */
   sandboxIpnRetryMs: number;
   /** The e-mail outbox's first retry delay after an SMTP failure; later ones double up to 1 h. */
@@ -264,6 +269,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authCacheMs: int(env, 'AUTH_CACHE_MS', 5000, 0, 300_000),
     providerTimeoutMs,
     inDoubtGraceSeconds,
+    inDoubtEscalateHours: int(env, 'IN_DOUBT_ESCALATE_HOURS', 24, 1, 720),
     sandboxIpnRetryMs: int(env, 'SANDBOX_IPN_RETRY_MS', 1000, 10, 60_000),
     mailRetryBaseMs: int(env, 'MAIL_RETRY_BASE_MS', 30_000, 10, 3_600_000),
     webhookRetryBaseMs: int(env, 'WEBHOOK_RETRY_BASE_MS', 30_000, 10, 3_600_000),

@@ -1,10 +1,12 @@
 import type { BooksIncidentRow, BooksRunSummary, InDoubtOperationRow, MisplacedMoneyRow } from '../db/index.js';
 import { html, type SafeHtml } from '../html/index.js';
-import { formatAmount, formatDateTime, type PageContext, page } from './layout.js';
+import { csrfField, formatAmount, formatDateTime, type PageContext, page } from './layout.js';
 
 export interface BooksPageData {
   incidents: readonly BooksIncidentRow[];
   inDoubt: readonly InDoubtOperationRow[];
+  /** Operations undecided for longer than this are incidents a manager settles by hand. */
+  escalateHours: number;
   misplaced: readonly MisplacedMoneyRow[];
   runs: readonly BooksRunSummary[];
 }
@@ -55,19 +57,37 @@ function incidentsTable(ctx: PageContext, rows: readonly BooksIncidentRow[]): Sa
   )}</tbody></table></div>`;
 }
 
-function inDoubtTable(ctx: PageContext, rows: readonly InDoubtOperationRow[]): SafeHtml {
+function inDoubtTable(ctx: PageContext, rows: readonly InDoubtOperationRow[], escalateHours: number): SafeHtml {
   const { m } = ctx;
   const b = m.books;
   if (rows.length === 0) return html`<p>${b.noInDoubt}</p>`;
+  const escalated = (l: InDoubtOperationRow) => Date.now() - l.created_at.getTime() >= escalateHours * 3600_000;
   return html`<div class="table-wrap" tabindex="0"><table><caption>${b.inDoubt}</caption>
 <thead><tr><th scope="col">${b.since}</th><th scope="col">${m.reference}</th>${tenantHead(ctx)}<th scope="col">${m.kind}</th>
-<th scope="col" class="num">${m.amount}</th><th scope="col">${b.need}</th></tr></thead>
+<th scope="col" class="num">${m.amount}</th><th scope="col">${b.providerShows}</th><th scope="col">${b.need}</th></tr></thead>
 <tbody>${rows.map(
     (
       l,
-    ) => html`<tr><td>${formatDateTime(l.updated_at, ctx)}</td><td>${requestCell(l)}</td>${tenantCell(ctx, l)}<td>${l.kind}${l.error ? html`<br><small>${l.error}</small>` : ''}</td>
-<td class="num">${formatAmount(l.amount, l.currency, ctx)}</td><td>${b.waitReconcile}</td></tr>`,
+    ) => html`<tr${escalated(l) ? html` class="incident"` : ''}><td>${formatDateTime(l.created_at, ctx)}</td><td>${requestCell(l)}</td>${tenantCell(ctx, l)}<td>${l.kind} <small>#${l.id}</small>${l.error ? html`<br><small>${l.error}</small>` : ''}</td>
+<td class="num">${formatAmount(l.amount, l.currency, ctx)}</td>
+<td>${(l.answer_transaction_id ?? l.provider_transaction_id) ? html`<code>${l.answer_transaction_id ?? l.provider_transaction_id}</code>` : ''}${l.provider_status ? html`<br><small>${l.provider_status}</small>` : ''}</td>
+<td>${escalated(l) ? settleForm(ctx, l, escalateHours) : b.waitReconcile}</td></tr>`,
   )}</tbody></table></div>`;
+}
+
+/** An operation nobody could decide: the manager records what the provider's back office shows. */
+function settleForm(ctx: PageContext, l: InDoubtOperationRow, escalateHours: number): SafeHtml {
+  const b = ctx.m.books;
+  const id = `settle-${l.id}`;
+  return html`<p>${b.undecided(escalateHours)}</p>
+<form method="post" action="/control/books/settle" class="settle">${csrfField(ctx)}
+<input type="hidden" name="operation" value="${l.id}">
+<fieldset><legend>${b.settleAs}</legend>
+<label><input type="radio" name="as" value="done" required> ${b.settleDone}</label>
+<label><input type="radio" name="as" value="refused"> ${b.settleRefused}</label></fieldset>
+<label for="${id}-reason">${b.settleReason}</label> <input id="${id}-reason" name="reason" required maxlength="500">
+${l.kind === 'hold' || l.kind === 'refund' ? html`<label for="${id}-txn">${b.settleTransaction}</label> <input id="${id}-txn" name="transaction" maxlength="200">` : ''}
+<button type="submit">${b.settle}</button></form>`;
 }
 
 function misplacedTable(ctx: PageContext, rows: readonly MisplacedMoneyRow[]): SafeHtml {
@@ -112,7 +132,7 @@ export function booksPage(ctx: PageContext, data: BooksPageData, tenantNames: Re
 <p>${b.intro}</p>
 <section class="card" aria-labelledby="books-runs-h"><h2 id="books-runs-h">${b.lastCheck}</h2>${runsList(ctx, data.runs, tenantNames)}</section>
 <section class="card" aria-labelledby="books-incidents-h"><h2 id="books-incidents-h">${b.incidents}</h2>${incidentsTable(ctx, data.incidents)}</section>
-<section class="card" aria-labelledby="books-doubt-h"><h2 id="books-doubt-h">${b.inDoubt}</h2>${inDoubtTable(ctx, data.inDoubt)}</section>
+<section class="card" aria-labelledby="books-doubt-h"><h2 id="books-doubt-h">${b.inDoubt}</h2>${inDoubtTable(ctx, data.inDoubt, data.escalateHours)}</section>
 <section class="card" aria-labelledby="books-misplaced-h"><h2 id="books-misplaced-h">${b.misplaced}</h2>${misplacedTable(ctx, data.misplaced)}</section>`,
   });
 }

@@ -356,6 +356,16 @@ const en = {
       `payreq counts ${diff} more than the provider holds: refunded or cancelled outside payreq, or never taken. Look the order up in the provider’s back office before any further refund, and tell the guest what really happened.`,
     holdOpen: (status: string) =>
       `A hold is still open at the provider although the request is “${status}”: cancel it in the provider’s back office, so the guest’s card is freed.`,
+    undecided: (hours: number) =>
+      `Undecided for more than ${hours} hours: look the order up in the provider’s back office, then record here what it shows.`,
+    providerShows: 'At the provider',
+    settleAs: 'What the provider shows',
+    settleDone: 'It happened',
+    settleRefused: 'Nothing moved (refused)',
+    settleReason: 'What you saw (kept in the audit)',
+    settleTransaction: 'The provider’s transaction, if none is shown',
+    settle: 'Record',
+    settled: 'Recorded. The request follows what you recorded.',
     waitReconcile:
       'The provider did not answer in time: nobody knows yet whether the money moved. Do not repeat the operation. Reconciliation settles it from the provider’s view within minutes; if it stays here for more than an hour, check that the provider account works.',
     giveBack:
@@ -779,6 +789,16 @@ const fr: ControlMessages = {
       `payreq compte ${diff} de plus que ce que détient le prestataire : remboursé ou annulé hors de payreq, ou jamais encaissé. Vérifiez la commande dans le back-office du prestataire avant tout autre remboursement, et dites au client ce qui s’est réellement passé.`,
     holdOpen: (status: string) =>
       `Une empreinte est encore ouverte chez le prestataire alors que la demande est « ${status} » : annulez-la dans le back-office du prestataire pour libérer la carte du client.`,
+    undecided: (hours: number) =>
+      `Indécise depuis plus de ${hours} heures : consultez la commande dans le back-office du prestataire, puis indiquez ici ce qu’il montre.`,
+    providerShows: 'Chez le prestataire',
+    settleAs: 'Ce que montre le prestataire',
+    settleDone: 'Elle a eu lieu',
+    settleRefused: 'Rien n’a bougé (refusée)',
+    settleReason: 'Ce que vous avez vu (gardé dans le journal)',
+    settleTransaction: 'La transaction du prestataire, si aucune n’est indiquée',
+    settle: 'Enregistrer',
+    settled: 'Enregistré. La demande suit ce que vous avez indiqué.',
     waitReconcile:
       'Le prestataire n’a pas répondu à temps : personne ne sait encore si l’argent a bougé. Ne refaites pas l’opération. La réconciliation la règle d’après le prestataire en quelques minutes ; si elle reste ici plus d’une heure, vérifiez que le compte du prestataire fonctionne.',
     giveBack:
@@ -1195,6 +1215,16 @@ const de: ControlMessages = {
       `payreq zählt ${diff} mehr, als der Anbieter hält: außerhalb von payreq erstattet oder storniert, oder nie eingezogen. Prüfen Sie die Bestellung im Backoffice des Anbieters vor jeder weiteren Erstattung und sagen Sie dem Gast, was wirklich geschah.`,
     holdOpen: (status: string) =>
       `Beim Anbieter ist noch eine Reservierung offen, obwohl die Anfrage „${status}“ ist: Stornieren Sie sie im Backoffice des Anbieters, damit die Karte des Gastes frei wird.`,
+    undecided: (hours: number) =>
+      `Seit mehr als ${hours} Stunden offen: Sehen Sie die Bestellung im Backoffice des Zahlungsanbieters nach und tragen Sie hier ein, was es zeigt.`,
+    providerShows: 'Beim Anbieter',
+    settleAs: 'Was der Anbieter zeigt',
+    settleDone: 'Sie hat stattgefunden',
+    settleRefused: 'Nichts bewegt (abgelehnt)',
+    settleReason: 'Was Sie gesehen haben (im Protokoll gespeichert)',
+    settleTransaction: 'Die Transaktion des Anbieters, falls keine angegeben ist',
+    settle: 'Eintragen',
+    settled: 'Eingetragen. Die Anfrage folgt Ihrer Angabe.',
     waitReconcile:
       'Der Anbieter hat nicht rechtzeitig geantwortet: Noch weiß niemand, ob Geld bewegt wurde. Wiederholen Sie den Vorgang nicht. Der Abgleich klärt ihn binnen Minuten anhand der Sicht des Anbieters; bleibt er länger als eine Stunde hier, prüfen Sie das Anbieterkonto.',
     giveBack:

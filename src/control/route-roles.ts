@@ -73,6 +73,7 @@ export const ROUTE_ROLES: Readonly<Record<string, Need | NeedByAction>> = {
   'POST /control/bulk': { from: 'body', name: 'action', roles: REQUEST_ACTION_ROLES },
   // Running the tenant: managers
   'GET /control/books': 'manager',
+  'POST /control/books/settle': 'manager',
   'GET /control/keys': 'manager',
   'POST /control/keys': 'manager',
   'GET /control/keys/:prefix/confirm-revoke': 'manager',

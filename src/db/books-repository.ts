@@ -75,6 +75,11 @@ export interface InDoubtOperationRow {
   state: 'requested' | 'in_doubt';
   incident: string | null;
   error: string | null;
+  /** The transaction it acted on, and what the provider's answer named (if it named one). */
+  provider_transaction_id: string | null;
+  answer_transaction_id: string | null;
+  provider_status: string | null;
+  created_at: Date;
   updated_at: Date;
 }
 
@@ -368,7 +373,8 @@ export function booksRepository(db: Database) {
     ): Promise<InDoubtOperationRow[]> {
       const r = await db.query<InDoubtOperationRow>(
         `SELECT l.id::text, l.payment_request_id::text, l.tenant_id::text, t.name AS tenant_name, p.reference, l.kind,
-                l.amount, l.currency, l.state, l.incident, l.error, l.updated_at
+                l.amount, l.currency, l.state, l.incident, l.error, l.provider_transaction_id,
+                l.answer_transaction_id, l.provider_status, l.created_at, l.updated_at
            FROM money_ledger l
            LEFT JOIN payment_requests p ON p.id = l.payment_request_id
            LEFT JOIN tenants t ON t.id = l.tenant_id
