@@ -1,5 +1,5 @@
 import type { BooksCheckDetail, OrderFacts, Repositories } from '../db/index.js';
-import { type BooksTransaction, type BooksVerdictKind, compareBooks } from '../domain/index.js';
+import { BOOKS_PROBLEM_WORDS, type BooksTransaction, type BooksVerdictKind, compareBooks } from '../domain/index.js';
 import type { ProviderRegistry } from '../providers/index.js';
 import { orderViewOf } from './order-account.js';
 
@@ -203,6 +203,8 @@ async function checkOrder(
         amountCaptured: after.amount_captured,
         amountRefunded: after.amount_refunded,
         unsettledRows: settled ? after.unsettled : Math.max(1, after.unsettled),
+        amount: after.amount ?? 0,
+        transactionId: after.provider_transaction_id,
       },
       transactions,
     );
@@ -245,13 +247,7 @@ function money(cents: number | null, currency: string): string {
   return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}${currency ? ` ${currency}` : ''}`;
 }
 
-const PROBLEM_WORDS: Readonly<Record<string, string>> = {
-  net_differs: 'nets differ',
-  hold_open: 'a hold is open at the provider',
-  unsettled: 'an operation is in doubt or under way',
-  in_transit: 'the provider has a transaction in transit',
-  unavailable: "the provider's view could not be read",
-};
+const PROBLEM_WORDS: Readonly<Record<string, string>> = BOOKS_PROBLEM_WORDS;
 
 /** One line of `payreq books check` for an order that does not agree. */
 export function describeProblem(p: { verdict: BooksVerdictKind; detail: BooksCheckDetail }): string {

@@ -35,7 +35,12 @@ export function incidentActions(ctx: PageContext, i: BooksIncidentRow): string[]
     const diff = formatAmount(Math.abs(i.provider_net - i.payreq_net), i.currency, ctx);
     actions.push(i.provider_net > i.payreq_net ? b.providerTookMore(diff) : b.providerHasLess(diff));
   }
-  if (i.problems.includes('hold_open')) actions.push(b.holdOpen(statusName(ctx, i.status)));
+  if (i.problems.includes('hold_missing')) actions.push(b.holdMissing(statusName(ctx, i.status)));
+  if (i.problems.includes('hold_differs')) actions.push(b.holdDiffers);
+  if (i.problems.includes('hold_open')) {
+    actions.push(i.status === 'AUTHORISED_TO_VALIDATE' ? b.secondHold : b.holdOpen(statusName(ctx, i.status)));
+  }
+  if (i.problems.includes('capture_differs')) actions.push(b.captureDiffers);
   return actions;
 }
 

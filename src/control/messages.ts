@@ -366,6 +366,14 @@ const en = {
     settleTransaction: 'The provider’s transaction, if none is shown',
     settle: 'Record',
     settled: 'Recorded. The request follows what you recorded.',
+    holdMissing: (status: string) =>
+      `The request is “${status}”, but its hold is not open at the provider (refused, lapsed or released there): the stay is not guaranteed. Look the order up in the provider’s back office, and ask the guest for another card if it is gone.`,
+    holdDiffers:
+      'The request’s hold is open at the provider for another amount than the request’s: look the order up in the provider’s back office before capturing.',
+    secondHold:
+      'A second hold is open at the provider beside the request’s own: payreq cancels it at its next reconciliation; if it stays, cancel it in the provider’s back office.',
+    captureDiffers:
+      'The provider shows the money on another transaction than the request’s own: look the order up in the provider’s back office.',
     waitReconcile:
       'The provider did not answer in time: nobody knows yet whether the money moved. Do not repeat the operation. Reconciliation settles it from the provider’s view within minutes; if it stays here for more than an hour, check that the provider account works.',
     giveBack:
@@ -799,6 +807,14 @@ const fr: ControlMessages = {
     settleTransaction: 'La transaction du prestataire, si aucune n’est indiquée',
     settle: 'Enregistrer',
     settled: 'Enregistré. La demande suit ce que vous avez indiqué.',
+    holdMissing: (status: string) =>
+      `La demande est « ${status} », mais son empreinte n’est pas ouverte chez le prestataire (refusée, expirée ou levée) : le séjour n’est pas garanti. Consultez la commande dans le back-office du prestataire et demandez une autre carte au client si elle n’y est plus.`,
+    holdDiffers:
+      'L’empreinte de la demande est ouverte chez le prestataire pour un autre montant que celui de la demande : consultez la commande dans le back-office du prestataire avant d’encaisser.',
+    secondHold:
+      'Une seconde empreinte est ouverte chez le prestataire à côté de celle de la demande : payreq l’annule à son prochain rapprochement ; si elle reste, annulez-la dans le back-office du prestataire.',
+    captureDiffers:
+      'Le prestataire montre l’argent sur une autre transaction que celle de la demande : consultez la commande dans le back-office du prestataire.',
     waitReconcile:
       'Le prestataire n’a pas répondu à temps : personne ne sait encore si l’argent a bougé. Ne refaites pas l’opération. La réconciliation la règle d’après le prestataire en quelques minutes ; si elle reste ici plus d’une heure, vérifiez que le compte du prestataire fonctionne.',
     giveBack:
@@ -1225,6 +1241,14 @@ const de: ControlMessages = {
     settleTransaction: 'Die Transaktion des Anbieters, falls keine angegeben ist',
     settle: 'Eintragen',
     settled: 'Eingetragen. Die Anfrage folgt Ihrer Angabe.',
+    holdMissing: (status: string) =>
+      `Die Anfrage ist „${status}“, aber ihre Vorautorisierung ist beim Anbieter nicht offen (abgelehnt, abgelaufen oder freigegeben): Der Aufenthalt ist nicht garantiert. Sehen Sie die Bestellung im Backoffice des Anbieters nach und bitten Sie den Gast gegebenenfalls um eine andere Karte.`,
+    holdDiffers:
+      'Die Vorautorisierung der Anfrage ist beim Anbieter über einen anderen Betrag offen als die Anfrage: Sehen Sie die Bestellung im Backoffice des Anbieters nach, bevor Sie einziehen.',
+    secondHold:
+      'Neben der Vorautorisierung der Anfrage ist beim Anbieter eine zweite offen: payreq storniert sie beim nächsten Abgleich; bleibt sie, stornieren Sie sie im Backoffice des Anbieters.',
+    captureDiffers:
+      'Der Anbieter zeigt das Geld auf einer anderen Transaktion als der der Anfrage: Sehen Sie die Bestellung im Backoffice des Anbieters nach.',
     waitReconcile:
       'Der Anbieter hat nicht rechtzeitig geantwortet: Noch weiß niemand, ob Geld bewegt wurde. Wiederholen Sie den Vorgang nicht. Der Abgleich klärt ihn binnen Minuten anhand der Sicht des Anbieters; bleibt er länger als eine Stunde hier, prüfen Sie das Anbieterkonto.',
     giveBack:

@@ -37,6 +37,9 @@ export interface OrderFacts {
   currency: string;
   amount_captured: number;
   amount_refunded: number;
+  /** The request's amount and its own transaction at the provider (null once deleted). */
+  amount: number | null;
+  provider_transaction_id: string | null;
   /** Ledger rows requested or in doubt. */
   unsettled: number;
   /** Every account the order's ledger rows went to (a switch of account splits an order). */
@@ -218,8 +221,9 @@ export function booksRepository(db: Database) {
         `SELECT l.payment_request_id::text, l.tenant_id::text, p.reference, p.status,
                 COALESCE(p.currency, l.currency) AS currency,
                 COALESCE(p.amount_captured, 0) AS amount_captured, COALESCE(p.amount_refunded, 0) AS amount_refunded,
-                l.unsettled, l.accounts,
-                concat_ws('/', l.n, l.last_change, p.status, p.amount_captured, p.amount_refunded) AS mark
+                p.amount, p.provider_transaction_id, l.unsettled, l.accounts,
+                concat_ws('/', l.n, l.last_change, p.status, p.amount_captured, p.amount_refunded,
+                          p.provider_transaction_id) AS mark
            FROM (SELECT payment_request_id,
                         (array_agg(tenant_id ORDER BY id DESC))[1] AS tenant_id,
                         (array_agg(currency ORDER BY id DESC))[1] AS currency,

@@ -104,16 +104,18 @@ const NEW_ROWS = `e AS (
  * release of a hold, a refund of a payment, the give-back of money that arrived where it should
  * not) goes to the account that made that transaction, as its ledger row recorded it (NULL: the
  * current one, as that row is read): after an account switch (TEST to PRODUCTION at go-live)
- * only the old account knows it. Anything else, and a transaction no row reports, goes to the
- * tenant's account as it is now.
+ * only the old account knows it. A hold goes to the account that registered the card (the
+ * request's last registration): only that account knows the card's token. Anything else, and
+ * a transaction or card no row reports, goes to the tenant's account as it is now.
  */
 const ACCOUNT_OF_MOVE = `CASE WHEN made.found THEN made.provider_account ELSE ${ACCOUNT_NOW('e.tenant_id')} END`;
 const MADE_BY = `LEFT JOIN LATERAL (
      SELECT true AS found, m.provider_account FROM money_ledger m
-      WHERE e.kind IN ('capture', 'release', 'refund', 'void') AND m.payment_request_id = e.request_id
-        AND m.provider_transaction_id = e.txn AND m.kind IN ('payment', 'verification', 'hold')
-        AND m.state = 'succeeded'
-      ORDER BY m.id LIMIT 1) made ON true`;
+      WHERE m.payment_request_id = e.request_id AND m.state = 'succeeded'
+        AND ((e.kind IN ('capture', 'release', 'refund', 'void') AND m.provider_transaction_id = e.txn
+              AND m.kind IN ('payment', 'verification', 'hold'))
+          OR (e.kind = 'hold' AND m.kind = 'verification' AND m.incident IS NULL))
+      ORDER BY m.id DESC LIMIT 1) made ON true`;
 
 /**
  * Writes the rows of `e` that `WHERE` lets through as `requested`, each with the account its
@@ -287,6 +289,35 @@ export function moneyLedgerRepository(db: Database) {
       const r = await q.query(
         `SELECT 1 FROM money_ledger
           WHERE payment_request_id = $1 AND provider_transaction_id = $2 AND kind IN ('payment', 'verification')`,
+        [paymentRequestId, transactionId],
+      );
+      return r.rows.length > 0;
+    },
+
+    /**
+     * Whether nothing moved on the request since the ledger's row `lastId` was read: no newer
+     * row, none open, and no claim on the request, whose row this locks for the transaction
+     * (a claim taken meanwhile waits for it).
+     */
+    async quietSince(q: Queryable, paymentRequestId: string, lastId: string): Promise<boolean> {
+      // The request's row, if it still exists (a deleted request's holds are given back too).
+      await q.query('SELECT 1 FROM payment_requests WHERE id = $1 FOR UPDATE', [paymentRequestId]);
+      const r = await q.query<{ quiet: boolean }>(
+        `SELECT NOT EXISTS (SELECT 1 FROM payment_requests p WHERE p.id = $1 AND p.pending_action IS NOT NULL)
+                AND NOT EXISTS (SELECT 1 FROM money_ledger l
+                                 WHERE l.payment_request_id = $1
+                                   AND (l.id > $2::bigint OR l.state IN ('requested', 'in_doubt'))) AS quiet`,
+        [paymentRequestId, lastId],
+      );
+      return r.rows[0]?.quiet ?? false;
+    },
+
+    /** Whether a hold row (placed or given back as an incident) already names this transaction. */
+    async hasRecordedHold(q: Queryable, paymentRequestId: string, transactionId: string): Promise<boolean> {
+      const r = await q.query(
+        `SELECT 1 FROM money_ledger
+          WHERE payment_request_id = $1 AND kind = 'hold'
+            AND (provider_transaction_id = $2 OR answer_transaction_id = $2)`,
         [paymentRequestId, transactionId],
       );
       return r.rows.length > 0;

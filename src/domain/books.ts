@@ -8,7 +8,10 @@ import type { Status } from './statuses.js';
 
 /** One transaction of the provider's view of an order, as far as the books need it (minor units). */
 export interface BooksTransaction {
+  id: string;
   kind: string;
+  /** What it was made for (a hold: the amount held). */
+  amount: number;
   /**
    * accepted, authorised, captured, cancelled, refused, error, refunded: settled states. Any
    * other (a state in transit, one the adapter does not know) leaves the order in doubt.
@@ -26,16 +29,37 @@ export interface BooksFacts {
   amountRefunded: number;
   /** Ledger rows whose outcome is not known yet: requested (a call under way) or in doubt. */
   unsettledRows: number;
+  /** The request's amount: what a hold must guarantee (minor units). */
+  amount: number;
+  /**
+   * The request's own transaction at the provider: its hold (an IMPRINT held or captured), its
+   * payment (a DEPOSIT). Null when none is recorded (a request never paid, or written before).
+   */
+  transactionId: string | null;
 }
 
 /**
  * net_differs: the provider's net is not `amount_captured − amount_refunded`;
- * hold_open: a hold is open at the provider while the request may not have one;
+ * hold_open: a hold is open at the provider while the request may not have one, or a second
+ * hold beside the request's own;
+ * hold_missing: the request shows a hold (AUTHORISED_TO_VALIDATE) that is not open at the
+ * provider (refused, lapsed, released, or another transaction than its own);
+ * hold_differs: the request's hold is open for another amount than the request's;
+ * capture_differs: the request's own transaction does not keep what payreq counts (captured
+ * less refunded): the money moved on another transaction;
  * unsettled: an operation's outcome is unknown on payreq's side (in doubt, or under way);
  * in_transit: the provider shows a transaction not settled yet (or in a state not known);
  * unavailable: the provider's view could not be read.
  */
-export type BooksProblem = 'net_differs' | 'hold_open' | 'unsettled' | 'in_transit' | 'unavailable';
+export type BooksProblem =
+  | 'net_differs'
+  | 'hold_open'
+  | 'hold_missing'
+  | 'hold_differs'
+  | 'capture_differs'
+  | 'unsettled'
+  | 'in_transit'
+  | 'unavailable';
 
 export type BooksVerdictKind = 'agree' | 'disagree' | 'in_doubt';
 
@@ -65,6 +89,51 @@ const SETTLED_STATUSES: ReadonlySet<string> = new Set([
  * lapses it at the end of its own delay, so a hold still shown there is not the hotel's to fix.
  */
 export const HOLD_MAY_BE_OPEN: ReadonlySet<Status> = new Set<Status>(['AUTHORISED_TO_VALIDATE', 'EXPIRED']);
+
+/** Each problem in words, for logs and the command line. */
+export const BOOKS_PROBLEM_WORDS: Readonly<Record<BooksProblem, string>> = {
+  net_differs: 'nets differ',
+  hold_open: 'a hold is open at the provider',
+  hold_missing: "the request's hold is not open at the provider",
+  hold_differs: "the request's hold is open for another amount",
+  capture_differs: "the request's own transaction does not keep what payreq counts",
+  unsettled: 'an operation is in doubt or under way',
+  in_transit: 'the provider has a transaction in transit',
+  unavailable: "the provider's view could not be read",
+};
+
+/** The problems that leave an order in doubt rather than in disagreement. */
+const DOUBTS: ReadonlySet<BooksProblem> = new Set(['unsettled', 'in_transit', 'unavailable']);
+
+/**
+ * The invariant both ways, for holds and captures: a request that shows a hold has exactly one
+ * open at the provider, its own, for its amount; no other hold is open on the order (but
+ * where the request may keep one: an EXPIRED request's lapsing hold); a captured request took
+ * what payreq counts on its own transaction.
+ */
+function holdProblems(
+  facts: BooksFacts,
+  transactions: readonly BooksTransaction[],
+  open: readonly BooksTransaction[],
+): BooksProblem[] {
+  const problems: BooksProblem[] = [];
+  const own = facts.transactionId ? transactions.find((t) => t.id === facts.transactionId) : undefined;
+  if (facts.status === 'AUTHORISED_TO_VALIDATE') {
+    if (own?.kind !== 'hold' || own.status !== 'authorised') problems.push('hold_missing');
+    else if (own.amount !== facts.amount) problems.push('hold_differs');
+    if (open.some((t) => t.id !== own?.id)) problems.push('hold_open');
+    return problems;
+  }
+  if (open.length > 0 && !(facts.status !== null && HOLD_MAY_BE_OPEN.has(facts.status))) problems.push('hold_open');
+  // What the request's own transaction kept (a refund the same day lowers the payment itself,
+  // a later one is its own transaction): what payreq counts as kept.
+  const captured = facts.status === 'CAPTURED' || facts.status === 'REFUNDED';
+  const kept = own ? own.capturedAmount - own.refundedAmount : 0;
+  if (captured && own && (own.kind === 'hold' || own.kind === 'payment') && kept !== payreqNet(facts)) {
+    problems.push('capture_differs');
+  }
+  return problems;
+}
 
 /** The provider's net for an order: what its payments and holds took, less what went back. */
 export function providerNet(transactions: readonly BooksTransaction[]): number {
@@ -103,12 +172,13 @@ export function compareBooks(facts: BooksFacts, transactions: readonly BooksTran
     };
   }
   const theirs = providerNet(transactions);
-  const openHolds = transactions.filter((t) => t.kind === 'hold' && t.status === 'authorised').length;
+  const open = transactions.filter((t) => t.kind === 'hold' && t.status === 'authorised');
+  const openHolds = open.length;
   if (transactions.some((t) => !SETTLED_STATUSES.has(t.status))) problems.push('in_transit');
   if (theirs !== ours) problems.push('net_differs');
-  if (openHolds > 0 && !(facts.status !== null && HOLD_MAY_BE_OPEN.has(facts.status))) problems.push('hold_open');
+  problems.push(...holdProblems(facts, transactions, open));
   const doubt = problems.includes('unsettled') || problems.includes('in_transit');
-  const differs = problems.includes('net_differs') || problems.includes('hold_open');
+  const differs = problems.some((p) => !DOUBTS.has(p));
   return {
     verdict: doubt ? 'in_doubt' : differs ? 'disagree' : 'agree',
     providerNet: theirs,

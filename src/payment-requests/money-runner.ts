@@ -8,6 +8,7 @@ import type {
   RequestedRow,
 } from '../db/index.js';
 import {
+  AccountGone,
   type MoneyAnswer,
   type PaymentProvider,
   type ProviderAnswer,
@@ -276,6 +277,18 @@ export function moneyRunner(deps: RunnerDeps) {
         const entry = facts(row.id, token ? { ...move.entry, claimToken: token } : move.entry);
         let s: Settled;
         const provider = await accountOf(byTenant, move.entry, row);
+        if (provider instanceof AccountGone && move.entry.kind === 'hold') {
+          // The card was registered on an account the hotel no longer has: no hold can ever be
+          // placed with it. A failed guarantee, so the guest is asked to register the card again.
+          s = {
+            entry,
+            outcome: 'refused',
+            error: `the card was registered on an account this hotel no longer has (${provider.message}): the guest must register it again`,
+          };
+          settled.push(s);
+          results[i] = s;
+          continue;
+        }
         if (!provider || provider instanceof ProviderError) {
           // No provider to ask (an account removed, say): nothing was sent, nothing moved.
           s = { entry, outcome: 'failed', error: provider?.message ?? 'no provider' };

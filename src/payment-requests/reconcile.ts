@@ -1,6 +1,11 @@
-import { type Database, type LedgerEntry, PG, pgCode, type Repositories } from '../db/index.js';
-import type { Currency } from '../domain/index.js';
-import { orderAcrossAccounts, type ProviderOrder, type ProviderRegistry } from '../providers/index.js';
+import { type Database, type LedgerEntry, PG, pgCode, type Repositories, recordIncident } from '../db/index.js';
+import { BOOKS_PROBLEM_WORDS, type Currency, compareBooks, type Status } from '../domain/index.js';
+import {
+  orderAcrossAccounts,
+  type ProviderOrder,
+  type ProviderRegistry,
+  type ProviderTransaction,
+} from '../providers/index.js';
 import type { MoneyOperation, MoneyRunner } from './money-runner.js';
 import { captureOperation } from './operations/capture.js';
 import { giveBackOperation } from './operations/give-back.js';
@@ -105,15 +110,6 @@ function operationFor(entry: Pick<LedgerEntry, 'kind' | 'incident'>): MoneyOpera
     default:
       return undefined;
   }
-}
-
-/** The provider's net for an order: what its payments and holds took, less what went back. */
-function providerNet(order: ProviderOrder): number {
-  let net = 0;
-  for (const t of order.transactions) {
-    if (t.kind === 'payment' || t.kind === 'hold') net += t.capturedAmount - t.refundedAmount;
-  }
-  return net;
 }
 
 /**
@@ -360,8 +356,11 @@ export function reconciler(deps: ReconcilerDeps) {
         const ids = await repos.reconcileCheck.page(after, size);
         if (ids.length === 0) break;
         for (const id of ids) {
-          const problem = await checkRequest(id);
-          if (problem) result.mismatches.push(problem);
+          const { mismatch, stray, lastId, status } = await inspect(id);
+          if (mismatch) result.mismatches.push(mismatch);
+          if (stray.length > 0 && lastId) {
+            result.given_back += await giveBackStrayHolds(id, stray, { lastId, status: status ?? null });
+          }
         }
         const stillLeft = await repos.reconcileCheck.strike(taken.lease, ids, CHECK_LEASE_SECONDS);
         // The lease ran out meanwhile and another run carries on: these checks stand, the rest is theirs.
@@ -377,33 +376,106 @@ export function reconciler(deps: ReconcilerDeps) {
     }
   }
 
-  async function checkRequest(requestId: string): Promise<Mismatch | undefined> {
+  /**
+   * The books rule for one request, as the books check applies it (domain/books.ts), both
+   * ways: the nets agree, a request that shows a hold has exactly its own open at the
+   * provider, and no other hold is open. At rest only: an operation in doubt or under way is
+   * reconcile's to settle first. `stray`: holds open at the provider that the request does
+   * not own and may not keep.
+   */
+  async function inspect(
+    requestId: string,
+  ): Promise<{ mismatch?: Mismatch; stray: ProviderTransaction[]; lastId?: string; status?: Status | null }> {
     const entries = await ledger.forRequest(requestId);
-    const first = entries[0];
-    if (!first) return undefined;
+    if (!entries[0]) return { stray: [] };
+    const lastId = entries[entries.length - 1]?.id;
     const row = await repos.paymentRequests.findAnyTenant(requestId);
+    const reference = row?.reference ?? null;
     const order = await wholeOrderOf(entries, requestId);
     if (!order)
-      return { payment_request_id: requestId, reference: row?.reference ?? null, problem: 'order view unavailable' };
-    const ours = row ? row.amount_captured - row.amount_refunded : 0;
-    const theirs = providerNet(order);
-    if (ours !== theirs) {
-      return {
-        payment_request_id: requestId,
-        reference: row?.reference ?? null,
-        problem: `provider net ${theirs} differs from payreq's ${ours} (minor units)`,
-      };
+      return { mismatch: { payment_request_id: requestId, reference, problem: 'order view unavailable' }, stray: [] };
+    const v = compareBooks(
+      {
+        status: row?.status ?? null,
+        amountCaptured: row?.amount_captured ?? 0,
+        amountRefunded: row?.amount_refunded ?? 0,
+        unsettledRows: entries.filter((e) => e.state === 'requested' || e.state === 'in_doubt').length,
+        amount: row?.amount ?? 0,
+        transactionId: row?.provider_transaction_id ?? null,
+      },
+      order.transactions,
+    );
+    if (v.verdict !== 'disagree') return { stray: [] };
+    const words = v.problems.map((p) =>
+      p === 'net_differs'
+        ? `provider net ${v.providerNet} differs from payreq's ${v.payreqNet} (minor units)`
+        : `${BOOKS_PROBLEM_WORDS[p]} (request ${row?.status ?? 'deleted'})`,
+    );
+    const mayKeep = row?.status === 'EXPIRED';
+    const stray = mayKeep
+      ? []
+      : order.transactions.filter(
+          (t) =>
+            t.kind === 'hold' &&
+            t.status === 'authorised' &&
+            !(row?.status === 'AUTHORISED_TO_VALIDATE' && t.id === row.provider_transaction_id),
+        );
+    const mismatch = { payment_request_id: requestId, reference, problem: words.join('; ') };
+    return { mismatch, stray, lastId, status: row?.status ?? null };
+  }
+
+  async function checkRequest(requestId: string): Promise<Mismatch | undefined> {
+    return (await inspect(requestId)).mismatch;
+  }
+
+  /**
+   * Gives back holds open at the provider that no request owns (a second hold landing late, a
+   * hold left open on a request that ended): each recorded as misplaced money (an incident on
+   * the request, in its history) and cancelled through the money runner, as money that arrived
+   * where it should not. A hold already recorded so is not recorded twice; nothing is done if
+   * anything moved on the request since its ledger was read (`lastId`): a hold being placed
+   * right then has its ledger row open, and is never taken for a stray one.
+   */
+  async function giveBackStrayHolds(
+    requestId: string,
+    stray: readonly ProviderTransaction[],
+    seen: { lastId: string; status: Status | null },
+  ): Promise<number> {
+    let given = 0;
+    const entries = await ledger.forRequest(requestId);
+    const first = entries[0];
+    if (!first) return 0;
+    for (const hold of stray) {
+      const reason = `a hold open at the provider that the request does not own (${hold.id})`;
+      const incident = await deps.db.transaction(async (tx) => {
+        if (!(await ledger.quietSince(tx, requestId, seen.lastId))) return undefined;
+        if (await ledger.hasRecordedHold(tx, requestId, hold.id)) return undefined;
+        const ledgerId = await ledger.recordReported(tx, {
+          paymentRequestId: requestId,
+          tenantId: first.tenant_id,
+          kind: 'hold',
+          amount: hold.amount,
+          currency: hold.currency,
+          provider: first.provider,
+          providerTransactionId: hold.id,
+          idempotencyKey: `stray-hold:${requestId}:${hold.id}`,
+          incident: reason,
+          actor: { source: 'job', actor: 'reconcile' },
+          ...(typeof hold.account === 'number' ? { providerAccount: hold.account } : {}),
+        });
+        await recordIncident(tx, {
+          paymentRequestId: requestId,
+          tenantId: first.tenant_id,
+          status: seen.status,
+          actor: { source: 'job', actor: 'reconcile' },
+          ledgerId,
+          detail: { incident: reason, transaction_id: hold.id, amount: hold.amount },
+        });
+        return ledger.find(ledgerId, tx);
+      });
+      if (incident && (await giveBack(runner, incident))) given++;
     }
-    const openHold = order.transactions.some((t) => t.kind === 'hold' && t.status === 'authorised');
-    // An expired hold lapses at the provider at the end of its own delay: not a mismatch.
-    if (openHold && row?.status !== 'AUTHORISED_TO_VALIDATE' && row?.status !== 'EXPIRED') {
-      return {
-        payment_request_id: requestId,
-        reference: row?.reference ?? null,
-        problem: `a hold is open at the provider while the request is ${row?.status ?? 'deleted'}`,
-      };
-    }
-    return undefined;
+    return given;
   }
 }
 export type Reconciler = ReturnType<typeof reconciler>;

@@ -3,6 +3,7 @@ import type { SecretBox } from '../secrets/index.js';
 import { lyraRequestTimeoutMs } from './call-limits.js';
 import { claimedOrderId, type LyraAccount, lyraProvider } from './lyra/index.js';
 import {
+  AccountGone,
   IgnoredNotification,
   InvalidNotificationError,
   type PaymentProvider,
@@ -188,10 +189,10 @@ export function accountRegistry(opts: AccountRegistryOptions): ProviderRegistry 
       const hit = past.get(`${tenantId}:${version}`);
       if (hit) return hit;
       const row = await opts.accounts.findVersion(tenantId, version);
-      if (!row) throw new ProviderError('unavailable', `tenant ${tenantId} has no account version ${version}`);
+      if (!row) throw new AccountGone(`tenant ${tenantId} has no account version ${version}`);
       if (row.provider !== 'lyra') {
         if (opts.sandbox) return opts.sandbox;
-        throw new ProviderError('unavailable', `tenant ${tenantId}: account version ${version} was the sandbox`);
+        throw new AccountGone(`tenant ${tenantId}: account version ${version} was the sandbox`);
       }
       return pastFor(row);
     },

@@ -10,6 +10,7 @@ export { holdDaysTold, holdLimitSeconds } from './hold-limits.js';
 export { checkLyraCredentials } from './lyra/index.js';
 export { type OrderAccount, orderAcrossAccounts } from './order-across-accounts.js';
 export {
+  AccountGone,
   type EmbeddedCardForm,
   type GuestCheckout,
   type GuestCheckoutInput,

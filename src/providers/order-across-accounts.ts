@@ -22,7 +22,8 @@ export async function orderAcrossAccounts(
   const distinct = new Map(accounts.map((a) => [`${a.provider}:${a.provider_account}`, a]));
   const views: ProviderOrder[] = [];
   for (const a of distinct.values()) {
-    views.push(await (await providers.forAccount(tenantId, a.provider, a.provider_account)).getOrder(orderId));
+    const view = await (await providers.forAccount(tenantId, a.provider, a.provider_account)).getOrder(orderId);
+    views.push({ ...view, transactions: view.transactions.map((t) => ({ ...t, account: a.provider_account })) });
   }
   const [first, ...rest] = views;
   if (!first || rest.length === 0) return first;

@@ -37,6 +37,17 @@ export class ProviderError extends Error {
   }
 }
 
+/**
+ * The tenant's account a transaction or card belongs to is no longer known to payreq: nothing
+ * can be asked of it, nothing was sent. A hold on a card registered there can never be placed.
+ */
+export class AccountGone extends ProviderError {
+  constructor(message: string) {
+    super('unavailable', message);
+    this.name = 'AccountGone';
+  }
+}
+
 /** A notification whose signature does not verify, or that cannot be read: changes nothing. */
 export class InvalidNotificationError extends Error {
   constructor(message: string) {
@@ -227,6 +238,8 @@ export interface ProviderTransaction {
   /** Our idempotency keys of the operations that created or moved it, where the provider keeps them. */
   keys: string[];
   createdAt: Date;
+  /** The tenant's account (its version) whose view showed it, when an order is read across accounts. */
+  account?: number | null;
 }
 
 /** The provider's view of an order (the payment request): what reconcile trusts. */

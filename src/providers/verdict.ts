@@ -64,20 +64,20 @@ function undecided(t: ProviderTransaction): Verdict | undefined {
 }
 
 /**
- * A hold's verdict by its own transaction: open, or opened then captured, released or lapsed
- * (it was placed); refused or failed (nothing held). A transaction the provider captures by
+ * A hold's verdict by its own transaction: refused or failed (nothing held); open, or opened
+ * then captured, released or lapsed (it was placed). A transaction the provider captures by
  * itself (a payment, not a hold) is money taken where a hold was asked: an operator decides.
  */
 export function holdVerdict(t: ProviderTransaction): Verdict {
   const wait = undecided(t);
   if (wait) return wait;
+  if (t.status === 'refused' || t.status === 'error') return refused(t);
   if (t.kind !== 'hold') {
     return {
       kind: 'unknown',
       why: `${t.id} is a ${t.kind} (${t.providerStatus}), not a hold: money may have been taken`,
     };
   }
-  if (t.status === 'refused' || t.status === 'error') return refused(t);
   return done(t);
 }
 
@@ -136,11 +136,13 @@ export const transactionVerdict: VerdictRule = (entry, order, { known }) => {
     case 'hold': {
       if (byKey) return holdVerdict(byKey);
       if (order.keysKept) return { kind: 'not_done' };
+      // Without keys: a debit on the order made since the hold was asked, not in the books.
       const since = entry.created_at.getTime() - CLOCK_SKEW_MS;
-      const mine = order.transactions.filter(
-        (t) => (t.kind === 'hold' || t.kind === 'payment') && !known.has(t.id) && t.createdAt.getTime() >= since,
-      );
-      const verdicts = mine.filter((t) => t.kind === 'hold').map(holdVerdict);
+      const verdicts = order.transactions
+        .filter(
+          (t) => (t.kind === 'hold' || t.kind === 'payment') && !known.has(t.id) && t.createdAt.getTime() >= since,
+        )
+        .map(holdVerdict);
       return (
         verdicts.find((v) => v.kind === 'done') ??
         verdicts.find((v) => v.kind === 'in_flight' || v.kind === 'unknown') ??

@@ -106,7 +106,8 @@ describe(`books check against the sandbox (${ENGINE})`, { timeout: 120_000 }, ()
     assert.equal(line.verdict, 'disagree');
     assert.equal(line.detail.provider_net, 8000);
     assert.equal(line.detail.payreq_net, 0);
-    assert.deepEqual(line.detail.problems, ['net_differs']);
+    // Both ways: the money taken, and the hold the request shows no longer open.
+    assert.deepEqual(line.detail.problems, ['net_differs', 'hold_missing']);
     assert.equal(r.opened, 1);
     // Seen again: the same incident, not a second one.
     assert.equal((await check(hotel)).opened, 0);
@@ -154,7 +155,7 @@ describe(`books check against the sandbox (${ENGINE})`, { timeout: 120_000 }, ()
     assert.ok(line);
     assert.equal(line.verdict, 'in_doubt');
     assert.equal(line.detail.in_doubt_rows, 1);
-    assert.deepEqual(line.detail.problems, ['unsettled', 'net_differs']);
+    assert.deepEqual(line.detail.problems, ['unsettled', 'net_differs', 'hold_missing']);
     // In doubt is not a disagreement: no incident; the Books page lists the operation instead.
     assert.equal(r.opened, 0);
     const doubt = await t.repos.books.inDoubtOperations(hotel.tenantId, 0, 10);
@@ -213,24 +214,24 @@ describe(`books check against the sandbox (${ENGINE})`, { timeout: 120_000 }, ()
   test('an incident resolves once the books agree again', async () => {
     const hotel = await t.newTenant('Hôtel Réparé');
     const r1 = await held(hotel);
-    const view = await sandboxOf(t.app).capture({
+    // A second hold on the order, made at the provider: the request owns only its first.
+    const stray = `txn_stray_${r1.uuid.slice(0, 8)}`;
+    await t.db.query(
+      `INSERT INTO sandbox_transactions (id, order_id, kind, status, amount, currency, token)
+       SELECT $2, order_id, 'hold', 'authorised', amount, currency, token FROM sandbox_transactions WHERE id = $1`,
+      [r1.transactionId, stray],
+    );
+    const before = await check(hotel);
+    assert.equal(before.summary.disagree, 1);
+    assert.deepEqual(lineOf(before, r1.reference)?.detail.problems, ['hold_open']);
+    // Put right at the provider: the second hold released there. The ledger does not move,
+    // and the next check still looks at the order, because its incident is open.
+    await sandboxOf(t.app).release({
       orderId: r1.uuid,
       reference: r1.reference,
       currency: 'EUR',
-      idempotencyKey: `provider-side:${r1.uuid}`,
-      transactionId: r1.transactionId,
-      amountCents: 8000,
-    });
-    assert.equal((await check(hotel)).summary.disagree, 1);
-    // Put right at the provider: the money given back there. The ledger does not move, and the
-    // next check still looks at the order, because its incident is open.
-    await sandboxOf(t.app).refund({
-      orderId: r1.uuid,
-      reference: r1.reference,
-      currency: 'EUR',
-      idempotencyKey: `provider-side-refund:${r1.uuid}`,
-      transactionId: view.transactionId,
-      amountCents: 8000,
+      idempotencyKey: `provider-side-release:${r1.uuid}`,
+      transactionId: stray,
     });
     const r = await check(hotel, { since: new Date(Date.now() + 60_000) });
     assert.deepEqual(r.summary, { orders: 1, agree: 1, disagree: 0, in_doubt: 0 });

@@ -168,4 +168,55 @@ describe(`Lyra: money of the account a hotel left goes to that account (${ENGINE
     assert.equal((await row(r.uuid))?.status, 'CANCELLED');
     await booksAgree(r.uuid);
   });
+
+  const job = () =>
+    createDeferredPayments(
+      { holds: t.repos.deferredHolds, runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens },
+      JOB_DATE,
+    );
+
+  test('a card registered on TEST and held after go-live is held on the TEST account, which knows its token', async () => {
+    const { hotel } = await hotelOnTest('Hôtel du Jeton');
+    const r = await createRequest(
+      t,
+      { request_type: 'IMPRINT', amount: 80, reservation_data: { checkin: CHECKIN } },
+      hotel,
+    );
+    assert.equal((await guestPays(await formOf(hotel, r, 'IMPRINT'))).status, 200);
+    await goLive(hotel);
+    const run = await job();
+    assert.equal(run.held, 1, JSON.stringify(run));
+    assert.equal((await row(r.uuid))?.status, 'AUTHORISED_TO_VALIDATE');
+    assert.deepEqual(notOnTest(r.uuid), [], 'no call went to the PRODUCTION shop, which would answer PSP_030');
+    assert.deepEqual(on(production, r.uuid), []);
+    await booksAgree(r.uuid);
+  });
+
+  test('a card registered on an account payreq no longer has: a failed guarantee the hotel can act on', async () => {
+    const { hotel, testVersion } = await hotelOnTest('Hôtel Disparu');
+    const r = await createRequest(
+      t,
+      { request_type: 'IMPRINT', amount: 80, reservation_data: { checkin: CHECKIN } },
+      hotel,
+    );
+    assert.equal((await guestPays(await formOf(hotel, r, 'IMPRINT'))).status, 200);
+    await goLive(hotel);
+    // The TEST account's record is gone (removed by hand): nobody can ask it anything.
+    await t.db.query('DELETE FROM provider_account_versions WHERE tenant_id = $1 AND version = $2', [
+      hotel.tenantId,
+      testVersion,
+    ]);
+    const run = await job();
+    assert.equal(run.held, 0, JSON.stringify(run));
+    const failed = await row(r.uuid);
+    assert.deepEqual([failed?.status, failed?.guarantee_failures], ['ERROR', 1]);
+    const hold = await t.db.query<{ state: string; error: string }>(
+      "SELECT state, error FROM money_ledger WHERE payment_request_id = $1 AND kind = 'hold'",
+      [r.uuid],
+    );
+    assert.equal(hold.rows[0]?.state, 'refused');
+    assert.match(hold.rows[0]?.error ?? '', /registered on an account this hotel no longer has/);
+    // Nothing was asked of any shop.
+    assert.equal(fake.calls.filter((c) => c.body.orderId === r.uuid && c.service === 'Charge/CreatePayment').length, 0);
+  });
 });

@@ -244,4 +244,69 @@ describe(`Lyra: refusals read as refusals, and nothing waits for ever (${ENGINE}
     assert.deepEqual([(await find(id))?.amount_refunded, (await find(id))?.pending_action], [1000, null]);
     assert.equal(await t.app.payreq.reconciler.checkRequest(id), undefined);
   });
+
+  /** An IMPRINT whose card is registered on Lyra, ready for the daily job's hold. */
+  async function registered(amount: number) {
+    const c = await createRequest(t, { request_type: 'IMPRINT', amount, reservation_data: { checkin: CHECKIN } });
+    await arrangeStatus(t.db, c.uuid, 'PENDING');
+    await guestPays(c.uuid, c.reference, 'IMPRINT', 0, LYRA_CARDS.accepted);
+    return c.uuid;
+  }
+  const holdJob = () =>
+    createDeferredPayments(
+      { holds: t.repos.deferredHolds, runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens },
+      D,
+    );
+
+  test('a silent hold Lyra takes as a payment (AUTHORISED) is never kept as a hold: cancelled, a failed guarantee', async () => {
+    const id = await registered(90);
+    fake.store.capturesAutomatically = true;
+    try {
+      const run = await holdJob();
+      assert.equal(run.held, 0, JSON.stringify(run));
+    } finally {
+      fake.store.capturesAutomatically = false;
+    }
+    const debit = fake.store.order(id).find((x) => x.operationType === 'DEBIT');
+    assert.equal(debit?.detailedStatus, 'CANCELLED', 'cancelled before the nightly batch takes it');
+    fake.store.runBatch();
+    assert.equal(fake.store.get(debit.uuid).detailedStatus, 'CANCELLED', 'nothing remitted');
+    const row = await find(id);
+    assert.deepEqual([row?.status, row?.guarantee_failures], ['ERROR', 1], 'a failed guarantee, the guest asked again');
+    const hold = await t.db.query<{ state: string; error: string }>(
+      "SELECT state, error FROM money_ledger WHERE payment_request_id = $1 AND kind = 'hold'",
+      [id],
+    );
+    assert.equal(hold.rows[0]?.state, 'refused');
+    assert.match(hold.rows[0]?.error ?? '', /captured automatically/, 'the reason the hotel can act on');
+    assert.equal(await t.app.payreq.reconciler.checkRequest(id), undefined);
+  });
+
+  for (const outcome of ['AUTHORISED', 'REFUSED'] as const) {
+    test(`a capture answered WAITING_AUTHORISATION is in flight until Lyra decides: ${outcome}`, async () => {
+      const id = await registered(60);
+      await holdJob();
+      const hold = (await find(id))?.provider_transaction_id as string;
+      fake.store.validateWaits(hold, outcome);
+      await rejects504(t.app.payreq.commands.capture(tenant(), id, undefined, admin));
+      await graceOver(id);
+      const waiting = await t.app.payreq.reconciler.reconcile();
+      assert.equal(waiting.unknown, 1, 'in flight: it waits, whatever the grace');
+      assert.equal((await find(id))?.pending_action, 'capture');
+      fake.remit();
+      await t.app.payreq.reconciler.reconcile();
+      const row = await find(id);
+      if (outcome === 'AUTHORISED') {
+        assert.deepEqual([row?.status, row?.amount_captured, row?.pending_action], ['CAPTURED', 6000, null]);
+        assert.equal(await t.app.payreq.reconciler.checkRequest(id), undefined);
+      } else {
+        // Refused at the batch: nothing was captured, and the hold is gone with it.
+        assert.deepEqual([row?.status, row?.amount_captured, row?.pending_action], ['AUTHORISED_TO_VALIDATE', 0, null]);
+        const [capture] = (await ledger(id, 'capture')).rows;
+        assert.deepEqual([capture?.state, capture?.provider_status], ['refused', 'REFUSED']);
+        const problem = await t.app.payreq.reconciler.checkRequest(id);
+        assert.match(problem?.problem ?? '', /the request's hold is not open at the provider/);
+      }
+    });
+  }
 });

@@ -242,6 +242,13 @@ export function fakeStore(clock: FakeClock = fakeClock()) {
       return t;
     },
 
+    /**
+     * INVENTED test control: the shop captures every payment automatically, whatever the call's
+     * `manualValidation` says (a shop whose validation mode is forced to automatic in its back
+     * office, as Lyra lets a merchant set the default; vads-validation-mode).
+     */
+    capturesAutomatically: false,
+
     /** SILENT CreatePayment with a saved card: authorised now, held for validation when asked. */
     silentPayment(p: {
       orderId: string;
@@ -254,13 +261,14 @@ export function fakeStore(clock: FakeClock = fakeClock()) {
       const card = cards.get(p.token);
       if (!card || card.cancelledAt) throw new FakeServiceError('PSP_030', 'token invalid or unknown');
       const refusal = decide(card.pan, false, card.refusalCode);
+      const manual = p.manualValidation && !this.capturesAutomatically;
       return create({
         orderId: p.orderId,
         amount: p.amount,
         currency: p.currency,
         operationType: 'DEBIT',
-        detailedStatus: refusal?.detailedStatus ?? (p.manualValidation ? 'AUTHORISED_TO_VALIDATE' : 'AUTHORISED'),
-        manualValidation: p.manualValidation,
+        detailedStatus: refusal?.detailedStatus ?? (manual ? 'AUTHORISED_TO_VALIDATE' : 'AUTHORISED'),
+        manualValidation: manual,
         paymentMethodToken: p.token,
         pan: card.pan,
         metadata: p.metadata,

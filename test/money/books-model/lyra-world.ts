@@ -112,6 +112,8 @@ export async function lyraWorld(): Promise<ProviderWorld<string>> {
       if (fault === 'lost') fake.failNext(service, 'lose');
       if (fault === 'down') fake.failNext(service, 'hang');
       if (fault === 'odd') fake.failNext(service, { answerStatus: 'UNDER_VERIFICATION' });
+      // Lyra then shows the transaction in a status no table knows, until it decides.
+      if (fault === 'unknown') fake.failNext(service, { answerStatus: 'SOMETHING_NEW', stored: true });
       if (fault === 'late') {
         // A capture reads the hold first: two slow answers pass the bound, and the answer comes late.
         if (call === 'capture') fake.failNext('Transaction/Get', 'slow', { delayMs: SLOW_MS });
@@ -125,17 +127,37 @@ export async function lyraWorld(): Promise<ProviderWorld<string>> {
     quiet: () => fake.idle(),
     async view(orderId) {
       let net = 0;
-      let openHold = false;
+      const openHolds: { id: string; amount: number }[] = [];
       for (const { store } of fake.shops()) {
         for (const x of store.order(orderId)) {
           if (x.operationType !== 'DEBIT') continue;
           if (x.detailedStatus === 'AUTHORISED' || x.detailedStatus === 'CAPTURED') {
             net += x.amount - (x.refundAmount ?? 0);
           }
-          if (x.detailedStatus === 'AUTHORISED_TO_VALIDATE') openHold = true;
+          if (x.detailedStatus === 'AUTHORISED_TO_VALIDATE') openHolds.push({ id: x.uuid, amount: x.amount });
         }
       }
-      return { net, openHold };
+      return { net, openHolds };
+    },
+    async landLateHold(orderId) {
+      for (const { store } of fake.shops()) {
+        const card = store.order(orderId).find((x) => x.operationType === 'VERIFICATION' && x.paymentMethodToken);
+        const token = card?.paymentMethodToken;
+        if (!token || !store.card(token) || store.card(token)?.cancelledAt) continue;
+        store.silentPayment({
+          orderId,
+          amount: 8000,
+          currency: 'EUR',
+          token,
+          manualValidation: true,
+          metadata: { payreq_key: `hold:late:${orderId}:${Date.now()}` },
+        });
+        return true;
+      }
+      return false;
+    },
+    decide() {
+      for (const { store } of fake.shops()) store.settleShown();
     },
     async switchAccount(hotel) {
       const now = current.get(hotel.tenantId) ?? 0;

@@ -32,7 +32,8 @@ export type Step =
   | { kind: 'job'; fault: Fault | null }
   | { kind: 'reconcile' }
   | { kind: 'switch' }
-  | { kind: 'remit' };
+  | { kind: 'remit' }
+  | { kind: 'late_hold'; i: number };
 
 const ACTIONS: readonly Action[] = ['capture', 'release', 'cancel', 'delete', 'refund'];
 /** Commands that move money come more often than those that end a request without it. */
@@ -48,7 +49,7 @@ const LIKELY_ACTIONS: readonly Action[] = [
   'cancel',
   'delete',
 ];
-const FAULTS: readonly Fault[] = ['lost', 'late', 'down', 'odd'];
+const FAULTS: readonly Fault[] = ['lost', 'late', 'down', 'odd', 'unknown'];
 /** The provider call an action makes, when it makes one. */
 const CALL_OF: Partial<Record<Action, MoneyCall>> = { capture: 'capture', release: 'release', refund: 'refund' };
 
@@ -92,6 +93,7 @@ function step(n: number, has: { switch: boolean; remit: boolean }): fc.Arbitrary
     },
     { weight: 3, arbitrary: fc.record({ kind: fc.constant('job' as const), fault: fault() }) },
     { weight: 1, arbitrary: fc.constant({ kind: 'reconcile' as const }) },
+    { weight: 1, arbitrary: fc.record({ kind: fc.constant('late_hold' as const), i }) },
   ];
   if (has.switch) arbitraries.push({ weight: 2, arbitrary: fc.constant({ kind: 'switch' as const }) });
   if (has.remit) arbitraries.push({ weight: 1, arbitrary: fc.constant({ kind: 'remit' as const }) });
@@ -250,10 +252,30 @@ function booksModel<Form>(world: ProviderWorld<Form>) {
         now.captured - now.refunded,
         `${when}: ${id} (${now.status}) ${world.name} net ${provider.net}, payreq ${now.captured} - ${now.refunded}`,
       );
-      if (provider.openHold) {
-        assert.equal(now.status, 'AUTHORISED_TO_VALIDATE', `${when}: ${id} a hold is open at ${world.name}`);
+      // Both ways: a request that shows a hold has exactly one open at the provider, its own,
+      // for its amount (or for the part a capture left after lowering it, which the books
+      // check reports); no hold is open anywhere else.
+      const open = provider.openHolds;
+      if (now.status === 'AUTHORISED_TO_VALIDATE') {
+        const own = row?.provider_transaction_id;
+        assert.deepEqual(
+          open.map((h) => h.id),
+          [own],
+          `${when}: ${id} shows a hold: ${world.name} has ${JSON.stringify(open)}, payreq names ${own}`,
+        );
+        assert.ok(
+          [AMOUNT * 100, PART_CAPTURE * 100].includes(open[0]?.amount ?? -1),
+          `${when}: ${id} hold of ${open[0]?.amount}`,
+        );
+      } else {
+        assert.deepEqual(open, [], `${when}: ${id} (${now.status}) a hold is open at ${world.name}`);
       }
     }
+  }
+
+  /** A hold lands late at the provider; the scheduled reconcile comes by and gives it back. */
+  async function lateHold(id: string): Promise<void> {
+    if (await world.landLateHold(id)) await reconcile();
   }
 
   /** One run: a hotel, its requests and the forms opened up front, then the steps, checked after each. */
@@ -304,14 +326,23 @@ function booksModel<Form>(world: ProviderWorld<Form>) {
         case 'remit':
           world.remit?.();
           break;
+        case 'late_hold':
+          await lateHold(request.uuid);
+          break;
       }
       await check(ids, seen, `step ${n} ${JSON.stringify(s)}`);
     }
+    // The provider decides what it showed in a status no table knows; reconcile then settles it.
+    world.decide?.();
     await reconcile();
     await check(ids, seen, 'after reconcile', true);
     for (const id of ids) {
       const problem = await t.app.payreq.reconciler.checkRequest(id);
-      assert.equal(problem, undefined, `payreq's own check of ${id}: ${JSON.stringify(problem)}`);
+      // The one disagreement payreq may leave at rest is the one it reports: a hold lowered by a
+      // partial capture that did not happen (Lyra lowers, then validates).
+      const lowered =
+        problem?.problem === "the request's hold is open for another amount (request AUTHORISED_TO_VALIDATE)";
+      if (!lowered) assert.equal(problem, undefined, `payreq's own check of ${id}: ${JSON.stringify(problem)}`);
     }
   };
 }

@@ -45,7 +45,7 @@ export async function sandboxWorld(): Promise<ProviderWorld<HostedCardForm>> {
       if (body) assert.ok((await postIpn(t, body)).status < 500);
     },
     arm(_call, fault: Fault) {
-      if (fault === 'lost' || fault === 'odd') provider.loseAnswers(true);
+      if (fault === 'lost' || fault === 'odd' || fault === 'unknown') provider.loseAnswers(true);
       if (fault === 'down') provider.failWith('unknown');
       if (fault === 'late') {
         late = gate();
@@ -67,7 +67,21 @@ export async function sandboxWorld(): Promise<ProviderWorld<HostedCardForm>> {
       for (const x of order.transactions) {
         if (x.kind === 'payment' || x.kind === 'hold') net += x.capturedAmount - x.refundedAmount;
       }
-      return { net, openHold: order.transactions.some((x) => x.kind === 'hold' && x.status === 'authorised') };
+      const open = order.transactions.filter((x) => x.kind === 'hold' && x.status === 'authorised');
+      return { net, openHolds: open.map((x) => ({ id: x.id, amount: x.amount })) };
+    },
+    async landLateHold(orderId) {
+      // Straight into the sandbox's books, as its vault would record a hold it completed late.
+      const r = await t.db.query(
+        `INSERT INTO sandbox_transactions (id, order_id, kind, status, amount, currency, token)
+         SELECT 'txn_late_' || substr(md5(random()::text), 1, 20), v.order_id, 'hold', 'authorised', p.amount,
+                p.currency, v.token
+           FROM sandbox_transactions v JOIN payment_requests p ON p.id = v.order_id
+          WHERE v.order_id = $1 AND v.kind = 'verification' AND v.status = 'accepted' AND v.token IS NOT NULL
+          ORDER BY v.id LIMIT 1`,
+        [orderId],
+      );
+      return (r.rowCount ?? 0) > 0;
     },
     close: () => t.close(),
   };

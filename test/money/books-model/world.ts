@@ -10,9 +10,11 @@ export type Card = 'good' | 'refused' | 'error' | 'blocked';
 /**
  * What happens to the money calls of one step. lost: done, the answer lost; late: done, the
  * answer after the timeout (or, where the provider's own timeout comes first, slow); down: not
- * done, no answer; odd: done, the answer showing a state the adapter cannot settle.
+ * done, no answer; odd: done, the answer showing a state the adapter cannot settle; unknown:
+ * done, and the provider then shows its transaction in a status no table knows, until it
+ * decides (the world's `decide`).
  */
-export type Fault = 'lost' | 'late' | 'down' | 'odd';
+export type Fault = 'lost' | 'late' | 'down' | 'odd' | 'unknown';
 
 /** The provider calls a model step can fault. */
 export type MoneyCall = 'capture' | 'release' | 'refund' | 'hold';
@@ -27,8 +29,8 @@ export interface ModelRequest {
 export interface ProviderView {
   /** Captured less refunded, minor units. */
   net: number;
-  /** A hold is open (authorised, waiting for capture or release). */
-  openHold: boolean;
+  /** The holds open (authorised, waiting for capture or release): each one's id and amount. */
+  openHolds: { id: string; amount: number }[];
 }
 
 /**
@@ -58,5 +60,12 @@ export interface ProviderWorld<Form> {
   switchAccount?(hotel: TenantWithKey): Promise<void>;
   /** The provider's nightly remittance: what was authorised goes to the bank. */
   remit?(): void;
+  /**
+   * A hold the provider completes after payreq gave up on it: a second hold on the order's
+   * registered card, under a key no ledger row has. False: the order has no card to hold.
+   */
+  landLateHold(orderId: string): Promise<boolean>;
+  /** The provider decides whatever it showed in a status no table knows (the `unknown` fault). */
+  decide?(): void;
   close(): Promise<void>;
 }
