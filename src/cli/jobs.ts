@@ -149,7 +149,8 @@ export const JOBS: readonly CliJob[] = [
         text:
           `reconcile_claims: ${r.examined} open operations, ${r.settled} settled as done, ${r.refused} as refused, ` +
           `${r.not_done} as not done, ` +
-          `${r.unknown} still in doubt, ${r.given_back} given back, ${r.claims_released} claims freed; ` +
+          `${r.unknown} still in doubt, ${r.given_back} given back, ${r.claims_released} claims freed, ` +
+          `${r.accounts_found} old rows given their account; ` +
           `${r.checked} of ${r.touched} requests touched in the window checked ` +
           `(${r.check_complete ? 'complete' : 'the next run carries on'}), ${r.mismatches.length} mismatches\n${mismatches}`,
       };

@@ -312,6 +312,41 @@ export function moneyLedgerRepository(db: Database) {
       return r.rows[0]?.quiet ?? false;
     },
 
+    /**
+     * Rows of a provider with accounts whose account was never recorded (written before
+     * accounts were), with a transaction to look for, not asked about in the last day; each
+     * with the account versions its tenant has had with that provider. Marked asked now.
+     */
+    async withoutAccount(limit: number): Promise<(LedgerEntry & { versions: number[] })[]> {
+      const r = await db.query<LedgerEntry & { versions: number[] }>(
+        `WITH picked AS (
+           SELECT l.id FROM money_ledger l
+            WHERE l.provider_account IS NULL AND l.provider <> 'sandbox'
+              AND COALESCE(l.provider_transaction_id, l.answer_transaction_id) IS NOT NULL
+              AND (l.account_asked_at IS NULL OR l.account_asked_at < now() - interval '1 day')
+              AND EXISTS (SELECT 1 FROM provider_account_versions v
+                           WHERE v.tenant_id = l.tenant_id AND v.provider = l.provider)
+            ORDER BY l.id LIMIT $1 FOR UPDATE SKIP LOCKED
+         ), marked AS (
+           UPDATE money_ledger l SET account_asked_at = now() FROM picked WHERE l.id = picked.id RETURNING l.*
+         )
+         SELECT ${COLUMNS},
+                ARRAY(SELECT v.version FROM provider_account_versions v
+                       WHERE v.tenant_id = m.tenant_id AND v.provider = m.provider ORDER BY v.version) AS versions
+           FROM marked m ORDER BY m.id`,
+        [limit],
+      );
+      return r.rows;
+    },
+
+    /** Records the account that showed a row's transaction, unless one was recorded meanwhile. */
+    async setAccount(id: string, version: number): Promise<void> {
+      await db.query('UPDATE money_ledger SET provider_account = $2 WHERE id = $1 AND provider_account IS NULL', [
+        id,
+        version,
+      ]);
+    },
+
     /** Whether a hold row (placed or given back as an incident) already names this transaction. */
     async hasRecordedHold(q: Queryable, paymentRequestId: string, transactionId: string): Promise<boolean> {
       const r = await q.query(

@@ -63,6 +63,8 @@ export interface ReconcileResult {
   unknown: number;
   given_back: number;
   claims_released: number;
+  /** Ledger rows written before accounts were recorded, given the account that shows their transaction. */
+  accounts_found: number;
   /** Requests touched in the check window (listed when it opened). */
   touched: number;
   /** Of these, how many are checked: by this run and by the earlier runs of the same window. */
@@ -92,6 +94,8 @@ export interface ReconcileOptions {
  */
 const CHECK_PAGE_SIZE = 500;
 const CHECK_PAGES_PER_RUN = 10;
+/** Rows without a recorded account a run asks about at most (an order view per account each). */
+const ACCOUNTS_PER_RUN = 50;
 /** A run holding the window renews this lease at each page; a run that died frees it when it runs out. */
 const CHECK_LEASE_SECONDS = 900;
 
@@ -237,6 +241,7 @@ export function reconciler(deps: ReconcilerDeps) {
       unknown: 0,
       given_back: 0,
       claims_released: 0,
+      accounts_found: 0,
       touched: 0,
       checked: 0,
       check_complete: false,
@@ -282,6 +287,7 @@ export function reconciler(deps: ReconcilerDeps) {
       }
 
       result.claims_released = await releaseStaleClaims(repos, opts.staleClaimSeconds ?? deps.graceSeconds);
+      result.accounts_found = await findAccounts(ACCOUNTS_PER_RUN);
 
       await checkWindow(opts, result);
       return result;
@@ -333,6 +339,34 @@ export function reconciler(deps: ReconcilerDeps) {
       return (await ledger.find(entry.id)) as LedgerEntry;
     },
   };
+
+  /**
+   * Gives rows written before accounts were recorded the account that made their transaction:
+   * each account the tenant has had with that provider is asked for the order, and the row
+   * takes the one account whose view shows its transaction. None, or more than one: the row
+   * stays as it is (read with the current account), asked again a day later. Never guessed.
+   */
+  async function findAccounts(limit: number): Promise<number> {
+    let found = 0;
+    const views = new Map<string, ProviderOrder | undefined>();
+    for (const row of await ledger.withoutAccount(limit)) {
+      const txn = row.provider_transaction_id ?? row.answer_transaction_id;
+      const showing: number[] = [];
+      for (const version of row.versions) {
+        const key = `${row.payment_request_id}:${version}`;
+        if (!views.has(key)) {
+          views.set(key, await orderOf({ ...row, provider_account: version }, row.payment_request_id));
+        }
+        if (views.get(key)?.transactions.some((t) => t.id === txn)) showing.push(version);
+      }
+      const [only] = showing;
+      if (showing.length === 1 && only !== undefined) {
+        await ledger.setAccount(row.id, only);
+        found++;
+      }
+    }
+    return found;
+  }
 
   /**
    * Checks the window's requests a page at a time, in request id order, striking each page off

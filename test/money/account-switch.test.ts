@@ -219,4 +219,43 @@ describe(`Lyra: money of the account a hotel left goes to that account (${ENGINE
     // Nothing was asked of any shop.
     assert.equal(fake.calls.filter((c) => c.body.orderId === r.uuid && c.service === 'Charge/CreatePayment').length, 0);
   });
+
+  test('rows written before accounts were recorded are given theirs by reconcile, asked of Lyra, never guessed', async () => {
+    const { hotel, testVersion } = await hotelOnTest('Hôtel Ancien');
+    const r = await createRequest(
+      t,
+      { request_type: 'IMPRINT', amount: 80, reservation_data: { checkin: CHECKIN } },
+      hotel,
+    );
+    assert.equal((await guestPays(await formOf(hotel, r, 'IMPRINT'))).status, 200);
+    await job();
+    await goLive(hotel);
+    // As if written before payreq recorded accounts: read with the current (PRODUCTION) one,
+    // where the hold looks absent.
+    await t.db.query('UPDATE money_ledger SET provider_account = NULL WHERE payment_request_id = $1', [r.uuid]);
+    const absent = await t.app.payreq.reconciler.checkRequest(r.uuid);
+    assert.match(absent?.problem ?? '', /hold is not open/, 'read with the current account, the hold looks absent');
+    const run = await t.app.payreq.reconciler.reconcile();
+    assert.equal(run.accounts_found, 2, JSON.stringify(run));
+    const accounts = await t.db.query<{ kind: string; provider_account: number | null }>(
+      'SELECT kind, provider_account FROM money_ledger WHERE payment_request_id = $1 ORDER BY id',
+      [r.uuid],
+    );
+    assert.deepEqual(
+      accounts.rows.map((x) => [x.kind, x.provider_account]),
+      [
+        ['verification', testVersion],
+        ['hold', testVersion],
+      ],
+    );
+    await booksAgree(r.uuid);
+    const capture = await t.call({ method: 'POST', url: `/api/payment-requests/${r.uuid}/capture/`, tenant: hotel });
+    assert.equal(capture.statusCode, 200, capture.body);
+    assert.deepEqual(
+      notOnTest(r.uuid).filter((service) => service !== 'Order/Get'),
+      [],
+      'the capture went to the TEST account (each account was only asked for the order)',
+    );
+    assert.equal((await row(r.uuid))?.status, 'CAPTURED');
+  });
 });

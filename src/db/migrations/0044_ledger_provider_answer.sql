@@ -18,3 +18,8 @@ ALTER TABLE money_ledger ADD COLUMN decline_code text;
 DROP INDEX money_ledger_one_giveback;
 CREATE UNIQUE INDEX money_ledger_one_giveback ON money_ledger (parent_id)
   WHERE incident IS NOT NULL AND kind IN ('refund', 'void') AND state NOT IN ('failed', 'refused');
+
+-- Rows written before accounts were recorded (provider_account NULL) are given theirs by
+-- reconcile, which asks each account the tenant has had which one shows the row's transaction
+-- (never guessed): when it last asked, so a row no account shows waits a day before the next ask.
+ALTER TABLE money_ledger ADD COLUMN account_asked_at timestamptz;
