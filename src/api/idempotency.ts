@@ -31,7 +31,9 @@ function fingerprintOf(request: FastifyRequest): string {
  * Runs a POST handler at most once per `Idempotency-Key`. The key is claimed by a
  * unique row before the handler runs, so two concurrent retries cannot both run it: the second
  * sees the claim and gets 409 until the first finishes, then the stored response. The same key
- * with another body is a 422. A 5xx or a 409 is not stored: a retry must be able to run.
+ * with another body is a 422, from the first call on. A 5xx or a 409 is not stored: the same
+ * request retried runs again (an operation in doubt then answers its true outcome), while the
+ * key stays bound to that request's body.
  */
 export async function withIdempotency(
   repos: Repositories,
@@ -43,7 +45,7 @@ export async function withIdempotency(
   const key = keyOf(request);
   if (key === undefined) return sendResult(reply, await run());
   const fingerprint = fingerprintOf(request);
-  if (!(await repos.idempotency.claim(caller.tenantId, key, fingerprint))) {
+  if (!(await repos.idempotency.claim(caller.tenantId, key, fingerprint, `${request.method} ${request.url}`))) {
     return answerFromStored(repos, reply, caller, key, fingerprint);
   }
 
@@ -135,7 +137,7 @@ async function answerFromStored(
 ): Promise<FastifyReply> {
   const stored = await repos.idempotency.find(caller.tenantId, key);
   if (!stored) throw errors.idempotencyInProgress(); // released between our two reads: let the client retry
-  if (stored.fingerprint !== fingerprint) throw errors.idempotencyMismatch();
+  if (stored.fingerprint !== fingerprint) throw errors.idempotencyMismatch(stored.request_line);
   if (stored.status_code === null || stored.response_body === null) throw errors.idempotencyInProgress();
   reply.header('idempotent-replayed', 'true');
   return sendSerialized(reply, stored.status_code, stored.response_body);

@@ -4,6 +4,8 @@ export interface StoredResponse {
   fingerprint: string;
   status_code: number | null;
   response_body: string | null;
+  /** The first request's method and path, which the key belongs to (null: stored before it was kept). */
+  request_line: string | null;
 }
 
 /** How long a key replays its first response. */
@@ -13,12 +15,13 @@ const ABANDONED_CLAIM = '2 minutes';
 
 /**
  * When a stored key may be taken over by a new request: it expired, or its claim was abandoned
- * by a request that died. One text, used by claim(), store() and the create statement
+ * by a request that died (a released key is not abandoned: only its own request takes it over). One text, used by claim(), store() and the create statement
  * (CREATE_SQL), so that the single-statement create takes over exactly the keys a claim would.
  * Qualified by the table name, as an ON CONFLICT ... WHERE needs.
  */
 export const KEY_TAKEOVER = `(idempotency_keys.created_at < now() - interval '${IDEMPOTENCY_TTL}'
-  OR (idempotency_keys.status_code IS NULL AND idempotency_keys.created_at < now() - interval '${ABANDONED_CLAIM}'))`;
+  OR (idempotency_keys.status_code IS NULL AND NOT idempotency_keys.released
+      AND idempotency_keys.created_at < now() - interval '${ABANDONED_CLAIM}'))`;
 
 export function idempotencyRepository(db: Queryable) {
   return {
@@ -27,14 +30,18 @@ export function idempotencyRepository(db: Queryable) {
      * false when another request holds or held it (then read it with find()). An expired key,
      * or a claim abandoned by a crashed request, is taken over.
      */
-    async claim(tenantId: string, key: string, fingerprint: string): Promise<boolean> {
+    async claim(tenantId: string, key: string, fingerprint: string, requestLine?: string): Promise<boolean> {
+      // A released key (its request ended in a 5xx, in doubt, or a 409) is taken over only by
+      // the same request: the key stays bound to the body it was first used with.
       const r = await db.query(
-        `INSERT INTO idempotency_keys (tenant_id, key, fingerprint) VALUES ($1, $2, $3)
+        `INSERT INTO idempotency_keys (tenant_id, key, fingerprint, request_line) VALUES ($1, $2, $3, $4)
          ON CONFLICT (tenant_id, key) DO UPDATE
-           SET fingerprint = EXCLUDED.fingerprint, status_code = NULL, response_body = NULL, created_at = now()
+           SET fingerprint = EXCLUDED.fingerprint, status_code = NULL, response_body = NULL, created_at = now(),
+               released = false, request_line = EXCLUDED.request_line
          WHERE ${KEY_TAKEOVER}
+            OR (idempotency_keys.released AND idempotency_keys.fingerprint = EXCLUDED.fingerprint)
          RETURNING 1`,
-        [tenantId, key, fingerprint],
+        [tenantId, key, fingerprint, requestLine ?? null],
       );
       return r.rowCount > 0;
     },
@@ -62,7 +69,8 @@ export function idempotencyRepository(db: Queryable) {
     },
     async find(tenantId: string, key: string): Promise<StoredResponse | undefined> {
       const r = await db.query<StoredResponse>(
-        'SELECT fingerprint, status_code, response_body FROM idempotency_keys WHERE tenant_id = $1 AND key = $2',
+        `SELECT fingerprint, status_code, response_body, request_line
+           FROM idempotency_keys WHERE tenant_id = $1 AND key = $2`,
         [tenantId, key],
       );
       return r.rows[0];
@@ -73,12 +81,16 @@ export function idempotencyRepository(db: Queryable) {
         [tenantId, key, statusCode, body],
       );
     },
-    /** Lets the key be used again: the request ended in a state a retry should not replay. */
+    /**
+     * Lets the same request run again under the key: it ended in a state a retry should not
+     * replay (a 5xx, an operation in doubt whose true outcome the retry will tell, a 409). The
+     * key stays bound to that request's body: another body under it is still refused.
+     */
     async release(tenantId: string, key: string): Promise<void> {
-      await db.query('DELETE FROM idempotency_keys WHERE tenant_id = $1 AND key = $2 AND status_code IS NULL', [
-        tenantId,
-        key,
-      ]);
+      await db.query(
+        'UPDATE idempotency_keys SET released = true WHERE tenant_id = $1 AND key = $2 AND status_code IS NULL',
+        [tenantId, key],
+      );
     },
     async purgeExpired(): Promise<number> {
       const r = await db.query(`DELETE FROM idempotency_keys WHERE created_at < now() - interval '${IDEMPOTENCY_TTL}'`);

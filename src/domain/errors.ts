@@ -102,8 +102,21 @@ export const errors = {
   unauthorized: () => new AppError('unauthorized', 401, 'Unauthorized'),
   keyRevoked: () => new AppError('api_key_revoked', 403, 'API key revoked'),
   keyExpired: () => new AppError('api_key_expired', 403, 'API key expired'),
-  idempotencyMismatch: () =>
-    new AppError('idempotency_key_reused', 422, 'Idempotency-Key was already used with a different request'),
+  idempotencyMismatch: (original?: string | null) =>
+    new AppError(
+      'idempotency_key_reused',
+      422,
+      `Idempotency-Key was already used with a different request${original ? ` (${original})` : ''}`,
+      {
+        details: [
+          {
+            field: 'Idempotency-Key',
+            message: original ? `already used for ${original} with another body` : 'already used with another request',
+            code: 'not_allowed',
+          },
+        ],
+      },
+    ),
   idempotencyInProgress: () =>
     new AppError('idempotency_key_in_progress', 409, 'A request with this Idempotency-Key is still in progress'),
   invalidIdempotencyKey: () =>

@@ -123,6 +123,46 @@ describe(`calls on a request whose operation is in doubt (${ENGINE})`, () => {
     assert.equal(provider.count('refund', id), 1);
   });
 
+  test('after a 504, the key stays bound to its body: another body is 422 naming it; the same body gets the true outcome', async () => {
+    const id = await held(100);
+    assert.equal((await call(id, 'capture')).statusCode, 200);
+    const refund = (amount: number) =>
+      t.call({
+        method: 'POST',
+        url: `/api/payment-requests/${id}/refund/`,
+        headers: { ...t.tenant.headers, 'idempotency-key': 'pms-refund-K1' },
+        payload: { amount },
+      });
+    // The refund of 10 reaches the provider and is done; its answer is lost.
+    provider.loseAnswers(true);
+    let first: Awaited<ReturnType<typeof refund>>;
+    try {
+      first = await refund(10);
+    } finally {
+      provider.loseAnswers(false);
+    }
+    assert.equal(first.statusCode, 504, first.body);
+    const isReused = (r: Awaited<ReturnType<typeof refund>>) => {
+      assert.equal(r.statusCode, 422, r.body);
+      assert.equal(r.json().code, 'idempotency_key_reused');
+      assert.match(r.json().details?.[0]?.message ?? '', new RegExp(`POST /api/payment-requests/${id}/refund/`));
+    };
+    isReused(await refund(90));
+    // Settled by reconcile (the provider shows it done): still bound, twice over.
+    await t.db.query("UPDATE money_ledger SET updated_at = now() - interval '1 day' WHERE payment_request_id = $1", [
+      id,
+    ]);
+    await t.app.payreq.reconciler.reconcile();
+    isReused(await refund(90));
+    isReused(await refund(90));
+    // The genuine retry gets the true outcome: done, once.
+    const retry = await refund(10);
+    assert.equal(retry.statusCode, 200, retry.body);
+    assert.equal(retry.json().status, 'CAPTURED', retry.body);
+    assert.equal((await find(id))?.amount_refunded, 1000);
+    assert.equal(provider.count('refund', id), 1, 'one refund asked of the provider');
+  });
+
   test('once the late answer lands, the first capture is answered and the others see CAPTURED', async () => {
     const id = await held(60);
     assert.equal((await inDoubt(() => call(id, 'capture', 'pms-late'))).statusCode, 504);
