@@ -14,7 +14,7 @@ import {
   parseJsonBody,
   validatorCompiler,
 } from './api/index.js';
-import type { TrustProxy } from './config/index.js';
+import type { Config, TrustProxy } from './config/index.js';
 import { buildContext, type ContextOptions } from './context.js';
 import { controlPlugin } from './control/index.js';
 import { AppError, errors } from './domain/index.js';
@@ -117,7 +117,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     }
   });
 
-  const redis = config.redisUrl ? await connectRedis(config.redisUrl, app) : undefined;
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, config.redisTimeoutMs, app) : undefined;
   await app.register(rateLimit, {
     global: false,
     enableDraftSpec: true,
@@ -128,15 +128,45 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       new AppError('rate_limited', 429, `Rate limit exceeded, retry in ${ctx.after}`, {}),
   });
 
+  boundConnections(app, config);
   recordRequests(app, app.payreq.metrics);
   await app.register(apiPlugin);
   await app.register(ipnRoutes);
   await app.register(guestRoutes);
   await app.register(controlPlugin, { now: opts.now });
   if (app.payreq.providers.byName('sandbox')) await app.register(sandboxRoutes);
-  await app.register(healthRoutes);
+  await app.register(healthRoutes, { redis });
   metricsRoute(app, app.payreq.metrics, config.metricsToken);
   return app;
+}
+
+/**
+ * Connections one instance holds: at most MAX_CONNECTIONS open (a new one past it is closed at
+ * accept, logged once every 10 s as a connection limit and counted in
+ * payreq_connections_dropped_total), and none older than CONNECTION_MAX_AGE_S: the response of
+ * its first request past that age closes it, so one request a minute cannot keep a connection
+ * (and its file descriptor) for ever; an idle one closes after KEEP_ALIVE_TIMEOUT_MS.
+ */
+function boundConnections(app: FastifyInstance, config: Config): void {
+  const server = app.server;
+  server.maxConnections = config.maxConnections;
+  let lastWarned = 0;
+  server.on('drop', () => {
+    app.payreq.metrics.connectionDropped();
+    if (Date.now() - lastWarned < 10_000) return;
+    lastWarned = Date.now();
+    app.log.warn(
+      { max_connections: config.maxConnections },
+      'connection limit reached: new connections are closed at accept (MAX_CONNECTIONS)',
+    );
+  });
+  const born = new WeakMap<object, number>();
+  // Over TLS, a request's socket is the TLS socket, born with the secure connection.
+  server.on(config.tlsCert ? 'secureConnection' : 'connection', (socket: object) => born.set(socket, Date.now()));
+  app.addHook('onSend', async (request, reply) => {
+    const since = born.get(request.raw.socket);
+    if (since !== undefined && Date.now() - since >= config.connectionMaxAgeMs) reply.header('connection', 'close');
+  });
 }
 
 /** A hop count becomes "the N nearest addresses are proxies", which is what it means. */
@@ -146,11 +176,21 @@ function fastifyTrustProxy(tp: TrustProxy): boolean | string[] | ((address: stri
 
 /**
  * The shared rate-limit store. Connected before the first request (a configured Redis that
- * cannot be reached stops the start); an outage later is logged and requests go through
- * (skipOnError) rather than the API going down with it.
+ * cannot be reached stops the start). Every wait on it is bounded by `timeoutMs`: a command
+ * with no answer fails then (a Redis that holds the bytes, a network partition), and its
+ * connection is dropped so the next commands fail at once until it is back (no offline queue);
+ * a rate limit whose command fails lets the request through (skipOnError) and the failure is
+ * logged. Nothing that guards money uses Redis.
  */
-async function connectRedis(url: string, app: FastifyInstance): Promise<Redis> {
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false });
+async function connectRedis(url: string, timeoutMs: number, app: FastifyInstance): Promise<Redis> {
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+    commandTimeout: timeoutMs,
+    socketTimeout: timeoutMs,
+    connectTimeout: Math.max(timeoutMs, 1000),
+  });
   redis.on('error', (err) => app.log.warn({ err: err.message }, 'redis unavailable'));
   try {
     await redis.connect();

@@ -14,6 +14,11 @@ export interface Config {
   databaseUrl: string;
   database: DatabaseLocation;
   redisUrl: string | undefined;
+  /**
+   * The longest any Redis command may wait for its answer: past it the command fails, and the
+   * rate limit it served lets the request through (rate limits fail open).
+   */
+  redisTimeoutMs: number;
   publicBaseUrl: string;
   nodeEnv: 'development' | 'production' | 'test';
   production: boolean;
@@ -24,6 +29,17 @@ export interface Config {
   headersTimeoutMs: number;
   /** An idle keep-alive connection is closed after this. */
   keepAliveTimeoutMs: number;
+  /**
+   * Open connections one instance holds at most; a new one past it is closed at accept (and
+   * counted). Below the process's file descriptor limit, so that limit is never what fails.
+   */
+  maxConnections: number;
+  /**
+   * How long a keep-alive connection may live, however often it sends a request: the response
+   * of the first request past it closes the connection (one request a minute cannot hold a
+   * connection for ever).
+   */
+  connectionMaxAgeMs: number;
   /**
    * PostgreSQL: the longest wait for a connection, and for any one statement's answer. Past it
    * the request answers 503 with Retry-After instead of hanging on a database that is away.
@@ -247,6 +263,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     database,
     redisUrl: env.REDIS_URL || undefined,
+    redisTimeoutMs: int(env, 'REDIS_TIMEOUT_MS', 500, 50, 10_000),
     publicBaseUrl,
     nodeEnv,
     production,
@@ -254,6 +271,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs,
     headersTimeoutMs,
     keepAliveTimeoutMs: int(env, 'KEEP_ALIVE_TIMEOUT_MS', 72_000, 1000, 600_000),
+    maxConnections: int(env, 'MAX_CONNECTIONS', 1024, 16, 1_000_000),
+    connectionMaxAgeMs: int(env, 'CONNECTION_MAX_AGE_S', 300, 1, 86_400) * 1000,
     databaseTimeoutMs: int(env, 'DATABASE_TIMEOUT_MS', 1500, 100, 600_000),
     apiDocs: apiDocsRaw === 'on',
     metricsToken,

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
 import { pendingMigrations } from '../db/index.js';
 
 /**
@@ -10,8 +11,12 @@ import { pendingMigrations } from '../db/index.js';
  * 503), so a load balancer takes the instance out of rotation (during an outage, before
  * migrations ran, while it stops) and puts it back when it recovers. Never a 500: a failed
  * check is the answer, not an error.
+ *
+ * Redis (the shared rate-limit counters), when configured, is reported too, with what its
+ * absence means: rate limits fail open, so the instance stays ready and serves (its PING is
+ * bounded by REDIS_TIMEOUT_MS, like every Redis command).
  */
-export async function healthRoutes(app: FastifyInstance): Promise<void> {
+export async function healthRoutes(app: FastifyInstance, opts: { redis?: Redis }): Promise<void> {
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
 
   app.get('/readyz', { schema: { hide: true } }, async (request, reply) => {
@@ -24,11 +29,28 @@ export async function healthRoutes(app: FastifyInstance): Promise<void> {
       request.log.warn({ err: (err as Error).message }, 'readiness: database unavailable');
     }
     const migrations = database === 'ok' ? (pending.length === 0 ? 'current' : 'pending') : 'unknown';
+    const redis = opts.redis ? await redisCheck(opts.redis, request.log) : undefined;
     const ready = database === 'ok' && pending.length === 0;
     if (!ready) reply.code(503);
     return {
       status: ready ? 'ready' : 'unavailable',
-      checks: { database, migrations, ...(pending.length > 0 ? { pending_migrations: pending } : {}) },
+      checks: {
+        database,
+        migrations,
+        ...(pending.length > 0 ? { pending_migrations: pending } : {}),
+        ...(redis ? { redis } : {}),
+      },
+      ...(redis === 'unavailable' ? { degraded: { redis: 'rate limits are not enforced: requests pass' } } : {}),
     };
   });
+}
+
+async function redisCheck(redis: Redis, log: { warn(obj: object, msg: string): void }): Promise<'ok' | 'unavailable'> {
+  try {
+    await redis.ping();
+    return 'ok';
+  } catch (err) {
+    log.warn({ err: (err as Error).message }, 'readiness: redis unavailable, rate limits fail open');
+    return 'unavailable';
+  }
 }

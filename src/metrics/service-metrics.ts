@@ -23,6 +23,8 @@ export interface ServiceMetrics {
   providerCall(provider: string, operation: string, outcome: ProviderOutcome, seconds: number): void;
   ipnNotification(provider: string, outcome: IpnOutcome): void;
   jobRun(job: string, outcome: 'ok' | 'failed', seconds: number): void;
+  /** A connection refused at accept because the instance holds MAX_CONNECTIONS already. */
+  connectionDropped(): void;
 }
 
 export function serviceMetrics(db: Queryable): ServiceMetrics {
@@ -57,6 +59,11 @@ export function serviceMetrics(db: Queryable): ServiceMetrics {
     buckets: JOB_BUCKETS,
     registers,
   });
+  const dropped = new Counter({
+    name: 'payreq_connections_dropped_total',
+    help: 'Connections closed at accept because the instance already held MAX_CONNECTIONS open ones',
+    registers,
+  });
   backlogGauges(db, registers);
 
   return {
@@ -67,6 +74,7 @@ export function serviceMetrics(db: Queryable): ServiceMetrics {
       provider.observe({ provider: name, operation, outcome }, seconds),
     ipnNotification: (name, outcome) => ipn.inc({ provider: name, outcome }),
     jobRun: (job, outcome, seconds) => jobs.observe({ job, outcome }, seconds),
+    connectionDropped: () => dropped.inc(),
   };
 }
 
