@@ -147,6 +147,32 @@ describe(`POST /ipn/lyra/: the order's tenant's account verifies it (${ENGINE})`
     assert.equal(await eventCount(t), events);
   });
 
+  test('a payment WAITING_AUTHORISATION is not paid yet: its later refusal is applied, not ignored', async () => {
+    const { id, ipnBody } = await paidDeposit();
+    const waiting = resigned(ipnBody, (p) => {
+      const [tx] = p.transactions as Record<string, unknown>[];
+      Object.assign(tx as Record<string, unknown>, { detailedStatus: 'WAITING_AUTHORISATION', status: 'RUNNING' });
+      p.orderStatus = 'RUNNING';
+    });
+    const first = await post(waiting);
+    assert.equal(first.status, 200);
+    assert.equal(((await first.json()) as { status: string }).status, 'ignored', 'in flight: nothing applied yet');
+    assert.equal(await statusOf(t, id), 'PENDING');
+    const refused = resigned(ipnBody, (p) => {
+      const [tx] = p.transactions as Record<string, unknown>[];
+      Object.assign(tx as Record<string, unknown>, {
+        detailedStatus: 'REFUSED',
+        status: 'UNPAID',
+        errorCode: 'ACQ_001',
+        detailedErrorCode: '51',
+      });
+      p.orderStatus = 'UNPAID';
+    });
+    const second = await post(refused);
+    assert.equal(second.status, 200);
+    assert.equal(await statusOf(t, id), 'REFUSED', 'the refusal is the answer');
+  });
+
   test('a guest paying on a tab opened before the request was deleted: an incident, the money given back', async () => {
     const { id, ipnBody } = await paidDeposit();
     const deleted = await t.call({ method: 'DELETE', url: `/api/payment-requests/${id}/` });
