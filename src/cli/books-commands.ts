@@ -91,10 +91,16 @@ export const booksSettle: CommandSpec = {
     }
     const as = options.as as string | undefined;
     if (as !== 'done' && as !== 'refused') throw new CliError('--as must be done or refused');
-    const reason = check.text('reason', options.reason as string | undefined, 500);
+    const reason = printable('reason', check.text('reason', options.reason as string | undefined, 500));
     const rawTransaction = options.transaction as string | undefined;
-    const transaction = rawTransaction === undefined ? undefined : check.text('transaction', rawTransaction, 200);
-    const username = options.username === undefined ? null : check.text('username', options.username as string, 100);
+    const transaction =
+      rawTransaction === undefined
+        ? undefined
+        : printable('transaction', check.text('transaction', rawTransaction, 200));
+    const username =
+      options.username === undefined
+        ? null
+        : printable('username', check.text('username', options.username as string, 100));
     const app = ctx.app ?? (await serviceContext(ctx));
     try {
       const row = await app.reconciler.settleByHand({
@@ -119,3 +125,10 @@ export const booksSettle: CommandSpec = {
     }
   },
 };
+
+/** A value kept in the ledger and the audit: no control character (the database refuses NUL). */
+function printable(option: string, value: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+  if (/[\u0000-\u001f\u007f]/.test(value)) throw new CliError(`--${option} must not contain control characters`);
+  return value;
+}

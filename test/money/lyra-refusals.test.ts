@@ -208,10 +208,12 @@ describe(`Lyra: refusals read as refusals, and nothing waits for ever (${ENGINE}
       ['--operation', operation, '--as', 'maybe', '--reason', 'x'],
       ['--operation', operation, '--as', 'done'],
       ['--operation', '999999999', '--as', 'done', '--reason', 'x'],
+      ['--operation', operation, '--as', 'refused', '--reason', 'nul \u0000 inside'],
     ]) {
       const r = await cli(['books', 'settle', ...argv]);
       assert.equal(r.exitCode, 1, argv.join(' '));
       assert.ok(r.stderr.length > 0 && !/at \w+ \(/.test(r.stderr), r.stderr);
+      assert.match(r.stderr, /--(operation|as|reason)|no operation/, 'the error says what is wrong');
     }
     // A refund settled done needs the CREDIT: the row names none yet.
     const missing = await cli(['books', 'settle', '--operation', operation, '--as', 'done', '--reason', 'seen']);
