@@ -406,6 +406,21 @@ describe('Lyra adapter: holds, captures, releases, refunds', () => {
     }
   });
 
+  test('a registration whose token Lyra cannot tell about now is unknown, and only it', async () => {
+    const orderId = randomUUID();
+    const hold = await holdOf(orderId, 30000);
+    fake.failNext('Token/Get', 'technical');
+    const order = await lyra.getOrder(orderId);
+    const verification = order.transactions.find((t) => t.kind === 'verification');
+    assert.equal(verification?.status, 'unknown');
+    assert.equal(order.transactions.find((t) => t.id === hold.transactionId)?.status, 'authorised');
+    // Once Lyra answers, the registration reads as it is.
+    assert.equal(
+      (await lyra.getOrder(orderId)).transactions.find((t) => t.kind === 'verification')?.status,
+      'accepted',
+    );
+  });
+
   test('an order Lyra has no transaction of is an empty order, not an error', async () => {
     assert.deepEqual(await lyra.getOrder(randomUUID()).then((o) => o.transactions), []);
   });

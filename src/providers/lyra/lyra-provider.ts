@@ -411,7 +411,10 @@ async function viewOf(
     : 0;
   if (taken && refundedAmount >= amount) status = 'refunded';
   if (kind === 'verification' && status === 'accepted' && t.paymentMethodToken) {
-    if (await tokenCancelled(t.paymentMethodToken, read)) status = 'cancelled';
+    // A token Lyra cannot tell about now leaves this registration unknown, not the whole order.
+    const cancelled = await tokenCancelled(t.paymentMethodToken, read).catch(() => undefined);
+    if (cancelled === undefined) status = 'unknown';
+    else if (cancelled) status = 'cancelled';
   }
   return {
     id: t.uuid,
@@ -435,12 +438,21 @@ function amountOf(t: LyraTransaction): number {
   return amount;
 }
 
-/** A voided verification stays ACCEPTED at Lyra; its token carries the cancellation. */
+/**
+ * A voided verification stays ACCEPTED at Lyra; its token carries the cancellation. A token
+ * Lyra answers as invalid or unknown (PSP_030, PSP_031: "cancelled, empty...") is gone too.
+ */
 async function tokenCancelled(
   token: string,
   read: (service: string, body: Record<string, unknown>) => Promise<LyraAnswer>,
 ): Promise<boolean> {
-  const answer = await read('Token/Get', { paymentMethodToken: token });
+  let answer: LyraAnswer;
+  try {
+    answer = await read('Token/Get', { paymentMethodToken: token });
+  } catch (err) {
+    if (err instanceof LyraServiceError && TOKEN_ERRORS.has(err.errorCode)) return true;
+    throw err;
+  }
   const date = typeof answer.cancellationDate === 'string' ? new Date(answer.cancellationDate) : undefined;
   return date !== undefined && !Number.isNaN(date.getTime()) && date.getTime() <= Date.now();
 }
