@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { checkBooks } from '../../src/books/index.js';
 import { createDeferredPayments } from '../../src/jobs/index.js';
-import { HOLD_VALIDITY_MS, LYRA_CARDS } from '../fakes/lyra/fake-store.js';
+import { HOLD_VALIDITY_MS } from '../fakes/lyra/fake-store.js';
 import { giveLyraAccount } from '../fakes/lyra/give-account.js';
-import { formTokenOf, type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.js';
+import { guestPaysOnLyra } from '../fakes/lyra/guest-pays.js';
+import { type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.js';
 import { arrangeStatus } from '../helpers/fixtures.js';
 import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -38,21 +39,7 @@ describe(`the books both ways, on Lyra (${ENGINE})`, { timeout: 120_000 }, () =>
   async function held(amount: number) {
     const c = await createRequest(t, { request_type: 'IMPRINT', amount, reservation_data: { checkin: CHECKIN } });
     await arrangeStatus(t.db, c.uuid, 'PENDING');
-    const lyra = await t.app.payreq.providers.forTenant(t.tenant.tenantId);
-    const form = await lyra.startGuestPayment({
-      paymentRequestId: c.uuid,
-      reference: c.reference,
-      requestType: 'IMPRINT',
-      amountCents: 0,
-      currency: 'EUR',
-      language: 'en',
-      guestEmail: 'guest@example.test',
-      merchantName: 'Hotel Test',
-      returnUrl: `http://127.0.0.1/pay/${c.uuid}/result`,
-      notifyUrl: 'http://127.0.0.1/ipn/lyra/',
-    });
-    const { ipnBody } = fake.completeForm(formTokenOf(form), LYRA_CARDS.accepted);
-    assert.equal(await t.app.payreq.notifications.apply('lyra', lyra.parseNotification(ipnBody, {})), 'applied');
+    await guestPaysOnLyra(t, fake, c, { type: 'IMPRINT' });
     await createDeferredPayments(
       { holds: t.repos.deferredHolds, runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens },
       D,

@@ -4,7 +4,8 @@ import { createDeferredPayments } from '../../src/jobs/index.js';
 import { providerSecrets } from '../../src/secrets/index.js';
 import { LYRA_CARDS } from '../fakes/lyra/fake-store.js';
 import { giveLyraAccount } from '../fakes/lyra/give-account.js';
-import { DEMO_SHOP_PRODUCTION, formTokenOf, type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.js';
+import { guestPaysOnLyra } from '../fakes/lyra/guest-pays.js';
+import { DEMO_SHOP_PRODUCTION, type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.js';
 import { arrangeStatus } from '../helpers/fixtures.js';
 import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -53,30 +54,14 @@ describe(`Lyra: operations in doubt settled by Lyra's order view (${ENGINE})`, {
   };
 
   /** Starts the guest's Lyra form for a request and completes it with `pan`; the notification applied. */
-  async function guestPays(
+  const guestPays = (
     id: string,
     reference: string,
     type: 'IMPRINT' | 'DEPOSIT',
     cents: number,
     tenantId = t.tenant.tenantId,
     pan: string = LYRA_CARDS.accepted,
-  ) {
-    const lyra = await t.app.payreq.providers.forTenant(tenantId);
-    const form = await lyra.startGuestPayment({
-      paymentRequestId: id,
-      reference,
-      requestType: type,
-      amountCents: cents,
-      currency: 'EUR',
-      language: 'en',
-      guestEmail: 'guest@example.test',
-      merchantName: 'Hotel Test',
-      returnUrl: `http://127.0.0.1/pay/${id}/result`,
-      notifyUrl: 'http://127.0.0.1/ipn/lyra/',
-    });
-    const { ipnBody } = fake.completeForm(formTokenOf(form), pan);
-    assert.equal(await t.app.payreq.notifications.apply('lyra', lyra.parseNotification(ipnBody, {})), 'applied');
-  }
+  ) => guestPaysOnLyra(t, fake, { uuid: id, reference }, { type, cents, pan, tenantId });
 
   async function paidDeposit(amount: number) {
     const c = await createRequest(t, { request_type: 'DEPOSIT', amount });

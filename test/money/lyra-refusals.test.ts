@@ -5,7 +5,8 @@ import { createDeferredPayments } from '../../src/jobs/index.js';
 import { ControlClient, createUser } from '../control/control-client.js';
 import { LYRA_CARDS } from '../fakes/lyra/fake-store.js';
 import { giveLyraAccount } from '../fakes/lyra/give-account.js';
-import { formTokenOf, type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.js';
+import { guestPaysOnLyra } from '../fakes/lyra/guest-pays.js';
+import { type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.js';
 import { arrangeStatus } from '../helpers/fixtures.js';
 import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -44,23 +45,8 @@ describe(`Lyra: refusals read as refusals, and nothing waits for ever (${ENGINE}
       [id, kind],
     );
 
-  async function guestPays(id: string, reference: string, type: 'IMPRINT' | 'DEPOSIT', cents: number, pan: string) {
-    const lyra = await t.app.payreq.providers.forTenant(t.tenant.tenantId);
-    const form = await lyra.startGuestPayment({
-      paymentRequestId: id,
-      reference,
-      requestType: type,
-      amountCents: cents,
-      currency: 'EUR',
-      language: 'en',
-      guestEmail: 'guest@example.test',
-      merchantName: 'Hotel Test',
-      returnUrl: `http://127.0.0.1/pay/${id}/result`,
-      notifyUrl: 'http://127.0.0.1/ipn/lyra/',
-    });
-    const { ipnBody } = fake.completeForm(formTokenOf(form), pan);
-    assert.equal(await t.app.payreq.notifications.apply('lyra', lyra.parseNotification(ipnBody, {})), 'applied');
-  }
+  const guestPays = (id: string, reference: string, type: 'IMPRINT' | 'DEPOSIT', cents: number, pan: string) =>
+    guestPaysOnLyra(t, fake, { uuid: id, reference }, { type, cents, pan });
 
   /** A DEPOSIT paid on Lyra and sent to the bank (a refund is then a CREDIT). */
   async function remittedDeposit(amount: number) {
