@@ -347,12 +347,11 @@ export function moneyLedgerRepository(db: Database) {
       ]);
     },
 
-    /** Whether a hold row (placed or given back as an incident) already names this transaction. */
+    /** Whether this transaction was already recorded as a hold the request does not own (to give back). */
     async hasRecordedHold(q: Queryable, paymentRequestId: string, transactionId: string): Promise<boolean> {
       const r = await q.query(
         `SELECT 1 FROM money_ledger
-          WHERE payment_request_id = $1 AND kind = 'hold'
-            AND (provider_transaction_id = $2 OR answer_transaction_id = $2)`,
+          WHERE payment_request_id = $1 AND kind = 'hold' AND incident IS NOT NULL AND provider_transaction_id = $2`,
         [paymentRequestId, transactionId],
       );
       return r.rows.length > 0;

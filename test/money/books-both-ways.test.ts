@@ -99,4 +99,16 @@ describe(`the books both ways, on Lyra (${ENGINE})`, { timeout: 120_000 }, () =>
       fake.clock.set(new Date());
     }
   });
+
+  test('a request that ended with its hold still open at the provider: reconcile frees the card', async () => {
+    const { id, hold } = await held(70);
+    // The request was cancelled, but its release never reached Lyra (recorded by hand, say).
+    await arrangeStatus(t.db, id, 'CANCELLED');
+    const problem = await t.app.payreq.reconciler.checkRequest(id);
+    assert.match(problem?.problem ?? '', /a hold is open at the provider/);
+    const r = await t.app.payreq.reconciler.reconcile();
+    assert.equal(r.given_back, 1, JSON.stringify(r));
+    assert.equal(fake.store.get(hold).detailedStatus, 'CANCELLED', "the guest's card is freed");
+    assert.equal(await t.app.payreq.reconciler.checkRequest(id), undefined);
+  });
 });
