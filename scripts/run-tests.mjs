@@ -4,7 +4,7 @@
 // reads it); the exit code is non-zero when anything failed.
 // Usage: npm test [-- test/api/create.test.ts test/cli ...]
 //
-// What this adds to `node --test` (README "Testing"):
+// What this adds to `node --test` (docs/development.md, "Testing"):
 // - The sources and tests are transpiled once per run with esbuild (no type check: `npm run
 //   typecheck` does that) into a scratch tree that mirrors the checkout: loading them through
 //   tsx costs each process about 4 s more. TEST_FROM_SOURCE=1 runs them through tsx.

@@ -33,14 +33,14 @@ export const serveCommand: CommandSpec = {
   usage: 'payreq serve',
   help: [
     'Configuration comes from the environment and from .env when present:',
-    '  PORT, HOST, DATABASE_URL, PUBLIC_BASE_URL, NODE_ENV, SECRET_KEY, ... (see the README).',
+    '  PORT, HOST, DATABASE_URL, PUBLIC_BASE_URL, NODE_ENV, SECRET_KEY, ... (see docs/configuration.md).',
     'On a pglite:// directory it holds the directory and runs the CLI commands sent to it.',
   ].join('\n'),
   options: {},
   needs: 'service',
 };
 
-/** Every command (README's Command line), in the order `payreq --help` lists them. */
+/** Every command (docs/cli.md), in the order `payreq --help` lists them. */
 export const COMMANDS: readonly CommandSpec[] = [
   serveCommand,
   migrateCommand,

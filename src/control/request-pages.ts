@@ -263,7 +263,7 @@ export function detailPage(
     incidents?: readonly BooksIncidentRow[];
     /** The guest's payment page, while the link can still be paid: to copy into a message. */
     paymentLink?: string;
-    /** Its reminders (README, "Reminders"), shown in its history. */
+    /** Its reminders (docs/e-mail.md, "Reminders"), shown in its history. */
     reminders?: readonly ReminderHistoryRow[];
   },
 ): string {

@@ -21,7 +21,7 @@ export interface Tenant {
   /** A refused hold e-mails the guest for another card, at most `guarantee_max_asks` times. */
   guarantee_ask_guest: boolean;
   guarantee_max_asks: number;
-  /** Reminders of unpaid links (README, "Reminders"). */
+  /** Reminders of unpaid links (docs/e-mail.md, "Reminders"). */
   reminders: boolean;
   reminder_after_hours: number;
   reminder_before_expiry_hours: number;

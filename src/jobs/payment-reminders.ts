@@ -7,7 +7,7 @@ export interface RemindersResult {
 
 /**
  * `send_payment_reminders` (every 15 minutes): queues the reminder e-mail of each unpaid link
- * whose slot has come (README, "Reminders"). Queueing is one statement whose unique keys make
+ * whose slot has come (docs/e-mail.md, "Reminders"). Queueing is one statement whose unique keys make
  * a slot queue once however many runs or instances see it; the outbox sends it in the
  * request's language and drops it if the request is paid, cancelled, expired or deleted first.
  */

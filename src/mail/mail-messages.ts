@@ -28,7 +28,7 @@ export interface MailMessages extends PaymentWording {
   refundDelay: string;
   refundedLabel: string;
   signature: (hotel: string) => string;
-  /** A reminder of a payment link not paid yet (README, "Reminders"). */
+  /** A reminder of a payment link not paid yet (docs/e-mail.md, "Reminders"). */
   reminderSubject: (hotel: string, type: RequestType) => string;
   reminderIntro: (hotel: string) => string;
   linkValidUntil: (when: string) => string;

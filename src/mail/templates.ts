@@ -15,7 +15,7 @@ export type MailRequest = Omit<
   'guest_email' | 'tenant_name' | 'sender_email' | 'account_provider' | 'contact_email' | 'status' | 'link_expires_at'
 >;
 
-/** A reminder of the link (README, "Reminders"): its number and until when the link can be paid. */
+/** A reminder of the link (docs/e-mail.md, "Reminders"): its number and until when the link can be paid. */
 export interface ReminderOf {
   number: number;
   linkExpiresAt: Date;

@@ -160,7 +160,7 @@ export const SETTING_FIELDS: readonly SettingField[] = [
     valueOption: true,
     help: 'true: every back-office user of the tenant signs in with a second factor (an authenticator app), and one who has none sets it up right after the password; false: each user chooses (CONTROL_REQUIRE_2FA=on requires it of everyone whatever this says)',
   },
-  // Reminders of unpaid links, and the hotel's morning digest (README, "Reminders", "Daily digest").
+  // Reminders of unpaid links, and the hotel's morning digest (docs/e-mail.md, "Reminders", "Daily digest").
   {
     name: 'reminders',
     dayPlan: true,

@@ -41,7 +41,7 @@ import { rawExchange, readyOverHttp, statusOf } from './raw-http.js';
  *
  * Bounded for the normal suite: FUZZ_RUNS cases per route and caller (default 6), half as many
  * raw-socket cases per route, with a fixed seed so a failure replays; FUZZ_SEED picks another.
- * A longer run (README, Testing): FUZZ_RUNS=200 FUZZ_SEED=$RANDOM npm test -- <this file>
+ * A longer run (docs/development.md, Testing): FUZZ_RUNS=200 FUZZ_SEED=$RANDOM npm test -- <this file>
  */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 6);
 const SEED = Number(process.env.FUZZ_SEED ?? 270_007);

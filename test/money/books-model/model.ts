@@ -364,7 +364,7 @@ export function booksProperty<Form>(world: ProviderWorld<Form>, has: { switch: b
  * (default 20), with a fixed seed so a failure replays; BOOKS_SEED picks another. Each run
  * replays a whole story against the app, so shrinking a failure is slow: the property stops
  * after BOOKS_MINUTES (default 4), reporting the smallest failing case found by then, and an
- * interrupted property fails (its runs were not all made). A long run (README, Testing):
+ * interrupted property fails (its runs were not all made). A long run (docs/development.md, Testing):
  * TEST_FILE_TIMEOUT_S=3000 BOOKS_RUNS=200 BOOKS_MINUTES=45 BOOKS_SEED=$RANDOM npm test -- test/money/books-property*.test.ts
  */
 const RUNS = Number(process.env.BOOKS_RUNS ?? 12);
