@@ -11,6 +11,7 @@ import {
   installErrorHandling,
   installHeaderGuard,
   installRetryAfter,
+  originForm,
   parseJsonBody,
   validatorCompiler,
 } from './api/index.js';
@@ -64,6 +65,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT,
     trustProxy: fastifyTrustProxy(config.trustProxy),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // A request line in absolute form (`GET http://host/path`) is routed as its path, and seen
+    // as its path by every hook and plugin after (api/request-target.ts).
+    rewriteUrl: (req) => originForm(req.url ?? '/'),
     requestIdHeader: false,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];

@@ -20,6 +20,7 @@ export {
 } from './error-handler.js';
 export { installHeaderGuard } from './header-guard.js';
 export { decodeUtf8, MAX_JSON_DEPTH, parseJsonBody } from './json-body.js';
+export { originForm } from './request-target.js';
 export { validatorCompiler } from './validator.js';
 
 /** The integrator API under /api: the OpenAPI document, its reference page and the routes. */
