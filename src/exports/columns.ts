@@ -1,14 +1,10 @@
 import type { LedgerExportRow, RequestExportRow } from '../db/index.js';
 import { isoInZone } from '../domain/index.js';
 
-/**
- * One column of an export: its header (the JSON key too), its value, and whether it is free
- * text someone typed (which CSV guards against spreadsheet formulas).
- */
+/** One column of an export: its header (the JSON key too) and its value. */
 export interface ExportColumn<Row> {
   header: string;
   value: (row: Row) => string | null;
-  text?: true;
   /** A decimal amount: a number in JSON (a string in CSV keeps its two decimals). */
   money?: true;
 }
@@ -19,22 +15,22 @@ export const decimal = (cents: number): string => (cents / 100).toFixed(2);
 const local = (at: Date, row: { tenant_timezone: string }) => isoInZone(new Date(at), row.tenant_timezone);
 
 export const REQUEST_COLUMNS: readonly ExportColumn<RequestExportRow>[] = [
-  { header: 'reference', value: (r) => r.reference, text: true },
+  { header: 'reference', value: (r) => r.reference },
   { header: 'uuid', value: (r) => r.id },
-  { header: 'hotel', value: (r) => r.tenant_name, text: true },
+  { header: 'hotel', value: (r) => r.tenant_name },
   { header: 'request_type', value: (r) => r.request_type },
   { header: 'status', value: (r) => r.status },
   { header: 'currency', value: (r) => r.currency },
   { header: 'amount', value: (r) => decimal(r.amount), money: true },
   { header: 'amount_captured', value: (r) => decimal(r.amount_captured), money: true },
   { header: 'amount_refunded', value: (r) => decimal(r.amount_refunded), money: true },
-  { header: 'guest_first_name', value: (r) => r.guest_first_name, text: true },
-  { header: 'guest_last_name', value: (r) => r.guest_last_name, text: true },
-  { header: 'guest_email', value: (r) => r.guest_email, text: true },
+  { header: 'guest_first_name', value: (r) => r.guest_first_name },
+  { header: 'guest_last_name', value: (r) => r.guest_last_name },
+  { header: 'guest_email', value: (r) => r.guest_email },
   { header: 'language', value: (r) => r.language },
-  { header: 'reservation_ref', value: (r) => r.reservation_ref, text: true },
+  { header: 'reservation_ref', value: (r) => r.reservation_ref },
   { header: 'checkin', value: (r) => r.checkin },
-  { header: 'checkout', value: (r) => r.checkout, text: true },
+  { header: 'checkout', value: (r) => r.checkout },
   { header: 'created_at', value: (r) => local(r.created_at, r) },
   { header: 'updated_at', value: (r) => local(r.updated_at, r) },
 ];
@@ -42,10 +38,10 @@ export const REQUEST_COLUMNS: readonly ExportColumn<RequestExportRow>[] = [
 export const LEDGER_COLUMNS: readonly ExportColumn<LedgerExportRow>[] = [
   { header: 'movement_id', value: (r) => r.id },
   { header: 'at', value: (r) => local(r.created_at, r) },
-  { header: 'reference', value: (r) => r.reference, text: true },
+  { header: 'reference', value: (r) => r.reference },
   { header: 'uuid', value: (r) => r.payment_request_id },
-  { header: 'reservation_ref', value: (r) => r.reservation_ref, text: true },
-  { header: 'hotel', value: (r) => r.tenant_name, text: true },
+  { header: 'reservation_ref', value: (r) => r.reservation_ref },
+  { header: 'hotel', value: (r) => r.tenant_name },
   { header: 'kind', value: (r) => r.kind },
   { header: 'state', value: (r) => r.state },
   { header: 'currency', value: (r) => r.currency },

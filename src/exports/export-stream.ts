@@ -54,7 +54,7 @@ async function* render<Row>(
   format: ExportFormat,
   cursorOf: (row: Row) => ExportCursor,
 ): AsyncGenerator<string> {
-  yield format === 'csv' ? csvLine(columns.map((c) => csvField(c.header, false))) : '[';
+  yield format === 'csv' ? csvLine(columns.map((c) => csvField(c.header))) : '[';
   let after: ExportCursor | undefined;
   let first = true;
   for (;;) {
@@ -62,7 +62,7 @@ async function* render<Row>(
     if (rows.length === 0) break;
     let chunk = '';
     for (const row of rows) {
-      if (format === 'csv') chunk += csvLine(columns.map((c) => csvField(c.value(row), c.text === true)));
+      if (format === 'csv') chunk += csvLine(columns.map((c) => csvField(c.value(row))));
       else {
         chunk += `${first ? '\n' : ',\n'}${JSON.stringify(jsonRow(columns, row))}`;
         first = false;
