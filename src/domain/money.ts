@@ -21,7 +21,7 @@ export function fromMinorUnits(cents: number): number {
 }
 
 interface Formatter {
-  format: Intl.NumberFormat;
+  format: (units: number) => string;
   /** Amounts already formatted: Intl formatting costs more than the rest of a page's text. */
   done: Map<number, string>;
 }
@@ -29,17 +29,34 @@ interface Formatter {
 const formatters = new Map<string, Formatter>();
 const REMEMBERED_AMOUNTS = 1000;
 
-/** Amount with its currency, formatted for a language (guest page, e-mails). */
-export function formatMoney(cents: number, currency: Currency, locale: string): string {
+/**
+ * Intl's currency style for the code, or, for a code it refuses (RangeError: anything but
+ * three letters), the number with two decimals and the code after it ("12.50 EURO"). A ledger
+ * row keeps the currency a provider reported as it was sent, and a page that shows it must
+ * render, not fail: it is how the odd value gets seen and settled.
+ */
+function formatterFor(locale: string, currency: string): Formatter['format'] {
+  try {
+    const f = new Intl.NumberFormat(locale, { style: 'currency', currency });
+    return (units) => f.format(units);
+  } catch (err) {
+    if (!(err instanceof RangeError)) throw err;
+    const f = new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    return (units) => `${f.format(units)} ${currency}`;
+  }
+}
+
+/** Amount with its currency, formatted for a language (guest page, e-mails, back office). */
+export function formatMoney(cents: number, currency: Currency | string, locale: string): string {
   const key = `${locale}:${currency}`;
   let f = formatters.get(key);
   if (!f) {
-    f = { format: new Intl.NumberFormat(locale, { style: 'currency', currency }), done: new Map() };
+    f = { format: formatterFor(locale, currency), done: new Map() };
     formatters.set(key, f);
   }
   let text = f.done.get(cents);
   if (text === undefined) {
-    text = f.format.format(cents / 100);
+    text = f.format(cents / 100);
     // Hotels charge a few distinct amounts; forgetting all at once keeps the bound trivial.
     if (f.done.size >= REMEMBERED_AMOUNTS) f.done.clear();
     f.done.set(cents, text);

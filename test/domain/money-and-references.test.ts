@@ -36,6 +36,12 @@ describe('money', () => {
     assert.notEqual(formatMoney(123456, 'EUR', 'fr-FR'), formatMoney(123456, 'EUR', 'en-GB'));
   });
 
+  test('a currency code Intl cannot format (a row stored as sent) is shown by its code, never thrown', () => {
+    assert.equal(formatMoney(1250, 'EURO', 'en-GB'), '12.50 EURO');
+    assert.equal(formatMoney(1250, 'EURO', 'fr-FR'), '12,50 EURO');
+    assert.equal(formatMoney(1250, 'EUR', 'en-GB'), '€12.50', 'a known code as before');
+  });
+
   test('every amount of whole cents up to the maximum survives the trip', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 100_000_000 }), (cents) => {
