@@ -3,6 +3,14 @@ import type { Currency } from './statuses.js';
 /** Largest amount accepted, in currency units. */
 export const MAX_AMOUNT = 1_000_000;
 
+/** ISO 4217's alphabetic codes in use (Intl's list: no historic ones, no XXX or XTS). */
+const ISO_CURRENCIES: ReadonlySet<string> = new Set(Intl.supportedValuesOf('currency'));
+
+/** Whether a provider's currency is a currency: an ISO 4217 code in use, in capitals. */
+export function isIsoCurrency(code: string): boolean {
+  return ISO_CURRENCIES.has(code);
+}
+
 /**
  * Decimal currency units to integer minor units, or undefined when the number has more than
  * two decimals: the API never rounds money silently.

@@ -133,6 +133,38 @@ describe(`POST /ipn/lyra/: the order's tenant's account verifies it (${ENGINE})`
     assert.equal(await statusOf(t, id), 'CAPTURED');
   });
 
+  test('a signed notification with a currency, amount or status outside what Lyra documents: 401, nothing stored', async () => {
+    const { id, ipnBody } = await paidDeposit();
+    const events = await eventCount(t);
+    // Each its own transaction: none is taken for a report of one seen before.
+    const transaction = (change: (tx: Record<string, unknown>) => void) =>
+      resigned(ipnBody, (p) => {
+        const tx = (p.transactions as Record<string, unknown>[])[0] as Record<string, unknown>;
+        tx.uuid = randomUUID().replaceAll('-', '');
+        change(tx);
+      });
+    const cases: [string, string][] = [
+      ['a currency that is no ISO 4217 code', transaction((tx) => (tx.currency = 'EURO'))],
+      ['a currency in lower case', transaction((tx) => (tx.currency = 'eur'))],
+      ['a detailedStatus Lyra does not document', transaction((tx) => (tx.detailedStatus = 'SOMETHING_NEW'))],
+      ['an amount beyond any request payreq makes', transaction((tx) => (tx.amount = 100_000_001))],
+      ['an amount no ledger row can hold', transaction((tx) => (tx.amount = 2 ** 31))],
+    ];
+    for (const [why, body] of cases) {
+      const r = await post(body);
+      const answer = (await r.json()) as { code: string };
+      assert.equal(r.status, 401, `${why}: ${JSON.stringify(answer)}`);
+      assert.equal(answer.code, 'invalid_notification', why);
+    }
+    const ledger = await t.db.query('SELECT currency FROM money_ledger WHERE payment_request_id = $1', [id]);
+    assert.deepEqual(ledger.rows, [], 'no money stored');
+    assert.equal(await eventCount(t), events, 'nothing recorded');
+    assert.equal(await statusOf(t, id), 'PENDING');
+    // The notification as Lyra signed it still applies.
+    assert.equal((await post(ipnBody)).status, 200);
+    assert.equal(await statusOf(t, id), 'CAPTURED');
+  });
+
   test('a signed notification about something payreq does not apply (a refund) is acknowledged as ignored', async () => {
     const { id, ipnBody } = await paidDeposit();
     const refund = resigned(ipnBody, (p) => {

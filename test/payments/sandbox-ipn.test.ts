@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { InvalidNotificationError } from '../../src/providers/index.js';
+import { arrangeStatus } from '../helpers/fixtures.js';
 import { type ListeningApp, startListeningApp } from '../helpers/listening-app.js';
 import { sandboxOf } from '../helpers/providers.js';
 import { checkoutForm, detail, historyCount, ipnSignature, postIpn, submitCard } from '../helpers/sandbox-checkout.js';
@@ -122,6 +123,48 @@ describe(`sandbox IPN: signature, duplicates, order (${ENGINE})`, () => {
       assert.equal(r.status, 401);
     });
   }
+
+  test('a signed IPN with a currency, amount or outcome outside what the sandbox sends is refused: 401, nothing stored', async () => {
+    const c = await createRequest(t, { request_type: 'DEPOSIT', amount: 12.5 });
+    await arrangeStatus(t.db, c.uuid, 'PENDING');
+    const paid = (changes: Record<string, unknown>) =>
+      JSON.stringify({
+        event_id: `evt_${randomUUID()}`,
+        order_id: c.uuid,
+        outcome: 'paid',
+        transaction_id: `txn_${randomUUID()}`,
+        amount: 1250,
+        currency: 'EUR',
+        created_at: new Date().toISOString(),
+        ...changes,
+      });
+    const before = await historyCount(t, c.uuid);
+    const odd: [string, Record<string, unknown>][] = [
+      ['a currency that is no ISO 4217 code', { currency: 'EURO' }],
+      ['a currency in lower case', { currency: 'eur' }],
+      ['a currency the sandbox never charges in', { currency: 'GBP' }],
+      ['an amount beyond any request payreq makes', { amount: 100_000_001 }],
+      ['an amount no ledger row can hold', { amount: 2 ** 31 }],
+      ['an outcome the sandbox does not send', { outcome: 'captured' }],
+    ];
+    for (const [what, changes] of odd) {
+      const r = await postIpn(t, paid(changes));
+      assert.equal(r.status, 401, `${what}: ${r.body}`);
+      assert.equal(JSON.parse(r.body).code, 'invalid_notification', what);
+    }
+    const ledger = await t.db.query('SELECT currency, incident FROM money_ledger WHERE payment_request_id = $1', [
+      c.uuid,
+    ]);
+    assert.deepEqual(ledger.rows, [], 'no money stored');
+    const events = await t.db.query('SELECT 1 FROM provider_events WHERE payment_request_id = $1', [c.uuid]);
+    assert.equal(events.rows.length, 0);
+    assert.equal(await historyCount(t, c.uuid), before);
+    // The notification as the sandbox sends it still applies: the refusals were about the data.
+    const r = await postIpn(t, paid({}));
+    assert.equal(r.status, 200, r.body);
+    assert.equal(JSON.parse(r.body).status, 'applied');
+    assert.equal((await detail(t, c.uuid)).status, 'CAPTURED');
+  });
 
   test('a duplicate IPN (the same body posted again) is applied once: one history row', async () => {
     const c = await createRequest(t, { request_type: 'DEPOSIT', amount: 55 });

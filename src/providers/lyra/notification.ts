@@ -1,9 +1,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { isUuid } from '../../domain/index.js';
+import { isIsoCurrency, isUuid, MAX_AMOUNT } from '../../domain/index.js';
 import { IgnoredNotification, InvalidNotificationError, type ProviderNotification } from '../payment-provider.js';
 import { isObject } from './client.js';
 import { type LyraTransaction, readTransaction } from './lyra-transaction.js';
-import { fromLyraAmount, isRefusal, transactionKind, transactionStatus } from './mapping.js';
+import { DETAILED_STATUSES, fromLyraAmount, isRefusal, transactionKind, transactionStatus } from './mapping.js';
 
 /** The five form fields of a Lyra notification (IPN) and of the browser's return. */
 export interface SignedAnswer {
@@ -122,12 +122,11 @@ function readPayment(answer: string): Payment {
  * sends one) and states still in transit change nothing here.
  */
 function notificationOf({ orderId, transaction: t }: Payment): ProviderNotification {
+  const amountCents = documentedAmount(t);
   const outcome = outcomeOf(t);
   if (!outcome) {
     throw new IgnoredNotification(`not a guest payment outcome: ${t.operationType} ${t.detailedStatus}`);
   }
-  const amountCents = fromLyraAmount(t.amount, t.currency);
-  if (amountCents === undefined) throw new InvalidNotificationError(`amount ${t.amount} ${t.currency} unreadable`);
   const detail = [t.errorCode, t.detailedErrorCode].filter(Boolean).join(' ');
   return {
     // Lyra names no event: one transaction reaching one state is one event, however often sent.
@@ -146,6 +145,25 @@ function notificationOf({ orderId, transaction: t }: Payment): ProviderNotificat
     currency: t.currency,
     ...(detail ? { detail } : {}),
   };
+}
+
+/**
+ * The transaction's amount in hundredths, once its status, currency and amount are each one
+ * Lyra documents (mapping.ts; ISO 4217; whole minor units, no more than payreq ever asks).
+ * Anything else is refused at the door, signed or not: a currency that is none ("EURO") or an
+ * amount no ledger row can hold would be stored as money, and a status no table knows would
+ * be guessed at. Refused, it is logged at warn, and Lyra sends it again.
+ */
+function documentedAmount(t: LyraTransaction): number {
+  if (!Object.hasOwn(DETAILED_STATUSES, t.detailedStatus)) {
+    throw new InvalidNotificationError(`detailedStatus ${t.detailedStatus} is none Lyra documents`);
+  }
+  if (!isIsoCurrency(t.currency)) throw new InvalidNotificationError(`currency ${t.currency} is no ISO 4217 code`);
+  const amountCents = fromLyraAmount(t.amount, t.currency);
+  if (amountCents === undefined || amountCents > MAX_AMOUNT * 100) {
+    throw new InvalidNotificationError(`amount ${t.amount} ${t.currency} unreadable or beyond any request`);
+  }
+  return amountCents;
 }
 
 function outcomeOf(t: LyraTransaction): ProviderNotification['outcome'] | undefined {

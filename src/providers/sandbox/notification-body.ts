@@ -1,4 +1,4 @@
-import { hasUnstorableText, isUuid } from '../../domain/index.js';
+import { CURRENCIES, hasUnstorableText, isUuid, MAX_AMOUNT } from '../../domain/index.js';
 import { InvalidNotificationError, type ProviderNotification } from '../payment-provider.js';
 
 /** The sandbox's IPN as it travels: snake_case JSON, like a provider's wire format. */
@@ -18,6 +18,8 @@ export interface SandboxIpnBody {
 }
 
 const OUTCOMES: readonly string[] = ['registered', 'paid', 'refused', 'error'];
+/** The sandbox takes payments in payreq's currencies only. */
+const CHARGED_IN: readonly string[] = CURRENCIES;
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -71,12 +73,18 @@ export function readIpnBody(raw: string): ProviderNotification {
     maskedPan: text('masked_pan', false),
     expiryMonth: whole('expiry_month', 1, 12),
     expiryYear: whole('expiry_year', 2000, 2100),
-    amountCents: whole('amount', 0, Number.MAX_SAFE_INTEGER),
+    // The sandbox charges what payreq asked: never more than its largest request.
+    amountCents: whole('amount', 0, MAX_AMOUNT * 100),
     currency: text('currency', false),
     detail: text('detail', false),
   };
   for (const [k, v] of Object.entries(optional)) {
     if (v !== undefined) Object.assign(n, { [k]: v });
+  }
+  // Money in a currency the sandbox never charges in ("EURO") is no money: refused here, it is
+  // never stored as an incident that pages and the books would have to make sense of.
+  if (n.currency !== undefined && !CHARGED_IN.includes(n.currency)) {
+    throw new InvalidNotificationError(`currency "${n.currency}" is none the sandbox charges in`);
   }
   if (n.outcome === 'registered' && !(n.cardToken && n.maskedPan && n.expiryMonth && n.expiryYear)) {
     throw new InvalidNotificationError('a registered card needs card_token, masked_pan and its expiry');
