@@ -1,13 +1,7 @@
 import { type Static, type TSchema, Type } from 'typebox';
-import {
-  CURRENCIES,
-  errors,
-  LANGUAGES,
-  PLAIN_TEXT_PATTERN,
-  REQUEST_TYPES,
-  STATUSES,
-  STORABLE_TEXT_PATTERN,
-} from '../domain/index.js';
+import { CURRENCIES, errors, LANGUAGES, PLAIN_TEXT_PATTERN, STORABLE_TEXT_PATTERN } from '../domain/index.js';
+import { REQUEST_DETAIL_PROPERTIES } from '../events/index.js';
+import { OrderCycle, RequestTypeEnum, StatusEnum, Timestamp, Uuid } from '../schemas/index.js';
 
 /**
  * One schema per route and status code: it validates the request, types the handler,
@@ -17,29 +11,12 @@ import {
  * components.schemas and refers to it wherever it is used (openapi-document.ts), so generated
  * clients get types with these names. Fastify itself sees plain inline schemas.
  */
-const Uuid = Type.String({ format: 'uuid', description: 'Identifier of the payment request' });
-const StatusEnum = Type.Enum([...STATUSES], {
-  title: 'PaymentRequestStatusValue',
-  description: 'Where the request stands; docs/lifecycle.md shows every move between statuses.',
-});
-const RequestTypeEnum = Type.Enum([...REQUEST_TYPES], {
-  title: 'RequestType',
-  description: 'IMPRINT: a card registered without debit (a hold may follow). DEPOSIT: the guest pays at once.',
-});
-const OrderCycle = Type.Enum(['OPEN', 'CLOSED'], {
-  title: 'OrderCycle',
-  description: 'CLOSED once the status is terminal (CAPTURED, REFUSED, CANCELLED, EXPIRED, REFUNDED), OPEN otherwise.',
-});
-const Timestamp = Type.String({ format: 'date-time' });
-const NullableInt = Type.Unsafe<number | null>({ type: ['integer', 'null'] });
-const NullableTimestamp = Type.Unsafe<string | null>({ type: ['string', 'null'], format: 'date-time' });
 /** Free text that PostgreSQL can store as given (no NUL, no unpaired surrogate). */
 const Text = (opts: { minLength?: number; maxLength: number; description?: string }) =>
   Type.String({ ...opts, pattern: STORABLE_TEXT_PATTERN });
 /** A name or a reference: storable text without bidirectional controls. */
 const PlainText = (opts: { minLength?: number; maxLength: number; description?: string }) =>
   Type.String({ ...opts, pattern: PLAIN_TEXT_PATTERN });
-const FreeObject = Type.Object({}, { additionalProperties: true, description: 'Free JSON, stored as given' });
 
 /** A realistic reservation, shared by the examples of the document. */
 export const EXAMPLE = {
@@ -241,43 +218,10 @@ export const DETAIL_EXAMPLE = {
   guarantee_failures: 0,
 };
 
-export const PaymentRequestDetail = Type.Object(
-  {
-    uuid: Uuid,
-    reference: Type.String(),
-    request_type: RequestTypeEnum,
-    status: StatusEnum,
-    amount: Type.Number({ description: 'Amount requested, in currency units' }),
-    amount_captured: Type.Number({ description: 'Amount actually debited' }),
-    amount_refunded: Type.Number({ description: 'Amount refunded' }),
-    currency: Type.String(),
-    guest_email: Type.String(),
-    guest_first_name: Type.String(),
-    guest_last_name: Type.String(),
-    reservation_ref: Type.String(),
-    reservation_data: FreeObject,
-    masked_pan: Type.String({ description: 'Masked card number; empty until a card is registered' }),
-    card_expiry_month: NullableInt,
-    card_expiry_year: NullableInt,
-    order_cycle: OrderCycle,
-    email_sent: Type.Boolean({ description: 'The confirmation e-mail was sent' }),
-    created_at: Timestamp,
-    updated_at: Timestamp,
-    hold_expires_at: NullableTimestamp,
-    link_expires_at: Timestamp,
-    guarantee_failed_at: Type.Unsafe<string | null>({
-      type: ['string', 'null'],
-      format: 'date-time',
-      description:
-        'IMPRINT: when the bank last refused the hold placed before arrival (a failed guarantee; the request is then ERROR until the guest registers another card through the same link); null while none was refused. An addition to the original integration contract.',
-    }),
-    guarantee_failures: Type.Integer({
-      minimum: 0,
-      description: 'IMPRINT: how many holds the bank refused for this request (0 for a DEPOSIT). An addition.',
-    }),
-  },
-  { title: 'PaymentRequestDetail', examples: [DETAIL_EXAMPLE] },
-);
+export const PaymentRequestDetail = Type.Object(REQUEST_DETAIL_PROPERTIES, {
+  title: 'PaymentRequestDetail',
+  examples: [DETAIL_EXAMPLE],
+});
 
 export const PaymentRequestStatus = Type.Object(
   {

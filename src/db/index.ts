@@ -97,6 +97,7 @@ export type {
   LedgerExportRow,
   RequestExportRow,
 } from './exports-repository.js';
+export { expandGenerated, generatedHash, namedGenerators } from './generated-sql.js';
 export {
   type FailedGuaranteeRow,
   failedGuarantees,

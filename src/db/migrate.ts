@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Database, Queryable } from './database.js';
+import { expandGenerated, namedGenerators } from './generated-sql.js';
 import { splitSqlStatements } from './sql-statements.js';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
@@ -31,8 +32,18 @@ export async function pendingMigrations(db: Queryable): Promise<string[]> {
   return files.filter((f) => !done.has(f));
 }
 
+/** For each SQL generator a migration names, the last migration file that names it. */
+async function newestNaming(files: readonly string[]): Promise<Map<string, string>> {
+  const newest = new Map<string, string>();
+  for (const file of files) {
+    for (const { name } of namedGenerators(await readFile(MIGRATIONS_DIR + file, 'utf8'))) newest.set(name, file);
+  }
+  return newest;
+}
+
 export async function migrate(db: Database): Promise<string[]> {
   const files = await migrationFiles();
+  const newest = await newestNaming(files);
   return db.transaction(
     async (tx) => {
       await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
@@ -45,7 +56,7 @@ export async function migrate(db: Database): Promise<string[]> {
       const applied: string[] = [];
       for (const file of files) {
         if (done.has(file)) continue;
-        const sql = await readFile(MIGRATIONS_DIR + file, 'utf8');
+        const sql = expandGenerated(file, await readFile(MIGRATIONS_DIR + file, 'utf8'), newest);
         for (const statement of splitSqlStatements(sql)) await tx.query(statement);
         await tx.query('INSERT INTO schema_migrations (name) VALUES ($1)', [file]);
         applied.push(file);

@@ -2,4 +2,9 @@
 // (migrations 0016 and 0028) in the transaction of the change; read through the API and sent
 // by webhooks. Its `data` is the request's detail, defined once in request-detail.ts.
 export { presentEvent } from './present-event.js';
-export { presentRequestDetail, type RequestDetail, requestDetailFunctionSql } from './request-detail.js';
+export {
+  presentRequestDetail,
+  REQUEST_DETAIL_PROPERTIES,
+  type RequestDetail,
+  requestDetailFunctionSql,
+} from './request-detail.js';

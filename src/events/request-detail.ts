@@ -1,14 +1,26 @@
+import { type Static, type TObject, type TSchema, Type } from 'typebox';
 import type { PaymentRequestRow, RequestSummaryFields } from '../db/index.js';
 import { fromMinorUnits, orderCycle, TERMINAL_STATUSES } from '../domain/index.js';
+import {
+  FreeObject,
+  NullableInt,
+  NullableTimestamp,
+  OrderCycle,
+  RequestTypeEnum,
+  StatusEnum,
+  Timestamp,
+  Uuid,
+} from '../schemas/index.js';
 
 /**
  * The detail of a payment request, defined once: the API answers it (GET one request, the
  * list) and every event carries it as `data`. Events are written by the status_history
  * trigger in SQL, in the same statement as the change (the daily job writes thousands in one
  * statement), so the same table of fields also writes the SQL function the trigger calls,
- * `payment_request_detail(p)`: `requestDetailFunctionSql()` below is that function's text,
- * and the newest migration that defines it must hold exactly this text (a test checks), so a
- * change of the detail here without a new migration fails the suite.
+ * `payment_request_detail(p)`: `requestDetailFunctionSql()` below is that function's text. A
+ * migration that changes it holds the directive the migrator replaces with this text
+ * (db/generated-sql.ts); a change of the detail here without a new such migration fails the
+ * suite and the migrator.
  */
 type Source = RequestSummaryFields &
   Pick<
@@ -31,77 +43,80 @@ type Instant = 'created_at' | 'updated_at' | 'hold_expires_at' | 'link_expires_a
 /**
  * How a field is shown: as stored (`value`), minor units as a decimal amount (`money`), an
  * instant as an ISO 8601 UTC string with milliseconds or null (`instant`), or the status as
- * OPEN/CLOSED (`order_cycle`).
+ * OPEN/CLOSED (`order_cycle`); and its JSON schema, from which the OpenAPI document and the
+ * RequestDetail type are made.
  */
-type Field =
+type Field<S extends TSchema = TSchema> = (
   | { kind: 'value'; column: keyof Source }
   | { kind: 'money'; column: 'amount' | 'amount_captured' | 'amount_refunded' }
   | { kind: 'instant'; column: Instant }
-  | { kind: 'order_cycle' };
+  | { kind: 'order_cycle' }
+) & { schema: S };
 
-const value = (column: keyof Source): Field => ({ kind: 'value', column });
-const money = (column: 'amount' | 'amount_captured' | 'amount_refunded'): Field => ({ kind: 'money', column });
-const instant = (column: Instant): Field => ({
-  kind: 'instant',
+const value = <S extends TSchema>(column: keyof Source, schema: S) => ({ kind: 'value' as const, column, schema });
+const money = (column: 'amount' | 'amount_captured' | 'amount_refunded', description: string) => ({
+  kind: 'money' as const,
   column,
+  schema: Type.Number({ description }),
 });
+const instant = <S extends TSchema>(column: Instant, schema: S) => ({ kind: 'instant' as const, column, schema });
 
-export interface RequestDetail {
-  uuid: string;
-  reference: string;
-  request_type: Source['request_type'];
-  status: Source['status'];
-  amount: number;
-  amount_captured: number;
-  amount_refunded: number;
-  currency: Source['currency'];
-  guest_email: string;
-  guest_first_name: string;
-  guest_last_name: string;
-  reservation_ref: string;
-  reservation_data: Source['reservation_data'];
-  masked_pan: string;
-  card_expiry_month: number | null;
-  card_expiry_year: number | null;
-  order_cycle: 'OPEN' | 'CLOSED';
-  email_sent: boolean;
-  created_at: string;
-  updated_at: string;
-  hold_expires_at: string | null;
-  link_expires_at: string;
-  /** IMPRINT: when the bank last refused the guarantee's hold; null while none was refused. */
-  guarantee_failed_at: string | null;
-  /** IMPRINT: how many holds the bank refused (each card the guest gave, once). */
-  guarantee_failures: number;
-}
-
-/** The detail's fields in the order the API shows them; guest_phone and language never leave. */
+/**
+ * The detail, defined once: each field's source (a column of the request, shown as it is or
+ * converted) and its schema, in the order the API shows them; guest_phone and language never
+ * leave. The API's response schema, the RequestDetail type, the presenter and the SQL function
+ * of the events trigger are all made from this table.
+ */
 const FIELDS = {
-  uuid: value('id'),
-  reference: value('reference'),
-  request_type: value('request_type'),
-  status: value('status'),
-  amount: money('amount'),
-  amount_captured: money('amount_captured'),
-  amount_refunded: money('amount_refunded'),
-  currency: value('currency'),
-  guest_email: value('guest_email'),
-  guest_first_name: value('guest_first_name'),
-  guest_last_name: value('guest_last_name'),
-  reservation_ref: value('reservation_ref'),
-  reservation_data: value('reservation_data'),
-  masked_pan: value('masked_pan'),
-  card_expiry_month: value('card_expiry_month'),
-  card_expiry_year: value('card_expiry_year'),
-  order_cycle: { kind: 'order_cycle' },
-  email_sent: value('email_sent'),
-  created_at: instant('created_at'),
-  updated_at: instant('updated_at'),
-  hold_expires_at: instant('hold_expires_at'),
-  link_expires_at: instant('link_expires_at'),
-  guarantee_failed_at: instant('guarantee_failed_at'),
-  guarantee_failures: value('guarantee_failures'),
-} as const satisfies Record<keyof RequestDetail, Field>; // every field of the detail, and no other
+  uuid: value('id', Uuid),
+  reference: value('reference', Type.String()),
+  request_type: value('request_type', RequestTypeEnum),
+  status: value('status', StatusEnum),
+  amount: money('amount', 'Amount requested, in currency units'),
+  amount_captured: money('amount_captured', 'Amount actually debited'),
+  amount_refunded: money('amount_refunded', 'Amount refunded'),
+  currency: value('currency', Type.String()),
+  guest_email: value('guest_email', Type.String()),
+  guest_first_name: value('guest_first_name', Type.String()),
+  guest_last_name: value('guest_last_name', Type.String()),
+  reservation_ref: value('reservation_ref', Type.String()),
+  reservation_data: value('reservation_data', FreeObject),
+  masked_pan: value('masked_pan', Type.String({ description: 'Masked card number; empty until a card is registered' })),
+  card_expiry_month: value('card_expiry_month', NullableInt),
+  card_expiry_year: value('card_expiry_year', NullableInt),
+  order_cycle: { kind: 'order_cycle' as const, schema: OrderCycle },
+  email_sent: value('email_sent', Type.Boolean({ description: 'The confirmation e-mail was sent' })),
+  created_at: instant('created_at', Timestamp),
+  updated_at: instant('updated_at', Timestamp),
+  hold_expires_at: instant('hold_expires_at', NullableTimestamp),
+  link_expires_at: instant('link_expires_at', Timestamp),
+  guarantee_failed_at: instant(
+    'guarantee_failed_at',
+    Type.Unsafe<string | null>({
+      type: ['string', 'null'],
+      format: 'date-time',
+      description:
+        'IMPRINT: when the bank last refused the hold placed before arrival (a failed guarantee; the request is then ERROR until the guest registers another card through the same link); null while none was refused. An addition to the original integration contract.',
+    }),
+  ),
+  guarantee_failures: value(
+    'guarantee_failures',
+    Type.Integer({
+      minimum: 0,
+      description: 'IMPRINT: how many holds the bank refused for this request (0 for a DEPOSIT). An addition.',
+    }),
+  ),
+} satisfies Record<string, Field>;
+
+type Fields = typeof FIELDS;
+
+/** Each field's schema, by name: the API's PaymentRequestDetail is this object. */
+export const REQUEST_DETAIL_PROPERTIES = Object.fromEntries(
+  Object.entries(FIELDS).map(([name, f]) => [name, f.schema]),
+) as { [K in keyof Fields]: Fields[K]['schema'] };
+
+/** The detail as the API answers it and events carry it. */
+export type RequestDetail = Static<TObject<typeof REQUEST_DETAIL_PROPERTIES>>;
 
 function present(f: Field, r: Source): unknown {
   switch (f.kind) {

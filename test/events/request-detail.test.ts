@@ -2,24 +2,51 @@ import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import type { PaymentRequestRow } from '../../src/db/index.js';
+import { expandGenerated, generatedHash, namedGenerators, type PaymentRequestRow } from '../../src/db/index.js';
 import { presentRequestDetail, requestDetailFunctionSql } from '../../src/events/index.js';
 import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
 
 const MIGRATIONS = fileURLToPath(new URL('../../src/db/migrations/', import.meta.url));
 
 describe('the request detail is defined once', () => {
-  test('the newest migration that defines payment_request_detail holds the function the definition writes', async () => {
+  test('the newest migration that defines payment_request_detail names the text the definition writes', async () => {
     const files = (await readdir(MIGRATIONS)).filter((f) => f.endsWith('.sql')).sort();
-    let newest: string | undefined;
-    for (const f of files) {
-      if ((await readFile(MIGRATIONS + f, 'utf8')).includes('FUNCTION payment_request_detail(')) newest = f;
+    let newest: { file: string; text: string } | undefined;
+    for (const file of files) {
+      const text = await readFile(MIGRATIONS + file, 'utf8');
+      const names = namedGenerators(text).some((g) => g.name === 'payment_request_detail');
+      if (names || text.includes('FUNCTION payment_request_detail(')) newest = { file, text };
     }
     assert.ok(newest, 'no migration defines payment_request_detail');
-    const text = await readFile(MIGRATIONS + newest, 'utf8');
+    const now = generatedHash(requestDetailFunctionSql());
+    const named = namedGenerators(newest.text).find((g) => g.name === 'payment_request_detail');
     assert.ok(
-      text.includes(requestDetailFunctionSql()),
-      `${newest} does not hold the function src/events/request-detail.ts writes: add a migration with\n${requestDetailFunctionSql()}`,
+      named ? named.hash === now : newest.text.includes(requestDetailFunctionSql()),
+      `${newest.file} does not define the function src/events/request-detail.ts writes: add a migration with the line\n-- payreq:generated payment_request_detail sha256=${now}`,
+    );
+  });
+
+  test('the migrator writes the generated text for the newest migration naming it, skips older ones, refuses a stale hash', () => {
+    const now = generatedHash(requestDetailFunctionSql());
+    const line = (hash: string) => `-- payreq:generated payment_request_detail sha256=${hash}`;
+    const newest = new Map([['payment_request_detail', '0099_new.sql']]);
+    assert.equal(
+      expandGenerated('0099_new.sql', `SELECT 1;\n${line(now)}\n`, newest),
+      `SELECT 1;\n${requestDetailFunctionSql()}\n`,
+    );
+    // An older migration naming it is skipped: the newer one defines it.
+    assert.equal(
+      expandGenerated('0050_old.sql', line('0123456789abcdef'), newest),
+      '-- payment_request_detail: defined by 0099_new.sql',
+    );
+    // Written for another text: refused, naming the hash to write.
+    assert.throws(
+      () => expandGenerated('0099_new.sql', line('0123456789abcdef'), newest),
+      new RegExp(`changed since this migration was written.*sha256=${now}`),
+    );
+    assert.throws(
+      () => expandGenerated('0099_new.sql', '-- payreq:generated no_such_thing sha256=0123456789abcdef', newest),
+      /no SQL generator is named no_such_thing/,
     );
   });
 });

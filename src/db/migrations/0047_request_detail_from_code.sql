@@ -1,0 +1,5 @@
+-- From here on the request detail's SQL function (what every event carries) is written by the
+-- code that defines the detail, src/events/request-detail.ts: a migration that changes the
+-- detail names the generator with the hash of the text it was written for, and the migrator
+-- writes that text (src/db/generated-sql.ts). This one names today's text.
+-- payreq:generated payment_request_detail sha256=1dc671a85595b563

@@ -1,0 +1,10 @@
+export {
+  FreeObject,
+  NullableInt,
+  NullableTimestamp,
+  OrderCycle,
+  RequestTypeEnum,
+  StatusEnum,
+  Timestamp,
+  Uuid,
+} from './primitives.js';
