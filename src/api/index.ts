@@ -54,6 +54,13 @@ async function registerApiDocs(app: FastifyInstance): Promise<void> {
           'Payment requests for hotels. Every call carries `X-API-Key: <prefix>.<secret>`. Every error is `{"error": "<message>", "code": "<stable code>", ...}`: match on `code` (each operation lists the codes it can answer; a 422 adds `details`, one entry per field to fix); authentication failures also carry `detail`. Beyond the original contract: `POST /api/payment-requests/{uuid}/refund/` and the event feed.',
       },
       servers: [{ url: app.payreq.config.publicBaseUrl }],
+      tags: [
+        {
+          name: 'payment-requests',
+          description: 'Create imprints and deposits, read them, and capture, release, refund, cancel or delete them',
+        },
+        { name: 'events', description: 'The feed of every change to the requests, in order (the same as webhooks)' },
+      ],
       components: {
         securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
       },
@@ -61,9 +68,7 @@ async function registerApiDocs(app: FastifyInstance): Promise<void> {
     },
     transformObject: (doc) => {
       if (!('openapiObject' in doc)) return doc.swaggerObject;
-      // @fastify/swagger marks every declared body as required; a capture body is optional.
-      const capture = doc.openapiObject.paths?.['/api/payment-requests/{uuid}/capture/']?.post;
-      if (capture?.requestBody && 'required' in capture.requestBody) capture.requestBody.required = false;
+      // @fastify/swagger marks every declared body as required; completeDocument says which are not.
       completeDocument(doc.openapiObject);
       return doc.openapiObject;
     },

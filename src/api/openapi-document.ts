@@ -4,7 +4,10 @@
  * - a schema with a `title` becomes a named component (components.schemas) referred to by $ref;
  * - an error response (x-error-codes) becomes its named shape narrowed to the codes it can carry;
  * - response headers (Location, Link, Retry-After) and media-type examples are added;
- * - `refs` is required: the route answers 400 refs_required without it.
+ * - `refs` is required: the route answers 400 refs_required without it;
+ * - the Idempotency-Key header says what the service accepts (1 to 255 visible ASCII
+ *   characters), and a replayed answer its `Idempotent-Replayed: true` header;
+ * - a body that may be left out (capture, refund: all of it) is not required.
  */
 type Json = Record<string, unknown>;
 
@@ -57,6 +60,17 @@ class Components {
 
 const OPERATIONS = ['get', 'post', 'put', 'delete', 'patch'] as const;
 
+/** Operations whose body may be left out: a capture of the whole hold, a refund of all that is left. */
+const OPTIONAL_BODY = new Set(['capturePaymentRequest', 'refundPaymentRequest']);
+
+/** What the service accepts as an Idempotency-Key (api/idempotency.ts), portable to any regex engine. */
+const IDEMPOTENCY_KEY: Json = { minLength: 1, maxLength: 255, pattern: '^[!-~]+$' };
+
+const REPLAYED: Json = {
+  description: '`true` when this is the stored answer of an earlier call with the same Idempotency-Key and body',
+  schema: { type: 'string', enum: ['true'] },
+};
+
 const HEADERS: Record<string, Record<string, Json>> = {
   '201': {
     Location: { description: 'URL of the created payment request', schema: { type: 'string', format: 'uri' } },
@@ -100,8 +114,20 @@ export function completeDocument(doc: { paths?: unknown; components?: object }):
       }
       const body = hoisted.requestBody as Json | undefined;
       if (body) addExample(components, body.content);
+      if (body && OPTIONAL_BODY.has(String(hoisted.operationId))) body.required = false;
+      let keyed = false;
       for (const p of (hoisted.parameters ?? []) as Json[]) {
         if (p.name === 'refs' && p.in === 'query') p.required = true;
+        if (p.name === 'idempotency-key' && p.in === 'header') {
+          keyed = true;
+          p.schema = { ...(p.schema as Json), ...IDEMPOTENCY_KEY };
+        }
+      }
+      if (keyed) {
+        for (const [status, response] of Object.entries(responses)) {
+          if (!status.startsWith('2')) continue;
+          response.headers = { ...((response.headers as Json) ?? {}), 'Idempotent-Replayed': REPLAYED };
+        }
       }
       item[method] = hoisted;
     }

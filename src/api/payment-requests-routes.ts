@@ -42,6 +42,8 @@ import {
 } from './schemas.js';
 
 export const MAX_REFS = 500;
+/** What the JSON body reader refuses before any schema sees the body (api/json-body.ts). */
+const BODY_ERRORS = ['invalid_json', 'invalid_utf8', 'json_too_deep', 'forbidden_json_key'];
 const TAG = ['payment-requests'];
 const IdempotencyHeaders = Type.Object({
   'idempotency-key': Type.Optional(
@@ -150,7 +152,7 @@ export const paymentRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
           201: okResponse(PaymentRequestResponse, 'Created; `Location` is the URL of the new request'),
           400: errorResponse(ErrorBody, 'A DEPOSIT without an amount above 0, malformed JSON or Idempotency-Key', [
             'deposit_amount_required',
-            'invalid_json',
+            ...BODY_ERRORS,
             'invalid_idempotency_key',
           ]),
           ...authErrors,
@@ -302,6 +304,11 @@ export const paymentRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
             'too_many_refs',
           ]),
           ...authErrors,
+          422: errorResponse(
+            ValidationErrorBody,
+            '`refs` holds text the service cannot store or compare (a NUL, an unpaired surrogate)',
+            ['validation_failed'],
+          ),
         },
       },
     },
@@ -362,7 +369,7 @@ export const paymentRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       400: errorResponse(
         ErrorBody,
         'Not allowed in the current status, an amount above what may move, or a malformed call',
-        ['invalid_status', amountError, 'invalid_json', 'invalid_idempotency_key'],
+        ['invalid_status', amountError, ...BODY_ERRORS, 'invalid_idempotency_key'],
       ),
       ...authErrors,
       ...notFound,

@@ -111,6 +111,41 @@ describe(`OpenAPI document and reference page (${ENGINE})`, () => {
     assert.ok(capture.responses['402'] && capture.responses['502']);
   });
 
+  test('what the service does is what the document says: body errors, the key, optional bodies, replays, tags', () => {
+    type Op = {
+      requestBody?: { required: boolean };
+      parameters?: { name: string; in: string; schema: { pattern?: string; maxLength?: number } }[];
+      responses: Record<string, { headers?: Record<string, unknown>; content?: unknown }>;
+      tags?: string[];
+    };
+    const op = (path: string, method: string) => doc.paths[path]?.[method] as unknown as Op;
+    const codes = (o: Op, status: string) => JSON.stringify(o.responses[status]?.content ?? '');
+    for (const [path, method] of [
+      ['/api/payment-requests/', 'post'],
+      ['/api/payment-requests/{uuid}/capture/', 'post'],
+      ['/api/payment-requests/{uuid}/refund/', 'post'],
+    ] as const) {
+      const o = op(path, method);
+      for (const code of ['invalid_json', 'invalid_utf8', 'json_too_deep', 'forbidden_json_key']) {
+        assert.ok(codes(o, '400').includes(`"${code}"`), `${method} ${path}: 400 ${code}`);
+      }
+      const key = o.parameters?.find((p) => p.name === 'idempotency-key' && p.in === 'header');
+      assert.deepEqual([key?.schema.pattern, key?.schema.maxLength], ['^[!-~]+$', 255], `${path}: the key's rule`);
+      const ok = o.responses[method === 'post' && path.endsWith('/') && !path.includes('{') ? '201' : '200'];
+      assert.ok(ok?.headers?.['Idempotent-Replayed'], `${path}: the replay header`);
+    }
+    assert.equal(
+      op('/api/payment-requests/{uuid}/refund/', 'post').requestBody?.required,
+      false,
+      'no body refunds all',
+    );
+    assert.ok(codes(op('/api/payment-requests/statuses/', 'get'), '422').includes('"validation_failed"'));
+    const declared = (doc as unknown as { tags?: { name: string }[] }).tags?.map((t) => t.name) ?? [];
+    for (const [method, path] of OPERATIONS) {
+      for (const tag of op(path, method).tags ?? []) assert.ok(declared.includes(tag), `${method} ${path}: tag ${tag}`);
+    }
+  });
+
   test('the detail schema has every field of the contract and neither guest_phone nor language', () => {
     const op = doc.paths['/api/payment-requests/{uuid}/']?.get as unknown as {
       responses: { 200: { content: Record<string, { schema: { $ref: string } }> } };

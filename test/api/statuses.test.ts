@@ -108,6 +108,7 @@ describe(`GET /api/payment-requests/statuses/ (${ENGINE})`, () => {
   test('a NUL in refs is a 422 naming refs, not a database error', async () => {
     const r = await t.call({ method: 'GET', url: `${URL_}?refs=A,B%00C` });
     assert.equal(r.statusCode, 422);
+    assert.equal(r.json().code, 'validation_failed', 'the code the document lists for this 422');
     assert.deepEqual(
       (r.json().details as { field: string }[]).map((d) => d.field),
       ['refs'],

@@ -681,6 +681,8 @@ export interface operations {
                 headers: {
                     /** @description URL of the created payment request */
                     Location?: string;
+                    /** @description `true` when this is the stored answer of an earlier call with the same Idempotency-Key and body */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -709,7 +711,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code: "deposit_amount_required" | "invalid_json" | "invalid_idempotency_key";
+                        code: "deposit_amount_required" | "invalid_json" | "invalid_utf8" | "json_too_deep" | "forbidden_json_key" | "invalid_idempotency_key";
                     };
                 };
             };
@@ -939,6 +941,30 @@ export interface operations {
                     "application/json": components["schemas"]["AuthError"] & {
                         /** @enum {string} */
                         code: "api_key_revoked" | "api_key_expired" | "https_required";
+                    };
+                };
+            };
+            /** @description `refs` holds text the service cannot store or compare (a NUL, an unpaired surrogate) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Validation failed",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "field": "guest_email",
+                     *           "message": "must match format \"email\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ValidationError"] & {
+                        /** @enum {string} */
+                        code: "validation_failed";
                     };
                 };
             };
@@ -1210,6 +1236,8 @@ export interface operations {
             /** @description Done; the new status */
             200: {
                 headers: {
+                    /** @description `true` when this is the stored answer of an earlier call with the same Idempotency-Key and body */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1241,7 +1269,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code: "invalid_status" | "capture_amount_too_high" | "invalid_json" | "invalid_idempotency_key";
+                        code: "invalid_status" | "capture_amount_too_high" | "invalid_json" | "invalid_utf8" | "json_too_deep" | "forbidden_json_key" | "invalid_idempotency_key";
                     };
                 };
             };
@@ -1459,6 +1487,8 @@ export interface operations {
             /** @description Done; the new status */
             200: {
                 headers: {
+                    /** @description `true` when this is the stored answer of an earlier call with the same Idempotency-Key and body */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1490,7 +1520,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code: "invalid_status" | "capture_amount_too_high" | "invalid_json" | "invalid_idempotency_key";
+                        code: "invalid_status" | "capture_amount_too_high" | "invalid_json" | "invalid_utf8" | "json_too_deep" | "forbidden_json_key" | "invalid_idempotency_key";
                     };
                 };
             };
@@ -1708,6 +1738,8 @@ export interface operations {
             /** @description Done; the new status */
             200: {
                 headers: {
+                    /** @description `true` when this is the stored answer of an earlier call with the same Idempotency-Key and body */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1739,7 +1771,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code: "invalid_status" | "capture_amount_too_high" | "invalid_json" | "invalid_idempotency_key";
+                        code: "invalid_status" | "capture_amount_too_high" | "invalid_json" | "invalid_utf8" | "json_too_deep" | "forbidden_json_key" | "invalid_idempotency_key";
                     };
                 };
             };
@@ -1952,7 +1984,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {
@@ -1966,6 +1998,8 @@ export interface operations {
             /** @description Done; the new status */
             200: {
                 headers: {
+                    /** @description `true` when this is the stored answer of an earlier call with the same Idempotency-Key and body */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1997,7 +2031,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code: "invalid_status" | "refund_amount_invalid" | "invalid_json" | "invalid_idempotency_key";
+                        code: "invalid_status" | "refund_amount_invalid" | "invalid_json" | "invalid_utf8" | "json_too_deep" | "forbidden_json_key" | "invalid_idempotency_key";
                     };
                 };
             };
