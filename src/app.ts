@@ -5,12 +5,14 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import { Redis } from 'ioredis';
 import {
+  answerClientError,
   apiPlugin,
   decodeUtf8,
   frameworkErrors,
   installErrorHandling,
   installHeaderGuard,
   installRetryAfter,
+  MAX_HEADER_BYTES,
   originForm,
   parseJsonBody,
   validatorCompiler,
@@ -42,6 +44,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   // Node checks its request and header timeouts every connectionsCheckingInterval (30 s unless
   // told): often enough here that a slow client is cut off close to the configured time.
   const serverTimeouts = {
+    maxHeaderSize: MAX_HEADER_BYTES,
     headersTimeout: config.headersTimeoutMs,
     requestTimeout: config.requestTimeoutMs,
     connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(config.headersTimeoutMs / 4))),
@@ -57,6 +60,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     // (60 s) so the proxy, not the service, closes an idle connection (no request lost in a race).
     requestTimeout: config.requestTimeoutMs,
     keepAliveTimeout: config.keepAliveTimeoutMs,
+    // What Node refuses before routing (headers too large, a request too slow) answers in the
+    // service's error shape.
+    clientErrorHandler: answerClientError,
     logger: {
       level: config.logLevel,
       // Keys, card data and secrets never reach a log line.

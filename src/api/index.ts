@@ -10,6 +10,7 @@ export { checkCreateBody } from './create-body-check.js';
 
 import './request-fields.js';
 
+export { answerClientError, MAX_HEADER_BYTES } from './client-errors.js';
 export {
   frameworkErrors,
   installErrorHandling,

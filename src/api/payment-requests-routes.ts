@@ -309,6 +309,11 @@ export const paymentRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
             '`refs` holds text the service cannot store or compare (a NUL, an unpaired surrogate)',
             ['validation_failed'],
           ),
+          431: errorResponse(
+            ErrorBody,
+            'The request line and headers together are over 64 KiB (a `refs` of non-ASCII references, each sent as %XX escapes, can be)',
+            ['headers_too_large'],
+          ),
         },
       },
     },

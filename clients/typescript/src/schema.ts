@@ -968,6 +968,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request line and headers together are over 64 KiB (a `refs` of non-ASCII references, each sent as %XX escapes, can be) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The request line and headers together are over 64 KiB (a `refs` of non-ASCII references, each sent as %XX escapes, can be)",
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "headers_too_large";
+                    };
+                };
+            };
         };
     };
     getPaymentRequest: {
