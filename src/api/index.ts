@@ -50,7 +50,7 @@ async function registerApiDocs(app: FastifyInstance): Promise<void> {
       info: {
         title: 'payreq API',
         version: '1.0.0',
-        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+        license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
         description:
           'Payment requests for hotels. Every call carries `X-API-Key: <prefix>.<secret>`. Every error is `{"error": "<message>", "code": "<stable code>", ...}`: match on `code` (each operation lists the codes it can answer; a 422 adds `details`, one entry per field to fix); authentication failures also carry `detail`. Beyond the original contract: `POST /api/payment-requests/{uuid}/refund/` and the event feed.',
       },

@@ -120,4 +120,16 @@ describe(`the typed client as a PMS developer installs it (${ENGINE})`, { timeou
     });
     assert.equal(r.code, 0, r.out);
   });
+  test('it is free software: Apache-2.0 in the installed package, its LICENSE, and the served document', async () => {
+    const dir = path.join(project, 'node_modules', '@payreq', 'client');
+    const pkg = JSON.parse(await readFile(path.join(dir, 'package.json'), 'utf8')) as { license: string };
+    assert.equal(pkg.license, 'Apache-2.0');
+    assert.match(await readFile(path.join(dir, 'LICENSE'), 'utf8'), /^\s*Apache License\s+Version 2\.0, January 2004/);
+    const root = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')) as { license: string };
+    assert.equal(root.license, 'Apache-2.0');
+    const doc = (await (await fetch(`${t.baseUrl}/api/openapi.json`)).json()) as {
+      info: { license: { identifier: string } };
+    };
+    assert.equal(doc.info.license.identifier, 'Apache-2.0');
+  });
 });
