@@ -29,11 +29,15 @@ function present(u: AdminUser, roles?: Roles): Record<string, unknown> {
 const rolesText = (u: AdminUserWithRoles) =>
   u.superuser ? 'superuser' : u.roles.map((r) => `${r.role}@${r.tenantName}`).join(', ') || 'no role';
 
-/** Repeated --tenant/--role pairs, in the order given: each --tenant needs its --role. */
+/**
+ * Repeated --tenant/--role pairs, in the order given: each --tenant has its --role, or, without
+ * any --role, each --tenant makes a manager (the documented default of create-user).
+ */
 function grantPairs(options: Readonly<Record<string, unknown>>): { tenantId: string; role: string }[] {
   const list = (v: unknown) => (v === undefined ? [] : Array.isArray(v) ? (v as string[]) : [String(v)]);
   const tenants = list(options.tenant);
-  const roles = list(options.role);
+  const given = list(options.role);
+  const roles = given.length === 0 ? tenants.map(() => 'manager') : given;
   if (tenants.length !== roles.length) {
     throw new CliError(
       `give one --role per --tenant (got ${tenants.length} --tenant and ${roles.length} --role); without --tenant the user is a superuser`,
@@ -73,11 +77,12 @@ export const adminCreateUser: CommandSpec = {
   name: 'admin create-user',
   summary: 'create a user of the back office (/control/)',
   usage:
-    'payreq admin create-user --username U --password-stdin [--tenant ID --role viewer|frontdesk|manager]... [--json]',
+    'payreq admin create-user --username U --password-stdin [--tenant ID [--role viewer|frontdesk|manager]]... [--json]',
   help: [
     '  --username U        1 to 64 characters: letters, digits and . _ @ - (stored lower-cased)',
     `  --password-stdin    read the password (at least ${MIN_PASSWORD_LENGTH} characters, not a common one) from standard input`,
     '  --tenant ID         a tenant the user works on, with the --role that follows it; repeat the pair',
+    '                      (without any --role, the user is a manager of each --tenant)',
     '                      for several tenants (a hotel group). Without --tenant: a superuser (every tenant)',
     '  --role R            viewer (reads), frontdesk (also resends, cancels, captures, releases),',
     "                      manager (also refunds; keys, settings, webhooks, the tenant's users)",

@@ -139,10 +139,22 @@ describe(`payreq admin users, with the service running (${ENGINE})`, { timeout: 
       { tenant_id: b, role: 'manager' },
     ]);
     assert.equal(await signIn('groupie', 'a long enough password'), 303);
-    // Refused, nothing created: a --tenant without its --role, a role that does not exist.
+    // Refused, nothing created: roles given for some --tenant but not all, a role that does not exist.
     assertFails(
       await run(
-        ['admin', 'create-user', '--username', 'half', '--password-stdin', '--tenant', a],
+        [
+          'admin',
+          'create-user',
+          '--username',
+          'half',
+          '--password-stdin',
+          '--tenant',
+          a,
+          '--tenant',
+          b,
+          '--role',
+          'viewer',
+        ],
         'a long enough password\n',
       ),
       /give one --role per --tenant/,
