@@ -49,13 +49,16 @@ export function adminSessionsRepository(db: Queryable) {
       return r.rows;
     },
     /**
-     * Ends every session of a user (disabled, a new password, a reset second factor), or every
-     * one but the session `keep` (the id of the one asking: a user who changes their own
-     * password stays signed in there). Returns how many ended.
+     * Ends every session of a user (disabled, a new password, a reset second factor), signed in
+     * or waiting for its second factor (a waiting session knows its user only as pendingUserId:
+     * left alive, its code would open a full session on the old password), or every one but the
+     * session `keep` (the id of the one asking: a user who changes their own password stays
+     * signed in there). Returns how many ended.
      */
     async destroyForUser(userId: string, keep?: string): Promise<number> {
       const r = await db.query(
-        "DELETE FROM admin_sessions WHERE data->>'userId' = $1 AND id_hash IS DISTINCT FROM $2::text",
+        `DELETE FROM admin_sessions
+          WHERE (data->>'userId' = $1 OR data->>'pendingUserId' = $1) AND id_hash IS DISTINCT FROM $2::text`,
         [userId, keep === undefined ? null : sessionIdHash(keep)],
       );
       return r.rowCount ?? 0;

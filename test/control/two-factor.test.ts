@@ -240,6 +240,38 @@ describe(`two-factor sign-in (TOTP) in the back office (${ENGINE})`, { timeout: 
     assert.match(key, /^[A-Z2-7 ]+$/);
   });
 
+  test('a session waiting for its code ends with the others: set-password and end-sessions leave no code to post', async () => {
+    await createUser(t, 'waiting', t.tenant.tenantId);
+    const { key } = await enrol(await client().signedIn('waiting'), clock);
+    const ctx = { config: t.config, db: t.db, repos: t.repos, app: t.app.payreq };
+    let password = PASSWORD;
+    const newPassword = `${PASSWORD} again`;
+    for (const end of [
+      async () => {
+        const r = await runCommand(
+          ['admin', 'set-password', 'waiting', '--password-stdin'],
+          ctx,
+          undefined,
+          `${newPassword}\n`,
+        );
+        password = newPassword;
+        return r;
+      },
+      () => runCommand(['admin', 'end-sessions', '--username', 'waiting'], ctx),
+    ]) {
+      tick();
+      const pending = client();
+      const first = await pending.signIn('waiting', password);
+      assert.equal(first.headers.location, '/control/sign-in/code', 'the password is right: the code is asked');
+      await pending.get('/control/sign-in/code');
+      const r = await end();
+      assert.equal(r.exitCode, 0, r.stderr);
+      const code = await pending.post('/control/sign-in/code', { code: codeFor(key, clock) });
+      assert.notEqual(code.headers.location, '/control/requests', 'the waiting session was ended: no full session');
+      assert.equal((await pending.get('/control/requests')).statusCode, 303, 'signed out');
+    }
+  });
+
   test('payreq admin reset-2fa --username: the factor gone, sessions ended, audited', async () => {
     await createUser(t, 'lostphone', t.tenant.tenantId);
     const enrolled = await client().signedIn('lostphone');
