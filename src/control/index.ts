@@ -19,7 +19,7 @@ import { registerSessions, sessionAlive } from './session.js';
 import { signInCodeRoutes } from './sign-in-code-routes.js';
 import { signInRoutes } from './sign-in-routes.js';
 import { currentTenant, mustEnrol } from './sign-in-session.js';
-import { refuseForRole, teamRoutes, tenantSwitchRoutes } from './team/index.js';
+import { invitationRoutes, refuseForRole, teamRoutes, tenantSwitchRoutes } from './team/index.js';
 import { todayRoutes } from './today/index.js';
 import { webhookRoutes } from './webhooks/index.js';
 
@@ -200,6 +200,7 @@ export async function controlPlugin(app: FastifyInstance, opts: { now?: () => Da
       await control.register(todayRoutes);
       await control.register(teamRoutes);
       await control.register(tenantSwitchRoutes);
+      await control.register(invitationRoutes);
       await control.register(webhookRoutes);
     },
     { prefix: '/control' },

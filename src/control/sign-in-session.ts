@@ -1,7 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionUserRow } from '../db/index.js';
+import { flash, languageOf } from './control-context.js';
 import type { ControlUser } from './layout.js';
 import { renewCsrfSecret } from './session.js';
+import { ROLE_MESSAGES } from './team/messages.js';
 
 /** How long the code step waits after a right password before the password is asked again. */
 export const PENDING_MS = 5 * 60 * 1000;
@@ -32,6 +34,9 @@ export async function beginSession(
   request.session.set('tenantId', user.tenantId ?? undefined);
   // Enough for the sign-in's audit; the next request loads the user whole.
   request.controlUser = { ...user, superuser: false, standing: null, tenants: [] };
+  // Hotels that invite the user: said once, at sign-in; the user alone answers them.
+  const waiting = (await request.server.payreq.repos.teamInvitations.forUser(user.id)).length;
+  if (waiting > 0) flash(request, 'ok', ROLE_MESSAGES[languageOf(request)].waitingInvitations(waiting));
 }
 
 /** The password was right and a second factor is on: the session waits for the code. */
@@ -58,9 +63,17 @@ export function pendingUser(request: FastifyRequest, now: Date): string | undefi
  * Two factors are required of this user (CONTROL_REQUIRE_2FA, or their tenant's require_2fa)
  * and they have none confirmed: they may only set one up.
  */
-/** The tenant a new session starts on (its audit is filed under it): the first by name, or none. */
-export function homeTenant(row: Pick<SessionUserRow, 'roles'> | undefined): string | null {
-  return row?.roles[0]?.tenant_id ?? null;
+/**
+ * The tenant a new session starts on (its sign-in is filed under it in the audit): the one the
+ * user chose, while they hold a role there; otherwise the hotel of their oldest role (the one
+ * they were created for). A role given or accepted later never moves it, so no other hotel can
+ * pull a user's sign-ins into its audit.
+ */
+export function homeTenant(row: Pick<SessionUserRow, 'roles' | 'home_tenant_id'> | undefined): string | null {
+  if (!row) return null;
+  if (row.home_tenant_id && row.roles.some((r) => r.tenant_id === row.home_tenant_id)) return row.home_tenant_id;
+  const oldest = [...row.roles].sort((a, b) => Date.parse(a.granted_at) - Date.parse(b.granted_at))[0];
+  return oldest?.tenant_id ?? null;
 }
 
 export function mustEnrol(request: FastifyRequest, row: SessionUserRow): boolean {

@@ -41,8 +41,10 @@ export interface SessionUserRow extends AdminUserRow {
   two_factor_on: boolean;
   /** One of their tenants requires a second factor of every user (a superuser has no tenant: false). */
   tenant_requires_2fa: boolean;
-  /** Their roles, by tenant name (empty for a superuser). */
-  roles: { tenant_id: string; tenant_name: string; role: TenantRole }[];
+  /** Their roles, by tenant name (empty for a superuser), each with when it was given. */
+  roles: { tenant_id: string; tenant_name: string; role: TenantRole; granted_at: string }[];
+  /** The hotel they chose to land in after sign-in, or null: the hotel of their oldest role. */
+  home_tenant_id: string | null;
 }
 
 export function adminUsersRepository(db: Queryable) {
@@ -99,8 +101,10 @@ export function adminUsersRepository(db: Queryable) {
           .join(', ')},
                 tf.confirmed_at IS NOT NULL AS two_factor_on,
                 coalesce(bool_or(t.require_2fa), false) AS tenant_requires_2fa,
-                coalesce(json_agg(json_build_object('tenant_id', t.id, 'tenant_name', t.name, 'role', r.role)
-                                  ORDER BY t.name, t.id) FILTER (WHERE t.id IS NOT NULL), '[]') AS roles
+                coalesce(json_agg(json_build_object('tenant_id', t.id, 'tenant_name', t.name, 'role', r.role,
+                                                    'granted_at', r.granted_at)
+                                  ORDER BY t.name, t.id) FILTER (WHERE t.id IS NOT NULL), '[]') AS roles,
+                u.home_tenant_id::text AS home_tenant_id
            FROM admin_users u
            LEFT JOIN admin_two_factor tf ON tf.user_id = u.id
            LEFT JOIN admin_user_roles r ON r.user_id = u.id

@@ -22,6 +22,7 @@ import { sealedValuesRepository } from './sealed-values-repository.js';
 import { settingsRepository } from './settings-repository.js';
 import { signInThrottleRepository } from './sign-in-throttle-repository.js';
 import { statisticsRepository } from './statistics-repository.js';
+import { teamInvitationsRepository } from './team-invitations-repository.js';
 import { tenantsRepository } from './tenants-repository.js';
 import { twoFactorRepository } from './two-factor-repository.js';
 import { webhooksRepository } from './webhooks-repository.js';
@@ -205,6 +206,8 @@ export function repositories(db: Database) {
     guarantees: guaranteesRepository(db),
     dayPlan: dayPlanRepository(db),
     statistics: statisticsRepository(db),
+    teamInvitations: teamInvitationsRepository(db),
   };
 }
 export type Repositories = ReturnType<typeof repositories>;
+export type { InvitationRow, TeamInvitationsRepository } from './team-invitations-repository.js';

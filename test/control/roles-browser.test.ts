@@ -151,7 +151,7 @@ describe(`roles in a real browser (${ENGINE})`, { skip: skipWithoutChromium, tim
       await group.close();
     });
 
-  test('without script: switch the hotel, then give and change a role, all by plain forms', async () => {
+  test('without script: switch the hotel, invite, accept, then change a role, all by plain forms', async () => {
     const group = await signedIn('group', { script: false, width: 375 });
     // First by name: Hôtel Voisin, where they manage.
     assert.match((await group.page.locator('#tenant-switch option[selected]').textContent()) ?? '', /Hôtel Voisin/);
@@ -171,9 +171,22 @@ describe(`roles in a real browser (${ENGINE})`, { skip: skipWithoutChromium, tim
     await group.page.waitForURL('**/control/team');
     assert.match(
       (await group.page.locator('.flash').textContent()) ?? '',
-      /clerk now has the role “Front desk” here\./,
+      /If “clerk” signs in to payreq, they are invited to work here as Front desk/,
     );
     const clerkId = (await t.repos.adminUsers.findByUsername('clerk'))?.id;
+    assert.deepEqual(await t.repos.adminUsers.roles({ tenantId: other.tenantId, userId: clerkId }), [], 'not yet');
+    // The clerk is told at sign-in and accepts on their Invitations page.
+    const clerk = await signedIn('clerk', { script: false, width: 375 });
+    assert.match((await clerk.page.locator('.flash').textContent()) ?? '', /A hotel invites you to work there/);
+    await clerk.page.goto('/control/invitations');
+    await clerk.page.getByRole('button', { name: 'Accept', exact: true }).click();
+    await clerk.page.waitForURL('**/control/invitations');
+    assert.match(
+      (await clerk.page.locator('.flash').textContent()) ?? '',
+      /You now work at Hôtel Voisin as Front desk\./,
+    );
+    await clerk.close();
+    await group.page.reload();
     await group.page.getByLabel('Role of clerk').selectOption('viewer');
     await group.page.locator(`form[action="/control/team/${clerkId}/role"] button`).click();
     await group.page.waitForURL('**/control/team');

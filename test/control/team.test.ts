@@ -52,28 +52,56 @@ describe(`roles: the Team page and the tenant switch (${ENGINE})`, { timeout: 24
     assert.match(mine.body, /name="action" value="refund"/);
   });
 
-  test('a manager adds an existing user, changes the role, removes it; each audited, each at once', async () => {
+  test('a manager invites an existing user: the role is theirs once they accept; then changed, removed; audited', async () => {
     const boss = await client().signedIn('boss');
     const roamer = await client().signedIn('roamer');
     assert.equal((await roamer.get(`/control/requests?tenant=${t.tenant.tenantId}`)).statusCode, 404);
     await boss.get('/control/team');
-    const added = await boss.post('/control/team/grant', { username: 'Roamer', role: 'viewer' });
-    assert.equal(added.statusCode, 303);
-    assert.equal(added.headers.location, '/control/team');
-    assert.equal(await roleOf('roamer', t.tenant.tenantId), 'viewer');
-    assert.equal(await roleOf('roamer', other.tenantId), 'frontdesk', 'the other tenant’s role is kept');
-    assert.deepEqual(await lastAudit('role_granted'), {
+    const invited = await boss.post('/control/team/grant', { username: 'Roamer', role: 'viewer' });
+    assert.equal(invited.statusCode, 303);
+    assert.equal(invited.headers.location, '/control/team');
+    assert.equal(await roleOf('roamer', t.tenant.tenantId), null, 'nobody is attached without consent');
+    assert.deepEqual(await lastAudit('role_invited'), {
       username: 'boss',
       target: 'roamer',
       outcome: 'ok',
       detail: { role: 'viewer' },
     });
+    assert.match((await boss.get('/control/team')).body, /If “roamer” signs in to payreq, they are invited/);
+
+    // The invited user is told at sign-in, sees it, and alone answers it.
+    const told = client();
+    assert.equal((await told.signIn('roamer')).statusCode, 303);
+    assert.match((await told.get('/control/requests')).body, /A hotel invites you to work there: see Invitations\./);
+    const page = await roamer.get('/control/invitations');
+    assert.match(page.body, /Hôtel des Tests, as Viewer|, as Viewer/);
+    const accepted = await roamer.post('/control/invitations/answer', { tenant: t.tenant.tenantId, answer: 'accept' });
+    assert.equal(accepted.statusCode, 303);
+    assert.equal(await roleOf('roamer', t.tenant.tenantId), 'viewer');
+    assert.equal(await roleOf('roamer', other.tenantId), 'frontdesk', 'the other tenant’s role is kept');
+    assert.deepEqual(await lastAudit('invitation_accepted'), {
+      username: 'roamer',
+      target: 'roamer',
+      outcome: 'ok',
+      detail: { role: 'viewer' },
+    });
+    const again = await roamer.post('/control/invitations/answer', { tenant: t.tenant.tenantId, answer: 'accept' });
+    assert.equal(again.statusCode, 303);
+    assert.match((await roamer.get('/control/invitations')).body, /That invitation is no longer waiting\./);
     const team = await boss.get('/control/team');
-    assert.match(team.body, /roamer now has the role “Viewer” here\./);
     assert.match(team.body, /<th scope="row">roamer<\/th>/);
     assert.doesNotMatch(team.body, /Hôtel Voisin/, 'another tenant’s roles are not shown');
 
+    // Their home hotel stays theirs: the next sign-in lands there, and is filed under it.
+    await client().signedIn('roamer');
+    const signIn = await t.db.query<{ tenant_id: string | null }>(
+      "SELECT tenant_id::text FROM admin_audit WHERE action = 'sign_in' AND username = 'roamer' ORDER BY id DESC LIMIT 1",
+    );
+    assert.equal(signIn.rows[0]?.tenant_id, other.tenantId, 'the sign-in is in the home hotel’s audit');
+    assert.doesNotMatch((await boss.get('/control/audit')).body, /Signed in[^<]*roamer|roamer[^<]*Signed in/);
+
     const roamerId = (await t.repos.adminUsers.findByUsername('roamer'))?.id;
+    await boss.get('/control/team');
     const changed = await boss.post(`/control/team/${roamerId}/role`, { role: 'frontdesk' });
     assert.equal(changed.statusCode, 303);
     assert.equal(await roleOf('roamer', t.tenant.tenantId), 'frontdesk');
@@ -89,32 +117,57 @@ describe(`roles: the Team page and the tenant switch (${ENGINE})`, { timeout: 24
     assert.equal(await roleOf('roamer', t.tenant.tenantId), null);
     // The audit page names these actions and roles in the page's language, never the code words.
     const audit = await boss.get('/control/audit');
-    assert.match(audit.body, /Role given/);
+    assert.match(audit.body, /Invited to work here/);
+    assert.match(audit.body, /Invitation accepted/);
     assert.match(audit.body, /Role changed/);
     assert.match(audit.body, /Role removed/);
     assert.match(audit.body, /Role before: Front desk/);
     await boss.get('/control/language/fr');
     const fr = await boss.get('/control/audit');
-    assert.match(fr.body, /Rôle attribué/);
+    assert.match(fr.body, /Invitation acceptée/);
     assert.match(fr.body, /Rôle : Consultation|Rôle: Consultation/);
     assert.doesNotMatch(fr.body, /: viewer</);
+    await boss.get('/control/language/en');
   });
 
-  test('refusals in words: an unknown user, a superuser, someone already here, a bad role', async () => {
+  test('the invitation form answers alike for a name elsewhere, a superuser and a name nowhere; refusals in words', async () => {
+    await createUser(t, 'elsewhere', other.tenantId, 'viewer');
     const boss = await client().signedIn('boss');
-    await boss.get('/control/team');
+    /** The Team page after posting the form, with what differs by request (tokens, the name typed) taken out. */
+    const answerFor = async (username: string) => {
+      await boss.get('/control/team');
+      const r = await boss.post('/control/team/grant', { username, role: 'viewer' });
+      assert.equal(r.statusCode, 303);
+      const page = await boss.get('/control/team');
+      return page.body.replaceAll(/value="[^"]{20,}"/g, 'value="TOKEN"').replaceAll(username, 'NAME');
+    };
+    const elsewhere = await answerFor('elsewhere');
+    const nowhere = await answerFor('nobody-at-all');
+    const superuser = await answerFor('root');
+    assert.equal(elsewhere, nowhere, 'a name in another hotel and a name nowhere look alike');
+    assert.equal(superuser, nowhere, 'a superuser looks like a name nowhere');
+    assert.equal(await roleOf('elsewhere', t.tenant.tenantId), null, 'attached to nobody without consent');
     const cases: [Record<string, string>, RegExp][] = [
-      [{ username: 'ghost', role: 'viewer' }, /There is no user “ghost”\./],
-      [{ username: 'root', role: 'viewer' }, /root is a superuser and sees every hotel already\./],
       [{ username: 'clerk', role: 'manager' }, /clerk already has a role here: change it in the list\./],
       [{ username: 'roamer', role: 'owner' }, /Choose a role\./],
+      [{ username: 'roamer' }, /Choose a role\./],
     ];
     for (const [fields, message] of cases) {
+      await boss.get('/control/team');
       assert.equal((await boss.post('/control/team/grant', fields)).statusCode, 303);
       assert.match((await boss.get('/control/team')).body, message);
     }
     assert.equal(await roleOf('clerk', t.tenant.tenantId), 'viewer');
-    assert.equal(await roleOf('roamer', t.tenant.tenantId), null);
+    // The invited user may decline: nothing is granted.
+    const invitee = await client().signedIn('elsewhere');
+    await invitee.get('/control/invitations');
+    const declined = await invitee.post('/control/invitations/answer', {
+      tenant: t.tenant.tenantId,
+      answer: 'decline',
+    });
+    assert.equal(declined.statusCode, 303);
+    assert.equal(await roleOf('elsewhere', t.tenant.tenantId), null);
+    assert.equal((await lastAudit('invitation_declined'))?.target, 'elsewhere');
   });
 
   test('a manager creates a user with a role here; the new user signs in with exactly that role', async () => {

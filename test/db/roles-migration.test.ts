@@ -48,7 +48,10 @@ describe(`migration 0037: back-office users become roles (${ENGINE})`, () => {
       [['desk', tenant, 'manager']],
     );
     const session = await repos.adminUsers.findForSession(desk?.id ?? '');
-    assert.deepEqual(session?.roles, [{ tenant_id: tenant, tenant_name: 'Hôtel Ancien', role: 'manager' }]);
+    assert.deepEqual(
+      session?.roles.map(({ tenant_id, tenant_name, role }) => ({ tenant_id, tenant_name, role })),
+      [{ tenant_id: tenant, tenant_name: 'Hôtel Ancien', role: 'manager' }],
+    );
     const columns = await t.db.query(
       `SELECT 1 FROM information_schema.columns WHERE table_name = 'admin_users' AND column_name = 'tenant_id'`,
     );

@@ -10,6 +10,7 @@ import {
 import { html } from '../../html/index.js';
 import { audit, field, flash, pageContext, user } from '../control-context.js';
 import { csrfField, type PageContext, page } from '../layout.js';
+import { ROLE_MESSAGES } from '../team/messages.js';
 import { issueText } from './issues.js';
 import { checkOwnPassword } from './reauth.js';
 import { userSessions } from './sessions.js';
@@ -42,7 +43,8 @@ ${p.problem ? html`<p class="flash error" role="alert">${p.problem}</p>` : ''}
 <p><a href="/control/account/two-factor">${a.twoFactor}</a></p></section>
 <section class="card" aria-labelledby="sessions-h"><h2 id="sessions-h">${a.sessions}</h2>
 <p>${a.sessionsIntro}</p>
-<p><a href="/control/account/sessions">${a.sessions} (${p.sessions})</a></p></section>`,
+<p><a href="/control/account/sessions">${a.sessions} (${p.sessions})</a></p>
+<p><a href="/control/invitations">${ROLE_MESSAGES[ctx.language].invitationsTitle}</a> · ${ROLE_MESSAGES[ctx.language].homeTitle}</p></section>`,
   });
 }
 

@@ -54,6 +54,27 @@ const en = {
   password: 'Password',
   create: 'Create',
   granted: (u: string, role: string) => `${u} now has the role “${role}” here.`,
+  invited: (u: string, role: string) =>
+    `If “${u}” signs in to payreq, they are invited to work here as ${role}: the role is theirs once they accept it, on their Invitations page.`,
+  invitationsTitle: 'Invitations',
+  invitationsIntro: 'Hotels that invite you to work there. A role is yours only once you accept it.',
+  noInvitations: 'No invitation is waiting.',
+  invitedAs: (hotel: string, role: string) => `${hotel}, as ${role}`,
+  invitedBy: (by: string, when: string) => `Invited by ${by}, ${when}`,
+  accept: 'Accept',
+  decline: 'Decline',
+  accepted: (hotel: string, role: string) => `You now work at ${hotel} as ${role}.`,
+  declined: (hotel: string) => `You declined the invitation of ${hotel}.`,
+  noSuchInvitation: 'That invitation is no longer waiting.',
+  waitingInvitations: (n: number) =>
+    n === 1
+      ? 'A hotel invites you to work there: see Invitations.'
+      : `${n} hotels invite you to work there: see Invitations.`,
+  homeTitle: 'Your home hotel',
+  homeIntro: 'The hotel you land in after signing in.',
+  homeOldest: 'The hotel of my first role',
+  homeSave: 'Save',
+  homeSaved: 'Your home hotel is saved.',
   removed: (u: string) => `${u} has no role here any more.`,
   lastManager: 'You are the last manager of this hotel: make someone else manager before you step down.',
   noSuchUser: (u: string) => `There is no user “${u}”.`,
@@ -62,6 +83,9 @@ const en = {
   invalidRole: 'Choose a role.',
   auditActions: {
     role_granted: 'Role given',
+    role_invited: 'Invited to work here',
+    invitation_accepted: 'Invitation accepted',
+    invitation_declined: 'Invitation declined',
     role_changed: 'Role changed',
     role_revoked: 'Role removed',
     access_refused: 'Refused: role too low',
@@ -115,6 +139,27 @@ const fr: RoleMessages = {
   password: 'Mot de passe',
   create: 'Créer',
   granted: (u, role) => `${u} a maintenant le rôle « ${role} » ici.`,
+  invited: (u, role) =>
+    `Si « ${u} » se connecte à payreq, il ou elle est invité(e) à travailler ici comme ${role} : le rôle est le sien une fois l’invitation acceptée, sur sa page Invitations.`,
+  invitationsTitle: 'Invitations',
+  invitationsIntro: 'Les hôtels qui vous invitent à y travailler. Un rôle n’est le vôtre qu’une fois accepté.',
+  noInvitations: 'Aucune invitation en attente.',
+  invitedAs: (hotel, role) => `${hotel}, comme ${role}`,
+  invitedBy: (by, when) => `Invitation de ${by}, ${when}`,
+  accept: 'Accepter',
+  decline: 'Refuser',
+  accepted: (hotel, role) => `Vous travaillez maintenant à ${hotel} comme ${role}.`,
+  declined: (hotel) => `Vous avez refusé l’invitation de ${hotel}.`,
+  noSuchInvitation: 'Cette invitation n’est plus en attente.',
+  waitingInvitations: (n) =>
+    n === 1
+      ? 'Un hôtel vous invite à y travailler : voir Invitations.'
+      : `${n} hôtels vous invitent à y travailler : voir Invitations.`,
+  homeTitle: 'Votre hôtel d’accueil',
+  homeIntro: 'L’hôtel où vous arrivez après la connexion.',
+  homeOldest: 'L’hôtel de mon premier rôle',
+  homeSave: 'Enregistrer',
+  homeSaved: 'Votre hôtel d’accueil est enregistré.',
   removed: (u) => `${u} n’a plus de rôle ici.`,
   lastManager:
     'Vous êtes le dernier responsable de cet établissement : nommez quelqu’un d’autre responsable avant de vous retirer.',
@@ -124,6 +169,9 @@ const fr: RoleMessages = {
   invalidRole: 'Choisissez un rôle.',
   auditActions: {
     role_granted: 'Rôle attribué',
+    role_invited: 'Invitation à travailler ici',
+    invitation_accepted: 'Invitation acceptée',
+    invitation_declined: 'Invitation refusée',
     role_changed: 'Rôle changé',
     role_revoked: 'Rôle retiré',
     access_refused: 'Refusé : rôle insuffisant',
@@ -173,6 +221,27 @@ const de: RoleMessages = {
   password: 'Passwort',
   create: 'Anlegen',
   granted: (u, role) => `${u} hat hier jetzt die Rolle „${role}“.`,
+  invited: (u, role) =>
+    `Wenn sich „${u}“ bei payreq anmeldet, ist die Person eingeladen, hier als ${role} zu arbeiten: Die Rolle gilt, sobald sie die Einladung auf ihrer Seite Einladungen annimmt.`,
+  invitationsTitle: 'Einladungen',
+  invitationsIntro: 'Hotels, die Sie einladen, dort zu arbeiten. Eine Rolle gilt erst, wenn Sie sie annehmen.',
+  noInvitations: 'Keine Einladung wartet.',
+  invitedAs: (hotel, role) => `${hotel}, als ${role}`,
+  invitedBy: (by, when) => `Eingeladen von ${by}, ${when}`,
+  accept: 'Annehmen',
+  decline: 'Ablehnen',
+  accepted: (hotel, role) => `Sie arbeiten jetzt bei ${hotel} als ${role}.`,
+  declined: (hotel) => `Sie haben die Einladung von ${hotel} abgelehnt.`,
+  noSuchInvitation: 'Diese Einladung wartet nicht mehr.',
+  waitingInvitations: (n) =>
+    n === 1
+      ? 'Ein Hotel lädt Sie ein, dort zu arbeiten: siehe Einladungen.'
+      : `${n} Hotels laden Sie ein, dort zu arbeiten: siehe Einladungen.`,
+  homeTitle: 'Ihr Heimathotel',
+  homeIntro: 'Das Hotel, in dem Sie nach der Anmeldung landen.',
+  homeOldest: 'Das Hotel meiner ersten Rolle',
+  homeSave: 'Speichern',
+  homeSaved: 'Ihr Heimathotel ist gespeichert.',
   removed: (u) => `${u} hat hier keine Rolle mehr.`,
   lastManager: 'Sie sind die letzte Leitung dieser Unterkunft: Ernennen Sie zuerst jemand anderen zur Leitung.',
   noSuchUser: (u) => `Es gibt keinen Benutzer „${u}“.`,
@@ -181,6 +250,9 @@ const de: RoleMessages = {
   invalidRole: 'Wählen Sie eine Rolle.',
   auditActions: {
     role_granted: 'Rolle vergeben',
+    role_invited: 'Eingeladen, hier zu arbeiten',
+    invitation_accepted: 'Einladung angenommen',
+    invitation_declined: 'Einladung abgelehnt',
     role_changed: 'Rolle geändert',
     role_revoked: 'Rolle entzogen',
     access_refused: 'Abgelehnt: Rolle reicht nicht',

@@ -1,4 +1,6 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
 import { adminUsers, isTenantRole, scryptParams } from '../../admin-users/index.js';
 import type { Tenant } from '../../db/index.js';
 import { AppError } from '../../domain/index.js';
@@ -7,6 +9,14 @@ import { audit, controlNotFound, field, flash, isUuid, pageContext, tenantScope,
 import { messagePage } from '../layout.js';
 import { ROLE_MESSAGES } from './messages.js';
 import { teamPage } from './pages.js';
+
+/** The invitation form: a username and a role; the tenant for a superuser. */
+const GrantForm = Type.Object({
+  username: Type.String({ minLength: 1, maxLength: 64 }),
+  role: Type.String({ maxLength: 16 }),
+  tenant: Type.Optional(Type.String({ maxLength: 64 })),
+  _csrf: Type.Optional(Type.String()),
+});
 
 const send = (reply: FastifyReply, body: string, status = 200) =>
   reply.code(status).type('text/html; charset=utf-8').send(body);
@@ -46,31 +56,38 @@ export async function teamRoutes(control: FastifyInstance): Promise<void> {
 
   control.get('/team', async (request, reply) => show(request, reply));
 
-  // An existing user gets a role here (a hotel group's staff working at a second hotel).
-  control.post('/team/grant', async (request, reply) => {
-    const { tenant } = await teamTenant(request);
-    const r = ROLE_MESSAGES[(await pageContext(request, reply)).language];
-    const username = (field(request.body, 'username') ?? '').trim().toLowerCase();
-    const role = field(request.body, 'role');
-    const found = await users.findByUsername(username);
-    if (!isTenantRole(role)) flash(request, 'error', r.invalidRole);
-    else if (!found) flash(request, 'error', r.noSuchUser(username.slice(0, 64)));
-    else if (found.superuser) flash(request, 'error', r.superuserHasAll(found.username));
-    else if ((await repos.adminUsers.roles({ tenantId: tenant.id, userId: found.id })).length > 0)
-      flash(request, 'error', r.alreadyHere(found.username));
-    else {
-      await repos.adminUsers.setRole(found.id, tenant.id, role);
+  // An existing user is invited here (a hotel group's staff working at a second hotel): the
+  // role is theirs once they accept it. The answer is the same whether the name belongs to a
+  // user of another hotel, to a superuser or to nobody, and nothing tells them apart here.
+  control
+    .withTypeProvider<TypeBoxTypeProvider>()
+    .post('/team/grant', { schema: { body: GrantForm }, attachValidation: true }, async (request, reply) => {
+      const { tenant } = await teamTenant(request);
+      const r = ROLE_MESSAGES[(await pageContext(request, reply)).language];
+      if (request.validationError || !isTenantRole(request.body.role)) {
+        flash(request, 'error', r.invalidRole);
+        return back(reply, tenant, request);
+      }
+      const role = request.body.role;
+      const username = request.body.username.trim().toLowerCase();
+      const here = await repos.adminUsers.roles({ tenantId: tenant.id });
+      const member = here.find((x) => x.username === username);
+      if (member) {
+        // Someone of this very hotel: nothing is learnt about any other.
+        flash(request, 'error', r.alreadyHere(member.username));
+        return back(reply, tenant, request);
+      }
+      await repos.teamInvitations.invite(username, tenant.id, role, user(request).username);
       await audit(request, {
         tenantId: tenant.id,
-        action: 'role_granted',
-        target: found.username,
+        action: 'role_invited',
+        target: username.slice(0, 64),
         outcome: 'ok',
         detail: { role },
       });
-      flash(request, 'ok', r.granted(found.username, r.roleNames[role]));
-    }
-    return back(reply, tenant, request);
-  });
+      flash(request, 'ok', r.invited(username.slice(0, 64), r.roleNames[role]));
+      return back(reply, tenant, request);
+    });
 
   // A new account with a role on this tenant only.
   control.post('/team/create', async (request, reply) => {
