@@ -1,11 +1,17 @@
 import type { SignInThrottleRepository, ThrottleRow } from '../db/index.js';
 
 /**
- * Sign-in throttling, per username whatever the address (a spread-out guess) and per address
- * whatever the username. The first failures are free (5 per username; 20 per address, as a
- * hotel's desks share one); each failure after that makes the key wait, twice as long each
- * time: 15 s, 30 s, 1 min, ... up to 1 hour. A key forgets its failures a day after the last
- * one; a right password clears its username (and gives its address back the attempt).
+ * Sign-in throttling of the password, per username from one address and per address whatever
+ * the username: a stranger guessing a user's password waits, the user signing in from their own
+ * address does not (a per-username count across addresses let anyone lock the superusers out
+ * with a few wrong guesses). Guessing one username from many addresses is bounded by each
+ * address's own count, by the password rules, and by a second factor. The code step (after a
+ * right password) and the password asked again of a signed-in user count per username, from
+ * wherever: only the user's password reaches them. The first failures are free (5 per key;
+ * 20 per address, as a hotel's desks share one); each failure after that makes the key wait,
+ * twice as long each time: 15 s, 30 s, 1 min, ... up to 1 hour. A key forgets its failures a
+ * day after the last one; a right password clears its key (and gives its address back the
+ * attempt).
  */
 export const SIGN_IN_LIMITS = {
   freePerUsername: 5,
@@ -48,7 +54,10 @@ const STEP_PREFIX: Record<SignInStep, string> = { password: 'user', code: 'code'
 
 export function signInThrottle(repo: SignInThrottleRepository, step: SignInStep = 'password') {
   const keys = (username: string, address: string) => ({
-    user: `${STEP_PREFIX[step]}:${username.slice(0, 64)}`,
+    user:
+      step === 'password'
+        ? `${STEP_PREFIX[step]}:${username.slice(0, 64)}@${address}`
+        : `${STEP_PREFIX[step]}:${username.slice(0, 64)}`,
     ip: `ip:${address}`,
   });
   return {
