@@ -171,7 +171,7 @@ describe(`roles in a real browser (${ENGINE})`, { skip: skipWithoutChromium, tim
     await group.page.waitForURL('**/control/team');
     assert.match(
       (await group.page.locator('.flash').textContent()) ?? '',
-      /If “clerk” signs in to payreq, they are invited to work here as Front desk/,
+      /Invitation recorded: if this name signs in to payreq, they are invited to work here as Front desk/,
     );
     const clerkId = (await t.repos.adminUsers.findByUsername('clerk'))?.id;
     assert.deepEqual(await t.repos.adminUsers.roles({ tenantId: other.tenantId, userId: clerkId }), [], 'not yet');

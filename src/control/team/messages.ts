@@ -54,8 +54,8 @@ const en = {
   password: 'Password',
   create: 'Create',
   granted: (u: string, role: string) => `${u} now has the role “${role}” here.`,
-  invited: (u: string, role: string) =>
-    `If “${u}” signs in to payreq, they are invited to work here as ${role}: the role is theirs once they accept it, on their Invitations page.`,
+  invited: (role: string) =>
+    `Invitation recorded: if this name signs in to payreq, they are invited to work here as ${role}; the role is theirs once they accept it, on their Invitations page.`,
   invitationsTitle: 'Invitations',
   invitationsIntro: 'Hotels that invite you to work there. A role is yours only once you accept it.',
   noInvitations: 'No invitation is waiting.',
@@ -139,8 +139,8 @@ const fr: RoleMessages = {
   password: 'Mot de passe',
   create: 'Créer',
   granted: (u, role) => `${u} a maintenant le rôle « ${role} » ici.`,
-  invited: (u, role) =>
-    `Si « ${u} » se connecte à payreq, il ou elle est invité(e) à travailler ici comme ${role} : le rôle est le sien une fois l’invitation acceptée, sur sa page Invitations.`,
+  invited: (role) =>
+    `Invitation enregistrée : si ce nom se connecte à payreq, la personne est invitée à travailler ici comme ${role} ; le rôle est le sien une fois l’invitation acceptée, sur sa page Invitations.`,
   invitationsTitle: 'Invitations',
   invitationsIntro: 'Les hôtels qui vous invitent à y travailler. Un rôle n’est le vôtre qu’une fois accepté.',
   noInvitations: 'Aucune invitation en attente.',
@@ -221,8 +221,8 @@ const de: RoleMessages = {
   password: 'Passwort',
   create: 'Anlegen',
   granted: (u, role) => `${u} hat hier jetzt die Rolle „${role}“.`,
-  invited: (u, role) =>
-    `Wenn sich „${u}“ bei payreq anmeldet, ist die Person eingeladen, hier als ${role} zu arbeiten: Die Rolle gilt, sobald sie die Einladung auf ihrer Seite Einladungen annimmt.`,
+  invited: (role) =>
+    `Einladung gespeichert: Meldet sich dieser Name bei payreq an, ist die Person eingeladen, hier als ${role} zu arbeiten; die Rolle gilt, sobald sie die Einladung auf ihrer Seite Einladungen annimmt.`,
   invitationsTitle: 'Einladungen',
   invitationsIntro: 'Hotels, die Sie einladen, dort zu arbeiten. Eine Rolle gilt erst, wenn Sie sie annehmen.',
   noInvitations: 'Keine Einladung wartet.',

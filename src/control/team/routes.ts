@@ -85,7 +85,8 @@ export async function teamRoutes(control: FastifyInstance): Promise<void> {
         outcome: 'ok',
         detail: { role },
       });
-      flash(request, 'ok', r.invited(username.slice(0, 64), r.roleNames[role]));
+      // The name typed is not repeated: the answer is the same, byte for byte, whoever it names.
+      flash(request, 'ok', r.invited(r.roleNames[role]));
       return back(reply, tenant, request);
     });
 
