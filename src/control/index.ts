@@ -4,27 +4,38 @@ import { toAppError } from '../api/index.js';
 import type { AppError } from '../domain/index.js';
 import { STATIC_SECURITY_HEADERS } from '../guest/index.js';
 import { accountRoutes, TWO_FACTOR_PATHS } from './account/index.js';
-import { adminRoutes } from './admin-routes.js';
-import { booksRoutes } from './books-routes.js';
-import { configRoutes } from './config-routes.js';
-import { controlNotFound, pageContext } from './control-context.js';
-import { CONTROL_CSS, CONTROL_JS, CONTROL_SCRIPT_PATH, CONTROL_STYLESHEET_PATH } from './control-styles.js';
-import { firstQueryValues, refuseUnacceptedText } from './input-guard.js';
-import { messagePage, notFoundPage, type PageContext } from './layout.js';
-import type { ControlMessages } from './messages.js';
-import { newRequestRoutes } from './new-request-routes.js';
-import { requestsRoutes } from './requests-routes.js';
-import { allows, needOf, routeKey } from './route-roles.js';
-import { registerSessions, sessionAlive } from './session.js';
-import { signInCodeRoutes } from './sign-in-code-routes.js';
-import { signInRoutes } from './sign-in-routes.js';
-import { currentTenant, mustEnrol } from './sign-in-session.js';
+import { adminRoutes } from './admin/index.js';
+import { booksRoutes } from './books/index.js';
+import { bulkRoutes } from './bulk/index.js';
+import { newRequestRoutes } from './new-request/index.js';
+import { requestsRoutes } from './requests/index.js';
+import { configRoutes } from './settings/index.js';
+import type { ControlMessages } from './shell/index.js';
+import {
+  allows,
+  CONTROL_CSS,
+  CONTROL_JS,
+  CONTROL_SCRIPT_PATH,
+  CONTROL_STYLESHEET_PATH,
+  controlNotFound,
+  firstQueryValues,
+  messagePage,
+  needOf,
+  notFoundPage,
+  type PageContext,
+  pageContext,
+  refuseUnacceptedText,
+  registerSessions,
+  routeKey,
+  sessionAlive,
+} from './shell/index.js';
+import { currentTenant, mustEnrol, signInCodeRoutes, signInRoutes } from './sign-in/index.js';
 import { invitationRoutes, refuseForRole, teamRoutes, tenantSwitchRoutes } from './team/index.js';
 import { todayRoutes } from './today/index.js';
 import { webhookRoutes } from './webhooks/index.js';
 
 export { SIGN_IN_LIMITS } from '../admin-users/index.js';
-export { ABSOLUTE_MS, CSRF_COOKIE, IDLE_MS, SESSION_COOKIE } from './session.js';
+export { ABSOLUTE_MS, CSRF_COOKIE, IDLE_MS, SESSION_COOKIE } from './shell/session.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -194,6 +205,7 @@ export async function controlPlugin(app: FastifyInstance, opts: { now?: () => Da
       await control.register(signInCodeRoutes);
       await control.register(accountRoutes);
       await control.register(requestsRoutes);
+      await control.register(bulkRoutes);
       await control.register(configRoutes);
       await control.register(adminRoutes);
       await control.register(booksRoutes);

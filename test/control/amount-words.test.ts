@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { amountInWords } from '../../src/control/amount-words.js';
-import { CONTROL_MESSAGES } from '../../src/control/messages.js';
+import { amountInWords } from '../../src/control/shell/amount-words.js';
+import { CONTROL_MESSAGES } from '../../src/control/shell/words.js';
 
 const words = (cents: number, currency: string, language: 'en' | 'fr' | 'de') =>
   amountInWords(cents, currency, language, CONTROL_MESSAGES[language].money);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { allows, needOf, ROUTE_ROLES } from '../../src/control/route-roles.js';
+import { allows, needOf, ROUTE_ROLES } from '../../src/control/shell/route-roles.js';
 import { ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { ControlClient, createUser } from './control-client.js';
 
@@ -138,7 +138,7 @@ describe(`roles on every back-office route (${ENGINE})`, { timeout: 300_000 }, (
   test('every registered route has a line in the role table, and every line a route', () => {
     const registered = new Set(controlRoutes);
     const missing = [...registered].filter((r) => !(r in ROUTE_ROLES));
-    assert.deepEqual(missing, [], 'routes without a role: add a line to src/control/route-roles.ts');
+    assert.deepEqual(missing, [], 'routes without a role: add a line to src/control/shell/route-roles.ts');
     const stale = Object.keys(ROUTE_ROLES).filter((k) => !registered.has(k));
     assert.deepEqual(stale, [], 'lines of the role table with no route');
   });

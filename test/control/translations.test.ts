@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { CONTROL_LANGUAGES, CONTROL_MESSAGES } from '../../src/control/messages.js';
+import { CONTROL_LANGUAGES } from '../../src/control/shell/language.js';
+import { CONTROL_MESSAGES } from '../../src/control/shell/words.js';
 import { arrangeStatus } from '../helpers/fixtures.js';
 import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { ControlClient, createUser } from './control-client.js';

@@ -1,5 +1,5 @@
 import Bowser from 'bowser';
-import type { ControlMessages } from '../messages.js';
+import type { ControlMessages } from '../shell/index.js';
 
 /**
  * A session's device as a person reads it, "Firefox 128 on Windows", from the User-Agent kept at

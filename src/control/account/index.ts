@@ -14,3 +14,4 @@ export async function accountRoutes(control: FastifyInstance): Promise<void> {
   await twoFactorRoutes(control);
   await sessionsRoutes(control);
 }
+export { ACCOUNT_MESSAGES } from './words.js';

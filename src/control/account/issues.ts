@@ -1,5 +1,5 @@
 import { MIN_PASSWORD_LENGTH, type UserIssueCode } from '../../admin-users/index.js';
-import type { ControlMessages } from '../messages.js';
+import type { ControlMessages } from '../shell/index.js';
 
 /** What is wrong with a username or a new password, in the page's language. */
 export function issueText(m: ControlMessages, code: UserIssueCode | string): string {

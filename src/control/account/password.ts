@@ -8,9 +8,8 @@ import {
   twoFactor,
 } from '../../admin-users/index.js';
 import { html } from '../../html/index.js';
-import { audit, field, flash, pageContext, user } from '../control-context.js';
-import { csrfField, type PageContext, page } from '../layout.js';
-import { ROLE_MESSAGES } from '../team/messages.js';
+import { audit, csrfField, field, flash, type PageContext, page, pageContext, user } from '../shell/index.js';
+import { ROLE_MESSAGES } from '../team/index.js';
 import { issueText } from './issues.js';
 import { checkOwnPassword } from './reauth.js';
 import { userSessions } from './sessions.js';

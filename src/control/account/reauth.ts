@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { adminUsers, scryptParams, signInThrottle } from '../../admin-users/index.js';
-import { user } from '../control-context.js';
+import { user } from '../shell/index.js';
 
 export type PasswordCheck = { ok: true } | { ok: false; retryAfterSeconds?: number };
 

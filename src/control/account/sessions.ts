@@ -1,9 +1,18 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Repositories, sessionIdHash } from '../../db/index.js';
 import { html, type SafeHtml } from '../../html/index.js';
-import { audit, field, flash, pageContext, user } from '../control-context.js';
-import { csrfField, formatDateTime, type PageContext, page } from '../layout.js';
-import { sessionAlive } from '../session.js';
+import {
+  audit,
+  csrfField,
+  field,
+  flash,
+  formatDateTime,
+  type PageContext,
+  page,
+  pageContext,
+  sessionAlive,
+  user,
+} from '../shell/index.js';
 import { deviceSummary } from './device.js';
 
 /** One open session of a user, as a page shows it. */

@@ -2,8 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import QRCode from 'qrcode';
 import { totpUri, twoFactor } from '../../admin-users/index.js';
 import { html, type SafeHtml } from '../../html/index.js';
-import { audit, field, flash, pageContext, user } from '../control-context.js';
-import { csrfField, type PageContext, page } from '../layout.js';
+import { audit, csrfField, field, flash, type PageContext, page, pageContext, user } from '../shell/index.js';
 import { checkOwnPassword } from './reauth.js';
 
 /** Every path of the enrolment: all a user who must set up a second factor may reach. */

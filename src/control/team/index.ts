@@ -2,6 +2,6 @@
 // 403 page of a role too low. Which route needs which role is route-roles.ts's, not this folder's.
 
 export { invitationRoutes } from './invitations.js';
-export { ROLE_MESSAGES, type RoleMessages } from './messages.js';
 export { refuseForRole } from './refuse.js';
 export { teamRoutes, tenantSwitchRoutes } from './routes.js';
+export { ROLE_MESSAGES, type RoleMessages } from './words.js';

@@ -3,9 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { InvitationRow } from '../../db/index.js';
 import { html } from '../../html/index.js';
-import { audit, flash, pageContext, user } from '../control-context.js';
-import { csrfField, formatDateTime, type PageContext, page } from '../layout.js';
-import { ROLE_MESSAGES } from './messages.js';
+import { audit, csrfField, flash, formatDateTime, type PageContext, page, pageContext, user } from '../shell/index.js';
+import { ROLE_MESSAGES } from './words.js';
 
 const AnswerForm = Type.Object({
   tenant: Type.String({ format: 'uuid' }),

@@ -1,8 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { audit, pageContext } from '../control-context.js';
-import { messagePage } from '../layout.js';
-import type { Need } from '../route-roles.js';
-import { ROLE_MESSAGES } from './messages.js';
+import type { Need } from '../shell/index.js';
+import { audit, messagePage, pageContext } from '../shell/index.js';
+import { ROLE_MESSAGES } from './words.js';
 
 /**
  * The answer to a route the user's role does not reach: a 403 page naming the role it needs

@@ -5,10 +5,19 @@ import { adminUsers, isTenantRole, scryptParams } from '../../admin-users/index.
 import type { Tenant } from '../../db/index.js';
 import { AppError } from '../../domain/index.js';
 import { issueText } from '../account/index.js';
-import { audit, controlNotFound, field, flash, isUuid, pageContext, tenantScope, user } from '../control-context.js';
-import { messagePage } from '../layout.js';
-import { ROLE_MESSAGES } from './messages.js';
+import {
+  audit,
+  controlNotFound,
+  field,
+  flash,
+  isUuid,
+  messagePage,
+  pageContext,
+  tenantScope,
+  user,
+} from '../shell/index.js';
 import { teamPage } from './pages.js';
+import { ROLE_MESSAGES } from './words.js';
 
 /** The invitation form: a username and a role; the tenant for a superuser. */
 const GrantForm = Type.Object({

@@ -1,10 +1,10 @@
 // "Today" (/control/today): what needs someone at the hotel today (docs/back-office.md).
 import type { FastifyInstance } from 'fastify';
 import { dayPlan } from '../../day-plan/index.js';
-import { controlNotFound, pageContext, tenantScope, user } from '../control-context.js';
+import { controlNotFound, pageContext, tenantScope, user } from '../shell/index.js';
 import { todayPage } from './today-page.js';
 
-export { TODAY_MESSAGES, type TodayMessages } from './messages-today.js';
+export { TODAY_MESSAGES, type TodayMessages } from './words.js';
 
 /**
  * Every role sees it (the roles table, when it comes, lists it for all). A tenant user sees
@@ -25,3 +25,4 @@ export async function todayRoutes(control: FastifyInstance): Promise<void> {
     return reply.type('text/html; charset=utf-8').send(todayPage(ctx, { plan, tenant, tenants }));
   });
 }
+export { reminderHistoryRows } from './reminder-history.js';

@@ -1,6 +1,6 @@
 import type { ReminderHistoryRow } from '../../db/index.js';
 import { html, type SafeHtml } from '../../html/index.js';
-import { formatDateTime, type PageContext } from '../layout.js';
+import { formatDateTime, type PageContext } from '../shell/index.js';
 
 /**
  * A request's reminders as rows of its history table ("Reminder 1 sent"), each at the time it

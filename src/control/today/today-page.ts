@@ -3,9 +3,8 @@ import type { BooksIncidentRow, DayPlanRow, InDoubtOperationRow, Tenant } from '
 import { decisionDate } from '../../domain/index.js';
 import { html, type SafeHtml } from '../../html/index.js';
 import { formatIsoDate } from '../../i18n/index.js';
-import { incidentActions } from '../books-pages.js';
-import { tenantChooser } from '../config-pages.js';
-import { formatAmount, formatDateTime, type PageContext, page } from '../layout.js';
+import { incidentActions } from '../books/index.js';
+import { formatAmount, formatDateTime, type PageContext, page, tenantChooser } from '../shell/index.js';
 
 const day = (ctx: PageContext, d: string | null) => (d ? formatIsoDate(d, ctx.m.locale) : '—');
 

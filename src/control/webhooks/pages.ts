@@ -1,8 +1,7 @@
 import type { AttemptRow, DeliveryLogRow, EndpointSummaryRow, Tenant, WebhookEndpointRow } from '../../db/index.js';
 import { html, type SafeHtml } from '../../html/index.js';
 import { EVENT_TYPES } from '../../webhooks/index.js';
-import { tenantChooser } from '../config-pages.js';
-import { csrfField, formatDateTime, type PageContext, page } from '../layout.js';
+import { csrfField, formatDateTime, type PageContext, page, tenantChooser } from '../shell/index.js';
 
 /** A secret just made, for the one page view that shows it. */
 export interface FreshSecret {

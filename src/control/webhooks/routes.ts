@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Tenant, WebhookEndpointRow } from '../../db/index.js';
 import { createEndpoint, rotateEndpointSecret, WebhookInputError } from '../../webhooks/index.js';
-import { audit, controlNotFound, field, flash, isUuid, pageContext, tenantScope, user } from '../control-context.js';
+import { audit, controlNotFound, field, flash, isUuid, pageContext, tenantScope, user } from '../shell/index.js';
 import { confirmPage, deliveryLogPage, type FreshSecret, webhooksPage } from './pages.js';
 
 declare module 'fastify' {

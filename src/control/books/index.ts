@@ -1,0 +1,2 @@
+export { incidentActions, requestIncidents } from './pages.js';
+export { booksRoutes } from './routes.js';

@@ -1,0 +1,67 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { SettleRefused } from '../../payment-requests/index.js';
+import { flash, pageContext, tenantScope } from '../shell/index.js';
+import { booksPage } from './pages.js';
+
+/** The hand settlement form; anything else is refused with the page's own message. */
+const SettleForm = Type.Object({
+  operation: Type.String({ pattern: '^[1-9][0-9]{0,17}$' }),
+  as: Type.Union([Type.Literal('done'), Type.Literal('refused')]),
+  reason: Type.String({ minLength: 1, maxLength: 500, pattern: '^[^\\u0000-\\u001f]*$' }),
+  transaction: Type.Optional(Type.String({ maxLength: 200, pattern: '^[^\\u0000-\\u001f]*$' })),
+  _csrf: Type.Optional(Type.String()),
+});
+
+/** Rows a section of the Books page shows at most: the oldest first, they are the ones to act on. */
+const SECTION_LIMIT = 200;
+
+/** The Books page: every tenant's for a superuser (or the one named by ?tenant=), a tenant user's own. */
+export async function booksRoutes(control: FastifyInstance): Promise<void> {
+  const { payreq } = control;
+  control.get('/books', async (request, reply) => {
+    const tenantId = tenantScope(request, (request.query as { tenant?: unknown }).tenant);
+    const books = payreq.repos.books;
+    const [incidents, inDoubt, misplaced, runs, tenants] = await Promise.all([
+      books.openIncidents(tenantId, SECTION_LIMIT),
+      books.inDoubtOperations(tenantId, payreq.config.inDoubtGraceSeconds, SECTION_LIMIT),
+      books.misplacedMoney(tenantId, SECTION_LIMIT),
+      books.lastRuns(tenantId),
+      payreq.repos.tenants.list(),
+    ]);
+    const names = new Map(tenants.map((t) => [t.id, t.name]));
+    const ctx = await pageContext(request, reply);
+    const escalateHours = payreq.config.inDoubtEscalateHours;
+    return reply
+      .type('text/html; charset=utf-8')
+      .send(booksPage(ctx, { incidents, inDoubt, misplaced, runs, escalateHours }, names));
+  });
+
+  // An operation nobody could decide, settled by a manager (or a superuser) as the provider shows it.
+  const typed = control.withTypeProvider<TypeBoxTypeProvider>();
+  typed.post('/books/settle', { schema: { body: SettleForm }, attachValidation: true }, async (request, reply) => {
+    const ctx = await pageContext(request, reply);
+    if (request.validationError) {
+      flash(request, 'error', ctx.m.invalid);
+      return reply.redirect('/control/books', 303);
+    }
+    const body = request.body;
+    const transaction = body.transaction?.trim();
+    try {
+      await payreq.reconciler.settleByHand({
+        ledgerId: body.operation,
+        as: body.as,
+        reason: body.reason,
+        ...(transaction ? { transactionId: transaction } : {}),
+        tenantId: tenantScope(request, undefined),
+        by: { username: request.controlUser?.username ?? null, ip: request.ip },
+      });
+      flash(request, 'ok', ctx.m.books.settled);
+    } catch (err) {
+      if (!(err instanceof SettleRefused)) throw err;
+      flash(request, 'error', err.message);
+    }
+    return reply.redirect('/control/books', 303);
+  });
+}

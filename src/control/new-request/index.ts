@@ -1,0 +1,1 @@
+export { newRequestRoutes } from './routes.js';

@@ -1,0 +1,113 @@
+import type { FastifyInstance } from 'fastify';
+import { checkCreateBody } from '../../api/index.js';
+import { AppError, errors as appErrors, type FieldIssue } from '../../domain/index.js';
+import { parseAmountField } from '../requests/index.js';
+import { audit, field, flash, pageContext, tenantContextOf, tenantScope, user } from '../shell/index.js';
+import { type NewRequestForm, newRequestPage } from './page.js';
+
+const FIELDS = [
+  'tenant',
+  'request_type',
+  'amount',
+  'currency',
+  'language',
+  'guest_first_name',
+  'guest_last_name',
+  'guest_email',
+  'guest_phone',
+  'reservation_ref',
+  'checkin',
+  'checkout',
+  'room_type',
+] as const satisfies readonly (keyof NewRequestForm)[];
+
+/** The API's create body from the form: empty fields are absent, as a PMS would leave them out. */
+function createBody(f: NewRequestForm): { body: Record<string, unknown>; issues: FieldIssue[] } {
+  const issues: FieldIssue[] = [];
+  const body: Record<string, unknown> = {};
+  for (const name of ['request_type', 'currency', 'language', 'guest_email', 'guest_phone'] as const) {
+    if (f[name]) body[name] = f[name];
+  }
+  // Names and the reference are sent even when empty: the API's own check names them.
+  for (const name of ['guest_first_name', 'guest_last_name', 'reservation_ref'] as const) body[name] = f[name] ?? '';
+  if (!f.guest_email) body.guest_email = '';
+  const cents = parseAmountField(f.amount);
+  if (cents === null) {
+    issues.push({ field: 'amount', message: 'must be a number with at most two decimals', code: 'amount_unreadable' });
+  } else if (cents !== undefined) body.amount = cents / 100;
+  const data: Record<string, string> = {};
+  for (const name of ['checkin', 'checkout', 'room_type'] as const) if (f[name]) data[name] = f[name];
+  body.reservation_data = data;
+  return { body, issues };
+}
+
+/**
+ * New request (/control/requests/new): the API's create, checked by the API's own rules, for a
+ * booking taken by phone or a link sent by text message. A tenant user creates in their tenant;
+ * a superuser picks one.
+ */
+export async function newRequestRoutes(control: FastifyInstance): Promise<void> {
+  const { repos, commands, config } = control.payreq;
+  // As the API refuses it: with PAYMENT_PROVIDER=lyra (as production runs), a hotel with no
+  // real account of its own could never be paid.
+  const payable = async (tenantId: string) =>
+    config.paymentProvider !== 'lyra' || (await repos.providerAccounts.find(tenantId))?.provider === 'lyra';
+  const tenantsFor = async (tenantId: string | null) => (tenantId === null ? await repos.tenants.list() : []);
+
+  control.get('/requests/new', async (request, reply) => {
+    const ctx = await pageContext(request, reply);
+    const form: NewRequestForm = { request_type: 'IMPRINT', currency: 'EUR', language: ctx.language };
+    const tenants = await tenantsFor(user(request).tenantId);
+    return reply.type('text/html; charset=utf-8').send(newRequestPage(ctx, { form, errors: [], tenants }));
+  });
+
+  control.post('/requests/new', async (request, reply) => {
+    const ctx = await pageContext(request, reply);
+    const u = user(request);
+    const form: NewRequestForm = {};
+    for (const name of FIELDS) {
+      const v = field(request.body, name)?.trim();
+      if (v) form[name] = v;
+    }
+    const tenantId = tenantScope(request, form.tenant);
+    const tenant = tenantId ? await repos.tenants.find(tenantId) : undefined;
+    const { body, issues } = createBody(form);
+    // Every problem in one answer: the form's own (the hotel, an unreadable amount) with the
+    // API's checks of the rest.
+    const errors: FieldIssue[] = [...issues];
+    if (!tenant) errors.push({ field: 'tenant', message: ctx.m.chooseTenant, code: 'choose_tenant' });
+    try {
+      const input = checkCreateBody(body);
+      if (tenant && errors.length === 0 && !(await payable(tenant.id))) throw appErrors.providerNotConfigured();
+      if (tenant && errors.length === 0) {
+        const actor = { source: 'admin' as const, actor: u.username };
+        const created = await commands.create(tenantContextOf(tenant), input, actor);
+        await audit(request, {
+          tenantId: tenant.id,
+          action: 'request_created',
+          target: created.reference,
+          paymentRequestId: created.uuid,
+          outcome: 'ok',
+          detail: { request_type: input.request_type, amount: body.amount ?? 0, currency: input.currency ?? 'EUR' },
+        });
+        flash(request, 'ok', ctx.m.createdFlash(created.reference));
+        return reply.redirect(`/control/requests/${created.uuid}`, 303);
+      }
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      const found =
+        err.code === 'validation_failed'
+          ? ((err.extra.details as FieldIssue[] | undefined) ?? [])
+          : [
+              {
+                field: err.code === 'deposit_amount_required' ? 'amount' : 'request_type',
+                message: err.message,
+                code: err.code,
+              },
+            ];
+      errors.push(...found.filter((f) => !errors.some((e) => e.field === f.field)));
+    }
+    const tenants = await tenantsFor(u.tenantId);
+    return reply.code(422).type('text/html; charset=utf-8').send(newRequestPage(ctx, { form, errors, tenants }));
+  });
+}

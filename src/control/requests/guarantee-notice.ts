@@ -1,0 +1,32 @@
+import type { ControlDetailRow } from '../../db/index.js';
+import { html, type SafeHtml } from '../../html/index.js';
+import { formatDateTime, type PageContext } from '../shell/index.js';
+import { GUARANTEE_CONTROL_MESSAGES } from './guarantee-words.js';
+
+/**
+ * A failed guarantee on the request's page: while it waits for a new card (ERROR after a
+ * refused hold), a notice that it needs attention, why, whether the guest was asked, and what
+ * happens next; once the guest gave another card, one line of what happened.
+ */
+export function guaranteeNotice(ctx: PageContext, row: ControlDetailRow): SafeHtml | '' {
+  if (!row.guarantee_failed_at) return '';
+  const g = GUARANTEE_CONTROL_MESSAGES[ctx.language];
+  const when = formatDateTime(row.guarantee_failed_at, ctx, row.tenant_timezone);
+  if (row.status !== 'ERROR') {
+    return html`<p class="hint" role="status">${g.recovered(row.guarantee_failures, when)}</p>`;
+  }
+  return html`<section class="flash error" role="status" aria-labelledby="guarantee-h">
+<h2 id="guarantee-h">${g.failedTitle}</h2>
+<p>${g.failedText(when, row.guarantee_failures, row.last_hold_error)}</p>
+<p>${row.guarantee_asks > 0 ? g.guestAsked(row.guarantee_asks) : g.guestNotAsked}</p>
+<p>${g.nextSteps}</p>
+</section>`;
+}
+
+/** The requests list's filter: every request, or only failed guarantees waiting for a card. */
+export function guaranteeFilter(ctx: PageContext, selected: string | undefined): SafeHtml {
+  const g = GUARANTEE_CONTROL_MESSAGES[ctx.language];
+  return html`<div class="field"><label for="f-guarantee">${g.filterLabel}</label><select id="f-guarantee" name="guarantee">
+<option value="">${g.filterAny}</option><option value="failed"${selected === 'failed' ? html` selected` : ''}>${g.filterFailed}</option>
+</select></div>`;
+}

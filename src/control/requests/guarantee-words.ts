@@ -1,0 +1,68 @@
+import type { ControlLanguage } from '../shell/index.js';
+
+/**
+ * The back office's words for a failed guarantee (docs/lifecycle.md, "A refused hold"): the
+ * notice on the request's page and the requests list's filter, in English, French and German.
+ */
+export interface GuaranteeControlMessages {
+  filterLabel: string;
+  filterAny: string;
+  filterFailed: string;
+  /** On the request: the bank refused its hold; the hotel decides what happens next. */
+  failedTitle: string;
+  failedText: (when: string, failures: number, reason: string | null) => string;
+  guestAsked: (asks: number) => string;
+  guestNotAsked: string;
+  nextSteps: string;
+  /** A failure the guest has since answered with a new card. */
+  recovered: (failures: number, when: string) => string;
+}
+
+const en: GuaranteeControlMessages = {
+  filterLabel: 'Guarantee',
+  filterAny: 'Any',
+  filterFailed: 'Refused, waiting for a new card',
+  failedTitle: 'Needs attention: the guarantee failed',
+  failedText: (when, failures, reason) =>
+    `The bank refused the hold of this guarantee on ${when}${reason ? ` (${reason})` : ''}. Holds refused for this request: ${failures}. The booking is not guaranteed.`,
+  guestAsked: (asks) => `The guest was e-mailed the payment link to register another card (${asks} time(s) so far).`,
+  guestNotAsked: 'The guest was not e-mailed automatically: contact them with the payment link below.',
+  nextSteps:
+    'A new card given through the same link is held at the next run of the daily job (or at once with payreq job run create_deferred_payments). Otherwise, cancel the request.',
+  recovered: (failures, when) =>
+    `The bank refused ${failures} hold(s) of this guarantee, the last on ${when}; the guest has registered another card since.`,
+};
+
+const fr: GuaranteeControlMessages = {
+  filterLabel: 'Garantie',
+  filterAny: 'Toutes',
+  filterFailed: 'Refusée, en attente d’une nouvelle carte',
+  failedTitle: 'À traiter : la garantie a échoué',
+  failedText: (when, failures, reason) =>
+    `La banque a refusé la garantie de cette demande le ${when}${reason ? ` (${reason})` : ''}. Garanties refusées pour cette demande : ${failures}. La réservation n’est pas garantie.`,
+  guestAsked: (asks) =>
+    `Le client a reçu le lien de paiement par e-mail pour enregistrer une autre carte (${asks} fois jusqu’ici).`,
+  guestNotAsked: 'Le client n’a pas été prévenu automatiquement : contactez-le avec le lien de paiement ci-dessous.',
+  nextSteps:
+    'Une nouvelle carte donnée par le même lien est garantie au prochain passage de la tâche quotidienne (ou tout de suite avec payreq job run create_deferred_payments). Sinon, annulez la demande.',
+  recovered: (failures, when) =>
+    `La banque a refusé ${failures} garantie(s) de cette demande, la dernière le ${when} ; le client a enregistré une autre carte depuis.`,
+};
+
+const de: GuaranteeControlMessages = {
+  filterLabel: 'Garantie',
+  filterAny: 'Alle',
+  filterFailed: 'Abgelehnt, wartet auf eine neue Karte',
+  failedTitle: 'Zu erledigen: Die Garantie ist fehlgeschlagen',
+  failedText: (when, failures, reason) =>
+    `Die Bank hat die Garantie dieser Anfrage am ${when} abgelehnt${reason ? ` (${reason})` : ''}. Abgelehnte Garantien dieser Anfrage: ${failures}. Die Reservierung ist nicht garantiert.`,
+  guestAsked: (asks) =>
+    `Der Gast hat den Zahlungslink per E-Mail erhalten, um eine andere Karte zu hinterlegen (bisher ${asks}-mal).`,
+  guestNotAsked: 'Der Gast wurde nicht automatisch benachrichtigt: Kontaktieren Sie ihn mit dem Zahlungslink unten.',
+  nextSteps:
+    'Eine neue Karte über denselben Link wird beim nächsten Lauf des täglichen Jobs garantiert (oder sofort mit payreq job run create_deferred_payments). Andernfalls stornieren Sie die Anfrage.',
+  recovered: (failures, when) =>
+    `Die Bank hat ${failures} Garantie(n) dieser Anfrage abgelehnt, zuletzt am ${when}; der Gast hat seitdem eine andere Karte hinterlegt.`,
+};
+
+export const GUARANTEE_CONTROL_MESSAGES: Record<ControlLanguage, GuaranteeControlMessages> = { en, fr, de };

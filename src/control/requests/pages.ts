@@ -1,0 +1,335 @@
+import type {
+  BooksIncidentRow,
+  ControlDetailRow,
+  ControlListRow,
+  HistoryRow,
+  LedgerRow,
+  ReminderHistoryRow,
+  SearchMatch,
+  Tenant,
+} from '../../db/index.js';
+import { noHoldWillBePlaced, REQUEST_TYPES, STATUSES, type Status, triggersOf } from '../../domain/index.js';
+import { html, type SafeHtml } from '../../html/index.js';
+import { requestIncidents } from '../books/index.js';
+import {
+  amountInWords,
+  csrfField,
+  formatAmount,
+  formatDateTime,
+  mayUse,
+  type PageContext,
+  page,
+} from '../shell/index.js';
+import { reminderHistoryRows } from '../today/index.js';
+import { AMOUNT_ACTIONS, allowedActions, fullAmount, type RequestAction } from './actions.js';
+import { guaranteeFilter, guaranteeNotice } from './guarantee-notice.js';
+
+/** Whether the signed-in user's role reaches a route: buttons they could not use are not shown. */
+const may = (ctx: PageContext, method: string, url: string, action?: string) =>
+  mayUse(ctx.user?.standing ?? null, method, url, action);
+
+/** The bulk buttons the user's role may use; none: no fieldset. */
+function bulkButtons(ctx: PageContext): SafeHtml {
+  const { m } = ctx;
+  const buttons = (
+    [
+      ['capture', m.bulkCapture],
+      ['release', m.bulkRelease],
+      ['refund', m.bulkRefund],
+    ] as const
+  ).filter(([action]) => may(ctx, 'POST', '/control/bulk', action));
+  if (buttons.length === 0) return html``;
+  return html`<fieldset class="buttons"><legend>${m.bulkActions}</legend>
+${buttons.map(([action, label]) => html`<button type="submit" name="action" value="${action}" class="secondary">${label}</button>`)}
+</fieldset>`;
+}
+
+export interface ListQuery {
+  tenant?: string;
+  status?: string;
+  type?: string;
+  q?: string;
+  created_from?: string;
+  created_to?: string;
+  checkin_from?: string;
+  checkin_to?: string;
+  /** `failed`: only failed guarantees waiting for a new card. */
+  guarantee?: string;
+}
+
+export type DetailRow = ControlDetailRow;
+
+const statusBadge = (s: string, ctx: PageContext) =>
+  html`<span class="status ${s}">${ctx.m.statuses[s as keyof typeof ctx.m.statuses] ?? s}</span>`;
+
+/** A hold freed reads "Released", not "Cancelled": the move the transition table calls a release. */
+const isRelease = (h: { from_status: string | null; to_status: string }) =>
+  triggersOf(h.from_status as Status | null, h.to_status as Status).includes('release');
+const releasedBadge = (ctx: PageContext) => html`<span class="status CANCELLED">${ctx.m.released}</span>`;
+/**
+ * The list has no history: a CANCELLED request whose hold was placed can only have been freed
+ * by a release (the table lets a placed hold end in CANCELLED by no other move).
+ */
+const listStatusBadge = (r: { status: string; hold_expires_at: Date | null }, ctx: PageContext) =>
+  r.status === 'CANCELLED' && r.hold_expires_at !== null ? releasedBadge(ctx) : statusBadge(r.status, ctx);
+
+function tenantPicker(ctx: PageContext, tenants: readonly Tenant[], selected: string | undefined): SafeHtml {
+  if (!ctx.user || ctx.user.tenantId !== null) return html``;
+  return html`<div class="field"><label for="f-tenant">${ctx.m.tenant}</label>
+<select id="f-tenant" name="tenant"><option value="">${ctx.m.allTenants}</option>${tenants.map(
+    (t) => html`<option value="${t.id}"${t.id === selected ? html` selected` : ''}>${t.name}</option>`,
+  )}</select></div>`;
+}
+
+function filters(ctx: PageContext, q: ListQuery, tenants: readonly Tenant[]): SafeHtml {
+  const { m } = ctx;
+  const input = (id: keyof ListQuery, label: string, type = 'date') =>
+    html`<div class="field"><label for="f-${id}">${label}</label><input id="f-${id}" name="${id}" type="${type}" value="${q[id] ?? ''}"></div>`;
+  return html`<form method="get" action="/control/requests" class="card" aria-labelledby="filters-h">
+<h2 id="filters-h">${m.filters}</h2>
+<div class="filters">
+<div class="field wide"><label for="f-q">${m.search}</label>
+<input id="f-q" name="q" type="search" value="${q.q ?? ''}" maxlength="100" aria-describedby="f-q-hint">
+<p id="f-q-hint" class="hint">${m.searchHint}</p></div>
+${tenantPicker(ctx, tenants, q.tenant)}
+<div class="field"><label for="f-status">${m.status}</label><select id="f-status" name="status">
+<option value="">${m.any}</option>${STATUSES.map((s) => html`<option value="${s}"${s === q.status ? html` selected` : ''}>${m.statuses[s]}</option>`)}
+</select></div>
+<div class="field"><label for="f-type">${m.type}</label><select id="f-type" name="type">
+<option value="">${m.any}</option>${REQUEST_TYPES.map((s) => html`<option value="${s}"${s === q.type ? html` selected` : ''}>${m.types[s]}</option>`)}
+</select></div>
+${input('created_from', m.createdFrom)}${input('created_to', m.createdTo)}
+${input('checkin_from', m.checkinFrom)}${input('checkin_to', m.checkinTo)}
+${guaranteeFilter(ctx, q.guarantee)}
+</div>
+<div class="buttons"><button type="submit">${m.apply}</button> <a href="/control/requests">${m.reset}</a></div>
+</form>`;
+}
+
+export function listPage(
+  ctx: PageContext,
+  p: {
+    query: ListQuery;
+    rows: readonly ControlListRow[];
+    /** How the search text was matched: said on the page when it was by its start. */
+    match?: SearchMatch;
+    next?: string;
+    tenants: readonly Tenant[];
+    firstPage: boolean;
+    /** Names this form's bulk submission: sent twice, it is still one batch. */
+    batchId: string;
+    /** The filter's totals and export links (undefined totals: too many requests to sum). */
+    totals: SafeHtml;
+  },
+): string {
+  const { m } = ctx;
+  const allTenants = ctx.user?.tenantId === null;
+  const table =
+    p.rows.length === 0
+      ? html`<p>${m.noRequests}</p>`
+      : html`<form method="post" action="/control/bulk">${csrfField(ctx)}<input type="hidden" name="batch" value="${p.batchId}">
+<div class="table-wrap" tabindex="0"><table>
+<caption>${m.navRequests}</caption>
+<thead><tr><th scope="col"><input type="checkbox" id="select-all" aria-label="${m.select}"></th>
+<th scope="col">${m.reference}</th>${allTenants ? html`<th scope="col">${m.tenant}</th>` : ''}<th scope="col">${m.status}</th><th scope="col">${m.guest}</th>
+<th scope="col">${m.reservation}</th><th scope="col" class="num">${m.amount}</th><th scope="col">${m.checkin}</th><th scope="col">${m.created}</th></tr></thead>
+<tbody>${p.rows.map(
+          (r) => html`<tr>
+<td><input type="checkbox" name="ids" value="${r.id}" aria-label="${m.selectRow(r.reference)}"></td>
+<td><a href="/control/requests/${r.id}">${r.reference}</a><br><small>${m.types[r.request_type]}</small></td>
+${allTenants ? html`<td>${r.tenant_name}</td>` : ''}
+<td>${listStatusBadge(r, ctx)}</td>
+<td>${r.guest_first_name} ${r.guest_last_name}<br><small>${r.guest_email}</small></td>
+<td>${r.reservation_ref}</td>
+<td class="num">${formatAmount(r.amount, r.currency, ctx)}</td>
+<td>${r.checkin ?? ''}</td>
+<td>${formatDateTime(r.created_at, ctx, r.tenant_timezone)}</td>
+</tr>`,
+        )}</tbody></table></div>
+${bulkButtons(ctx)}
+</form>`;
+  return page(ctx, {
+    title: m.navRequests,
+    current: 'requests',
+    body: html`<h1>${m.navRequests}</h1>
+${may(ctx, 'GET', '/control/requests/new') ? html`<p><a class="button" href="/control/requests/new">${m.newRequest}</a></p>` : ''}
+${filters(ctx, p.query, p.tenants)}
+<section class="card">${p.match === 'prefix' && p.query.q ? html`<p class="hint" role="status">${m.searchPrefix(p.query.q.trim())}</p>` : ''}${table}
+<nav class="pager" aria-label="${m.navRequests}">${p.firstPage ? '' : html`<a href="${firstPageUrl(p.query)}">${m.firstPage}</a>`}${p.next ? html`<a href="${p.next}" rel="next">${m.nextPage}</a>` : ''}</nav>
+</section>
+${p.totals}`,
+  });
+}
+
+function firstPageUrl(q: ListQuery): string {
+  const params = new URLSearchParams(Object.entries(q).filter(([, v]) => v) as [string, string][]);
+  return `/control/requests${params.size > 0 ? `?${params}` : ''}`;
+}
+
+function actionForm(ctx: PageContext, row: DetailRow, action: RequestAction): SafeHtml {
+  const { m } = ctx;
+  const label = {
+    capture: m.capture,
+    release: m.release,
+    refund: m.refund,
+    cancel: m.cancel,
+    delete: m.delete,
+    resend: m.resend,
+  }[action];
+  const id = `amount-${action}`;
+  // GET: the form asks for a confirmation page; the action itself is the POST from that page.
+  return html`<form method="get" action="/control/requests/${row.id}/confirm">
+<input type="hidden" name="action" value="${action}">
+${
+  AMOUNT_ACTIONS.has(action)
+    ? html`<div class="field"><label for="${id}">${m.amountOptional}</label>
+<input id="${id}" name="amount" inputmode="decimal" pattern="[0-9]+([.,][0-9]{1,2})?" size="10" aria-describedby="${id}-hint">
+<p id="${id}-hint" class="hint">≤ ${formatAmount(fullAmount(action, row), row.currency, ctx)}</p></div>`
+    : ''
+}
+<button type="submit" class="${action === 'delete' || action === 'cancel' ? 'danger' : 'secondary'}">${label}</button>
+</form>`;
+}
+
+function summary(ctx: PageContext, row: DetailRow, released: boolean): SafeHtml {
+  const { m } = ctx;
+  const item = (label: string, value: unknown) =>
+    html`<div><dt>${label}</dt><dd>${value === null || value === undefined || value === '' ? '—' : String(value)}</dd></div>`;
+  const money = (c: number) => formatAmount(c, row.currency, ctx);
+  return html`<dl class="summary">
+${item(m.reference, row.reference)}${item(m.type, m.types[row.request_type])}
+${html`<div><dt>${m.status}</dt><dd>${released ? releasedBadge(ctx) : statusBadge(row.status, ctx)}</dd></div>`}
+${item(m.tenant, row.tenant_name)}
+${item(m.amount, money(row.amount))}${item(m.captured, money(row.amount_captured))}${item(m.refunded, money(row.amount_refunded))}
+${item(m.guest, `${row.guest_first_name} ${row.guest_last_name}`)}${item(m.email, row.guest_email)}${item(m.phone, row.guest_phone)}
+${item(m.guestLanguage, row.language)}${item(m.reservation, row.reservation_ref)}${item(m.checkin, row.checkin)}
+${item(m.card, row.masked_pan ? `${row.masked_pan}${row.card_expiry_month ? ` (${String(row.card_expiry_month).padStart(2, '0')}/${row.card_expiry_year})` : ''}` : '')}
+${item(m.holdExpires, row.hold_expires_at ? formatDateTime(row.hold_expires_at, ctx, row.tenant_timezone) : '')}
+${item(m.linkExpires, formatDateTime(row.link_expires_at, ctx, row.tenant_timezone))}
+${item(m.created, formatDateTime(row.created_at, ctx, row.tenant_timezone))}
+</dl>`;
+}
+
+function reservationData(ctx: PageContext, data: Record<string, unknown>): SafeHtml {
+  const entries = Object.entries(data ?? {});
+  if (entries.length === 0) return html`<p>${ctx.m.nothing}</p>`;
+  // Readable: one line per key; nested values as indented JSON. Escaped like any other text.
+  return html`<dl class="summary">${entries.map(
+    ([k, v]) =>
+      html`<div><dt>${ctx.m.reservationKeys[k] ?? k}</dt><dd>${typeof v === 'object' && v !== null ? html`<pre>${JSON.stringify(v, null, 2)}</pre>` : String(v)}</dd></div>`,
+  )}</dl>`;
+}
+
+function ledgerTable(ctx: PageContext, row: DetailRow, ledger: readonly LedgerRow[]): SafeHtml {
+  const { m } = ctx;
+  if (ledger.length === 0) return html`<p>${m.noLedger}</p>`;
+  return html`<div class="table-wrap" tabindex="0"><table><caption>${m.ledger}</caption>
+<thead><tr><th scope="col">${m.when}</th><th scope="col">${m.kind}</th><th scope="col" class="num">${m.amount}</th><th scope="col">${m.state}</th>
+<th scope="col">${m.transaction}</th><th scope="col">${m.who}</th><th scope="col">${m.incident}</th></tr></thead>
+<tbody>${ledger.map(
+    (
+      l,
+    ) => html`<tr${l.incident ? html` class="incident"` : ''}><td>${formatDateTime(l.created_at, ctx, row.tenant_timezone)}</td><td>${m.ledgerKinds[l.kind] ?? l.kind}</td>
+<td class="num">${formatAmount(l.amount, l.currency || row.currency, ctx)}</td><td><span class="status ${l.state}">${m.ledgerStates[l.state] ?? l.state}</span>${l.error ? html`<br><small>${l.error}</small>` : ''}</td>
+<td>${l.provider} ${l.provider_transaction_id ?? ''}</td><td>${m.sources[l.source] ?? l.source}${l.actor ? ` · ${l.actor}` : ''}</td><td>${l.incident ? html`<strong>${l.incident}</strong>` : ''}</td></tr>`,
+  )}</tbody></table></div>`;
+}
+
+function historyTable(
+  ctx: PageContext,
+  history: readonly HistoryRow[],
+  timeZone: string,
+  reminders: readonly ReminderHistoryRow[],
+): SafeHtml {
+  const { m } = ctx;
+  // Reminders (e-mails) take their place among the status changes, by time.
+  const changes = history.map((h) => ({ at: new Date(h.created_at), row: historyRow(ctx, h, timeZone) }));
+  const rows = [...changes, ...reminderHistoryRows(ctx, reminders, timeZone)].sort(
+    (a, b) => a.at.getTime() - b.at.getTime(),
+  );
+  return html`<div class="table-wrap" tabindex="0"><table><caption>${m.history}</caption>
+<thead><tr><th scope="col">${m.when}</th><th scope="col">${m.from}</th><th scope="col">${m.to}</th><th scope="col">${m.source}</th><th scope="col">${m.who}</th></tr></thead>
+<tbody>${rows.map((r) => r.row)}</tbody></table></div>`;
+}
+
+function historyRow(ctx: PageContext, h: HistoryRow, timeZone: string): SafeHtml {
+  const { m } = ctx;
+  return html`<tr${h.to_status === 'INCIDENT' ? html` class="incident"` : ''}><td>${formatDateTime(h.created_at, ctx, timeZone)}</td>
+<td>${h.from_status ? statusBadge(h.from_status, ctx) : '—'}</td><td>${h.to_status === 'INCIDENT' ? html`<strong>${m.incident}</strong>${h.detail ? html`<br><small>${JSON.stringify(h.detail)}</small>` : ''}` : isRelease(h) ? releasedBadge(ctx) : statusBadge(h.to_status, ctx)}</td>
+<td>${m.sources[h.source] ?? h.source}</td><td>${h.actor ?? ''}</td></tr>`;
+}
+
+export function detailPage(
+  ctx: PageContext,
+  p: {
+    row: DetailRow;
+    history: readonly HistoryRow[];
+    ledger: readonly LedgerRow[];
+    /** Its books incidents (a disagreement with the provider found by a books check). */
+    incidents?: readonly BooksIncidentRow[];
+    /** The guest's payment page, while the link can still be paid: to copy into a message. */
+    paymentLink?: string;
+    /** Its reminders (docs/e-mail.md, "Reminders"), shown in its history. */
+    reminders?: readonly ReminderHistoryRow[];
+  },
+): string {
+  const { m } = ctx;
+  const { row } = p;
+  // What the status allows and the user's role may do (route-roles.ts); the route refuses the rest.
+  const actions = allowedActions(row).filter((a) => may(ctx, 'POST', '/control/requests/:id/:action', a));
+  return page(ctx, {
+    title: row.reference,
+    current: 'requests',
+    body: html`<p><a href="/control/requests">${m.back}</a></p>
+<h1>${row.reference}</h1>
+${noHoldWillBePlaced(row) ? html`<p class="flash error" role="status">${m.noHoldWillBePlaced}</p>` : ''}
+${guaranteeNotice(ctx, row)}
+<section class="card" aria-labelledby="details-h"><h2 id="details-h">${m.details}</h2>${summary(ctx, row, p.history.some(isRelease))}</section>
+${
+  p.paymentLink
+    ? html`<section class="card" aria-labelledby="link-h"><h2 id="link-h">${m.paymentLinkLabel}</h2>
+<p><input id="payment-link" class="key" readonly value="${p.paymentLink}" aria-labelledby="link-h"></p>
+<p><button type="button" class="secondary" data-copy="payment-link">${m.copy}</button></p></section>`
+    : ''
+}
+<section class="card" aria-labelledby="actions-h"><h2 id="actions-h">${m.actions}</h2>
+${actions.length === 0 ? html`<p>${m.noActions}</p>` : html`<div class="actions">${actions.map((a) => actionForm(ctx, row, a))}</div>`}
+</section>
+<section class="card" aria-labelledby="data-h"><h2 id="data-h">${m.reservationData}</h2>${reservationData(ctx, row.reservation_data)}</section>
+${requestIncidents(ctx, p.incidents ?? [])}
+<section class="card" aria-labelledby="ledger-h"><h2 id="ledger-h">${m.ledger}</h2>${ledgerTable(ctx, row, p.ledger)}</section>
+<section class="card" aria-labelledby="history-h"><h2 id="history-h">${m.history}</h2>${historyTable(ctx, p.history, row.tenant_timezone, p.reminders ?? [])}</section>`,
+  });
+}
+
+/** The question before any action, with the amount in words: a slipped digit reads differently. */
+export function confirmPage(
+  ctx: PageContext,
+  p: { row: DetailRow; action: RequestAction; cents?: number; nonce: string },
+): string {
+  const { m } = ctx;
+  const { row, action } = p;
+  const cents = p.cents ?? fullAmount(action, row);
+  const words = `${amountInWords(cents, row.currency, ctx.language, m.money)} (${formatAmount(cents, row.currency, ctx)})`;
+  const question = {
+    capture: m.confirmCapture(words, row.reference),
+    release: m.confirmRelease(words, row.reference),
+    refund: m.confirmRefund(words, row.reference),
+    cancel: m.confirmCancel(row.reference),
+    delete: m.confirmDelete(row.reference),
+    resend: m.confirmResend(row.reference),
+  }[action];
+  return page(ctx, {
+    title: m.confirmTitle,
+    current: 'requests',
+    body: html`<section class="card narrow" aria-labelledby="confirm-h"><h1 id="confirm-h">${m.confirmTitle}</h1>
+<p class="confirm">${question}</p>
+<form method="post" action="/control/requests/${row.id}/${action}">
+${csrfField(ctx)}
+${p.cents !== undefined ? html`<input type="hidden" name="amount" value="${(p.cents / 100).toFixed(2)}">` : ''}
+<input type="hidden" name="nonce" value="${p.nonce}">
+<div class="buttons"><button type="submit"${action === 'resend' ? '' : html` class="${action === 'release' ? 'secondary' : 'danger'}"`}>${m.confirm}</button>
+<a href="/control/requests/${row.id}">${m.back}</a></div>
+</form></section>`,
+  });
+}

@@ -1,0 +1,283 @@
+import multipart, { type MultipartFile } from '@fastify/multipart';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { apiKeys } from '../../api-keys/index.js';
+import type { Tenant } from '../../db/index.js';
+import { AppError, type FieldIssue, isIsoDate } from '../../domain/index.js';
+import {
+  MAX_LOGO_BYTES,
+  SETTING_FIELDS,
+  type SettingProblemCode,
+  setTenantLogo,
+  updateTenantSettings,
+} from '../../tenants/index.js';
+import type { ControlLanguage } from '../shell/index.js';
+import { audit, controlNotFound, field, flash, pageContext, tenantScope, user } from '../shell/index.js';
+import { confirmRevokePage, keysPage, settingsPage } from './pages.js';
+import { SETTING_PROBLEMS } from './setting-problems.js';
+
+const KEY_AUDIT = { disable: 'key_disabled', enable: 'key_enabled', revoke: 'key_revoked' } as const;
+const send = (reply: FastifyReply, body: string, status = 200) =>
+  reply.code(status).type('text/html; charset=utf-8').send(body);
+
+const invalidUpload = () =>
+  new AppError('invalid_upload', 400, 'The upload was cut short or is not a valid multipart form');
+
+/** An uploaded file as the multipart parser leaves it in the body: its bytes, and whether it was cut at the limit. */
+interface Upload {
+  bytes: Buffer;
+  truncated: boolean;
+}
+
+function isUpload(v: unknown): v is Upload {
+  return typeof v === 'object' && v !== null && Buffer.isBuffer((v as Upload).bytes);
+}
+
+/**
+ * Reads at most one byte more than a logo may have: a bigger file is cut there (never held
+ * whole in memory) and refused as too big, with the same words as the CLI's.
+ */
+async function readUpload(this: FastifyRequest, part: MultipartFile): Promise<void> {
+  const bytes = await part.toBuffer();
+  (part as MultipartFile & { value: Upload }).value = { bytes, truncated: part.file.truncated };
+}
+
+/**
+ * The tenant a configuration page is about: a tenant user's own; for a superuser, the one
+ * named or else the first. Another tenant's, or one that does not exist: 404.
+ */
+async function configTenant(request: FastifyRequest, named: unknown): Promise<{ tenant: Tenant; tenants: Tenant[] }> {
+  const { repos } = request.server.payreq;
+  const scope = tenantScope(request, named);
+  const tenants = user(request).tenantId === null ? await repos.tenants.list() : [];
+  const tenant = scope ? await repos.tenants.find(scope) : tenants[0];
+  if (!tenant) throw controlNotFound();
+  return { tenant, tenants };
+}
+
+export async function configRoutes(control: FastifyInstance): Promise<void> {
+  const { payreq } = control;
+  const keys = apiKeys(payreq.repos, (prefix) => payreq.auth.forget(prefix));
+  const tenantOf = (request: FastifyRequest) =>
+    field(request.body, 'tenant') ?? (request.query as { tenant?: string }).tenant;
+
+  control.get('/keys', async (request, reply) => {
+    const { tenant, tenants } = await configTenant(request, tenantOf(request));
+    // The full key exists in the session for this one page view, then is dropped for good.
+    const fresh = request.session.get('newKey');
+    if (fresh) request.session.set('newKey', undefined);
+    const ctx = await pageContext(request, reply);
+    const list = await keys.list(tenant.id);
+    const newKey = fresh && list.some((k) => k.prefix === fresh.prefix) ? fresh : undefined;
+    return send(reply, keysPage(ctx, { tenant, tenants, keys: list, newKey }));
+  });
+
+  control.post('/keys', async (request, reply) => {
+    const { tenant, tenants } = await configTenant(request, tenantOf(request));
+    const ctx = await pageContext(request, reply);
+    const label = (field(request.body, 'label') ?? '').trim();
+    const expiry = (field(request.body, 'expires_at') ?? '').trim();
+    // A day that exists, or none: 9999-99-99 passed a pattern check and reached the database.
+    const expiresAt = expiry === '' ? null : isIsoDate(expiry) ? new Date(`${expiry}T00:00:00Z`) : undefined;
+    const back = `/control/keys?tenant=${tenant.id}`;
+    if (
+      label === '' ||
+      label.length > 100 ||
+      expiresAt === undefined ||
+      (expiresAt && expiresAt.getTime() <= Date.now())
+    ) {
+      // The form again, with what is wrong, and nothing created: a 422 like every other form.
+      const list = await keys.list(tenant.id);
+      const shown = { ...ctx, flash: { kind: 'error' as const, text: ctx.m.invalid } };
+      return send(reply, keysPage(shown, { tenant, tenants, keys: list }), 422);
+    }
+    const { key, summary } = await keys.create({ tenantId: tenant.id, label, expiresAt });
+    request.session.set('newKey', { prefix: summary.prefix, key });
+    await audit(request, {
+      tenantId: tenant.id,
+      action: 'key_created',
+      target: summary.prefix,
+      outcome: 'ok',
+      detail: { label },
+    });
+    return reply.redirect(back, 303);
+  });
+
+  control.get('/keys/:prefix/confirm-revoke', async (request, reply) => {
+    const scope = tenantScope(request, undefined);
+    const key = await keys.find((request.params as { prefix: string }).prefix, scope).catch(() => {
+      throw controlNotFound();
+    });
+    return send(reply, confirmRevokePage(await pageContext(request, reply), key));
+  });
+
+  control.post('/keys/:prefix/:action', async (request, reply) => {
+    const { prefix, action } = request.params as { prefix: string; action: string };
+    if (action !== 'disable' && action !== 'enable' && action !== 'revoke') throw controlNotFound();
+    const scope = tenantScope(request, undefined);
+    const key = await keys.find(prefix, scope).catch(() => {
+      throw controlNotFound();
+    });
+    const ctx = await pageContext(request, reply);
+    try {
+      await keys[action](key.prefix, scope);
+      await audit(request, { tenantId: key.tenant_id, action: KEY_AUDIT[action], target: key.prefix, outcome: 'ok' });
+      flash(request, 'ok', ctx.m.done);
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      await audit(request, {
+        tenantId: key.tenant_id,
+        action: KEY_AUDIT[action],
+        target: key.prefix,
+        outcome: 'refused',
+        detail: { reason: err.message },
+      });
+      flash(request, 'error', `${ctx.m.refused}: ${err.message}`);
+    }
+    return reply.redirect(`/control/keys?tenant=${key.tenant_id}`, 303);
+  });
+
+  // The one multipart form of the back office, in a context of its own: every other form stays
+  // urlencoded only. CSRF and the sign-in check still run (hooks of the parent), after parsing.
+  await control.register(async (uploads) => {
+    await uploads.register(multipart, {
+      attachFieldsToBody: 'keyValues',
+      onFile: readUpload,
+      throwFileSizeLimit: false,
+      limits: { fileSize: MAX_LOGO_BYTES + 1, files: 1, fields: 5, fieldSize: 1024, parts: 6 },
+    });
+    // The form is parsed by the plugin's own preValidation hook; a body cut short or malformed
+    // (no closing boundary, a bad part header) fails there with the parser's plain Error, which
+    // was a 500. What fails before this next hook is the client's form; the parent renders it.
+    const parsed = new WeakSet<FastifyRequest>();
+    uploads.addHook('preValidation', async (request) => {
+      parsed.add(request);
+    });
+    uploads.setErrorHandler((err: FastifyError, request) => {
+      const clientError = err instanceof AppError || (err.statusCode !== undefined && err.statusCode < 500);
+      throw parsed.has(request) || clientError ? err : invalidUpload();
+    });
+    uploads.post('/settings/logo', async (request, reply) => {
+      const { tenant, tenants } = await configTenant(request, tenantOf(request));
+      const upload = (request.body as Record<string, unknown> | undefined)?.logo;
+      // No file chosen reaches here as an empty part (or none): refused by the same check, "empty".
+      // A file cut at the limit keeps one byte too many, which is how it is refused as too big.
+      const bytes = isUpload(upload) ? upload.bytes : Buffer.alloc(0);
+      try {
+        const { changed } = await setTenantLogo(payreq.repos, tenant.id, bytes);
+        await audit(request, {
+          tenantId: tenant.id,
+          action: 'logo_changed',
+          target: tenant.id,
+          outcome: 'ok',
+          detail: { changed, bytes: bytes.length },
+        });
+        flash(request, 'ok', (await pageContext(request, reply)).m.saved);
+        return reply.redirect(`/control/settings?tenant=${tenant.id}`, 303);
+      } catch (err) {
+        if (!(err instanceof AppError) || err.code !== 'validation_failed') throw err;
+        const problem = ((err.extra.details ?? []) as { message: string }[])[0]?.message ?? err.message;
+        await audit(request, {
+          tenantId: tenant.id,
+          action: 'logo_changed',
+          target: tenant.id,
+          outcome: 'refused',
+          detail: { problem },
+        });
+        const ctx = await pageContext(request, reply);
+        const webhooks = await payreq.repos.webhooks.listEndpoints(tenant.id);
+        const providerAccount = await payreq.repos.providerAccounts.find(tenant.id);
+        return send(
+          reply,
+          settingsPage(ctx, { tenant, tenants, logoProblem: problem, webhooks, providerAccount }),
+          422,
+        );
+      }
+    });
+  });
+
+  control.post('/settings/logo/remove', async (request, reply) => {
+    const { tenant } = await configTenant(request, tenantOf(request));
+    const { changed } = await setTenantLogo(payreq.repos, tenant.id, null);
+    await audit(request, {
+      tenantId: tenant.id,
+      action: 'logo_removed',
+      target: tenant.id,
+      outcome: 'ok',
+      detail: { changed },
+    });
+    const ctx = await pageContext(request, reply);
+    flash(request, 'ok', ctx.m.saved);
+    return reply.redirect(`/control/settings?tenant=${tenant.id}`, 303);
+  });
+
+  control.get('/settings', async (request, reply) => {
+    const { tenant, tenants } = await configTenant(request, tenantOf(request));
+    const webhooks = await payreq.repos.webhooks.listEndpoints(tenant.id);
+    const providerAccount = await payreq.repos.providerAccounts.find(tenant.id);
+    return send(reply, settingsPage(await pageContext(request, reply), { tenant, tenants, webhooks, providerAccount }));
+  });
+
+  control.post('/settings', async (request, reply) => {
+    const { tenant, tenants } = await configTenant(request, tenantOf(request));
+    // A checkbox left unticked sends nothing: every boolean on the form is given. A field the
+    // post does not carry at all (a page from before the setting existed) leaves it unchanged;
+    // an input the browser sends empty clears a nullable setting.
+    const raw: Record<string, string | boolean> = {};
+    for (const f of SETTING_FIELDS) {
+      const v = field(request.body, f.name);
+      if (f.kind === 'boolean') raw[f.name] = v === 'on';
+      else if (v !== undefined) raw[f.name] = v;
+    }
+    try {
+      const { changed, after } = await updateTenantSettings(payreq.repos, tenant.id, raw);
+      // The API's next call with this tenant's keys sees the new settings.
+      payreq.auth.forgetTenant(tenant.id);
+      await audit(request, {
+        tenantId: tenant.id,
+        action: 'settings_changed',
+        target: tenant.id,
+        outcome: 'ok',
+        detail: { changed },
+      });
+      const ctx = await pageContext(request, reply);
+      flash(request, 'ok', ctx.m.saved);
+      return reply.redirect(`/control/settings?tenant=${after.id}`, 303);
+    } catch (err) {
+      if (!(err instanceof AppError) || err.code !== 'validation_failed') throw err;
+      const details = (err.extra.details ?? []) as FieldIssue[];
+      const problems = Object.fromEntries(details.map((d) => [d.field, d.message]));
+      const ctx = await pageContext(request, reply);
+      const worded = Object.fromEntries(
+        details.map((d) => [d.field, settingProblemText(ctx.language, d, String(raw[d.field] ?? ''))]),
+      );
+      await audit(request, {
+        tenantId: tenant.id,
+        action: 'settings_changed',
+        target: tenant.id,
+        outcome: 'refused',
+        detail: { problems },
+      });
+      const webhooks = await payreq.repos.webhooks.listEndpoints(tenant.id);
+      const providerAccount = await payreq.repos.providerAccounts.find(tenant.id);
+      return send(
+        reply,
+        settingsPage(ctx, {
+          tenant,
+          tenants,
+          values: raw,
+          problems: worded,
+          webhooks,
+          providerAccount,
+        }),
+        422,
+      );
+    }
+  });
+}
+
+/** A setting's problem in the reader's language (the audit keeps the English the CLI shows). */
+function settingProblemText(language: ControlLanguage, issue: FieldIssue, given: string): string {
+  const field = SETTING_FIELDS.find((f) => f.name === issue.field);
+  const word = SETTING_PROBLEMS[language][issue.code as SettingProblemCode];
+  return field && word ? word(field, given) : issue.message;
+}

@@ -1,0 +1,3 @@
+export { currentTenant, mustEnrol } from './begin-session.js';
+export { signInCodeRoutes } from './code-routes.js';
+export { signInRoutes } from './routes.js';

@@ -1,0 +1,152 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { adminUsers, normaliseUsername, scryptParams, signInThrottle } from '../../admin-users/index.js';
+import { html } from '../../html/index.js';
+import {
+  audit,
+  csrfField,
+  field,
+  isControlLanguage,
+  LANGUAGE_COOKIE,
+  page,
+  pageContext,
+  printable,
+  renewCsrfSecret,
+} from '../shell/index.js';
+import { beginPending, beginSession, homeTenant, mustEnrol } from './begin-session.js';
+
+async function signInPage(request: FastifyRequest, reply: FastifyReply, status: number, problem?: string) {
+  const ctx = await pageContext(request, reply);
+  const { m } = ctx;
+  const expired = (request.query as { expired?: string }).expired === '1';
+  const notice = problem ?? (expired ? m.sessionExpired : undefined);
+  return reply
+    .code(status)
+    .type('text/html; charset=utf-8')
+    .send(
+      page(ctx, {
+        title: m.signIn,
+        body: html`<section class="card narrow" aria-labelledby="sign-in">
+<h1 id="sign-in">${m.signIn}</h1>
+${notice ? html`<p class="flash error" role="alert">${notice}</p>` : ''}
+<form method="post" action="/control/sign-in">
+${csrfField(ctx)}
+<div class="field"><label for="username">${m.username}</label>
+<input id="username" name="username" autocomplete="username" required maxlength="64" autocapitalize="off" spellcheck="false"></div>
+<div class="field"><label for="password">${m.password}</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required maxlength="1024"></div>
+<button type="submit">${m.signIn}</button>
+</form>
+</section>`,
+      }),
+    );
+}
+
+/**
+ * Where the language switch may send the browser back to: a path under /control/ in visible
+ * ASCII, no backslash (browsers read it as a slash). Anything else, a control character above
+ * all (it cannot be written in a Location header), goes to /control/.
+ */
+const BACK_TARGET = /^\/control\/[!-[\]-~]*$/;
+function isBackTarget(back: string): boolean {
+  return BACK_TARGET.test(back);
+}
+
+export async function signInRoutes(control: FastifyInstance): Promise<void> {
+  const app = control;
+  const users = adminUsers(app.payreq.repos, scryptParams(app.payreq.config.passwordHashCost));
+  const throttle = signInThrottle(app.payreq.repos.signInThrottle);
+
+  control.get('/sign-in', async (request, reply) => {
+    if (request.controlUser) return reply.redirect('/control/requests', 303);
+    return signInPage(request, reply, 200);
+  });
+
+  // Whatever a failed sign-in's username holds, it is refused like any wrong one and audited
+  // (control characters escaped by audit()), so the text check is this route's own. The
+  // throttle runs after the CSRF check (a forged post counts against nobody), in the database:
+  // it holds with or without Redis, on every instance.
+  control.post('/sign-in', { config: { checksOwnText: true } }, async (request, reply) => {
+    const username = field(request.body, 'username') ?? '';
+    const password = field(request.body, 'password') ?? '';
+    // Control characters escaped (a NUL cannot be stored in text), as the audit does.
+    const name = printable(normaliseUsername(username)).slice(0, 64);
+    const now = control.controlNow();
+    const gate = await throttle.begin(name, request.ip, now);
+    if (!gate.allowed) {
+      const seconds = Math.max(1, Math.ceil((gate.retryAt.getTime() - now.getTime()) / 1000));
+      await audit(request, {
+        username: name,
+        tenantId: null,
+        action: 'sign_in',
+        outcome: 'refused',
+        detail: { reason: 'throttled', retry_after_seconds: seconds },
+      });
+      reply.header('retry-after', String(seconds));
+      const ctx = await pageContext(request, reply);
+      return signInPage(request, reply, 429, ctx.m.signInThrottled(seconds));
+    }
+    const found = await users.authenticate(username, password, {
+      onMalformedHash: (who) =>
+        request.log.error({ username: who }, 'stored password hash is malformed: sign-in refused'),
+    });
+    if (!found) {
+      await audit(request, { username: name, tenantId: null, action: 'sign_in', outcome: 'refused' });
+      const ctx = await pageContext(request, reply);
+      return signInPage(request, reply, 401, ctx.m.signInFailed);
+    }
+    await throttle.succeeded(name, request.ip, now);
+    const standing = await app.payreq.repos.adminUsers.findForSession(found.id);
+    const home = homeTenant(standing);
+    // A second factor is on: the session only waits for the code (a new session id, so an id
+    // planted before, session fixation, is worth nothing).
+    if (standing?.two_factor_on) {
+      await beginPending(request, reply, found.id, now);
+      await audit(request, {
+        username: found.username,
+        tenantId: home,
+        action: 'sign_in_password',
+        outcome: 'ok',
+      });
+      return reply.redirect('/control/sign-in/code', 303);
+    }
+    await beginSession(request, reply, { id: found.id, username: found.username, tenantId: home }, now);
+    await audit(request, {
+      tenantId: home,
+      action: 'sign_in',
+      outcome: 'ok',
+      detail: { second_factor: 'none' },
+    });
+    // Two factors required and none set up: enrolment before anything else.
+    return reply.redirect(
+      standing && mustEnrol(request, standing) ? '/control/account/two-factor' : '/control/requests',
+      303,
+    );
+  });
+
+  control.post('/sign-out', async (request, reply) => {
+    if (request.controlUser) {
+      await audit(request, { tenantId: request.controlUser.tenantId, action: 'sign_out', outcome: 'ok' });
+    }
+    await request.session.destroy();
+    renewCsrfSecret(reply, app.payreq.config.production);
+    return reply.redirect('/control/sign-in', 303);
+  });
+
+  // A preference, not an action: a plain link, no form needed. `back` must stay on /control/.
+  // Its own text check: anything but a known language and a safe `back` falls back to defaults.
+  control.get('/language/:language', { config: { checksOwnText: true } }, async (request, reply) => {
+    const { language } = request.params as { language: string };
+    const back = (request.query as { back?: string }).back ?? '/control/';
+    const target = isBackTarget(back) ? back : '/control/';
+    if (isControlLanguage(language)) {
+      reply.setCookie(LANGUAGE_COOKIE, language, {
+        path: '/control',
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: app.payreq.config.production,
+        maxAge: 365 * 24 * 3600,
+      });
+    }
+    return reply.redirect(target, 303);
+  });
+}
