@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { amountInWords } from '../../src/control/shell/amount-words.js';
+import { amountInWords } from '../../src/control/shell/spell-amount.js';
 import { CONTROL_MESSAGES } from '../../src/control/shell/words.js';
 
 const words = (cents: number, currency: string, language: 'en' | 'fr' | 'de') =>

@@ -1,4 +1,3 @@
-export { amountInWords } from './amount-words.js';
 export {
   audit,
   controlNotFound,
@@ -12,6 +11,7 @@ export {
   tenantScope,
   user,
 } from './context.js';
+export { Form, invalidFields, listOf } from './forms.js';
 export { firstQueryValues, printable, refuseUnacceptedText } from './input-guard.js';
 export { CONTROL_LANGUAGES, type ControlLanguage, isControlLanguage, languageFromHeader } from './language.js';
 export {
@@ -26,6 +26,7 @@ export {
 } from './layout.js';
 export { allows, mayUse, type Need, needOf, routeKey } from './route-roles.js';
 export { registerSessions, renewCsrfSecret, sessionAlive } from './session.js';
+export { amountInWords } from './spell-amount.js';
 export { CONTROL_CSS, CONTROL_JS, CONTROL_SCRIPT_PATH, CONTROL_STYLESHEET_PATH } from './styles.js';
 export { tenantChooser } from './tenant-chooser.js';
 export { tenantContextOf } from './tenant-context.js';

@@ -434,6 +434,7 @@ const en = {
   money: {
     and: 'and',
     zero: 'zero',
+    one: 'one',
     units: { EUR: ['euro', 'euros'], CHF: ['Swiss franc', 'Swiss francs'], USD: ['US dollar', 'US dollars'] },
     cents: { EUR: ['cent', 'cents'], CHF: ['centime', 'centimes'], USD: ['cent', 'cents'] },
   } as MoneyWords,
@@ -442,8 +443,8 @@ const en = {
 export interface MoneyWords {
   and: string;
   zero: string;
-  /** The number one before a currency, where it differs from counting ("ein", not "eins"). */
-  one?: string;
+  /** The number one before a currency, which may differ from counting ("ein", not "eins"). */
+  one: string;
   units: Record<string, [string, string]>;
   cents: Record<string, [string, string]>;
 }
@@ -872,6 +873,7 @@ const fr: ControlMessages = {
   money: {
     and: 'et',
     zero: 'zéro',
+    one: 'un',
     units: {
       EUR: ['euro', 'euros'],
       CHF: ['franc suisse', 'francs suisses'],

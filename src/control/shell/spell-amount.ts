@@ -12,7 +12,7 @@ const CARDINALS: Record<ControlLanguage, (n: number) => string> = { en: enWords,
  */
 export function amountInWords(cents: number, currency: string, language: ControlLanguage, w: MoneyWords): string {
   const cardinal = CARDINALS[language];
-  const words = (n: number) => (n === 1 && w.one ? w.one : cardinal(n));
+  const words = (n: number) => (n === 1 ? w.one : cardinal(n));
   const major = Math.floor(cents / 100);
   const minor = cents % 100;
   const [unit, units] = w.units[currency] ?? [currency, currency];
