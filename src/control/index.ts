@@ -35,7 +35,7 @@ import { todayRoutes } from './today/index.js';
 import { webhookRoutes } from './webhooks/index.js';
 
 export { SIGN_IN_LIMITS } from '../admin-users/index.js';
-export { ABSOLUTE_MS, CSRF_COOKIE, IDLE_MS, SESSION_COOKIE } from './shell/session.js';
+export { ABSOLUTE_MS, CSRF_COOKIE, IDLE_MS, SESSION_COOKIE } from './shell/index.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -25,7 +25,15 @@ export {
   page,
 } from './layout.js';
 export { allows, mayUse, type Need, needOf, routeKey } from './route-roles.js';
-export { registerSessions, renewCsrfSecret, sessionAlive } from './session.js';
+export {
+  ABSOLUTE_MS,
+  CSRF_COOKIE,
+  IDLE_MS,
+  registerSessions,
+  renewCsrfSecret,
+  SESSION_COOKIE,
+  sessionAlive,
+} from './session.js';
 export { amountInWords } from './spell-amount.js';
 export { CONTROL_CSS, CONTROL_JS, CONTROL_SCRIPT_PATH, CONTROL_STYLESHEET_PATH } from './styles.js';
 export { tenantChooser } from './tenant-chooser.js';
