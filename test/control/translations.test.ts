@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { REQUESTS_MESSAGES } from '../../src/control/requests/words.js';
 import { CONTROL_LANGUAGES } from '../../src/control/shell/language.js';
 import { CONTROL_MESSAGES } from '../../src/control/shell/words.js';
 import { arrangeStatus } from '../helpers/fixtures.js';
@@ -87,15 +88,17 @@ describe(`French and German are complete (${ENGINE})`, { timeout: 120_000 }, () 
         'statuses',
         'types',
         'ledgerKinds',
-        'ledgerStates',
-        'sources',
-        'reservationKeys',
         'jobNames',
         'auditActions',
         'auditOutcomes',
         'auditDetail',
       ] as const) {
         assert.deepEqual(Object.keys(m[map]).sort(), Object.keys(en[map]).sort(), `${language}.${map}`);
+      }
+      // The requests pages' own maps, in their room's words.
+      for (const map of ['ledgerStates', 'sources', 'reservationKeys'] as const) {
+        const [mine, english] = [REQUESTS_MESSAGES[language][map], REQUESTS_MESSAGES.en[map]];
+        assert.deepEqual(Object.keys(mine).sort(), Object.keys(english).sort(), `${language}.${map}`);
       }
     }
   });
@@ -106,7 +109,7 @@ describe(`French and German are complete (${ENGINE})`, { timeout: 120_000 }, () 
       await c.get(`/control/language/${language}?back=/control/requests`);
       const row = (await c.get('/control/requests')).body.split('<tr>').find((r) => r.includes(`>${releasedRef}</a>`));
       assert.ok(row, 'the released request is listed');
-      assert.match(row, new RegExp(`class="status CANCELLED">${CONTROL_MESSAGES[language].released}<`));
+      assert.match(row, new RegExp(`class="status CANCELLED">${REQUESTS_MESSAGES[language].released}<`));
     });
   }
 

@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ACCOUNT_MESSAGES } from '../../src/control/account/words.js';
+import { BULK_MESSAGES } from '../../src/control/bulk/words.js';
+import { NEW_REQUEST_MESSAGES } from '../../src/control/new-request/words.js';
 import { EXPORT_MESSAGES } from '../../src/control/requests/export-words.js';
 import { GUARANTEE_CONTROL_MESSAGES } from '../../src/control/requests/guarantee-words.js';
+import { REQUESTS_MESSAGES } from '../../src/control/requests/words.js';
 import { SETTING_PROBLEMS } from '../../src/control/settings/setting-problems.js';
 import { CONTROL_MESSAGES } from '../../src/control/shell/words.js';
 import { ROLE_MESSAGES } from '../../src/control/team/words.js';
@@ -56,6 +59,9 @@ const CATALOGUES = {
   today: TODAY_MESSAGES,
   dayPlan: DAY_PLAN_WORDS,
   webhooks: WEBHOOK_MESSAGES,
+  requests: REQUESTS_MESSAGES,
+  bulk: BULK_MESSAGES,
+  newRequest: NEW_REQUEST_MESSAGES,
 };
 
 describe('typography of what guests and staff read', () => {

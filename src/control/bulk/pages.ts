@@ -2,6 +2,7 @@ import type { BulkJobRow } from '../../db/index.js';
 import { html, type SafeHtml } from '../../html/index.js';
 import type { DetailRow } from '../requests/index.js';
 import { amountInWords, csrfField, formatAmount, type PageContext, page } from '../shell/index.js';
+import { BULK_MESSAGES } from './words.js';
 
 export type BulkAction = 'capture' | 'release' | 'refund';
 
@@ -37,15 +38,16 @@ export function bulkConfirmPage(
   p: { action: BulkAction; batchId: string; plan: readonly BulkPlanRow[] },
 ): string {
   const { m } = ctx;
+  const w = BULK_MESSAGES[ctx.language];
   const going = p.plan.filter((x): x is BulkPlanRow & { cents: number } => x.cents !== undefined);
   const label = { capture: m.capture, release: m.release, refund: m.refund }[p.action];
   const sums = totals(going.map((x) => ({ cents: x.cents, currency: x.row.currency })));
   return page(ctx, {
-    title: m.bulkConfirmTitle,
+    title: w.bulkConfirmTitle,
     current: 'requests',
-    body: html`<h1>${m.bulkConfirmTitle}</h1>
+    body: html`<h1>${w.bulkConfirmTitle}</h1>
 <section class="card" aria-labelledby="bulk-h"><h2 id="bulk-h">${label}</h2>
-${going.length === 0 ? html`<p class="flash error" role="status">${m.bulkNoneEligible}</p>` : html`<p>${m.bulkConfirmIntro(going.length)}</p>`}
+${going.length === 0 ? html`<p class="flash error" role="status">${w.bulkNoneEligible}</p>` : html`<p>${w.bulkConfirmIntro(going.length)}</p>`}
 <div class="table-wrap" tabindex="0"><table><caption>${label}</caption>
 <thead><tr><th scope="col">${m.reference}</th><th scope="col">${m.guest}</th><th scope="col">${m.status}</th><th scope="col" class="num">${m.amount}</th></tr></thead>
 <tbody>${p.plan.map(
@@ -55,16 +57,16 @@ ${going.length === 0 ? html`<p class="flash error" role="status">${m.bulkNoneEli
 <td>${x.row.guest_first_name} ${x.row.guest_last_name}</td><td>${m.statuses[x.row.status] ?? x.row.status}</td>
 <td class="num">${
         x.cents === undefined
-          ? m.bulkLeftOut(m.statuses[x.row.status] ?? x.row.status)
-          : html`${formatAmount(x.cents, x.row.currency, ctx)}${p.action === 'release' ? html`<br><small>${m.bulkReleaseNothing}</small>` : ''}`
+          ? w.bulkLeftOut(m.statuses[x.row.status] ?? x.row.status)
+          : html`${formatAmount(x.cents, x.row.currency, ctx)}${p.action === 'release' ? html`<br><small>${w.bulkReleaseNothing}</small>` : ''}`
       }</td></tr>`,
     )}</tbody></table></div>
-${totalLine(ctx, m.bulkTotal, sums)}
+${totalLine(ctx, w.bulkTotal, sums)}
 <form method="post" action="/control/bulk">
 ${csrfField(ctx)}<input type="hidden" name="batch" value="${p.batchId}"><input type="hidden" name="action" value="${p.action}">
 <input type="hidden" name="confirmed" value="yes">
 ${going.map((x) => html`<input type="hidden" name="ids" value="${x.row.id}"><input type="hidden" name="amount_${x.row.id}" value="${String(x.cents)}">`)}
-<div class="buttons">${going.length > 0 ? html`<button type="submit" class="${p.action === 'release' ? 'secondary' : 'danger'}">${m.bulkConfirmButton[p.action]}</button>` : ''}
+<div class="buttons">${going.length > 0 ? html`<button type="submit" class="${p.action === 'release' ? 'secondary' : 'danger'}">${w.bulkConfirmButton[p.action]}</button>` : ''}
 <a href="/control/requests">${m.back}</a></div>
 </form></section>`,
   });
@@ -73,6 +75,7 @@ ${going.map((x) => html`<input type="hidden" name="ids" value="${x.row.id}"><inp
 /** The batch's progress: each row's action, amount and outcome, and the totals. */
 export function bulkPage(ctx: PageContext, jobs: readonly (BulkJobRow & { reference: string | null })[]): string {
   const { m } = ctx;
+  const w = BULK_MESSAGES[ctx.language];
   const pending = jobs.some((j) => j.state === 'queued' || j.state === 'running');
   const label: Record<string, string> = {
     queued: '…',
@@ -99,10 +102,10 @@ export function bulkPage(ctx: PageContext, jobs: readonly (BulkJobRow & { refere
         j,
       ) => html`<tr><td><a href="/control/requests/${j.payment_request_id}">${j.reference ?? j.payment_request_id}</a></td><td>${actionLabel[j.action]}</td>
 <td class="num">${j.amount !== null && j.currency ? formatAmount(j.amount, j.currency, ctx) : '—'}</td>
-<td><span class="status ${j.state}" data-state="${j.state}">${label[j.state] ?? j.state}</span></td><td>${(j.reason_code && m.bulkReasons[j.reason_code]) ?? j.reason ?? ''}</td></tr>`,
+<td><span class="status ${j.state}" data-state="${j.state}">${label[j.state] ?? j.state}</span></td><td>${(j.reason_code && w.bulkReasons[j.reason_code]) ?? j.reason ?? ''}</td></tr>`,
     )}</tbody></table></div>
-${totalLine(ctx, m.bulkTotal, totals(moving))}
-${totalLine(ctx, m.bulkTotalDone, totals(moving.filter((j) => j.state === 'done')))}
+${totalLine(ctx, w.bulkTotal, totals(moving))}
+${totalLine(ctx, w.bulkTotalDone, totals(moving.filter((j) => j.state === 'done')))}
 <p><a href="/control/requests">${m.back}</a></p></section>`,
   });
 }

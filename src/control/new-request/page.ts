@@ -2,6 +2,7 @@ import type { Tenant } from '../../db/index.js';
 import { CURRENCIES, type FieldIssue, REQUEST_TYPES } from '../../domain/index.js';
 import { html, type SafeHtml } from '../../html/index.js';
 import { csrfField, type PageContext, page } from '../shell/index.js';
+import { NEW_REQUEST_MESSAGES } from './words.js';
 
 /** The form as typed: every value a string, kept to show the form again with its errors. */
 export type NewRequestForm = Partial<
@@ -49,10 +50,11 @@ export function newRequestPage(
   p: { form: NewRequestForm; errors: readonly FieldIssue[]; tenants: readonly Tenant[] },
 ): string {
   const { m } = ctx;
+  const w = NEW_REQUEST_MESSAGES[ctx.language];
   const f = p.form;
   // In the page's language: the API's issues carry a stable code; the message is the fallback.
   const say = (e: FieldIssue) =>
-    e.code === 'choose_tenant' ? m.chooseTenant : (m.fieldIssues[e.code ?? ''] ?? e.message);
+    e.code === 'choose_tenant' ? w.chooseTenant : (w.fieldIssues[e.code ?? ''] ?? e.message);
   const errorOf = (name: keyof NewRequestForm) =>
     p.errors
       .filter((e) => formField(e) === name)
@@ -76,10 +78,10 @@ ${error ? html`<p id="n-${name}-error" class="error-text">${error}</p>` : ''}</d
 <h1>${m.newRequest}</h1>
 ${
   p.errors.length > 0
-    ? html`<div class="flash error" role="alert"><p>${m.fixFields}</p>${superuser ? '' : p.errors.filter((e) => formField(e) === 'tenant').map((e) => html`<p>${say(e)}</p>`)}</div>`
+    ? html`<div class="flash error" role="alert"><p>${w.fixFields}</p>${superuser ? '' : p.errors.filter((e) => formField(e) === 'tenant').map((e) => html`<p>${say(e)}</p>`)}</div>`
     : ''
 }
-<section class="card narrow"><p>${m.newRequestIntro}</p>
+<section class="card narrow"><p>${w.newRequestIntro}</p>
 <form method="post" action="/control/requests/new" novalidate>${csrfField(ctx)}
 ${
   superuser
@@ -98,20 +100,20 @@ ${select(
 ${input('amount', m.amount, html` inputmode="decimal" autocomplete="off"`)}
 ${select(
   'currency',
-  m.currency,
+  w.currency,
   CURRENCIES.map((c) => [c, c] as const),
 )}
-${input('guest_first_name', m.firstName, html` required maxlength="100" autocomplete="off"`)}
-${input('guest_last_name', m.lastName, html` required maxlength="100" autocomplete="off"`)}
+${input('guest_first_name', w.firstName, html` required maxlength="100" autocomplete="off"`)}
+${input('guest_last_name', w.lastName, html` required maxlength="100" autocomplete="off"`)}
 ${input('guest_email', m.email, html` required maxlength="254" autocomplete="off"`, 'email')}
 ${input('guest_phone', m.phone, html` maxlength="32" autocomplete="off"`, 'tel')}
 ${select('language', m.guestLanguage, GUEST_LANGUAGES)}
 ${input('reservation_ref', m.reservation, html` required maxlength="100" autocomplete="off"`)}
 ${input('checkin', m.checkin, html``, 'date')}
-<p class="hint">${m.noHoldWarningShort}</p>
-${input('checkout', m.checkout, html``, 'date')}
-${input('room_type', m.roomType, html` maxlength="100"`)}
-<div class="buttons"><button type="submit">${m.createRequest}</button> <a href="/control/requests">${m.back}</a></div>
+<p class="hint">${w.noHoldWarningShort}</p>
+${input('checkout', w.checkout, html``, 'date')}
+${input('room_type', w.roomType, html` maxlength="100"`)}
+<div class="buttons"><button type="submit">${w.createRequest}</button> <a href="/control/requests">${m.back}</a></div>
 </form></section>`,
   });
 }

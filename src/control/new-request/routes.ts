@@ -4,6 +4,7 @@ import { AppError, errors as appErrors, type FieldIssue } from '../../domain/ind
 import { parseAmountField } from '../requests/index.js';
 import { audit, field, flash, pageContext, tenantContextOf, tenantScope, user } from '../shell/index.js';
 import { type NewRequestForm, newRequestPage } from './page.js';
+import { NEW_REQUEST_MESSAGES } from './words.js';
 
 const FIELDS = [
   'tenant',
@@ -75,7 +76,8 @@ export async function newRequestRoutes(control: FastifyInstance): Promise<void> 
     // Every problem in one answer: the form's own (the hotel, an unreadable amount) with the
     // API's checks of the rest.
     const errors: FieldIssue[] = [...issues];
-    if (!tenant) errors.push({ field: 'tenant', message: ctx.m.chooseTenant, code: 'choose_tenant' });
+    if (!tenant)
+      errors.push({ field: 'tenant', message: NEW_REQUEST_MESSAGES[ctx.language].chooseTenant, code: 'choose_tenant' });
     try {
       const input = checkCreateBody(body);
       if (tenant && errors.length === 0 && !(await payable(tenant.id))) throw appErrors.providerNotConfigured();
@@ -90,7 +92,7 @@ export async function newRequestRoutes(control: FastifyInstance): Promise<void> 
           outcome: 'ok',
           detail: { request_type: input.request_type, amount: body.amount ?? 0, currency: input.currency ?? 'EUR' },
         });
-        flash(request, 'ok', ctx.m.createdFlash(created.reference));
+        flash(request, 'ok', NEW_REQUEST_MESSAGES[ctx.language].createdFlash(created.reference));
         return reply.redirect(`/control/requests/${created.uuid}`, 303);
       }
     } catch (err) {

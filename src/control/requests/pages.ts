@@ -23,6 +23,7 @@ import {
 import { reminderHistoryRows } from '../today/index.js';
 import { AMOUNT_ACTIONS, allowedActions, fullAmount, type RequestAction } from './actions.js';
 import { guaranteeFilter, guaranteeNotice } from './guarantee-notice.js';
+import { REQUESTS_MESSAGES } from './words.js';
 
 /** Whether the signed-in user's role reaches a route: buttons they could not use are not shown. */
 const may = (ctx: PageContext, method: string, url: string, action?: string) =>
@@ -31,11 +32,12 @@ const may = (ctx: PageContext, method: string, url: string, action?: string) =>
 /** The bulk buttons the user's role may use; none: no fieldset. */
 function bulkButtons(ctx: PageContext): SafeHtml {
   const { m } = ctx;
+  const w = REQUESTS_MESSAGES[ctx.language];
   const buttons = (
     [
-      ['capture', m.bulkCapture],
-      ['release', m.bulkRelease],
-      ['refund', m.bulkRefund],
+      ['capture', w.bulkCapture],
+      ['release', w.bulkRelease],
+      ['refund', w.bulkRefund],
     ] as const
   ).filter(([action]) => may(ctx, 'POST', '/control/bulk', action));
   if (buttons.length === 0) return html``;
@@ -65,7 +67,8 @@ const statusBadge = (s: string, ctx: PageContext) =>
 /** A hold freed reads "Released", not "Cancelled": the move the transition table calls a release. */
 const isRelease = (h: { from_status: string | null; to_status: string }) =>
   triggersOf(h.from_status as Status | null, h.to_status as Status).includes('release');
-const releasedBadge = (ctx: PageContext) => html`<span class="status CANCELLED">${ctx.m.released}</span>`;
+const releasedBadge = (ctx: PageContext) =>
+  html`<span class="status CANCELLED">${REQUESTS_MESSAGES[ctx.language].released}</span>`;
 /**
  * The list has no history: a CANCELLED request whose hold was placed can only have been freed
  * by a release (the table lets a placed hold end in CANCELLED by no other move).
@@ -76,33 +79,34 @@ const listStatusBadge = (r: { status: string; hold_expires_at: Date | null }, ct
 function tenantPicker(ctx: PageContext, tenants: readonly Tenant[], selected: string | undefined): SafeHtml {
   if (!ctx.user || ctx.user.tenantId !== null) return html``;
   return html`<div class="field"><label for="f-tenant">${ctx.m.tenant}</label>
-<select id="f-tenant" name="tenant"><option value="">${ctx.m.allTenants}</option>${tenants.map(
+<select id="f-tenant" name="tenant"><option value="">${REQUESTS_MESSAGES[ctx.language].allTenants}</option>${tenants.map(
     (t) => html`<option value="${t.id}"${t.id === selected ? html` selected` : ''}>${t.name}</option>`,
   )}</select></div>`;
 }
 
 function filters(ctx: PageContext, q: ListQuery, tenants: readonly Tenant[]): SafeHtml {
   const { m } = ctx;
+  const w = REQUESTS_MESSAGES[ctx.language];
   const input = (id: keyof ListQuery, label: string, type = 'date') =>
     html`<div class="field"><label for="f-${id}">${label}</label><input id="f-${id}" name="${id}" type="${type}" value="${q[id] ?? ''}"></div>`;
   return html`<form method="get" action="/control/requests" class="card" aria-labelledby="filters-h">
-<h2 id="filters-h">${m.filters}</h2>
+<h2 id="filters-h">${w.filters}</h2>
 <div class="filters">
-<div class="field wide"><label for="f-q">${m.search}</label>
+<div class="field wide"><label for="f-q">${w.search}</label>
 <input id="f-q" name="q" type="search" value="${q.q ?? ''}" maxlength="100" aria-describedby="f-q-hint">
-<p id="f-q-hint" class="hint">${m.searchHint}</p></div>
+<p id="f-q-hint" class="hint">${w.searchHint}</p></div>
 ${tenantPicker(ctx, tenants, q.tenant)}
 <div class="field"><label for="f-status">${m.status}</label><select id="f-status" name="status">
-<option value="">${m.any}</option>${STATUSES.map((s) => html`<option value="${s}"${s === q.status ? html` selected` : ''}>${m.statuses[s]}</option>`)}
+<option value="">${w.any}</option>${STATUSES.map((s) => html`<option value="${s}"${s === q.status ? html` selected` : ''}>${m.statuses[s]}</option>`)}
 </select></div>
 <div class="field"><label for="f-type">${m.type}</label><select id="f-type" name="type">
-<option value="">${m.any}</option>${REQUEST_TYPES.map((s) => html`<option value="${s}"${s === q.type ? html` selected` : ''}>${m.types[s]}</option>`)}
+<option value="">${w.any}</option>${REQUEST_TYPES.map((s) => html`<option value="${s}"${s === q.type ? html` selected` : ''}>${m.types[s]}</option>`)}
 </select></div>
-${input('created_from', m.createdFrom)}${input('created_to', m.createdTo)}
-${input('checkin_from', m.checkinFrom)}${input('checkin_to', m.checkinTo)}
+${input('created_from', w.createdFrom)}${input('created_to', w.createdTo)}
+${input('checkin_from', w.checkinFrom)}${input('checkin_to', w.checkinTo)}
 ${guaranteeFilter(ctx, q.guarantee)}
 </div>
-<div class="buttons"><button type="submit">${m.apply}</button> <a href="/control/requests">${m.reset}</a></div>
+<div class="buttons"><button type="submit">${m.apply}</button> <a href="/control/requests">${w.reset}</a></div>
 </form>`;
 }
 
@@ -123,19 +127,20 @@ export function listPage(
   },
 ): string {
   const { m } = ctx;
+  const w = REQUESTS_MESSAGES[ctx.language];
   const allTenants = ctx.user?.tenantId === null;
   const table =
     p.rows.length === 0
-      ? html`<p>${m.noRequests}</p>`
+      ? html`<p>${w.noRequests}</p>`
       : html`<form method="post" action="/control/bulk">${csrfField(ctx)}<input type="hidden" name="batch" value="${p.batchId}">
 <div class="table-wrap" tabindex="0"><table>
 <caption>${m.navRequests}</caption>
-<thead><tr><th scope="col"><input type="checkbox" id="select-all" aria-label="${m.select}"></th>
+<thead><tr><th scope="col"><input type="checkbox" id="select-all" aria-label="${w.select}"></th>
 <th scope="col">${m.reference}</th>${allTenants ? html`<th scope="col">${m.tenant}</th>` : ''}<th scope="col">${m.status}</th><th scope="col">${m.guest}</th>
 <th scope="col">${m.reservation}</th><th scope="col" class="num">${m.amount}</th><th scope="col">${m.checkin}</th><th scope="col">${m.created}</th></tr></thead>
 <tbody>${p.rows.map(
           (r) => html`<tr>
-<td><input type="checkbox" name="ids" value="${r.id}" aria-label="${m.selectRow(r.reference)}"></td>
+<td><input type="checkbox" name="ids" value="${r.id}" aria-label="${w.selectRow(r.reference)}"></td>
 <td><a href="/control/requests/${r.id}">${r.reference}</a><br><small>${m.types[r.request_type]}</small></td>
 ${allTenants ? html`<td>${r.tenant_name}</td>` : ''}
 <td>${listStatusBadge(r, ctx)}</td>
@@ -154,8 +159,8 @@ ${bulkButtons(ctx)}
     body: html`<h1>${m.navRequests}</h1>
 ${may(ctx, 'GET', '/control/requests/new') ? html`<p><a class="button" href="/control/requests/new">${m.newRequest}</a></p>` : ''}
 ${filters(ctx, p.query, p.tenants)}
-<section class="card">${p.match === 'prefix' && p.query.q ? html`<p class="hint" role="status">${m.searchPrefix(p.query.q.trim())}</p>` : ''}${table}
-<nav class="pager" aria-label="${m.navRequests}">${p.firstPage ? '' : html`<a href="${firstPageUrl(p.query)}">${m.firstPage}</a>`}${p.next ? html`<a href="${p.next}" rel="next">${m.nextPage}</a>` : ''}</nav>
+<section class="card">${p.match === 'prefix' && p.query.q ? html`<p class="hint" role="status">${w.searchPrefix(p.query.q.trim())}</p>` : ''}${table}
+<nav class="pager" aria-label="${m.navRequests}">${p.firstPage ? '' : html`<a href="${firstPageUrl(p.query)}">${w.firstPage}</a>`}${p.next ? html`<a href="${p.next}" rel="next">${m.nextPage}</a>` : ''}</nav>
 </section>
 ${p.totals}`,
   });
@@ -168,13 +173,14 @@ function firstPageUrl(q: ListQuery): string {
 
 function actionForm(ctx: PageContext, row: DetailRow, action: RequestAction): SafeHtml {
   const { m } = ctx;
+  const w = REQUESTS_MESSAGES[ctx.language];
   const label = {
     capture: m.capture,
     release: m.release,
     refund: m.refund,
-    cancel: m.cancel,
-    delete: m.delete,
-    resend: m.resend,
+    cancel: w.cancel,
+    delete: w.delete,
+    resend: w.resend,
   }[action];
   const id = `amount-${action}`;
   // GET: the form asks for a confirmation page; the action itself is the POST from that page.
@@ -182,7 +188,7 @@ function actionForm(ctx: PageContext, row: DetailRow, action: RequestAction): Sa
 <input type="hidden" name="action" value="${action}">
 ${
   AMOUNT_ACTIONS.has(action)
-    ? html`<div class="field"><label for="${id}">${m.amountOptional}</label>
+    ? html`<div class="field"><label for="${id}">${w.amountOptional}</label>
 <input id="${id}" name="amount" inputmode="decimal" pattern="[0-9]+([.,][0-9]{1,2})?" size="10" aria-describedby="${id}-hint">
 <p id="${id}-hint" class="hint">≤ ${formatAmount(fullAmount(action, row), row.currency, ctx)}</p></div>`
     : ''
@@ -193,6 +199,7 @@ ${
 
 function summary(ctx: PageContext, row: DetailRow, released: boolean): SafeHtml {
   const { m } = ctx;
+  const w = REQUESTS_MESSAGES[ctx.language];
   const item = (label: string, value: unknown) =>
     html`<div><dt>${label}</dt><dd>${value === null || value === undefined || value === '' ? '—' : String(value)}</dd></div>`;
   const money = (c: number) => formatAmount(c, row.currency, ctx);
@@ -200,38 +207,39 @@ function summary(ctx: PageContext, row: DetailRow, released: boolean): SafeHtml 
 ${item(m.reference, row.reference)}${item(m.type, m.types[row.request_type])}
 ${html`<div><dt>${m.status}</dt><dd>${released ? releasedBadge(ctx) : statusBadge(row.status, ctx)}</dd></div>`}
 ${item(m.tenant, row.tenant_name)}
-${item(m.amount, money(row.amount))}${item(m.captured, money(row.amount_captured))}${item(m.refunded, money(row.amount_refunded))}
+${item(m.amount, money(row.amount))}${item(w.captured, money(row.amount_captured))}${item(w.refunded, money(row.amount_refunded))}
 ${item(m.guest, `${row.guest_first_name} ${row.guest_last_name}`)}${item(m.email, row.guest_email)}${item(m.phone, row.guest_phone)}
 ${item(m.guestLanguage, row.language)}${item(m.reservation, row.reservation_ref)}${item(m.checkin, row.checkin)}
-${item(m.card, row.masked_pan ? `${row.masked_pan}${row.card_expiry_month ? ` (${String(row.card_expiry_month).padStart(2, '0')}/${row.card_expiry_year})` : ''}` : '')}
-${item(m.holdExpires, row.hold_expires_at ? formatDateTime(row.hold_expires_at, ctx, row.tenant_timezone) : '')}
-${item(m.linkExpires, formatDateTime(row.link_expires_at, ctx, row.tenant_timezone))}
+${item(w.card, row.masked_pan ? `${row.masked_pan}${row.card_expiry_month ? ` (${String(row.card_expiry_month).padStart(2, '0')}/${row.card_expiry_year})` : ''}` : '')}
+${item(w.holdExpires, row.hold_expires_at ? formatDateTime(row.hold_expires_at, ctx, row.tenant_timezone) : '')}
+${item(w.linkExpires, formatDateTime(row.link_expires_at, ctx, row.tenant_timezone))}
 ${item(m.created, formatDateTime(row.created_at, ctx, row.tenant_timezone))}
 </dl>`;
 }
 
 function reservationData(ctx: PageContext, data: Record<string, unknown>): SafeHtml {
   const entries = Object.entries(data ?? {});
-  if (entries.length === 0) return html`<p>${ctx.m.nothing}</p>`;
+  if (entries.length === 0) return html`<p>${REQUESTS_MESSAGES[ctx.language].nothing}</p>`;
   // Readable: one line per key; nested values as indented JSON. Escaped like any other text.
   return html`<dl class="summary">${entries.map(
     ([k, v]) =>
-      html`<div><dt>${ctx.m.reservationKeys[k] ?? k}</dt><dd>${typeof v === 'object' && v !== null ? html`<pre>${JSON.stringify(v, null, 2)}</pre>` : String(v)}</dd></div>`,
+      html`<div><dt>${REQUESTS_MESSAGES[ctx.language].reservationKeys[k] ?? k}</dt><dd>${typeof v === 'object' && v !== null ? html`<pre>${JSON.stringify(v, null, 2)}</pre>` : String(v)}</dd></div>`,
   )}</dl>`;
 }
 
 function ledgerTable(ctx: PageContext, row: DetailRow, ledger: readonly LedgerRow[]): SafeHtml {
   const { m } = ctx;
-  if (ledger.length === 0) return html`<p>${m.noLedger}</p>`;
-  return html`<div class="table-wrap" tabindex="0"><table><caption>${m.ledger}</caption>
-<thead><tr><th scope="col">${m.when}</th><th scope="col">${m.kind}</th><th scope="col" class="num">${m.amount}</th><th scope="col">${m.state}</th>
-<th scope="col">${m.transaction}</th><th scope="col">${m.who}</th><th scope="col">${m.incident}</th></tr></thead>
+  const w = REQUESTS_MESSAGES[ctx.language];
+  if (ledger.length === 0) return html`<p>${w.noLedger}</p>`;
+  return html`<div class="table-wrap" tabindex="0"><table><caption>${w.ledger}</caption>
+<thead><tr><th scope="col">${m.when}</th><th scope="col">${m.kind}</th><th scope="col" class="num">${m.amount}</th><th scope="col">${w.state}</th>
+<th scope="col">${w.transaction}</th><th scope="col">${m.who}</th><th scope="col">${w.incident}</th></tr></thead>
 <tbody>${ledger.map(
     (
       l,
     ) => html`<tr${l.incident ? html` class="incident"` : ''}><td>${formatDateTime(l.created_at, ctx, row.tenant_timezone)}</td><td>${m.ledgerKinds[l.kind] ?? l.kind}</td>
-<td class="num">${formatAmount(l.amount, l.currency || row.currency, ctx)}</td><td><span class="status ${l.state}">${m.ledgerStates[l.state] ?? l.state}</span>${l.error ? html`<br><small>${l.error}</small>` : ''}</td>
-<td>${l.provider} ${l.provider_transaction_id ?? ''}</td><td>${m.sources[l.source] ?? l.source}${l.actor ? ` · ${l.actor}` : ''}</td><td>${l.incident ? html`<strong>${l.incident}</strong>` : ''}</td></tr>`,
+<td class="num">${formatAmount(l.amount, l.currency || row.currency, ctx)}</td><td><span class="status ${l.state}">${w.ledgerStates[l.state] ?? l.state}</span>${l.error ? html`<br><small>${l.error}</small>` : ''}</td>
+<td>${l.provider} ${l.provider_transaction_id ?? ''}</td><td>${w.sources[l.source] ?? l.source}${l.actor ? ` · ${l.actor}` : ''}</td><td>${l.incident ? html`<strong>${l.incident}</strong>` : ''}</td></tr>`,
   )}</tbody></table></div>`;
 }
 
@@ -242,21 +250,22 @@ function historyTable(
   reminders: readonly ReminderHistoryRow[],
 ): SafeHtml {
   const { m } = ctx;
+  const w = REQUESTS_MESSAGES[ctx.language];
   // Reminders (e-mails) take their place among the status changes, by time.
   const changes = history.map((h) => ({ at: new Date(h.created_at), row: historyRow(ctx, h, timeZone) }));
   const rows = [...changes, ...reminderHistoryRows(ctx, reminders, timeZone)].sort(
     (a, b) => a.at.getTime() - b.at.getTime(),
   );
-  return html`<div class="table-wrap" tabindex="0"><table><caption>${m.history}</caption>
-<thead><tr><th scope="col">${m.when}</th><th scope="col">${m.from}</th><th scope="col">${m.to}</th><th scope="col">${m.source}</th><th scope="col">${m.who}</th></tr></thead>
+  return html`<div class="table-wrap" tabindex="0"><table><caption>${w.history}</caption>
+<thead><tr><th scope="col">${m.when}</th><th scope="col">${w.from}</th><th scope="col">${w.to}</th><th scope="col">${w.source}</th><th scope="col">${m.who}</th></tr></thead>
 <tbody>${rows.map((r) => r.row)}</tbody></table></div>`;
 }
 
 function historyRow(ctx: PageContext, h: HistoryRow, timeZone: string): SafeHtml {
-  const { m } = ctx;
+  const w = REQUESTS_MESSAGES[ctx.language];
   return html`<tr${h.to_status === 'INCIDENT' ? html` class="incident"` : ''}><td>${formatDateTime(h.created_at, ctx, timeZone)}</td>
-<td>${h.from_status ? statusBadge(h.from_status, ctx) : '—'}</td><td>${h.to_status === 'INCIDENT' ? html`<strong>${m.incident}</strong>${h.detail ? html`<br><small>${JSON.stringify(h.detail)}</small>` : ''}` : isRelease(h) ? releasedBadge(ctx) : statusBadge(h.to_status, ctx)}</td>
-<td>${m.sources[h.source] ?? h.source}</td><td>${h.actor ?? ''}</td></tr>`;
+<td>${h.from_status ? statusBadge(h.from_status, ctx) : '—'}</td><td>${h.to_status === 'INCIDENT' ? html`<strong>${w.incident}</strong>${h.detail ? html`<br><small>${JSON.stringify(h.detail)}</small>` : ''}` : isRelease(h) ? releasedBadge(ctx) : statusBadge(h.to_status, ctx)}</td>
+<td>${w.sources[h.source] ?? h.source}</td><td>${h.actor ?? ''}</td></tr>`;
 }
 
 export function detailPage(
@@ -274,6 +283,7 @@ export function detailPage(
   },
 ): string {
   const { m } = ctx;
+  const w = REQUESTS_MESSAGES[ctx.language];
   const { row } = p;
   // What the status allows and the user's role may do (route-roles.ts); the route refuses the rest.
   const actions = allowedActions(row).filter((a) => may(ctx, 'POST', '/control/requests/:id/:action', a));
@@ -282,23 +292,23 @@ export function detailPage(
     current: 'requests',
     body: html`<p><a href="/control/requests">${m.back}</a></p>
 <h1>${row.reference}</h1>
-${noHoldWillBePlaced(row) ? html`<p class="flash error" role="status">${m.noHoldWillBePlaced}</p>` : ''}
+${noHoldWillBePlaced(row) ? html`<p class="flash error" role="status">${w.noHoldWillBePlaced}</p>` : ''}
 ${guaranteeNotice(ctx, row)}
 <section class="card" aria-labelledby="details-h"><h2 id="details-h">${m.details}</h2>${summary(ctx, row, p.history.some(isRelease))}</section>
 ${
   p.paymentLink
-    ? html`<section class="card" aria-labelledby="link-h"><h2 id="link-h">${m.paymentLinkLabel}</h2>
+    ? html`<section class="card" aria-labelledby="link-h"><h2 id="link-h">${w.paymentLinkLabel}</h2>
 <p><input id="payment-link" class="key" readonly value="${p.paymentLink}" aria-labelledby="link-h"></p>
 <p><button type="button" class="secondary" data-copy="payment-link">${m.copy}</button></p></section>`
     : ''
 }
 <section class="card" aria-labelledby="actions-h"><h2 id="actions-h">${m.actions}</h2>
-${actions.length === 0 ? html`<p>${m.noActions}</p>` : html`<div class="actions">${actions.map((a) => actionForm(ctx, row, a))}</div>`}
+${actions.length === 0 ? html`<p>${w.noActions}</p>` : html`<div class="actions">${actions.map((a) => actionForm(ctx, row, a))}</div>`}
 </section>
-<section class="card" aria-labelledby="data-h"><h2 id="data-h">${m.reservationData}</h2>${reservationData(ctx, row.reservation_data)}</section>
+<section class="card" aria-labelledby="data-h"><h2 id="data-h">${w.reservationData}</h2>${reservationData(ctx, row.reservation_data)}</section>
 ${requestIncidents(ctx, p.incidents ?? [])}
-<section class="card" aria-labelledby="ledger-h"><h2 id="ledger-h">${m.ledger}</h2>${ledgerTable(ctx, row, p.ledger)}</section>
-<section class="card" aria-labelledby="history-h"><h2 id="history-h">${m.history}</h2>${historyTable(ctx, p.history, row.tenant_timezone, p.reminders ?? [])}</section>`,
+<section class="card" aria-labelledby="ledger-h"><h2 id="ledger-h">${w.ledger}</h2>${ledgerTable(ctx, row, p.ledger)}</section>
+<section class="card" aria-labelledby="history-h"><h2 id="history-h">${w.history}</h2>${historyTable(ctx, p.history, row.tenant_timezone, p.reminders ?? [])}</section>`,
   });
 }
 
@@ -308,16 +318,17 @@ export function confirmPage(
   p: { row: DetailRow; action: RequestAction; cents?: number; nonce: string },
 ): string {
   const { m } = ctx;
+  const w = REQUESTS_MESSAGES[ctx.language];
   const { row, action } = p;
   const cents = p.cents ?? fullAmount(action, row);
   const words = `${amountInWords(cents, row.currency, ctx.language, m.money)} (${formatAmount(cents, row.currency, ctx)})`;
   const question = {
-    capture: m.confirmCapture(words, row.reference),
-    release: m.confirmRelease(words, row.reference),
-    refund: m.confirmRefund(words, row.reference),
-    cancel: m.confirmCancel(row.reference),
-    delete: m.confirmDelete(row.reference),
-    resend: m.confirmResend(row.reference),
+    capture: w.confirmCapture(words, row.reference),
+    release: w.confirmRelease(words, row.reference),
+    refund: w.confirmRefund(words, row.reference),
+    cancel: w.confirmCancel(row.reference),
+    delete: w.confirmDelete(row.reference),
+    resend: w.confirmResend(row.reference),
   }[action];
   return page(ctx, {
     title: m.confirmTitle,
@@ -328,7 +339,7 @@ export function confirmPage(
 ${csrfField(ctx)}
 ${p.cents !== undefined ? html`<input type="hidden" name="amount" value="${(p.cents / 100).toFixed(2)}">` : ''}
 <input type="hidden" name="nonce" value="${p.nonce}">
-<div class="buttons"><button type="submit"${action === 'resend' ? '' : html` class="${action === 'release' ? 'secondary' : 'danger'}"`}>${m.confirm}</button>
+<div class="buttons"><button type="submit"${action === 'resend' ? '' : html` class="${action === 'release' ? 'secondary' : 'danger'}"`}>${w.confirm}</button>
 <a href="/control/requests/${row.id}">${m.back}</a></div>
 </form></section>`,
   });

@@ -36,6 +36,7 @@ import {
 } from './actions.js';
 import { TOTALS_CAP, totalsAndExport } from './list-totals.js';
 import { confirmPage, type DetailRow, detailPage, type ListQuery, listPage } from './pages.js';
+import { REQUESTS_MESSAGES } from './words.js';
 
 export const PAGE_SIZE = 50;
 
@@ -262,7 +263,7 @@ export async function requestsRoutes(control: FastifyInstance): Promise<void> {
     const action = REQUEST_ACTIONS.find((a) => a === q.action);
     const ctx = await pageContext(request, reply);
     if (!action || !allowedActions(row).includes(action)) {
-      flash(request, 'error', `${ctx.m.noActions}`);
+      flash(request, 'error', `${REQUESTS_MESSAGES[ctx.language].noActions}`);
       return reply.redirect(`/control/requests/${row.id}`, 303);
     }
     const cents = AMOUNT_ACTIONS.has(action) ? parseAmountField(q.amount) : undefined;
@@ -298,7 +299,11 @@ export async function requestsRoutes(control: FastifyInstance): Promise<void> {
       },
     });
     if (result.outcome === 'ok')
-      flash(request, 'ok', action === 'resend' ? ctx.m.resentTo(row.guest_email) : ctx.m.done);
+      flash(
+        request,
+        'ok',
+        action === 'resend' ? REQUESTS_MESSAGES[ctx.language].resentTo(row.guest_email) : ctx.m.done,
+      );
     else if (result.outcome === 'in_doubt') flash(request, 'doubt', ctx.m.inDoubt);
     else flash(request, 'error', `${ctx.m.refused}: ${result.message}`);
     const deleted = action === 'delete' && result.outcome === 'ok';
