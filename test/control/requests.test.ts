@@ -258,4 +258,42 @@ describe(`back office payment requests (${ENGINE})`, { timeout: 180_000 }, () =>
     assert.equal((await t.call({ method: 'GET', url: `/api/payment-requests/${r.uuid}/` })).statusCode, 404);
     assert.equal((await c.get(`/control/requests/${r.uuid}`)).statusCode, 404);
   });
+
+  test('an action form the schema refuses (an amount given twice, too long): refused, nothing moves', async () => {
+    const r = await createRequest(t, { request_type: 'IMPRINT', amount: 100 });
+    await arrangeStatus(t.db, r.uuid, 'AUTHORISED_TO_VALIDATE');
+    const confirm = await c.get(`/control/requests/${r.uuid}/confirm?action=capture&amount=10`);
+    const nonce = /name="nonce" value="([^"]+)"/.exec(confirm.body)?.[1] ?? '';
+    for (const amount of [['10.00', '20.00'], '1'.repeat(101)]) {
+      const sent = await c.post(`/control/requests/${r.uuid}/capture`, { amount, nonce });
+      assert.equal(sent.statusCode, 303, sent.body);
+      assert.equal(sent.headers.location, `/control/requests/${r.uuid}`);
+      assert.match((await c.get(String(sent.headers.location))).body, /Some values are not valid; nothing was saved\./);
+    }
+    const after = await api(r.uuid);
+    assert.deepEqual([after.status, after.amount_captured], ['AUTHORISED_TO_VALIDATE', 0]);
+    assert.deepEqual(await t.repos.audit.list({ paymentRequestId: r.uuid, limit: 10 }), []);
+  });
+
+  test('a list address with a filter too long to be one: 400 saying which, nothing searched', async () => {
+    const heading = (body: string) => /<h1[^>]*>([^<]*)<\/h1>/.exec(body)?.[1] ?? '';
+    for (const query of [`q=${'a'.repeat(501)}`, `status=${'A'.repeat(101)}`, `guarantee=${'f'.repeat(101)}`]) {
+      const r = await c.get(`/control/requests?${query}`);
+      assert.equal(r.statusCode, 400, query);
+      assert.equal(heading(r.body), 'This address holds a filter too long to be one. Nothing was searched.');
+    }
+    await c.get('/control/language/fr?back=/control/requests');
+    const fr = await c.get(`/control/requests?q=${'a'.repeat(501)}`);
+    await c.get('/control/language/en?back=/control/requests');
+    assert.match(heading(fr.body), /^Cette adresse contient un filtre trop long/);
+    // Too long to be a date or a page link: refused as a wrong one is, the filter named.
+    const date = await c.get(`/control/requests?checkin_to=${'2'.repeat(101)}`);
+    assert.equal(date.statusCode, 400);
+    assert.match(heading(date.body), /^checkin_to: not a date/);
+    const page = await c.get(`/control/requests?after=${'A'.repeat(201)}`);
+    assert.equal(page.statusCode, 400);
+    assert.equal(heading(page.body), 'Invalid page link');
+    // As long as a search box could hold, and an unknown status: the list, as before.
+    assert.equal((await c.get(`/control/requests?q=${'a'.repeat(500)}&status=PAID`)).statusCode, 200);
+  });
 });

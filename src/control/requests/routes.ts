@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type Static, Type } from 'typebox';
 import type { ControlListFilter } from '../../db/index.js';
 import {
   AppError,
@@ -9,45 +11,94 @@ import {
   isTimestampInRange,
   midnightIn,
   REQUEST_TYPES,
-  type RequestType,
   STATUSES,
-  type Status,
 } from '../../domain/index.js';
 import { EXPORT_KINDS, type ExportKind, exportChunks } from '../../exports/index.js';
 import {
   audit,
   controlNotFound,
-  field,
+  Form,
   flash,
+  invalidFields,
   isUuid,
+  languageOf,
   ownScope,
   pageContext,
   tenantContextOf,
   tenantScope,
   user,
 } from '../shell/index.js';
-import {
-  AMOUNT_ACTIONS,
-  allowedActions,
-  fullAmount,
-  parseAmountField,
-  REQUEST_ACTIONS,
-  type RequestAction,
-} from './actions.js';
+import { AMOUNT_ACTIONS, allowedActions, parseAmountField, REQUEST_ACTIONS, type RequestAction } from './actions.js';
 import { TOTALS_CAP, totalsAndExport } from './list-totals.js';
 import { confirmPage, type DetailRow, detailPage, type ListQuery, listPage } from './pages.js';
 import { REQUESTS_MESSAGES } from './words.js';
 
 export const PAGE_SIZE = 50;
 
+const DATE_FILTERS = ['created_from', 'created_to', 'checkin_from', 'checkin_to'] as const;
+type DateFilter = (typeof DATE_FILTERS)[number];
+
+/**
+ * The list's filter as its address carries it. Text, as a link or the filter form gives it:
+ * an unknown status or type is no filter (an old bookmark still opens the list), a date or a
+ * page link is checked by the handler, which says which one is wrong. The lengths are far
+ * beyond any real value: longer is refused before any reading.
+ */
+const LIST_FIELDS = {
+  tenant: Form.optionalText(100),
+  status: Form.optionalText(100),
+  type: Form.optionalText(100),
+  q: Form.optionalText(500),
+  created_from: Form.optionalText(100),
+  created_to: Form.optionalText(100),
+  checkin_from: Form.optionalText(100),
+  checkin_to: Form.optionalText(100),
+  guarantee: Form.optionalText(100),
+  after: Form.optionalText(200),
+};
+const ListQueryString = Type.Object(LIST_FIELDS);
+const ExportQueryString = Type.Object({ ...LIST_FIELDS, what: Type.Optional(Form.choice(EXPORT_KINDS)) });
+type RawListQuery = Static<typeof ListQueryString>;
+
+/** A request's page: its id is checked by the handler (not a UUID, or not yours: the same 404). */
+const RequestParams = Type.Object({ id: Type.String({ maxLength: 200 }) });
+const ConfirmQueryString = Type.Object({ action: Form.choice(REQUEST_ACTIONS), amount: Form.optionalText(100) });
+const ActionParams = Type.Object({ id: Type.String({ maxLength: 200 }), action: Form.choice(REQUEST_ACTIONS) });
+/** The confirmation page's form: the amount it showed (capture, refund) and the operation's nonce. */
+const ActionForm = Type.Object({ amount: Form.optionalText(100), nonce: Form.optionalText(100), _csrf: Form.csrf });
+
+const invalidDate = (name: DateFilter) =>
+  new AppError('invalid_date', 400, `${name} must be a date (YYYY-MM-DD)`, { field: name });
+const invalidCursor = () => new AppError('invalid_cursor', 400, 'Invalid page link');
+const invalidExport = () =>
+  new AppError('invalid_export', 400, 'An export is of requests or of ledger movements (what=requests|ledger)');
+
+/**
+ * What the list's address was refused for, as the handler refuses a wrong value of the same
+ * filter (the same status and page, in the same order): a date or page link that cannot be
+ * one, a hotel that is not (404), an export of neither kind; any other filter too long to be
+ * one is said so in the page's language.
+ */
+function queryRefusal(request: FastifyRequest): AppError | undefined {
+  if (!request.validationError) return undefined;
+  const bad = invalidFields(request);
+  const [date] = DATE_FILTERS.filter((name) => bad.has(name));
+  if (date === 'created_from' || date === 'created_to') return invalidDate(date);
+  if (bad.has('tenant')) return controlNotFound();
+  if (date) return invalidDate(date);
+  if (bad.has('after')) return invalidCursor();
+  if (bad.has('what')) return invalidExport();
+  return new AppError('invalid_filter', 400, REQUESTS_MESSAGES[languageOf(request)].filterRefused);
+}
+
 /**
  * A date filter: empty is no filter; anything else must be a day that exists (2026-02-31 does
  * not, and the database refused it with a 500), or the page says which filter is wrong.
  */
-function dateFilter(q: ListQuery, name: keyof ListQuery): string | undefined {
+function dateFilter(q: ListQuery, name: DateFilter): string | undefined {
   const v = q[name];
   if (v === undefined) return undefined;
-  if (!isIsoDate(v)) throw new AppError('invalid_date', 400, `${name} must be a date (YYYY-MM-DD)`, { field: name });
+  if (!isIsoDate(v)) throw invalidDate(name);
   return v;
 }
 
@@ -60,7 +111,7 @@ function decodeCursor(v: string | undefined): { createdAt: Date; id: string } | 
   const [at, id] = Buffer.from(v, 'base64url').toString('utf8').split('|');
   const createdAt = new Date(at ?? '');
   // The database's timestamps end where JavaScript's do not (a date of year -271821 was a 500).
-  if (!isUuid(id) || !isTimestampInRange(createdAt)) throw new AppError('invalid_cursor', 400, 'Invalid page link');
+  if (!isUuid(id) || !isTimestampInRange(createdAt)) throw invalidCursor();
   return { createdAt, id };
 }
 
@@ -123,8 +174,8 @@ export async function performAction(
 }
 
 async function listFilter(request: FastifyRequest, q: ListQuery & { after?: string }): Promise<ControlListFilter> {
-  const status = (STATUSES as readonly string[]).includes(q.status ?? '') ? (q.status as Status) : undefined;
-  const type = (REQUEST_TYPES as readonly string[]).includes(q.type ?? '') ? (q.type as RequestType) : undefined;
+  const status = STATUSES.find((s) => s === q.status);
+  const type = REQUEST_TYPES.find((t) => t === q.type);
   const createdFrom = dateFilter(q, 'created_from');
   const createdTo = dateFilter(q, 'created_to');
   const text = q.q?.trim().slice(0, 100);
@@ -151,9 +202,7 @@ async function listFilter(request: FastifyRequest, q: ListQuery & { after?: stri
 }
 
 /** The list's filter as its URL carries it: the page, its links and its export read the same. */
-const isExportKind = (v: string): v is ExportKind => (EXPORT_KINDS as readonly string[]).includes(v);
-
-function listQuery(raw: Record<string, string | undefined>): ListQuery {
+function listQuery(raw: RawListQuery): ListQuery {
   return {
     tenant: raw.tenant || undefined,
     status: raw.status || undefined,
@@ -171,77 +220,85 @@ const html = (reply: FastifyReply, body: string) => reply.type('text/html; chars
 
 export async function requestsRoutes(control: FastifyInstance): Promise<void> {
   const { repos } = control.payreq;
+  // Every route validates what it reads, with its refusal attached: the role and CSRF checks
+  // (preHandler hooks) still come first, and the handler refuses as it always has.
+  const typed = control.withTypeProvider<TypeBoxTypeProvider>();
 
-  control.get('/requests', async (request, reply) => {
-    const raw = request.query as Record<string, string | undefined>;
-    const q = listQuery(raw);
-    const filter = await listFilter(request, { ...q, after: raw.after });
-    const { rows, match } = await repos.controlRequests.list(filter);
-    const more = rows.length > PAGE_SIZE;
-    const shown = rows.slice(0, PAGE_SIZE);
-    const last = shown[shown.length - 1];
-    const params = new URLSearchParams(Object.entries(q).filter(([, v]) => v) as [string, string][]);
-    if (more && last) params.set('after', encodeCursor(last));
-    const ctx = await pageContext(request, reply);
-    const tenants = user(request).tenantId === null ? await repos.tenants.list() : [];
-    const totals = await repos.exports.totals(filter, match, TOTALS_CAP);
-    return html(
-      reply,
-      listPage(ctx, {
-        query: q,
-        rows: shown,
-        match,
-        next: more ? `/control/requests?${params}` : undefined,
-        tenants,
-        firstPage: !raw.after,
-        batchId: randomUUID(),
-        totals: totalsAndExport(ctx, totals, q, filter.tenantId !== undefined),
-      }),
-    );
-  });
+  typed.get(
+    '/requests',
+    { schema: { querystring: ListQueryString }, attachValidation: true },
+    async (request, reply) => {
+      const refused = queryRefusal(request);
+      if (refused) throw refused;
+      const raw = request.query;
+      const q = listQuery(raw);
+      const filter = await listFilter(request, { ...q, after: raw.after });
+      const { rows, match } = await repos.controlRequests.list(filter);
+      const more = rows.length > PAGE_SIZE;
+      const shown = rows.slice(0, PAGE_SIZE);
+      const last = shown[shown.length - 1];
+      const params = new URLSearchParams(Object.entries(q).filter(([, v]) => v) as [string, string][]);
+      if (more && last) params.set('after', encodeCursor(last));
+      const ctx = await pageContext(request, reply);
+      const tenants = user(request).tenantId === null ? await repos.tenants.list() : [];
+      const totals = await repos.exports.totals(filter, match, TOTALS_CAP);
+      return html(
+        reply,
+        listPage(ctx, {
+          query: q,
+          rows: shown,
+          match,
+          next: more ? `/control/requests?${params}` : undefined,
+          tenants,
+          firstPage: !raw.after,
+          batchId: randomUUID(),
+          totals: totalsAndExport(ctx, totals, q, filter.tenantId !== undefined),
+        }),
+      );
+    },
+  );
 
   // The list's filter as a file: streamed a page of rows at a time, so its size is not bounded
   // by memory. One hotel at a time: its rows are in its own time zone (a superuser picks it).
-  control.get('/requests/export', async (request, reply) => {
-    const raw = request.query as Record<string, string | undefined>;
-    const asked = raw.what ?? 'requests';
-    if (!isExportKind(asked)) {
-      throw new AppError(
-        'invalid_export',
-        400,
-        'An export is of requests or of ledger movements (what=requests|ledger)',
-      );
-    }
-    const what: ExportKind = asked;
-    const filter = await listFilter(request, listQuery(raw));
-    const { tenantId } = filter;
-    if (!tenantId) {
-      throw new AppError('choose_tenant', 400, 'Choose a hotel in the filter to export its requests');
-    }
-    const tenant = await repos.tenants.find(tenantId);
-    if (!tenant) throw controlNotFound();
-    await audit(request, {
-      tenantId,
-      action: 'export',
-      target: tenantId,
-      outcome: 'ok',
-      detail: { what, filter: Object.fromEntries(Object.entries(raw).filter(([k, v]) => k !== 'what' && v)) },
-    });
-    const day = new Date().toISOString().slice(0, 10);
-    async function* file() {
-      // A byte-order mark: spreadsheets opened by a double click then read the UTF-8 as UTF-8.
-      yield '\uFEFF';
-      yield* exportChunks(repos, { ...filter, tenantId: tenantId as string }, what, 'csv');
-    }
-    return reply
-      .type('text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="payreq-${what}-${day}.csv"`)
-      .header('cache-control', 'no-store')
-      .send(Readable.from(file()));
-  });
+  typed.get(
+    '/requests/export',
+    { schema: { querystring: ExportQueryString }, attachValidation: true },
+    async (request, reply) => {
+      const refused = queryRefusal(request);
+      if (refused) throw refused;
+      const raw = request.query;
+      const what: ExportKind = raw.what ?? 'requests';
+      const filter = await listFilter(request, listQuery(raw));
+      const { tenantId } = filter;
+      if (!tenantId) {
+        throw new AppError('choose_tenant', 400, 'Choose a hotel in the filter to export its requests');
+      }
+      const tenant = await repos.tenants.find(tenantId);
+      if (!tenant) throw controlNotFound();
+      await audit(request, {
+        tenantId,
+        action: 'export',
+        target: tenantId,
+        outcome: 'ok',
+        detail: { what, filter: Object.fromEntries(Object.entries(raw).filter(([k, v]) => k !== 'what' && v)) },
+      });
+      const day = new Date().toISOString().slice(0, 10);
+      async function* file() {
+        // A byte-order mark: spreadsheets opened by a double click then read the UTF-8 as UTF-8.
+        yield '\uFEFF';
+        yield* exportChunks(repos, { ...filter, tenantId: tenantId as string }, what, 'csv');
+      }
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="payreq-${what}-${day}.csv"`)
+        .header('cache-control', 'no-store')
+        .send(Readable.from(file()));
+    },
+  );
 
-  control.get('/requests/:id', async (request, reply) => {
-    const row = await scopedRequest(request, (request.params as { id: string }).id);
+  typed.get('/requests/:id', { schema: { params: RequestParams }, attachValidation: true }, async (request, reply) => {
+    if (request.validationError) throw controlNotFound();
+    const row = await scopedRequest(request, request.params.id);
     const [history, ledger, incidents, reminders] = await Promise.all([
       repos.controlRequests.history(row.id),
       repos.controlRequests.ledger(row.id),
@@ -257,56 +314,68 @@ export async function requestsRoutes(control: FastifyInstance): Promise<void> {
     );
   });
 
-  control.get('/requests/:id/confirm', async (request, reply) => {
-    const row = await scopedRequest(request, (request.params as { id: string }).id);
-    const q = request.query as { action?: string; amount?: string };
-    const action = REQUEST_ACTIONS.find((a) => a === q.action);
-    const ctx = await pageContext(request, reply);
-    if (!action || !allowedActions(row).includes(action)) {
-      flash(request, 'error', `${REQUESTS_MESSAGES[ctx.language].noActions}`);
-      return reply.redirect(`/control/requests/${row.id}`, 303);
-    }
-    const cents = AMOUNT_ACTIONS.has(action) ? parseAmountField(q.amount) : undefined;
-    if (cents === null) {
-      flash(request, 'error', `${ctx.m.amount}: 12.50`);
-      return reply.redirect(`/control/requests/${row.id}`, 303);
-    }
-    return html(reply, confirmPage(ctx, { row, action, cents, nonce: randomUUID() }));
-  });
+  typed.get(
+    '/requests/:id/confirm',
+    { schema: { params: RequestParams, querystring: ConfirmQueryString }, attachValidation: true },
+    async (request, reply) => {
+      const bad = invalidFields(request);
+      // Not a request (or not yours), or an action no request has (the role check said so first).
+      if (bad.has('id') || bad.has('action')) throw controlNotFound();
+      const row = await scopedRequest(request, request.params.id);
+      const { action } = request.query;
+      const ctx = await pageContext(request, reply);
+      const w = REQUESTS_MESSAGES[ctx.language];
+      if (!allowedActions(row).includes(action)) {
+        flash(request, 'error', `${w.noActions}`);
+        return reply.redirect(`/control/requests/${row.id}`, 303);
+      }
+      // An amount too long to be one reads as one that cannot be read.
+      const amount = bad.has('amount') ? null : parseAmountField(request.query.amount);
+      const cents = AMOUNT_ACTIONS.has(action) ? amount : undefined;
+      if (cents === null) {
+        flash(request, 'error', `${ctx.m.amount}: 12.50`);
+        return reply.redirect(`/control/requests/${row.id}`, 303);
+      }
+      return html(reply, confirmPage(ctx, { row, action, cents, nonce: randomUUID() }));
+    },
+  );
 
-  control.post('/requests/:id/:action', async (request, reply) => {
-    const { id, action: rawAction } = request.params as { id: string; action: string };
-    const row = await scopedRequest(request, id);
-    const action = REQUEST_ACTIONS.find((a) => a === rawAction);
-    if (!action) throw controlNotFound();
-    const ctx = await pageContext(request, reply);
-    const cents = AMOUNT_ACTIONS.has(action) ? parseAmountField(field(request.body, 'amount')) : undefined;
-    const nonce = field(request.body, 'nonce') ?? '';
-    if (cents === null || (action === 'resend' && !isUuid(nonce))) {
-      flash(request, 'error', `${ctx.m.invalid}`);
-      return reply.redirect(`/control/requests/${row.id}`, 303);
-    }
-    const result = await performAction(request, row, action, cents, nonce);
-    await audit(request, {
-      tenantId: row.tenant_id,
-      action,
-      target: row.reference,
-      paymentRequestId: row.id,
-      outcome: result.outcome,
-      detail: {
-        ...(cents !== undefined ? { amount: cents } : {}),
-        ...(result.message ? { reason: result.message } : {}),
-      },
-    });
-    if (result.outcome === 'ok')
-      flash(
-        request,
-        'ok',
-        action === 'resend' ? REQUESTS_MESSAGES[ctx.language].resentTo(row.guest_email) : ctx.m.done,
-      );
-    else if (result.outcome === 'in_doubt') flash(request, 'doubt', ctx.m.inDoubt);
-    else flash(request, 'error', `${ctx.m.refused}: ${result.message}`);
-    const deleted = action === 'delete' && result.outcome === 'ok';
-    return reply.redirect(deleted ? '/control/requests' : `/control/requests/${row.id}`, 303);
-  });
+  typed.post(
+    '/requests/:id/:action',
+    { schema: { params: ActionParams, body: ActionForm }, attachValidation: true },
+    async (request, reply) => {
+      const bad = invalidFields(request);
+      if (bad.has('id') || bad.has('action')) throw controlNotFound();
+      const { id, action } = request.params;
+      const row = await scopedRequest(request, id);
+      const ctx = await pageContext(request, reply);
+      const w = REQUESTS_MESSAGES[ctx.language];
+      // A body that is not the confirmation page's form (a field repeated, too long, not text)
+      // is refused as an unreadable amount or nonce is: nothing moves.
+      const form = request.validationError ? undefined : request.body;
+      const cents = AMOUNT_ACTIONS.has(action) ? parseAmountField(form?.amount) : undefined;
+      const nonce = form?.nonce ?? '';
+      if (!form || cents === null || (action === 'resend' && !isUuid(nonce))) {
+        flash(request, 'error', `${ctx.m.invalid}`);
+        return reply.redirect(`/control/requests/${row.id}`, 303);
+      }
+      const result = await performAction(request, row, action, cents, nonce);
+      await audit(request, {
+        tenantId: row.tenant_id,
+        action,
+        target: row.reference,
+        paymentRequestId: row.id,
+        outcome: result.outcome,
+        detail: {
+          ...(cents !== undefined ? { amount: cents } : {}),
+          ...(result.message ? { reason: result.message } : {}),
+        },
+      });
+      if (result.outcome === 'ok') flash(request, 'ok', action === 'resend' ? w.resentTo(row.guest_email) : ctx.m.done);
+      else if (result.outcome === 'in_doubt') flash(request, 'doubt', ctx.m.inDoubt);
+      else flash(request, 'error', `${ctx.m.refused}: ${result.message}`);
+      const deleted = action === 'delete' && result.outcome === 'ok';
+      return reply.redirect(deleted ? '/control/requests' : `/control/requests/${row.id}`, 303);
+    },
+  );
 }
