@@ -146,6 +146,25 @@ describe(`back office bulk actions (${ENGINE})`, { timeout: 120_000 }, () => {
     assert.equal(await status(other.uuid), 'AUTHORISED_TO_VALIDATE');
   });
 
+  test('a bulk form the schema refuses (an amount or the action given twice): nothing queued', async () => {
+    const h = await hold(100);
+    const batch = '0b5c8f9e-9999-4999-8999-999999999999';
+    await c.get('/control/requests');
+    // A confirmed amount given twice is not one amount: the form is refused whole, with the message.
+    const { sent } = await bulkConfirmed(batch, 'capture', [h.uuid], (f) => ({
+      ...f,
+      [`amount_${h.uuid}`]: ['6000', '1'],
+    }));
+    assert.equal(sent.statusCode, 303);
+    assert.equal(sent.headers.location, '/control/requests');
+    assert.match((await c.get('/control/requests')).body, /Some values are not valid; nothing was saved\./);
+    // Two actions at once name no action of the list: nothing here.
+    const twice = await c.post('/control/bulk', { batch, action: ['capture', 'refund'], ids: [h.uuid] });
+    assert.equal(twice.statusCode, 404);
+    assert.equal((await t.repos.bulkJobs.batch(batch, undefined)).length, 0);
+    assert.equal(await status(h.uuid), 'AUTHORISED_TO_VALIDATE');
+  });
+
   /** A worker that died after its moves, before recording them: the batch's jobs left running, their lease run out. */
   async function workerDied(batch: string) {
     await t.db.query(
