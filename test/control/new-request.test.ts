@@ -146,4 +146,23 @@ describe(`back office: New request and the payment link (${ENGINE})`, { timeout:
     assert.equal(r.statusCode, 403);
     assert.equal(await countRows(t.db), before);
   });
+
+  test('a form the schema refuses (a field sent twice, one too long): each beside its field; nothing created', async () => {
+    const before = await countRows(t.db);
+    await desk.get('/control/requests/new');
+    const r = await desk.post('/control/requests/new', {
+      ...valid,
+      guest_email: ['jeanne.martin@example.com', 'someone.else@example.com'],
+      room_type: 'D'.repeat(501),
+    });
+    assert.equal(r.statusCode, 422);
+    assert.match(r.body, /Some fields need fixing; nothing was created/);
+    const invalid = [...r.body.matchAll(/<input id="n-(\w+)"[^>]* aria-invalid="true"/g)].map((m) => m[1]).sort();
+    assert.deepEqual(invalid, ['guest_email', 'room_type']);
+    assert.match(r.body, /id="n-guest_email-error" class="error-text">Not a valid value</);
+    assert.match(r.body, /id="n-room_type-error" class="error-text">Too long</);
+    // The rest stays as typed.
+    assert.match(r.body, /name="reservation_ref" type="text" value="TEL-0042"/);
+    assert.equal(await countRows(t.db), before);
+  });
 });

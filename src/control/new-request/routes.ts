@@ -1,8 +1,10 @@
-import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
 import { checkCreateBody } from '../../api/index.js';
 import { AppError, errors as appErrors, type FieldIssue } from '../../domain/index.js';
 import { parseAmountField } from '../requests/index.js';
-import { audit, field, flash, pageContext, tenantContextOf, tenantScope, user } from '../shell/index.js';
+import { audit, Form, flash, pageContext, tenantContextOf, tenantScope, user } from '../shell/index.js';
 import { type NewRequestForm, newRequestPage } from './page.js';
 import { NEW_REQUEST_MESSAGES } from './words.js';
 
@@ -21,6 +23,39 @@ const FIELDS = [
   'checkout',
   'room_type',
 ] as const satisfies readonly (keyof NewRequestForm)[];
+
+/**
+ * The form as posted: text in every field, each once. What each must hold (a known type, an
+ * e-mail, a date) is the API's own check of the create, which names the field; the lengths
+ * here are only what no field of it could need.
+ */
+const NewRequestBody = Type.Object({
+  tenant: Form.optionalText(500),
+  request_type: Form.optionalText(500),
+  amount: Form.optionalText(500),
+  currency: Form.optionalText(500),
+  language: Form.optionalText(500),
+  guest_first_name: Form.optionalText(500),
+  guest_last_name: Form.optionalText(500),
+  guest_email: Form.optionalText(500),
+  guest_phone: Form.optionalText(500),
+  reservation_ref: Form.optionalText(500),
+  checkin: Form.optionalText(500),
+  checkout: Form.optionalText(500),
+  room_type: Form.optionalText(500),
+  _csrf: Form.csrf,
+});
+
+/** The fields the schema refused, each with its issue as the page words it (too long, not text). */
+function schemaIssues(request: FastifyRequest): FieldIssue[] {
+  const issues: FieldIssue[] = [];
+  for (const issue of request.validationError?.validation ?? []) {
+    const name = issue.instancePath.split('/')[1];
+    const code = issue.keyword === 'maxLength' ? 'too_long' : 'wrong_type';
+    if (name) issues.push({ field: name, message: issue.message ?? 'is invalid', code });
+  }
+  return issues;
+}
 
 /** The API's create body from the form: empty fields are absent, as a PMS would leave them out. */
 function createBody(f: NewRequestForm): { body: Record<string, unknown>; issues: FieldIssue[] } {
@@ -62,22 +97,29 @@ export async function newRequestRoutes(control: FastifyInstance): Promise<void> 
     return reply.type('text/html; charset=utf-8').send(newRequestPage(ctx, { form, errors: [], tenants }));
   });
 
-  control.post('/requests/new', async (request, reply) => {
+  // The refusal is attached: the role and CSRF checks come first, and the page answers a field
+  // the schema refused beside that field, as it answers the API's issues.
+  const typed = control.withTypeProvider<TypeBoxTypeProvider>();
+  typed.post('/requests/new', { schema: { body: NewRequestBody }, attachValidation: true }, async (request, reply) => {
     const ctx = await pageContext(request, reply);
+    const w = NEW_REQUEST_MESSAGES[ctx.language];
     const u = user(request);
+    const refused = schemaIssues(request);
+    // Shown again as typed: the text fields (a refused one too: too long); a field sent twice, not.
     const form: NewRequestForm = {};
     for (const name of FIELDS) {
-      const v = field(request.body, name)?.trim();
-      if (v) form[name] = v;
+      const v: unknown = request.body?.[name];
+      if (typeof v === 'string' && v.trim()) form[name] = v.trim();
     }
-    const tenantId = tenantScope(request, form.tenant);
+    // A hotel the schema refused is none: the page asks to choose one, as for no hotel at all.
+    const tenantId = refused.some((e) => e.field === 'tenant') ? undefined : tenantScope(request, form.tenant);
     const tenant = tenantId ? await repos.tenants.find(tenantId) : undefined;
     const { body, issues } = createBody(form);
-    // Every problem in one answer: the form's own (the hotel, an unreadable amount) with the
-    // API's checks of the rest.
-    const errors: FieldIssue[] = [...issues];
-    if (!tenant)
-      errors.push({ field: 'tenant', message: NEW_REQUEST_MESSAGES[ctx.language].chooseTenant, code: 'choose_tenant' });
+    // Every problem in one answer: the schema's, the form's own (the hotel, an unreadable
+    // amount) with the API's checks of the rest; one issue per field, the first found.
+    const errors: FieldIssue[] = [...refused, ...issues.filter((i) => !refused.some((e) => e.field === i.field))];
+    if (!tenant && !errors.some((e) => e.field === 'tenant'))
+      errors.push({ field: 'tenant', message: w.chooseTenant, code: 'choose_tenant' });
     try {
       const input = checkCreateBody(body);
       if (tenant && errors.length === 0 && !(await payable(tenant.id))) throw appErrors.providerNotConfigured();
@@ -92,7 +134,7 @@ export async function newRequestRoutes(control: FastifyInstance): Promise<void> 
           outcome: 'ok',
           detail: { request_type: input.request_type, amount: body.amount ?? 0, currency: input.currency ?? 'EUR' },
         });
-        flash(request, 'ok', NEW_REQUEST_MESSAGES[ctx.language].createdFlash(created.reference));
+        flash(request, 'ok', w.createdFlash(created.reference));
         return reply.redirect(`/control/requests/${created.uuid}`, 303);
       }
     } catch (err) {
