@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ACCOUNT_MESSAGES } from '../../src/control/account/words.js';
+import { ADMIN_MESSAGES } from '../../src/control/admin/words.js';
 import { BULK_MESSAGES } from '../../src/control/bulk/words.js';
 import { NEW_REQUEST_MESSAGES } from '../../src/control/new-request/words.js';
 import { EXPORT_MESSAGES } from '../../src/control/requests/export-words.js';
 import { GUARANTEE_CONTROL_MESSAGES } from '../../src/control/requests/guarantee-words.js';
 import { REQUESTS_MESSAGES } from '../../src/control/requests/words.js';
 import { SETTING_PROBLEMS } from '../../src/control/settings/setting-problems.js';
+import { SETTINGS_MESSAGES } from '../../src/control/settings/words.js';
 import { CONTROL_MESSAGES } from '../../src/control/shell/words.js';
 import { ROLE_MESSAGES } from '../../src/control/team/words.js';
 import { TODAY_MESSAGES } from '../../src/control/today/words.js';
@@ -62,6 +64,8 @@ const CATALOGUES = {
   requests: REQUESTS_MESSAGES,
   bulk: BULK_MESSAGES,
   newRequest: NEW_REQUEST_MESSAGES,
+  settings: SETTINGS_MESSAGES,
+  admin: ADMIN_MESSAGES,
 };
 
 describe('typography of what guests and staff read', () => {

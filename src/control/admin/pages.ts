@@ -1,9 +1,10 @@
 import type { AdminUserWithRoles, TwoFactorState } from '../../admin-users/index.js';
 import type { AuditRow, JobRunRow, ScheduleRow, Tenant } from '../../db/index.js';
 import { html, type SafeHtml } from '../../html/index.js';
-import { type SessionView, sessionsTable } from '../account/index.js';
+import { ACCOUNT_MESSAGES, type SessionView, sessionsTable } from '../account/index.js';
 import { csrfField, formatAmount, formatDateTime, type PageContext, page } from '../shell/index.js';
 import { ROLE_MESSAGES } from '../team/index.js';
+import { ADMIN_MESSAGES } from './words.js';
 
 /** Audit detail fields that hold a role ("none": no role anywhere; "unlisted": a route with no line). */
 const ROLE_DETAILS = new Set(['role', 'before', 'need']);
@@ -12,7 +13,8 @@ const roleWords = (ctx: PageContext): Record<string, string> => ROLE_MESSAGES[ct
 /** A user's roles in words: "superuser", or "Hotel A: Manager, Hotel B: Viewer". */
 function rolesText(ctx: PageContext, u: AdminUserWithRoles): string {
   const r = ROLE_MESSAGES[ctx.language];
-  if (u.superuser) return ctx.m.superuser;
+  const w = ADMIN_MESSAGES[ctx.language];
+  if (u.superuser) return w.superuser;
   return u.roles.map((x) => `${x.tenantName}: ${r.roleNames[x.role]}`).join(', ') || '—';
 }
 
@@ -21,22 +23,23 @@ const problems = (list: readonly string[]): SafeHtml =>
 
 export function tenantsPage(ctx: PageContext, tenants: readonly Tenant[], issues: readonly string[] = []): string {
   const { m } = ctx;
+  const w = ADMIN_MESSAGES[ctx.language];
   return page(ctx, {
-    title: m.tenants,
+    title: w.tenants,
     current: 'tenants',
-    body: html`<h1>${m.tenants}</h1>
-<section class="card"><div class="table-wrap" tabindex="0"><table><caption>${m.tenants}</caption>
-<thead><tr><th scope="col">${m.name}</th><th scope="col">${m.timezone}</th><th scope="col">${m.created}</th><th scope="col">${m.actions}</th></tr></thead>
+    body: html`<h1>${w.tenants}</h1>
+<section class="card"><div class="table-wrap" tabindex="0"><table><caption>${w.tenants}</caption>
+<thead><tr><th scope="col">${w.name}</th><th scope="col">${w.timezone}</th><th scope="col">${m.created}</th><th scope="col">${m.actions}</th></tr></thead>
 <tbody>${tenants.map(
       (
         t,
       ) => html`<tr><td>${t.name}<br><small><code>${t.id}</code></small></td><td>${t.timezone}</td><td>${formatDateTime(t.created_at, ctx)}</td>
 <td><a href="/control/settings?tenant=${t.id}">${m.navSettings}</a> · <a href="/control/keys?tenant=${t.id}">${m.navKeys}</a></td></tr>`,
     )}</tbody></table></div></section>
-<section class="card" aria-labelledby="new-tenant-h"><h2 id="new-tenant-h">${m.newTenant}</h2>${problems(issues)}
+<section class="card" aria-labelledby="new-tenant-h"><h2 id="new-tenant-h">${w.newTenant}</h2>${problems(issues)}
 <form method="post" action="/control/tenants">${csrfField(ctx)}
-<div class="field"><label for="t-name">${m.name}</label><input id="t-name" name="name" required maxlength="200"></div>
-<div class="field"><label for="t-tz">${m.timezone}</label><input id="t-tz" name="timezone" value="Europe/Paris" required></div>
+<div class="field"><label for="t-name">${w.name}</label><input id="t-name" name="name" required maxlength="200"></div>
+<div class="field"><label for="t-tz">${w.timezone}</label><input id="t-tz" name="timezone" value="Europe/Paris" required></div>
 <button type="submit">${m.create}</button></form></section>`,
   });
 }
@@ -48,18 +51,19 @@ export function usersPage(
   issues: readonly string[] = [],
 ): string {
   const { m } = ctx;
+  const w = ADMIN_MESSAGES[ctx.language];
   const r = ROLE_MESSAGES[ctx.language];
   return page(ctx, {
-    title: m.users,
+    title: w.users,
     current: 'users',
-    body: html`<h1>${m.users}</h1>
-<section class="card"><div class="table-wrap" tabindex="0"><table><caption>${m.users}</caption>
-<thead><tr><th scope="col">${m.username}</th><th scope="col">${m.role}</th><th scope="col">${m.status}</th><th scope="col">${m.actions}</th></tr></thead>
+    body: html`<h1>${w.users}</h1>
+<section class="card"><div class="table-wrap" tabindex="0"><table><caption>${w.users}</caption>
+<thead><tr><th scope="col">${m.username}</th><th scope="col">${w.role}</th><th scope="col">${m.status}</th><th scope="col">${m.actions}</th></tr></thead>
 <tbody>${users.map(
       (
         u,
       ) => html`<tr><td><a href="/control/users/${encodeURIComponent(u.username)}">${u.username}</a></td><td>${rolesText(ctx, u)}</td>
-<td><span class="status ${u.disabled ? 'revoked' : 'active'}">${u.disabled ? m.disabled : m.active}</span></td>
+<td><span class="status ${u.disabled ? 'revoked' : 'active'}">${u.disabled ? w.disabled : w.active}</span></td>
 <td>${
         u.id === ctx.user?.id
           ? ''
@@ -67,11 +71,11 @@ export function usersPage(
 <button type="submit" class="secondary">${u.disabled ? m.enable : m.disable}</button></form>`
       }</td></tr>`,
     )}</tbody></table></div></section>
-<section class="card" aria-labelledby="new-user-h"><h2 id="new-user-h">${m.newUser}</h2>${problems(issues)}
+<section class="card" aria-labelledby="new-user-h"><h2 id="new-user-h">${w.newUser}</h2>${problems(issues)}
 <form method="post" action="/control/users">${csrfField(ctx)}
 <div class="field"><label for="u-name">${m.username}</label><input id="u-name" name="username" required maxlength="64" autocomplete="off"></div>
 <div class="field"><label for="u-pw">${m.password}</label><input id="u-pw" name="password" type="password" required minlength="12" autocomplete="new-password"></div>
-<div class="field"><label for="u-tenant">${m.tenant}</label><select id="u-tenant" name="tenant"><option value="">${m.superuser}</option>${tenants.map(
+<div class="field"><label for="u-tenant">${m.tenant}</label><select id="u-tenant" name="tenant"><option value="">${w.superuser}</option>${tenants.map(
       (t) => html`<option value="${t.id}">${t.name}</option>`,
     )}</select></div>
 <div class="field"><label for="u-role">${r.role}</label><select id="u-role" name="role">${(
@@ -87,7 +91,8 @@ export function userPage(
   p: { user: AdminUserWithRoles; twoFactor: TwoFactorState; sessions: readonly SessionView[] },
 ): string {
   const { m } = ctx;
-  const a = m.account;
+  const w = ADMIN_MESSAGES[ctx.language];
+  const a = ACCOUNT_MESSAGES[ctx.language];
   const u = p.user;
   const role = rolesText(ctx, u);
   const base = `/control/users/${encodeURIComponent(u.username)}`;
@@ -96,8 +101,8 @@ export function userPage(
     current: 'users',
     body: html`<h1>${a.user} ${u.username}</h1>
 <section class="card"><dl class="summary">
-<div><dt>${m.role}</dt><dd>${role}</dd></div>
-<div><dt>${m.status}</dt><dd>${u.disabled ? m.disabled : m.active}</dd></div>
+<div><dt>${w.role}</dt><dd>${role}</dd></div>
+<div><dt>${m.status}</dt><dd>${u.disabled ? w.disabled : w.active}</dd></div>
 <div><dt>${a.twoFactor}</dt><dd>${a.twoFactorState[p.twoFactor] ?? p.twoFactor}</dd></div>
 </dl></section>
 <section class="card" aria-labelledby="user-sessions-h"><h2 id="user-sessions-h">${a.sessions}</h2>
@@ -117,31 +122,32 @@ export function schedulesPage(
   issues: readonly string[] = [],
 ): string {
   const { m } = ctx;
+  const w = ADMIN_MESSAGES[ctx.language];
   // A job's times in its own schedule's zone: "0 7 * * *" in Europe/Paris reads 07:00.
   const when = (d: Date | null, zone: string) => (d ? formatDateTime(d, ctx, zone) : '—');
   return page(ctx, {
-    title: m.schedules,
+    title: w.schedules,
     current: 'schedules',
-    body: html`<h1>${m.schedules}</h1>${problems(issues)}
+    body: html`<h1>${w.schedules}</h1>${problems(issues)}
 ${schedules.map(
   (
     s,
-  ) => html`<section class="card" aria-labelledby="job-${s.job}"><h2 id="job-${s.job}">${m.jobNames[s.job] ?? s.job} <small><code>${s.job}</code></small></h2>
-<p>${m.nextRun}: ${when(s.next_run_at, s.timezone)} · ${m.lastRun}: ${when(s.last_run_at, s.timezone)}${s.last_outcome ? html` <span class="status ${s.last_outcome}">${s.last_outcome}</span>` : ''}</p>
+  ) => html`<section class="card" aria-labelledby="job-${s.job}"><h2 id="job-${s.job}">${w.jobNames[s.job] ?? s.job} <small><code>${s.job}</code></small></h2>
+<p>${w.nextRun}: ${when(s.next_run_at, s.timezone)} · ${w.lastRun}: ${when(s.last_run_at, s.timezone)}${s.last_outcome ? html` <span class="status ${s.last_outcome}">${s.last_outcome}</span>` : ''}</p>
 <form method="post" action="/control/schedules/${s.job}" class="filters">${csrfField(ctx)}
-<div class="field"><label for="cron-${s.job}">${m.cron}</label><input id="cron-${s.job}" name="cron" value="${s.cron}" required></div>
-<div class="field"><label for="tz-${s.job}">${m.timezone}</label><input id="tz-${s.job}" name="timezone" value="${s.timezone}" required></div>
-<div class="field check"><label for="on-${s.job}"><input id="on-${s.job}" type="checkbox" name="enabled" value="on"${s.enabled ? html` checked` : ''}> ${m.enabled}</label></div>
+<div class="field"><label for="cron-${s.job}">${w.cron}</label><input id="cron-${s.job}" name="cron" value="${s.cron}" required></div>
+<div class="field"><label for="tz-${s.job}">${w.timezone}</label><input id="tz-${s.job}" name="timezone" value="${s.timezone}" required></div>
+<div class="field check"><label for="on-${s.job}"><input id="on-${s.job}" type="checkbox" name="enabled" value="on"${s.enabled ? html` checked` : ''}> ${w.enabled}</label></div>
 <div class="field"><button type="submit">${m.save}</button></div></form>
-<form method="post" action="/control/schedules/${s.job}/run">${csrfField(ctx)}<button type="submit" class="secondary">${m.runNow}</button></form>
+<form method="post" action="/control/schedules/${s.job}/run">${csrfField(ctx)}<button type="submit" class="secondary">${w.runNow}</button></form>
 </section>`,
 )}
-<section class="card"><div class="table-wrap" tabindex="0"><table><caption>${m.runs}</caption>
-<thead><tr><th scope="col">${m.when}</th><th scope="col">${m.job}</th><th scope="col">${m.outcome}</th><th scope="col">${m.counts}</th><th scope="col">${m.error}</th></tr></thead>
+<section class="card"><div class="table-wrap" tabindex="0"><table><caption>${w.runs}</caption>
+<thead><tr><th scope="col">${m.when}</th><th scope="col">${w.job}</th><th scope="col">${m.outcome}</th><th scope="col">${w.counts}</th><th scope="col">${m.error}</th></tr></thead>
 <tbody>${runs.map(
       (
         r,
-      ) => html`<tr><td>${formatDateTime(r.started_at, ctx)}</td><td>${m.jobNames[r.job] ?? r.job}</td><td><span class="status ${r.outcome}">${r.outcome}</span></td>
+      ) => html`<tr><td>${formatDateTime(r.started_at, ctx)}</td><td>${w.jobNames[r.job] ?? r.job}</td><td><span class="status ${r.outcome}">${r.outcome}</span></td>
 <td>${r.counts ? JSON.stringify(r.counts) : ''}</td><td>${r.error ?? ''}</td></tr>`,
     )}</tbody></table></div></section>`,
   });
@@ -157,23 +163,23 @@ export interface AuditQuery {
 
 /** A detail value as a reader wants it: money as money, lists counted, codes named. */
 function auditDetail(ctx: PageContext, a: AuditRow): SafeHtml {
-  const { m } = ctx;
+  const w = ADMIN_MESSAGES[ctx.language];
   const currency = a.request_currency ?? (typeof a.detail.currency === 'string' ? a.detail.currency : 'EUR');
   const entries = Object.entries(a.detail ?? {}).filter(([k]) => k !== 'currency');
   if (entries.length === 0) {
     // A money action with no amount moved all there was: say so rather than nothing.
-    return ['capture', 'refund'].includes(a.action) && a.outcome === 'ok' ? html`${m.auditAll}` : html``;
+    return ['capture', 'refund'].includes(a.action) && a.outcome === 'ok' ? html`${w.auditAll}` : html``;
   }
   const show = (k: string, v: unknown): string => {
     if (k === 'amount' && typeof v === 'number') return formatAmount(v, currency, ctx);
-    if (k === 'action' && typeof v === 'string') return m.auditActions[v] ?? v;
+    if (k === 'action' && typeof v === 'string') return w.auditActions[v] ?? v;
     // Roles by their names in the page's language (viewer → Consultation), never the code word.
     if (ROLE_DETAILS.has(k) && typeof v === 'string') return roleWords(ctx)[v as 'viewer'] ?? v;
     if (Array.isArray(v)) return String(v.length);
     if (v !== null && typeof v === 'object') return JSON.stringify(v);
     return String(v);
   };
-  return html`${entries.map(([k, v], i) => html`${i > 0 ? html`<br>` : ''}${m.auditDetail[k] ?? k}: ${show(k, v)}`)}`;
+  return html`${entries.map(([k, v], i) => html`${i > 0 ? html`<br>` : ''}${w.auditDetail[k] ?? k}: ${show(k, v)}`)}`;
 }
 
 /** What an entry acted on, by name: the request's reference, the hotel's name. */
@@ -190,35 +196,36 @@ export function auditPage(
   p: { rows: readonly AuditRow[]; query: AuditQuery; next?: string },
 ): string {
   const { m } = ctx;
+  const w = ADMIN_MESSAGES[ctx.language];
   const q = p.query;
-  const actions = Object.entries(m.auditActions).sort(([, a], [, b]) => a.localeCompare(b, ctx.m.locale));
+  const actions = Object.entries(w.auditActions).sort(([, a], [, b]) => a.localeCompare(b, ctx.m.locale));
   return page(ctx, {
-    title: m.audit,
+    title: w.audit,
     current: 'audit',
-    body: html`<h1>${m.audit}</h1>
+    body: html`<h1>${w.audit}</h1>
 <form method="get" action="/control/audit" class="card filters">
-<div class="field"><label for="a-action">${m.action}</label><select id="a-action" name="action"><option value="">${m.auditAnyAction}</option>${actions.map(
+<div class="field"><label for="a-action">${m.action}</label><select id="a-action" name="action"><option value="">${w.auditAnyAction}</option>${actions.map(
       ([code, label]) => html`<option value="${code}"${q.action === code ? html` selected` : ''}>${label}</option>`,
     )}</select></div>
 <div class="field"><label for="a-user">${m.username}</label><input id="a-user" name="username" value="${q.username ?? ''}" maxlength="64"></div>
 <div class="field"><label for="a-ref">${m.reference}</label><input id="a-ref" name="reference" value="${q.reference ?? ''}" maxlength="100"></div>
-<div class="field"><label for="a-from">${m.auditFrom}</label><input id="a-from" name="from" type="date" value="${q.from ?? ''}"></div>
-<div class="field"><label for="a-to">${m.auditTo}</label><input id="a-to" name="to" type="date" value="${q.to ?? ''}"></div>
+<div class="field"><label for="a-from">${w.auditFrom}</label><input id="a-from" name="from" type="date" value="${q.from ?? ''}"></div>
+<div class="field"><label for="a-to">${w.auditTo}</label><input id="a-to" name="to" type="date" value="${q.to ?? ''}"></div>
 <div class="field"><button type="submit">${m.apply}</button></div></form>
 <section class="card">${
       p.rows.length === 0
-        ? html`<p>${m.noAudit}</p>`
-        : html`<div class="table-wrap" tabindex="0"><table><caption>${m.audit}</caption>
-<thead><tr><th scope="col">${m.when}</th><th scope="col">${m.who}</th><th scope="col">${m.action}</th><th scope="col">${m.target}</th>
-<th scope="col">${m.outcome}</th><th scope="col">${m.ip}</th><th scope="col">${m.details}</th></tr></thead>
+        ? html`<p>${w.noAudit}</p>`
+        : html`<div class="table-wrap" tabindex="0"><table><caption>${w.audit}</caption>
+<thead><tr><th scope="col">${m.when}</th><th scope="col">${m.who}</th><th scope="col">${m.action}</th><th scope="col">${w.target}</th>
+<th scope="col">${m.outcome}</th><th scope="col">${w.ip}</th><th scope="col">${m.details}</th></tr></thead>
 <tbody>${p.rows.map(
             (
               a,
             ) => html`<tr><td>${formatDateTime(a.at, ctx, a.tenant_timezone ?? ctx.timeZone)}</td><td>${a.username ?? ''}</td>
-<td>${m.auditActions[a.action] ?? a.action}</td><td>${auditTarget(a)}</td>
-<td><span class="status ${a.outcome}">${m.auditOutcomes[a.outcome] ?? a.outcome}</span></td><td>${a.ip ?? ''}</td><td>${auditDetail(ctx, a)}</td></tr>`,
+<td>${w.auditActions[a.action] ?? a.action}</td><td>${auditTarget(a)}</td>
+<td><span class="status ${a.outcome}">${w.auditOutcomes[a.outcome] ?? a.outcome}</span></td><td>${a.ip ?? ''}</td><td>${auditDetail(ctx, a)}</td></tr>`,
           )}</tbody></table></div>`
     }
-${p.next ? html`<nav class="pager" aria-label="${m.audit}"><a href="${p.next}" rel="next">${m.nextPage}</a></nav>` : ''}</section>`,
+${p.next ? html`<nav class="pager" aria-label="${w.audit}"><a href="${p.next}" rel="next">${m.nextPage}</a></nav>` : ''}</section>`,
   });
 }

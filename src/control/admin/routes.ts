@@ -3,7 +3,7 @@ import { adminUsers, normaliseUsername, scryptParams, twoFactor } from '../../ad
 import { AppError, addDays, isIsoDate, midnightIn } from '../../domain/index.js';
 import { cronProblem, nextRunAfter, runUnderLease, SCHEDULED_JOBS } from '../../jobs/index.js';
 import { parseSetting, SETTING_FIELDS } from '../../tenants/index.js';
-import { issueText, userSessions } from '../account/index.js';
+import { ACCOUNT_MESSAGES, issueText, userSessions } from '../account/index.js';
 import {
   audit,
   controlNotFound,
@@ -16,6 +16,7 @@ import {
   user,
 } from '../shell/index.js';
 import { type AuditQuery, auditPage, schedulesPage, tenantsPage, userPage, usersPage } from './pages.js';
+import { ADMIN_MESSAGES } from './words.js';
 
 const send = (reply: FastifyReply, body: string, status = 200) =>
   reply.code(status).type('text/html; charset=utf-8').send(body);
@@ -39,9 +40,10 @@ export async function adminRoutes(control: FastifyInstance): Promise<void> {
     const zone = zoneField ? parseSetting(zoneField, field(request.body, 'timezone') ?? '') : { problem: '' };
     if ('problem' in name || 'problem' in zone) {
       const ctx = await pageContext(request, reply);
+      const w = ADMIN_MESSAGES[ctx.language];
       const issues = [
-        'problem' in name ? `${ctx.m.name}: ${name.problem}` : '',
-        'problem' in zone ? `${ctx.m.timezone}: ${zone.problem}` : '',
+        'problem' in name ? `${w.name}: ${name.problem}` : '',
+        'problem' in zone ? `${w.timezone}: ${zone.problem}` : '',
       ].filter(Boolean);
       return send(reply, tenantsPage(ctx, await payreq.repos.tenants.list(), issues), 422);
     }
@@ -83,7 +85,7 @@ export async function adminRoutes(control: FastifyInstance): Promise<void> {
       const issues =
         err.code === 'username_taken'
           ? [
-              ctx.m.account.usernameTaken(
+              ACCOUNT_MESSAGES[ctx.language].usernameTaken(
                 String(field(request.body, 'username') ?? '')
                   .trim()
                   .toLowerCase(),
@@ -133,8 +135,8 @@ export async function adminRoutes(control: FastifyInstance): Promise<void> {
       });
       const text =
         action === 'end-sessions'
-          ? ctx.m.account.sessionsEndedFor(done.user.username, done.ended)
-          : ctx.m.account.twoFactorResetFor(done.user.username);
+          ? ACCOUNT_MESSAGES[ctx.language].sessionsEndedFor(done.user.username, done.ended)
+          : ACCOUNT_MESSAGES[ctx.language].twoFactorResetFor(done.user.username);
       // A superuser who ended their own sessions (or reset their own factor) has ended this one.
       if (self) {
         await request.session.destroy();
@@ -175,9 +177,10 @@ export async function adminRoutes(control: FastifyInstance): Promise<void> {
     const zone = zoneField ? parseSetting(zoneField, field(request.body, 'timezone') ?? '') : { problem: 'unknown' };
     const cronIssue = cronProblem(cron);
     if (cronIssue || 'problem' in zone) {
+      const w = ADMIN_MESSAGES[ctx.language];
       const issues = [
-        cronIssue ? `${ctx.m.cron}: ${cronIssue}` : '',
-        'problem' in zone ? `${ctx.m.timezone}: ${zone.problem}` : '',
+        cronIssue ? `${w.cron}: ${cronIssue}` : '',
+        'problem' in zone ? `${w.timezone}: ${zone.problem}` : '',
       ];
       await audit(request, { tenantId: null, action: 'schedule_changed', target: current.job, outcome: 'refused' });
       const [schedules, runs] = await Promise.all([

@@ -3,6 +3,8 @@ import { html, type SafeHtml } from '../../html/index.js';
 import { presentProviderAccount } from '../../provider-accounts/index.js';
 import { logoPath, SETTING_FIELDS, type SettingField } from '../../tenants/index.js';
 import { csrfField, formatDateTime, type PageContext, page, tenantChooser } from '../shell/index.js';
+import { TODAY_MESSAGES } from '../today/index.js';
+import { SETTINGS_MESSAGES } from './words.js';
 
 export function keysPage(
   ctx: PageContext,
@@ -14,28 +16,29 @@ export function keysPage(
   },
 ): string {
   const { m } = ctx;
+  const w = SETTINGS_MESSAGES[ctx.language];
   const t = p.tenant;
-  const when = (d: Date | null) => (d ? formatDateTime(d, ctx) : m.never);
+  const when = (d: Date | null) => (d ? formatDateTime(d, ctx) : w.never);
   const keyForm = (k: ApiKeySummary, action: 'disable' | 'enable' | 'revoke', label: string, danger = false) =>
     html`<form method="${action === 'revoke' ? 'get' : 'post'}" action="/control/keys/${k.prefix}/${action === 'revoke' ? 'confirm-revoke' : action}">
 ${action === 'revoke' ? '' : csrfField(ctx)}<input type="hidden" name="tenant" value="${t.id}">
 <button type="submit" class="${danger ? 'danger' : 'secondary'}">${label}</button></form>`;
   const rows = p.keys.map(
     (k) => html`<tr><td><code>${k.prefix}</code></td><td>${k.label}</td>
-<td><span class="status ${k.status}">${m.keyStatus[k.status] ?? k.status}</span></td>
+<td><span class="status ${k.status}">${w.keyStatus[k.status] ?? k.status}</span></td>
 <td>${formatDateTime(k.created_at, ctx)}</td><td>${when(k.last_used_at)}</td><td>${when(k.expires_at)}</td>
-<td><div class="buttons">${k.status === 'active' ? keyForm(k, 'disable', m.disable) : ''}${k.status === 'disabled' ? keyForm(k, 'enable', m.enable) : ''}${k.status !== 'revoked' ? keyForm(k, 'revoke', m.revoke, true) : ''}</div></td></tr>`,
+<td><div class="buttons">${k.status === 'active' ? keyForm(k, 'disable', m.disable) : ''}${k.status === 'disabled' ? keyForm(k, 'enable', m.enable) : ''}${k.status !== 'revoked' ? keyForm(k, 'revoke', w.revoke, true) : ''}</div></td></tr>`,
   );
   return page(ctx, {
-    title: m.keys,
+    title: w.keys,
     current: 'keys',
-    body: html`<h1>${m.keys} · ${t.name}</h1>
+    body: html`<h1>${w.keys} · ${t.name}</h1>
 ${tenantChooser(ctx, '/control/keys', p.tenants, t.id)}
 ${
   p.newKey
-    ? html`<section class="card" aria-labelledby="new-key-h"><h2 id="new-key-h">${m.newKeyTitle}</h2>
-<p>${m.newKeyText}</p>
-<label for="new-key">${m.keys} ${p.newKey.prefix}</label>
+    ? html`<section class="card" aria-labelledby="new-key-h"><h2 id="new-key-h">${w.newKeyTitle}</h2>
+<p>${w.newKeyText}</p>
+<label for="new-key">${w.keys} ${p.newKey.prefix}</label>
 <input id="new-key" class="key" readonly value="${p.newKey.key}">
 <p><button type="button" class="secondary" data-copy="new-key">${m.copy}</button></p></section>`
     : ''
@@ -43,30 +46,31 @@ ${
 <section class="card">
 ${
   p.keys.length === 0
-    ? html`<p>${m.noKeys}</p>`
-    : html`<div class="table-wrap" tabindex="0"><table><caption>${m.keys}</caption>
-<thead><tr><th scope="col">${m.prefix}</th><th scope="col">${m.label}</th><th scope="col">${m.status}</th><th scope="col">${m.created}</th>
-<th scope="col">${m.lastUsed}</th><th scope="col">${m.expires}</th><th scope="col">${m.actions}</th></tr></thead>
+    ? html`<p>${w.noKeys}</p>`
+    : html`<div class="table-wrap" tabindex="0"><table><caption>${w.keys}</caption>
+<thead><tr><th scope="col">${w.prefix}</th><th scope="col">${w.label}</th><th scope="col">${m.status}</th><th scope="col">${m.created}</th>
+<th scope="col">${w.lastUsed}</th><th scope="col">${w.expires}</th><th scope="col">${m.actions}</th></tr></thead>
 <tbody>${rows}</tbody></table></div>`
 }
 </section>
-<section class="card" aria-labelledby="add-key-h"><h2 id="add-key-h">${m.addKey}</h2>
+<section class="card" aria-labelledby="add-key-h"><h2 id="add-key-h">${w.addKey}</h2>
 <form method="post" action="/control/keys">${csrfField(ctx)}<input type="hidden" name="tenant" value="${t.id}">
-<div class="field"><label for="key-label">${m.label}</label><input id="key-label" name="label" required maxlength="100"></div>
-<div class="field"><label for="key-expiry">${m.expiryOptional}</label><input id="key-expiry" name="expires_at" type="date"></div>
+<div class="field"><label for="key-label">${w.label}</label><input id="key-label" name="label" required maxlength="100"></div>
+<div class="field"><label for="key-expiry">${w.expiryOptional}</label><input id="key-expiry" name="expires_at" type="date"></div>
 <button type="submit">${m.create}</button></form></section>`,
   });
 }
 
 export function confirmRevokePage(ctx: PageContext, k: ApiKeySummary): string {
   const { m } = ctx;
+  const w = SETTINGS_MESSAGES[ctx.language];
   return page(ctx, {
     title: m.confirmTitle,
     current: 'keys',
     body: html`<section class="card narrow" aria-labelledby="confirm-h"><h1 id="confirm-h">${m.confirmTitle}</h1>
-<p class="confirm">${m.confirmRevoke(`${k.prefix} (${k.label})`)}</p>
+<p class="confirm">${w.confirmRevoke(`${k.prefix} (${k.label})`)}</p>
 <form method="post" action="/control/keys/${k.prefix}/revoke">${csrfField(ctx)}<input type="hidden" name="tenant" value="${k.tenant_id}">
-<div class="buttons"><button type="submit" class="danger">${m.revoke}</button>
+<div class="buttons"><button type="submit" class="danger">${w.revoke}</button>
 <a href="/control/keys?tenant=${k.tenant_id}">${m.back}</a></div></form></section>`,
   });
 }
@@ -86,10 +90,11 @@ export function settingsPage(
   },
 ): string {
   const { m } = ctx;
+  const w = SETTINGS_MESSAGES[ctx.language];
   const current = p.tenant as unknown as Record<string, unknown>;
   const fieldHtml = (f: SettingField) => {
     const id = `s-${f.name}`;
-    const label = m.settingLabels[f.name] ?? f.name;
+    const label = w.settingLabels[f.name] ?? f.name;
     const problem = p.problems?.[f.name];
     const given = p.values?.[f.name];
     const value = given !== undefined ? given : current[f.name];
@@ -123,9 +128,9 @@ export function settingsPage(
   const guestFields = SETTING_FIELDS.filter((f) => f.guestPage).map(fieldHtml);
   const securityFields = SETTING_FIELDS.filter((f) => f.security).map(fieldHtml);
   return page(ctx, {
-    title: m.settings,
+    title: w.settings,
     current: 'settings',
-    body: html`<h1>${m.settings} · ${p.tenant.name}</h1>
+    body: html`<h1>${w.settings} · ${p.tenant.name}</h1>
 ${tenantChooser(ctx, '/control/settings', p.tenants, p.tenant.id)}
 ${webhookNotices(ctx, p.webhooks ?? [])}
 ${p.problems ? html`<p class="flash error" role="alert">${m.invalid}</p>` : ''}
@@ -134,16 +139,16 @@ ${p.problems ? html`<p class="flash error" role="alert">${m.invalid}</p>` : ''}
       .map((f) => f.name)
       .join(',')}">
 ${fields}
-<fieldset><legend>${m.guestPageHeading}</legend>
-<p class="hint">${m.guestPageIntro}</p>
+<fieldset><legend>${w.guestPageHeading}</legend>
+<p class="hint">${w.guestPageIntro}</p>
 ${guestFields}
 </fieldset>
-<fieldset><legend>${m.today.settingsHeading}</legend>
-<p class="hint">${m.today.settingsIntro}</p>
+<fieldset><legend>${TODAY_MESSAGES[ctx.language].settingsHeading}</legend>
+<p class="hint">${TODAY_MESSAGES[ctx.language].settingsIntro}</p>
 ${dayPlanFields}
 </fieldset>
-<fieldset><legend>${m.securityHeading}</legend>
-<p class="hint">${m.securityIntro}</p>
+<fieldset><legend>${w.securityHeading}</legend>
+<p class="hint">${w.securityIntro}</p>
 ${securityFields}
 </fieldset>
 <button type="submit">${m.save}</button></form>
@@ -158,29 +163,29 @@ ${logoSection(ctx, p.tenant, p.logoProblem)}`,
  * `payreq tenant set-provider`.
  */
 function providerAccountSection(ctx: PageContext, row: ProviderAccountRow | undefined): SafeHtml {
-  const { m } = ctx;
+  const w = SETTINGS_MESSAGES[ctx.language];
   const account = presentProviderAccount(row);
   const item = (label: string, value: unknown) =>
     html`<div><dt>${label}</dt><dd>${value === null || value === undefined || value === '' ? '—' : String(value)}</dd></div>`;
   const provider =
-    account.provider === 'lyra' ? 'Lyra' : account.provider === 'sandbox' ? m.providerSandbox : m.providerNone;
-  return html`<section class="card" aria-labelledby="provider-account"><h2 id="provider-account">${m.providerAccount}</h2>
-<dl class="summary">${item(m.providerName, provider)}${
+    account.provider === 'lyra' ? 'Lyra' : account.provider === 'sandbox' ? w.providerSandbox : w.providerNone;
+  return html`<section class="card" aria-labelledby="provider-account"><h2 id="provider-account">${w.providerAccount}</h2>
+<dl class="summary">${item(w.providerName, provider)}${
     account.provider === 'lyra'
-      ? html`${item(m.providerMode, account.mode)}${item(m.providerShopId, account.shop_id)}`
+      ? html`${item(w.providerMode, account.mode)}${item(w.providerShopId, account.shop_id)}`
       : ''
   }</dl>
-<p class="hint">${m.providerAccountHint}</p></section>`;
+<p class="hint">${w.providerAccountHint}</p></section>`;
 }
 
 /** A line for each endpoint disabled or failing: the hotel's receiver needs someone's attention. */
 function webhookNotices(ctx: PageContext, endpoints: readonly WebhookEndpointRow[]): SafeHtml {
-  const { m } = ctx;
+  const w = SETTINGS_MESSAGES[ctx.language];
   const lines = endpoints.flatMap((e) => {
     if (e.status === 'disabled') {
-      return [html`<p>${m.webhookDisabled(e.url, formatDateTime(e.disabled_at, ctx), e.disabled_reason ?? '')}</p>`];
+      return [html`<p>${w.webhookDisabled(e.url, formatDateTime(e.disabled_at, ctx), e.disabled_reason ?? '')}</p>`];
     }
-    return e.failing_since ? [html`<p>${m.webhookFailing(e.url, formatDateTime(e.failing_since, ctx))}</p>`] : [];
+    return e.failing_since ? [html`<p>${w.webhookFailing(e.url, formatDateTime(e.failing_since, ctx))}</p>`] : [];
   });
   return lines.length === 0 ? html`` : html`<div class="flash error" role="status">${lines}</div>`;
 }
@@ -189,25 +194,25 @@ const INPUT_TYPES: Partial<Record<SettingField['kind'], string>> = { email: 'ema
 
 /** The logo: what is there, an upload (multipart, the one form that needs it) and a removal. */
 function logoSection(ctx: PageContext, t: Tenant, problem?: string): SafeHtml {
-  const { m } = ctx;
+  const w = SETTINGS_MESSAGES[ctx.language];
   const described = problem
     ? html` aria-invalid="true" aria-describedby="logo-problem logo-hint"`
     : html` aria-describedby="logo-hint"`;
-  return html`<section class="card" aria-labelledby="logo-h"><h2 id="logo-h">${m.logo}</h2>
+  return html`<section class="card" aria-labelledby="logo-h"><h2 id="logo-h">${w.logo}</h2>
 ${
   t.logo_hash
-    ? html`<p><img class="logo-preview" src="${logoPath(t.id, t.logo_hash)}" alt="${m.currentLogo}"></p>`
-    : html`<p>${m.noLogo}</p>`
+    ? html`<p><img class="logo-preview" src="${logoPath(t.id, t.logo_hash)}" alt="${w.currentLogo}"></p>`
+    : html`<p>${w.noLogo}</p>`
 }
 <form method="post" action="/control/settings/logo" enctype="multipart/form-data">${csrfField(ctx)}<input type="hidden" name="tenant" value="${t.id}">
-<div class="field"><label for="logo-file">${m.logo}</label>
+<div class="field"><label for="logo-file">${w.logo}</label>
 <input id="logo-file" name="logo" type="file" accept="image/png,image/jpeg,image/webp" required${described}>
-<p id="logo-hint" class="hint">${m.logoHint}</p>${problem ? html`<p id="logo-problem" class="problem">${problem}</p>` : ''}</div>
-<button type="submit">${m.uploadLogo}</button></form>
+<p id="logo-hint" class="hint">${w.logoHint}</p>${problem ? html`<p id="logo-problem" class="problem">${problem}</p>` : ''}</div>
+<button type="submit">${w.uploadLogo}</button></form>
 ${
   t.logo_hash
     ? html`<form method="post" action="/control/settings/logo/remove">${csrfField(ctx)}<input type="hidden" name="tenant" value="${t.id}">
-<button type="submit" class="secondary">${m.removeLogo}</button></form>`
+<button type="submit" class="secondary">${w.removeLogo}</button></form>`
     : ''
 }
 </section>`;

@@ -1,0 +1,190 @@
+/**
+ * The words of the settings room: the API keys page (/control/keys), the hotel's settings
+ * (/control/settings) with its provider account and logo, in English, French and German. A
+ * string missing in one language is a type error. The labels of the day plan's settings are
+ * Today's, composed here from its door.
+ */
+import type { ControlLanguage } from '../shell/index.js';
+import { TODAY_MESSAGES } from '../today/index.js';
+
+const en = {
+  keys: 'API keys',
+  prefix: 'Prefix',
+  label: 'Label',
+  lastUsed: 'Last used',
+  expires: 'Expires',
+  never: 'never',
+  addKey: 'Add a key',
+  expiryOptional: 'Expiry date (optional)',
+  newKeyTitle: 'Your new API key',
+  newKeyText: 'Copy it now: it is shown this once and cannot be displayed again.',
+  revoke: 'Revoke',
+  confirmRevoke: (p: string) => `Revoke key ${p}? Revocation is final: the key will answer 403 for ever.`,
+  noKeys: 'No API key yet.',
+  keyStatus: { active: 'active', disabled: 'disabled', revoked: 'revoked' } as Record<string, string>,
+  settings: 'Tenant settings',
+  webhookDisabled: (url: string, when: string, reason: string) =>
+    `Webhook endpoint ${url} was disabled on ${when} (${reason}): it is sent nothing more. Once the receiver is fixed, enable it again on the Webhooks page and send its failed deliveries again from its delivery log.`,
+  webhookFailing: (url: string, since: string) =>
+    `Webhook endpoint ${url} has failed every delivery since ${since}. It is disabled after 3 days of failures.`,
+  settingLabels: {
+    ...TODAY_MESSAGES.en.settingLabels,
+    name: 'Name',
+    sender_email: 'Sender e-mail',
+    confirmation_email: 'E-mail the guest the payment link',
+    timezone: 'Time zone',
+    hold_days: 'Hold length (days)',
+    link_lifetime_days: 'Link lifetime (days)',
+    guarantee_ask_guest: 'Refused guarantee: e-mail the guest for another card',
+    guarantee_max_asks: 'Refused guarantee: e-mails to the guest at most (0 to 10)',
+    create_rate_limit: 'Create rate limit (per minute; empty: default; 0: none)',
+    address: 'Address (one line per line of the address)',
+    phone: 'Phone',
+    contact_email: 'Contact e-mail',
+    terms_url: 'Terms and cancellation policy (https:// link)',
+    accent_color: 'Accent colour (#rrggbb; at least 4.5:1 contrast with white; empty: default)',
+    require_2fa: 'Require two-factor sign-in of every user',
+  } as Record<string, string>,
+  providerAccount: 'Payment provider account',
+  providerName: 'Provider',
+  providerMode: 'Mode',
+  providerShopId: 'Shop ID',
+  providerSandbox: 'Sandbox (no real payments)',
+  providerNone: 'None yet',
+  providerAccountHint: 'Set on the server with payreq tenant set-provider; its keys are never shown.',
+  guestPageHeading: 'Guest page',
+  securityHeading: 'Security',
+  securityIntro:
+    'Signing in to this back office. Two-factor sign-in asks for a code from a phone app after the password.',
+  guestPageIntro: 'Shown to guests on the payment page, the result pages and nowhere else. Empty: not shown.',
+  logo: 'Logo',
+  logoHint: 'PNG, JPEG or WebP, at most 200 kB (SVG is not accepted: it can carry scripts).',
+  noLogo: 'No logo yet.',
+  uploadLogo: 'Upload the logo',
+  removeLogo: 'Remove the logo',
+  currentLogo: 'Current logo',
+};
+
+export type SettingsMessages = typeof en;
+
+const fr: SettingsMessages = {
+  keys: 'Clés API',
+  prefix: 'Préfixe',
+  label: 'Libellé',
+  lastUsed: 'Dernière utilisation',
+  expires: 'Expire le',
+  never: 'jamais',
+  addKey: 'Ajouter une clé',
+  expiryOptional: 'Date d’expiration (facultative)',
+  newKeyTitle: 'Votre nouvelle clé API',
+  newKeyText: 'Copiez-la maintenant : elle ne sera plus jamais affichée.',
+  revoke: 'Révoquer',
+  confirmRevoke: (p) => `Révoquer la clé ${p} ? La révocation est définitive : la clé répondra 403 pour toujours.`,
+  noKeys: 'Aucune clé API pour le moment.',
+  keyStatus: { active: 'active', disabled: 'désactivée', revoked: 'révoquée' },
+  settings: 'Paramètres de l’établissement',
+  webhookDisabled: (url, when, reason) =>
+    `Le webhook ${url} a été désactivé le ${when} (${reason}) : plus rien ne lui est envoyé. Une fois le récepteur réparé, réactivez-le sur la page Webhooks et renvoyez ses envois en échec depuis son journal.`,
+  webhookFailing: (url, since) =>
+    `Le webhook ${url} échoue à chaque envoi depuis le ${since}. Il est désactivé après 3 jours d’échecs.`,
+  settingLabels: {
+    ...TODAY_MESSAGES.fr.settingLabels,
+    name: 'Nom',
+    sender_email: 'E-mail d’expédition',
+    confirmation_email: 'Envoyer le lien de paiement au client par e-mail',
+    timezone: 'Fuseau horaire',
+    hold_days: 'Durée de l’empreinte (jours)',
+    link_lifetime_days: 'Validité du lien (jours)',
+    guarantee_ask_guest: 'Garantie refusée : demander une autre carte au client par e-mail',
+    guarantee_max_asks: 'Garantie refusée : e-mails au client au plus (0 à 10)',
+    create_rate_limit: 'Limite de créations (par minute ; vide : défaut ; 0 : aucune)',
+    address: 'Adresse (une ligne par ligne de l’adresse)',
+    phone: 'Téléphone',
+    contact_email: 'E-mail de contact',
+    terms_url: 'Conditions générales et d’annulation (lien https://)',
+    accent_color: 'Couleur d’accent (#rrggbb ; contraste d’au moins 4,5:1 avec le blanc ; vide : par défaut)',
+    require_2fa: 'Exiger la connexion en deux étapes de chaque utilisateur',
+  },
+  providerAccount: 'Compte du prestataire de paiement',
+  providerName: 'Prestataire',
+  providerMode: 'Mode',
+  providerShopId: 'Identifiant de boutique',
+  providerSandbox: 'Bac à sable (aucun paiement réel)',
+  providerNone: 'Aucun pour l’instant',
+  providerAccountHint: 'Se règle sur le serveur avec payreq tenant set-provider ; ses clés ne sont jamais affichées.',
+  guestPageHeading: 'Page du client',
+  securityHeading: 'Sécurité',
+  securityIntro:
+    'La connexion à ce back-office. La connexion en deux étapes demande, après le mot de passe, un code d’une application sur téléphone.',
+  guestPageIntro:
+    'Affiché aux clients sur la page de paiement et les pages de résultat, nulle part ailleurs. Vide : non affiché.',
+  logo: 'Logo',
+  logoHint: 'PNG, JPEG ou WebP, 200 ko au plus (SVG refusé : il peut contenir des scripts).',
+  noLogo: 'Pas encore de logo.',
+  uploadLogo: 'Envoyer le logo',
+  removeLogo: 'Retirer le logo',
+  currentLogo: 'Logo actuel',
+};
+
+const de: SettingsMessages = {
+  keys: 'API-Schlüssel',
+  prefix: 'Präfix',
+  label: 'Bezeichnung',
+  lastUsed: 'Zuletzt verwendet',
+  expires: 'Läuft ab',
+  never: 'nie',
+  addKey: 'Schlüssel hinzufügen',
+  expiryOptional: 'Ablaufdatum (optional)',
+  newKeyTitle: 'Ihr neuer API-Schlüssel',
+  newKeyText: 'Kopieren Sie ihn jetzt: Er wird nur dieses eine Mal angezeigt.',
+  revoke: 'Widerrufen',
+  confirmRevoke: (p) =>
+    `Schlüssel ${p} widerrufen? Der Widerruf ist endgültig: Anfragen mit diesem Schlüssel werden für immer mit 403 abgewiesen.`,
+  noKeys: 'Noch kein API-Schlüssel vorhanden.',
+  keyStatus: { active: 'aktiv', disabled: 'deaktiviert', revoked: 'widerrufen' },
+  settings: 'Einstellungen der Unterkunft',
+  webhookDisabled: (url, when, reason) =>
+    `Der Webhook ${url} wurde am ${when} deaktiviert (${reason}): Er erhält nichts mehr. Sobald der Empfänger repariert ist, aktivieren Sie ihn auf der Seite Webhooks wieder und senden Sie die fehlgeschlagenen Zustellungen aus seinem Zustellprotokoll erneut.`,
+  webhookFailing: (url, since) =>
+    `Jede Zustellung an den Webhook ${url} schlägt seit ${since} fehl. Nach 3 Tagen mit Fehlern wird er deaktiviert.`,
+  settingLabels: {
+    ...TODAY_MESSAGES.de.settingLabels,
+    name: 'Name',
+    sender_email: 'Absender-E-Mail',
+    confirmation_email: 'Dem Gast den Zahlungslink per E-Mail senden',
+    timezone: 'Zeitzone',
+    hold_days: 'Dauer der Vorautorisierung (Tage)',
+    link_lifetime_days: 'Gültigkeit des Links (Tage)',
+    guarantee_ask_guest: 'Abgelehnte Garantie: Gast per E-Mail um eine andere Karte bitten',
+    guarantee_max_asks: 'Abgelehnte Garantie: höchstens so viele E-Mails an den Gast (0 bis 10)',
+    create_rate_limit: 'Erstellungslimit (pro Minute; leer: Standard; 0: keines)',
+    address: 'Adresse (eine Zeile pro Adresszeile)',
+    phone: 'Telefon',
+    contact_email: 'Kontakt-E-Mail',
+    terms_url: 'Geschäfts- und Stornobedingungen (https://-Link)',
+    accent_color: 'Akzentfarbe (#rrggbb; Kontrast zu Weiß mindestens 4,5:1; leer: Standard)',
+    require_2fa: 'Zwei-Faktor-Anmeldung für alle Benutzer verlangen',
+  },
+  providerAccount: 'Konto beim Zahlungsdienstleister',
+  providerName: 'Anbieter',
+  providerMode: 'Modus',
+  providerShopId: 'Shop-ID',
+  providerSandbox: 'Sandbox (keine echten Zahlungen)',
+  providerNone: 'Noch keines',
+  providerAccountHint:
+    'Wird auf dem Server mit payreq tenant set-provider eingerichtet; seine Schlüssel werden nie angezeigt.',
+  guestPageHeading: 'Gästeseite',
+  securityHeading: 'Sicherheit',
+  securityIntro:
+    'Die Anmeldung an diesem Backoffice. Die Zwei-Faktor-Anmeldung fragt nach dem Passwort nach einem Code aus einer App auf dem Telefon.',
+  guestPageIntro:
+    'Wird Gästen auf der Zahlungsseite und den Ergebnisseiten angezeigt, sonst nirgends. Leer: nicht angezeigt.',
+  logo: 'Logo',
+  logoHint: 'PNG, JPEG oder WebP, höchstens 200 kB (SVG wird abgelehnt: es kann Skripte enthalten).',
+  noLogo: 'Noch kein Logo.',
+  uploadLogo: 'Logo hochladen',
+  removeLogo: 'Logo entfernen',
+  currentLogo: 'Aktuelles Logo',
+};
+
+export const SETTINGS_MESSAGES: Record<ControlLanguage, SettingsMessages> = { en, fr, de };
