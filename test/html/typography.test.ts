@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ACCOUNT_MESSAGES } from '../../src/control/account/words.js';
 import { ADMIN_MESSAGES } from '../../src/control/admin/words.js';
+import { BOOKS_MESSAGES } from '../../src/control/books/words.js';
 import { BULK_MESSAGES } from '../../src/control/bulk/words.js';
 import { NEW_REQUEST_MESSAGES } from '../../src/control/new-request/words.js';
 import { EXPORT_MESSAGES } from '../../src/control/requests/export-words.js';
@@ -66,6 +67,7 @@ const CATALOGUES = {
   newRequest: NEW_REQUEST_MESSAGES,
   settings: SETTINGS_MESSAGES,
   admin: ADMIN_MESSAGES,
+  books: BOOKS_MESSAGES,
 };
 
 describe('typography of what guests and staff read', () => {

@@ -1,6 +1,7 @@
 import type { BooksIncidentRow, BooksRunSummary, InDoubtOperationRow, MisplacedMoneyRow } from '../../db/index.js';
 import { html, type SafeHtml } from '../../html/index.js';
 import { csrfField, formatAmount, formatDateTime, type PageContext, page } from '../shell/index.js';
+import { BOOKS_MESSAGES } from './words.js';
 
 export interface BooksPageData {
   incidents: readonly BooksIncidentRow[];
@@ -12,7 +13,7 @@ export interface BooksPageData {
 }
 
 const statusName = (ctx: PageContext, s: string | null) =>
-  s === null ? ctx.m.books.deleted : (ctx.m.statuses[s as keyof typeof ctx.m.statuses] ?? s);
+  s === null ? BOOKS_MESSAGES[ctx.language].deleted : (ctx.m.statuses[s as keyof typeof ctx.m.statuses] ?? s);
 
 /** The request's reference as a link to its page (a deleted one: its id, no link). */
 function requestCell(row: { payment_request_id: string; reference: string | null }): SafeHtml {
@@ -29,7 +30,7 @@ const tenantCell = (ctx: PageContext, row: { tenant_name: string | null; tenant_
 
 /** What an open disagreement asks of the hotel, one sentence per problem. */
 export function incidentActions(ctx: PageContext, i: BooksIncidentRow): string[] {
-  const b = ctx.m.books;
+  const b = BOOKS_MESSAGES[ctx.language];
   const actions: string[] = [];
   if (i.problems.includes('net_differs')) {
     const diff = formatAmount(Math.abs(i.provider_net - i.payreq_net), i.currency, ctx);
@@ -46,12 +47,12 @@ export function incidentActions(ctx: PageContext, i: BooksIncidentRow): string[]
 
 function incidentsTable(ctx: PageContext, rows: readonly BooksIncidentRow[]): SafeHtml {
   const { m } = ctx;
-  const b = m.books;
+  const b = BOOKS_MESSAGES[ctx.language];
   if (rows.length === 0) return html`<p>${b.noIncidents}</p>`;
   return html`<div class="table-wrap" tabindex="0"><table><caption>${b.incidents}</caption>
 <thead><tr><th scope="col">${m.reference}</th>${tenantHead(ctx)}<th scope="col">${m.status}</th>
 <th scope="col" class="num">${b.providerNet}</th><th scope="col" class="num">${b.payreqNet}</th><th scope="col" class="num">${b.openHolds}</th>
-<th scope="col">${b.since}</th><th scope="col">${b.need}</th></tr></thead>
+<th scope="col">${b.since}</th><th scope="col">${m.books.need}</th></tr></thead>
 <tbody>${rows.map(
     (
       i,
@@ -64,12 +65,12 @@ function incidentsTable(ctx: PageContext, rows: readonly BooksIncidentRow[]): Sa
 
 function inDoubtTable(ctx: PageContext, rows: readonly InDoubtOperationRow[], escalateHours: number): SafeHtml {
   const { m } = ctx;
-  const b = m.books;
+  const b = BOOKS_MESSAGES[ctx.language];
   if (rows.length === 0) return html`<p>${b.noInDoubt}</p>`;
   const escalated = (l: InDoubtOperationRow) => Date.now() - l.created_at.getTime() >= escalateHours * 3600_000;
   return html`<div class="table-wrap" tabindex="0"><table><caption>${b.inDoubt}</caption>
 <thead><tr><th scope="col">${b.since}</th><th scope="col">${m.reference}</th>${tenantHead(ctx)}<th scope="col">${m.kind}</th>
-<th scope="col" class="num">${m.amount}</th><th scope="col">${b.providerShows}</th><th scope="col">${b.need}</th></tr></thead>
+<th scope="col" class="num">${m.amount}</th><th scope="col">${b.providerShows}</th><th scope="col">${m.books.need}</th></tr></thead>
 <tbody>${rows.map(
     (
       l,
@@ -82,7 +83,7 @@ function inDoubtTable(ctx: PageContext, rows: readonly InDoubtOperationRow[], es
 
 /** An operation nobody could decide: the manager records what the provider's back office shows. */
 function settleForm(ctx: PageContext, l: InDoubtOperationRow, escalateHours: number): SafeHtml {
-  const b = ctx.m.books;
+  const b = BOOKS_MESSAGES[ctx.language];
   const id = `settle-${l.id}`;
   return html`<p>${b.undecided(escalateHours)}</p>
 <form method="post" action="/control/books/settle" class="settle">${csrfField(ctx)}
@@ -97,11 +98,11 @@ ${l.kind === 'hold' || l.kind === 'refund' ? html`<label for="${id}-txn">${b.set
 
 function misplacedTable(ctx: PageContext, rows: readonly MisplacedMoneyRow[]): SafeHtml {
   const { m } = ctx;
-  const b = m.books;
+  const b = BOOKS_MESSAGES[ctx.language];
   if (rows.length === 0) return html`<p>${b.noMisplaced}</p>`;
   return html`<div class="table-wrap" tabindex="0"><table><caption>${b.misplaced}</caption>
 <thead><tr><th scope="col">${m.when}</th><th scope="col">${m.reference}</th>${tenantHead(ctx)}<th scope="col">${m.kind}</th>
-<th scope="col" class="num">${m.amount}</th><th scope="col">${b.reason}</th><th scope="col">${b.need}</th></tr></thead>
+<th scope="col" class="num">${m.amount}</th><th scope="col">${b.reason}</th><th scope="col">${m.books.need}</th></tr></thead>
 <tbody>${rows.map(
     (
       l,
@@ -115,7 +116,7 @@ function runsList(
   runs: readonly BooksRunSummary[],
   tenantNames: ReadonlyMap<string, string>,
 ): SafeHtml {
-  const b = ctx.m.books;
+  const b = BOOKS_MESSAGES[ctx.language];
   if (runs.length === 0) return html`<p>${b.noCheck}</p>`;
   return html`<ul>${runs.map(
     (r) =>
@@ -129,7 +130,7 @@ function runsList(
  * hotel should do about it.
  */
 export function booksPage(ctx: PageContext, data: BooksPageData, tenantNames: ReadonlyMap<string, string>): string {
-  const b = ctx.m.books;
+  const b = BOOKS_MESSAGES[ctx.language];
   return page(ctx, {
     title: b.title,
     current: 'books',
@@ -145,12 +146,12 @@ export function booksPage(ctx: PageContext, data: BooksPageData, tenantNames: Re
 /** A request's own books incidents, open and resolved, for its detail page. */
 export function requestIncidents(ctx: PageContext, rows: readonly BooksIncidentRow[]): SafeHtml {
   const { m } = ctx;
-  const b = m.books;
+  const b = BOOKS_MESSAGES[ctx.language];
   if (rows.length === 0) return html``;
   return html`<section class="card" aria-labelledby="books-h"><h2 id="books-h">${b.title}</h2>
 <div class="table-wrap" tabindex="0"><table><caption>${b.incidents}</caption>
 <thead><tr><th scope="col">${b.since}</th><th scope="col">${m.status}</th><th scope="col" class="num">${b.providerNet}</th>
-<th scope="col" class="num">${b.payreqNet}</th><th scope="col" class="num">${b.openHolds}</th><th scope="col">${b.need}</th></tr></thead>
+<th scope="col" class="num">${b.payreqNet}</th><th scope="col" class="num">${b.openHolds}</th><th scope="col">${m.books.need}</th></tr></thead>
 <tbody>${rows.map(
     (
       i,

@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import { SettleRefused } from '../../payment-requests/index.js';
 import { flash, pageContext, tenantScope } from '../shell/index.js';
 import { booksPage } from './pages.js';
+import { BOOKS_MESSAGES } from './words.js';
 
 /** The hand settlement form; anything else is refused with the page's own message. */
 const SettleForm = Type.Object({
@@ -57,7 +58,7 @@ export async function booksRoutes(control: FastifyInstance): Promise<void> {
         tenantId: tenantScope(request, undefined),
         by: { username: request.controlUser?.username ?? null, ip: request.ip },
       });
-      flash(request, 'ok', ctx.m.books.settled);
+      flash(request, 'ok', BOOKS_MESSAGES[ctx.language].settled);
     } catch (err) {
       if (!(err instanceof SettleRefused)) throw err;
       flash(request, 'error', err.message);

@@ -1,0 +1,174 @@
+/**
+ * The words of the Books page (/control/books) and of a request's books incidents, in English,
+ * French and German. A string missing in one language is a type error. "What to do" stays in
+ * the shell's books.need: the Today page reads it too.
+ */
+import type { ControlLanguage } from '../shell/index.js';
+
+const en = {
+  title: 'Books',
+  intro:
+    'Where payreq’s books and the payment provider’s differ, or are not known yet. A check compares, for each order, the provider’s net (taken less given back) with payreq’s captured less refunded amounts, and looks for holds left open.',
+  lastCheck: 'Last checks',
+  noCheck: 'No books check has finished yet. It runs every day (job books_check), or with payreq books check.',
+  checkSummary: (since: string, orders: number, agree: number, disagree: number, inDoubt: number) =>
+    `Orders moved since ${since}: ${orders} checked, ${agree} agree, ${disagree} disagree, ${inDoubt} in doubt.`,
+  everyTenant: 'every tenant',
+  incidents: 'Open disagreements',
+  noIncidents: 'No disagreement: every order checked agrees with the provider’s books.',
+  inDoubt: 'Operations in doubt',
+  noInDoubt: 'No operation in doubt.',
+  misplaced: 'Money to give back',
+  noMisplaced: 'No money waiting to be given back.',
+  providerNet: 'Provider net',
+  payreqNet: 'payreq net',
+  openHolds: 'Open holds',
+  since: 'Since',
+  lastSeen: 'Last seen',
+  reason: 'Reason',
+  deleted: 'deleted',
+  resolved: 'Resolved',
+  agreesAgain: 'The books agree again.',
+  providerTookMore: (diff: string) =>
+    `The provider took ${diff} more than payreq counts. Look the order up in the provider’s back office: if that money should not have been taken, refund it there. The next check closes this line once the books agree.`,
+  providerHasLess: (diff: string) =>
+    `payreq counts ${diff} more than the provider holds: refunded or cancelled outside payreq, or never taken. Look the order up in the provider’s back office before any further refund, and tell the guest what really happened.`,
+  holdOpen: (status: string) =>
+    `A hold is still open at the provider although the request is “${status}”: cancel it in the provider’s back office, so the guest’s card is freed.`,
+  undecided: (hours: number) =>
+    `Undecided for more than ${hours} hours: look the order up in the provider’s back office, then record here what it shows.`,
+  providerShows: 'At the provider',
+  settleAs: 'What the provider shows',
+  settleDone: 'It happened',
+  settleRefused: 'Nothing moved (refused)',
+  settleReason: 'What you saw (kept in the audit)',
+  settleTransaction: 'The provider’s transaction, if none is shown',
+  settle: 'Record',
+  settled: 'Recorded. The request follows what you recorded.',
+  holdMissing: (status: string) =>
+    `The request is “${status}”, but its hold is not open at the provider (refused, lapsed or released there): the stay is not guaranteed. Look the order up in the provider’s back office, and ask the guest for another card if it is gone.`,
+  holdDiffers:
+    'The request’s hold is open at the provider for another amount than the request’s: look the order up in the provider’s back office before capturing.',
+  secondHold:
+    'A second hold is open at the provider beside the request’s own: payreq cancels it at its next reconciliation; if it stays, cancel it in the provider’s back office.',
+  captureDiffers:
+    'The provider shows the money on another transaction than the request’s own: look the order up in the provider’s back office.',
+  waitReconcile:
+    'The provider did not answer in time: nobody knows yet whether the money moved. Do not repeat the operation. Reconciliation settles it from the provider’s view within minutes; if it stays here for more than an hour, check that the provider account works.',
+  giveBack:
+    'Money arrived where it should not (shown on the request). payreq gives it back automatically; if it stays here, give it back in the provider’s back office.',
+};
+
+export type BooksMessages = typeof en;
+
+const fr: BooksMessages = {
+  title: 'Comptes',
+  intro:
+    'Là où les comptes de payreq et ceux du prestataire de paiement diffèrent, ou ne sont pas encore connus. Une vérification compare, pour chaque commande, le net du prestataire (encaissé moins remboursé) aux montants capturés moins remboursés de payreq, et cherche les empreintes restées ouvertes.',
+  lastCheck: 'Dernières vérifications',
+  noCheck:
+    'Aucune vérification des comptes n’est encore terminée. Elle a lieu chaque jour (tâche books_check), ou avec payreq books check.',
+  checkSummary: (since: string, orders: number, agree: number, disagree: number, inDoubt: number) =>
+    `Commandes modifiées depuis le ${since} : ${orders} vérifiées, ${agree} concordantes, ${disagree} en désaccord, ${inDoubt} incertaines.`,
+  everyTenant: 'tous les établissements',
+  incidents: 'Désaccords ouverts',
+  noIncidents: 'Aucun désaccord : chaque commande vérifiée concorde avec les comptes du prestataire.',
+  inDoubt: 'Opérations incertaines',
+  noInDoubt: 'Aucune opération incertaine.',
+  misplaced: 'Argent à rendre',
+  noMisplaced: 'Aucun montant en attente d’être rendu.',
+  providerNet: 'Net du prestataire',
+  payreqNet: 'Net payreq',
+  openHolds: 'Empreintes ouvertes',
+  since: 'Depuis',
+  lastSeen: 'Vu le',
+  reason: 'Motif',
+  deleted: 'supprimée',
+  resolved: 'Résolu le',
+  agreesAgain: 'Les comptes concordent de nouveau.',
+  providerTookMore: (diff: string) =>
+    `Le prestataire a encaissé ${diff} de plus que ce que compte payreq. Retrouvez la commande dans le back-office du prestataire : si cet argent n’aurait pas dû être pris, remboursez-le là-bas. La prochaine vérification retire cette ligne dès que les comptes concordent.`,
+  providerHasLess: (diff: string) =>
+    `payreq compte ${diff} de plus que ce que détient le prestataire : remboursé ou annulé hors de payreq, ou jamais encaissé. Vérifiez la commande dans le back-office du prestataire avant tout autre remboursement, et dites au client ce qui s’est réellement passé.`,
+  holdOpen: (status: string) =>
+    `Une empreinte est encore ouverte chez le prestataire alors que la demande est « ${status} » : annulez-la dans le back-office du prestataire pour libérer la carte du client.`,
+  undecided: (hours: number) =>
+    `Indécise depuis plus de ${hours} heures : consultez la commande dans le back-office du prestataire, puis indiquez ici ce qu’il montre.`,
+  providerShows: 'Chez le prestataire',
+  settleAs: 'Ce que montre le prestataire',
+  settleDone: 'Elle a eu lieu',
+  settleRefused: 'Rien n’a bougé (refusée)',
+  settleReason: 'Ce que vous avez vu (gardé dans le journal)',
+  settleTransaction: 'La transaction du prestataire, si aucune n’est indiquée',
+  settle: 'Enregistrer',
+  settled: 'Enregistré. La demande suit ce que vous avez indiqué.',
+  holdMissing: (status: string) =>
+    `La demande est « ${status} », mais son empreinte n’est pas ouverte chez le prestataire (refusée, expirée ou levée) : le séjour n’est pas garanti. Consultez la commande dans le back-office du prestataire et demandez une autre carte au client si elle n’y est plus.`,
+  holdDiffers:
+    'L’empreinte de la demande est ouverte chez le prestataire pour un autre montant que celui de la demande : consultez la commande dans le back-office du prestataire avant d’encaisser.',
+  secondHold:
+    'Une seconde empreinte est ouverte chez le prestataire à côté de celle de la demande : payreq l’annule à son prochain rapprochement ; si elle reste, annulez-la dans le back-office du prestataire.',
+  captureDiffers:
+    'Le prestataire montre l’argent sur une autre transaction que celle de la demande : consultez la commande dans le back-office du prestataire.',
+  waitReconcile:
+    'Le prestataire n’a pas répondu à temps : personne ne sait encore si l’argent a bougé. Ne refaites pas l’opération. La réconciliation la règle d’après le prestataire en quelques minutes ; si elle reste ici plus d’une heure, vérifiez que le compte du prestataire fonctionne.',
+  giveBack:
+    'De l’argent est arrivé là où il n’aurait pas dû (voir la demande). payreq le rend automatiquement ; s’il reste ici, rendez-le depuis le back-office du prestataire.',
+};
+
+const de: BooksMessages = {
+  title: 'Bücher',
+  intro:
+    'Wo die Bücher von payreq und die des Zahlungsanbieters voneinander abweichen oder noch nicht bekannt sind. Eine Prüfung vergleicht je Bestellung den Saldo des Anbieters (eingezogen abzüglich erstattet) mit dem von payreq (erfasst abzüglich erstattet) und sucht offen gebliebene Reservierungen.',
+  lastCheck: 'Letzte Prüfungen',
+  noCheck:
+    'Noch keine Prüfung der Bücher ist abgeschlossen. Sie läuft täglich (Job books_check) oder mit payreq books check.',
+  checkSummary: (since: string, orders: number, agree: number, disagree: number, inDoubt: number) =>
+    `Seit ${since} bewegte Bestellungen: ${orders} geprüft, ${agree} stimmen überein, ${disagree} weichen ab, ${inDoubt} ungewiss.`,
+  everyTenant: 'alle Mandanten',
+  incidents: 'Offene Abweichungen',
+  noIncidents: 'Keine Abweichung: jede geprüfte Bestellung stimmt mit den Büchern des Anbieters überein.',
+  inDoubt: 'Ungewisse Vorgänge',
+  noInDoubt: 'Kein ungewisser Vorgang.',
+  misplaced: 'Zurückzugebendes Geld',
+  noMisplaced: 'Kein Betrag wartet auf Rückgabe.',
+  providerNet: 'Saldo Anbieter',
+  payreqNet: 'Saldo payreq',
+  openHolds: 'Offene Reservierungen',
+  since: 'Seit',
+  lastSeen: 'Zuletzt gesehen',
+  reason: 'Grund',
+  deleted: 'gelöscht',
+  resolved: 'Gelöst am',
+  agreesAgain: 'Die Bücher stimmen wieder überein.',
+  providerTookMore: (diff: string) =>
+    `Der Anbieter hat ${diff} mehr eingezogen, als payreq zählt. Suchen Sie die Bestellung im Backoffice des Anbieters: Wenn dieses Geld nicht hätte eingezogen werden dürfen, erstatten Sie es dort. Die nächste Prüfung schließt diese Zeile, sobald die Bücher übereinstimmen.`,
+  providerHasLess: (diff: string) =>
+    `payreq zählt ${diff} mehr, als der Anbieter hält: außerhalb von payreq erstattet oder storniert, oder nie eingezogen. Prüfen Sie die Bestellung im Backoffice des Anbieters vor jeder weiteren Erstattung und sagen Sie dem Gast, was wirklich geschah.`,
+  holdOpen: (status: string) =>
+    `Beim Anbieter ist noch eine Reservierung offen, obwohl die Anfrage „${status}“ ist: Stornieren Sie sie im Backoffice des Anbieters, damit die Karte des Gastes frei wird.`,
+  undecided: (hours: number) =>
+    `Seit mehr als ${hours} Stunden offen: Sehen Sie die Bestellung im Backoffice des Zahlungsanbieters nach und tragen Sie hier ein, was es zeigt.`,
+  providerShows: 'Beim Anbieter',
+  settleAs: 'Was der Anbieter zeigt',
+  settleDone: 'Sie hat stattgefunden',
+  settleRefused: 'Nichts bewegt (abgelehnt)',
+  settleReason: 'Was Sie gesehen haben (im Protokoll gespeichert)',
+  settleTransaction: 'Die Transaktion des Anbieters, falls keine angegeben ist',
+  settle: 'Eintragen',
+  settled: 'Eingetragen. Die Anfrage folgt Ihrer Angabe.',
+  holdMissing: (status: string) =>
+    `Die Anfrage ist „${status}“, aber ihre Vorautorisierung ist beim Anbieter nicht offen (abgelehnt, abgelaufen oder freigegeben): Der Aufenthalt ist nicht garantiert. Sehen Sie die Bestellung im Backoffice des Anbieters nach und bitten Sie den Gast gegebenenfalls um eine andere Karte.`,
+  holdDiffers:
+    'Die Vorautorisierung der Anfrage ist beim Anbieter über einen anderen Betrag offen als die Anfrage: Sehen Sie die Bestellung im Backoffice des Anbieters nach, bevor Sie einziehen.',
+  secondHold:
+    'Neben der Vorautorisierung der Anfrage ist beim Anbieter eine zweite offen: payreq storniert sie beim nächsten Abgleich; bleibt sie, stornieren Sie sie im Backoffice des Anbieters.',
+  captureDiffers:
+    'Der Anbieter zeigt das Geld auf einer anderen Transaktion als der der Anfrage: Sehen Sie die Bestellung im Backoffice des Anbieters nach.',
+  waitReconcile:
+    'Der Anbieter hat nicht rechtzeitig geantwortet: Noch weiß niemand, ob Geld bewegt wurde. Wiederholen Sie den Vorgang nicht. Der Abgleich klärt ihn binnen Minuten anhand der Sicht des Anbieters; bleibt er länger als eine Stunde hier, prüfen Sie das Anbieterkonto.',
+  giveBack:
+    'Geld ist angekommen, wo es nicht hingehört (siehe Anfrage). payreq gibt es automatisch zurück; bleibt es hier, geben Sie es im Backoffice des Anbieters zurück.',
+};
+
+export const BOOKS_MESSAGES: Record<ControlLanguage, BooksMessages> = { en, fr, de };
