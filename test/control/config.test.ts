@@ -198,4 +198,54 @@ describe(`back office configuration: API keys and tenant settings (${ENGINE})`, 
     }
     await c.get('/control/language/en?back=/control/settings');
   });
+
+  test('a key form the page cannot send (a field twice, a label over its 100 characters): refused, nothing created', async () => {
+    const before = (await t.repos.apiKeys.list(t.tenant.tenantId)).length;
+    const cases: Record<string, string | string[]>[] = [
+      { label: ['PMS', 'PMS again'] },
+      { label: 'x'.repeat(101) },
+      { label: 'PMS', expires_at: ['2099-01-01', '2099-01-02'] },
+    ];
+    for (const fields of cases) {
+      await c.get('/control/keys');
+      const r = await c.post('/control/keys', { tenant: t.tenant.tenantId, ...fields });
+      assert.equal(r.statusCode, 422, JSON.stringify(fields));
+      assert.match(r.body, /not valid; nothing was saved/);
+    }
+    // A hotel named twice names none: as any other hotel's id, 404.
+    await c.get('/control/keys');
+    const twice = await c.post('/control/keys', { tenant: [t.tenant.tenantId, t.tenant.tenantId], label: 'PMS' });
+    assert.equal(twice.statusCode, 404);
+    assert.equal((await t.repos.apiKeys.list(t.tenant.tenantId)).length, before);
+  });
+
+  test('settings the form cannot send (a box not "on", a value twice, text over 1000 characters): each refused beside its field, nothing saved', async () => {
+    const tenantBefore = await t.repos.tenants.find(t.tenant.tenantId);
+    const refusals = (await t.repos.audit.list({ action: 'settings_changed', limit: 50 })).length;
+    await c.get('/control/settings');
+    const r = await c.post('/control/settings', {
+      name: ['Renamed', 'Renamed again'],
+      sender_email: 'desk@parc.example',
+      confirmation_email: 'yes',
+      timezone: 'Europe/Paris',
+      hold_days: '99',
+      address: 'x'.repeat(1001),
+    });
+    assert.equal(r.statusCode, 422);
+    assert.match(r.body, /id="s-name-problem" class="problem">At most 200 characters</);
+    assert.match(r.body, /id="s-confirmation_email-problem" class="problem">Must be on or off</);
+    assert.match(r.body, /id="s-address-problem" class="problem">At most 300 characters</);
+    // The domain's problems of the other fields are shown in the same answer.
+    assert.match(r.body, /id="s-hold_days-problem" class="problem">Must be a whole number from 1 to 30</);
+    assert.doesNotMatch(r.body, /s-sender_email-problem/);
+    assert.deepEqual(await t.repos.tenants.find(t.tenant.tenantId), tenantBefore, 'nothing saved');
+    const audit = await t.repos.audit.list({ action: 'settings_changed', limit: 50 });
+    assert.equal(audit.length, refusals + 1);
+    assert.equal(audit[0]?.outcome, 'refused');
+    // A hotel named twice names none: 404, and nothing saved either.
+    await c.get('/control/settings');
+    const twice = await c.post('/control/settings', { tenant: [t.tenant.tenantId, t.tenant.tenantId], name: 'X' });
+    assert.equal(twice.statusCode, 404);
+    assert.deepEqual(await t.repos.tenants.find(t.tenant.tenantId), tenantBefore);
+  });
 });

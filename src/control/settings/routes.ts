@@ -1,19 +1,99 @@
 import multipart, { type MultipartFile } from '@fastify/multipart';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
 import { apiKeys } from '../../api-keys/index.js';
 import type { Tenant } from '../../db/index.js';
-import { AppError, type FieldIssue, isIsoDate } from '../../domain/index.js';
+import { AppError, errors, type FieldIssue, isIsoDate } from '../../domain/index.js';
 import {
   MAX_LOGO_BYTES,
+  parseSettings,
   SETTING_FIELDS,
+  type SettingField,
   type SettingProblemCode,
   setTenantLogo,
   updateTenantSettings,
 } from '../../tenants/index.js';
 import type { ControlLanguage } from '../shell/index.js';
-import { audit, controlNotFound, field, flash, pageContext, tenantScope, user } from '../shell/index.js';
+import { audit, controlNotFound, Form, flash, invalidFields, pageContext, tenantScope, user } from '../shell/index.js';
 import { confirmRevokePage, keysPage, settingsPage } from './pages.js';
 import { SETTING_PROBLEMS } from './setting-problems.js';
+
+/**
+ * The hotel a page or a form names (a superuser's choice; a hotel user's own, or nothing).
+ * Longer than an id, or sent twice, it names none the user may see: 404, as tenantScope answers.
+ */
+const TenantField = Type.Optional(Type.String({ maxLength: 64 }));
+const TenantQuery = Type.Object({ tenant: TenantField });
+/** A form whose only field is the hotel (the hidden one of every form here). */
+const TenantForm = Type.Object({ tenant: TenantField, _csrf: Form.csrf });
+
+/** A new API key: its label (the input's maxlength) and an optional expiry day (YYYY-MM-DD). */
+const KeyForm = Type.Object({
+  tenant: TenantField,
+  label: Form.text(100),
+  expires_at: Form.optionalText(10),
+  _csrf: Form.csrf,
+});
+const KeyParams = Type.Object({ prefix: Type.String({ maxLength: 64 }) });
+const KeyActionParams = Type.Object({
+  prefix: Type.String({ maxLength: 64 }),
+  // Spelled out: Form.choice's values are typed never (its Union of a mapped array).
+  action: Type.Union([Type.Literal('disable'), Type.Literal('enable'), Type.Literal('revoke')]),
+});
+
+/**
+ * The logo form, multipart: its text fields, and the file as readUpload leaves it (checked by
+ * isUpload, then by setTenantLogo: the schema cannot describe a Buffer).
+ */
+const LogoForm = Type.Object({ tenant: TenantField, _csrf: Form.csrf, logo: Type.Optional(Type.Unknown()) });
+
+/**
+ * A setting as the form sends it: a ticked box "on" (an unticked one nothing), any other
+ * setting text up to SETTING_TEXT characters, more than any setting holds (what it must be
+ * beyond that is parseSetting's, whose words the page shows as the CLI's).
+ */
+const SETTING_TEXT = 1000;
+const settingValue = (f: SettingField) =>
+  f.kind === 'boolean' ? Type.Optional(Type.Literal('on')) : Form.optionalText(SETTING_TEXT);
+const settingValues: Record<string, ReturnType<typeof settingValue>> = Object.fromEntries(
+  SETTING_FIELDS.map((f) => [f.name, settingValue(f)]),
+);
+const SettingsForm = Type.Object({
+  ...settingValues,
+  tenant: TenantField,
+  boolean_fields: Form.optionalText(SETTING_TEXT),
+  _csrf: Form.csrf,
+});
+
+/** A setting the schema refused (sent twice, far too long, a box not "on"), worded as its kind's problem. */
+const SCHEMA_PROBLEM: Record<SettingField['kind'], SettingProblemCode> = {
+  text: 'too_long',
+  email: 'email',
+  boolean: 'on_or_off',
+  integer: 'whole_number',
+  timezone: 'time_zone',
+  url: 'https_url',
+  phone: 'phone',
+  colour: 'hex_colour',
+  language: 'language',
+};
+
+/**
+ * The fields a request's schema refused, for a handler that answers them itself: every route
+ * here has attachValidation, so the sign-in, role and CSRF checks (preHandler hooks) still come
+ * first, as they did before the schemas. A refused path or hotel names nothing the user may see
+ * (404, as an unknown key or another hotel's id); a body refused as a whole (none at all) is the
+ * error page's 422.
+ */
+function refusedFields(request: FastifyRequest): Set<string> {
+  const err = request.validationError;
+  if (!err) return new Set();
+  const fields = invalidFields(request);
+  if (err.validationContext === 'params' || fields.has('tenant')) throw controlNotFound();
+  if (fields.size === 0) throw err;
+  return fields;
+}
 
 const KEY_AUDIT = { disable: 'key_disabled', enable: 'key_enabled', revoke: 'key_revoked' } as const;
 const send = (reply: FastifyReply, body: string, status = 200) =>
@@ -54,14 +134,25 @@ async function configTenant(request: FastifyRequest, named: unknown): Promise<{ 
   return { tenant, tenants };
 }
 
-export async function configRoutes(control: FastifyInstance): Promise<void> {
+export async function configRoutes(instance: FastifyInstance): Promise<void> {
+  const control = instance.withTypeProvider<TypeBoxTypeProvider>();
   const { payreq } = control;
   const keys = apiKeys(payreq.repos, (prefix) => payreq.auth.forget(prefix));
-  const tenantOf = (request: FastifyRequest) =>
-    field(request.body, 'tenant') ?? (request.query as { tenant?: string }).tenant;
+  // The settings page, again with what was typed and what is wrong with it (422).
+  const settingsAgain = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    p: Omit<Parameters<typeof settingsPage>[1], 'webhooks' | 'providerAccount'>,
+  ) => {
+    const ctx = await pageContext(request, reply);
+    const webhooks = await payreq.repos.webhooks.listEndpoints(p.tenant.id);
+    const providerAccount = await payreq.repos.providerAccounts.find(p.tenant.id);
+    return send(reply, settingsPage(ctx, { ...p, webhooks, providerAccount }), 422);
+  };
 
-  control.get('/keys', async (request, reply) => {
-    const { tenant, tenants } = await configTenant(request, tenantOf(request));
+  control.get('/keys', { schema: { querystring: TenantQuery }, attachValidation: true }, async (request, reply) => {
+    refusedFields(request);
+    const { tenant, tenants } = await configTenant(request, request.query.tenant);
     // The full key exists in the session for this one page view, then is dropped for good.
     const fresh = request.session.get('newKey');
     if (fresh) request.session.set('newKey', undefined);
@@ -71,74 +162,84 @@ export async function configRoutes(control: FastifyInstance): Promise<void> {
     return send(reply, keysPage(ctx, { tenant, tenants, keys: list, newKey }));
   });
 
-  control.post('/keys', async (request, reply) => {
-    const { tenant, tenants } = await configTenant(request, tenantOf(request));
-    const ctx = await pageContext(request, reply);
-    const label = (field(request.body, 'label') ?? '').trim();
-    const expiry = (field(request.body, 'expires_at') ?? '').trim();
-    // A day that exists, or none: 9999-99-99 passed a pattern check and reached the database.
-    const expiresAt = expiry === '' ? null : isIsoDate(expiry) ? new Date(`${expiry}T00:00:00Z`) : undefined;
-    const back = `/control/keys?tenant=${tenant.id}`;
-    if (
-      label === '' ||
-      label.length > 100 ||
-      expiresAt === undefined ||
-      (expiresAt && expiresAt.getTime() <= Date.now())
-    ) {
-      // The form again, with what is wrong, and nothing created: a 422 like every other form.
-      const list = await keys.list(tenant.id);
-      const shown = { ...ctx, flash: { kind: 'error' as const, text: ctx.m.invalid } };
-      return send(reply, keysPage(shown, { tenant, tenants, keys: list }), 422);
-    }
-    const { key, summary } = await keys.create({ tenantId: tenant.id, label, expiresAt });
-    request.session.set('newKey', { prefix: summary.prefix, key });
-    await audit(request, {
-      tenantId: tenant.id,
-      action: 'key_created',
-      target: summary.prefix,
-      outcome: 'ok',
-      detail: { label },
-    });
-    return reply.redirect(back, 303);
-  });
-
-  control.get('/keys/:prefix/confirm-revoke', async (request, reply) => {
-    const scope = tenantScope(request, undefined);
-    const key = await keys.find((request.params as { prefix: string }).prefix, scope).catch(() => {
-      throw controlNotFound();
-    });
-    return send(reply, confirmRevokePage(await pageContext(request, reply), key));
-  });
-
-  control.post('/keys/:prefix/:action', async (request, reply) => {
-    const { prefix, action } = request.params as { prefix: string; action: string };
-    if (action !== 'disable' && action !== 'enable' && action !== 'revoke') throw controlNotFound();
-    const scope = tenantScope(request, undefined);
-    const key = await keys.find(prefix, scope).catch(() => {
-      throw controlNotFound();
-    });
-    const ctx = await pageContext(request, reply);
-    try {
-      await keys[action](key.prefix, scope);
-      await audit(request, { tenantId: key.tenant_id, action: KEY_AUDIT[action], target: key.prefix, outcome: 'ok' });
-      flash(request, 'ok', ctx.m.done);
-    } catch (err) {
-      if (!(err instanceof AppError)) throw err;
+  control.post(
+    '/keys',
+    { schema: { body: KeyForm, querystring: TenantQuery }, attachValidation: true },
+    async (request, reply) => {
+      const refused = refusedFields(request).size > 0;
+      const { tenant, tenants } = await configTenant(request, request.body.tenant ?? request.query.tenant);
+      const ctx = await pageContext(request, reply);
+      const label = refused ? '' : request.body.label.trim();
+      const expiry = refused ? '' : (request.body.expires_at ?? '').trim();
+      // A day that exists, or none: 9999-99-99 passed a pattern check and reached the database.
+      const expiresAt = expiry === '' ? null : isIsoDate(expiry) ? new Date(`${expiry}T00:00:00Z`) : undefined;
+      const back = `/control/keys?tenant=${tenant.id}`;
+      if (refused || label === '' || expiresAt === undefined || (expiresAt && expiresAt.getTime() <= Date.now())) {
+        // The form again, with what is wrong, and nothing created: a 422 like every other form.
+        const list = await keys.list(tenant.id);
+        const shown = { ...ctx, flash: { kind: 'error' as const, text: ctx.m.invalid } };
+        return send(reply, keysPage(shown, { tenant, tenants, keys: list }), 422);
+      }
+      const { key, summary } = await keys.create({ tenantId: tenant.id, label, expiresAt });
+      request.session.set('newKey', { prefix: summary.prefix, key });
       await audit(request, {
-        tenantId: key.tenant_id,
-        action: KEY_AUDIT[action],
-        target: key.prefix,
-        outcome: 'refused',
-        detail: { reason: err.message },
+        tenantId: tenant.id,
+        action: 'key_created',
+        target: summary.prefix,
+        outcome: 'ok',
+        detail: { label },
       });
-      flash(request, 'error', `${ctx.m.refused}: ${err.message}`);
-    }
-    return reply.redirect(`/control/keys?tenant=${key.tenant_id}`, 303);
-  });
+      return reply.redirect(back, 303);
+    },
+  );
+
+  control.get(
+    '/keys/:prefix/confirm-revoke',
+    { schema: { params: KeyParams, querystring: TenantQuery }, attachValidation: true },
+    async (request, reply) => {
+      refusedFields(request);
+      const scope = tenantScope(request, undefined);
+      const key = await keys.find(request.params.prefix, scope).catch(() => {
+        throw controlNotFound();
+      });
+      return send(reply, confirmRevokePage(await pageContext(request, reply), key));
+    },
+  );
+
+  control.post(
+    '/keys/:prefix/:action',
+    { schema: { params: KeyActionParams, body: TenantForm }, attachValidation: true },
+    async (request, reply) => {
+      refusedFields(request);
+      const { prefix, action } = request.params;
+      const scope = tenantScope(request, undefined);
+      const key = await keys.find(prefix, scope).catch(() => {
+        throw controlNotFound();
+      });
+      const ctx = await pageContext(request, reply);
+      try {
+        await keys[action](key.prefix, scope);
+        await audit(request, { tenantId: key.tenant_id, action: KEY_AUDIT[action], target: key.prefix, outcome: 'ok' });
+        flash(request, 'ok', ctx.m.done);
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        await audit(request, {
+          tenantId: key.tenant_id,
+          action: KEY_AUDIT[action],
+          target: key.prefix,
+          outcome: 'refused',
+          detail: { reason: err.message },
+        });
+        flash(request, 'error', `${ctx.m.refused}: ${err.message}`);
+      }
+      return reply.redirect(`/control/keys?tenant=${key.tenant_id}`, 303);
+    },
+  );
 
   // The one multipart form of the back office, in a context of its own: every other form stays
   // urlencoded only. CSRF and the sign-in check still run (hooks of the parent), after parsing.
-  await control.register(async (uploads) => {
+  await control.register(async (instance) => {
+    const uploads = instance.withTypeProvider<TypeBoxTypeProvider>();
     await uploads.register(multipart, {
       attachFieldsToBody: 'keyValues',
       onFile: readUpload,
@@ -156,123 +257,128 @@ export async function configRoutes(control: FastifyInstance): Promise<void> {
       const clientError = err instanceof AppError || (err.statusCode !== undefined && err.statusCode < 500);
       throw parsed.has(request) || clientError ? err : invalidUpload();
     });
-    uploads.post('/settings/logo', async (request, reply) => {
-      const { tenant, tenants } = await configTenant(request, tenantOf(request));
-      const upload = (request.body as Record<string, unknown> | undefined)?.logo;
-      // No file chosen reaches here as an empty part (or none): refused by the same check, "empty".
-      // A file cut at the limit keeps one byte too many, which is how it is refused as too big.
-      const bytes = isUpload(upload) ? upload.bytes : Buffer.alloc(0);
-      try {
-        const { changed } = await setTenantLogo(payreq.repos, tenant.id, bytes);
-        await audit(request, {
-          tenantId: tenant.id,
-          action: 'logo_changed',
-          target: tenant.id,
-          outcome: 'ok',
-          detail: { changed, bytes: bytes.length },
-        });
-        flash(request, 'ok', (await pageContext(request, reply)).m.saved);
-        return reply.redirect(`/control/settings?tenant=${tenant.id}`, 303);
-      } catch (err) {
-        if (!(err instanceof AppError) || err.code !== 'validation_failed') throw err;
-        const problem = ((err.extra.details ?? []) as { message: string }[])[0]?.message ?? err.message;
-        await audit(request, {
-          tenantId: tenant.id,
-          action: 'logo_changed',
-          target: tenant.id,
-          outcome: 'refused',
-          detail: { problem },
-        });
-        const ctx = await pageContext(request, reply);
-        const webhooks = await payreq.repos.webhooks.listEndpoints(tenant.id);
-        const providerAccount = await payreq.repos.providerAccounts.find(tenant.id);
-        return send(
-          reply,
-          settingsPage(ctx, { tenant, tenants, logoProblem: problem, webhooks, providerAccount }),
-          422,
-        );
-      }
-    });
+    uploads.post(
+      '/settings/logo',
+      { schema: { body: LogoForm, querystring: TenantQuery }, attachValidation: true },
+      async (request, reply) => {
+        refusedFields(request);
+        const { tenant, tenants } = await configTenant(request, request.body.tenant ?? request.query.tenant);
+        const upload = request.body.logo;
+        // No file chosen reaches here as an empty part (or none): refused by the same check, "empty".
+        // A file cut at the limit keeps one byte too many, which is how it is refused as too big.
+        const bytes = isUpload(upload) ? upload.bytes : Buffer.alloc(0);
+        try {
+          const { changed } = await setTenantLogo(payreq.repos, tenant.id, bytes);
+          await audit(request, {
+            tenantId: tenant.id,
+            action: 'logo_changed',
+            target: tenant.id,
+            outcome: 'ok',
+            detail: { changed, bytes: bytes.length },
+          });
+          flash(request, 'ok', (await pageContext(request, reply)).m.saved);
+          return reply.redirect(`/control/settings?tenant=${tenant.id}`, 303);
+        } catch (err) {
+          if (!(err instanceof AppError) || err.code !== 'validation_failed') throw err;
+          const problem = ((err.extra.details ?? []) as { message: string }[])[0]?.message ?? err.message;
+          await audit(request, {
+            tenantId: tenant.id,
+            action: 'logo_changed',
+            target: tenant.id,
+            outcome: 'refused',
+            detail: { problem },
+          });
+          return settingsAgain(request, reply, { tenant, tenants, logoProblem: problem });
+        }
+      },
+    );
   });
 
-  control.post('/settings/logo/remove', async (request, reply) => {
-    const { tenant } = await configTenant(request, tenantOf(request));
-    const { changed } = await setTenantLogo(payreq.repos, tenant.id, null);
-    await audit(request, {
-      tenantId: tenant.id,
-      action: 'logo_removed',
-      target: tenant.id,
-      outcome: 'ok',
-      detail: { changed },
-    });
-    const ctx = await pageContext(request, reply);
-    flash(request, 'ok', ctx.m.saved);
-    return reply.redirect(`/control/settings?tenant=${tenant.id}`, 303);
-  });
-
-  control.get('/settings', async (request, reply) => {
-    const { tenant, tenants } = await configTenant(request, tenantOf(request));
-    const webhooks = await payreq.repos.webhooks.listEndpoints(tenant.id);
-    const providerAccount = await payreq.repos.providerAccounts.find(tenant.id);
-    return send(reply, settingsPage(await pageContext(request, reply), { tenant, tenants, webhooks, providerAccount }));
-  });
-
-  control.post('/settings', async (request, reply) => {
-    const { tenant, tenants } = await configTenant(request, tenantOf(request));
-    // A checkbox left unticked sends nothing: every boolean on the form is given. A field the
-    // post does not carry at all (a page from before the setting existed) leaves it unchanged;
-    // an input the browser sends empty clears a nullable setting.
-    const raw: Record<string, string | boolean> = {};
-    for (const f of SETTING_FIELDS) {
-      const v = field(request.body, f.name);
-      if (f.kind === 'boolean') raw[f.name] = v === 'on';
-      else if (v !== undefined) raw[f.name] = v;
-    }
-    try {
-      const { changed, after } = await updateTenantSettings(payreq.repos, tenant.id, raw);
-      // The API's next call with this tenant's keys sees the new settings.
-      payreq.auth.forgetTenant(tenant.id);
+  control.post(
+    '/settings/logo/remove',
+    { schema: { body: TenantForm, querystring: TenantQuery }, attachValidation: true },
+    async (request, reply) => {
+      refusedFields(request);
+      const { tenant } = await configTenant(request, request.body.tenant ?? request.query.tenant);
+      const { changed } = await setTenantLogo(payreq.repos, tenant.id, null);
       await audit(request, {
         tenantId: tenant.id,
-        action: 'settings_changed',
+        action: 'logo_removed',
         target: tenant.id,
         outcome: 'ok',
         detail: { changed },
       });
       const ctx = await pageContext(request, reply);
       flash(request, 'ok', ctx.m.saved);
-      return reply.redirect(`/control/settings?tenant=${after.id}`, 303);
-    } catch (err) {
-      if (!(err instanceof AppError) || err.code !== 'validation_failed') throw err;
-      const details = (err.extra.details ?? []) as FieldIssue[];
-      const problems = Object.fromEntries(details.map((d) => [d.field, d.message]));
-      const ctx = await pageContext(request, reply);
-      const worded = Object.fromEntries(
-        details.map((d) => [d.field, settingProblemText(ctx.language, d, String(raw[d.field] ?? ''))]),
-      );
-      await audit(request, {
-        tenantId: tenant.id,
-        action: 'settings_changed',
-        target: tenant.id,
-        outcome: 'refused',
-        detail: { problems },
-      });
-      const webhooks = await payreq.repos.webhooks.listEndpoints(tenant.id);
-      const providerAccount = await payreq.repos.providerAccounts.find(tenant.id);
-      return send(
-        reply,
-        settingsPage(ctx, {
-          tenant,
-          tenants,
-          values: raw,
-          problems: worded,
-          webhooks,
-          providerAccount,
-        }),
-        422,
-      );
-    }
+      return reply.redirect(`/control/settings?tenant=${tenant.id}`, 303);
+    },
+  );
+
+  control.get('/settings', { schema: { querystring: TenantQuery }, attachValidation: true }, async (request, reply) => {
+    refusedFields(request);
+    const { tenant, tenants } = await configTenant(request, request.query.tenant);
+    const webhooks = await payreq.repos.webhooks.listEndpoints(tenant.id);
+    const providerAccount = await payreq.repos.providerAccounts.find(tenant.id);
+    return send(reply, settingsPage(await pageContext(request, reply), { tenant, tenants, webhooks, providerAccount }));
   });
+
+  control.post(
+    '/settings',
+    { schema: { body: SettingsForm, querystring: TenantQuery }, attachValidation: true },
+    async (request, reply) => {
+      const refused = refusedFields(request);
+      const { tenant, tenants } = await configTenant(request, request.body.tenant ?? request.query.tenant);
+      // A checkbox left unticked sends nothing: every boolean on the form is given. A field the
+      // post does not carry at all (a page from before the setting existed) leaves it unchanged;
+      // an input the browser sends empty clears a nullable setting. A value the schema refused
+      // is not read: it is a problem beside its field, with the domain's problems of the others.
+      const given: Readonly<Record<string, string | undefined>> = request.body;
+      const raw: Record<string, string | boolean> = {};
+      const schemaIssues: FieldIssue[] = [];
+      for (const f of SETTING_FIELDS) {
+        const code = SCHEMA_PROBLEM[f.kind];
+        if (refused.has(f.name)) {
+          schemaIssues.push({ field: f.name, code, message: SETTING_PROBLEMS.en[code](f, '') });
+          continue;
+        }
+        const v = given[f.name];
+        if (f.kind === 'boolean') raw[f.name] = v === 'on';
+        else if (v !== undefined) raw[f.name] = v;
+      }
+      try {
+        if (schemaIssues.length > 0) throw errors.validation([...schemaIssues, ...parseSettings(raw).issues]);
+        const { changed, after } = await updateTenantSettings(payreq.repos, tenant.id, raw);
+        // The API's next call with this tenant's keys sees the new settings.
+        payreq.auth.forgetTenant(tenant.id);
+        await audit(request, {
+          tenantId: tenant.id,
+          action: 'settings_changed',
+          target: tenant.id,
+          outcome: 'ok',
+          detail: { changed },
+        });
+        const ctx = await pageContext(request, reply);
+        flash(request, 'ok', ctx.m.saved);
+        return reply.redirect(`/control/settings?tenant=${after.id}`, 303);
+      } catch (err) {
+        if (!(err instanceof AppError) || err.code !== 'validation_failed') throw err;
+        const details = (err.extra.details ?? []) as FieldIssue[];
+        const problems = Object.fromEntries(details.map((d) => [d.field, d.message]));
+        const ctx = await pageContext(request, reply);
+        const worded = Object.fromEntries(
+          details.map((d) => [d.field, settingProblemText(ctx.language, d, String(raw[d.field] ?? ''))]),
+        );
+        await audit(request, {
+          tenantId: tenant.id,
+          action: 'settings_changed',
+          target: tenant.id,
+          outcome: 'refused',
+          detail: { problems },
+        });
+        return settingsAgain(request, reply, { tenant, tenants, values: raw, problems: worded });
+      }
+    },
+  );
 }
 
 /** A setting's problem in the reader's language (the audit keeps the English the CLI shows). */
