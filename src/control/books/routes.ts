@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { SettleRefused } from '../../payment-requests/index.js';
-import { flash, pageContext, tenantScope } from '../shell/index.js';
+import { controlNotFound, flash, pageContext, tenantScope } from '../shell/index.js';
 import { booksPage } from './pages.js';
 import { BOOKS_MESSAGES } from './words.js';
 
@@ -15,14 +15,20 @@ const SettleForm = Type.Object({
   _csrf: Type.Optional(Type.String()),
 });
 
+/** The hotel a superuser looks at; longer than an id or sent twice, it names none (404, as tenantScope answers). */
+const BooksQuery = Type.Object({ tenant: Type.Optional(Type.String({ maxLength: 64 })) });
+
 /** Rows a section of the Books page shows at most: the oldest first, they are the ones to act on. */
 const SECTION_LIMIT = 200;
 
 /** The Books page: every tenant's for a superuser (or the one named by ?tenant=), a tenant user's own. */
-export async function booksRoutes(control: FastifyInstance): Promise<void> {
+export async function booksRoutes(instance: FastifyInstance): Promise<void> {
+  const control = instance.withTypeProvider<TypeBoxTypeProvider>();
   const { payreq } = control;
-  control.get('/books', async (request, reply) => {
-    const tenantId = tenantScope(request, (request.query as { tenant?: unknown }).tenant);
+  // attachValidation: the sign-in and role checks (preHandler hooks) still come first.
+  control.get('/books', { schema: { querystring: BooksQuery }, attachValidation: true }, async (request, reply) => {
+    if (request.validationError) throw controlNotFound();
+    const tenantId = tenantScope(request, request.query.tenant);
     const books = payreq.repos.books;
     const [incidents, inDoubt, misplaced, runs, tenants] = await Promise.all([
       books.openIncidents(tenantId, SECTION_LIMIT),
@@ -40,8 +46,7 @@ export async function booksRoutes(control: FastifyInstance): Promise<void> {
   });
 
   // An operation nobody could decide, settled by a manager (or a superuser) as the provider shows it.
-  const typed = control.withTypeProvider<TypeBoxTypeProvider>();
-  typed.post('/books/settle', { schema: { body: SettleForm }, attachValidation: true }, async (request, reply) => {
+  control.post('/books/settle', { schema: { body: SettleForm }, attachValidation: true }, async (request, reply) => {
     const ctx = await pageContext(request, reply);
     if (request.validationError) {
       flash(request, 'error', ctx.m.invalid);
