@@ -119,4 +119,48 @@ describe(`back office for superusers: tenants, users, schedules, audit (${ENGINE
     const byUser = await root.get('/control/audit?username=newdesk');
     assert.ok(byUser.body.includes('<td>newdesk</td>') && !byUser.body.includes('<td>root</td>'));
   });
+
+  test('hotel, user and schedule forms the pages cannot send (a field twice, a box not "on"): the page again with its message, nothing changed', async () => {
+    await root.get('/control/tenants');
+    const hotels = (await t.repos.tenants.list()).length;
+    const twiceNamed = await root.post('/control/tenants', { name: ['Twice', 'Twice'], timezone: 'Europe/Paris' });
+    assert.equal(twiceNamed.statusCode, 422);
+    assert.match(
+      twiceNamed.body,
+      /<div class="flash error" role="alert"><p>Some values are not valid; nothing was saved\.<\/p>/,
+    );
+    assert.equal((await t.repos.tenants.list()).length, hotels);
+
+    await root.get('/control/users');
+    const people = (await t.repos.adminUsers.roles({ tenantId: t.tenant.tenantId })).length;
+    const twiceRole = await root.post('/control/users', {
+      username: 'twicerole',
+      password: 'correct horse battery staple',
+      tenant: t.tenant.tenantId,
+      role: ['viewer', 'manager'],
+    });
+    assert.equal(twiceRole.statusCode, 422);
+    assert.match(twiceRole.body, /Some values are not valid; nothing was saved\./);
+    assert.equal((await t.repos.adminUsers.roles({ tenantId: t.tenant.tenantId })).length, people);
+    // A hotel named twice names none: 404, as a hotel id that is not one.
+    const twiceHotel = await root.post('/control/users', {
+      username: 'twicehotel',
+      password: 'correct horse battery staple',
+      tenant: [t.tenant.tenantId, t.tenant.tenantId],
+    });
+    assert.equal(twiceHotel.statusCode, 404);
+
+    await root.get('/control/schedules');
+    const before = await t.repos.schedules.get('purge_events');
+    const notOn = await root.post('/control/schedules/purge_events', {
+      cron: '15 3 * * *',
+      timezone: 'Europe/Paris',
+      enabled: 'yes',
+    });
+    assert.equal(notOn.statusCode, 422);
+    assert.match(notOn.body, /Some values are not valid; nothing was saved\./);
+    assert.deepEqual(await t.repos.schedules.get('purge_events'), before);
+    // An action no page offers on a user: 404, as before.
+    assert.equal((await root.post('/control/users/root/promote', {})).statusCode, 404);
+  });
 });

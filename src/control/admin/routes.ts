@@ -1,4 +1,6 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
 import { adminUsers, normaliseUsername, scryptParams, twoFactor } from '../../admin-users/index.js';
 import { AppError, addDays, isIsoDate, midnightIn } from '../../domain/index.js';
 import { cronProblem, nextRunAfter, runUnderLease, SCHEDULED_JOBS } from '../../jobs/index.js';
@@ -7,8 +9,9 @@ import { ACCOUNT_MESSAGES, issueText, userSessions } from '../account/index.js';
 import {
   audit,
   controlNotFound,
-  field,
+  Form,
   flash,
+  invalidFields,
   isUuid,
   pageContext,
   renewCsrfSecret,
@@ -23,9 +26,70 @@ const send = (reply: FastifyReply, body: string, status = 200) =>
 
 const AUDIT_PAGE = 100;
 
-const USER_ACTIONS = new Set(['disable', 'enable', 'end-sessions', 'reset-2fa']);
+/**
+ * The forms' fields are optional text with bounds no page of theirs reaches: what a name, a
+ * zone, a username or a cron must be is the domain's (parseSetting, adminUsers, cronProblem),
+ * whose messages the pages show as before. The schema refuses what no form sends (a field
+ * twice, a value far too long), answered with the page's own message.
+ */
+const TenantForm = Type.Object({ name: Form.optionalText(1000), timezone: Form.optionalText(200), _csrf: Form.csrf });
+const UserForm = Type.Object({
+  username: Form.optionalText(200),
+  // Longer than adminUsers' own limit (1024), which words a long password itself.
+  password: Form.optionalText(4096),
+  tenant: Form.optionalText(64),
+  role: Form.optionalText(64),
+  _csrf: Form.csrf,
+});
+const UserParams = Type.Object({ username: Type.String({ maxLength: 200 }) });
+const UserActionParams = Type.Object({
+  username: Type.String({ maxLength: 200 }),
+  // Spelled out: Form.choice's values are typed never (its Union of a mapped array).
+  action: Type.Union([
+    Type.Literal('disable'),
+    Type.Literal('enable'),
+    Type.Literal('end-sessions'),
+    Type.Literal('reset-2fa'),
+  ]),
+});
+const JobParams = Type.Object({ job: Type.String({ maxLength: 100 }) });
+/** A ticked box sends "on", an unticked one nothing. */
+const ScheduleForm = Type.Object({
+  cron: Form.optionalText(200),
+  timezone: Form.optionalText(200),
+  enabled: Type.Optional(Type.Literal('on')),
+  _csrf: Form.csrf,
+});
+const CsrfOnly = Type.Object({ _csrf: Form.csrf });
+/** The audit's filters: read leniently as before (a date that is none is no filter), bounded. */
+const AuditFilters = Type.Object({
+  tenant: Form.optionalText(64),
+  action: Form.optionalText(100),
+  username: Form.optionalText(200),
+  reference: Form.optionalText(200),
+  from: Form.optionalText(100),
+  to: Form.optionalText(100),
+  before: Form.optionalText(100),
+});
 
-export async function adminRoutes(control: FastifyInstance): Promise<void> {
+/**
+ * The fields a request's schema refused, for a handler that answers them itself: every route
+ * here has attachValidation, so the sign-in, role and CSRF checks (preHandler hooks) still come
+ * first, as they did before the schemas. A refused path or hotel names nothing there is (404,
+ * as an unknown user, job or hotel id); a body refused as a whole (none at all) is the error
+ * page's 422. `others`: what the route does with any other refusal (default: the error page).
+ */
+function refusedFields(request: FastifyRequest, others: 'answer' | 'error' = 'error'): boolean {
+  const err = request.validationError;
+  if (!err) return false;
+  const fields = invalidFields(request);
+  if (err.validationContext === 'params' || fields.has('tenant')) throw controlNotFound();
+  if (fields.size === 0 || others === 'error') throw err;
+  return true;
+}
+
+export async function adminRoutes(instance: FastifyInstance): Promise<void> {
+  const control = instance.withTypeProvider<TypeBoxTypeProvider>();
   const { payreq } = control;
   const users = adminUsers(payreq.repos, scryptParams(payreq.config.passwordHashCost));
 
@@ -33,11 +97,15 @@ export async function adminRoutes(control: FastifyInstance): Promise<void> {
     return send(reply, tenantsPage(await pageContext(request, reply), await payreq.repos.tenants.list()));
   });
 
-  control.post('/tenants', async (request, reply) => {
+  control.post('/tenants', { schema: { body: TenantForm }, attachValidation: true }, async (request, reply) => {
+    if (refusedFields(request, 'answer')) {
+      const ctx = await pageContext(request, reply);
+      return send(reply, tenantsPage(ctx, await payreq.repos.tenants.list(), [ctx.m.invalid]), 422);
+    }
     const nameField = SETTING_FIELDS.find((f) => f.name === 'name');
     const zoneField = SETTING_FIELDS.find((f) => f.name === 'timezone');
-    const name = nameField ? parseSetting(nameField, field(request.body, 'name') ?? '') : { problem: '' };
-    const zone = zoneField ? parseSetting(zoneField, field(request.body, 'timezone') ?? '') : { problem: '' };
+    const name = nameField ? parseSetting(nameField, request.body.name ?? '') : { problem: '' };
+    const zone = zoneField ? parseSetting(zoneField, request.body.timezone ?? '') : { problem: '' };
     if ('problem' in name || 'problem' in zone) {
       const ctx = await pageContext(request, reply);
       const w = ADMIN_MESSAGES[ctx.language];
@@ -57,16 +125,21 @@ export async function adminRoutes(control: FastifyInstance): Promise<void> {
     return send(reply, usersPage(ctx, await users.list(), await payreq.repos.tenants.list()));
   });
 
-  control.post('/users', async (request, reply) => {
-    const tenant = field(request.body, 'tenant') ?? '';
-    const role = field(request.body, 'role') ?? 'viewer';
+  control.post('/users', { schema: { body: UserForm }, attachValidation: true }, async (request, reply) => {
+    const refused = refusedFields(request, 'answer');
     const ctx = await pageContext(request, reply);
+    const again = async (issues: string[]) =>
+      send(reply, usersPage(ctx, await users.list(), await payreq.repos.tenants.list(), issues), 422);
+    if (refused) return again([ctx.m.invalid]);
+    const tenant = request.body.tenant ?? '';
+    const role = request.body.role ?? 'viewer';
+    const username = request.body.username ?? '';
     try {
       if (tenant !== '' && !isUuid(tenant)) throw controlNotFound();
       const tenantId = tenant === '' ? null : tenant.toLowerCase();
       const created = await users.create({
-        username: field(request.body, 'username') ?? '',
-        password: field(request.body, 'password') ?? '',
+        username,
+        password: request.body.password ?? '',
         grants: tenantId === null ? [] : [{ tenantId, role }],
       });
       await audit(request, {
@@ -82,82 +155,86 @@ export async function adminRoutes(control: FastifyInstance): Promise<void> {
       if (!(err instanceof AppError) || err.httpStatus === 404) throw err;
       // In the page's language: each problem by its code, never the command line's English.
       const details = (err.extra.details as { code?: string }[] | undefined) ?? [];
-      const issues =
+      return again(
         err.code === 'username_taken'
-          ? [
-              ACCOUNT_MESSAGES[ctx.language].usernameTaken(
-                String(field(request.body, 'username') ?? '')
-                  .trim()
-                  .toLowerCase(),
-              ),
-            ]
+          ? [ACCOUNT_MESSAGES[ctx.language].usernameTaken(username.trim().toLowerCase())]
           : details.length > 0
             ? details.map((d) => issueText(ctx.m, d.code ?? ''))
-            : [ctx.m.invalid];
-      return send(reply, usersPage(ctx, await users.list(), await payreq.repos.tenants.list(), issues), 422);
+            : [ctx.m.invalid],
+      );
     }
   });
 
-  control.get('/users/:username', async (request, reply) => {
-    const name = normaliseUsername((request.params as { username: string }).username);
-    const found = (await users.list()).find((u) => u.username === name);
-    if (!found) throw controlNotFound();
-    const [state, sessions] = await Promise.all([
-      twoFactor(payreq.repos, payreq.secretKeys).state(found.id),
-      userSessions(payreq.repos, found.id, control.controlNow(), request.session.sessionId),
-    ]);
-    const ctx = await pageContext(request, reply);
-    return send(reply, userPage(ctx, { user: found, twoFactor: state.state, sessions }));
-  });
+  control.get(
+    '/users/:username',
+    { schema: { params: UserParams }, attachValidation: true },
+    async (request, reply) => {
+      refusedFields(request);
+      const name = normaliseUsername(request.params.username);
+      const found = (await users.list()).find((u) => u.username === name);
+      if (!found) throw controlNotFound();
+      const [state, sessions] = await Promise.all([
+        twoFactor(payreq.repos, payreq.secretKeys).state(found.id),
+        userSessions(payreq.repos, found.id, control.controlNow(), request.session.sessionId),
+      ]);
+      const ctx = await pageContext(request, reply);
+      return send(reply, userPage(ctx, { user: found, twoFactor: state.state, sessions }));
+    },
+  );
 
   // Disable, enable, end every session, reset the second factor (a lost phone): each audited.
-  control.post('/users/:username/:action', async (request, reply) => {
-    const { username, action } = request.params as { username: string; action: string };
-    if (!USER_ACTIONS.has(action)) throw controlNotFound();
-    const me = user(request);
-    const self = normaliseUsername(username) === me.username;
-    if (action === 'end-sessions' || action === 'reset-2fa') {
-      const ctx = await pageContext(request, reply);
-      const done =
-        action === 'end-sessions'
-          ? await users.endSessions(username).catch(() => {
-              throw controlNotFound();
-            })
-          : await users.resetTwoFactor(username).catch(() => {
-              throw controlNotFound();
-            });
+  control.post(
+    '/users/:username/:action',
+    { schema: { params: UserActionParams, body: CsrfOnly }, attachValidation: true },
+    async (request, reply) => {
+      refusedFields(request);
+      const { username, action } = request.params;
+      const me = user(request);
+      const self = normaliseUsername(username) === me.username;
+      if (action === 'end-sessions' || action === 'reset-2fa') {
+        const ctx = await pageContext(request, reply);
+        const done =
+          action === 'end-sessions'
+            ? await users.endSessions(username).catch(() => {
+                throw controlNotFound();
+              })
+            : await users.resetTwoFactor(username).catch(() => {
+                throw controlNotFound();
+              });
+        await audit(request, {
+          tenantId: null,
+          action: action === 'end-sessions' ? 'user_sessions_ended' : 'two_factor_reset',
+          target: done.user.username,
+          outcome: 'ok',
+          detail: { sessions_ended: done.ended },
+        });
+        const a = ACCOUNT_MESSAGES[ctx.language];
+        const text =
+          action === 'end-sessions'
+            ? a.sessionsEndedFor(done.user.username, done.ended)
+            : a.twoFactorResetFor(done.user.username);
+        // A superuser who ended their own sessions (or reset their own factor) has ended this one.
+        if (self) {
+          await request.session.destroy();
+          renewCsrfSecret(reply, payreq.config.production);
+          return reply.redirect('/control/sign-in', 303);
+        }
+        flash(request, 'ok', text);
+        return reply.redirect(`/control/users/${encodeURIComponent(done.user.username)}`, 303);
+      }
+      if (self) throw controlNotFound();
+      const changed = await users.setDisabled(username, action === 'disable').catch(() => {
+        throw controlNotFound();
+      });
       await audit(request, {
         tenantId: null,
-        action: action === 'end-sessions' ? 'user_sessions_ended' : 'two_factor_reset',
-        target: done.user.username,
+        action: `user_${action}d`,
+        target: changed.username,
         outcome: 'ok',
-        detail: { sessions_ended: done.ended },
       });
-      const text =
-        action === 'end-sessions'
-          ? ACCOUNT_MESSAGES[ctx.language].sessionsEndedFor(done.user.username, done.ended)
-          : ACCOUNT_MESSAGES[ctx.language].twoFactorResetFor(done.user.username);
-      // A superuser who ended their own sessions (or reset their own factor) has ended this one.
-      if (self) {
-        await request.session.destroy();
-        renewCsrfSecret(reply, payreq.config.production);
-        return reply.redirect('/control/sign-in', 303);
-      }
-      flash(request, 'ok', text);
-      return reply.redirect(`/control/users/${encodeURIComponent(done.user.username)}`, 303);
-    }
-    if (self) throw controlNotFound();
-    const changed = await users.setDisabled(username, action === 'disable').catch(() => {
-      throw controlNotFound();
-    });
-    await audit(request, {
-      tenantId: null,
-      action: `user_${action}d`,
-      target: changed.username,
-      outcome: 'ok',
-    });
-    return reply.redirect('/control/users', 303);
-  });
+      return reply.redirect('/control/users', 303);
+    },
+  );
 
   control.get('/schedules', async (request, reply) => {
     const ctx = await pageContext(request, reply);
@@ -168,68 +245,79 @@ export async function adminRoutes(control: FastifyInstance): Promise<void> {
     return send(reply, schedulesPage(ctx, schedules, runs));
   });
 
-  control.post('/schedules/:job', async (request, reply) => {
-    const current = await payreq.repos.schedules.get((request.params as { job: string }).job);
-    if (!current) throw controlNotFound();
-    const ctx = await pageContext(request, reply);
-    const cron = (field(request.body, 'cron') ?? '').trim();
-    const zoneField = SETTING_FIELDS.find((f) => f.name === 'timezone');
-    const zone = zoneField ? parseSetting(zoneField, field(request.body, 'timezone') ?? '') : { problem: 'unknown' };
-    const cronIssue = cronProblem(cron);
-    if (cronIssue || 'problem' in zone) {
-      const w = ADMIN_MESSAGES[ctx.language];
-      const issues = [
-        cronIssue ? `${w.cron}: ${cronIssue}` : '',
-        'problem' in zone ? `${w.timezone}: ${zone.problem}` : '',
-      ];
-      await audit(request, { tenantId: null, action: 'schedule_changed', target: current.job, outcome: 'refused' });
-      const [schedules, runs] = await Promise.all([
-        payreq.repos.schedules.list(),
-        payreq.repos.schedules.runs(undefined, 30),
-      ]);
-      return send(reply, schedulesPage(ctx, schedules, runs, issues.filter(Boolean)), 422);
-    }
-    const timezone = String(zone.value);
-    const enabled = field(request.body, 'enabled') === 'on';
-    const nextRunAt = enabled ? nextRunAfter(cron, timezone, control.controlNow()) : null;
-    await payreq.repos.schedules.update(current.job, { cron, timezone, enabled, nextRunAt });
-    await audit(request, {
-      tenantId: null,
-      action: 'schedule_changed',
-      target: current.job,
-      outcome: 'ok',
-      detail: { cron, timezone, enabled },
-    });
-    flash(request, 'ok', ctx.m.saved);
-    return reply.redirect('/control/schedules', 303);
-  });
-
-  control.post('/schedules/:job/run', async (request, reply) => {
-    const schedule = await payreq.repos.schedules.get((request.params as { job: string }).job);
-    const job = schedule ? SCHEDULED_JOBS[schedule.job] : undefined;
-    if (!schedule || !job) throw controlNotFound();
-    const ctx = await pageContext(request, reply);
-    const leaseSeconds = payreq.config.jobLeaseSeconds;
-    const run = await payreq.repos.schedules.startManual(schedule.job, leaseSeconds);
-    if (run) {
-      const r = await runUnderLease(payreq.repos.schedules, schedule.job, run, leaseSeconds, () =>
-        job(payreq, control.controlNow(), schedule.timezone),
-      );
+  control.post(
+    '/schedules/:job',
+    { schema: { params: JobParams, body: ScheduleForm }, attachValidation: true },
+    async (request, reply) => {
+      const refused = refusedFields(request, 'answer');
+      const current = await payreq.repos.schedules.get(request.params.job);
+      if (!current) throw controlNotFound();
+      const ctx = await pageContext(request, reply);
+      const cron = refused ? '' : (request.body.cron ?? '').trim();
+      const zoneField = SETTING_FIELDS.find((f) => f.name === 'timezone');
+      const zone =
+        zoneField && !refused ? parseSetting(zoneField, request.body.timezone ?? '') : { problem: 'unknown' };
+      const cronIssue = refused ? undefined : cronProblem(cron);
+      if (refused || cronIssue || 'problem' in zone) {
+        const w = ADMIN_MESSAGES[ctx.language];
+        const issues = refused
+          ? [ctx.m.invalid]
+          : [cronIssue ? `${w.cron}: ${cronIssue}` : '', 'problem' in zone ? `${w.timezone}: ${zone.problem}` : ''];
+        await audit(request, { tenantId: null, action: 'schedule_changed', target: current.job, outcome: 'refused' });
+        const [schedules, runs] = await Promise.all([
+          payreq.repos.schedules.list(),
+          payreq.repos.schedules.runs(undefined, 30),
+        ]);
+        return send(reply, schedulesPage(ctx, schedules, runs, issues.filter(Boolean)), 422);
+      }
+      const timezone = String(zone.value);
+      const enabled = request.body.enabled === 'on';
+      const nextRunAt = enabled ? nextRunAfter(cron, timezone, control.controlNow()) : null;
+      await payreq.repos.schedules.update(current.job, { cron, timezone, enabled, nextRunAt });
       await audit(request, {
         tenantId: null,
-        action: 'job_run',
-        target: schedule.job,
-        outcome: r.outcome,
-        detail: r.outcome === 'ok' ? r.counts : { error: r.error },
+        action: 'schedule_changed',
+        target: current.job,
+        outcome: 'ok',
+        detail: { cron, timezone, enabled },
       });
-      if (r.outcome === 'ok') flash(request, 'ok', `${ctx.m.done} ${JSON.stringify(r.counts)}`);
-      else flash(request, 'error', `${ctx.m.error}: ${r.error}`);
-    }
-    return reply.redirect('/control/schedules', 303);
-  });
+      flash(request, 'ok', ctx.m.saved);
+      return reply.redirect('/control/schedules', 303);
+    },
+  );
 
-  control.get('/audit', async (request, reply) => {
-    const raw = request.query as Record<string, string | undefined>;
+  control.post(
+    '/schedules/:job/run',
+    { schema: { params: JobParams, body: CsrfOnly }, attachValidation: true },
+    async (request, reply) => {
+      refusedFields(request);
+      const schedule = await payreq.repos.schedules.get(request.params.job);
+      const job = schedule ? SCHEDULED_JOBS[schedule.job] : undefined;
+      if (!schedule || !job) throw controlNotFound();
+      const ctx = await pageContext(request, reply);
+      const leaseSeconds = payreq.config.jobLeaseSeconds;
+      const run = await payreq.repos.schedules.startManual(schedule.job, leaseSeconds);
+      if (run) {
+        const r = await runUnderLease(payreq.repos.schedules, schedule.job, run, leaseSeconds, () =>
+          job(payreq, control.controlNow(), schedule.timezone),
+        );
+        await audit(request, {
+          tenantId: null,
+          action: 'job_run',
+          target: schedule.job,
+          outcome: r.outcome,
+          detail: r.outcome === 'ok' ? r.counts : { error: r.error },
+        });
+        if (r.outcome === 'ok') flash(request, 'ok', `${ctx.m.done} ${JSON.stringify(r.counts)}`);
+        else flash(request, 'error', `${ctx.m.error}: ${r.error}`);
+      }
+      return reply.redirect('/control/schedules', 303);
+    },
+  );
+
+  control.get('/audit', { schema: { querystring: AuditFilters }, attachValidation: true }, async (request, reply) => {
+    refusedFields(request);
+    const raw = request.query;
     const tenantId = tenantScope(request, raw.tenant);
     const ctx = await pageContext(request, reply);
     const query: AuditQuery = {
