@@ -11,6 +11,7 @@ import { REQUESTS_MESSAGES } from '../../src/control/requests/words.js';
 import { SETTING_PROBLEMS } from '../../src/control/settings/setting-problems.js';
 import { SETTINGS_MESSAGES } from '../../src/control/settings/words.js';
 import { CONTROL_MESSAGES } from '../../src/control/shell/words.js';
+import { SIGN_IN_MESSAGES } from '../../src/control/sign-in/words.js';
 import { ROLE_MESSAGES } from '../../src/control/team/words.js';
 import { TODAY_MESSAGES } from '../../src/control/today/words.js';
 import { WEBHOOK_MESSAGES } from '../../src/control/webhooks/words.js';
@@ -59,6 +60,7 @@ const CATALOGUES = {
   guaranteeGuest: GUARANTEE_GUEST_MESSAGES,
   guaranteeMail: GUARANTEE_MAIL_MESSAGES,
   roles: ROLE_MESSAGES,
+  signIn: SIGN_IN_MESSAGES,
   today: TODAY_MESSAGES,
   dayPlan: DAY_PLAN_WORDS,
   webhooks: WEBHOOK_MESSAGES,

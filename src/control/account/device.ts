@@ -1,5 +1,6 @@
 import Bowser from 'bowser';
-import type { ControlMessages } from '../shell/index.js';
+import type { ControlLanguage } from '../shell/index.js';
+import { ACCOUNT_MESSAGES } from './words.js';
 
 /**
  * A session's device as a person reads it, "Firefox 128 on Windows", from the User-Agent kept at
@@ -7,14 +8,15 @@ import type { ControlMessages } from '../shell/index.js';
  * moving target better left to a list someone keeps up. What it cannot name is shown as
  * "Unknown browser" with the start of the string, so two such sessions can still be told apart.
  */
-export function deviceSummary(userAgent: string | undefined, m: ControlMessages): string {
+export function deviceSummary(userAgent: string | undefined, language: ControlLanguage): string {
+  const a = ACCOUNT_MESSAGES[language];
   const ua = (userAgent ?? '').trim();
-  if (ua === '') return m.account.unknownDevice;
+  if (ua === '') return a.unknownDevice;
   const parser = Bowser.getParser(ua);
   const browser = parser.getBrowserName();
-  if (!browser) return `${m.account.unknownDevice} (${ua.slice(0, 40)})`;
+  if (!browser) return `${a.unknownDevice} (${ua.slice(0, 40)})`;
   const major = parser.getBrowserVersion()?.split('.')[0];
   const named = major ? `${browser} ${major}` : browser;
   const os = parser.getOSName();
-  return os ? m.account.deviceOn(named, os) : named;
+  return os ? a.deviceOn(named, os) : named;
 }

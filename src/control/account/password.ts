@@ -13,13 +13,13 @@ import { ROLE_MESSAGES } from '../team/index.js';
 import { issueText } from './issues.js';
 import { checkOwnPassword } from './reauth.js';
 import { userSessions } from './sessions.js';
+import { ACCOUNT_MESSAGES } from './words.js';
 
 function accountPage(
   ctx: PageContext,
   p: { twoFactor: TwoFactorState; recoveryCodesLeft: number; sessions: number; problem?: string },
 ): string {
-  const { m } = ctx;
-  const a = m.account;
+  const a = ACCOUNT_MESSAGES[ctx.language];
   return page(ctx, {
     title: a.title,
     current: 'account',
@@ -74,7 +74,8 @@ export async function passwordRoutes(control: FastifyInstance): Promise<void> {
 
   control.post('/account/password', async (request, reply) => {
     const me = user(request);
-    const { m } = await pageContext(request, reply);
+    const ctx = await pageContext(request, reply);
+    const a = ACCOUNT_MESSAGES[ctx.language];
     const refuse = async (status: number, reason: string, problem: string) => {
       await audit(request, {
         tenantId: me.tenantId,
@@ -86,20 +87,20 @@ export async function passwordRoutes(control: FastifyInstance): Promise<void> {
     };
     const next = field(request.body, 'new_password') ?? '';
     if (next !== (field(request.body, 'new_password_again') ?? '')) {
-      return refuse(422, 'passwords_differ', m.account.passwordsDiffer);
+      return refuse(422, 'passwords_differ', a.passwordsDiffer);
     }
     const problem = passwordIssue(next);
-    if (problem) return refuse(422, problem, issueText(m, problem));
+    if (problem) return refuse(422, problem, issueText(ctx.language, problem));
     const check = await checkOwnPassword(request, field(request.body, 'current_password') ?? '');
     if (!check.ok) {
-      if (check.retryAfterSeconds === undefined) return refuse(403, 'wrong_password', m.account.wrongPassword);
+      if (check.retryAfterSeconds === undefined) return refuse(403, 'wrong_password', a.wrongPassword);
       reply.header('retry-after', String(check.retryAfterSeconds));
-      return refuse(429, 'throttled', m.signInThrottled(check.retryAfterSeconds));
+      return refuse(429, 'throttled', ctx.m.signInThrottled(check.retryAfterSeconds));
     }
     // Every other session of the user ends; this one goes on.
     await users.setPassword(me.username, next, { keepSession: request.session.sessionId });
     await audit(request, { tenantId: me.tenantId, action: 'password_changed', outcome: 'ok' });
-    flash(request, 'ok', m.account.passwordChanged);
+    flash(request, 'ok', a.passwordChanged);
     return reply.redirect('/control/account', 303);
   });
 }

@@ -14,6 +14,7 @@ import {
   user,
 } from '../shell/index.js';
 import { deviceSummary } from './device.js';
+import { ACCOUNT_MESSAGES } from './words.js';
 
 /** One open session of a user, as a page shows it. */
 export interface SessionView {
@@ -65,7 +66,7 @@ export async function userSessions(
 
 /** The sessions as a table; with `signOut`, each session but the current one has its button. */
 export function sessionsTable(ctx: PageContext, sessions: readonly SessionView[], signOut: boolean): SafeHtml {
-  const a = ctx.m.account;
+  const a = ACCOUNT_MESSAGES[ctx.language];
   if (sessions.length === 0) return html`<p>${a.noSessions}</p>`;
   const when = (d: Date | undefined) => (d ? formatDateTime(d, ctx) : '—');
   return html`<div class="table-wrap" tabindex="0"><table><caption>${a.sessions}</caption>
@@ -73,7 +74,7 @@ export function sessionsTable(ctx: PageContext, sessions: readonly SessionView[]
     signOut ? html`<th scope="col">${ctx.m.actions}</th>` : ''
   }</tr></thead>
 <tbody>${sessions.map((s) => {
-    const device = deviceSummary(s.userAgent, ctx.m);
+    const device = deviceSummary(s.userAgent, ctx.language);
     return html`<tr><td>${device}${s.current ? html` <span class="status active">${a.thisSession}</span>` : ''}</td>
 <td>${s.ip ?? '—'}</td><td>${when(s.signedInAt)}</td><td>${when(s.lastSeenAt)}</td>${
       signOut
@@ -89,7 +90,7 @@ export function sessionsTable(ctx: PageContext, sessions: readonly SessionView[]
 }
 
 function sessionsPage(ctx: PageContext, sessions: readonly SessionView[]): string {
-  const a = ctx.m.account;
+  const a = ACCOUNT_MESSAGES[ctx.language];
   const others = sessions.some((s) => !s.current);
   return page(ctx, {
     title: a.sessions,
@@ -126,7 +127,7 @@ export async function sessionsRoutes(control: FastifyInstance): Promise<void> {
     const ended =
       target !== sessionIdHash(request.session.sessionId) && (await repos.adminSessions.destroyOfUser(me.id, target));
     await audit(request, { tenantId: me.tenantId, action: 'session_ended', outcome: ended ? 'ok' : 'refused' });
-    if (ended) flash(request, 'ok', ctx.m.account.sessionEnded);
+    if (ended) flash(request, 'ok', ACCOUNT_MESSAGES[ctx.language].sessionEnded);
     return reply.redirect('/control/account/sessions', 303);
   });
 
@@ -135,7 +136,7 @@ export async function sessionsRoutes(control: FastifyInstance): Promise<void> {
     const ctx = await pageContext(request, reply);
     const count = await repos.adminSessions.destroyForUser(me.id, request.session.sessionId);
     await audit(request, { tenantId: me.tenantId, action: 'sessions_ended', outcome: 'ok', detail: { count } });
-    flash(request, 'ok', ctx.m.account.othersEnded(count));
+    flash(request, 'ok', ACCOUNT_MESSAGES[ctx.language].othersEnded(count));
     return reply.redirect('/control/account/sessions', 303);
   });
 }

@@ -4,6 +4,7 @@ import { totpUri, twoFactor } from '../../admin-users/index.js';
 import { html, type SafeHtml } from '../../html/index.js';
 import { audit, csrfField, field, flash, type PageContext, page, pageContext, user } from '../shell/index.js';
 import { checkOwnPassword } from './reauth.js';
+import { ACCOUNT_MESSAGES } from './words.js';
 
 /** Every path of the enrolment: all a user who must set up a second factor may reach. */
 export const TWO_FACTOR_PATHS = [
@@ -29,7 +30,7 @@ async function qrDataUri(uri: string): Promise<string> {
 const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? secret;
 
 function passwordField(ctx: PageContext, id: string): SafeHtml {
-  return html`<div class="field"><label for="${id}">${ctx.m.account.passwordToConfirm}</label>
+  return html`<div class="field"><label for="${id}">${ACCOUNT_MESSAGES[ctx.language].passwordToConfirm}</label>
 <input id="${id}" name="password" type="password" autocomplete="current-password" required maxlength="1024"></div>`;
 }
 
@@ -44,7 +45,7 @@ interface TwoFactorView {
 }
 
 function twoFactorPage(ctx: PageContext, v: TwoFactorView): string {
-  const a = ctx.m.account;
+  const a = ACCOUNT_MESSAGES[ctx.language];
   const problem = v.problem ? html`<p class="flash error" role="alert">${v.problem}</p>` : '';
   let body: SafeHtml;
   if (v.state === 'on') {
@@ -82,7 +83,7 @@ ${v.mustEnrol ? '' : html`<p><a href="/control/account">${ctx.m.back}</a></p>`}`
 
 /** The recovery codes, shown once: the answer to the form that made them, never stored but as hashes. */
 function recoveryCodesPage(ctx: PageContext, codes: readonly string[]): string {
-  const a = ctx.m.account;
+  const a = ACCOUNT_MESSAGES[ctx.language];
   return page(ctx, {
     title: a.recoveryTitle,
     current: 'account',
@@ -137,7 +138,7 @@ export async function twoFactorRoutes(control: FastifyInstance): Promise<void> {
         outcome: 'refused',
         detail: { reason: 'wrong_code' },
       });
-      return show(request, reply, 422, ctx.m.account.codeWrong);
+      return show(request, reply, 422, ACCOUNT_MESSAGES[ctx.language].codeWrong);
     }
     await audit(request, { tenantId: me.tenantId, action: 'two_factor_enabled', outcome: 'ok' });
     return send(reply, recoveryCodesPage({ ...ctx, user: { ...me, mustEnrol: false } }, codes));
@@ -156,7 +157,9 @@ export async function twoFactorRoutes(control: FastifyInstance): Promise<void> {
       request,
       reply,
       check.retryAfterSeconds ? 429 : 403,
-      check.retryAfterSeconds ? ctx.m.signInThrottled(check.retryAfterSeconds) : ctx.m.account.wrongPassword,
+      check.retryAfterSeconds
+        ? ctx.m.signInThrottled(check.retryAfterSeconds)
+        : ACCOUNT_MESSAGES[ctx.language].wrongPassword,
     );
     return false;
   }
@@ -180,13 +183,13 @@ export async function twoFactorRoutes(control: FastifyInstance): Promise<void> {
         outcome: 'refused',
         detail: { reason: 'required' },
       });
-      return show(request, reply, 403, (await pageContext(request, reply)).m.account.cannotTurnOff);
+      return show(request, reply, 403, ACCOUNT_MESSAGES[(await pageContext(request, reply)).language].cannotTurnOff);
     }
     if (!(await confirmed(request, reply, 'two_factor_disabled'))) return reply;
     const ctx = await pageContext(request, reply);
     if (await factor.turnOff(me.id)) {
       await audit(request, { tenantId: me.tenantId, action: 'two_factor_disabled', outcome: 'ok' });
-      flash(request, 'ok', ctx.m.account.turnedOff);
+      flash(request, 'ok', ACCOUNT_MESSAGES[ctx.language].turnedOff);
     }
     return reply.redirect('/control/account/two-factor', 303);
   });

@@ -1,8 +1,10 @@
 /**
  * The words of "Your account" (password, two-factor sign-in, sessions), of the sign-in's code
- * step and of a user's page for superusers, in English, French and German. messages.ts carries
- * them as `m.account`; a string missing in one language is a type error.
+ * step and of a user's page for superusers, in English, French and German, read as
+ * `ACCOUNT_MESSAGES[ctx.language]`. A string missing in one language is a type error.
  */
+import type { ControlLanguage } from '../shell/index.js';
+
 const en = {
   title: 'Your account',
   intro: 'Your password, two-factor sign-in and the places you are signed in.',
@@ -254,4 +256,4 @@ const de: AccountMessages = {
   noSessions: 'Keine offene Sitzung.',
 };
 
-export const ACCOUNT_MESSAGES = { en, fr, de } as const;
+export const ACCOUNT_MESSAGES: Record<ControlLanguage, AccountMessages> = { en, fr, de };

@@ -96,7 +96,7 @@ function nav(ctx: PageContext, current: Section | undefined): SafeHtml {
       ['today', '/control/today', m.navToday],
       ['requests', '/control/requests', m.navRequests],
       ['books', '/control/books', m.navBooks],
-      ['webhooks', '/control/webhooks', m.webhooks.nav],
+      ['webhooks', '/control/webhooks', m.navWebhooks],
       ['keys', '/control/keys', m.navKeys],
       ['settings', '/control/settings', m.navSettings],
       ['team', '/control/team', ROLE_MESSAGES[ctx.language].navTeam],

@@ -1,8 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { signInThrottle, twoFactor } from '../../admin-users/index.js';
 import { html } from '../../html/index.js';
-import { audit, CONTROL_MESSAGES, csrfField, field, flash, languageOf, page, pageContext } from '../shell/index.js';
+import { ACCOUNT_MESSAGES } from '../account/index.js';
+import { audit, csrfField, field, flash, languageOf, page, pageContext } from '../shell/index.js';
 import { beginSession, homeTenant, pendingUser } from './begin-session.js';
+import { SIGN_IN_MESSAGES } from './words.js';
 
 type Step = 'code' | 'recovery';
 
@@ -11,7 +13,7 @@ const STEP_PATH: Record<Step, string> = { code: '/control/sign-in/code', recover
 /** The second step of the sign-in: a code from the app, or a recovery code. One narrow card. */
 async function stepPage(request: FastifyRequest, reply: FastifyReply, step: Step, status: number, problem?: string) {
   const ctx = await pageContext(request, reply);
-  const a = ctx.m.account;
+  const a = ACCOUNT_MESSAGES[ctx.language];
   const input =
     step === 'code'
       ? html`<div class="field"><label for="code">${a.code}</label>
@@ -31,7 +33,7 @@ ${problem ? html`<p class="flash error" role="alert">${problem}</p>` : ''}
 <form method="post" action="${STEP_PATH[step]}">
 ${csrfField(ctx)}
 ${input}
-<button type="submit">${ctx.m.signIn}</button>
+<button type="submit">${SIGN_IN_MESSAGES[ctx.language].signIn}</button>
 </form>
 <p><a href="${STEP_PATH[step === 'code' ? 'recovery' : 'code']}">${step === 'code' ? a.useRecovery : a.useApp}</a></p>
 </section>`,
@@ -108,7 +110,7 @@ export async function signInCodeRoutes(control: FastifyInstance): Promise<void> 
           reply,
           step,
           401,
-          step === 'code' ? ctx.m.account.codeWrong : ctx.m.account.recoveryWrong,
+          step === 'code' ? ACCOUNT_MESSAGES[ctx.language].codeWrong : ACCOUNT_MESSAGES[ctx.language].recoveryWrong,
         );
       }
       await throttle.succeeded(user.username, request.ip, now);
@@ -121,7 +123,7 @@ export async function signInCodeRoutes(control: FastifyInstance): Promise<void> 
       });
       if (step === 'recovery') {
         const left = (await factor.state(user.id)).recoveryCodesLeft;
-        flash(request, left > 2 ? 'ok' : 'doubt', CONTROL_MESSAGES[languageOf(request)].account.recoveryUsed(left));
+        flash(request, left > 2 ? 'ok' : 'doubt', ACCOUNT_MESSAGES[languageOf(request)].recoveryUsed(left));
       }
       return reply.redirect('/control/requests', 303);
     });

@@ -13,20 +13,22 @@ import {
   renewCsrfSecret,
 } from '../shell/index.js';
 import { beginPending, beginSession, homeTenant, mustEnrol } from './begin-session.js';
+import { SIGN_IN_MESSAGES } from './words.js';
 
 async function signInPage(request: FastifyRequest, reply: FastifyReply, status: number, problem?: string) {
   const ctx = await pageContext(request, reply);
   const { m } = ctx;
+  const s = SIGN_IN_MESSAGES[ctx.language];
   const expired = (request.query as { expired?: string }).expired === '1';
-  const notice = problem ?? (expired ? m.sessionExpired : undefined);
+  const notice = problem ?? (expired ? s.sessionExpired : undefined);
   return reply
     .code(status)
     .type('text/html; charset=utf-8')
     .send(
       page(ctx, {
-        title: m.signIn,
+        title: s.signIn,
         body: html`<section class="card narrow" aria-labelledby="sign-in">
-<h1 id="sign-in">${m.signIn}</h1>
+<h1 id="sign-in">${s.signIn}</h1>
 ${notice ? html`<p class="flash error" role="alert">${notice}</p>` : ''}
 <form method="post" action="/control/sign-in">
 ${csrfField(ctx)}
@@ -34,7 +36,7 @@ ${csrfField(ctx)}
 <input id="username" name="username" autocomplete="username" required maxlength="64" autocapitalize="off" spellcheck="false"></div>
 <div class="field"><label for="password">${m.password}</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required maxlength="1024"></div>
-<button type="submit">${m.signIn}</button>
+<button type="submit">${s.signIn}</button>
 </form>
 </section>`,
       }),
@@ -92,7 +94,7 @@ export async function signInRoutes(control: FastifyInstance): Promise<void> {
     if (!found) {
       await audit(request, { username: name, tenantId: null, action: 'sign_in', outcome: 'refused' });
       const ctx = await pageContext(request, reply);
-      return signInPage(request, reply, 401, ctx.m.signInFailed);
+      return signInPage(request, reply, 401, SIGN_IN_MESSAGES[ctx.language].signInFailed);
     }
     await throttle.succeeded(name, request.ip, now);
     const standing = await app.payreq.repos.adminUsers.findForSession(found.id);

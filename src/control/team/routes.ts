@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { adminUsers, isTenantRole, scryptParams } from '../../admin-users/index.js';
 import type { Tenant } from '../../db/index.js';
 import { AppError } from '../../domain/index.js';
-import { issueText } from '../account/index.js';
+import { ACCOUNT_MESSAGES, issueText } from '../account/index.js';
 import {
   audit,
   controlNotFound,
@@ -133,8 +133,8 @@ export async function teamRoutes(control: FastifyInstance): Promise<void> {
       const details = (err.extra.details as { code?: string }[] | undefined) ?? [];
       const issues =
         err.code === 'username_taken'
-          ? [ctx.m.account.usernameTaken(username.trim().toLowerCase())]
-          : details.map((d) => (d.code === 'role_invalid' ? r.invalidRole : issueText(ctx.m, d.code ?? '')));
+          ? [ACCOUNT_MESSAGES[ctx.language].usernameTaken(username.trim().toLowerCase())]
+          : details.map((d) => (d.code === 'role_invalid' ? r.invalidRole : issueText(ctx.language, d.code ?? '')));
       return show(request, reply, { issues, form: { username: username.slice(0, 64), role } }, 422);
     }
   });

@@ -1,6 +1,7 @@
 import type { ReminderHistoryRow } from '../../db/index.js';
 import { html, type SafeHtml } from '../../html/index.js';
 import { formatDateTime, type PageContext } from '../shell/index.js';
+import { TODAY_MESSAGES } from './words.js';
 
 /**
  * A request's reminders as rows of its history table ("Reminder 1 sent"), each at the time it
@@ -12,7 +13,7 @@ export function reminderHistoryRows(
   rows: readonly ReminderHistoryRow[],
   timeZone: string,
 ): { at: Date; row: SafeHtml }[] {
-  const t = ctx.m.today;
+  const t = TODAY_MESSAGES[ctx.language];
   return rows.map((r) => {
     const at = new Date(r.sent_at ?? r.created_at);
     const what =

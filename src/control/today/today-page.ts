@@ -5,6 +5,7 @@ import { html, type SafeHtml } from '../../html/index.js';
 import { formatIsoDate } from '../../i18n/index.js';
 import { incidentActions } from '../books/index.js';
 import { formatAmount, formatDateTime, type PageContext, page, tenantChooser } from '../shell/index.js';
+import { TODAY_MESSAGES } from './words.js';
 
 const day = (ctx: PageContext, d: string | null) => (d ? formatIsoDate(d, ctx.m.locale) : '—');
 
@@ -15,7 +16,7 @@ function referenceCell(r: { id?: string; payment_request_id?: string; reference:
 
 /** The guarantee in words: guaranteed or not, and how things stand. */
 function guarantee(ctx: PageContext, r: DayPlanRow): SafeHtml {
-  const t = ctx.m.today;
+  const t = TODAY_MESSAGES[ctx.language];
   const ok = isGuaranteed(r.status);
   return html`<span class="status ${r.status}">${ok ? t.guaranteed : t.notGuaranteed}</span> ${t.statuses[r.status] ?? r.status}`;
 }
@@ -34,7 +35,7 @@ function requestTable(
   const { m } = ctx;
   if (rows.length === 0) return html`<p>${empty}</p>`;
   return html`<div class="table-wrap" tabindex="0"><table><caption>${caption}</caption>
-<thead><tr><th scope="col">${m.reference}</th><th scope="col">${m.today.guest}</th><th scope="col" class="num">${m.amount}</th>${extra.map(
+<thead><tr><th scope="col">${m.reference}</th><th scope="col">${TODAY_MESSAGES[ctx.language].guest}</th><th scope="col" class="num">${m.amount}</th>${extra.map(
     (e) => html`<th scope="col">${e.head}</th>`,
   )}</tr></thead>
 <tbody>${rows.map(
@@ -47,7 +48,7 @@ function requestTable(
 
 function incidentsTable(ctx: PageContext, rows: readonly BooksIncidentRow[]): SafeHtml {
   const { m } = ctx;
-  const t = m.today;
+  const t = TODAY_MESSAGES[ctx.language];
   if (rows.length === 0) return html`<p>${t.noIncidents}</p>`;
   return html`<p>${t.allBooks} <a href="/control/books">${m.navBooks}</a></p>
 <div class="table-wrap" tabindex="0"><table><caption>${t.incidents}</caption>
@@ -60,7 +61,7 @@ function incidentsTable(ctx: PageContext, rows: readonly BooksIncidentRow[]): Sa
 
 function inDoubtTable(ctx: PageContext, rows: readonly InDoubtOperationRow[]): SafeHtml {
   const { m } = ctx;
-  const t = m.today;
+  const t = TODAY_MESSAGES[ctx.language];
   if (rows.length === 0) return html`<p>${t.noInDoubt}</p>`;
   return html`<p>${t.inDoubtNeed}</p>
 <div class="table-wrap" tabindex="0"><table><caption>${t.inDoubt}</caption>
@@ -81,7 +82,7 @@ const section = (id: string, title: string, body: SafeHtml, intro?: string) =>
  */
 export function todayPage(ctx: PageContext, p: { plan: DayPlan; tenant: Tenant; tenants: readonly Tenant[] }): string {
   const { m } = ctx;
-  const t = m.today;
+  const t = TODAY_MESSAGES[ctx.language];
   const { plan } = p;
   const c = { ...ctx, timeZone: plan.timeZone };
   const arrivalColumns = [

@@ -1,10 +1,11 @@
 import { DAY_PLAN_WORDS } from '../../day-plan/index.js';
+import type { ControlLanguage } from '../shell/index.js';
 
 /**
  * The words of the Today page, of the "Reminders and digest" settings and of reminders in a
  * request's history, in English, French and German. The lists' words are the digest's
- * (DAY_PLAN_WORDS), so the page and the e-mail say the same. messages.ts carries them as
- * `m.today`; a string missing in one language is a type error.
+ * (DAY_PLAN_WORDS), so the page and the e-mail say the same. Read as
+ * `TODAY_MESSAGES[ctx.language]`; a string missing in one language is a type error.
  */
 const en = {
   ...DAY_PLAN_WORDS.en,
@@ -101,4 +102,4 @@ const de: TodayMessages = {
   reminderSource: 'Erinnerungen',
 };
 
-export const TODAY_MESSAGES = { en, fr, de } as const;
+export const TODAY_MESSAGES: Record<ControlLanguage, TodayMessages> = { en, fr, de };

@@ -2,6 +2,7 @@ import type { AttemptRow, DeliveryLogRow, EndpointSummaryRow, Tenant, WebhookEnd
 import { html, type SafeHtml } from '../../html/index.js';
 import { EVENT_TYPES } from '../../webhooks/index.js';
 import { csrfField, formatDateTime, type PageContext, page, tenantChooser } from '../shell/index.js';
+import { WEBHOOK_MESSAGES } from './words.js';
 
 /** A secret just made, for the one page view that shows it. */
 export interface FreshSecret {
@@ -13,16 +14,18 @@ export interface FreshSecret {
 
 /** An event type in the staff's words: `payment_request.captured` is "Captured". */
 export function eventName(ctx: PageContext, type: string | null): string {
-  if (type === null) return ctx.m.webhooks.eventGone;
+  if (type === null) return WEBHOOK_MESSAGES[ctx.language].eventGone;
   const status = type.replace(/^payment_request\./, '').toUpperCase();
   return (
-    ctx.m.webhooks.eventNames[status] ?? ctx.m.statuses[status as keyof typeof ctx.m.statuses] ?? status.toLowerCase()
+    WEBHOOK_MESSAGES[ctx.language].eventNames[status] ??
+    ctx.m.statuses[status as keyof typeof ctx.m.statuses] ??
+    status.toLowerCase()
   );
 }
 
 /** An attempt's answer: the HTTP status, with the error when there is more to say, or the error. */
 function result(ctx: PageContext, a: Pick<AttemptRow, 'status_code' | 'error'>): string {
-  const w = ctx.m.webhooks;
+  const w = WEBHOOK_MESSAGES[ctx.language];
   if (a.status_code === null) return a.error ?? '';
   const status = w.httpStatus(a.status_code);
   return a.error && a.error !== status ? a.error : status;
@@ -31,7 +34,7 @@ function result(ctx: PageContext, a: Pick<AttemptRow, 'status_code' | 'error'>):
 const enc = encodeURIComponent;
 
 function secretCard(ctx: PageContext, e: WebhookEndpointRow, fresh: FreshSecret, tz: string): SafeHtml {
-  const w = ctx.m.webhooks;
+  const w = WEBHOOK_MESSAGES[ctx.language];
   const rotated = fresh.rotatedUntil !== undefined;
   return html`<section class="card" aria-labelledby="new-secret-h"><h2 id="new-secret-h">${rotated ? w.rotatedTitle : w.secretTitle}</h2>
 <p>${rotated ? w.rotatedText(formatDateTime(fresh.rotatedUntil ?? null, ctx, tz)) : w.secretText}</p>
@@ -42,7 +45,7 @@ function secretCard(ctx: PageContext, e: WebhookEndpointRow, fresh: FreshSecret,
 
 function endpointRow(ctx: PageContext, e: EndpointSummaryRow, tz: string): SafeHtml {
   const { m } = ctx;
-  const w = m.webhooks;
+  const w = WEBHOOK_MESSAGES[ctx.language];
   const when = (d: Date | null) => formatDateTime(d, ctx, tz);
   const post = (action: string, label: string, name: string) =>
     html`<form method="post" action="/control/webhooks/${e.id}/${action}">${csrfField(ctx)}<button type="submit" class="secondary" aria-label="${name}">${label}</button></form>`;
@@ -68,7 +71,7 @@ ${confirm('rotate', w.rotate, w.rotateOf(e.url))}</div></td></tr>`;
 }
 
 function addForm(ctx: PageContext, tenant: Tenant, given?: { url: string; events: string[] }): SafeHtml {
-  const w = ctx.m.webhooks;
+  const w = WEBHOOK_MESSAGES[ctx.language];
   return html`<section class="card" aria-labelledby="add-webhook-h"><h2 id="add-webhook-h">${w.addTitle}</h2>
 <form method="post" action="/control/webhooks">${csrfField(ctx)}<input type="hidden" name="tenant" value="${tenant.id}">
 <div class="field"><label for="webhook-url">${w.url}</label>
@@ -98,7 +101,7 @@ export function webhooksPage(
   },
 ): string {
   const { m } = ctx;
-  const w = m.webhooks;
+  const w = WEBHOOK_MESSAGES[ctx.language];
   const tz = p.tenant.timezone;
   const freshOf = p.fresh && p.endpoints.find((e) => e.id === p.fresh?.endpointId);
   return page(ctx, {
@@ -125,7 +128,7 @@ ${addForm(ctx, p.tenant, p.given)}`,
 /** The confirmation before disabling an endpoint or rotating its secret. */
 export function confirmPage(ctx: PageContext, e: WebhookEndpointRow, action: 'disable' | 'rotate'): string {
   const { m } = ctx;
-  const w = m.webhooks;
+  const w = WEBHOOK_MESSAGES[ctx.language];
   return page(ctx, {
     title: m.confirmTitle,
     current: 'webhooks',
@@ -138,7 +141,7 @@ export function confirmPage(ctx: PageContext, e: WebhookEndpointRow, action: 'di
 }
 
 function deliveryRow(ctx: PageContext, e: WebhookEndpointRow, d: DeliveryLogRow, tz: string): SafeHtml {
-  const w = ctx.m.webhooks;
+  const w = WEBHOOK_MESSAGES[ctx.language];
   const when = (x: Date | string) => formatDateTime(x, ctx, tz);
   const stateClass = d.status === 'delivered' ? 'ok' : d.status === 'failed' ? 'failed' : '';
   const tries = d.tries.length
@@ -168,7 +171,7 @@ export function deliveryLogPage(
   },
 ): string {
   const { m } = ctx;
-  const w = m.webhooks;
+  const w = WEBHOOK_MESSAGES[ctx.language];
   const e = p.endpoint;
   return page(ctx, {
     title: w.log,

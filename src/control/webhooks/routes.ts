@@ -3,6 +3,7 @@ import type { Tenant, WebhookEndpointRow } from '../../db/index.js';
 import { createEndpoint, rotateEndpointSecret, WebhookInputError } from '../../webhooks/index.js';
 import { audit, controlNotFound, field, flash, isUuid, pageContext, tenantScope, user } from '../shell/index.js';
 import { confirmPage, deliveryLogPage, type FreshSecret, webhooksPage } from './pages.js';
+import { WEBHOOK_MESSAGES } from './words.js';
 
 declare module 'fastify' {
   interface Session {
@@ -87,7 +88,7 @@ export async function webhookRoutes(control: FastifyInstance): Promise<void> {
         outcome: 'ok',
         detail: { url: e.url, events: e.events },
       });
-      flash(request, 'ok', (await pageContext(request, reply)).m.webhooks.created);
+      flash(request, 'ok', WEBHOOK_MESSAGES[(await pageContext(request, reply)).language].created);
       return reply.redirect(listUrl(tenant.id), 303);
     } catch (err) {
       if (!(err instanceof WebhookInputError)) throw err;
@@ -141,7 +142,7 @@ export async function webhookRoutes(control: FastifyInstance): Promise<void> {
       detail: { url: endpoint.url },
     });
     const ctx = await pageContext(request, reply);
-    flash(request, 'ok', ctx.m.webhooks.disabled);
+    flash(request, 'ok', WEBHOOK_MESSAGES[ctx.language].disabled);
     return reply.redirect(listUrl(endpoint.tenant_id), 303);
   });
 
@@ -156,7 +157,7 @@ export async function webhookRoutes(control: FastifyInstance): Promise<void> {
       detail: { url: endpoint.url },
     });
     const ctx = await pageContext(request, reply);
-    flash(request, 'ok', ctx.m.webhooks.enabled);
+    flash(request, 'ok', WEBHOOK_MESSAGES[ctx.language].enabled);
     return reply.redirect(listUrl(endpoint.tenant_id), 303);
   });
 
@@ -192,7 +193,11 @@ export async function webhookRoutes(control: FastifyInstance): Promise<void> {
       detail: { url: endpoint.url, delivery },
     });
     const ctx = await pageContext(request, reply);
-    flash(request, queued ? 'ok' : 'error', queued ? ctx.m.webhooks.resent : ctx.m.webhooks.notResent);
+    flash(
+      request,
+      queued ? 'ok' : 'error',
+      queued ? WEBHOOK_MESSAGES[ctx.language].resent : WEBHOOK_MESSAGES[ctx.language].notResent,
+    );
     return reply.redirect(`/control/webhooks/${endpoint.id}`, 303);
   });
 }

@@ -1,10 +1,11 @@
 /**
- * The words of the Webhooks pages (/control/webhooks), in English, French and German.
- * messages.ts carries them as `m.webhooks`, and their audit actions in `m.auditActions`; a
- * string missing in one language is a type error.
+ * The words of the Webhooks pages (/control/webhooks), in English, French and German, read as
+ * `WEBHOOK_MESSAGES[ctx.language]` (the menu's entry is the shell's, `m.navWebhooks`). Their
+ * audit actions are also the audit page's. A string missing in one language is a type error.
  */
+import type { ControlLanguage } from '../shell/index.js';
+
 const en = {
-  nav: 'Webhooks',
   title: 'Webhooks',
   intro:
     'payreq sends each event of this hotel (a request created, paid, refunded…) to these addresses, signed with the endpoint’s secret, so that your PMS learns of it at once.',
@@ -99,7 +100,6 @@ const en = {
 export type WebhookMessages = typeof en;
 
 const fr: WebhookMessages = {
-  nav: 'Webhooks',
   title: 'Webhooks',
   intro:
     'payreq envoie chaque événement de cet établissement (une demande créée, payée, remboursée…) à ces adresses, signé avec le secret du webhook, pour que votre PMS l’apprenne aussitôt.',
@@ -188,7 +188,6 @@ const fr: WebhookMessages = {
 };
 
 const de: WebhookMessages = {
-  nav: 'Webhooks',
   title: 'Webhooks',
   intro:
     'payreq sendet jedes Ereignis dieses Hauses (eine Anfrage erstellt, bezahlt, erstattet …) an diese Adressen, signiert mit dem Geheimnis des Webhooks, damit Ihr PMS sofort davon erfährt.',
@@ -276,4 +275,4 @@ const de: WebhookMessages = {
   },
 };
 
-export const WEBHOOK_MESSAGES = { en, fr, de } as const;
+export const WEBHOOK_MESSAGES: Record<ControlLanguage, WebhookMessages> = { en, fr, de };
