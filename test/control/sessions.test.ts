@@ -189,6 +189,32 @@ describe(`back-office sessions a user controls (${ENGINE})`, { timeout: 240_000 
     );
   });
 
+  test('a new password sent twice, or too long, changes nothing: 422 saying why, audited', async () => {
+    const here = await new ControlClient(t, ip()).signedIn('fritz');
+    const refusals: [string | string[], RegExp][] = [
+      [['a brand new passphrase', 'a brand new passphrase'], /Some values are not valid; nothing was saved/],
+      ['x'.repeat(1025), /Password: at most 1024 characters/],
+    ];
+    for (const [next, said] of refusals) {
+      await here.get('/control/account');
+      const r = await here.post('/control/account/password', {
+        current_password: PASSWORD,
+        new_password: next,
+        new_password_again: next,
+      });
+      assert.equal(r.statusCode, 422, r.body);
+      assert.match(r.body, said);
+    }
+    await new ControlClient(t, ip()).signedIn('fritz');
+    const audit = await t.db.query<{ detail: { reason?: string } }>(
+      "SELECT a.detail FROM admin_audit a WHERE a.action = 'password_changed' AND a.username = 'fritz' ORDER BY a.id",
+    );
+    assert.deepEqual(
+      audit.rows.map((r) => r.detail.reason),
+      ['invalid', 'password_long'],
+    );
+  });
+
   test("a superuser ends a user's sessions from the user's page, and with payreq admin end-sessions", async () => {
     const anna = await new ControlClient(t, ip()).signedIn('anna');
     const root = await new ControlClient(t, ip()).signedIn('root');

@@ -198,4 +198,18 @@ describe(`back office sign-in, sessions, CSRF (${ENGINE})`, { timeout: 300_000 }
     const c = await new ControlClient(t, '10.3.0.1').signedIn('desk');
     assert.match((await c.get('/control/requests')).body, /Signed in as desk/);
   });
+
+  test('a field sent twice, even the right password twice, is refused like a wrong password and audited', async () => {
+    // The form's schema takes one value a field; no browser repeats one. Once the first of
+    // each counted, and this signed in.
+    const c = new ControlClient(t, '10.3.0.9');
+    await c.get('/control/sign-in');
+    const twice = await c.post('/control/sign-in', { username: ['alice', 'alice'], password: [PASSWORD, PASSWORD] });
+    assert.equal(twice.statusCode, 401, twice.body);
+    assert.match(twice.body, /Wrong username or password/);
+    assert.equal((await c.get('/control/requests')).statusCode, 303, 'not signed in');
+    assert.deepEqual((await auditRows('sign_in'))[0], ['', 'refused', '10.3.0.9']);
+    // The same client then signs in with one of each.
+    assert.equal((await c.signIn('alice')).statusCode, 303);
+  });
 });

@@ -375,6 +375,24 @@ describe(`two-factor sign-in (TOTP) in the back office (${ENGINE})`, { timeout: 
     assert.equal((await auditRows(t, 'two_factor_reset')).at(-1)?.username, 'root');
     assert.equal((await root.get('/control/users/nobody-here')).statusCode, 404);
   });
+
+  test('a code sent twice, even the right one, is refused like a wrong one: the factor stays off', async () => {
+    await createUser(t, 'twice', t.tenant.tenantId);
+    const c = await client().signedIn('twice');
+    await c.get('/control/account/two-factor');
+    await c.post('/control/account/two-factor/start');
+    const page = await c.get('/control/account/two-factor');
+    const key = /id="totp-secret">([A-Z2-7 ]+)<\/code>/.exec(page.body)?.[1] ?? '';
+    const code = codeFor(key, clock);
+    const twice = await c.post('/control/account/two-factor/confirm', { code: [code, code] });
+    assert.equal(twice.statusCode, 422, twice.body);
+    assert.match(twice.body, /That code is not right/);
+    assert.match((await c.get('/control/account')).body, /Two-factor sign-in is off\./);
+    assert.deepEqual(
+      (await auditRows(t, 'two_factor_enabled')).filter((r) => r.username === 'twice').map((r) => r.outcome),
+      ['refused'],
+    );
+  });
 });
 
 describe(`CONTROL_REQUIRE_2FA=on requires a second factor of every user, superusers too (${ENGINE})`, {

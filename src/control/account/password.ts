@@ -1,4 +1,6 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
 import {
   adminUsers,
   MIN_PASSWORD_LENGTH,
@@ -8,12 +10,33 @@ import {
   twoFactor,
 } from '../../admin-users/index.js';
 import { html } from '../../html/index.js';
-import { audit, csrfField, field, flash, type PageContext, page, pageContext, user } from '../shell/index.js';
+import {
+  audit,
+  csrfField,
+  Form,
+  flash,
+  invalidFields,
+  type PageContext,
+  page,
+  pageContext,
+  user,
+} from '../shell/index.js';
 import { ROLE_MESSAGES } from '../team/index.js';
 import { issueText } from './issues.js';
 import { checkOwnPassword } from './reauth.js';
 import { userSessions } from './sessions.js';
 import { ACCOUNT_MESSAGES } from './words.js';
+
+/**
+ * The new-password form, bounded as its inputs are (1024 characters, the longest password
+ * accepted). Absent fields are empty, refused by the checks that follow as before.
+ */
+const PasswordForm = Type.Object({
+  current_password: Form.optionalText(1024),
+  new_password: Form.optionalText(1024),
+  new_password_again: Form.optionalText(1024),
+  _csrf: Form.csrf,
+});
 
 function accountPage(
   ctx: PageContext,
@@ -72,7 +95,9 @@ export async function passwordRoutes(control: FastifyInstance): Promise<void> {
 
   control.get('/account', async (request, reply) => show(request, reply));
 
-  control.post('/account/password', async (request, reply) => {
+  const typed = control.withTypeProvider<TypeBoxTypeProvider>();
+  const passwordForm = { schema: { body: PasswordForm }, attachValidation: true };
+  typed.post('/account/password', passwordForm, async (request, reply) => {
     const me = user(request);
     const ctx = await pageContext(request, reply);
     const a = ACCOUNT_MESSAGES[ctx.language];
@@ -85,13 +110,24 @@ export async function passwordRoutes(control: FastifyInstance): Promise<void> {
       });
       return show(request, reply, status, problem);
     };
-    const next = field(request.body, 'new_password') ?? '';
-    if (next !== (field(request.body, 'new_password_again') ?? '')) {
+    // Refused by the schema: a new password too long says so, as passwordIssue would; a field
+    // sent twice (no browser does) is a form not valid; a current password past any real one
+    // is a wrong one.
+    const invalid = invalidFields(request);
+    const tooLong = request.validationError?.validation.some(
+      (issue: { keyword: string; instancePath: string }) =>
+        issue.keyword === 'maxLength' && issue.instancePath.startsWith('/new_password'),
+    );
+    if (tooLong) return refuse(422, 'password_long', issueText(ctx.language, 'password_long'));
+    if (invalid.has('new_password') || invalid.has('new_password_again')) return refuse(422, 'invalid', ctx.m.invalid);
+    if (request.validationError) return refuse(403, 'wrong_password', a.wrongPassword);
+    const next = request.body.new_password ?? '';
+    if (next !== (request.body.new_password_again ?? '')) {
       return refuse(422, 'passwords_differ', a.passwordsDiffer);
     }
     const problem = passwordIssue(next);
     if (problem) return refuse(422, problem, issueText(ctx.language, problem));
-    const check = await checkOwnPassword(request, field(request.body, 'current_password') ?? '');
+    const check = await checkOwnPassword(request, request.body.current_password ?? '');
     if (!check.ok) {
       if (check.retryAfterSeconds === undefined) return refuse(403, 'wrong_password', a.wrongPassword);
       reply.header('retry-after', String(check.retryAfterSeconds));

@@ -1,10 +1,12 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
 import { type Repositories, sessionIdHash } from '../../db/index.js';
 import { html, type SafeHtml } from '../../html/index.js';
 import {
   audit,
   csrfField,
-  field,
+  Form,
   flash,
   formatDateTime,
   type PageContext,
@@ -15,6 +17,9 @@ import {
 } from '../shell/index.js';
 import { deviceSummary } from './device.js';
 import { ACCOUNT_MESSAGES } from './words.js';
+
+/** The session to sign out, by its row's id hash (64 hex digits); anything else ends none. */
+const EndForm = Type.Object({ session: Form.optionalText(200), _csrf: Form.csrf });
 
 /** One open session of a user, as a page shows it. */
 export interface SessionView {
@@ -119,9 +124,11 @@ export async function sessionsRoutes(control: FastifyInstance): Promise<void> {
     return reply.type('text/html; charset=utf-8').send(sessionsPage(ctx, await mine(request)));
   });
 
-  control.post('/account/sessions/end', async (request, reply) => {
+  const typed = control.withTypeProvider<TypeBoxTypeProvider>();
+  typed.post('/account/sessions/end', { schema: { body: EndForm }, attachValidation: true }, async (request, reply) => {
     const me = user(request);
-    const target = field(request.body, 'session') ?? '';
+    // Refused by the schema (sent twice, too long): no session of the user's, so none ends.
+    const target = (request.validationError ? undefined : request.body.session) ?? '';
     const ctx = await pageContext(request, reply);
     // Not this session (the header's sign-out is for that), and only one of the user's own.
     const ended =

@@ -1,8 +1,10 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import QRCode from 'qrcode';
+import { type Static, Type } from 'typebox';
 import { totpUri, twoFactor } from '../../admin-users/index.js';
 import { html, type SafeHtml } from '../../html/index.js';
-import { audit, csrfField, field, flash, type PageContext, page, pageContext, user } from '../shell/index.js';
+import { audit, csrfField, Form, flash, type PageContext, page, pageContext, user } from '../shell/index.js';
 import { checkOwnPassword } from './reauth.js';
 import { ACCOUNT_MESSAGES } from './words.js';
 
@@ -12,6 +14,14 @@ export const TWO_FACTOR_PATHS = [
   '/control/account/two-factor/start',
   '/control/account/two-factor/confirm',
 ] as const;
+
+/**
+ * The enrolment's code, and the password asked again before new recovery codes or turning the
+ * second factor off. What fails the schema (sent twice, far too long) is read as empty: a wrong
+ * code or password, refused and audited as one.
+ */
+const CodeForm = Type.Object({ code: Form.optionalText(100), _csrf: Form.csrf });
+const PasswordForm = Type.Object({ password: Form.optionalText(4096), _csrf: Form.csrf });
 
 const send = (reply: FastifyReply, body: string, status = 200) =>
   reply.code(status).type('text/html; charset=utf-8').send(body);
@@ -98,6 +108,7 @@ function recoveryCodesPage(ctx: PageContext, codes: readonly string[]): string {
 export async function twoFactorRoutes(control: FastifyInstance): Promise<void> {
   const { repos, secretKeys, config } = control.payreq;
   const factor = twoFactor(repos, secretKeys);
+  const typed = control.withTypeProvider<TypeBoxTypeProvider>();
 
   async function view(request: FastifyRequest, problem?: string): Promise<TwoFactorView> {
     const me = user(request);
@@ -127,9 +138,11 @@ export async function twoFactorRoutes(control: FastifyInstance): Promise<void> {
     return reply.redirect('/control/account/two-factor', 303);
   });
 
-  control.post('/account/two-factor/confirm', async (request, reply) => {
+  const withCode = { schema: { body: CodeForm }, attachValidation: true };
+  typed.post('/account/two-factor/confirm', withCode, async (request, reply) => {
     const me = user(request);
-    const codes = await factor.confirm(me.id, field(request.body, 'code') ?? '', control.controlNow());
+    const code = (request.validationError ? undefined : request.body.code) ?? '';
+    const codes = await factor.confirm(me.id, code, control.controlNow());
     const ctx = await pageContext(request, reply);
     if (!codes) {
       await audit(request, {
@@ -145,9 +158,14 @@ export async function twoFactorRoutes(control: FastifyInstance): Promise<void> {
   });
 
   /** The password asked again; a refusal answers the page with why. */
-  async function confirmed(request: FastifyRequest, reply: FastifyReply, action: string): Promise<boolean> {
+  async function confirmed(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    action: string,
+    password: string,
+  ): Promise<boolean> {
     const me = user(request);
-    const check = await checkOwnPassword(request, field(request.body, 'password') ?? '');
+    const check = await checkOwnPassword(request, password);
     if (check.ok) return true;
     const ctx = await pageContext(request, reply);
     const reason = check.retryAfterSeconds ? 'throttled' : 'wrong_password';
@@ -164,16 +182,19 @@ export async function twoFactorRoutes(control: FastifyInstance): Promise<void> {
     return false;
   }
 
-  control.post('/account/two-factor/recovery-codes', async (request, reply) => {
+  const withPassword = { schema: { body: PasswordForm }, attachValidation: true };
+  const passwordOf = (request: FastifyRequest, body: Static<typeof PasswordForm>) =>
+    (request.validationError ? undefined : body.password) ?? '';
+  typed.post('/account/two-factor/recovery-codes', withPassword, async (request, reply) => {
     const me = user(request);
-    if (!(await confirmed(request, reply, 'recovery_codes_replaced'))) return reply;
+    if (!(await confirmed(request, reply, 'recovery_codes_replaced', passwordOf(request, request.body)))) return reply;
     const codes = await factor.replaceRecoveryCodes(me.id);
     if (!codes) return reply.redirect('/control/account/two-factor', 303);
     await audit(request, { tenantId: me.tenantId, action: 'recovery_codes_replaced', outcome: 'ok' });
     return send(reply, recoveryCodesPage(await pageContext(request, reply), codes));
   });
 
-  control.post('/account/two-factor/disable', async (request, reply) => {
+  typed.post('/account/two-factor/disable', withPassword, async (request, reply) => {
     const me = user(request);
     const v = await view(request);
     if (v.required) {
@@ -185,7 +206,7 @@ export async function twoFactorRoutes(control: FastifyInstance): Promise<void> {
       });
       return show(request, reply, 403, ACCOUNT_MESSAGES[(await pageContext(request, reply)).language].cannotTurnOff);
     }
-    if (!(await confirmed(request, reply, 'two_factor_disabled'))) return reply;
+    if (!(await confirmed(request, reply, 'two_factor_disabled', passwordOf(request, request.body)))) return reply;
     const ctx = await pageContext(request, reply);
     if (await factor.turnOff(me.id)) {
       await audit(request, { tenantId: me.tenantId, action: 'two_factor_disabled', outcome: 'ok' });

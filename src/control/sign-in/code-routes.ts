@@ -1,14 +1,26 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
 import { signInThrottle, twoFactor } from '../../admin-users/index.js';
 import { html } from '../../html/index.js';
 import { ACCOUNT_MESSAGES } from '../account/index.js';
-import { audit, csrfField, field, flash, languageOf, page, pageContext } from '../shell/index.js';
+import { audit, csrfField, Form, flash, languageOf, page, pageContext } from '../shell/index.js';
 import { beginSession, homeTenant, pendingUser } from './begin-session.js';
 import { SIGN_IN_MESSAGES } from './words.js';
 
 type Step = 'code' | 'recovery';
 
 const STEP_PATH: Record<Step, string> = { code: '/control/sign-in/code', recovery: '/control/sign-in/recovery' };
+
+/**
+ * The code typed (an app's code, or a recovery code). What fails the schema (a field sent twice,
+ * a value far past the form's length) is read as empty: a wrong code, throttled and audited.
+ */
+const CodeForm = Type.Object({
+  code: Form.optionalText(100),
+  recovery_code: Form.optionalText(100),
+  _csrf: Form.csrf,
+});
 
 /** The second step of the sign-in: a code from the app, or a recovery code. One narrow card. */
 async function stepPage(request: FastifyRequest, reply: FastifyReply, step: Step, status: number, problem?: string) {
@@ -50,6 +62,7 @@ export async function signInCodeRoutes(control: FastifyInstance): Promise<void> 
   const { repos, secretKeys } = control.payreq;
   const throttle = signInThrottle(repos.signInThrottle, 'code');
   const factor = twoFactor(repos, secretKeys);
+  const typed = control.withTypeProvider<TypeBoxTypeProvider>();
 
   for (const step of ['code', 'recovery'] as const) {
     const path = STEP_PATH[step].replace('/control', '');
@@ -60,7 +73,7 @@ export async function signInCodeRoutes(control: FastifyInstance): Promise<void> 
       return stepPage(request, reply, step, 200);
     });
 
-    control.post(path, async (request, reply) => {
+    typed.post(path, { schema: { body: CodeForm }, attachValidation: true }, async (request, reply) => {
       if (request.controlUser) return reply.redirect('/control/requests', 303);
       const now = control.controlNow();
       const userId = pendingUser(request, now);
@@ -84,11 +97,12 @@ export async function signInCodeRoutes(control: FastifyInstance): Promise<void> 
         const ctx = await pageContext(request, reply);
         return stepPage(request, reply, step, 429, ctx.m.signInThrottled(seconds));
       }
-      const typed = field(request.body, step === 'code' ? 'code' : 'recovery_code') ?? '';
+      const given = request.validationError ? undefined : request.body[step === 'code' ? 'code' : 'recovery_code'];
+      const entered = given ?? '';
       const outcome =
         step === 'code'
-          ? await factor.verify(user.id, typed, now)
-          : (await factor.useRecoveryCode(user.id, typed))
+          ? await factor.verify(user.id, entered, now)
+          : (await factor.useRecoveryCode(user.id, entered))
             ? 'ok'
             : 'wrong';
       if (outcome === 'unreadable') {

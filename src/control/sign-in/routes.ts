@@ -1,10 +1,12 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
 import { adminUsers, normaliseUsername, scryptParams, signInThrottle } from '../../admin-users/index.js';
 import { html } from '../../html/index.js';
 import {
   audit,
   csrfField,
-  field,
+  Form,
   isControlLanguage,
   LANGUAGE_COOKIE,
   page,
@@ -15,11 +17,35 @@ import {
 import { beginPending, beginSession, homeTenant, mustEnrol } from './begin-session.js';
 import { SIGN_IN_MESSAGES } from './words.js';
 
-async function signInPage(request: FastifyRequest, reply: FastifyReply, status: number, problem?: string) {
+/**
+ * The sign-in form. Bounds far past the form's own (64 and 1024 characters): a wrong name of any
+ * sane length is refused and audited like any other; what fails here (a field sent twice, a
+ * value no form sends) is read as empty, so it is refused the same way, never told apart.
+ */
+const SignInForm = Type.Object({
+  username: Form.text(1024),
+  password: Form.text(4096),
+  _csrf: Form.csrf,
+});
+
+/** `expired=1`: the access hook sent the browser here because its session had ended. */
+const SignInQuery = Type.Object({ expired: Type.Optional(Type.String()) });
+
+/** The language switch: any text (an unknown language or an unsafe `back` falls back). */
+const LanguageParams = Type.Object({ language: Type.String() });
+const LanguageQuery = Type.Object({ back: Type.Optional(Type.String()) });
+
+/** The page; `expired`: the access hook sent the browser here because its session ended. */
+async function signInPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  problem?: string,
+  expired = false,
+) {
   const ctx = await pageContext(request, reply);
   const { m } = ctx;
   const s = SIGN_IN_MESSAGES[ctx.language];
-  const expired = (request.query as { expired?: string }).expired === '1';
   const notice = problem ?? (expired ? s.sessionExpired : undefined);
   return reply
     .code(status)
@@ -57,19 +83,20 @@ export async function signInRoutes(control: FastifyInstance): Promise<void> {
   const app = control;
   const users = adminUsers(app.payreq.repos, scryptParams(app.payreq.config.passwordHashCost));
   const throttle = signInThrottle(app.payreq.repos.signInThrottle);
+  const typed = control.withTypeProvider<TypeBoxTypeProvider>();
 
-  control.get('/sign-in', async (request, reply) => {
+  typed.get('/sign-in', { schema: { querystring: SignInQuery } }, async (request, reply) => {
     if (request.controlUser) return reply.redirect('/control/requests', 303);
-    return signInPage(request, reply, 200);
+    return signInPage(request, reply, 200, undefined, request.query.expired === '1');
   });
 
   // Whatever a failed sign-in's username holds, it is refused like any wrong one and audited
   // (control characters escaped by audit()), so the text check is this route's own. The
   // throttle runs after the CSRF check (a forged post counts against nobody), in the database:
   // it holds with or without Redis, on every instance.
-  control.post('/sign-in', { config: { checksOwnText: true } }, async (request, reply) => {
-    const username = field(request.body, 'username') ?? '';
-    const password = field(request.body, 'password') ?? '';
+  const signInOptions = { schema: { body: SignInForm }, attachValidation: true, config: { checksOwnText: true } };
+  typed.post('/sign-in', signInOptions, async (request, reply) => {
+    const { username, password } = request.validationError ? { username: '', password: '' } : request.body;
     // Control characters escaped (a NUL cannot be stored in text), as the audit does.
     const name = printable(normaliseUsername(username)).slice(0, 64);
     const now = control.controlNow();
@@ -136,9 +163,13 @@ export async function signInRoutes(control: FastifyInstance): Promise<void> {
 
   // A preference, not an action: a plain link, no form needed. `back` must stay on /control/.
   // Its own text check: anything but a known language and a safe `back` falls back to defaults.
-  control.get('/language/:language', { config: { checksOwnText: true } }, async (request, reply) => {
-    const { language } = request.params as { language: string };
-    const back = (request.query as { back?: string }).back ?? '/control/';
+  const languageOptions = {
+    schema: { params: LanguageParams, querystring: LanguageQuery },
+    config: { checksOwnText: true },
+  };
+  typed.get('/language/:language', languageOptions, async (request, reply) => {
+    const { language } = request.params;
+    const back = request.query.back ?? '/control/';
     const target = isBackTarget(back) ? back : '/control/';
     if (isControlLanguage(language)) {
       reply.setCookie(LANGUAGE_COOKIE, language, {
