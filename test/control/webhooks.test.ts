@@ -76,6 +76,14 @@ describe(`back office: webhooks, secret rotation, delivery log and resend (${ENG
     ]);
   });
 
+  test('a URL sent twice adds nothing: 422, the first of them not taken for the one meant', async () => {
+    const before = (await endpoints()).length;
+    await c.get('/control/webhooks');
+    const r = await c.post('/control/webhooks', { tenant: tenantId, url: [receiver.url, receiver.url] });
+    assert.equal(r.statusCode, 422, r.body);
+    assert.equal((await endpoints()).length, before);
+  });
+
   test('the delivery log shows each attempt in the hotel zone; a delivery is sent again from it', async () => {
     const [endpoint] = await endpoints();
     assert.ok(endpoint);

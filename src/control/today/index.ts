@@ -1,10 +1,15 @@
 // "Today" (/control/today): what needs someone at the hotel today (docs/back-office.md).
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import { dayPlan } from '../../day-plan/index.js';
 import { controlNotFound, pageContext, tenantScope, user } from '../shell/index.js';
 import { todayPage } from './today-page.js';
 
 export { TODAY_MESSAGES, type TodayMessages } from './words.js';
+
+/** A superuser's chosen hotel (tenantScope refuses anything but a UUID of theirs: 404). */
+const TodayQuery = Type.Object({ tenant: Type.Optional(Type.String()) });
 
 /**
  * Every role sees it (the roles table, when it comes, lists it for all). A tenant user sees
@@ -13,8 +18,9 @@ export { TODAY_MESSAGES, type TodayMessages } from './words.js';
  */
 export async function todayRoutes(control: FastifyInstance): Promise<void> {
   const { payreq } = control;
-  control.get('/today', async (request, reply) => {
-    const scope = tenantScope(request, (request.query as { tenant?: unknown }).tenant);
+  const typed = control.withTypeProvider<TypeBoxTypeProvider>();
+  typed.get('/today', { schema: { querystring: TodayQuery } }, async (request, reply) => {
+    const scope = tenantScope(request, request.query.tenant);
     const tenants = user(request).tenantId === null ? await payreq.repos.tenants.list() : [];
     const tenant = scope ? await payreq.repos.tenants.find(scope) : tenants[0];
     if (!tenant) throw controlNotFound();

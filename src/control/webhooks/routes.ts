@@ -1,7 +1,9 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
 import type { Tenant, WebhookEndpointRow } from '../../db/index.js';
 import { createEndpoint, rotateEndpointSecret, WebhookInputError } from '../../webhooks/index.js';
-import { audit, controlNotFound, field, flash, isUuid, pageContext, tenantScope, user } from '../shell/index.js';
+import { audit, controlNotFound, Form, flash, isUuid, listOf, pageContext, tenantScope, user } from '../shell/index.js';
 import { confirmPage, deliveryLogPage, type FreshSecret, webhooksPage } from './pages.js';
 import { WEBHOOK_MESSAGES } from './words.js';
 
@@ -18,11 +20,25 @@ const LOG_PAGE = 50;
 const send = (reply: FastifyReply, body: string, status = 200) =>
   reply.code(status).type('text/html; charset=utf-8').send(body);
 
-/** Every value of a repeated form field (formbody gives one string, or an array). */
-function fields(body: unknown, name: string): string[] {
-  const v = (body as Record<string, unknown> | undefined)?.[name];
-  return (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === 'string' && x !== '');
-}
+/**
+ * The parts of the requests. Text the handlers check themselves stays unbounded here, so each
+ * refusal keeps its own words: a tenant that is not a UUID of the user's is a 404
+ * (tenantScope), a URL past 2000 characters is refused by createEndpoint, saying so. What the
+ * schema refuses (a field sent twice, an event name no form has) is the error page (422).
+ */
+const TenantQuery = Type.Object({ tenant: Type.Optional(Type.String()) });
+const EventName = Type.String({ maxLength: 200 });
+const AddForm = Type.Object({
+  tenant: Type.Optional(Type.String()),
+  url: Type.Optional(Type.String()),
+  // Ticked boxes: one value or several; none ticked is every event. (Form.many's item is a
+  // plain TSchema, which reads as unknown: written out, the handler gets strings.)
+  events: Type.Optional(Type.Union([EventName, Type.Array(EventName)])),
+  _csrf: Form.csrf,
+});
+const EndpointParams = Type.Object({ id: Type.String() });
+const LogQuery = Type.Object({ before: Type.Optional(Type.String()) });
+const DeliveryParams = Type.Object({ id: Type.String(), delivery: Type.String() });
 
 /**
  * The tenant the list is about: a tenant user's own; for a superuser, the one named or else the
@@ -38,9 +54,11 @@ async function listTenant(request: FastifyRequest, named: unknown): Promise<{ te
 }
 
 /** The endpoint named in the path, if the user may act on it (its tenant's users, superusers). */
-async function endpointOf(request: FastifyRequest): Promise<{ endpoint: WebhookEndpointRow; tenant: Tenant }> {
+async function endpointOf(
+  request: FastifyRequest,
+  id: string,
+): Promise<{ endpoint: WebhookEndpointRow; tenant: Tenant }> {
   const { repos } = request.server.payreq;
-  const id = (request.params as { id?: unknown }).id;
   const endpoint = isUuid(id) ? await repos.webhooks.findEndpoint(id.toLowerCase()) : undefined;
   if (!endpoint) throw controlNotFound();
   tenantScope(request, endpoint.tenant_id);
@@ -59,12 +77,11 @@ export async function webhookRoutes(control: FastifyInstance): Promise<void> {
   const { payreq } = control;
   const { repos } = payreq;
   const rules = () => ({ production: payreq.config.production, allowPrivate: payreq.config.webhooksAllowPrivate });
-  const tenantOf = (request: FastifyRequest) =>
-    field(request.body, 'tenant') ?? (request.query as { tenant?: string }).tenant;
+  const typed = control.withTypeProvider<TypeBoxTypeProvider>();
   const listUrl = (tenantId: string) => `/control/webhooks?tenant=${tenantId}`;
 
-  control.get('/webhooks', async (request, reply) => {
-    const { tenant, tenants } = await listTenant(request, tenantOf(request));
+  typed.get('/webhooks', { schema: { querystring: TenantQuery } }, async (request, reply) => {
+    const { tenant, tenants } = await listTenant(request, request.query.tenant);
     // The secret exists in the session for this one page view, then is dropped for good.
     const fresh = request.session.get('freshWebhookSecret');
     if (fresh) request.session.set('freshWebhookSecret', undefined);
@@ -73,10 +90,10 @@ export async function webhookRoutes(control: FastifyInstance): Promise<void> {
     return send(reply, webhooksPage(ctx, { tenant, tenants, endpoints, fresh }));
   });
 
-  control.post('/webhooks', async (request, reply) => {
-    const { tenant, tenants } = await listTenant(request, tenantOf(request));
-    const url = (field(request.body, 'url') ?? '').trim();
-    const events = fields(request.body, 'events');
+  typed.post('/webhooks', { schema: { body: AddForm, querystring: TenantQuery } }, async (request, reply) => {
+    const { tenant, tenants } = await listTenant(request, request.body.tenant ?? request.query.tenant);
+    const url = (request.body.url ?? '').trim();
+    const events = listOf(request.body.events).filter((e) => e !== '');
     try {
       if (url === '') throw new WebhookInputError('the URL is required');
       const e = await createEndpoint(repos, payreq.secretKeys, rules(), { tenantId: tenant.id, url, events });
@@ -110,10 +127,10 @@ export async function webhookRoutes(control: FastifyInstance): Promise<void> {
     }
   });
 
-  control.get('/webhooks/:id', async (request, reply) => {
-    const { endpoint, tenant } = await endpointOf(request);
-    const raw = (request.query as { before?: unknown }).before;
-    const before = typeof raw === 'string' && /^\d{1,18}$/.test(raw) ? raw : undefined;
+  typed.get('/webhooks/:id', { schema: { params: EndpointParams, querystring: LogQuery } }, async (request, reply) => {
+    const { endpoint, tenant } = await endpointOf(request, request.params.id);
+    const raw = request.query.before;
+    const before = raw !== undefined && /^\d{1,18}$/.test(raw) ? raw : undefined;
     const rows = await repos.webhooks.deliveryLog(endpoint.id, { before, limit: LOG_PAGE + 1 });
     const deliveries = rows.slice(0, LOG_PAGE);
     const older = rows.length > LOG_PAGE ? deliveries.at(-1)?.id : undefined;
@@ -122,14 +139,14 @@ export async function webhookRoutes(control: FastifyInstance): Promise<void> {
   });
 
   for (const action of ['disable', 'rotate'] as const) {
-    control.get(`/webhooks/:id/confirm-${action}`, async (request, reply) => {
-      const { endpoint } = await endpointOf(request);
+    typed.get(`/webhooks/:id/confirm-${action}`, { schema: { params: EndpointParams } }, async (request, reply) => {
+      const { endpoint } = await endpointOf(request, request.params.id);
       return send(reply, confirmPage(await pageContext(request, reply), endpoint, action));
     });
   }
 
-  control.post('/webhooks/:id/disable', async (request, reply) => {
-    const { endpoint } = await endpointOf(request);
+  typed.post('/webhooks/:id/disable', { schema: { params: EndpointParams } }, async (request, reply) => {
+    const { endpoint } = await endpointOf(request, request.params.id);
     const done = await repos.webhooks.disableByHand({
       endpointId: endpoint.id,
       reason: `disabled by ${user(request).username} in the back office`,
@@ -146,8 +163,8 @@ export async function webhookRoutes(control: FastifyInstance): Promise<void> {
     return reply.redirect(listUrl(endpoint.tenant_id), 303);
   });
 
-  control.post('/webhooks/:id/enable', async (request, reply) => {
-    const { endpoint } = await endpointOf(request);
+  typed.post('/webhooks/:id/enable', { schema: { params: EndpointParams } }, async (request, reply) => {
+    const { endpoint } = await endpointOf(request, request.params.id);
     const done = await repos.webhooks.enable(endpoint.id);
     await audit(request, {
       tenantId: endpoint.tenant_id,
@@ -161,8 +178,8 @@ export async function webhookRoutes(control: FastifyInstance): Promise<void> {
     return reply.redirect(listUrl(endpoint.tenant_id), 303);
   });
 
-  control.post('/webhooks/:id/rotate', async (request, reply) => {
-    const { endpoint } = await endpointOf(request);
+  typed.post('/webhooks/:id/rotate', { schema: { params: EndpointParams } }, async (request, reply) => {
+    const { endpoint } = await endpointOf(request, request.params.id);
     const rotated = await rotateEndpointSecret(repos, payreq.secretKeys, endpoint.id);
     if (!rotated) throw controlNotFound();
     request.session.set('freshWebhookSecret', {
@@ -180,9 +197,10 @@ export async function webhookRoutes(control: FastifyInstance): Promise<void> {
     return reply.redirect(listUrl(endpoint.tenant_id), 303);
   });
 
-  control.post('/webhooks/:id/deliveries/:delivery/resend', async (request, reply) => {
-    const { endpoint } = await endpointOf(request);
-    const delivery = (request.params as { delivery: string }).delivery;
+  const resend = { schema: { params: DeliveryParams } };
+  typed.post('/webhooks/:id/deliveries/:delivery/resend', resend, async (request, reply) => {
+    const { endpoint } = await endpointOf(request, request.params.id);
+    const delivery = request.params.delivery;
     const queued =
       /^\d{1,18}$/.test(delivery) && (await repos.webhooks.resend({ deliveryId: delivery, endpointId: endpoint.id }));
     await audit(request, {
