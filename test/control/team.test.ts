@@ -296,5 +296,10 @@ describe(`roles: the Team page and the tenant switch (${ENGINE})`, { timeout: 24
     assert.match(refused.body, /You have no role at that hotel\./);
     assert.equal((await lastAudit('tenant_switch_refused'))?.target, stranger.tenantId);
     assert.equal((await group.get('/control/keys')).statusCode, 403, 'still on Hôtel des Tests');
+    // A hotel named twice (no page sends that) is no hotel: refused, its first not taken.
+    await group.get('/control/requests');
+    const twice = await group.post('/control/tenant', { tenant: [other.tenantId, other.tenantId] });
+    assert.equal(twice.statusCode, 403, twice.body);
+    assert.equal((await group.get('/control/keys')).statusCode, 403, 'still on Hôtel des Tests');
   });
 });

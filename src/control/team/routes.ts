@@ -8,8 +8,9 @@ import { ACCOUNT_MESSAGES, issueText } from '../account/index.js';
 import {
   audit,
   controlNotFound,
-  field,
+  Form,
   flash,
+  invalidFields,
   isUuid,
   messagePage,
   pageContext,
@@ -27,6 +28,28 @@ const GrantForm = Type.Object({
   _csrf: Type.Optional(Type.String()),
 });
 
+/**
+ * The other parts. The tenant and ids are checked by the handlers (not a UUID of the user's:
+ * 404), the new user's name, password and role by adminUsers (each refusal in its words), so
+ * they are not bounded here; what the schema refuses (a field sent twice) is the error page.
+ */
+const TenantQuery = Type.Object({ tenant: Type.Optional(Type.String()) });
+const CreateForm = Type.Object({
+  username: Type.Optional(Type.String()),
+  password: Type.Optional(Type.String()),
+  role: Type.Optional(Type.String()),
+  tenant: Type.Optional(Type.String()),
+  _csrf: Form.csrf,
+});
+const MemberParams = Type.Object({ userId: Type.String() });
+const RoleForm = Type.Object({
+  role: Type.Optional(Type.String()),
+  tenant: Type.Optional(Type.String()),
+  _csrf: Form.csrf,
+});
+/** The header's switch: a hotel of the user's; anything else (sent twice too) is refused, 403. */
+const SwitchForm = Type.Object({ tenant: Form.text(64), _csrf: Form.csrf });
+
 const send = (reply: FastifyReply, body: string, status = 200) =>
   reply.code(status).type('text/html; charset=utf-8').send(body);
 
@@ -35,9 +58,11 @@ const send = (reply: FastifyReply, body: string, status = 200) =>
  * (a query or a form's `tenant`) or else the first. Another tenant's: 404. Who may come at all
  * is route-roles.ts's (manager, superuser).
  */
-async function teamTenant(request: FastifyRequest): Promise<{ tenant: Tenant; tenants: Tenant[] }> {
+async function teamTenant(
+  request: FastifyRequest,
+  named: string | undefined,
+): Promise<{ tenant: Tenant; tenants: Tenant[] }> {
   const { repos } = request.server.payreq;
-  const named = field(request.body, 'tenant') ?? (request.query as { tenant?: string } | undefined)?.tenant;
   const scope = tenantScope(request, named);
   const tenants = user(request).superuser ? await repos.tenants.list() : [];
   const tenant = scope ? await repos.tenants.find(scope) : tenants[0];
@@ -52,64 +77,72 @@ export async function teamRoutes(control: FastifyInstance): Promise<void> {
   const { repos, config } = control.payreq;
   const users = adminUsers(repos, scryptParams(config.passwordHashCost));
 
+  const typed = control.withTypeProvider<TypeBoxTypeProvider>();
   const show = async (
     request: FastifyRequest,
     reply: FastifyReply,
+    named: string | undefined,
     extra: Partial<Parameters<typeof teamPage>[1]> = {},
     status = 200,
   ) => {
-    const { tenant, tenants } = await teamTenant(request);
+    const { tenant, tenants } = await teamTenant(request, named);
     const rows = await repos.adminUsers.roles({ tenantId: tenant.id });
     return send(reply, teamPage(await pageContext(request, reply), { tenant, tenants, rows, ...extra }), status);
   };
 
-  control.get('/team', async (request, reply) => show(request, reply));
+  typed.get('/team', { schema: { querystring: TenantQuery } }, async (request, reply) =>
+    show(request, reply, request.query.tenant),
+  );
 
   // An existing user is invited here (a hotel group's staff working at a second hotel): the
   // role is theirs once they accept it. The answer is the same whether the name belongs to a
   // user of another hotel, to a superuser or to nobody, and nothing tells them apart here.
-  control
-    .withTypeProvider<TypeBoxTypeProvider>()
-    .post('/team/grant', { schema: { body: GrantForm }, attachValidation: true }, async (request, reply) => {
-      const { tenant } = await teamTenant(request);
-      const r = ROLE_MESSAGES[(await pageContext(request, reply)).language];
-      if (request.validationError || !isTenantRole(request.body.role)) {
-        flash(request, 'error', r.invalidRole);
-        return back(reply, tenant, request);
-      }
-      const role = request.body.role;
-      const username = request.body.username.trim().toLowerCase();
-      const here = await repos.adminUsers.roles({ tenantId: tenant.id });
-      const member = here.find((x) => x.username === username);
-      if (member) {
-        // Someone of this very hotel: nothing is learnt about any other.
-        flash(request, 'error', r.alreadyHere(member.username));
-        return back(reply, tenant, request);
-      }
-      await repos.teamInvitations.invite(username, tenant.id, role, user(request).username);
-      await audit(request, {
-        tenantId: tenant.id,
-        action: 'role_invited',
-        target: username.slice(0, 64),
-        outcome: 'ok',
-        detail: { role },
-      });
-      // The name typed is not repeated: the answer is the same, byte for byte, whoever it names.
-      flash(request, 'ok', r.invited(r.roleNames[role]));
+  const grant = { schema: { body: GrantForm, querystring: TenantQuery }, attachValidation: true };
+  typed.post('/team/grant', grant, async (request, reply) => {
+    // A tenant the schema refused is no tenant of the user's (404, as tenantScope says of any
+    // text not a UUID); the other fields are read only once the whole form passed.
+    if (invalidFields(request).has('tenant')) throw controlNotFound();
+    const { tenant } = await teamTenant(request, request.body.tenant ?? request.query.tenant);
+    const r = ROLE_MESSAGES[(await pageContext(request, reply)).language];
+    if (request.validationError || !isTenantRole(request.body.role)) {
+      flash(request, 'error', r.invalidRole);
       return back(reply, tenant, request);
+    }
+    const role = request.body.role;
+    const username = request.body.username.trim().toLowerCase();
+    const here = await repos.adminUsers.roles({ tenantId: tenant.id });
+    const member = here.find((x) => x.username === username);
+    if (member) {
+      // Someone of this very hotel: nothing is learnt about any other.
+      flash(request, 'error', r.alreadyHere(member.username));
+      return back(reply, tenant, request);
+    }
+    await repos.teamInvitations.invite(username, tenant.id, role, user(request).username);
+    await audit(request, {
+      tenantId: tenant.id,
+      action: 'role_invited',
+      target: username.slice(0, 64),
+      outcome: 'ok',
+      detail: { role },
     });
+    // The name typed is not repeated: the answer is the same, byte for byte, whoever it names.
+    flash(request, 'ok', r.invited(r.roleNames[role]));
+    return back(reply, tenant, request);
+  });
 
   // A new account with a role on this tenant only.
-  control.post('/team/create', async (request, reply) => {
-    const { tenant } = await teamTenant(request);
+  const create = { schema: { body: CreateForm, querystring: TenantQuery } };
+  typed.post('/team/create', create, async (request, reply) => {
+    const named = request.body.tenant ?? request.query.tenant;
+    const { tenant } = await teamTenant(request, named);
     const ctx = await pageContext(request, reply);
     const r = ROLE_MESSAGES[ctx.language];
-    const username = field(request.body, 'username') ?? '';
-    const role = field(request.body, 'role') ?? '';
+    const username = request.body.username ?? '';
+    const role = request.body.role ?? '';
     try {
       const created = await users.create({
         username,
-        password: field(request.body, 'password') ?? '',
+        password: request.body.password ?? '',
         grants: [{ tenantId: tenant.id, role }],
       });
       await audit(request, {
@@ -135,20 +168,21 @@ export async function teamRoutes(control: FastifyInstance): Promise<void> {
         err.code === 'username_taken'
           ? [ACCOUNT_MESSAGES[ctx.language].usernameTaken(username.trim().toLowerCase())]
           : details.map((d) => (d.code === 'role_invalid' ? r.invalidRole : issueText(ctx.language, d.code ?? '')));
-      return show(request, reply, { issues, form: { username: username.slice(0, 64), role } }, 422);
+      return show(request, reply, named, { issues, form: { username: username.slice(0, 64), role } }, 422);
     }
   });
 
   // Change a role, or remove it. A manager may not leave the tenant without a manager.
   for (const op of ['role', 'remove'] as const) {
-    control.post(`/team/:userId/${op}`, async (request, reply) => {
-      const { tenant } = await teamTenant(request);
+    const member = { schema: { params: MemberParams, body: RoleForm, querystring: TenantQuery } };
+    typed.post(`/team/:userId/${op}`, member, async (request, reply) => {
+      const { tenant } = await teamTenant(request, request.body.tenant ?? request.query.tenant);
       const r = ROLE_MESSAGES[(await pageContext(request, reply)).language];
-      const { userId } = request.params as { userId: string };
+      const { userId } = request.params;
       if (!isUuid(userId)) throw controlNotFound();
       const [held] = await repos.adminUsers.roles({ tenantId: tenant.id, userId: userId.toLowerCase() });
       if (!held) throw controlNotFound();
-      const role = op === 'remove' ? null : field(request.body, 'role');
+      const role = op === 'remove' ? null : request.body.role;
       if (role !== null && !isTenantRole(role)) {
         flash(request, 'error', r.invalidRole);
         return back(reply, tenant, request);
@@ -184,10 +218,11 @@ export async function teamRoutes(control: FastifyInstance): Promise<void> {
 
 /** The header's switch: the tenant worked on, kept in the session; only one the user holds a role on. */
 export async function tenantSwitchRoutes(control: FastifyInstance): Promise<void> {
-  control.post('/tenant', async (request, reply) => {
+  const typed = control.withTypeProvider<TypeBoxTypeProvider>();
+  typed.post('/tenant', { schema: { body: SwitchForm }, attachValidation: true }, async (request, reply) => {
     const me = user(request);
     const r = ROLE_MESSAGES[(await pageContext(request, reply)).language];
-    const wanted = (field(request.body, 'tenant') ?? '').toLowerCase();
+    const wanted = (request.validationError ? '' : request.body.tenant).toLowerCase();
     const target = me.tenants.find((t) => t.id === wanted);
     if (!target) {
       await audit(request, {
