@@ -44,7 +44,6 @@ function secretCard(ctx: PageContext, e: WebhookEndpointRow, fresh: FreshSecret,
 }
 
 function endpointRow(ctx: PageContext, e: EndpointSummaryRow, tz: string): SafeHtml {
-  const { m } = ctx;
   const w = WEBHOOK_MESSAGES[ctx.language];
   const when = (d: Date | null) => formatDateTime(d, ctx, tz);
   const post = (action: string, label: string, name: string) =>
