@@ -151,13 +151,16 @@ export async function controlPlugin(app: FastifyInstance, opts: { now?: () => Da
       });
       // By construction, not by memory: every route refuses control characters in what it
       // reads (after the body is parsed, multipart included), and every state-changing route
-      // checks the CSRF token.
+      // checks the CSRF token; both before the route's schema, so nothing is validated (nor
+      // answered with a field's message) for a request the back office refuses anyway.
       control.addHook('onRoute', (route) => {
-        if (!route.config?.checksOwnText)
-          route.preValidation = [...hookList(route.preValidation), refuseUnacceptedText];
         const methods = Array.isArray(route.method) ? route.method : [route.method];
-        if (!methods.some((m) => m !== 'GET' && m !== 'HEAD')) return;
-        route.preHandler = [...hookList(route.preHandler), control.csrfProtection];
+        const changes = methods.some((m) => m !== 'GET' && m !== 'HEAD');
+        route.preValidation = [
+          ...hookList(route.preValidation),
+          ...(route.config?.checksOwnText ? [] : [refuseUnacceptedText]),
+          ...(changes ? [control.csrfProtection] : []),
+        ];
       });
       control.addHook('preValidation', firstQueryValues);
       control.addHook('onRequest', async (_request, reply) => {
@@ -165,7 +168,9 @@ export async function controlPlugin(app: FastifyInstance, opts: { now?: () => Da
         reply.header('cache-control', 'no-store');
         reply.header('content-security-policy', CSP);
       });
-      control.addHook('preHandler', async (request, reply) => {
+      // Who may ask comes first of all (before the route's schema and its own checks): a
+      // signed-out visitor or a role too low is sent away whatever the form holds.
+      control.addHook('preValidation', async (request, reply) => {
         const path = pathOf(request);
         // A route's line in route-roles.ts; no route at all (a 404) asks to be signed in first.
         const key =

@@ -23,6 +23,25 @@ describe('every room of the back office speaks English, French and German alike'
   const files = globSync('src/control/**/*words.{ts,js}', { cwd: root })
     .map((f) => f.replace(/\.js$/, '.ts'))
     .sort();
+  test('each room keeps its words beside it', () => {
+    const rooms = new Set(files.map((f) => path.dirname(f)));
+    for (const room of [
+      'requests',
+      'bulk',
+      'new-request',
+      'books',
+      'settings',
+      'admin',
+      'sign-in',
+      'account',
+      'team',
+      'today',
+      'webhooks',
+      'shell',
+    ])
+      assert.ok(rooms.has(`src/control/${room}`), `src/control/${room}/words.ts`);
+  });
+
   for (const file of files) {
     test(file, async () => {
       // The runner may have transpiled the tree (.js beside where the .ts was): import what is there.

@@ -21,7 +21,6 @@ import {
   pageContext,
   user,
 } from '../shell/index.js';
-import { ROLE_MESSAGES } from '../team/index.js';
 import { issueText } from './issues.js';
 import { checkOwnPassword } from './reauth.js';
 import { userSessions } from './sessions.js';
@@ -66,7 +65,7 @@ ${p.problem ? html`<p class="flash error" role="alert">${p.problem}</p>` : ''}
 <section class="card" aria-labelledby="sessions-h"><h2 id="sessions-h">${a.sessions}</h2>
 <p>${a.sessionsIntro}</p>
 <p><a href="/control/account/sessions">${a.sessions} (${p.sessions})</a></p>
-<p><a href="/control/invitations">${ROLE_MESSAGES[ctx.language].invitationsTitle}</a> · ${ROLE_MESSAGES[ctx.language].homeTitle}</p></section>`,
+<p><a href="/control/invitations">${ctx.m.invitationsTitle}</a> · ${ctx.m.homeTitle}</p></section>`,
   });
 }
 

@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { adminUsers, normaliseUsername, scryptParams, twoFactor } from '../../admin-users/index.js';
 import { AppError, addDays, isIsoDate, midnightIn } from '../../domain/index.js';
@@ -11,9 +11,10 @@ import {
   controlNotFound,
   Form,
   flash,
-  invalidFields,
   isUuid,
   pageContext,
+  refusedFields,
+  refuseInvalid,
   renewCsrfSecret,
   tenantScope,
   user,
@@ -72,22 +73,6 @@ const AuditFilters = Type.Object({
   before: Form.optionalText(100),
 });
 
-/**
- * The fields a request's schema refused, for a handler that answers them itself: every route
- * here has attachValidation, so the sign-in, role and CSRF checks (preHandler hooks) still come
- * first, as they did before the schemas. A refused path or hotel names nothing there is (404,
- * as an unknown user, job or hotel id); a body refused as a whole (none at all) is the error
- * page's 422. `others`: what the route does with any other refusal (default: the error page).
- */
-function refusedFields(request: FastifyRequest, others: 'answer' | 'error' = 'error'): boolean {
-  const err = request.validationError;
-  if (!err) return false;
-  const fields = invalidFields(request);
-  if (err.validationContext === 'params' || fields.has('tenant')) throw controlNotFound();
-  if (fields.size === 0 || others === 'error') throw err;
-  return true;
-}
-
 export async function adminRoutes(instance: FastifyInstance): Promise<void> {
   const control = instance.withTypeProvider<TypeBoxTypeProvider>();
   const { payreq } = control;
@@ -98,7 +83,7 @@ export async function adminRoutes(instance: FastifyInstance): Promise<void> {
   });
 
   control.post('/tenants', { schema: { body: TenantForm }, attachValidation: true }, async (request, reply) => {
-    if (refusedFields(request, 'answer')) {
+    if (refusedFields(request).size > 0) {
       const ctx = await pageContext(request, reply);
       return send(reply, tenantsPage(ctx, await payreq.repos.tenants.list(), [ctx.m.invalid]), 422);
     }
@@ -126,7 +111,7 @@ export async function adminRoutes(instance: FastifyInstance): Promise<void> {
   });
 
   control.post('/users', { schema: { body: UserForm }, attachValidation: true }, async (request, reply) => {
-    const refused = refusedFields(request, 'answer');
+    const refused = refusedFields(request).size > 0;
     const ctx = await pageContext(request, reply);
     const again = async (issues: string[]) =>
       send(reply, usersPage(ctx, await users.list(), await payreq.repos.tenants.list(), issues), 422);
@@ -169,7 +154,7 @@ export async function adminRoutes(instance: FastifyInstance): Promise<void> {
     '/users/:username',
     { schema: { params: UserParams }, attachValidation: true },
     async (request, reply) => {
-      refusedFields(request);
+      refuseInvalid(request);
       const name = normaliseUsername(request.params.username);
       const found = (await users.list()).find((u) => u.username === name);
       if (!found) throw controlNotFound();
@@ -187,7 +172,7 @@ export async function adminRoutes(instance: FastifyInstance): Promise<void> {
     '/users/:username/:action',
     { schema: { params: UserActionParams, body: CsrfOnly }, attachValidation: true },
     async (request, reply) => {
-      refusedFields(request);
+      refuseInvalid(request);
       const { username, action } = request.params;
       const me = user(request);
       const self = normaliseUsername(username) === me.username;
@@ -249,7 +234,7 @@ export async function adminRoutes(instance: FastifyInstance): Promise<void> {
     '/schedules/:job',
     { schema: { params: JobParams, body: ScheduleForm }, attachValidation: true },
     async (request, reply) => {
-      const refused = refusedFields(request, 'answer');
+      const refused = refusedFields(request).size > 0;
       const current = await payreq.repos.schedules.get(request.params.job);
       if (!current) throw controlNotFound();
       const ctx = await pageContext(request, reply);
@@ -290,7 +275,7 @@ export async function adminRoutes(instance: FastifyInstance): Promise<void> {
     '/schedules/:job/run',
     { schema: { params: JobParams, body: CsrfOnly }, attachValidation: true },
     async (request, reply) => {
-      refusedFields(request);
+      refuseInvalid(request);
       const schedule = await payreq.repos.schedules.get(request.params.job);
       const job = schedule ? SCHEDULED_JOBS[schedule.job] : undefined;
       if (!schedule || !job) throw controlNotFound();
@@ -316,7 +301,7 @@ export async function adminRoutes(instance: FastifyInstance): Promise<void> {
   );
 
   control.get('/audit', { schema: { querystring: AuditFilters }, attachValidation: true }, async (request, reply) => {
-    refusedFields(request);
+    refuseInvalid(request);
     const raw = request.query;
     const tenantId = tenantScope(request, raw.tenant);
     const ctx = await pageContext(request, reply);

@@ -15,7 +15,7 @@ import {
   updateTenantSettings,
 } from '../../tenants/index.js';
 import type { ControlLanguage } from '../shell/index.js';
-import { audit, controlNotFound, Form, flash, invalidFields, pageContext, tenantScope, user } from '../shell/index.js';
+import { audit, controlNotFound, Form, flash, pageContext, refusedFields, tenantScope, user } from '../shell/index.js';
 import { confirmRevokePage, keysPage, settingsPage } from './pages.js';
 import { SETTING_PROBLEMS } from './setting-problems.js';
 
@@ -78,22 +78,6 @@ const SCHEMA_PROBLEM: Record<SettingField['kind'], SettingProblemCode> = {
   colour: 'hex_colour',
   language: 'language',
 };
-
-/**
- * The fields a request's schema refused, for a handler that answers them itself: every route
- * here has attachValidation, so the sign-in, role and CSRF checks (preHandler hooks) still come
- * first, as they did before the schemas. A refused path or hotel names nothing the user may see
- * (404, as an unknown key or another hotel's id); a body refused as a whole (none at all) is the
- * error page's 422.
- */
-function refusedFields(request: FastifyRequest): Set<string> {
-  const err = request.validationError;
-  if (!err) return new Set();
-  const fields = invalidFields(request);
-  if (err.validationContext === 'params' || fields.has('tenant')) throw controlNotFound();
-  if (fields.size === 0) throw err;
-  return fields;
-}
 
 const KEY_AUDIT = { disable: 'key_disabled', enable: 'key_enabled', revoke: 'key_revoked' } as const;
 const send = (reply: FastifyReply, body: string, status = 200) =>

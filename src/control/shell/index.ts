@@ -11,7 +11,7 @@ export {
   tenantScope,
   user,
 } from './context.js';
-export { Form, invalidFields, listOf } from './forms.js';
+export { Form, invalidFields, listOf, refusedFields, refuseInvalid } from './forms.js';
 export { firstQueryValues, printable, refuseUnacceptedText } from './input-guard.js';
 export { CONTROL_LANGUAGES, type ControlLanguage, isControlLanguage, languageFromHeader } from './language.js';
 export {

@@ -1,6 +1,5 @@
 import { type Currency, formatMoney } from '../../domain/index.js';
 import { html, htmlDocument, type SafeHtml } from '../../html/index.js';
-import { ROLE_MESSAGES } from '../team/index.js';
 import { CONTROL_LANGUAGES, type ControlLanguage } from './language.js';
 import { mayUse, type Standing } from './route-roles.js';
 import { CONTROL_SCRIPT_PATH, CONTROL_STYLESHEET_PATH } from './styles.js';
@@ -99,7 +98,7 @@ function nav(ctx: PageContext, current: Section | undefined): SafeHtml {
       ['webhooks', '/control/webhooks', m.navWebhooks],
       ['keys', '/control/keys', m.navKeys],
       ['settings', '/control/settings', m.navSettings],
-      ['team', '/control/team', ROLE_MESSAGES[ctx.language].navTeam],
+      ['team', '/control/team', m.navTeam],
       ['tenants', '/control/tenants', m.navTenants],
       ['users', '/control/users', m.navUsers],
       ['schedules', '/control/schedules', m.navSchedules],
@@ -117,7 +116,7 @@ function nav(ctx: PageContext, current: Section | undefined): SafeHtml {
 function tenantSwitch(ctx: PageContext): SafeHtml {
   const user = ctx.user;
   if (!user || user.mustEnrol || user.tenants.length < 2) return html``;
-  const r = ROLE_MESSAGES[ctx.language];
+  const r = ctx.m;
   return html`<form method="post" action="/control/tenant" class="tenant-switch">${csrfField(ctx)}
 <label for="tenant-switch">${r.currentHotel}</label>
 <select id="tenant-switch" name="tenant">${user.tenants.map(

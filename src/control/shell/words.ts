@@ -1,7 +1,4 @@
 import type { Status } from '../../domain/index.js';
-import { ACCOUNT_MESSAGES } from '../account/words.js';
-import { TODAY_MESSAGES } from '../today/words.js';
-import { WEBHOOK_MESSAGES } from '../webhooks/words.js';
 import type { ControlLanguage } from './language.js';
 
 /**
@@ -9,6 +6,17 @@ import type { ControlLanguage } from './language.js';
  * string missing in one language is a type error, not a blank on screen.
  */
 const en = {
+  // The header: the Team link, the tenant switch, and each role's name (the Team, admin and refusal pages use them too).
+  navTeam: 'Team',
+  currentHotel: 'Hotel',
+  switchHotel: 'Switch',
+  // The invitations page and the home hotel, linked from the account page too.
+  invitationsTitle: 'Invitations',
+  homeTitle: 'Your home hotel',
+  roleNames: { viewer: 'Viewer', frontdesk: 'Front desk', manager: 'Manager', superuser: 'Superuser' } as Record<
+    'viewer' | 'frontdesk' | 'manager' | 'superuser',
+    string
+  >,
   locale: 'en-GB',
   languageName: 'English',
   backOffice: 'payreq back office',
@@ -85,8 +93,6 @@ const en = {
   error: 'Error',
   action: 'Action',
   // Books
-  account: ACCOUNT_MESSAGES.en,
-  today: TODAY_MESSAGES.en,
   // The Books room's own words are in books/words.ts; this one Today reads too.
   books: {
     need: 'What to do',
@@ -134,6 +140,12 @@ export interface MoneyWords {
 export type ControlMessages = typeof en;
 
 const fr: ControlMessages = {
+  navTeam: 'Équipe',
+  currentHotel: 'Établissement',
+  switchHotel: 'Changer',
+  invitationsTitle: 'Invitations',
+  homeTitle: 'Votre hôtel d’accueil',
+  roleNames: { viewer: 'Consultation', frontdesk: 'Réception', manager: 'Responsable', superuser: 'Super-utilisateur' },
   locale: 'fr-FR',
   languageName: 'Français',
   backOffice: 'Back-office payreq',
@@ -208,8 +220,6 @@ const fr: ControlMessages = {
   error: 'Erreur',
   action: 'Action',
   // Books
-  account: ACCOUNT_MESSAGES.fr,
-  today: TODAY_MESSAGES.fr,
   books: {
     need: 'Que faire',
   },
@@ -249,6 +259,12 @@ const fr: ControlMessages = {
 };
 
 const de: ControlMessages = {
+  navTeam: 'Team',
+  currentHotel: 'Unterkunft',
+  switchHotel: 'Wechseln',
+  invitationsTitle: 'Einladungen',
+  homeTitle: 'Ihr Heimathotel',
+  roleNames: { viewer: 'Lesen', frontdesk: 'Rezeption', manager: 'Leitung', superuser: 'Superuser' },
   locale: 'de-DE',
   languageName: 'Deutsch',
   backOffice: 'payreq-Backoffice',
@@ -323,8 +339,6 @@ const de: ControlMessages = {
   error: 'Fehler',
   action: 'Aktion',
   // Books
-  account: ACCOUNT_MESSAGES.de,
-  today: TODAY_MESSAGES.de,
   books: {
     need: 'Was zu tun ist',
   },

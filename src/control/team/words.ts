@@ -1,17 +1,14 @@
 /**
- * The words of roles in the back office: role names, the refusal page, the tenant switch, the
- * Team page (/control/team), and the audit's names for grants and refusals, in English, French
- * and German. A string missing in one language is a type error.
+ * The words of roles in the back office: the refusal page, the Team page (/control/team), and
+ * the audit's names for grants and refusals, in English, French and German; the role names are
+ * the shell's (the header shows them too). A string missing in one language is a type error.
  */
-import type { ControlLanguage } from '../shell/index.js';
+import { CONTROL_MESSAGES, type ControlLanguage } from '../shell/index.js';
 
 type Role = 'viewer' | 'frontdesk' | 'manager' | 'superuser';
 
 const en = {
-  roleNames: { viewer: 'Viewer', frontdesk: 'Front desk', manager: 'Manager', superuser: 'Superuser' } as Record<
-    Role,
-    string
-  >,
+  roleNames: CONTROL_MESSAGES.en.roleNames,
   roleHints: {
     viewer: 'reads requests',
     frontdesk: 'also creates requests, resends links, cancels, captures and releases',
@@ -25,12 +22,9 @@ const en = {
   noRole: 'You have no role at any hotel yet: ask one of its managers.',
   unlisted: 'No role may open this page.',
   // The tenant switch in the header
-  currentHotel: 'Hotel',
-  switchHotel: 'Switch',
   switched: (hotel: string) => `You are now working on ${hotel}.`,
   switchRefused: 'You have no role at that hotel.',
   // The Team page
-  navTeam: 'Team',
   title: 'Team',
   intro: (hotel: string) => `Who may use the back office for ${hotel}, and with which role.`,
   chooseHotel: 'Hotel',
@@ -56,7 +50,7 @@ const en = {
   granted: (u: string, role: string) => `${u} now has the role “${role}” here.`,
   invited: (role: string) =>
     `Invitation recorded: if this name signs in to payreq, they are invited to work here as ${role}; the role is theirs once they accept it, on their Invitations page.`,
-  invitationsTitle: 'Invitations',
+  invitationsTitle: CONTROL_MESSAGES.en.invitationsTitle,
   invitationsIntro: 'Hotels that invite you to work there. A role is yours only once you accept it.',
   noInvitations: 'No invitation is waiting.',
   invitedAs: (hotel: string, role: string) => `${hotel}, as ${role}`,
@@ -70,7 +64,7 @@ const en = {
     n === 1
       ? 'A hotel invites you to work there: see Invitations.'
       : `${n} hotels invite you to work there: see Invitations.`,
-  homeTitle: 'Your home hotel',
+  homeTitle: CONTROL_MESSAGES.en.homeTitle,
   homeIntro: 'The hotel you land in after signing in.',
   homeOldest: 'The hotel of my first role',
   homeSave: 'Save',
@@ -97,7 +91,7 @@ const en = {
 export type RoleMessages = typeof en;
 
 const fr: RoleMessages = {
-  roleNames: { viewer: 'Consultation', frontdesk: 'Réception', manager: 'Responsable', superuser: 'Super-utilisateur' },
+  roleNames: CONTROL_MESSAGES.fr.roleNames,
   roleHints: {
     viewer: 'consulte les demandes',
     frontdesk: 'crée aussi des demandes, renvoie les liens, annule, encaisse et libère',
@@ -109,11 +103,8 @@ const fr: RoleMessages = {
   yourRole: (role, hotel) => `Votre rôle pour ${hotel} : ${role}.`,
   noRole: 'Vous n’avez encore de rôle dans aucun établissement : demandez-le à l’un de ses responsables.',
   unlisted: 'Aucun rôle ne donne accès à cette page.',
-  currentHotel: 'Établissement',
-  switchHotel: 'Changer',
   switched: (hotel) => `Vous travaillez maintenant sur ${hotel}.`,
   switchRefused: 'Vous n’avez pas de rôle dans cet établissement.',
-  navTeam: 'Équipe',
   title: 'Équipe',
   intro: (hotel) => `Qui peut utiliser le back-office pour ${hotel}, et avec quel rôle.`,
   chooseHotel: 'Établissement',
@@ -141,7 +132,7 @@ const fr: RoleMessages = {
   granted: (u, role) => `${u} a maintenant le rôle « ${role} » ici.`,
   invited: (role) =>
     `Invitation enregistrée : si ce nom se connecte à payreq, la personne est invitée à travailler ici comme ${role} ; le rôle est le sien une fois l’invitation acceptée, sur sa page Invitations.`,
-  invitationsTitle: 'Invitations',
+  invitationsTitle: CONTROL_MESSAGES.fr.invitationsTitle,
   invitationsIntro: 'Les hôtels qui vous invitent à y travailler. Un rôle n’est le vôtre qu’une fois accepté.',
   noInvitations: 'Aucune invitation en attente.',
   invitedAs: (hotel, role) => `${hotel}, comme ${role}`,
@@ -155,7 +146,7 @@ const fr: RoleMessages = {
     n === 1
       ? 'Un hôtel vous invite à y travailler : voir Invitations.'
       : `${n} hôtels vous invitent à y travailler : voir Invitations.`,
-  homeTitle: 'Votre hôtel d’accueil',
+  homeTitle: CONTROL_MESSAGES.fr.homeTitle,
   homeIntro: 'L’hôtel où vous arrivez après la connexion.',
   homeOldest: 'L’hôtel de mon premier rôle',
   homeSave: 'Enregistrer',
@@ -181,7 +172,7 @@ const fr: RoleMessages = {
 };
 
 const de: RoleMessages = {
-  roleNames: { viewer: 'Lesen', frontdesk: 'Rezeption', manager: 'Leitung', superuser: 'Superuser' },
+  roleNames: CONTROL_MESSAGES.de.roleNames,
   roleHints: {
     viewer: 'sieht die Anfragen',
     frontdesk: 'legt auch Anfragen an, sendet Links erneut, storniert, bucht ab und gibt frei',
@@ -193,11 +184,8 @@ const de: RoleMessages = {
   yourRole: (role, hotel) => `Ihre Rolle in ${hotel}: ${role}.`,
   noRole: 'Sie haben noch in keiner Unterkunft eine Rolle: Fragen Sie dort die Leitung.',
   unlisted: 'Diese Seite ist für keine Rolle freigegeben.',
-  currentHotel: 'Unterkunft',
-  switchHotel: 'Wechseln',
   switched: (hotel) => `Sie arbeiten jetzt in ${hotel}.`,
   switchRefused: 'Sie haben in dieser Unterkunft keine Rolle.',
-  navTeam: 'Team',
   title: 'Team',
   intro: (hotel) => `Wer das Backoffice für ${hotel} nutzen darf, und mit welcher Rolle.`,
   chooseHotel: 'Unterkunft',
@@ -223,7 +211,7 @@ const de: RoleMessages = {
   granted: (u, role) => `${u} hat hier jetzt die Rolle „${role}“.`,
   invited: (role) =>
     `Einladung gespeichert: Meldet sich dieser Name bei payreq an, ist die Person eingeladen, hier als ${role} zu arbeiten; die Rolle gilt, sobald sie die Einladung auf ihrer Seite Einladungen annimmt.`,
-  invitationsTitle: 'Einladungen',
+  invitationsTitle: CONTROL_MESSAGES.de.invitationsTitle,
   invitationsIntro: 'Hotels, die Sie einladen, dort zu arbeiten. Eine Rolle gilt erst, wenn Sie sie annehmen.',
   noInvitations: 'Keine Einladung wartet.',
   invitedAs: (hotel, role) => `${hotel}, als ${role}`,
@@ -237,7 +225,7 @@ const de: RoleMessages = {
     n === 1
       ? 'Ein Hotel lädt Sie ein, dort zu arbeiten: siehe Einladungen.'
       : `${n} Hotels laden Sie ein, dort zu arbeiten: siehe Einladungen.`,
-  homeTitle: 'Ihr Heimathotel',
+  homeTitle: CONTROL_MESSAGES.de.homeTitle,
   homeIntro: 'Das Hotel, in dem Sie nach der Anmeldung landen.',
   homeOldest: 'Das Hotel meiner ersten Rolle',
   homeSave: 'Speichern',
