@@ -1,5 +1,6 @@
 export * from './books.js';
 export * from './create-payment-request.js';
+export * from './decline-reasons.js';
 export * from './delete-rules.js';
 export * from './errors.js';
 export * from './guarantee-dates.js';

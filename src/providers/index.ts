@@ -6,6 +6,7 @@ export {
   type ProviderAccountSource,
 } from './account-registry.js';
 export { longestProviderCallMs } from './call-limits.js';
+export { declineReasonOf } from './decline-reason.js';
 export { holdDaysTold, holdLimitSeconds } from './hold-limits.js';
 export { checkLyraCredentials } from './lyra/index.js';
 export { type OrderAccount, orderAcrossAccounts } from './order-across-accounts.js';

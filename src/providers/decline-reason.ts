@@ -1,0 +1,14 @@
+import type { DeclineReason } from '../domain/index.js';
+import { isDeclineReason } from '../domain/index.js';
+import { lyraDeclineReason } from './lyra/decline-reasons.js';
+
+/**
+ * The reason of a refusal, on payreq's closed list, from the code the provider gave (stored on
+ * the ledger row as `decline_code`). The sandbox writes the reason itself as its code; a
+ * refusal without a code, or from a provider without a table, is `other` (never retried).
+ */
+export function declineReasonOf(provider: string, code: string | null): DeclineReason {
+  if (!code) return 'other';
+  if (provider === 'lyra') return lyraDeclineReason(code);
+  return isDeclineReason(code) ? code : 'other';
+}
