@@ -1,4 +1,4 @@
-import type { Currency, Language, RequestType } from '../domain/index.js';
+import type { CardNetwork, Currency, Language, RequestType } from '../domain/index.js';
 import type { Queryable } from './database.js';
 
 export type OutboxKind =
@@ -75,6 +75,8 @@ export interface EmailSubjectRow {
   timezone: string;
   hold_days: number;
   account_provider: string | null;
+  /** The network of the registered card (its holds live by its rule); null: none, or not told. */
+  card_network: CardNetwork | null;
   /** The hotel's contact address: where its own e-mails (a failed guarantee) go; null: none. */
   contact_email: string | null;
   /** The bank's answer to the last hold, and how many holds it refused. */
@@ -123,7 +125,7 @@ export function emailOutboxRepository(db: Queryable) {
       const r = await db.query<EmailSubjectRow>(
         `SELECT p.id, p.reference, p.request_type, p.amount, p.amount_captured, p.currency, p.language,
                 p.guest_first_name, p.guest_last_name, p.guest_email, p.status, p.link_expires_at, p.reservation_data,
-                p.masked_pan, p.card_expiry_month, p.card_expiry_year, p.updated_at,
+                p.masked_pan, p.card_network, p.card_expiry_month, p.card_expiry_year, p.updated_at,
                 t.name AS tenant_name, t.sender_email, t.timezone, t.hold_days, a.provider AS account_provider,
                 t.contact_email, p.last_hold_error, p.guarantee_failures
            FROM payment_requests p JOIN tenants t ON t.id = p.tenant_id

@@ -1,4 +1,4 @@
-import type { Language } from '../domain/index.js';
+import type { CardNetwork, Language } from '../domain/index.js';
 import type { Queryable } from './database.js';
 import type { RequestSummaryFields } from './payment-requests-repository.js';
 
@@ -10,6 +10,8 @@ export interface GuestRequestRow extends RequestSummaryFields {
   link_expired: boolean;
   reservation_data: Record<string, unknown> | null;
   masked_pan: string;
+  /** The network of the registered card; null: none, or not told. */
+  card_network: CardNetwork | null;
   card_expiry_month: number | null;
   card_expiry_year: number | null;
   settled_at: Date | string | null;
@@ -39,7 +41,7 @@ export function guestRequestsRepository(db: Queryable) {
       const r = await db.query<GuestRequestRow>(
         `SELECT p.id, p.tenant_id, p.reference, p.request_type, p.status, p.amount, p.amount_captured, p.amount_refunded,
                 p.currency, p.language, p.guest_email, p.guest_first_name, p.guest_last_name,
-                p.reservation_ref, p.reservation_data, p.masked_pan, p.card_expiry_month, p.card_expiry_year,
+                p.reservation_ref, p.reservation_data, p.masked_pan, p.card_network, p.card_expiry_month, p.card_expiry_year,
                 t.name AS hotel_name, p.link_expires_at <= now() AS link_expired, t.timezone, t.hold_days,
                 t.address, t.phone, t.contact_email, t.terms_url, t.accent_color, t.logo_hash,
                 a.provider AS account_provider, a.mode AS account_mode,

@@ -1,4 +1,4 @@
-import type { Actor, PendingAction, Status } from '../domain/index.js';
+import type { Actor, CardNetwork, PendingAction, Status } from '../domain/index.js';
 import type { Queryable } from './database.js';
 
 /**
@@ -24,13 +24,16 @@ export interface StatusChange {
     /** The card network's id of the registration, sent back on each merchant-initiated payment. */
     networkTransactionId?: string;
     maskedPan?: string;
+    /** The network that carried the card's registration (its holds live by its rule). */
+    cardNetwork?: CardNetwork;
     expiryMonth?: number;
     expiryYear?: number;
     /**
-     * A hold placed now: it ends after the tenant's hold length, or sooner where the provider's
-     * networks let a merchant-initiated hold live less long (`capSeconds`).
+     * A hold placed now: it ends after the tenant's hold length, or sooner where the card's
+     * network lets a merchant-initiated hold live less long: `validity` is the provider's table
+     * by network (seconds), read against the request's stored network (null: no limit).
      */
-    holdPlaced?: { capSeconds: number | null };
+    holdPlaced?: { validity: Readonly<Record<CardNetwork, number>> | null };
     holdError?: string;
     /**
      * The bank refused the guarantee's hold: the request says when and counts it, and its link
@@ -66,8 +69,8 @@ export async function applyStatusChanges(q: Queryable, changes: readonly StatusC
        SELECT * FROM json_to_recordset($1::json)
          AS c(id uuid, from_list text, to_status text, source text, actor text, detail jsonb, claim text,
               ledger_id bigint, provider text, txn text, card_token text, masked_pan text, exp_month int,
-              exp_year int, hold_cap int, hold_error text, email text, hold_placed boolean, network_txn text,
-              token uuid, guarantee_failed boolean)
+              exp_year int, hold_caps jsonb, hold_error text, email text, hold_placed boolean, network_txn text,
+              token uuid, guarantee_failed boolean, card_network text)
      ), old AS (
        SELECT p.id, p.status, t.hold_days, t.timezone FROM payment_requests p JOIN c ON c.id = p.id
          JOIN tenants t ON t.id = p.tenant_id
@@ -86,12 +89,14 @@ export async function applyStatusChanges(q: Queryable, changes: readonly StatusC
               card_network_transaction_id = CASE WHEN c.card_token IS NOT NULL THEN c.network_txn
                                                  ELSE COALESCE(c.network_txn, p.card_network_transaction_id) END,
               masked_pan = COALESCE(c.masked_pan, p.masked_pan),
+              card_network = CASE WHEN c.card_token IS NOT NULL THEN c.card_network
+                                  ELSE COALESCE(c.card_network, p.card_network) END,
               card_expiry_month = COALESCE(c.exp_month, p.card_expiry_month),
               card_expiry_year = COALESCE(c.exp_year, p.card_expiry_year),
               hold_expires_at = CASE WHEN NOT c.hold_placed THEN p.hold_expires_at
-                                     WHEN c.hold_cap IS NULL THEN now() + make_interval(days => old.hold_days)
-                                     ELSE now() + LEAST(make_interval(days => old.hold_days),
-                                                        make_interval(secs => c.hold_cap)) END,
+                                     WHEN c.hold_caps IS NULL THEN now() + make_interval(days => old.hold_days)
+                                     ELSE now() + LEAST(make_interval(days => old.hold_days), make_interval(
+                                       secs => (c.hold_caps ->> COALESCE(p.card_network, 'other'))::int)) END,
               hold_attempts = p.hold_attempts + CASE WHEN c.claim = 'hold' THEN 1 ELSE 0 END,
               last_hold_error = CASE WHEN c.claim = 'hold' THEN c.hold_error ELSE p.last_hold_error END,
               guarantee_failed_at = CASE WHEN c.guarantee_failed THEN date_trunc('milliseconds', now())
@@ -145,9 +150,10 @@ function changeRow(c: StatusChange) {
     txn: c.set?.providerTransactionId,
     card_token: c.set?.cardToken,
     masked_pan: c.set?.maskedPan,
+    card_network: c.set?.cardNetwork,
     exp_month: c.set?.expiryMonth,
     exp_year: c.set?.expiryYear,
-    hold_cap: c.set?.holdPlaced?.capSeconds,
+    hold_caps: c.set?.holdPlaced?.validity,
     hold_error: c.set?.holdError,
     email: c.email,
     hold_placed: c.set?.holdPlaced !== undefined,

@@ -1,4 +1,5 @@
 export * from './books.js';
+export * from './card-networks.js';
 export * from './create-payment-request.js';
 export * from './decline-reasons.js';
 export * from './delete-rules.js';

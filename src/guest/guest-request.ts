@@ -125,7 +125,7 @@ export async function findGuestRequest(db: Queryable, id: string): Promise<Guest
         : null,
     settledAt: row.settled_at === null ? null : new Date(row.settled_at),
     timezone: row.timezone,
-    holdDays: holdDaysTold(Number(row.hold_days), row.account_provider),
+    holdDays: holdDaysTold(Number(row.hold_days), row.account_provider, row.card_network),
     account: row.account_provider ? { provider: row.account_provider, mode: row.account_mode } : null,
     linkExpired: row.link_expired,
     moneyGivenBack: row.money_given_back,

@@ -15,6 +15,7 @@ import {
   CARD_EXPIRES_BEFORE_HOLD,
   cardExpiresBeforeHold,
   holdMonthFor,
+  networkOfCardNumber,
   nextStatus,
   type Status,
   type Trigger,
@@ -197,6 +198,9 @@ export function notifications(deps: NotificationDeps) {
         ...(n.cardToken ? { cardToken: cardTokens.seal(n.cardToken, row.id) } : {}),
         ...(n.initialIssuerTransactionId ? { networkTransactionId: n.initialIssuerTransactionId } : {}),
         ...(n.maskedPan ? { maskedPan: n.maskedPan } : {}),
+        ...(n.outcome === 'registered' && n.maskedPan
+          ? { cardNetwork: n.cardNetwork ?? networkOfCardNumber(n.maskedPan) }
+          : {}),
         ...(n.expiryMonth ? { expiryMonth: n.expiryMonth } : {}),
         ...(n.expiryYear ? { expiryYear: n.expiryYear } : {}),
       },

@@ -16,7 +16,7 @@ export async function emailSubjects(
   return new Map(
     rows.map(({ account_provider, ...row }) => [
       row.id,
-      { ...row, hold_days: holdDaysTold(row.hold_days, account_provider) },
+      { ...row, hold_days: holdDaysTold(row.hold_days, account_provider, row.card_network) },
     ]),
   );
 }

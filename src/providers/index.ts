@@ -7,7 +7,7 @@ export {
 } from './account-registry.js';
 export { longestProviderCallMs } from './call-limits.js';
 export { declineReasonOf } from './decline-reason.js';
-export { holdDaysTold, holdLimitSeconds } from './hold-limits.js';
+export { holdDaysTold, holdValiditySeconds, holdValidityTable } from './hold-validity.js';
 export { checkLyraCredentials } from './lyra/index.js';
 export { type OrderAccount, orderAcrossAccounts } from './order-across-accounts.js';
 export {

@@ -1,4 +1,4 @@
-import type { Currency, Language, RequestType } from '../domain/index.js';
+import type { CardNetwork, Currency, Language, RequestType } from '../domain/index.js';
 
 /**
  * The boundary with a payment provider. The service never talks to a bank in any other way,
@@ -148,6 +148,11 @@ export interface ProviderNotification {
    */
   initialIssuerTransactionId?: string;
   maskedPan?: string;
+  /**
+   * The network that carried the card (IMPRINT registration), where the provider says it (Lyra's
+   * effectiveBrand); without it payreq takes the brand of the card number.
+   */
+  cardNetwork?: CardNetwork;
   expiryMonth?: number;
   expiryYear?: number;
   /** What moved, in minor units of `currency`: checked against the request before anything is applied. */

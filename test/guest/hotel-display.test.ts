@@ -185,7 +185,8 @@ describe(`the hotel on the guest pages: contact, terms, accent, logo, stay, rece
       'Carte 424242XXXXXX4242',
       'Montant maximal garanti : 150,00 €',
       // The hold job places the hold 2 days before check-in (24 December).
-      'À partir du 22 décembre 2026, Hôtel des Tests pourra bloquer au plus ce montant sur votre carte, pendant 6 jours au maximum',
+      // 6 hotel days, told as 5: the shortest network (Visa, 4 days 18 hours) decides before the card is known.
+      'À partir du 22 décembre 2026, Hôtel des Tests pourra bloquer au plus ce montant sur votre carte, pendant 5 jours au maximum',
       'qu’en cas de non-présentation',
     ]) {
       assert.ok(page.includes(s), `"${s}" in: ${page}`);

@@ -12,12 +12,14 @@ import { arrangeStatus } from '../helpers/fixtures.js';
 import { createRequest, ENGINE, startTestApp, type TenantWithKey, type TestApp } from '../helpers/test-app.js';
 
 // The daily job's hold on a stored card lives as long as the hotel's hold length says, unless
-// the provider's card networks lapse a merchant-initiated hold sooner (Lyra: Visa's 4 days and
-// 18 hours); and it names the registration's network transaction, as the networks ask.
+// the card's network lapses a merchant-initiated hold sooner (Visa: 4 days and 18 hours; CB
+// and Mastercard: 7 days), on Lyra as on the sandbox, which plays the networks by the test
+// card's brand; and it names the registration's network transaction, as the networks ask.
 
 const D = '2026-12-10';
 const HOUR = 3600_000;
-const NETWORK_LIMIT_HOURS = 4 * 24 + 18;
+const VISA_HOURS = 4 * 24 + 18;
+const SEVEN_DAYS_HOURS = 7 * 24;
 
 describe(`the daily hold's length and its network id (${ENGINE})`, { timeout: 120_000 }, () => {
   let t: TestApp;
@@ -49,7 +51,7 @@ describe(`the daily hold's length and its network id (${ENGINE})`, { timeout: 12
     t.db.query('UPDATE tenants SET hold_days = $2 WHERE id = $1', [tenantId, days]);
 
   /** An IMPRINT of the Lyra hotel whose guest saved a card on Lyra's form: its registration notification applied. */
-  async function registeredOnLyra(): Promise<{ id: string; networkId: string }> {
+  async function registeredOnLyra(pan: string = LYRA_CARDS.accepted): Promise<{ id: string; networkId: string }> {
     const created = await createRequest(
       t,
       { request_type: 'IMPRINT', language: 'en', reservation_data: { checkin: D } },
@@ -70,7 +72,7 @@ describe(`the daily hold's length and its network id (${ENGINE})`, { timeout: 12
       notifyUrl: 'http://127.0.0.1/ipn/lyra/',
     });
     const token = formTokenOf(form);
-    const { uuid, ipnBody } = fake.completeForm(token, LYRA_CARDS.accepted);
+    const { uuid, ipnBody } = fake.completeForm(token, pan);
     const notification = lyra.parseNotification(ipnBody, {});
     assert.equal(await t.app.payreq.notifications.apply('lyra', notification), 'applied');
     const networkId = fake.store.transactions.get(uuid)?.networkTransactionId;
@@ -79,7 +81,7 @@ describe(`the daily hold's length and its network id (${ENGINE})`, { timeout: 12
   }
 
   /** An IMPRINT of the sandbox hotel with a saved card. */
-  async function registeredOnSandbox(): Promise<string> {
+  async function registeredOnSandbox(pan = '4242424242424242'): Promise<string> {
     const created = await createRequest(
       t,
       { request_type: 'IMPRINT', language: 'en', reservation_data: { checkin: D } },
@@ -88,14 +90,14 @@ describe(`the daily hold's length and its network id (${ENGINE})`, { timeout: 12
     const token = `tok_${created.uuid.slice(0, 8)}`;
     await t.db.query('INSERT INTO sandbox_tokens (token, card_number, exp_month, exp_year) VALUES ($1, $2, 12, 2031)', [
       token,
-      '4242424242424242',
+      pan,
     ]);
     const outcome = await t.app.payreq.notifications.apply('sandbox', {
       eventId: `evt_${created.uuid}`,
       paymentRequestId: created.uuid,
       outcome: 'registered',
       cardToken: token,
-      maskedPan: '424242XXXXXX4242',
+      maskedPan: `${pan.slice(0, 6)}XXXXXX${pan.slice(-4)}`,
       expiryMonth: 12,
       expiryYear: 2031,
     });
@@ -121,20 +123,40 @@ describe(`the daily hold's length and its network id (${ENGINE})`, { timeout: 12
     return (new Date(row.hold_expires_at).getTime() - Date.now()) / HOUR;
   }
 
-  test('Lyra: 6 hotel days become the network limit; 2 hotel days stay 2; the sandbox keeps 6', async () => {
-    await setHoldDays(lyraHotel.tenantId, 6);
-    await setHoldDays(sandboxHotel.tenantId, 6);
-    const capped = await registeredOnLyra();
-    const sandbox = await registeredOnSandbox();
-    const r = await runJob();
-    assert.equal(r.held, 2, JSON.stringify(r));
-    assert.ok(Math.abs((await holdHours(capped.id)) - NETWORK_LIMIT_HOURS) < 0.1, 'capped at 4 days 18 hours');
-    assert.ok(Math.abs((await holdHours(sandbox)) - 6 * 24) < 0.1, 'the sandbox: the hotel setting');
+  const near = async (id: string, hours: number, why: string) => {
+    const got = await holdHours(id);
+    assert.ok(Math.abs(got - hours) < 0.1, `${why}: ${got} hours, not ${hours}`);
+  };
+
+  test('Lyra: a CB card keeps 7 days at most, a card on the Visa network 4 days 18 hours; a shorter hotel length stays', async () => {
+    await setHoldDays(lyraHotel.tenantId, 8);
+    const cb = await registeredOnLyra();
+    const visa = await registeredOnLyra('4242424242424242');
+    assert.equal((await runJob()).held, 2);
+    await near(cb.id, SEVEN_DAYS_HOURS, 'CB (Lyra names it): 7 days, not the hotel 8');
+    await near(visa.id, VISA_HOURS, 'Visa network: 4 days 18 hours');
+    const stored = await t.db.query<{ id: string; card_network: string }>(
+      'SELECT id, card_network FROM payment_requests WHERE id = ANY($1::uuid[]) ORDER BY card_network',
+      [[cb.id, visa.id]],
+    );
+    assert.deepEqual(
+      stored.rows.map((r) => r.card_network),
+      ['cb', 'visa'],
+    );
 
     await setHoldDays(lyraHotel.tenantId, 2);
     const short = await registeredOnLyra();
     assert.equal((await runJob()).held, 1);
-    assert.ok(Math.abs((await holdHours(short.id)) - 2 * 24) < 0.1, 'shorter than the limit: the hotel setting');
+    await near(short.id, 2 * 24, 'shorter than the network: the hotel setting');
+  });
+
+  test("the sandbox plays the test card's network: Visa 4242 lapses in 4 days 18 hours, Mastercard 5555 keeps 6 hotel days", async () => {
+    await setHoldDays(sandboxHotel.tenantId, 6);
+    const visa = await registeredOnSandbox('4242424242424242');
+    const mastercard = await registeredOnSandbox('5555555555554444');
+    assert.equal((await runJob()).held, 2);
+    await near(visa, VISA_HOURS, 'Visa');
+    await near(mastercard, 6 * 24, 'Mastercard: the hotel 6 days, within its 7');
   });
 
   test("the hold names the registration's network transaction (initialIssuerTransactionIdentifier)", async () => {
@@ -150,7 +172,7 @@ describe(`the daily hold's length and its network id (${ENGINE})`, { timeout: 12
     assert.equal(options.manualValidation, 'YES');
   });
 
-  test('the guest is told the hold lasts no longer than the provider allows: page and e-mail', async () => {
+  test("the guest is told the hold lasts no longer than the card's network allows: page and e-mail", async () => {
     await setHoldDays(lyraHotel.tenantId, 6);
     await setHoldDays(sandboxHotel.tenantId, 6);
     const lyra = (await registeredOnLyra()).id;
@@ -165,7 +187,11 @@ describe(`the daily hold's length and its network id (${ENGINE})`, { timeout: 12
       const days = (text: string) => /for (\d+) days at most/.exec(text)?.[1];
       return { page: days(page.body), mail: days(mail) };
     }
-    assert.deepEqual(await toldDays(lyra), { page: '5', mail: '5' }, '4 days 18 hours, told as 5');
-    assert.deepEqual(await toldDays(sandbox), { page: '6', mail: '6' });
+    // The card registered decides: Lyra's test card is a CB card (7 days: the hotel's 6 stand);
+    // the sandbox's 4242 a Visa (4 days 18 hours, told as 5).
+    assert.deepEqual(await toldDays(lyra), { page: '6', mail: '6' }, 'CB: the hotel 6 days');
+    assert.deepEqual(await toldDays(sandbox), { page: '5', mail: '5' }, 'Visa: 4 days 18 hours, told as 5');
+    await setHoldDays(sandboxHotel.tenantId, 3);
+    assert.deepEqual(await toldDays(sandbox), { page: '3', mail: '3' }, 'a shorter hotel length is told as it is');
   });
 });

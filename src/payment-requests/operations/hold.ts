@@ -1,12 +1,12 @@
 import { applyStatusChanges, type Queryable, queueGuaranteeMails, releaseClaims } from '../../db/index.js';
 import { allowedFrom, targetOf } from '../../domain/index.js';
-import { holdLimitSeconds } from '../../providers/index.js';
+import { holdValidityTable } from '../../providers/index.js';
 import type { MoneyOperation, Settled } from '../money-runner.js';
 import { actorOf } from './entry-actor.js';
 
 /**
  * The daily job's hold on a registered card: AUTHORISED_TO_VALIDATE for the tenant's hold
- * length (or less, where the provider's networks lapse such a hold sooner) when placed. When the
+ * length (or less, where the card's network lapses such a hold sooner) when placed. When the
  * bank says no, the guarantee failed: ERROR (the link takes another card), marked on the request,
  * the hotel told and the guest asked, in this same transaction, whichever path settled the hold
  * (the job, a late answer, reconcile). A technical failure gives the claim back and counts the
@@ -30,7 +30,7 @@ export const holdOperation: MoneyOperation = {
         detail: { transaction_id: s.outcome === 'succeeded' ? s.transactionId : null },
         set: {
           providerTransactionId: s.outcome === 'succeeded' ? s.transactionId : undefined,
-          holdPlaced: { capSeconds: holdLimitSeconds(s.entry.provider) },
+          holdPlaced: { validity: holdValidityTable(s.entry.provider) },
         },
       })),
       ...settled

@@ -25,6 +25,8 @@ export interface LyraTransaction {
   parentUuid: string | null;
   manualValidation: boolean;
   maskedPan: string | null;
+  /** The brand the card was processed as (`CB`, `VISA`, `MASTERCARD`...): its network. */
+  effectiveBrand: string | null;
   expiryMonth: number | null;
   expiryYear: number | null;
   /** The card network's id of this authorisation; a registration's is sent back on each MIT. */
@@ -59,6 +61,7 @@ export function readTransaction(value: unknown): LyraTransaction | undefined {
     parentUuid: stringOr(details.parentTransactionUuid),
     manualValidation: card.manualValidation === 'YES',
     maskedPan: stringOr(card.pan),
+    effectiveBrand: stringOr(card.effectiveBrand),
     expiryMonth: integerOr(card.expiryMonth),
     expiryYear: integerOr(card.expiryYear),
     initialIssuerTransactionId: stringOr(card.initialIssuerTransactionIdentifier),

@@ -1,3 +1,4 @@
+import type { CardNetwork } from '../../domain/index.js';
 import type { ProviderTransactionKind, ProviderTransactionStatus } from '../payment-provider.js';
 import type { LyraTransaction } from './lyra-transaction.js';
 
@@ -132,4 +133,22 @@ export function fromLyraAmount(minor: number, currency: string): number | undefi
   const d = decimals(currency);
   const scaled = d >= 2 ? minor / 10 ** (d - 2) : minor * 10 ** (2 - d);
   return Number.isSafeInteger(scaled) ? scaled : undefined;
+}
+
+/** Lyra's `effectiveBrand` for each network whose hold rule payreq applies (Lyra's brand codes). */
+const BRAND_NETWORKS: Readonly<Record<string, CardNetwork>> = {
+  CB: 'cb',
+  'E-CARTEBLEUE': 'cb',
+  VISA: 'visa',
+  VISA_ELECTRON: 'visa',
+  VPAY: 'visa',
+  MASTERCARD: 'mastercard',
+  MAESTRO: 'maestro',
+  AMEX: 'amex',
+};
+
+/** The network Lyra says carried a transaction (its effective brand); undefined: it named none. */
+export function cardNetworkOf(t: Pick<LyraTransaction, 'effectiveBrand'>): CardNetwork | undefined {
+  if (!t.effectiveBrand) return undefined;
+  return Object.hasOwn(BRAND_NETWORKS, t.effectiveBrand) ? BRAND_NETWORKS[t.effectiveBrand] : 'other';
 }

@@ -3,7 +3,14 @@ import { isIsoCurrency, isUuid, MAX_AMOUNT } from '../../domain/index.js';
 import { IgnoredNotification, InvalidNotificationError, type ProviderNotification } from '../payment-provider.js';
 import { isObject } from './client.js';
 import { type LyraTransaction, readTransaction } from './lyra-transaction.js';
-import { DETAILED_STATUSES, fromLyraAmount, isRefusal, transactionKind, transactionStatus } from './mapping.js';
+import {
+  cardNetworkOf,
+  DETAILED_STATUSES,
+  fromLyraAmount,
+  isRefusal,
+  transactionKind,
+  transactionStatus,
+} from './mapping.js';
 
 /** The five form fields of a Lyra notification (IPN) and of the browser's return. */
 export interface SignedAnswer {
@@ -139,6 +146,7 @@ function notificationOf({ orderId, transaction: t }: Payment): ProviderNotificat
       ? { initialIssuerTransactionId: t.initialIssuerTransactionId }
       : {}),
     ...(t.maskedPan ? { maskedPan: t.maskedPan } : {}),
+    ...(outcome === 'registered' && cardNetworkOf(t) ? { cardNetwork: cardNetworkOf(t) } : {}),
     ...(t.expiryMonth !== null ? { expiryMonth: t.expiryMonth } : {}),
     ...(t.expiryYear !== null ? { expiryYear: t.expiryYear } : {}),
     amountCents,

@@ -129,7 +129,7 @@ export function transactionJson(t: FakeTransaction, shopId: string, type = 'V4/T
       cardDetails: {
         paymentSource: 'EC',
         manualValidation: t.manualValidation ? 'YES' : 'NO',
-        effectiveBrand: 'CB',
+        effectiveBrand: effectiveBrandOf(t.pan),
         pan: `${t.pan.slice(0, 6)}XXXXXX${t.pan.slice(-4)}`,
         expiryMonth,
         expiryYear,
@@ -190,4 +190,16 @@ export function lyraId(): string {
 
 function ticket(): string {
   return lyraId();
+}
+
+/**
+ * The brand a card is processed as. Lyra's test cards (4970 10...) are CB co-badged cards and
+ * Lyra's answers for them name CB; another number is given its international brand (INFERRED:
+ * what Lyra names for a card outside the CB network is not recorded beyond `VISA`, `MASTERCARD`).
+ */
+export function effectiveBrandOf(pan: string): string {
+  if (pan.startsWith('4970')) return 'CB';
+  if (pan.startsWith('4')) return 'VISA';
+  if (/^(5[1-5]|2[2-7])/.test(pan)) return 'MASTERCARD';
+  return 'CB';
 }
