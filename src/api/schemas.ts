@@ -252,7 +252,7 @@ export const PaymentRequestStatus = Type.Object(
 );
 
 const EVENT_TYPES_DESCRIPTION =
-  '`payment_request.` and the new status in lower case (`payment_request.captured`), or `payment_request.partially_refunded` (part of the captured amount went back; the request stays CAPTURED), or `payment_request.guarantee_failed` (the bank refused the hold of an IMPRINT before arrival: the request is ERROR, `guarantee_failed_at` and `guarantee_failures` say when and how often; the guest may register another card through the same link, and the next daily run holds it), or `payment_request.deleted`, or `payment_request.incident` (money arrived where it should not and was sent back automatically). Accept types you do not know: new ones may be added.';
+  '`payment_request.` and the new status in lower case (`payment_request.captured`), or `payment_request.partially_refunded` (part of the captured amount went back; the request stays CAPTURED), or `payment_request.hold_declined` (the bank declined the hold of an IMPRINT softly before the check-in day, e.g. insufficient funds: the request stays AUTHORISED and the next daily run tries again), or `payment_request.guarantee_failed` (the bank refused the hold of an IMPRINT before arrival for good, or on the check-in day: the request is ERROR, `guarantee_failed_at` and `guarantee_failures` say when and how often; the guest may register another card through the same link, and the next daily run holds it), or `payment_request.deleted`, or `payment_request.incident` (money arrived where it should not and was sent back automatically). Accept types you do not know: new ones may be added.';
 
 export const EventBody = Type.Object(
   {

@@ -10,6 +10,8 @@ export interface DueImprint {
   card_token: string;
   card_network_transaction_id: string | null;
   provider: string | null;
+  /** The check-in day (YYYY-MM-DD): a soft decline before it is tried again. */
+  checkin: string;
 }
 
 /**
@@ -28,7 +30,7 @@ export function deferredHoldsRepository(db: Queryable) {
     async dueBatch(from: string, to: string, afterId: string | null, limit: number): Promise<DueImprint[]> {
       const r = await db.query<DueImprint>(
         `SELECT p.id, p.tenant_id, p.reference, p.amount, p.currency, p.card_token, p.card_network_transaction_id,
-                p.provider
+                p.provider, p.checkin::text AS checkin
            FROM payment_requests p
           WHERE p.status = 'AUTHORISED' AND p.request_type = 'IMPRINT'
             AND p.checkin BETWEEN $1::date AND $2::date

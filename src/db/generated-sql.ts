@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { requestDetailFunctionSql } from '../events/index.js';
+import { eventTypeFunctionSql, requestDetailFunctionSql } from '../events/index.js';
 
 /**
  * SQL made from code, which a migration names instead of pasting it: a line
@@ -14,6 +14,8 @@ import { requestDetailFunctionSql } from '../events/index.js';
 export const GENERATORS: Readonly<Record<string, () => string>> = {
   // The request detail every event carries (events/request-detail.ts).
   payment_request_detail: requestDetailFunctionSql,
+  // Which event each status change is (events/event-types.ts).
+  payment_request_event_type: eventTypeFunctionSql,
 };
 
 const DIRECTIVE = /^-- payreq:generated ([a-z_]+) sha256=([0-9a-f]{16})$/gm;

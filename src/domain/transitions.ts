@@ -12,6 +12,7 @@ export type Trigger =
   | 'payment_error'
   | 'deferred_hold_placed'
   | 'deferred_hold_refused'
+  | 'deferred_hold_declined'
   | 'capture'
   | 'release'
   | 'cancel'
@@ -55,6 +56,9 @@ export const TRANSITIONS: readonly Transition[] = [
   // A refused hold is a failed guarantee, not the end: ERROR keeps the link open for another
   // card (guest_registers_card from ERROR) and lets the hotel cancel (docs/lifecycle.md).
   { from: ['AUTHORISED'], trigger: 'deferred_hold_refused', requestType: 'IMPRINT', to: 'ERROR' },
+  // A soft decline before the check-in day (funds short, issuer silent): the card stays the
+  // guarantee and the next run tries again; the check-in day's refusal is deferred_hold_refused.
+  { from: ['AUTHORISED'], trigger: 'deferred_hold_declined', requestType: 'IMPRINT', to: 'AUTHORISED' },
   { from: ['AUTHORISED_TO_VALIDATE'], trigger: 'capture', to: 'CAPTURED' },
   { from: ['AUTHORISED_TO_VALIDATE'], trigger: 'release', to: 'CANCELLED' },
   { from: ['NOT_INITIATED', 'PENDING', 'ERROR'], trigger: 'cancel', to: 'CANCELLED' },

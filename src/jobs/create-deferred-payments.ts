@@ -1,6 +1,7 @@
 import type { DeferredHoldsRepository, DueImprint } from '../db/index.js';
-import { allowedFrom, dueCheckins, type Status } from '../domain/index.js';
-import { holdOperation, type MoneyMove, type MoneyRunner, operationKey } from '../payment-requests/index.js';
+import { allowedFrom, dueCheckins, isSoftDecline, type Status } from '../domain/index.js';
+import { holdOperationOn, type MoneyMove, type MoneyRunner, operationKey } from '../payment-requests/index.js';
+import { declineReasonOf } from '../providers/index.js';
 import type { SecretBox } from '../secrets/index.js';
 
 /**
@@ -50,7 +51,10 @@ export interface DeferredPaymentsResult {
   window: { from: string; to: string };
   considered: number;
   held: number;
+  /** Refused for good: a hard reason, or the check-in day's refusal; the guarantee failed. */
   refused: number;
+  /** Declined softly before the check-in day (insufficient funds...): tried again at the next run. */
+  declined: number;
   failed: number;
   /** Sent, with no answer in time: reconcile settles them; no run places a second hold meanwhile. */
   in_doubt: number;
@@ -82,10 +86,13 @@ export async function createDeferredPayments(
     considered: 0,
     held: 0,
     refused: 0,
+    declined: 0,
     failed: 0,
     in_doubt: 0,
     skipped: 0,
   };
+  // A soft decline is tried again until the check-in day: this run's day decides which is that.
+  const operation = holdOperationOn(date);
   const [start] = allowedFrom('deferred_hold_placed', 'IMPRINT');
   if (!start) throw new Error('the transition table has no deferred hold');
   const from: Status = start;
@@ -124,13 +131,18 @@ export async function createDeferredPayments(
    */
   async function group(rows: readonly DueImprint[], workers: number): Promise<void> {
     const ids = rows.map((r) => r.id);
-    const outcomes = await ctx.runner.run(holdOperation, rows.map(move), workers, (tx, token) =>
+    const outcomes = await ctx.runner.run(operation, rows.map(move), workers, (tx, token) =>
       ctx.holds.claim(ids, from, token, tx),
     );
+    const checkins = new Map(rows.map((r) => [r.id, r.checkin]));
     for (const o of outcomes) {
       if (o.outcome === 'succeeded') result.held++;
-      else if (o.outcome === 'refused') result.refused++;
-      else if (o.outcome === 'in_doubt') result.in_doubt++;
+      else if (o.outcome === 'refused') {
+        const reason = declineReasonOf(o.entry.provider, o.answer?.declineCode ?? null);
+        const checkin = checkins.get(o.entry.payment_request_id) ?? date;
+        if (isSoftDecline(reason) && checkin > date) result.declined++;
+        else result.refused++;
+      } else if (o.outcome === 'in_doubt') result.in_doubt++;
       else if (o.outcome === 'not_claimed') result.skipped++;
       else result.failed++;
     }

@@ -16,7 +16,7 @@ export {
   type RunResult,
   type Settled,
 } from './money-runner.js';
-export { holdOperation } from './operations/hold.js';
+export { holdOperation, holdOperationOn } from './operations/hold.js';
 export {
   giveBack,
   type HandSettlement,

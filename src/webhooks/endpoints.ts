@@ -1,22 +1,17 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Repositories, WebhookEndpointRow } from '../db/index.js';
-import { STATUSES } from '../domain/index.js';
+import { EVENT_TYPES } from '../events/index.js';
 import { type SecretKeyRing, secretBox } from '../secrets/index.js';
 import { checkHost, ForbiddenAddressError, type Resolve } from './address-guard.js';
 
 /**
- * Every event type: one per status, plus `partially_refunded` (money went back and the request
- * stays CAPTURED), `guarantee_failed` (the bank refused an IMPRINT's hold: ERROR, the guest may
- * give another card), `deleted` (the request is gone) and `incident` (money arrived where it
- * should not and was sent back).
+ * Every event type (events/event-types.ts): one per status, plus `partially_refunded` (money went
+ * back and the request stays CAPTURED), `guarantee_failed` (the bank refused an IMPRINT's hold for
+ * good: ERROR, the guest may give another card), `hold_declined` (a soft decline: tried again),
+ * `deleted` (the request is gone) and `incident` (money arrived where it should not and was sent
+ * back).
  */
-export const EVENT_TYPES: readonly string[] = [
-  ...STATUSES,
-  'PARTIALLY_REFUNDED',
-  'GUARANTEE_FAILED',
-  'DELETED',
-  'INCIDENT',
-].map((s) => `payment_request.${s.toLowerCase()}`);
+export { EVENT_TYPES };
 
 /** Why an endpoint cannot be registered; the CLI and the back office show the message. */
 export class WebhookInputError extends Error {}

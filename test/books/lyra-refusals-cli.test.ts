@@ -8,7 +8,7 @@ import { createDeferredPayments } from '../../src/jobs/index.js';
 import { providerSecrets } from '../../src/secrets/index.js';
 import { cliEnv, killAll, payreq, scratchDir } from '../cli/payreq-process.js';
 import { sharedDatabases } from '../cli/shared-database.js';
-import { LYRA_CARDS } from '../fakes/lyra/fake-store.js';
+import { DECLINE_CODES, LYRA_CARDS } from '../fakes/lyra/fake-store.js';
 import { DEMO_SHOP, formTokenOf, type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.js';
 import { ENGINE } from '../helpers/database.js';
 import { arrangeStatus } from '../helpers/fixtures.js';
@@ -85,11 +85,15 @@ describe(`refusals behind lost answers, settled by the commands (${ENGINE})`, { 
       assert.equal(await app.payreq.notifications.apply('lyra', lyra.parseNotification(ipnBody, {})), 'applied');
     };
 
-    // An imprint whose card the bank refuses from now on, and a deposit paid and remitted.
+    // An imprint whose card the bank refuses for good from now on (stolen: a soft reason would
+    // be tried again before check-in), and a deposit paid and remitted.
     const imprint = await create(
       createBody({ request_type: 'IMPRINT', amount: 80, reservation_data: { checkin: CHECKIN } }),
     );
     await guestPays(imprint, 'IMPRINT', LYRA_CARDS.refusedLater);
+    const token = fake.store.order(imprint.uuid).find((x) => x.paymentMethodToken)?.paymentMethodToken;
+    assert.ok(token, 'the saved card');
+    fake.store.refuseCardFromNowOn(token, DECLINE_CODES.stolenCard);
     const deposit = await create(createBody({ request_type: 'DEPOSIT', amount: 100 }));
     await guestPays(deposit, 'DEPOSIT', LYRA_CARDS.accepted);
     fake.store.runBatch();

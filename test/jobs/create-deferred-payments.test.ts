@@ -312,7 +312,7 @@ describe(`create_deferred_payments against the sandbox (${ENGINE})`, () => {
       [ok],
     );
     assert.equal(txn.rows[0]?.provider_transaction_id, txn.rows[0]?.id, 'the request names its hold');
-    assert.deepEqual(await holdsOf(no), [], 'the sandbox wrote no hold for a refused card');
+    assert.deepEqual(await holdsOf(no), [{ status: 'refused', amount: 20000 }], 'a refused hold, nothing held');
   });
 
   test('a row claimed by someone else after the job read it is skipped, not held', async () => {

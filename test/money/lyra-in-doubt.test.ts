@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createDeferredPayments } from '../../src/jobs/index.js';
 import { providerSecrets } from '../../src/secrets/index.js';
-import { LYRA_CARDS } from '../fakes/lyra/fake-store.js';
+import { DECLINE_CODES, LYRA_CARDS } from '../fakes/lyra/fake-store.js';
 import { giveLyraAccount } from '../fakes/lyra/give-account.js';
 import { guestPaysOnLyra } from '../fakes/lyra/guest-pays.js';
 import { DEMO_SHOP_PRODUCTION, type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.js';
@@ -135,8 +135,12 @@ describe(`Lyra: operations in doubt settled by Lyra's order view (${ENGINE})`, {
   test('a hold the issuer refused, whose answer was lost: reconcile makes it a failed guarantee, not a hold', async () => {
     const c = await createRequest(t, { request_type: 'IMPRINT', amount: 70, reservation_data: { checkin: CHECKIN } });
     await arrangeStatus(t.db, c.uuid, 'PENDING');
-    // The card registers fine; the bank refuses every payment on it (ACQ_001, 51).
+    // The card registers fine; then the bank refuses every payment on it for good: stolen
+    // (ACQ_001, 43). A soft reason would be tried again instead (test/providers/contract.test.ts).
     await guestPays(c.uuid, c.reference, 'IMPRINT', 0, t.tenant.tenantId, LYRA_CARDS.refusedLater);
+    const token = fake.store.order(c.uuid).find((x) => x.paymentMethodToken)?.paymentMethodToken;
+    assert.ok(token, 'the saved card');
+    fake.store.refuseCardFromNowOn(token, DECLINE_CODES.stolenCard);
     fake.failNext('Charge/CreatePayment', 'lose');
     const run = await createDeferredPayments(
       { holds: t.repos.deferredHolds, runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens },
@@ -164,7 +168,7 @@ describe(`Lyra: operations in doubt settled by Lyra's order view (${ENGINE})`, {
         state: 'refused',
         answer_transaction_id: refused?.uuid,
         provider_status: 'REFUSED',
-        decline_code: 'ACQ_001/51',
+        decline_code: 'ACQ_001/43',
       },
     ]);
     const events = await t.db.query<{ type: string }>(

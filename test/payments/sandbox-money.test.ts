@@ -101,30 +101,45 @@ describe(`sandbox holds, capture, release, refund (${ENGINE})`, () => {
   });
 
   // The refused and technical-error cards never register through the card page, so their
-  // tokens are put in the vault directly, as a card that went bad after registration.
-  for (const [card, kind] of [
-    ['4000000000000002', 'refused'],
-    ['4000000000000119', 'technical'],
+  // tokens are put in the vault directly, as a card that went bad after registration. A refusal
+  // is the bank's answer, a refused transaction with its reason, as a real provider shows one;
+  // a technical failure leaves nothing.
+  for (const [card, kind, reason] of [
+    ['4000000000000002', 'refused', 'do_not_honour'],
+    ['4000000000009995', 'refused', 'insufficient_funds'],
+    ['4000000000009979', 'refused', 'lost_or_stolen'],
+    ['4000000000000119', 'technical', null],
   ] as const) {
-    test(`silentHold with a stored ${card}: ProviderError ${kind}, no hold`, async () => {
+    test(`silentHold with a stored ${card}: ProviderError ${kind}${reason ? ` (${reason})` : ', nothing written'}`, async () => {
       const c = await createRequest(t, { request_type: 'IMPRINT', amount: 10 });
       await t.db.query(
         'INSERT INTO sandbox_tokens (token, card_number, exp_month, exp_year) VALUES ($1, $2, 12, 2030)',
-        [`tok_${kind}`, card],
+        [`tok_${card}`, card],
       );
-      await expectProviderError(
-        provider().silentHold({
+      let answered: ProviderError | undefined;
+      try {
+        await provider().silentHold({
           orderId: c.uuid,
           idempotencyKey: key(),
           reference: c.reference,
-          cardToken: `tok_${kind}`,
+          cardToken: `tok_${card}`,
           amountCents: 1000,
           currency: 'EUR',
-        }),
-        kind,
+        });
+      } catch (err) {
+        if (err instanceof ProviderError) answered = err;
+      }
+      assert.equal(answered?.kind, kind);
+      const held = await t.db.query<{ id: string; status: string; decline_code: string | null }>(
+        'SELECT id, status, decline_code FROM sandbox_transactions WHERE order_id = $1',
+        [c.uuid],
       );
-      const holds = await t.db.query('SELECT 1 FROM sandbox_transactions WHERE order_id = $1', [c.uuid]);
-      assert.equal(holds.rows.length, 0);
+      if (!reason) return assert.equal(held.rows.length, 0);
+      assert.deepEqual(
+        held.rows.map((r) => [r.status, r.decline_code]),
+        [['refused', reason]],
+      );
+      assert.deepEqual(answered?.answer, { transactionId: held.rows[0]?.id, status: 'refused', declineCode: reason });
     });
   }
 
@@ -175,8 +190,15 @@ describe(`sandbox holds, capture, release, refund (${ENGINE})`, () => {
     );
     // One statement, one transaction: now() is the same for every row it wrote.
     assert.equal(new Set(rows.rows.map((r) => r.created_at.getTime())).size, 1);
-    const none = await t.db.query('SELECT 1 FROM sandbox_transactions WHERE order_id = $1', [refusedCard.uuid]);
-    assert.equal(none.rows.length, 0);
+    const refusedOnly = await t.db.query<{ status: string }>(
+      'SELECT status FROM sandbox_transactions WHERE order_id = $1',
+      [refusedCard.uuid],
+    );
+    assert.deepEqual(
+      refusedOnly.rows.map((r) => r.status),
+      ['refused'],
+      'the refused card: its refused transaction only',
+    );
   });
 
   test('capture: partial is allowed; a second capture of the same hold is refused', async () => {

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type MoneyAnswer, type PaymentProvider, ProviderError } from '../../src/providers/index.js';
-import { LYRA_CARDS } from '../fakes/lyra/fake-store.js';
+import { TEST_CARDS } from '../../src/providers/sandbox/test-cards.js';
+import { DECLINE_CODES, LYRA_CARDS } from '../fakes/lyra/fake-store.js';
 import { giveLyraAccount } from '../fakes/lyra/give-account.js';
 import { type Fault, type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.js';
 import { guestCall } from '../guest/guest-helpers.js';
@@ -29,7 +30,11 @@ export interface ContractDriver {
   /** The same notification with a signature that is not the provider's. */
   forged(n: Notification): Notification;
   /** The bank refuses the card saved for this request from now on (a card gone bad after registration). */
-  cardGoesBad(id: string): Promise<void>;
+  /**
+   * The saved card goes bad: the bank refuses every later hold on it, for good (a stolen card)
+   * or softly (insufficient funds: worth trying again).
+   */
+  cardGoesBad(id: string, how?: 'hard' | 'soft'): Promise<void>;
   /** The next `op` money call fails: the provider says it failed, or acts and never answers. */
   failNext(op: MoneyOp, fault: 'technical' | 'timeout'): void;
   close(): Promise<void>;
@@ -113,11 +118,11 @@ export async function sandboxDriver(): Promise<ContractDriver> {
       return n;
     },
     forged: (n) => ({ ...n, headers: { ...n.headers, 'x-sandbox-signature': `sha256=${'0'.repeat(64)}` } }),
-    async cardGoesBad(id) {
+    async cardGoesBad(id, how = 'hard') {
       const r = await t.db.query(
-        `UPDATE sandbox_tokens SET card_number = '4000000000000002'
+        `UPDATE sandbox_tokens SET card_number = $2
           WHERE token IN (SELECT token FROM sandbox_transactions WHERE order_id = $1 AND kind = 'verification')`,
-        [id],
+        [id, how === 'hard' ? TEST_CARDS.stolenAfterRegistration : TEST_CARDS.softDeclineAfterRegistration],
       );
       assert.equal(r.rowCount, 1, 'the saved card');
     },
@@ -166,10 +171,13 @@ export async function lyraDriver(): Promise<ContractDriver> {
       fields.set('kr-hash', 'f'.repeat(64));
       return { ...n, body: fields.toString() };
     },
-    async cardGoesBad(id) {
+    async cardGoesBad(id, how = 'hard') {
       const token = fake.store.order(id).find((x) => x.paymentMethodToken)?.paymentMethodToken;
       assert.ok(token, 'the saved card');
-      fake.store.refuseCardFromNowOn(token);
+      fake.store.refuseCardFromNowOn(
+        token,
+        how === 'hard' ? DECLINE_CODES.stolenCard : DECLINE_CODES.insufficientFunds,
+      );
     },
     failNext: (op, fault) => fake.failNext(LYRA_SERVICE[op], LYRA_FAULT[fault]),
     async close() {

@@ -208,6 +208,36 @@ for (const start of [sandboxDriver, lyraDriver]) {
       await booksAgree(c.uuid);
     });
 
+    test('a soft decline (insufficient funds) keeps the card until the check-in day, whose refusal ends the guarantee', async () => {
+      const c = await registeredImprint(120);
+      await p.cardGoesBad(c.uuid, 'soft');
+      const lastEvent = async () =>
+        (
+          await p.t.db.query<{ type: string; reason: string | null }>(
+            `SELECT e.type, h.detail->>'decline_reason' AS reason FROM events e
+               JOIN status_history h ON h.payment_request_id = e.payment_request_id
+              WHERE e.payment_request_id = $1 ORDER BY e.id DESC, h.id DESC LIMIT 1`,
+            [c.uuid],
+          )
+        ).rows[0];
+      // Two days and one day before check-in: declined, tried again, the card still the guarantee.
+      for (const day of [D, '2026-12-11']) {
+        await SCHEDULED_JOBS.create_deferred_payments!(p.t.app.payreq, new Date(`${day}T10:00:00Z`), 'Europe/Paris');
+        const d = await detail(c.uuid);
+        assert.equal(d.status, 'AUTHORISED', `after ${day}'s run`);
+        assert.equal(d.guarantee_failures, 0);
+        assert.deepEqual(await lastEvent(), { type: 'payment_request.hold_declined', reason: 'insufficient_funds' });
+        await booksAgree(c.uuid);
+      }
+      // The check-in day's run: the refusal is final.
+      await SCHEDULED_JOBS.create_deferred_payments!(p.t.app.payreq, new Date(`${CHECKIN}T10:00:00Z`), 'Europe/Paris');
+      const failed = await detail(c.uuid);
+      assert.equal(failed.status, 'ERROR');
+      assert.equal(failed.guarantee_failures, 1);
+      assert.deepEqual(await lastEvent(), { type: 'payment_request.guarantee_failed', reason: 'insufficient_funds' });
+      await booksAgree(c.uuid);
+    });
+
     test('a card that expires before its hold is refused at registration: ERROR, no card kept, the guest may try again', async () => {
       // Both test banks give cards that expire by 2031: a stay in 2040 outlives them.
       const c = await createRequest(p.t, {

@@ -1,69 +1,113 @@
 import { applyStatusChanges, type Queryable, queueGuaranteeMails, releaseClaims } from '../../db/index.js';
-import { allowedFrom, targetOf } from '../../domain/index.js';
-import { holdValidityTable } from '../../providers/index.js';
+import { allowedFrom, type DeclineReason, isSoftDecline, targetOf } from '../../domain/index.js';
+import { declineReasonOf, holdValidityTable } from '../../providers/index.js';
 import type { MoneyOperation, Settled } from '../money-runner.js';
 import { actorOf } from './entry-actor.js';
+
+type Refused = Extract<Settled, { outcome: 'refused' | 'failed' | 'in_doubt' }>;
+
+/** The reason of a refused hold, from the code the provider's answer gave. */
+function reasonOf(s: Refused): DeclineReason {
+  return declineReasonOf(s.entry.provider, s.answer?.declineCode ?? null);
+}
+
+/**
+ * The soft declines that may still be tried again: those whose check-in day has not come, at
+ * `date` (the daily job's day) or, for an answer settled later (a late answer, reconcile), the
+ * hotel's today. One read, only when a soft decline happened.
+ */
+async function retriable(tx: Queryable, soft: readonly Refused[], date: string | undefined): Promise<Set<string>> {
+  if (soft.length === 0) return new Set();
+  const r = await tx.query<{ id: string }>(
+    `SELECT p.id FROM payment_requests p JOIN tenants t ON t.id = p.tenant_id
+      WHERE p.id = ANY($1::uuid[]) AND p.checkin IS NOT NULL
+        AND p.checkin > COALESCE($2::date, (now() AT TIME ZONE t.timezone)::date)`,
+    [soft.map((s) => s.entry.payment_request_id), date ?? null],
+  );
+  return new Set(r.rows.map((row) => row.id));
+}
 
 /**
  * The daily job's hold on a registered card: AUTHORISED_TO_VALIDATE for the tenant's hold
  * length (or less, where the card's network lapses such a hold sooner) when placed. When the
- * bank says no, the guarantee failed: ERROR (the link takes another card), marked on the request,
- * the hotel told and the guest asked, in this same transaction, whichever path settled the hold
- * (the job, a late answer, reconcile). A technical failure gives the claim back and counts the
- * attempt: the next run tries again. In doubt, the claim stays, so no run places a second hold
- * until reconcile has asked the provider.
+ * bank says no for good (a hard reason, or any refusal on the check-in day), the guarantee
+ * failed: ERROR (the link takes another card), marked on the request, the hotel told and the
+ * guest asked, in this same transaction, whichever path settled the hold (the job, a late
+ * answer, reconcile). A soft decline before the check-in day (insufficient funds, an issuer
+ * that did not answer) keeps the card as the guarantee: the request stays AUTHORISED with the
+ * reason in its history (`payment_request.hold_declined`), and the next run tries again. A
+ * technical failure gives the claim back and counts the attempt: the next run tries again. In
+ * doubt, the claim stays, so no run places a second hold until reconcile has asked the provider.
+ * `date`: the job's day, against which a check-in counts as come.
  */
-export const holdOperation: MoneyOperation = {
-  name: 'hold',
-  async record(tx: Queryable, settled: readonly Settled[]) {
-    const placed = settled.filter((s) => s.outcome === 'succeeded');
-    const from = allowedFrom('deferred_hold_placed', 'IMPRINT');
-    const applied = await applyStatusChanges(tx, [
-      ...placed.map((s) => ({
-        id: s.entry.payment_request_id,
-        from,
-        to: targetOf('deferred_hold_placed'),
-        claim: 'hold' as const,
-        token: s.entry.claim_token,
-        actor: actorOf(s.entry),
-        ledgerId: s.entry.id,
-        detail: { transaction_id: s.outcome === 'succeeded' ? s.transactionId : null },
-        set: {
-          providerTransactionId: s.outcome === 'succeeded' ? s.transactionId : undefined,
-          holdPlaced: { validity: holdValidityTable(s.entry.provider) },
-        },
-      })),
-      ...settled
-        .filter((s) => s.outcome === 'refused')
-        .map((s) => ({
+export function holdOperationOn(date?: string): MoneyOperation {
+  return {
+    name: 'hold',
+    async record(tx: Queryable, settled: readonly Settled[]) {
+      const placed = settled.filter((s) => s.outcome === 'succeeded');
+      const refused = settled.filter((s): s is Refused => s.outcome === 'refused');
+      const again = await retriable(
+        tx,
+        refused.filter((s) => isSoftDecline(reasonOf(s))),
+        date,
+      );
+      const from = allowedFrom('deferred_hold_placed', 'IMPRINT');
+      const declined = (s: Refused) => ({
+        reason: s.error,
+        decline_reason: reasonOf(s),
+        decline_code: s.answer?.declineCode ?? null,
+      });
+      const applied = await applyStatusChanges(tx, [
+        ...placed.map((s) => ({
           id: s.entry.payment_request_id,
           from,
-          to: targetOf('deferred_hold_refused'),
+          to: targetOf('deferred_hold_placed'),
           claim: 'hold' as const,
           token: s.entry.claim_token,
           actor: actorOf(s.entry),
           ledgerId: s.entry.id,
-          detail: { reason: s.outcome === 'refused' ? s.error : null },
-          set: { holdError: s.outcome === 'refused' ? s.error : undefined, guaranteeFailed: true as const },
+          detail: { transaction_id: s.outcome === 'succeeded' ? s.transactionId : null },
+          set: {
+            providerTransactionId: s.outcome === 'succeeded' ? s.transactionId : undefined,
+            holdPlaced: { validity: holdValidityTable(s.entry.provider) },
+          },
         })),
-    ]);
-    const failed = new Set(applied.filter((a) => a.status === targetOf('deferred_hold_refused')).map((a) => a.id));
-    await queueGuaranteeMails(
-      tx,
-      settled
-        .filter((s) => s.outcome === 'refused' && failed.has(s.entry.payment_request_id))
-        .map((s) => ({ id: s.entry.payment_request_id, ledgerId: s.entry.id })),
-    );
-    await releaseClaims(
-      tx,
-      settled
-        .filter((s) => s.outcome === 'failed')
-        .map((s) => ({
-          id: s.entry.payment_request_id,
-          claim: 'hold' as const,
-          token: s.entry.claim_token,
-          error: 'error' in s ? s.error : '',
-        })),
-    );
-  },
-};
+        ...refused.map((s) => {
+          const soft = again.has(s.entry.payment_request_id);
+          return {
+            id: s.entry.payment_request_id,
+            from: soft ? allowedFrom('deferred_hold_declined', 'IMPRINT') : from,
+            to: targetOf(soft ? 'deferred_hold_declined' : 'deferred_hold_refused'),
+            claim: 'hold' as const,
+            token: s.entry.claim_token,
+            actor: actorOf(s.entry),
+            ledgerId: s.entry.id,
+            detail: declined(s),
+            set: soft ? { holdError: s.error } : { holdError: s.error, guaranteeFailed: true as const },
+          };
+        }),
+      ]);
+      const failed = new Set(applied.filter((a) => a.status === targetOf('deferred_hold_refused')).map((a) => a.id));
+      await queueGuaranteeMails(
+        tx,
+        refused
+          .filter((s) => failed.has(s.entry.payment_request_id))
+          .map((s) => ({ id: s.entry.payment_request_id, ledgerId: s.entry.id })),
+      );
+      await releaseClaims(
+        tx,
+        settled
+          .filter((s) => s.outcome === 'failed')
+          .map((s) => ({
+            id: s.entry.payment_request_id,
+            claim: 'hold' as const,
+            token: s.entry.claim_token,
+            error: 'error' in s ? s.error : '',
+          })),
+      );
+    },
+  };
+}
+
+/** The hold's record step for an answer settled outside a run of the daily job (today: the hotel's). */
+export const holdOperation: MoneyOperation = holdOperationOn();

@@ -21,10 +21,10 @@ import {
   type SandboxTransaction,
   sandboxStore,
 } from './sandbox-store.js';
-import { decide, TEST_CARDS } from './test-cards.js';
+import { decide, REFUSAL_REASONS, TEST_CARDS } from './test-cards.js';
 
-/** The cards `decide` does not accept: the hold's SQL writes no ledger row for them. */
-const DECLINED = [TEST_CARDS.refused, TEST_CARDS.technicalError, TEST_CARDS.blockedAfterRegistration];
+/** The cards that fail technically: the hold's SQL writes nothing for them. */
+const FAILING = [TEST_CARDS.technicalError];
 /** Holds written to the ledger by one statement at most: the job has 16 calls in flight. */
 const HOLD_GROUP = 64;
 
@@ -47,7 +47,10 @@ export function sandboxProvider(opts: SandboxOptions): PaymentProvider {
   const store = sandboxStore(opts.db);
   const formKey = checkoutKey(opts.secretKey);
   const notificationKey = ipnKey(opts.secretKey);
-  const placeHold = coalesce((requests: readonly HoldRequest[]) => store.holdsOnCards(requests, DECLINED), HOLD_GROUP);
+  const placeHold = coalesce(
+    (requests: readonly HoldRequest[]) => store.holdsOnCards(requests, REFUSAL_REASONS, FAILING),
+    HOLD_GROUP,
+  );
 
   return {
     name: 'sandbox',
@@ -94,7 +97,16 @@ export function sandboxProvider(opts: SandboxOptions): PaymentProvider {
       });
       if (!hold) throw new ProviderError('technical', 'sandbox: unknown card token');
       const decision = decide(hold.card_number, 'charge');
-      if (decision === 'refused') throw new ProviderError('refused', 'sandbox: the bank refused the hold');
+      if (decision === 'refused') {
+        const reason = REFUSAL_REASONS[hold.card_number] ?? 'other';
+        throw new ProviderError(
+          'refused',
+          `sandbox: the bank refused the hold (${reason})`,
+          hold.transaction_id
+            ? { transactionId: hold.transaction_id, status: 'refused', declineCode: reason }
+            : undefined,
+        );
+      }
       if (decision === 'error') throw new ProviderError('technical', 'sandbox: technical error on the hold');
       if (!hold.transaction_id) throw new ProviderError('technical', 'sandbox: the hold was not recorded');
       return { transactionId: hold.transaction_id };
@@ -124,7 +136,7 @@ export function sandboxProvider(opts: SandboxOptions): PaymentProvider {
           kind: t.kind,
           status: t.status,
           providerStatus: t.status,
-          declineCode: null,
+          declineCode: t.decline_code,
           amount: t.amount,
           capturedAmount: t.captured_amount,
           refundedAmount: t.refunded_amount,

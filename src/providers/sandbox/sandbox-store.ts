@@ -19,6 +19,8 @@ export interface SandboxTransaction {
   currency: string;
   token: string | null;
   parent_id: string | null;
+  /** A refused transaction's reason, as the sandbox's bank gives it (payreq's decline reasons). */
+  decline_code: string | null;
 }
 
 export interface StoredCard {
@@ -63,7 +65,8 @@ export interface HoldRequest {
   key: string;
 }
 
-const TX_COLUMNS = 'id, order_id, kind, status, amount, captured_amount, refunded_amount, currency, token, parent_id';
+const TX_COLUMNS =
+  'id, order_id, kind, status, amount, captured_amount, refunded_amount, currency, token, parent_id, decline_code';
 
 async function insertTransaction(q: Queryable, t: NewTransaction): Promise<string> {
   const id = t.id ?? newId('txn');
@@ -108,14 +111,17 @@ export function sandboxStore(db: Database) {
 
     /**
      * Holds on stored cards, all in one statement (the daily job places 100,000 of them): the
-     * vault lookups, the operation keys and the ledger rows together. A hold is written only
-     * for a card the bank accepts, `declined` being the numbers it does not; the caller still
-     * decides from the card number returned. A key already used answers the hold it made, and
-     * places nothing. One answer per request, in order; undefined: no such token.
+     * vault lookups, the operation keys and the ledger rows together. A card the bank refuses
+     * (`refused`: numbers and their decline codes) gets a refused transaction with its code, as
+     * a real provider shows one; a card that fails technically (`failing`) gets nothing. The
+     * caller still decides from the card number returned. A key already used answers the
+     * transaction it made, and places nothing. One answer per request, in order; undefined: no
+     * such token.
      */
     async holdsOnCards(
       requests: readonly HoldRequest[],
-      declined: readonly string[],
+      refused: Readonly<Record<string, string>>,
+      failing: readonly string[],
     ): Promise<({ card_number: string; transaction_id: string | null } | undefined)[]> {
       if (requests.length === 0) return [];
       const r = await db.query<{ k: number; card_number: string; transaction_id: string | null }>(
@@ -130,7 +136,8 @@ export function sandboxStore(db: Database) {
              FROM req CROSS JOIN LATERAL (SELECT s.transaction_id FROM sandbox_operations s
                                            WHERE s.key = req.key LIMIT 1) o
          ), card AS (
-           SELECT req.*, t.card_number FROM req JOIN sandbox_tokens t ON t.token = req.token
+           SELECT req.*, t.card_number, $8::jsonb ->> t.card_number AS decline_code
+             FROM req JOIN sandbox_tokens t ON t.token = req.token
          ), ops AS (
            INSERT INTO sandbox_operations (key, order_id, operation, transaction_id, amount)
            SELECT key, order_id, 'hold', txn, amount FROM card
@@ -138,8 +145,10 @@ export function sandboxStore(db: Database) {
            ON CONFLICT (key) DO NOTHING
            RETURNING key
          ), ins AS (
-           INSERT INTO sandbox_transactions (id, order_id, kind, status, amount, currency, token)
-           SELECT txn, order_id, 'hold', 'authorised', amount, currency, token FROM card JOIN ops USING (key)
+           INSERT INTO sandbox_transactions (id, order_id, kind, status, amount, currency, token, decline_code)
+           SELECT txn, order_id, 'hold', CASE WHEN decline_code IS NULL THEN 'authorised' ELSE 'refused' END,
+                  amount, currency, token, decline_code
+             FROM card JOIN ops USING (key)
            RETURNING id
          )
          SELECT card.k::int AS k, card.card_number, COALESCE(prior.transaction_id, ins.id) AS transaction_id
@@ -150,8 +159,9 @@ export function sandboxStore(db: Database) {
           requests.map((q) => q.orderId),
           requests.map((q) => q.amount),
           requests.map((q) => q.currency),
-          declined,
+          failing,
           requests.map((q) => q.key),
+          JSON.stringify(refused),
         ],
       );
       const answers: ({ card_number: string; transaction_id: string | null } | undefined)[] = requests.map(

@@ -1,3 +1,5 @@
+import type { DeclineReason } from '../../domain/index.js';
+
 /**
  * The sandbox's bank: it decides by card number alone, so a tester chooses the
  * outcome by the card typed. Every other valid Luhn number is accepted.
@@ -11,7 +13,31 @@ export const TEST_CARDS = {
    * real card blocked after it was registered. The failed-guarantee path, end to end.
    */
   blockedAfterRegistration: '4000000000000341',
+  /** A Mastercard: registers and holds as `accepted` does, its holds living Mastercard's 7 days. */
+  mastercard: '5555555555554444',
+  /**
+   * Registers, then every hold on it is declined softly, insufficient funds: the daily job tries
+   * again at its next runs, and the check-in day's refusal ends the guarantee.
+   */
+  softDeclineAfterRegistration: '4000000000009995',
+  /** Registers, then every hold on it is declined for good: the card is reported stolen. */
+  stolenAfterRegistration: '4000000000009979',
 } as const;
+
+/** Why the sandbox's bank refuses a hold or a charge on each card it refuses, as its decline code. */
+export const REFUSAL_REASONS: Readonly<Record<string, DeclineReason>> = {
+  [TEST_CARDS.refused]: 'do_not_honour',
+  [TEST_CARDS.blockedAfterRegistration]: 'do_not_honour',
+  [TEST_CARDS.softDeclineAfterRegistration]: 'insufficient_funds',
+  [TEST_CARDS.stolenAfterRegistration]: 'lost_or_stolen',
+};
+
+/** Registered fine, refused on every later hold or charge. */
+const REFUSED_AFTER_REGISTRATION: readonly string[] = [
+  TEST_CARDS.blockedAfterRegistration,
+  TEST_CARDS.softDeclineAfterRegistration,
+  TEST_CARDS.stolenAfterRegistration,
+];
 
 export type CardDecision = 'accepted' | 'refused' | 'error';
 
@@ -20,7 +46,7 @@ export type CardUse = 'register' | 'charge';
 
 export function decide(cardNumber: string, use: CardUse = 'charge'): CardDecision {
   if (cardNumber === TEST_CARDS.refused) return 'refused';
-  if (cardNumber === TEST_CARDS.blockedAfterRegistration) return use === 'register' ? 'accepted' : 'refused';
+  if (REFUSED_AFTER_REGISTRATION.includes(cardNumber)) return use === 'register' ? 'accepted' : 'refused';
   if (cardNumber === TEST_CARDS.technicalError) return 'error';
   return 'accepted';
 }

@@ -1,0 +1,44 @@
+import { STATUSES, type Status } from '../domain/index.js';
+
+/**
+ * Which event a status change is. By default `payment_request.<new status>`; a change whose
+ * statuses and ledger row say more is named for it. Written once here: the list webhooks
+ * subscribe to, and the SQL function the status_history trigger calls to type each event in
+ * the statement that writes the change (`eventTypeFunctionSql`, named by a migration).
+ */
+const NAMED_CHANGES: readonly { type: string; from: Status; to: Status; ledgerKind: string }[] = [
+  // A refund of part of what was captured: the request stays CAPTURED.
+  { type: 'partially_refunded', from: 'CAPTURED', to: 'CAPTURED', ledgerKind: 'refund' },
+  // The bank refused the guarantee's hold for good: the guest is asked for another card.
+  { type: 'guarantee_failed', from: 'AUTHORISED', to: 'ERROR', ledgerKind: 'hold' },
+  // A soft decline before the check-in day: the card stays, the next run tries again.
+  { type: 'hold_declined', from: 'AUTHORISED', to: 'AUTHORISED', ledgerKind: 'hold' },
+];
+
+/** Every event type, as webhooks subscribe to them. */
+export const EVENT_TYPES: readonly string[] = [
+  ...STATUSES.map((s) => s.toLowerCase()),
+  ...NAMED_CHANGES.map((c) => c.type),
+  'deleted',
+  'incident',
+].map((t) => `payment_request.${t}`);
+
+/**
+ * `payment_request_event_type(from_status, to_status, ledger_id)`: the event type of one
+ * history row. The ledger row is read only for a change a rule names (a primary-key lookup),
+ * as the trigger's own CASE did before.
+ */
+export function eventTypeFunctionSql(): string {
+  const rules = NAMED_CHANGES.map(
+    (c) =>
+      `    WHEN from_status = '${c.from}' AND to_status = '${c.to}'
+         AND EXISTS (SELECT 1 FROM money_ledger l WHERE l.id = ledger_id AND l.kind = '${c.ledgerKind}')
+    THEN 'payment_request.${c.type}'`,
+  );
+  return `CREATE OR REPLACE FUNCTION payment_request_event_type(from_status text, to_status text, ledger_id bigint)
+RETURNS text LANGUAGE sql STABLE AS $$
+  SELECT CASE
+${rules.join('\n')}
+    ELSE 'payment_request.' || lower(to_status) END
+$$;`;
+}
