@@ -31,6 +31,8 @@ export interface RequestExportRow {
   reservation_ref: string;
   checkin: string | null;
   checkout: string | null;
+  /** When the open hold lapses (the card's network's window, or the hotel's shorter length). */
+  hold_expires_at: Date | null;
   created_at: Date;
   updated_at: Date;
   cursor_at: string;
@@ -53,6 +55,8 @@ export interface LedgerExportRow {
   provider_transaction_id: string | null;
   source: string;
   incident: string | null;
+  /** A refusal's code as the provider gave it (Lyra: `ACQ_001/51`). */
+  decline_code: string | null;
 }
 
 export interface CurrencyTotals {
@@ -86,7 +90,7 @@ export function exportsRepository(db: Queryable) {
                 p.status, p.amount, p.amount_captured, p.amount_refunded, p.currency, p.guest_first_name,
                 p.guest_last_name, p.guest_email, p.language, p.reservation_ref,
                 to_char(p.checkin, 'YYYY-MM-DD') AS checkin, p.reservation_data ->> 'checkout' AS checkout,
-                p.created_at, p.updated_at, p.created_at::text AS cursor_at
+                p.hold_expires_at, p.created_at, p.updated_at, p.created_at::text AS cursor_at
            FROM payment_requests p JOIN tenants t ON t.id = p.tenant_id
            ${w.clause}
           ORDER BY p.created_at, p.id
@@ -113,7 +117,7 @@ export function exportsRepository(db: Queryable) {
       const r = await db.query<LedgerExportRow>(
         `SELECT l.id::text AS id, l.created_at, l.created_at::text AS cursor_at, l.payment_request_id, p.reference, p.reservation_ref,
                 t.name AS tenant_name, t.timezone AS tenant_timezone, l.kind, l.state, l.amount, l.currency,
-                l.provider, l.provider_transaction_id, l.source, l.incident
+                l.provider, l.provider_transaction_id, l.source, l.incident, l.decline_code
            FROM money_ledger l
            JOIN payment_requests p ON p.id = l.payment_request_id
            JOIN tenants t ON t.id = p.tenant_id

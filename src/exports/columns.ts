@@ -1,5 +1,6 @@
 import type { LedgerExportRow, RequestExportRow } from '../db/index.js';
 import { isoInZone } from '../domain/index.js';
+import { declineReasonOf } from '../providers/index.js';
 
 /** One column of an export: its header (the JSON key too) and its value. */
 export interface ExportColumn<Row> {
@@ -31,6 +32,7 @@ export const REQUEST_COLUMNS: readonly ExportColumn<RequestExportRow>[] = [
   { header: 'reservation_ref', value: (r) => r.reservation_ref },
   { header: 'checkin', value: (r) => r.checkin },
   { header: 'checkout', value: (r) => r.checkout },
+  { header: 'hold_expires_at', value: (r) => (r.hold_expires_at ? local(r.hold_expires_at, r) : null) },
   { header: 'created_at', value: (r) => local(r.created_at, r) },
   { header: 'updated_at', value: (r) => local(r.updated_at, r) },
 ];
@@ -50,4 +52,7 @@ export const LEDGER_COLUMNS: readonly ExportColumn<LedgerExportRow>[] = [
   { header: 'provider_transaction_id', value: (r) => r.provider_transaction_id },
   { header: 'source', value: (r) => r.source },
   { header: 'incident', value: (r) => r.incident },
+  // A refusal: why, on payreq's closed list (docs/holds.md), and the provider's own code.
+  { header: 'decline_reason', value: (r) => (r.state === 'refused' ? declineReasonOf(r.provider, r.decline_code) : null) },
+  { header: 'decline_code', value: (r) => r.decline_code },
 ];

@@ -1,4 +1,4 @@
-import { type PaymentProvider, ProviderError } from '../providers/index.js';
+import { declineReasonOf, type PaymentProvider, ProviderError } from '../providers/index.js';
 import type { ProviderOutcome, ServiceMetrics } from './service-metrics.js';
 
 function outcomeOf(err: unknown): ProviderOutcome {
@@ -6,7 +6,8 @@ function outcomeOf(err: unknown): ProviderOutcome {
 }
 
 /**
- * The provider with every call timed and counted by operation and outcome. It wraps the
+ * The provider with every call timed and counted by operation and outcome, and each refusal by
+ * its reason. It wraps the
  * provider as the service uses it (timeouts included), so a call cut off by its timeout counts
  * as `unavailable` (a read) or `unknown` (a money call, now in doubt) with the time it was given.
  */
@@ -22,6 +23,13 @@ export function meteredProvider(provider: PaymentProvider, metrics: ServiceMetri
         return result;
       } catch (err) {
         metrics.providerCall(provider.name, operation, outcomeOf(err), seconds());
+        // A refusal also counts by its reason (docs/holds.md): what the banks say, at a glance.
+        if (err instanceof ProviderError && err.kind === 'refused')
+          metrics.providerDecline(
+            provider.name,
+            operation,
+            declineReasonOf(provider.name, err.answer?.declineCode ?? null),
+          );
         throw err;
       }
     };

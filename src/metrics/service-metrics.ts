@@ -1,5 +1,6 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { type Queryable, readServiceBacklogs } from '../db/index.js';
+import type { DeclineReason } from '../domain/index.js';
 
 /** Latency buckets in seconds: from a cached read (5 ms) to a provider call near its timeout. */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20];
@@ -22,6 +23,8 @@ export interface ServiceMetrics {
   httpRequest(method: string, route: string, status: number, seconds: number): void;
   providerCall(provider: string, operation: string, outcome: ProviderOutcome, seconds: number): void;
   ipnNotification(provider: string, outcome: IpnOutcome): void;
+  /** A refusal by the bank or the provider, by its reason on payreq's closed list. */
+  providerDecline(provider: string, operation: string, reason: DeclineReason): void;
   jobRun(job: string, outcome: 'ok' | 'failed', seconds: number): void;
   /** A connection refused at accept because the instance holds MAX_CONNECTIONS already. */
   connectionDropped(): void;
@@ -59,6 +62,12 @@ export function serviceMetrics(db: Queryable): ServiceMetrics {
     buckets: JOB_BUCKETS,
     registers,
   });
+  const declines = new Counter({
+    name: 'payreq_provider_declines_total',
+    help: 'Refusals of provider calls by the bank or the provider, by reason (docs/holds.md)',
+    labelNames: ['provider', 'operation', 'reason'],
+    registers,
+  });
   const dropped = new Counter({
     name: 'payreq_connections_dropped_total',
     help: 'Connections closed at accept because the instance already held MAX_CONNECTIONS open ones',
@@ -73,6 +82,7 @@ export function serviceMetrics(db: Queryable): ServiceMetrics {
     providerCall: (name, operation, outcome, seconds) =>
       provider.observe({ provider: name, operation, outcome }, seconds),
     ipnNotification: (name, outcome) => ipn.inc({ provider: name, outcome }),
+    providerDecline: (name, operation, reason) => declines.inc({ provider: name, operation, reason }),
     jobRun: (job, outcome, seconds) => jobs.observe({ job, outcome }, seconds),
     connectionDropped: () => dropped.inc(),
   };

@@ -99,6 +99,37 @@ describe(`/readyz and /metrics (${ENGINE})`, () => {
     assert.doesNotMatch(captures[0] ?? '', /outcome="ok"/);
   });
 
+  test('refused holds are counted by their reason', async () => {
+    const provider = t.app.payreq.providers.byName('sandbox');
+    assert.ok(provider);
+    const holdOn = async (card: string) => {
+      const { uuid } = await createRequest(t, { request_type: 'IMPRINT', reservation_ref: `METRICS-${card}` });
+      const token = `tok_metrics_${uuid}`;
+      await t.db.query(
+        'INSERT INTO sandbox_tokens (token, card_number, exp_month, exp_year) VALUES ($1, $2, 12, 2031)',
+        [token, card],
+      );
+      await provider
+        .silentHold({
+          orderId: uuid,
+          reference: 'X',
+          currency: 'EUR',
+          idempotencyKey: `m-${uuid}`,
+          cardToken: token,
+          amountCents: 100,
+        })
+        .catch(() => undefined);
+    };
+    await holdOn('4000000000009995');
+    await holdOn('4000000000009995');
+    await holdOn('4000000000009979');
+    const text = await scrape();
+    const declines = (reason: string) =>
+      sample(text, 'payreq_provider_declines_total', { provider: 'sandbox', operation: 'silent_hold', reason });
+    assert.equal(declines('insufficient_funds'), 2, text);
+    assert.equal(declines('lost_or_stolen'), 1, text);
+  });
+
   test('IPN outcomes are counted', async () => {
     for (let i = 0; i < 2; i++) {
       await t.app.inject({
