@@ -14,8 +14,11 @@ export interface PollingLoop {
 }
 
 export interface PollingLoopOptions {
-  /** One round; resolves true when more work is waiting and the next round should not wait. */
-  round: () => Promise<boolean>;
+  /**
+   * One round; resolves true when more work is waiting and the next round should not wait, or
+   * the milliseconds until the next round (the queue knows when its next job is due).
+   */
+  round: () => Promise<boolean | number>;
   intervalMs: number;
   onError: (err: unknown) => void;
   /** Runs once before the first round (e.g. waking rows left by an earlier process). */
@@ -33,8 +36,11 @@ export function startPollingLoop(opts: PollingLoopOptions): PollingLoop {
     if (stopped) return;
     busy = true;
     let more = false;
+    let waitMs = opts.intervalMs;
     try {
-      more = await opts.round();
+      const r = await opts.round();
+      if (typeof r === 'number') waitMs = Math.max(0, r);
+      else more = r;
     } catch (err) {
       opts.onError(err);
     }
@@ -48,7 +54,7 @@ export function startPollingLoop(opts: PollingLoopOptions): PollingLoop {
       () => {
         running = loop();
       },
-      more ? 0 : opts.intervalMs,
+      more ? 0 : waitMs,
     );
     timer.unref();
   }

@@ -1,0 +1,11 @@
+/**
+ * The job's lease ended and another worker claimed it (its fence token changed), or the job is
+ * gone (its domain row was settled elsewhere): this worker's outcome is not recorded, and
+ * nothing it would have written to the domain row is.
+ */
+export class LeaseLostError extends Error {
+  constructor(readonly jobId: string) {
+    super(`job ${jobId}: lease lost, outcome not recorded`);
+    this.name = 'LeaseLostError';
+  }
+}

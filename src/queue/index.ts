@@ -1,0 +1,18 @@
+/**
+ * One queue for every kind of background work (docs/queue.md): e-mails, webhook deliveries,
+ * bulk jobs, the sandbox's notifications; renewing holds and importing remittances are meant
+ * to be kinds too. The `jobs` table carries the scheduling (due time, attempts, lease, fence
+ * token, last error); the domain tables keep their records (email_outbox: what was sent,
+ * webhook_deliveries: the delivery log) and, through triggers, enqueue a job whenever a row
+ * becomes pending, so every writer enqueues without knowing the queue.
+ *
+ * One claim rule (claim: lease, FOR UPDATE SKIP LOCKED, a fresh fence token), one settlement
+ * (fenced, in one transaction with the domain row's record), one retry policy per kind
+ * declared with the kind, and one worker: woken by NOTIFY on PostgreSQL, polling on PGlite.
+ */
+export { LeaseLostError } from './errors.js';
+export type { JobKind, Settle } from './job-kind.js';
+export { type ClaimedJob, type JobKindName, type JobStore, jobStore, type RecordOutcome } from './job-store.js';
+export { type QueueWorker, type QueueWorkerOptions, startQueueWorker } from './queue-worker.js';
+export { type AfterFailure, afterFailure, type RetryPolicy, retryDelayMs } from './retry-policy.js';
+export { type QueueLog, type RoundOptions, type RunOutcome, runClaimed, runDueJobs, workerName } from './run-jobs.js';

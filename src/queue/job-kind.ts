@@ -1,0 +1,36 @@
+import type { ClaimedJob, JobKindName, RecordOutcome } from './job-store.js';
+import type { AfterFailure, RetryPolicy } from './retry-policy.js';
+
+/**
+ * How a handler ends its job. Each settles it in one transaction with the domain row's record
+ * (`record`), fenced by the claim: a handler whose lease was taken over gets LeaseLostError and
+ * changes nothing. A handler settles its job exactly once.
+ */
+export interface Settle {
+  /** The work is done: the job leaves the queue. */
+  done(record?: RecordOutcome): Promise<void>;
+  /**
+   * The attempt failed: tried again after the kind's back-off, or given up when its policy says
+   * so (or when `final`: a failure no retry can mend). `record` learns which.
+   */
+  fail(
+    error: string,
+    record?: (after: AfterFailure) => RecordOutcome | undefined,
+    opts?: { final?: boolean },
+  ): Promise<AfterFailure>;
+  /** Not attempted after all: due again at `runAt`, the attempt not counted. */
+  postpone(runAt: Date, record?: RecordOutcome): Promise<void>;
+}
+
+/**
+ * One kind of background work, with its retry policy. `run` does one attempt and settles it;
+ * its answer names the outcome (for counts and logs). A `run` that throws is a failed attempt
+ * under the policy, the error's message recorded on the job.
+ */
+export interface JobKind<Outcome extends string = string> {
+  readonly name: JobKindName;
+  readonly policy: RetryPolicy;
+  /** Jobs of this kind one instance runs at once: a slow kind fills its own slots only. */
+  readonly concurrency: number;
+  run(job: ClaimedJob, settle: Settle, now: Date): Promise<Outcome>;
+}

@@ -1,0 +1,129 @@
+import type { Database, Queryable } from '../db/index.js';
+import { LeaseLostError } from './errors.js';
+
+/** The kinds of background work; one more is one more name here and one kind definition. */
+export type JobKindName = 'mail' | 'webhook_delivery' | 'bulk_job' | 'sandbox_notification';
+
+/** A job this worker holds the lease on; `fence` is what lets it settle the job. */
+export interface ClaimedJob {
+  id: string;
+  kind: JobKindName;
+  /** The domain row it is for (email_outbox.id, bulk_jobs.id, ...). */
+  ref: string;
+  payload: unknown;
+  /** Counting the attempt this claim starts. */
+  attempts: number;
+  fence: string;
+  first_due_at: Date;
+}
+
+/** Writes the domain row's side of an outcome, in the transaction that settles the job. */
+export type RecordOutcome = (tx: Queryable) => Promise<void>;
+
+export interface ClaimOptions {
+  limit: number;
+  leaseMs: number;
+  /** Who holds the lease (host, process): for whoever looks at a stuck job. */
+  owner: string;
+  /** The clock; the database's own when unset (tests drive it). */
+  now?: Date;
+}
+
+const CLAIMED = `j.id::text AS id, j.kind, j.ref, j.payload, j.attempts, j.fence::text AS fence, j.first_due_at`;
+
+/**
+ * The queue's SQL: one claim rule for every kind, and settlements fenced by the claim's token.
+ * A settlement runs in one transaction with the domain row's record, so a worker that lost its
+ * lease changes neither the job nor the domain row (LeaseLostError).
+ */
+export function jobStore(db: Database) {
+  /** Runs the fenced statement, then the record, in one transaction. */
+  async function fenced(job: ClaimedJob, sql: string, params: unknown[], record?: RecordOutcome): Promise<void> {
+    await db.transaction(async (tx) => {
+      const r = await tx.query(sql, [job.id, job.fence, ...params]);
+      if (r.rowCount === 0) throw new LeaseLostError(job.id);
+      if (record) await record(tx);
+    });
+  }
+
+  return {
+    /**
+     * Takes up to `limit` due jobs of `kind`: due (run_at passed) and not leased (or the lease
+     * ran out). SKIP LOCKED spares concurrent claimers the wait, and the conditions re-checked
+     * in the UPDATE keep them from taking a job another just took. Each claim counts an
+     * attempt and draws a new fence token.
+     */
+    async claim(kind: JobKindName, o: ClaimOptions): Promise<ClaimedJob[]> {
+      const r = await db.query<ClaimedJob>(
+        `WITH clock AS (SELECT coalesce($5::timestamptz, now()) AS t),
+         due AS (
+           SELECT j.id FROM jobs j, clock
+            WHERE j.kind = $1 AND j.run_at <= clock.t AND (j.lease_until IS NULL OR j.lease_until <= clock.t)
+            ORDER BY j.run_at, j.id LIMIT $2
+            FOR UPDATE OF j SKIP LOCKED
+         )
+         UPDATE jobs j
+            SET attempts = j.attempts + 1, fence = nextval('job_fences'), lease_owner = $3,
+                lease_until = clock.t + make_interval(secs => $4::double precision / 1000)
+           FROM due, clock
+          WHERE j.id = due.id AND j.run_at <= clock.t AND (j.lease_until IS NULL OR j.lease_until <= clock.t)
+         RETURNING ${CLAIMED}`,
+        [kind, o.limit, o.owner, o.leaseMs, o.now ?? null],
+      );
+      return r.rows;
+    },
+
+    /** The job of a domain row, as its creator holds it (a first attempt made inline). */
+    async find(kind: JobKindName, ref: string): Promise<ClaimedJob | undefined> {
+      const r = await db.query<ClaimedJob>(`SELECT ${CLAIMED} FROM jobs j WHERE j.kind = $1 AND j.ref = $2`, [
+        kind,
+        ref,
+      ]);
+      return r.rows[0];
+    },
+
+    /** Done, or given up: the job leaves the queue; the domain row says which. */
+    finish(job: ClaimedJob, record?: RecordOutcome): Promise<void> {
+      return fenced(job, 'DELETE FROM jobs WHERE id = $1::bigint AND fence = $2::bigint', [], record);
+    },
+
+    /** A failed attempt, tried again from `runAt`. */
+    retry(job: ClaimedJob, runAt: Date, error: string, record?: RecordOutcome): Promise<void> {
+      return fenced(
+        job,
+        `UPDATE jobs SET run_at = $3::timestamptz, last_error = $4, lease_owner = NULL, lease_until = NULL
+          WHERE id = $1::bigint AND fence = $2::bigint`,
+        [runAt, error.slice(0, 1000)],
+        record,
+      );
+    },
+
+    /** Not attempted after all (nowhere to send it yet, no time left): due at `runAt`, the attempt not counted. */
+    postpone(job: ClaimedJob, runAt: Date, record?: RecordOutcome): Promise<void> {
+      return fenced(
+        job,
+        `UPDATE jobs SET run_at = $3::timestamptz, attempts = greatest(attempts - 1, 0),
+                lease_owner = NULL, lease_until = NULL
+          WHERE id = $1::bigint AND fence = $2::bigint`,
+        [runAt],
+        record,
+      );
+    },
+
+    /**
+     * How long until the next job of these kinds may be claimed (due, and its lease over), by
+     * the database's clock; undefined: none is queued.
+     */
+    async msUntilNextDue(kinds: readonly string[]): Promise<number | undefined> {
+      if (kinds.length === 0) return undefined;
+      const r = await db.query<{ ms: number | null }>(
+        `SELECT (EXTRACT(EPOCH FROM min(greatest(run_at, coalesce(lease_until, run_at))) - now()) * 1000)::float8 AS ms
+           FROM jobs WHERE kind = ANY($1::text[])`,
+        [kinds],
+      );
+      const ms = r.rows[0]?.ms;
+      return ms === null || ms === undefined ? undefined : ms;
+    },
+  };
+}
+export type JobStore = ReturnType<typeof jobStore>;

@@ -1,0 +1,86 @@
+import { startPollingLoop } from '../background/index.js';
+import type { Database } from '../db/index.js';
+import type { JobKind } from './job-kind.js';
+import { type JobKindName, jobStore } from './job-store.js';
+import { type QueueLog, runClaimed, silentLog, workerName } from './run-jobs.js';
+
+export interface QueueWorkerOptions {
+  db: Database;
+  kinds: readonly JobKind[];
+  log?: QueueLog;
+  /**
+   * The longest wait between two looks at the queue. On PGlite the only wake-up besides the
+   * next due job's timer (1 s); on PostgreSQL NOTIFY wakes the worker for new work, and this
+   * (30 s) only covers a notice lost with its connection.
+   */
+  pollMs?: number;
+}
+
+export interface QueueWorker {
+  /** Looks at the queue now (a test, or a writer in this process that knows work is due). */
+  wake(): void;
+  /** Waits for the jobs in flight (each bounded by its kind's time limits). */
+  stop(): Promise<void>;
+}
+
+const CHANNEL = 'jobs_due';
+const MIN_WAIT_MS = 20;
+
+/**
+ * The one worker of every kind. Not in rounds: whenever a job ends its slot is filled again
+ * with whatever of its kind is due, so a job that hangs holds one slot of its kind, never
+ * another kind's. Between jobs it sleeps until the next one is due, or until NOTIFY (on
+ * PostgreSQL) says work was queued, or at most `pollMs`.
+ */
+export function startQueueWorker(opts: QueueWorkerOptions): QueueWorker {
+  const { db, kinds } = opts;
+  const log = opts.log ?? silentLog;
+  const store = jobStore(db);
+  const owner = workerName();
+  const pollMs = opts.pollMs ?? (db.engine === 'postgres' ? 30_000 : 1000);
+  const inFlight = new Map<JobKindName, Set<Promise<unknown>>>(kinds.map((k) => [k.name, new Set()]));
+  const all = () => [...inFlight.values()].flatMap((s) => [...s]);
+  let unlisten: (() => Promise<void>) | undefined;
+
+  async function fill(kind: JobKind): Promise<void> {
+    const running = inFlight.get(kind.name) as Set<Promise<unknown>>;
+    const free = kind.concurrency - running.size;
+    if (free <= 0) return;
+    const now = new Date();
+    const jobs = await store.claim(kind.name, { limit: free, leaseMs: kind.policy.leaseMs, owner, now });
+    for (const job of jobs) {
+      const run: Promise<unknown> = runClaimed(db, kind, job, now, log).finally(() => {
+        running.delete(run);
+        loop.wake();
+      });
+      running.add(run);
+    }
+  }
+
+  const loop = startPollingLoop({
+    intervalMs: pollMs,
+    async before() {
+      if (db.engine !== 'postgres' || !db.listen) return;
+      // A lost connection (undefined) may have dropped notices: look at once either way.
+      unlisten = await db.listen(CHANNEL, () => loop.wake());
+    },
+    async round() {
+      for (const kind of kinds) await fill(kind);
+      // A kind with every slot taken is woken by its next free slot, not by its due jobs.
+      const open = kinds.filter((k) => (inFlight.get(k.name)?.size ?? 0) < k.concurrency).map((k) => k.name);
+      const ms = await store.msUntilNextDue(open);
+      // Due now yet not claimed: another instance holds it for a moment (SKIP LOCKED).
+      return ms === undefined ? pollMs : Math.min(pollMs, Math.max(ms, MIN_WAIT_MS));
+    },
+    onError: (err) => log.error({ err: err instanceof Error ? err.message : String(err) }, 'queue round failed'),
+  });
+
+  return {
+    wake: () => loop.wake(),
+    async stop() {
+      await loop.stop();
+      await unlisten?.().catch(() => {});
+      await Promise.all(all());
+    },
+  };
+}
