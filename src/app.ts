@@ -26,6 +26,8 @@ import { healthRoutes } from './health/index.js';
 import { ipnRoutes } from './ipn/index.js';
 import { metricsRoute, recordRequests } from './metrics/index.js';
 import { sandboxRoutes } from './providers/sandbox/index.js';
+import type { QueueWorker } from './queue/index.js';
+import { startServiceQueue } from './service-queue.js';
 
 export const BODY_LIMIT = 64 * 1024;
 const SAFE_REQUEST_ID = /^[\w.:-]{1,64}$/;
@@ -147,7 +149,23 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   if (app.payreq.providers.byName('sandbox')) await app.register(sandboxRoutes);
   await app.register(healthRoutes, { redis });
   metricsRoute(app, app.payreq.metrics, config.metricsToken);
+  runQueue(app);
   return app;
+}
+
+/**
+ * The one background worker, run by every instance with WORKERS=on (the claims keep N
+ * instances from doing any job twice); tests turn it on the same way. Stopped as the app
+ * closes, before the database, waiting for the jobs in flight.
+ */
+function runQueue(app: FastifyInstance): void {
+  let queue: QueueWorker | undefined;
+  app.addHook('onReady', async () => {
+    if (app.payreq.config.workers) queue = await startServiceQueue(app.payreq, app.log);
+  });
+  app.addHook('onClose', async () => {
+    await queue?.stop();
+  });
 }
 
 /**

@@ -16,7 +16,6 @@ import {
   withSecretKey,
 } from './instance/index.js';
 import { startScheduler } from './jobs/index.js';
-import { startMailWorker } from './mail/index.js';
 import { startWebhookWorker } from './webhooks/index.js';
 
 /** How long `serve` waits for a CLI command that holds the PGlite directory to finish. */
@@ -148,8 +147,6 @@ export async function startService(
         leaseSeconds: config.jobLeaseSeconds,
       });
       cleanups.push(() => scheduler.stop());
-      const mail = startMailWorker(app.payreq, app.log);
-      cleanups.push(() => mail.stop());
       const bulk = startBulkWorker(app.payreq, app.log);
       cleanups.push(() => bulk.stop());
       const webhooks = startWebhookWorker(app.payreq, {

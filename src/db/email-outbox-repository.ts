@@ -16,8 +16,8 @@ export type OutboxKind =
 /** E-mails to the hotel (its contact address), not to the guest: they do not set `email_sent`. */
 export const HOTEL_KINDS: readonly OutboxKind[] = ['guarantee_failed_hotel'];
 
-/** A row this instance holds the lease on. */
-export interface ClaimedEmail {
+/** An e-mail to send: its outbox row, with what renders it. */
+export interface OutboxEmail {
   id: string;
   tenant_id: string;
   payment_request_id: string | null;
@@ -87,37 +87,28 @@ export interface EmailSubjectRow {
 /** Marks a row kept back because SMTP_URL is unset, so a start with SMTP sends it at once. */
 export const LOGGED_ONLY = 'SMTP_URL not set: logged, not sent';
 
-/** The e-mail outbox: claimed with a lease, marked sent with the request in one statement. */
+/**
+ * The e-mail outbox, the record of every e-mail: what to send, and whether and when it was.
+ * A pending row has its job in the queue (trigger, migration 0049), which schedules it.
+ */
 export function emailOutboxRepository(db: Queryable) {
   return {
     /**
-     * Takes up to `limit` due rows for this instance. The lease is the claim itself: the UPDATE
-     * moves next_attempt_at past now, so a concurrent claimer's WHERE no longer matches (SKIP
-     * LOCKED spares it the wait; on a re-check after a lock wait, READ COMMITTED re-evaluates the
-     * condition on the new row). A crashed holder's rows come back when the lease runs out.
+     * The pending row of a job the queue gave this instance (src/queue/): the queue holds its
+     * lease, this row only says what to send. Undefined once sent, failed or deleted.
      */
-    async claim(now: Date, limit: number, leaseMs: number): Promise<ClaimedEmail[]> {
-      const r = await db.query<ClaimedEmail>(
-        `WITH due AS (
-           SELECT id FROM email_outbox
-            WHERE status = 'pending' AND next_attempt_at <= $1::timestamptz
-            ORDER BY next_attempt_at, id LIMIT $2
-            FOR UPDATE SKIP LOCKED
-         )
-         UPDATE email_outbox o
-            SET attempts = o.attempts + 1,
-                next_attempt_at = $1::timestamptz + make_interval(secs => $3::double precision / 1000)
-           FROM due
-          WHERE o.id = due.id AND o.status = 'pending' AND o.next_attempt_at <= $1::timestamptz
-         RETURNING o.id::text AS id, o.tenant_id, o.payment_request_id, o.kind, o.cause, o.attempts,
-                   (SELECT l.amount FROM money_ledger l WHERE l.id = o.ledger_id) AS moved_amount,
-                   CASE WHEN o.kind = 'guarantee_failed_hotel'
-                        THEN EXISTS (SELECT 1 FROM email_outbox g WHERE g.cause = 'guarantee_failed_guest:' || o.ledger_id)
-                   END AS guest_asked,
-                   o.reminder_number, o.payload`,
-        [now, limit, leaseMs],
+    async load(id: string): Promise<OutboxEmail | undefined> {
+      const r = await db.query<OutboxEmail>(
+        `SELECT o.id::text AS id, o.tenant_id, o.payment_request_id, o.kind, o.cause, o.attempts,
+                (SELECT l.amount FROM money_ledger l WHERE l.id = o.ledger_id) AS moved_amount,
+                CASE WHEN o.kind = 'guarantee_failed_hotel'
+                     THEN EXISTS (SELECT 1 FROM email_outbox g WHERE g.cause = 'guarantee_failed_guest:' || o.ledger_id)
+                END AS guest_asked,
+                o.reminder_number, o.payload
+           FROM email_outbox o WHERE o.id = $1::bigint AND o.status = 'pending'`,
+        [id],
       );
-      return r.rows;
+      return r.rows[0];
     },
 
     async subjects(ids: string[]): Promise<EmailSubjectRow[]> {
@@ -147,48 +138,40 @@ export function emailOutboxRepository(db: Queryable) {
     },
 
     /**
-     * The SMTP server accepted: the row is sent and the request says so, in one statement.
-     * Conditional on the row still being pending, so a late duplicate cannot flip it twice.
+     * The SMTP server accepted: the row is sent and the request says so, in one statement, with
+     * the attempts the queue counted. Conditional on the row still being pending, so a late
+     * duplicate cannot flip it twice.
      */
-    async markSent(id: string): Promise<void> {
+    async markSent(id: string, attempts: number): Promise<void> {
       await db.query(
         `WITH o AS (
-           UPDATE email_outbox SET status = 'sent', sent_at = now(), last_error = NULL
+           UPDATE email_outbox SET status = 'sent', sent_at = now(), last_error = NULL, attempts = $3
             WHERE id = $1::bigint AND status = 'pending'
            RETURNING payment_request_id, kind
          )
          UPDATE payment_requests p SET email_sent = true FROM o
           WHERE p.id = o.payment_request_id AND NOT o.kind = ANY($2::text[])`,
-        [id, HOTEL_KINDS],
+        [id, HOTEL_KINDS, attempts],
       );
     },
 
     /** A failed attempt: retried at `retryAt`, or given up for good when `final`. */
-    async markFailed(id: string, error: string, retryAt: Date, final: boolean): Promise<void> {
+    async markFailed(id: string, error: string, retryAt: Date, final: boolean, attempts: number): Promise<void> {
       await db.query(
         `UPDATE email_outbox
-            SET last_error = $2, next_attempt_at = $3::timestamptz,
+            SET last_error = $2, next_attempt_at = $3::timestamptz, attempts = $5,
                 status = CASE WHEN $4::boolean THEN 'failed' ELSE 'pending' END
           WHERE id = $1::bigint AND status = 'pending'`,
-        [id, error.slice(0, 1000), retryAt, final],
+        [id, error.slice(0, 1000), retryAt, final, attempts],
       );
     },
 
     /** Logged instead of sent (no SMTP_URL): the attempt does not count, the row stays pending. */
-    async keepPending(id: string, retryAt: Date): Promise<void> {
+    async keepPending(id: string, retryAt: Date, attempts: number): Promise<void> {
       await db.query(
-        `UPDATE email_outbox SET attempts = greatest(attempts - 1, 0), last_error = $2, next_attempt_at = $3::timestamptz
+        `UPDATE email_outbox SET attempts = $4, last_error = $2, next_attempt_at = $3::timestamptz
           WHERE id = $1::bigint AND status = 'pending'`,
-        [id, LOGGED_ONLY, retryAt],
-      );
-    },
-
-    /** A claimed row this instance will not get to in time: due again at once, attempt not counted. */
-    async release(id: string): Promise<void> {
-      await db.query(
-        `UPDATE email_outbox SET attempts = greatest(attempts - 1, 0), next_attempt_at = now()
-          WHERE id = $1::bigint AND status = 'pending'`,
-        [id],
+        [id, LOGGED_ONLY, retryAt, attempts],
       );
     },
 

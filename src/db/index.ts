@@ -83,9 +83,9 @@ export {
 } from './day-plan-repository.js';
 export type { DeferredHoldsRepository, DueImprint } from './deferred-holds-repository.js';
 export {
-  type ClaimedEmail,
   type EmailSubjectRow,
   emailOutboxRepository,
+  type OutboxEmail,
   type OutboxKind,
   type TenantMailRow,
 } from './email-outbox-repository.js';

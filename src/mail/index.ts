@@ -6,10 +6,13 @@ export {
   MAX_ATTEMPTS,
   type MailContext,
   type MailLog,
+  type MailOutcome,
+  mailJobKind,
+  mailRetryPolicy,
+  mailWorkerKind,
   type RoundResult,
   retryDelayMs,
   sendDueEmails,
-  startMailWorker,
 } from './mail-worker.js';
 export {
   type MailRequest,

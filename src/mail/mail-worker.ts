@@ -1,19 +1,10 @@
 import nodemailer, { type Transporter } from 'nodemailer';
-import { startPollingLoop } from '../background/index.js';
 import type { Config } from '../config/index.js';
-import type { DigestPayload } from '../day-plan/index.js';
-import type { Queryable } from '../db/index.js';
-import { type ClaimedEmail, emailOutboxRepository, type TenantMailRow, UNPAID_STATUSES } from '../db/index.js';
-import { renderDailyDigest } from './digest-template.js';
+import type { Database } from '../db/index.js';
+import { emailOutboxRepository } from '../db/index.js';
+import { type JobKind, type RetryPolicy, runDueJobs } from '../queue/index.js';
+import { buildDigestMessage, buildMessage, hostOf, type Message, reminderNoLongerDue } from './compose-mail.js';
 import { type EmailSubject, emailSubjects } from './email-subjects.js';
-import { renderGuaranteeFailedGuest, renderGuaranteeFailedHotel } from './guarantee-templates.js';
-import {
-  type RenderedMail,
-  renderCardRegistered,
-  renderDepositConfirmation,
-  renderMoneyNotice,
-  renderPaymentLink,
-} from './templates.js';
 
 /** The slice of a logger (pino, Fastify's) the worker writes to. */
 export interface MailLog {
@@ -25,7 +16,7 @@ export interface MailLog {
 /** What the worker needs of the service: AppContext fits. */
 export interface MailContext {
   config: Pick<Config, 'smtpUrl' | 'publicBaseUrl' | 'mailRetryBaseMs'>;
-  db: Queryable;
+  db: Database;
 }
 
 export interface RoundOptions {
@@ -54,7 +45,13 @@ const LEASE_MS = 5 * 60 * 1000;
 const SMTP_TIMEOUT_MS = 60 * 1000;
 /** Without SMTP, a pending row is logged again this often (not every poll). */
 const LOGGED_ONLY_RECHECK_MS = 60 * 60 * 1000;
-const POLL_MS = 5000;
+/** E-mails one instance sends at once (one SMTP connection each). */
+const CONCURRENCY = 4;
+
+/** The mail kind's retry schedule: MAIL_RETRY_BASE_MS, doubling, at most an hour, 10 attempts. */
+export function mailRetryPolicy(baseMs: number): RetryPolicy {
+  return { baseMs, maxMs: MAX_BACKOFF_MS, maxAttempts: MAX_ATTEMPTS, leaseMs: LEASE_MS };
+}
 
 export function retryDelayMs(attempts: number, baseMs: number): number {
   return Math.min(baseMs * 2 ** Math.max(attempts - 1, 0), MAX_BACKOFF_MS);
@@ -71,172 +68,69 @@ export function smtpTransport(smtpUrl: string): Transporter {
 
 const silentLog: MailLog = { info() {}, warn() {}, error() {} };
 
-function hostOf(publicBaseUrl: string): string {
-  return new URL(publicBaseUrl).hostname;
-}
-
-interface Message {
-  from: { name: string; address: string };
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-  messageId: string;
-}
-
-function renderFor(row: ClaimedEmail, s: EmailSubject, publicBaseUrl: string): RenderedMail {
-  switch (row.kind) {
-    case 'payment_link':
-      return renderPaymentLink(s, s.tenant_name, publicBaseUrl);
-    case 'card_registered':
-      return renderCardRegistered(s, s.tenant_name);
-    case 'deposit_confirmation':
-      return renderDepositConfirmation(s, s.tenant_name);
-    case 'capture_notice':
-    case 'release_notice':
-    case 'refund_notice':
-      return renderMoneyNotice(row.kind, s, s.tenant_name, row.moved_amount);
-    case 'guarantee_failed_guest':
-      return renderGuaranteeFailedGuest(s, s.tenant_name, publicBaseUrl);
-    case 'guarantee_failed_hotel':
-      return renderGuaranteeFailedHotel(s, s.tenant_name, publicBaseUrl, {
-        reason: s.last_hold_error,
-        failures: s.guarantee_failures,
-        guestAsked: row.guest_asked === true,
-      });
-    case 'payment_reminder':
-      return renderPaymentLink(s, s.tenant_name, publicBaseUrl, {
-        number: row.reminder_number ?? 1,
-        linkExpiresAt: s.link_expires_at,
-      });
-    case 'daily_digest':
-      throw new Error('a daily digest is rendered from its tenant, not a request');
-  }
-}
-
-/** Where the e-mail goes: the guest, or for the hotel's own e-mails its contact address. */
-function recipientOf(row: ClaimedEmail, s: EmailSubject): string {
-  if (row.kind !== 'guarantee_failed_hotel') return s.guest_email;
-  // Queued only while the tenant had one; removed since, the e-mail has nowhere to go.
-  if (!s.contact_email) throw new Error('the tenant has no contact_email');
-  return s.contact_email;
-}
+export type MailOutcome = 'sent' | 'failed' | 'logged';
 
 /**
- * Why a queued reminder must not go any more: the request was paid, cancelled or expired
- * after it was queued (a deleted one has no subject at all). Undefined: it still goes.
- */
-function reminderNoLongerDue(row: ClaimedEmail, s: EmailSubject, now: Date): string | undefined {
-  if (row.kind !== 'payment_reminder') return undefined;
-  if (!(UNPAID_STATUSES as readonly string[]).includes(s.status)) return `reminder dropped: the request is ${s.status}`;
-  if (new Date(s.link_expires_at).getTime() <= now.getTime()) return 'reminder dropped: the link has expired';
-  return undefined;
-}
-
-/** The hotel's daily digest, to its contact address, from its sender address. */
-function buildDigestMessage(row: ClaimedEmail, t: TenantMailRow, publicBaseUrl: string, host: string): Message {
-  if (!t.contact_email) throw new Error('the tenant has no contact_email to send its digest to');
-  const mail = renderDailyDigest(row.payload as DigestPayload, t, publicBaseUrl);
-  return {
-    from: { name: t.name.replace(/[\r\n]+/g, ' '), address: t.sender_email || `no-reply@${host}` },
-    to: t.contact_email,
-    subject: mail.subject,
-    text: mail.text,
-    html: mail.html,
-    messageId: `<${row.cause.replace(/[^\w.-]/g, '.')}@${host}>`,
-  };
-}
-
-function buildMessage(row: ClaimedEmail, s: EmailSubject, publicBaseUrl: string, host: string): Message {
-  const mail: RenderedMail = renderFor(row, s, publicBaseUrl);
-  return {
-    from: { name: s.tenant_name.replace(/[\r\n]+/g, ' '), address: s.sender_email || `no-reply@${host}` },
-    to: recipientOf(row, s),
-    subject: mail.subject,
-    text: mail.text,
-    html: mail.html,
-    // Derived from the cause: the same e-mail sent twice (see the crash window below) carries
-    // the same Message-ID, which receivers use to drop the copy.
-    messageId: `<${row.cause.replace(/[^\w.-]/g, '.')}@${host}>`,
-  };
-}
-
-/**
- * One round of the outbox: claim due rows, render, send, record. Safe to run from any number of
- * instances at once (the claim gives each row to one of them).
+ * The mail kind of the queue: one job per pending outbox row, sent with `transport` (none:
+ * logged, and kept for a start with SMTP).
  *
- * Never twice for one cause: the cause is UNIQUE in the outbox, and a row is marked sent right
- * after the SMTP server accepted it. The window left is a crash (or a lost database) between
- * that acceptance and markSent: the lease then runs out and the row is sent again. The
- * Message-ID, derived from the cause, lets receiving servers and clients drop that duplicate.
+ * Never twice for one cause: the cause is UNIQUE in the outbox, and a row is marked sent (with
+ * its job settled, fenced) right after the SMTP server accepted it. The window left is a crash
+ * (or a lost database) between that acceptance and the settlement: the lease then runs out and
+ * the row is sent again. The Message-ID, derived from the cause, lets receiving servers and
+ * clients drop that duplicate.
  */
-export async function sendDueEmails(
-  ctx: MailContext,
-  now: Date = new Date(),
-  opts: RoundOptions = {},
-): Promise<RoundResult> {
-  const log = opts.log ?? silentLog;
-  const q = emailOutboxRepository(ctx.db);
-  const result: RoundResult = { claimed: 0, sent: 0, failed: 0, logged: 0 };
-  const rows = await q.claim(now, opts.batchSize ?? 20, LEASE_MS);
-  result.claimed = rows.length;
-  if (rows.length === 0) return result;
-  const subjects = await emailSubjects(
-    q,
-    rows.flatMap((r) => (r.payment_request_id ? [r.payment_request_id] : [])),
-  );
-  const digestTenants = new Map(
-    (await q.tenants(rows.filter((r) => r.kind === 'daily_digest').map((r) => r.tenant_id))).map((t) => [t.id, t]),
-  );
-  const transport = opts.transport ?? (ctx.config.smtpUrl ? smtpTransport(ctx.config.smtpUrl) : undefined);
+export function mailJobKind(ctx: MailContext, transport: Transporter | undefined, log: MailLog): JobKind<MailOutcome> {
   const host = hostOf(ctx.config.publicBaseUrl);
-  async function fail(row: ClaimedEmail, err: unknown): Promise<void> {
-    const final = row.attempts >= MAX_ATTEMPTS;
-    const retryAt = new Date(now.getTime() + retryDelayMs(row.attempts, ctx.config.mailRetryBaseMs));
-    const reason = err instanceof Error ? err.message : String(err);
-    await q.markFailed(row.id, reason, retryAt, final);
-    log.warn({ outboxId: row.id, cause: row.cause, attempts: row.attempts, final, err: reason }, 'e-mail not sent');
-    result.failed++;
-  }
-  const started = Date.now();
-  try {
-    for (const row of rows) {
-      // A slow server must not outlast the lease: past half of it, the rows left go back to
-      // the queue unsent rather than risk another instance sending them while we still would.
-      if (Date.now() - started > LEASE_MS / 2) {
-        await q.release(row.id);
-        continue;
+  return {
+    name: 'mail',
+    policy: mailRetryPolicy(ctx.config.mailRetryBaseMs),
+    concurrency: CONCURRENCY,
+    async run(job, settle, now) {
+      const q = emailOutboxRepository(ctx.db);
+      const row = await q.load(job.ref);
+      // Sent, failed or deleted (its tenant was) since the job was queued: nothing left to do.
+      if (!row) {
+        await settle.done();
+        return 'sent';
       }
-      const s = row.payment_request_id ? subjects.get(row.payment_request_id) : undefined;
-      const digestOf = row.kind === 'daily_digest' ? digestTenants.get(row.tenant_id) : undefined;
-      if (!s && !digestOf) {
-        // The request was deleted after the e-mail was queued: nothing left to tell the guest.
-        await q.markFailed(
-          row.id,
-          row.kind === 'daily_digest' ? 'tenant deleted' : 'payment request deleted',
-          now,
-          true,
+      const attempts = job.attempts;
+      const giveUp = async (reason: string) => {
+        await settle.fail(
+          reason,
+          () => (tx) => emailOutboxRepository(tx).markFailed(row.id, reason, now, true, attempts),
+          {
+            final: true,
+          },
         );
-        result.failed++;
-        continue;
-      }
+        return 'failed' as const;
+      };
+      const fail = async (err: unknown) => {
+        const reason = err instanceof Error ? err.message : String(err);
+        const after = await settle.fail(
+          reason,
+          (a) => (tx) => emailOutboxRepository(tx).markFailed(row.id, reason, a.runAt, a.final, attempts),
+        );
+        log.warn({ outboxId: row.id, cause: row.cause, attempts, final: after.final, err: reason }, 'e-mail not sent');
+        return 'failed' as const;
+      };
+      const s: EmailSubject | undefined = row.payment_request_id
+        ? (await emailSubjects(q, [row.payment_request_id])).get(row.payment_request_id)
+        : undefined;
+      const digestOf = row.kind === 'daily_digest' ? (await q.tenants([row.tenant_id]))[0] : undefined;
+      // The request was deleted after the e-mail was queued: nothing left to tell the guest.
+      if (!s && !digestOf) return giveUp(row.kind === 'daily_digest' ? 'tenant deleted' : 'payment request deleted');
+      // Paid, cancelled or expired since it was queued: the guest is not asked again.
       const dropped = s ? reminderNoLongerDue(row, s, now) : undefined;
-      if (dropped) {
-        // Paid, cancelled or expired since it was queued: the guest is not asked again.
-        await q.markFailed(row.id, dropped, now, true);
-        result.failed++;
-        continue;
-      }
+      if (dropped) return giveUp(dropped);
       let message: Message;
       try {
         message = digestOf
           ? buildDigestMessage(row, digestOf, ctx.config.publicBaseUrl, host)
           : buildMessage(row, s as EmailSubject, ctx.config.publicBaseUrl, host);
       } catch (err) {
-        // A template that cannot render this row: recorded and retried like a refusal, so the
-        // round goes on with the others and the row is not lost.
-        await fail(row, err);
-        continue;
+        // A template that cannot render this row: recorded and retried like a refusal.
+        return fail(err);
       }
       if (!transport) {
         // Development: the message goes to the log (no card data is ever in it; the link is
@@ -245,51 +139,59 @@ export async function sendDueEmails(
           { outboxId: row.id, cause: row.cause, to: message.to, subject: message.subject, text: message.text },
           'e-mail not sent: SMTP_URL is not set',
         );
-        await q.keepPending(row.id, new Date(now.getTime() + LOGGED_ONLY_RECHECK_MS));
-        result.logged++;
-        continue;
+        const at = new Date(now.getTime() + LOGGED_ONLY_RECHECK_MS);
+        await settle.postpone(at, (tx) => emailOutboxRepository(tx).keepPending(row.id, at, attempts - 1));
+        return 'logged';
       }
       try {
         await transport.sendMail(message);
       } catch (err) {
-        await fail(row, err);
-        continue;
+        return fail(err);
       }
-      await q.markSent(row.id);
-      result.sent++;
-    }
-  } finally {
-    if (transport && !opts.transport) transport.close();
-  }
-  return result;
+      await settle.done((tx) => emailOutboxRepository(tx).markSent(row.id, attempts));
+      return 'sent';
+    },
+  };
 }
 
 /**
- * The outbox sender, running continuously: a round every few seconds, at once again while
- * rounds come back full. `stop()` waits for the round in progress.
+ * One round of the outbox, for tests and one-off runs: claim due rows (the queue's mail jobs),
+ * send, record. Safe to run from any number of instances at once.
  */
-export function startMailWorker(ctx: MailContext, log: MailLog): { stop(): Promise<void> } {
+export async function sendDueEmails(
+  ctx: MailContext,
+  now: Date = new Date(),
+  opts: RoundOptions = {},
+): Promise<RoundResult> {
+  const log = opts.log ?? silentLog;
+  const transport = opts.transport ?? (ctx.config.smtpUrl ? smtpTransport(ctx.config.smtpUrl) : undefined);
+  try {
+    const outcomes = await runDueJobs(ctx.db, mailJobKind(ctx, transport, log), {
+      now,
+      limit: opts.batchSize ?? 20,
+      log,
+    });
+    return {
+      claimed: outcomes.length,
+      sent: outcomes.filter((o) => o === 'sent').length,
+      failed: outcomes.filter((o) => o === 'failed').length,
+      logged: outcomes.filter((o) => o === 'logged').length,
+    };
+  } finally {
+    if (transport && !opts.transport) transport.close();
+  }
+}
+
+/**
+ * The mail kind as the queue's worker runs it: one SMTP transport for its life, and the rows
+ * only logged so far (SMTP_URL was unset) due at once now that it is set.
+ */
+export async function mailWorkerKind(ctx: MailContext, log: MailLog): Promise<{ kind: JobKind; close(): void }> {
   const transport = ctx.config.smtpUrl ? smtpTransport(ctx.config.smtpUrl) : undefined;
-  const batchSize = 20;
-  const loop = startPollingLoop({
-    intervalMs: POLL_MS,
-    async before() {
-      if (!transport) return;
-      await emailOutboxRepository(ctx.db)
-        .wakeLoggedOnly()
-        .catch((err: unknown) => log.warn({ err: String(err) }, 'e-mail outbox: cannot wake logged rows'));
-    },
-    async round() {
-      const r = await sendDueEmails(ctx, new Date(), { log, transport, batchSize });
-      return r.claimed === batchSize;
-    },
-    onError: (err) =>
-      log.error({ err: err instanceof Error ? err.message : String(err) }, 'e-mail outbox round failed'),
-  });
-  return {
-    async stop() {
-      await loop.stop();
-      transport?.close();
-    },
-  };
+  if (transport) {
+    await emailOutboxRepository(ctx.db)
+      .wakeLoggedOnly()
+      .catch((err: unknown) => log.warn({ err: String(err) }, 'e-mail outbox: cannot wake logged rows'));
+  }
+  return { kind: mailJobKind(ctx, transport, log), close: () => transport?.close() };
 }

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../../src/config/index.js';
-import { MAX_ATTEMPTS, type MailLog, sendDueEmails, startMailWorker } from '../../src/mail/index.js';
+import { MAX_ATTEMPTS, type MailLog, sendDueEmails } from '../../src/mail/index.js';
+import { startServiceQueue } from '../../src/service-queue.js';
 import { createRequest, newKey, startTestApp, type TenantWithKey, type TestApp } from '../helpers/test-app.js';
 import { type SmtpSink, startSmtpSink } from './smtp-sink.js';
 
@@ -203,11 +204,11 @@ describe('e-mail delivery: confirmations, retries, concurrency', () => {
     assert.equal(mailTo(guest).length, 1);
   });
 
-  test('startMailWorker sends what is due as it starts, and stop() waits for its round', async () => {
+  test('the background worker sends what is due as it starts, and stop() waits for its jobs', async () => {
     const guest = 'worker.guest@example.com';
     await createRequest(t, { guest_email: guest }, mailing);
     const log: MailLog = { info() {}, warn() {}, error() {} };
-    const worker = startMailWorker(t.app.payreq, log);
+    const worker = await startServiceQueue(t.app.payreq, log);
     try {
       const deadline = Date.now() + 10_000;
       while (mailTo(guest).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));

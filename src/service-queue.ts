@@ -1,0 +1,24 @@
+import type { AppContext } from './context.js';
+import { type MailLog, mailWorkerKind } from './mail/index.js';
+import { type JobKind, type QueueWorker, startQueueWorker } from './queue/index.js';
+
+/**
+ * The one background worker of an instance (WORKERS=on): every kind of queued work, each in
+ * its own slots (docs/queue.md). `extraKinds`: kinds of a part registered only sometimes (the
+ * sandbox's notifications, when the sandbox is a provider).
+ */
+export async function startServiceQueue(
+  ctx: AppContext,
+  log: MailLog,
+  extraKinds: readonly JobKind[] = [],
+): Promise<QueueWorker> {
+  const mail = await mailWorkerKind(ctx, log);
+  const worker = startQueueWorker({ db: ctx.db, kinds: [mail.kind, ...extraKinds], log });
+  return {
+    wake: () => worker.wake(),
+    async stop() {
+      await worker.stop();
+      mail.close();
+    },
+  };
+}
