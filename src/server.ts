@@ -2,7 +2,6 @@ import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
-import { startBulkWorker } from './bulk-actions/index.js';
 import type { Config } from './config/index.js';
 import type { AppContext } from './context.js';
 import { type Database, migrate, openDatabase, repositories } from './db/index.js';
@@ -147,8 +146,6 @@ export async function startService(
         leaseSeconds: config.jobLeaseSeconds,
       });
       cleanups.push(() => scheduler.stop());
-      const bulk = startBulkWorker(app.payreq, app.log);
-      cleanups.push(() => bulk.stop());
       const webhooks = startWebhookWorker(app.payreq, {
         retryBaseMs: config.webhookRetryBaseMs,
         allowPrivate: config.webhooksAllowPrivate,

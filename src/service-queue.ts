@@ -1,3 +1,4 @@
+import { bulkJobKind } from './bulk-actions/index.js';
 import type { AppContext } from './context.js';
 import { type MailLog, mailWorkerKind } from './mail/index.js';
 import { type JobKind, type QueueWorker, startQueueWorker } from './queue/index.js';
@@ -13,7 +14,7 @@ export async function startServiceQueue(
   extraKinds: readonly JobKind[] = [],
 ): Promise<QueueWorker> {
   const mail = await mailWorkerKind(ctx, log);
-  const worker = startQueueWorker({ db: ctx.db, kinds: [mail.kind, ...extraKinds], log });
+  const worker = startQueueWorker({ db: ctx.db, kinds: [mail.kind, bulkJobKind(ctx, log), ...extraKinds], log });
   return {
     wake: () => worker.wake(),
     async stop() {

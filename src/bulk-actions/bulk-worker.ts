@@ -1,10 +1,11 @@
-import { startPollingLoop } from '../background/index.js';
-import type { BulkJobRow, Repositories } from '../db/index.js';
+import { auditRepository, type BulkJobRow, bulkJobsRepository, type Database, type Repositories } from '../db/index.js';
 import { AppError } from '../domain/index.js';
 import type { PaymentRequestCommands, TenantContext } from '../payment-requests/index.js';
+import { type JobKind, runDueJobs } from '../queue/index.js';
 
 /** What the worker needs: the repositories and the one command facade (no page writes a status). */
 export interface BulkContext {
+  db: Database;
   repos: Repositories;
   commands: PaymentRequestCommands;
 }
@@ -14,8 +15,14 @@ export interface BulkLog {
   error(obj: object, msg: string): void;
 }
 
-const LEASE_SECONDS = 300;
-const POLL_MS = 1000;
+/**
+ * A job is never retried for its outcome (a refusal or an error is the job's result); it runs
+ * again only when its worker died and the lease ran out, and its money command, carrying the
+ * job's key, then finds the move it already made.
+ */
+const LEASE_MS = 300_000;
+
+export type BulkOutcome = 'done' | 'refused' | 'in_doubt' | 'failed';
 
 async function tenantContext(repos: Repositories, tenantId: string): Promise<TenantContext | undefined> {
   const t = await repos.tenants.find(tenantId);
@@ -30,15 +37,15 @@ async function tenantContext(repos: Repositories, tenantId: string): Promise<Ten
 }
 
 /**
- * Runs one claimed job: the confirmed capture, release or refund of one request, through the same
- * commands as the API and the detail page. Its outcome is the job's alone: a refusal or an
- * error never stops or undoes the other rows of the batch.
+ * The confirmed capture, release or refund of one request, through the same commands as the
+ * API and the detail page. Its outcome is the job's alone: a refusal or an error never stops or
+ * undoes the other rows of the batch.
  */
-async function runJob(ctx: BulkContext, job: BulkJobRow): Promise<void> {
+async function moveMoney(
+  ctx: BulkContext,
+  job: BulkJobRow,
+): Promise<{ state: BulkOutcome; reason: string | null; code: string | null }> {
   const actor = { source: 'admin' as const, actor: job.username };
-  let state: 'done' | 'refused' | 'in_doubt' | 'failed' = 'done';
-  let reason: string | null = null;
-  let reasonCode: string | null = null;
   try {
     const t = await tenantContext(ctx.repos, job.tenant_id);
     // The scope the user had when queuing still holds: a tenant user's job acts on that tenant only.
@@ -54,53 +61,61 @@ async function runJob(ctx: BulkContext, job: BulkJobRow): Promise<void> {
     if (job.action === 'capture') await ctx.commands.capture(t, job.payment_request_id, amount, actor, once);
     else if (job.action === 'release') await ctx.commands.release(t, job.payment_request_id, actor, once);
     else await ctx.commands.refund(t, job.payment_request_id, amount, actor, once);
+    return { state: 'done', reason: null, code: null };
   } catch (err) {
-    if (err instanceof AppError) {
-      state = err.code === 'outcome_unknown' ? 'in_doubt' : 'refused';
-      reason = err.message;
-      reasonCode = err.code;
-    } else {
-      state = 'failed';
-      reason = 'unexpected error; see the service log';
-      throw Object.assign(err as Error, { bulkJob: job.id });
-    }
-  } finally {
-    await ctx.repos.bulkJobs.finish(job.id, state, reason, reasonCode);
-    await ctx.repos.audit.record({
-      username: job.username,
-      tenantId: job.tenant_id,
-      ip: job.ip,
-      action: `bulk_${job.action}`,
-      target: job.batch_id,
-      paymentRequestId: job.payment_request_id,
-      outcome: state === 'done' ? 'ok' : state,
-      detail: { ...(job.amount !== null ? { amount: job.amount } : {}), ...(reason ? { reason } : {}) },
-    });
+    if (!(err instanceof AppError)) throw err;
+    return { state: err.code === 'outcome_unknown' ? 'in_doubt' : 'refused', reason: err.message, code: err.code };
   }
 }
 
-/** Runs up to `limit` queued jobs, one at a time; returns how many it ran. */
+/** The bulk kind of the queue: one job per selected request, one at a time per instance. */
+export function bulkJobKind(ctx: BulkContext, log?: BulkLog): JobKind<BulkOutcome> {
+  return {
+    name: 'bulk_job',
+    policy: { baseMs: 1000, maxMs: 60_000, leaseMs: LEASE_MS },
+    concurrency: 1,
+    async run(claimed, settle) {
+      const job = await bulkJobsRepository(ctx.db).load(claimed.ref);
+      if (!job) {
+        await settle.done();
+        return 'done';
+      }
+      await bulkJobsRepository(ctx.db).start(job.id, claimed.attempts);
+      let result: Awaited<ReturnType<typeof moveMoney>>;
+      try {
+        result = await moveMoney(ctx, job);
+      } catch (err) {
+        log?.error({ err: err instanceof Error ? err.message : String(err), job: job.id }, 'bulk job failed');
+        result = { state: 'failed', reason: 'unexpected error; see the service log', code: null };
+      }
+      const { state, reason, code } = result;
+      // The job's result and its audit line, with the job settled: all or nothing.
+      await settle.done(async (tx) => {
+        await bulkJobsRepository(tx).finish(job.id, state, reason, code);
+        await auditRepository(tx).record({
+          username: job.username,
+          tenantId: job.tenant_id,
+          ip: job.ip,
+          action: `bulk_${job.action}`,
+          target: job.batch_id,
+          paymentRequestId: job.payment_request_id,
+          outcome: state === 'done' ? 'ok' : state,
+          detail: { ...(job.amount !== null ? { amount: job.amount } : {}), ...(reason ? { reason } : {}) },
+        });
+      });
+      return state;
+    },
+  };
+}
+
+/** Runs up to `limit` queued jobs, one at a time, for tests and one-off runs; returns how many it ran. */
 export async function runBulkJobs(ctx: BulkContext, limit: number, log?: BulkLog): Promise<number> {
+  const kind = bulkJobKind(ctx, log);
   let ran = 0;
   while (ran < limit) {
-    const job = await ctx.repos.bulkJobs.claim(LEASE_SECONDS);
-    if (!job) break;
+    const outcomes = await runDueJobs(ctx.db, kind, { limit: 1 });
+    if (outcomes.length === 0) break;
     ran++;
-    try {
-      await runJob(ctx, job);
-    } catch (err) {
-      log?.error({ err: err instanceof Error ? err.message : String(err), job: job.id }, 'bulk job failed');
-    }
   }
   return ran;
-}
-
-/** The worker `serve` starts (unless WORKERS=off): polls the queue, one job at a time. */
-export function startBulkWorker(ctx: BulkContext, log: BulkLog): { stop(): Promise<void> } {
-  const batch = 20;
-  return startPollingLoop({
-    intervalMs: POLL_MS,
-    round: async () => (await runBulkJobs(ctx, batch, log)) === batch,
-    onError: (err) => log.error({ err: err instanceof Error ? err.message : String(err) }, 'bulk queue round failed'),
-  });
 }

@@ -63,24 +63,25 @@ export function bulkJobsRepository(db: Queryable) {
     },
 
     /**
-     * Claims the next job (SKIP LOCKED: workers never take the same row). A job left running
-     * by a worker that died comes back after `leaseSeconds`; its money command carries the
-     * job's own key, so a move it already made is found and reported done, never made twice.
+     * The job the queue gave this instance (src/queue/), still to run: queued, or running with
+     * its earlier worker gone (the queue's lease ran out). Undefined once finished.
      */
-    async claim(leaseSeconds: number): Promise<BulkJobRow | undefined> {
+    async load(id: string): Promise<BulkJobRow | undefined> {
       const r = await db.query<BulkJobRow>(
-        `WITH next AS (
-           SELECT id FROM bulk_jobs
-            WHERE state = 'queued' OR (state = 'running' AND started_at < now() - make_interval(secs => $1::int))
-            ORDER BY id LIMIT 1
-            FOR UPDATE SKIP LOCKED
-         )
-         UPDATE bulk_jobs j SET state = 'running', started_at = now(), attempts = j.attempts + 1
-           FROM next WHERE j.id = next.id
-         RETURNING ${COLUMNS}, NULL::text AS reference`,
-        [leaseSeconds],
+        `SELECT ${COLUMNS}, NULL::text AS reference FROM bulk_jobs j
+          WHERE j.id = $1::bigint AND j.state IN ('queued', 'running')`,
+        [id],
       );
       return r.rows[0];
+    },
+
+    /** Running, at its `attempts`-th try (the queue counts them), for the batch page. */
+    async start(id: string, attempts: number): Promise<void> {
+      await db.query(
+        `UPDATE bulk_jobs SET state = 'running', started_at = now(), attempts = $2
+          WHERE id = $1::bigint AND state IN ('queued', 'running')`,
+        [id, attempts],
+      );
     },
 
     async finish(

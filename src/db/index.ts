@@ -49,6 +49,7 @@ export type {
   AuditRepository,
   AuditRow,
 } from './audit-repository.js';
+export { auditRepository } from './audit-repository.js';
 export {
   type BooksCheckDetail,
   type BooksIncidentRow,
@@ -60,7 +61,13 @@ export {
   type MisplacedMoneyRow,
   type OrderFacts,
 } from './books-repository.js';
-export type { BulkAction, BulkJobRow, BulkJobsRepository, BulkState } from './bulk-jobs-repository.js';
+export {
+  type BulkAction,
+  type BulkJobRow,
+  type BulkJobsRepository,
+  type BulkState,
+  bulkJobsRepository,
+} from './bulk-jobs-repository.js';
 export type {
   ControlDetailRow,
   ControlListFilter,
