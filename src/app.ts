@@ -25,7 +25,7 @@ import { guestRoutes } from './guest/index.js';
 import { healthRoutes } from './health/index.js';
 import { ipnRoutes } from './ipn/index.js';
 import { metricsRoute, recordRequests } from './metrics/index.js';
-import { sandboxRoutes } from './providers/sandbox/index.js';
+import { sandboxJobKind, sandboxRoutes } from './providers/sandbox/index.js';
 import type { QueueWorker } from './queue/index.js';
 import { startServiceQueue } from './service-queue.js';
 
@@ -161,7 +161,12 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 function runQueue(app: FastifyInstance): void {
   let queue: QueueWorker | undefined;
   app.addHook('onReady', async () => {
-    if (app.payreq.config.workers) queue = await startServiceQueue(app.payreq, app.log);
+    if (!app.payreq.config.workers) return;
+    // The sandbox's notification retries, when the sandbox is a provider: its own kind.
+    const sandbox = app.payreq.providers.byName('sandbox')
+      ? [sandboxJobKind(app.payreq, app.log.child({ component: 'sandbox' }))]
+      : [];
+    queue = await startServiceQueue(app.payreq, app.log, sandbox);
   });
   app.addHook('onClose', async () => {
     await queue?.stop();

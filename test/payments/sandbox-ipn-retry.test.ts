@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { deliveryPolicy, retryDelay } from '../../src/providers/sandbox/ipn-delivery.js';
-import { sandboxStore } from '../../src/providers/sandbox/sandbox-store.js';
+import { jobStore } from '../../src/queue/index.js';
 import { freePort, type ListeningApp, startListeningApp } from '../helpers/listening-app.js';
 import { checkoutForm, detail, eventually, submitCard } from '../helpers/sandbox-checkout.js';
 import { createRequest, ENGINE } from '../helpers/test-app.js';
@@ -118,19 +118,26 @@ describe(`sandbox IPN retries (${ENGINE})`, () => {
   });
 
   test('concurrent claims never take the same attempt twice', async () => {
-    const store = sandboxStore(t.db);
+    const queue = jobStore(t.db);
     await t.db.query(
       `INSERT INTO sandbox_notifications (url, body, attempts, next_attempt_at)
        SELECT 'http://127.0.0.1:9/claim-test', '{}', 0, now() - interval '1 second' FROM generate_series(1, 30)`,
     );
-    // A long lease keeps the running loop (and each other) off the rows claimed here.
-    const claims = await Promise.all([1, 2, 3, 4, 5].map(() => store.claimDue(10, 12, 60_000)));
-    const ids = claims.flat().map((n) => n.id);
-    assert.equal(new Set(ids).size, ids.length, 'no row claimed twice');
-    const mine = await t.db.query<{ n: number }>(
-      "SELECT count(*)::int AS n FROM sandbox_notifications WHERE url = 'http://127.0.0.1:9/claim-test' AND attempts >= 1",
+    // A long lease keeps the running worker (and each other) off the jobs claimed here.
+    const claims = await Promise.all(
+      [1, 2, 3, 4, 5].map((n) =>
+        queue.claim('sandbox_notification', { limit: 10, leaseMs: 60_000, owner: `test-${n}` }),
+      ),
     );
-    assert.equal(mine.rows[0]?.n, 30, 'every due row was claimed, by the loop or here');
+    const ids = claims.flat().map((j) => j.ref);
+    assert.equal(new Set(ids).size, ids.length, 'no job claimed twice');
+    const mine = await t.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM sandbox_notifications n
+         LEFT JOIN jobs j ON j.kind = 'sandbox_notification' AND j.ref = n.id::text
+        WHERE n.url = 'http://127.0.0.1:9/claim-test' AND (j.id IS NULL OR j.attempts >= 1)`,
+    );
+    assert.equal(mine.rows[0]?.n, 30, 'every due job was claimed, by the worker or here');
+    await t.db.query("DELETE FROM jobs WHERE kind = 'sandbox_notification' AND ref = ANY($1::text[])", [ids]);
     await t.db.query("DELETE FROM sandbox_notifications WHERE url = 'http://127.0.0.1:9/claim-test'");
   });
 

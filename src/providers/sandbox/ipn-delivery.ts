@@ -1,7 +1,15 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { startPollingLoop } from '../../background/index.js';
-import { IPN_SIGNATURE_HEADER, signIpn } from './ipn-signature.js';
-import type { ClaimedNotification, SandboxStore } from './sandbox-store.js';
+import type { Config } from '../../config/index.js';
+import type { Database } from '../../db/index.js';
+import type { JobKind, RetryPolicy } from '../../queue/index.js';
+import { IPN_SIGNATURE_HEADER, ipnKey, signIpn } from './ipn-signature.js';
+import {
+  type PendingNotification,
+  recordDelivered,
+  recordFailed,
+  type SandboxStore,
+  sandboxStore,
+} from './sandbox-store.js';
 
 /**
  * How the sandbox notifies the service, as a real provider does: a signed POST, retried with
@@ -31,9 +39,19 @@ export function leaseFor(policy: DeliveryPolicy, attempt: number): number {
   return policy.timeoutMs + retryDelay(policy, attempt);
 }
 
+/** The same policy as the queue applies it to the sandbox's notification jobs. */
+export function queuePolicy(policy: DeliveryPolicy): RetryPolicy {
+  return {
+    baseMs: policy.baseDelayMs,
+    maxMs: policy.maxDelayMs,
+    maxAttempts: policy.maxAttempts,
+    leaseMs: leaseFor(policy, 1),
+  };
+}
+
 /** One attempt: undefined when the service took it (2xx), else why not. */
 export async function postNotification(
-  n: ClaimedNotification,
+  n: PendingNotification,
   key: Buffer,
   timeoutMs: number,
 ): Promise<string | undefined> {
@@ -53,50 +71,51 @@ export async function postNotification(
   }
 }
 
-/** Delivers one claimed attempt and records the result; never throws. */
-export async function deliver(
+/**
+ * The sandbox's notifications as a kind of the queue: the first attempt is made inline while
+ * the guest waits (the route runs this kind on the job it created); the retries fall to the
+ * worker of an instance with WORKERS=on.
+ */
+export function sandboxNotificationKind(
   store: SandboxStore,
   policy: DeliveryPolicy,
   key: Buffer,
-  n: ClaimedNotification,
   log: FastifyBaseLogger,
-): Promise<boolean> {
-  const failure = await postNotification(n, key, policy.timeoutMs);
-  try {
-    if (failure === undefined) {
-      await store.markDelivered(n);
-      return true;
-    }
-    const last = n.attempts >= policy.maxAttempts;
-    await store.markFailed(n, failure, retryDelay(policy, n.attempts));
-    log[last ? 'error' : 'warn'](
-      { notification: n.id, attempt: n.attempts, error: failure },
-      last ? 'sandbox IPN: delivery given up' : 'sandbox IPN: delivery failed, will retry',
-    );
-  } catch (err) {
-    log.error({ notification: n.id, err: (err as Error).message }, 'sandbox IPN: could not record the attempt');
-  }
-  return false;
+): JobKind<'delivered' | 'failed'> {
+  return {
+    name: 'sandbox_notification',
+    policy: queuePolicy(policy),
+    concurrency: 10,
+    async run(job, settle) {
+      const n = await store.pending(job.ref);
+      if (!n) {
+        await settle.done();
+        return 'delivered';
+      }
+      const failure = await postNotification(n, key, policy.timeoutMs);
+      if (failure === undefined) {
+        await settle.done((tx) => recordDelivered(tx, n.id, job.attempts));
+        return 'delivered';
+      }
+      const after = await settle.fail(failure, (a) => (tx) => recordFailed(tx, n.id, failure, a.runAt, job.attempts));
+      log[after.final ? 'error' : 'warn'](
+        { notification: n.id, attempt: job.attempts, error: failure },
+        after.final ? 'sandbox IPN: delivery given up' : 'sandbox IPN: delivery failed, will retry',
+      );
+      return 'failed';
+    },
+  };
 }
 
-/**
- * The in-process retry loop: polls for due notifications and delivers them, on the workers'
- * one polling loop (unref'd, so it never keeps a process alive; stop() waits for the round in
- * progress, so the database is not closed under it).
- */
-export function startDeliveryLoop(
-  store: SandboxStore,
-  policy: DeliveryPolicy,
-  key: Buffer,
+/** The sandbox's notification kind, as the routes (first attempt) and the worker (retries) run it. */
+export function sandboxJobKind(
+  ctx: { db: Database; secretKey: string; config: Pick<Config, 'sandboxIpnRetryMs'> },
   log: FastifyBaseLogger,
-): { stop(): Promise<void> } {
-  return startPollingLoop({
-    intervalMs: Math.min(policy.baseDelayMs, 1000),
-    round: async () => {
-      const due = await store.claimDue(10, policy.maxAttempts, leaseFor(policy, 1));
-      await Promise.all(due.map((n) => deliver(store, policy, key, n, log)));
-      return false;
-    },
-    onError: (err) => log.warn({ err: (err as Error).message }, 'sandbox IPN: delivery round failed'),
-  });
+): JobKind<'delivered' | 'failed'> {
+  return sandboxNotificationKind(
+    sandboxStore(ctx.db),
+    deliveryPolicy(ctx.config.sandboxIpnRetryMs),
+    ipnKey(ctx.secretKey),
+    log,
+  );
 }

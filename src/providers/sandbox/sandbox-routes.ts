@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { runClaimed } from '../../queue/index.js';
 import { checkCardForm } from './card-form-check.js';
 import { attemptExpired, type CheckoutFields, checkoutKey, verifyCheckout } from './checkout-signature.js';
-import { deliver, deliveryPolicy, leaseFor, startDeliveryLoop } from './ipn-delivery.js';
-import { ipnKey } from './ipn-signature.js';
+import { deliveryPolicy, leaseFor, sandboxJobKind } from './ipn-delivery.js';
 import type { SandboxIpnBody } from './notification-body.js';
 import { orderRoute } from './order-route.js';
 import { badRequestPage, cardPage, expiredPage, securityHeaders } from './sandbox-pages.js';
@@ -23,7 +23,8 @@ function parseForm(body: string): Record<string, string> {
 }
 
 /**
- * The sandbox's own pages under `/sandbox/`, its order view, and its notification retry loop.
+ * The sandbox's own pages under `/sandbox/`, its order view, and the first attempt of each
+ * notification (the retries are the queue's: sandboxJobKind, run by the app's worker).
  * Registered only when the sandbox is the provider; it reads nothing of the service but its
  * own tables.
  */
@@ -31,11 +32,11 @@ export async function sandboxRoutes(app: FastifyInstance): Promise<void> {
   const { db, secretKey, config } = app.payreq;
   const store = sandboxStore(db);
   const formKey = checkoutKey(secretKey);
-  const notificationKey = ipnKey(secretKey);
   const policy = deliveryPolicy(config.sandboxIpnRetryMs);
   const action = `${config.publicBaseUrl}${SANDBOX_PAY_PATH}`;
   const headers = securityHeaders(new URL(config.publicBaseUrl).origin);
   const log = app.log.child({ component: 'sandbox' });
+  const notifications = sandboxJobKind(app.payreq, log);
 
   // The app accepts JSON only; the card page posts a plain HTML form, so this scope (and only
   // this one) reads form bodies.
@@ -44,17 +45,6 @@ export async function sandboxRoutes(app: FastifyInstance): Promise<void> {
     { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT },
     (_request, body, done) => done(null, parseForm(body as string)),
   );
-
-  // The retry loop is background work like the scheduler's: an instance started with
-  // WORKERS=off runs none (each notification still gets its first attempt while the guest
-  // waits; its retries fall to an instance with workers). Tests turn it off the same way.
-  let loop: { stop(): Promise<void> } | undefined;
-  app.addHook('onReady', async () => {
-    if (config.workers) loop = startDeliveryLoop(store, policy, notificationKey, log);
-  });
-  app.addHook('onClose', async () => {
-    await loop?.stop();
-  });
 
   const html = (reply: FastifyReply, code: number, body: string) => reply.code(code).headers(headers).send(body);
 
@@ -116,7 +106,8 @@ export async function sandboxRoutes(app: FastifyInstance): Promise<void> {
     }
     // The guest waits for the first attempt, so the result page usually shows the outcome;
     // if it fails, the loop retries and the result page catches up when the IPN lands.
-    await deliver(store, policy, notificationKey, recorded.notification, log);
+    // Settled like any job of the queue: fenced, so a retry already taken over is not undone.
+    await runClaimed(db, notifications, recorded.job, new Date(), log);
     return reply.redirect(fields.return_url, 303);
   });
 }

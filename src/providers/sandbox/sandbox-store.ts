@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { Database, Queryable } from '../../db/index.js';
+import type { ClaimedJob } from '../../queue/index.js';
 
 /**
  * The sandbox's own storage (tables sandbox_*), as an external provider keeps its vault,
- * ledger and outgoing notifications. The service's tables are never touched from here.
+ * ledger and outgoing notifications. The service's tables are never touched from here; the
+ * retries of its notifications are scheduled by the queue every background job shares.
  */
 export type TransactionKind = 'verification' | 'payment' | 'hold' | 'refund';
 export type TransactionStatus = 'accepted' | 'authorised' | 'captured' | 'cancelled' | 'refused' | 'error' | 'refunded';
@@ -43,11 +45,11 @@ export interface NewTransaction {
   parentId?: string | null;
 }
 
-export interface ClaimedNotification {
+/** A notification to post: the row, as the queue's job for it came to this instance. */
+export interface PendingNotification {
   id: string;
   url: string;
   body: string;
-  attempts: number;
 }
 
 /** Ids in the provider's own style; random, so nothing can be guessed from one. */
@@ -181,7 +183,8 @@ export function sandboxStore(db: Database) {
      * order, as a real provider allows (a guest replacing a card the bank refused a hold on);
      * the same form posted twice still registers once. Posts racing each other wait on that index for the
      * first to commit; a check before the insert would let them all through. The notification
-     * row is created already claimed (attempt 1, due after `leaseMs`): the caller delivers it.
+     * row is created already claimed (attempt 1, due after `leaseMs`): its job (made by the
+     * table's trigger) comes back with it, and the caller delivers it and settles that job.
      */
     async recordCheckout(opts: {
       attemptId: string;
@@ -190,7 +193,9 @@ export function sandboxStore(db: Database) {
       succeeded: boolean;
       notification: { url: string; body: (ids: { transactionId: string; token?: string }) => string };
       leaseMs: number;
-    }): Promise<{ transactionId: string; token?: string; notification: ClaimedNotification } | undefined> {
+    }): Promise<
+      { transactionId: string; token?: string; notification: PendingNotification; job: ClaimedJob } | undefined
+    > {
       return db.transaction(async (tx) => {
         const transactionId = newId('txn');
         const guard = await tx.query(
@@ -221,7 +226,17 @@ export function sandboxStore(db: Database) {
           [opts.notification.url, body, opts.leaseMs],
         );
         const id = (r.rows[0] as { id: string }).id;
-        return { transactionId, token, notification: { id, url: opts.notification.url, body, attempts: 1 } };
+        const job = await tx.query<ClaimedJob>(
+          `SELECT id::text AS id, kind, ref, payload, attempts, fence::text AS fence, first_due_at
+             FROM jobs WHERE kind = 'sandbox_notification' AND ref = $1`,
+          [id],
+        );
+        return {
+          transactionId,
+          token,
+          notification: { id, url: opts.notification.url, body },
+          job: job.rows[0] as ClaimedJob,
+        };
       });
     },
 
@@ -338,41 +353,39 @@ export function sandboxStore(db: Database) {
       return r.rows;
     },
 
-    /**
-     * Claims due notifications for one delivery attempt each. SKIP LOCKED and the re-checked
-     * conditions mean two instances never claim the same attempt; the claim pushes the next
-     * attempt past the delivery's own time limit, so a slow delivery is not claimed again.
-     */
-    async claimDue(limit: number, maxAttempts: number, leaseMs: number): Promise<ClaimedNotification[]> {
-      const r = await db.query<ClaimedNotification>(
-        `UPDATE sandbox_notifications n
-            SET attempts = n.attempts + 1, next_attempt_at = now() + $3 * interval '1 millisecond'
-          WHERE n.id IN (
-                  SELECT id FROM sandbox_notifications
-                   WHERE delivered_at IS NULL AND attempts < $2 AND next_attempt_at <= now()
-                   ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-            AND n.delivered_at IS NULL AND n.next_attempt_at <= now()
-          RETURNING n.id::text AS id, n.url, n.body, n.attempts`,
-        [limit, maxAttempts, leaseMs],
+    /** A notification still to deliver; undefined once delivered. */
+    async pending(id: string): Promise<PendingNotification | undefined> {
+      const r = await db.query<PendingNotification>(
+        'SELECT id::text AS id, url, body FROM sandbox_notifications WHERE id = $1::bigint AND delivered_at IS NULL',
+        [id],
       );
-      return r.rows;
-    },
-
-    async markDelivered(n: ClaimedNotification): Promise<void> {
-      await db.query(
-        'UPDATE sandbox_notifications SET delivered_at = now(), last_error = NULL WHERE id = $1 AND attempts = $2',
-        [n.id, n.attempts],
-      );
-    },
-
-    async markFailed(n: ClaimedNotification, error: string, retryInMs: number): Promise<void> {
-      await db.query(
-        `UPDATE sandbox_notifications SET last_error = $3, next_attempt_at = now() + $4 * interval '1 millisecond'
-          WHERE id = $1 AND attempts = $2 AND delivered_at IS NULL`,
-        [n.id, n.attempts, error.slice(0, 500), retryInMs],
-      );
+      return r.rows[0];
     },
   };
 }
 
 export type SandboxStore = ReturnType<typeof sandboxStore>;
+
+/** Delivered at its `attempts`-th try: written with the job's settlement. */
+export async function recordDelivered(q: Queryable, id: string, attempts: number): Promise<void> {
+  await q.query(
+    `UPDATE sandbox_notifications SET delivered_at = now(), last_error = NULL, attempts = $2
+      WHERE id = $1::bigint AND delivered_at IS NULL`,
+    [id, attempts],
+  );
+}
+
+/** A failed try, and when the next one is due (the last one's time if given up). */
+export async function recordFailed(
+  q: Queryable,
+  id: string,
+  error: string,
+  next: Date,
+  attempts: number,
+): Promise<void> {
+  await q.query(
+    `UPDATE sandbox_notifications SET last_error = $2, next_attempt_at = $3::timestamptz, attempts = $4
+      WHERE id = $1::bigint AND delivered_at IS NULL`,
+    [id, error.slice(0, 500), next, attempts],
+  );
+}
