@@ -15,7 +15,6 @@ import {
   withSecretKey,
 } from './instance/index.js';
 import { startScheduler } from './jobs/index.js';
-import { startWebhookWorker } from './webhooks/index.js';
 
 /** How long `serve` waits for a CLI command that holds the PGlite directory to finish. */
 const CLI_LOCK_WAIT_MS = 15_000;
@@ -138,20 +137,14 @@ export async function startService(
     await app.listen({ host: config.host, port: config.port });
     const demo = await createDemoDataOnce(config, repos);
     if (config.workers) {
-      // Every instance runs them: the slot claim (scheduler) and the row claims (outboxes) keep
-      // N instances from doing any piece of work twice. Stopped before the database closes
-      // (cleanups run in reverse), each waiting for the job or the e-mail in progress.
+      // Every instance runs it: the slot claim keeps N instances from running a slot twice.
+      // Stopped before the database closes (cleanups run in reverse), waiting for the job in
+      // progress. The queue's worker (e-mails, webhooks, bulk jobs) is the app's (app.ts).
       const scheduler = startScheduler(app.payreq, app.log, {
         onRun: (r) => app.payreq.metrics.jobRun(r.job, r.outcome, r.seconds),
         leaseSeconds: config.jobLeaseSeconds,
       });
       cleanups.push(() => scheduler.stop());
-      const webhooks = startWebhookWorker(app.payreq, {
-        retryBaseMs: config.webhookRetryBaseMs,
-        allowPrivate: config.webhooksAllowPrivate,
-        log: app.log,
-      });
-      cleanups.push(() => webhooks.stop());
     }
 
     if (dir) {

@@ -2,6 +2,7 @@ import { bulkJobKind } from './bulk-actions/index.js';
 import type { AppContext } from './context.js';
 import { type MailLog, mailWorkerKind } from './mail/index.js';
 import { type JobKind, type QueueWorker, startQueueWorker } from './queue/index.js';
+import { webhookJobKind } from './webhooks/index.js';
 
 /**
  * The one background worker of an instance (WORKERS=on): every kind of queued work, each in
@@ -14,7 +15,16 @@ export async function startServiceQueue(
   extraKinds: readonly JobKind[] = [],
 ): Promise<QueueWorker> {
   const mail = await mailWorkerKind(ctx, log);
-  const worker = startQueueWorker({ db: ctx.db, kinds: [mail.kind, bulkJobKind(ctx, log), ...extraKinds], log });
+  const webhooks = webhookJobKind(ctx, {
+    retryBaseMs: ctx.config.webhookRetryBaseMs,
+    allowPrivate: ctx.config.webhooksAllowPrivate,
+    log,
+  });
+  const worker = startQueueWorker({
+    db: ctx.db,
+    kinds: [mail.kind, webhooks, bulkJobKind(ctx, log), ...extraKinds],
+    log,
+  });
   return {
     wake: () => worker.wake(),
     async stop() {

@@ -185,6 +185,7 @@ export type {
   WebhookEndpointRow,
   WebhooksRepository,
 } from './webhooks-repository.js';
+export { webhooksRepository } from './webhooks-repository.js';
 export function repositories(db: Database) {
   return {
     tenants: tenantsRepository(db),

@@ -64,9 +64,6 @@ export interface ClaimLimits {
   at?: Date;
 }
 
-// Any constant shared by every instance; it names the advisory lock claims take turns under.
-const CLAIM_LOCK = 727_022;
-
 /** A delivery this instance holds the lease on, with what it needs to send it. */
 export interface ClaimedDelivery {
   id: string;
@@ -166,75 +163,71 @@ export function webhooksRepository(db: Database) {
     },
 
     /**
-     * Takes due deliveries for this instance, per endpoint: at most `perEndpoint` of an endpoint
-     * in flight at once (one while it is failing), at most `perTenant` of a tenant's, none of an
-     * endpoint backing off, and `limit` in all, oldest due first. Counted across instances: the
-     * claims of every instance take turns under an advisory lock, so each sees the leases the
-     * others took. The lease is the claim: a row is leased until `leased_until`, and a crashed
-     * holder's rows come back when it runs out. A delivery is only due once every earlier
-     * pending delivery of the same request to the same endpoint is settled, so an endpoint
-     * receives the events of one request in order.
+     * Which due webhook jobs of the queue this instance may take now (the kind's narrowing;
+     * src/queue/ then claims them): per endpoint (the job's lane), at most `perEndpoint` in
+     * flight at once (one while it is failing), at most `perTenant` of a tenant's, none of an
+     * endpoint backing off or disabled, and `limit` in all, oldest due first. In flight means
+     * leased by any instance: the queue runs this under the kind's claim lock, so each claim
+     * sees the leases the others took. A delivery is only due once every earlier pending
+     * delivery of the same request to the same endpoint is settled, so an endpoint receives
+     * the events of one request in order.
      */
-    async claim(o: ClaimLimits): Promise<ClaimedDelivery[]> {
-      return db.transaction(async (tx) => {
-        await tx.query('SELECT pg_advisory_xact_lock($1)', [CLAIM_LOCK]);
-        const r = await tx.query<ClaimedDelivery>(
-          `WITH clock AS (SELECT coalesce($1::timestamptz, now()) AS t),
-           in_flight AS (
-             SELECT d.endpoint_id, count(*)::int AS n FROM webhook_deliveries d, clock
-              WHERE d.leased_until IS NOT NULL AND d.leased_until > clock.t AND d.status = 'pending'
-              GROUP BY d.endpoint_id
-           ), endpoints AS (
-             SELECT w.id, w.tenant_id,
-                    (CASE WHEN w.failures > 0 THEN 1 ELSE $3::int END) - coalesce(f.n, 0) AS free
-               FROM webhook_endpoints w CROSS JOIN clock
-               LEFT JOIN in_flight f ON f.endpoint_id = w.id
-              WHERE w.status = 'enabled' AND w.next_attempt_at <= clock.t
-           ), tenants AS (
-             SELECT w.tenant_id, $4::int - sum(f.n)::int AS free
-               FROM in_flight f JOIN webhook_endpoints w ON w.id = f.endpoint_id
-              GROUP BY w.tenant_id
-           ), due AS (
-             SELECT c.id, c.next_attempt_at, e.tenant_id
-               FROM endpoints e CROSS JOIN clock
-               CROSS JOIN LATERAL (
-                 SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
-                  WHERE d.endpoint_id = e.id AND d.status = 'pending' AND d.next_attempt_at <= clock.t
-                    AND (d.leased_until IS NULL OR d.leased_until <= clock.t)
-                    AND NOT EXISTS (
-                      SELECT 1 FROM webhook_deliveries earlier
-                       WHERE earlier.endpoint_id = d.endpoint_id AND earlier.payment_request_id = d.payment_request_id
-                         AND earlier.status = 'pending' AND earlier.id < d.id)
-                  ORDER BY d.next_attempt_at, d.id
-                  LIMIT e.free) c
-              WHERE e.free > 0
-           ), fair AS (
-             SELECT due.id, due.next_attempt_at, coalesce(t.free, $4::int) AS free,
-                    row_number() OVER (PARTITION BY due.tenant_id ORDER BY due.next_attempt_at, due.id) AS nth
-               FROM due LEFT JOIN tenants t ON t.tenant_id = due.tenant_id
-           ), picked AS (
-             SELECT id FROM fair WHERE nth <= free ORDER BY next_attempt_at, id LIMIT $2
-           ), claimed AS (
-             UPDATE webhook_deliveries d
-                SET attempts = d.attempts + 1,
-                    leased_until = clock.t + make_interval(secs => $5::double precision / 1000)
-               FROM picked, clock
-              WHERE d.id = picked.id AND d.status = 'pending'
-                AND (d.leased_until IS NULL OR d.leased_until <= clock.t)
-             RETURNING d.id, d.endpoint_id, d.event_id, d.attempts, d.first_attempt_due
-           )
-           SELECT c.id::text AS id, c.endpoint_id, c.event_id::text AS event_id, c.attempts, c.first_attempt_due,
-                  w.url, w.secret_sealed, w.tenant_id, e.type, e.data, e.created_at AS event_created_at,
-                  CASE WHEN w.previous_secret_expires_at > clock.t THEN w.previous_secret_sealed END
-                    AS previous_secret_sealed
-             FROM claimed c CROSS JOIN clock
-             JOIN webhook_endpoints w ON w.id = c.endpoint_id
-             JOIN events e ON e.id = c.event_id
-            ORDER BY c.id`,
-          [o.at ?? null, o.limit, o.perEndpoint, o.perTenant, o.leaseMs],
-        );
-        return r.rows;
-      });
+    async dueJobs(o: Omit<ClaimLimits, 'leaseMs'>): Promise<string[]> {
+      const r = await db.query<{ id: string }>(
+        `WITH clock AS (SELECT coalesce($1::timestamptz, now()) AS t),
+         in_flight AS (
+           SELECT j.lane, count(*)::int AS n FROM jobs j, clock
+            WHERE j.kind = 'webhook_delivery' AND j.lease_until IS NOT NULL AND j.lease_until > clock.t
+            GROUP BY j.lane
+         ), endpoints AS (
+           SELECT w.id, w.tenant_id,
+                  (CASE WHEN w.failures > 0 THEN 1 ELSE $3::int END) - coalesce(f.n, 0) AS free
+             FROM webhook_endpoints w CROSS JOIN clock
+             LEFT JOIN in_flight f ON f.lane = w.id::text
+            WHERE w.status = 'enabled' AND w.next_attempt_at <= clock.t
+         ), tenants AS (
+           SELECT w.tenant_id, $4::int - sum(f.n)::int AS free
+             FROM in_flight f JOIN webhook_endpoints w ON w.id::text = f.lane
+            GROUP BY w.tenant_id
+         ), due AS (
+           SELECT c.id, c.run_at, e.tenant_id
+             FROM endpoints e CROSS JOIN clock
+             CROSS JOIN LATERAL (
+               SELECT j.id, j.run_at FROM jobs j JOIN webhook_deliveries d ON d.id = j.ref::bigint
+                WHERE j.kind = 'webhook_delivery' AND j.lane = e.id::text AND j.run_at <= clock.t
+                  AND (j.lease_until IS NULL OR j.lease_until <= clock.t)
+                  AND NOT EXISTS (
+                    SELECT 1 FROM webhook_deliveries earlier
+                     WHERE earlier.endpoint_id = d.endpoint_id AND earlier.payment_request_id = d.payment_request_id
+                       AND earlier.status = 'pending' AND earlier.id < d.id)
+                ORDER BY j.run_at, j.id
+                LIMIT e.free) c
+            WHERE e.free > 0
+         ), fair AS (
+           SELECT due.id, due.run_at, coalesce(t.free, $4::int) AS free,
+                  row_number() OVER (PARTITION BY due.tenant_id ORDER BY due.run_at, due.id) AS nth
+             FROM due LEFT JOIN tenants t ON t.tenant_id = due.tenant_id
+         )
+         SELECT id::text AS id FROM fair WHERE nth <= free ORDER BY run_at, id LIMIT $2`,
+        [o.at ?? null, o.limit, o.perEndpoint, o.perTenant],
+      );
+      return r.rows.map((row) => row.id);
+    },
+
+    /** A pending delivery the queue gave this instance, with what it needs to send it. */
+    async pendingDelivery(id: string, at?: Date): Promise<Omit<ClaimedDelivery, 'attempts'> | undefined> {
+      const r = await db.query<Omit<ClaimedDelivery, 'attempts'>>(
+        `SELECT d.id::text AS id, d.endpoint_id, d.event_id::text AS event_id, d.first_attempt_due,
+                w.url, w.secret_sealed, w.tenant_id, e.type, e.data, e.created_at AS event_created_at,
+                CASE WHEN w.previous_secret_expires_at > coalesce($2::timestamptz, now()) THEN w.previous_secret_sealed END
+                  AS previous_secret_sealed
+           FROM webhook_deliveries d
+           JOIN webhook_endpoints w ON w.id = d.endpoint_id
+           JOIN events e ON e.id = d.event_id
+          WHERE d.id = $1::bigint AND d.status = 'pending'`,
+        [id, at ?? null],
+      );
+      return r.rows[0];
     },
 
     /** Delivered; an endpoint that was failing is well again and may be sent its backlog. */
@@ -250,7 +243,7 @@ export function webhooksRepository(db: Database) {
          ${ATTEMPT_CTE('$1', '$5::int, $6::timestamptz, $7::int, $3, NULL')},
          delivered AS (
            UPDATE webhook_deliveries SET status = 'delivered', delivered_at = clock.t, last_status_code = $3,
-                  last_error = NULL, leased_until = NULL
+                  last_error = NULL, leased_until = NULL, attempts = $5::int
              FROM clock WHERE id = $1::bigint AND status = 'pending'
          )
          UPDATE webhook_endpoints SET failures = 0, failing_since = NULL, next_attempt_at = clock.t
@@ -285,7 +278,7 @@ export function webhooksRepository(db: Database) {
          ${ATTEMPT_CTE('$1', '$10::int, $11::timestamptz, $12::int, $3, $4')},
          delivery AS (
            UPDATE webhook_deliveries d
-              SET last_status_code = $3, last_error = $4, leased_until = NULL,
+              SET last_status_code = $3, last_error = $4, leased_until = NULL, attempts = $10::int,
                   next_attempt_at = clock.t + make_interval(secs => $5::double precision / 1000),
                   status = CASE WHEN d.first_attempt_due <= clock.t - make_interval(secs => $8::double precision / 1000)
                                 THEN 'failed' ELSE 'pending' END

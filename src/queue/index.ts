@@ -12,7 +12,14 @@
  */
 export { LeaseLostError } from './errors.js';
 export type { JobKind, Settle } from './job-kind.js';
-export { type ClaimedJob, type JobKindName, type JobStore, jobStore, type RecordOutcome } from './job-store.js';
+export {
+  type ClaimedJob,
+  type JobKindName,
+  type JobStore,
+  jobStore,
+  type Narrow,
+  type RecordOutcome,
+} from './job-store.js';
 export { type QueueWorker, type QueueWorkerOptions, startQueueWorker } from './queue-worker.js';
 export { type AfterFailure, afterFailure, type RetryPolicy, retryDelayMs } from './retry-policy.js';
 export { type QueueLog, type RoundOptions, type RunOutcome, runClaimed, runDueJobs, workerName } from './run-jobs.js';

@@ -1,4 +1,4 @@
-import type { ClaimedJob, JobKindName, RecordOutcome } from './job-store.js';
+import type { ClaimedJob, JobKindName, Narrow, RecordOutcome } from './job-store.js';
 import type { AfterFailure, RetryPolicy } from './retry-policy.js';
 
 /**
@@ -33,4 +33,6 @@ export interface JobKind<Outcome extends string = string> {
   /** Jobs of this kind one instance runs at once: a slow kind fills its own slots only. */
   readonly concurrency: number;
   run(job: ClaimedJob, settle: Settle, now: Date): Promise<Outcome>;
+  /** Which due jobs it may take now, when its jobs share limited lanes (see Narrow). */
+  readonly narrow?: Narrow;
 }

@@ -29,7 +29,45 @@ export interface ClaimOptions {
   now?: Date;
 }
 
+/**
+ * A kind's own rule of which due jobs it may take now (webhooks: a few per endpoint, none of
+ * an endpoint backing off): the ids, at most `limit`, best first. Runs under the kind's claim
+ * lock, in the claim's transaction.
+ */
+export type Narrow = (tx: Queryable, o: { limit: number; now?: Date }) => Promise<string[]>;
+
+// Any constant shared by every instance; with the kind, it names the lock a kind's claims
+// take turns under when the kind narrows them.
+const CLAIM_LOCK = 727_038;
+
 const CLAIMED = `j.id::text AS id, j.kind, j.ref, j.payload, j.attempts, j.fence::text AS fence, j.first_due_at`;
+
+/**
+ * The one claim rule: due (run_at passed) and not leased (or the lease ran out), oldest due
+ * first; SKIP LOCKED spares concurrent claimers the wait, and the conditions re-checked in the
+ * UPDATE keep them from taking a job another just took. Each claim counts an attempt and draws
+ * a new fence token. `ids`: only among these (a kind's narrowing).
+ */
+async function claimDue(q: Queryable, kind: JobKindName, o: ClaimOptions, ids: string[] | null): Promise<ClaimedJob[]> {
+  const r = await q.query<ClaimedJob>(
+    `WITH clock AS (SELECT coalesce($5::timestamptz, now()) AS t),
+     due AS (
+       SELECT j.id FROM jobs j, clock
+        WHERE j.kind = $1 AND j.run_at <= clock.t AND (j.lease_until IS NULL OR j.lease_until <= clock.t)
+          AND ($6::bigint[] IS NULL OR j.id = ANY ($6::bigint[]))
+        ORDER BY j.run_at, j.id LIMIT $2
+        FOR UPDATE OF j SKIP LOCKED
+     )
+     UPDATE jobs j
+        SET attempts = j.attempts + 1, fence = nextval('job_fences'), lease_owner = $3,
+            lease_until = clock.t + make_interval(secs => $4::double precision / 1000)
+       FROM due, clock
+      WHERE j.id = due.id AND j.run_at <= clock.t AND (j.lease_until IS NULL OR j.lease_until <= clock.t)
+     RETURNING ${CLAIMED}`,
+    [kind, o.limit, o.owner, o.leaseMs, o.now ?? null, ids],
+  );
+  return r.rows;
+}
 
 /**
  * The queue's SQL: one claim rule for every kind, and settlements fenced by the claim's token.
@@ -47,30 +85,15 @@ export function jobStore(db: Database) {
   }
 
   return {
-    /**
-     * Takes up to `limit` due jobs of `kind`: due (run_at passed) and not leased (or the lease
-     * ran out). SKIP LOCKED spares concurrent claimers the wait, and the conditions re-checked
-     * in the UPDATE keep them from taking a job another just took. Each claim counts an
-     * attempt and draws a new fence token.
-     */
-    async claim(kind: JobKindName, o: ClaimOptions): Promise<ClaimedJob[]> {
-      const r = await db.query<ClaimedJob>(
-        `WITH clock AS (SELECT coalesce($5::timestamptz, now()) AS t),
-         due AS (
-           SELECT j.id FROM jobs j, clock
-            WHERE j.kind = $1 AND j.run_at <= clock.t AND (j.lease_until IS NULL OR j.lease_until <= clock.t)
-            ORDER BY j.run_at, j.id LIMIT $2
-            FOR UPDATE OF j SKIP LOCKED
-         )
-         UPDATE jobs j
-            SET attempts = j.attempts + 1, fence = nextval('job_fences'), lease_owner = $3,
-                lease_until = clock.t + make_interval(secs => $4::double precision / 1000)
-           FROM due, clock
-          WHERE j.id = due.id AND j.run_at <= clock.t AND (j.lease_until IS NULL OR j.lease_until <= clock.t)
-         RETURNING ${CLAIMED}`,
-        [kind, o.limit, o.owner, o.leaseMs, o.now ?? null],
-      );
-      return r.rows;
+    /** Takes up to `limit` due jobs of `kind` (see claimDue), among those `narrow` allows. */
+    async claim(kind: JobKindName, o: ClaimOptions, narrow?: Narrow): Promise<ClaimedJob[]> {
+      if (!narrow) return claimDue(db, kind, o, null);
+      // A kind with lanes counts the leases of every instance: their claims take turns.
+      return db.transaction(async (tx) => {
+        await tx.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [CLAIM_LOCK, kind]);
+        const ids = await narrow(tx, { limit: o.limit, now: o.now });
+        return ids.length === 0 ? [] : claimDue(tx, kind, o, ids);
+      });
     },
 
     /** The job of a domain row, as its creator holds it (a first attempt made inline). */

@@ -46,8 +46,9 @@ export function startQueueWorker(opts: QueueWorkerOptions): QueueWorker {
     const running = inFlight.get(kind.name) as Set<Promise<unknown>>;
     const free = kind.concurrency - running.size;
     if (free <= 0) return;
+    // Claimed by the database's clock; retries are timed from this one's.
+    const jobs = await store.claim(kind.name, { limit: free, leaseMs: kind.policy.leaseMs, owner }, kind.narrow);
     const now = new Date();
-    const jobs = await store.claim(kind.name, { limit: free, leaseMs: kind.policy.leaseMs, owner, now });
     for (const job of jobs) {
       const run: Promise<unknown> = runClaimed(db, kind, job, now, log).finally(() => {
         running.delete(run);

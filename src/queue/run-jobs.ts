@@ -91,12 +91,16 @@ export async function runDueJobs<O extends string>(
   opts: RoundOptions = {},
 ): Promise<RunOutcome<O>[]> {
   const now = opts.now ?? new Date();
-  const jobs = await jobStore(db).claim(kind.name, {
-    limit: opts.limit ?? kind.concurrency,
-    leaseMs: kind.policy.leaseMs,
-    owner: opts.owner ?? workerName(),
-    now: opts.now,
-  });
+  const jobs = await jobStore(db).claim(
+    kind.name,
+    {
+      limit: opts.limit ?? kind.concurrency,
+      leaseMs: kind.policy.leaseMs,
+      owner: opts.owner ?? workerName(),
+      now: opts.now,
+    },
+    kind.narrow,
+  );
   return Promise.all(jobs.map((job) => runClaimed(db, kind, job, now, opts.log)));
 }
 

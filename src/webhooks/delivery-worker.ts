@@ -1,5 +1,5 @@
-import { startPollingLoop } from '../background/index.js';
-import type { ClaimedDelivery, Repositories } from '../db/index.js';
+import { type ClaimedDelivery, type Database, type Repositories, webhooksRepository } from '../db/index.js';
+import { type JobKind, type QueueWorker, runDueJobs, type Settle, startQueueWorker } from '../queue/index.js';
 import type { SecretKeyRing } from '../secrets/index.js';
 import type { Resolve } from './address-guard.js';
 import { webhookSecrets } from './endpoints.js';
@@ -14,6 +14,7 @@ export interface WebhookLog {
 }
 
 export interface WebhookContext {
+  db: Database;
   repos: Pick<Repositories, 'webhooks'>;
   /** What endpoint secrets open with (SECRET_KEY and the retired keys). */
   secretKeys: SecretKeyRing;
@@ -58,7 +59,6 @@ const PER_ENDPOINT = 2;
 const PER_TENANT = 20;
 /** Longer than the timeout, so a row is claimed again only once its holder surely gave up. */
 const LEASE_MS = 60_000;
-const POLL_MS = 2000;
 
 export function retryDelayMs(attempts: number, baseMs: number): number {
   return Math.min(baseMs * 2 ** Math.max(attempts - 1, 0), MAX_BACKOFF_MS);
@@ -76,7 +76,7 @@ export function deliveryBody(d: Pick<ClaimedDelivery, 'event_id' | 'type' | 'dat
 
 const silentLog: WebhookLog = { info() {}, warn() {}, error() {} };
 
-type DeliveryOutcome = 'delivered' | 'failed' | 'disabled';
+export type DeliveryOutcome = 'delivered' | 'failed' | 'disabled';
 
 export interface RoundResult {
   claimed: number;
@@ -85,23 +85,17 @@ export interface RoundResult {
   disabled: number;
 }
 
-function claim(ctx: WebhookContext, opts: WebhookOptions, limit: number): Promise<ClaimedDelivery[]> {
-  return ctx.repos.webhooks.claim({
-    limit,
-    leaseMs: LEASE_MS,
-    perEndpoint: opts.perEndpoint ?? PER_ENDPOINT,
-    perTenant: opts.perTenant ?? PER_TENANT,
-    at: opts.now?.(),
-  });
-}
-
 /**
- * Sends one claimed delivery and records the outcome: delivered, or failed (retried later, the
- * endpoint backing off), or the failure that disables its endpoint. Never throws.
+ * Sends one claimed delivery and records the outcome with the job's settlement: delivered, or
+ * failed (retried later, the endpoint backing off), or the failure that disables its endpoint.
  */
-async function deliver(ctx: WebhookContext, opts: WebhookOptions, row: ClaimedDelivery): Promise<DeliveryOutcome> {
+async function deliver(
+  ctx: WebhookContext,
+  opts: WebhookOptions,
+  row: ClaimedDelivery,
+  settle: Settle,
+): Promise<DeliveryOutcome> {
   const log = opts.log ?? silentLog;
-  const q = ctx.repos.webhooks;
   const body = deliveryBody(row);
   let status: number | null = null;
   let error: string;
@@ -138,13 +132,25 @@ async function deliver(ctx: WebhookContext, opts: WebhookOptions, row: ClaimedDe
     error = err instanceof Error ? err.message : String(err);
   }
   const timing = { attempt: row.attempts, startedAt, durationMs: Date.now() - startedAt.getTime() };
-  try {
-    if (status !== null && status >= 200 && status < 300) {
-      await q.markDelivered({ id: row.id, endpointId: row.endpoint_id, statusCode: status, timing, at: opts.now?.() });
-      return 'delivered';
-    }
-    const giveUpAfterMs = opts.giveUpAfterMs ?? GIVE_UP_AFTER_MS;
-    const outcome = await q.recordFailure({
+  if (status !== null && status >= 200 && status < 300) {
+    const statusCode = status;
+    await settle.done((tx) =>
+      webhooksRepository(tx as Database).markDelivered({
+        id: row.id,
+        endpointId: row.endpoint_id,
+        statusCode,
+        timing,
+        at: opts.now?.(),
+      }),
+    );
+    return 'delivered';
+  }
+  const giveUpAfterMs = opts.giveUpAfterMs ?? GIVE_UP_AFTER_MS;
+  // The delivery log decides when a delivery fails (3 days from first_attempt_due) and when
+  // its endpoint has failed for too long: the queue follows (the row failed, its job goes).
+  let outcome = { deliveryFailed: false, endpointExhausted: false };
+  await settle.fail(error, () => async (tx) => {
+    outcome = await webhooksRepository(tx as Database).recordFailure({
       id: row.id,
       endpointId: row.endpoint_id,
       statusCode: status,
@@ -156,31 +162,61 @@ async function deliver(ctx: WebhookContext, opts: WebhookOptions, row: ClaimedDe
       timing,
       at: opts.now?.(),
     });
-    log.info(
-      { deliveryId: row.id, eventId: row.event_id, attempts: row.attempts, final: outcome.deliveryFailed, err: error },
-      'webhook not delivered',
-    );
-    if (!outcome.endpointExhausted) return 'failed';
-    const days = Math.round(giveUpAfterMs / 86_400_000);
-    const disabled = await q.disableEndpoint({
-      endpointId: row.endpoint_id,
-      reason: `every delivery failed for ${days} days; last error: ${error}`,
-      keepErrorOf: row.id,
-      at: opts.now?.(),
-    });
-    if (!disabled) return 'failed';
-    // The notice: the operator's log, the tenant's audit log and settings page in the back
-    // office, and `payreq webhook list`, until the hotel fixes its receiver and registers it again.
-    log.warn(
-      { endpointId: row.endpoint_id, tenantId: row.tenant_id, url: row.url, err: error },
-      `webhook endpoint disabled: deliveries failed for ${days} days`,
-    );
-    return 'disabled';
-  } catch (err) {
-    // The database is away: the lease runs out and the delivery is sent again.
-    log.error({ deliveryId: row.id, err: err instanceof Error ? err.message : String(err) }, 'webhook outcome lost');
-    return 'failed';
-  }
+  });
+  log.info(
+    { deliveryId: row.id, eventId: row.event_id, attempts: row.attempts, final: outcome.deliveryFailed, err: error },
+    'webhook not delivered',
+  );
+  if (!outcome.endpointExhausted) return 'failed';
+  const days = Math.round(giveUpAfterMs / 86_400_000);
+  const disabled = await ctx.repos.webhooks.disableEndpoint({
+    endpointId: row.endpoint_id,
+    reason: `every delivery failed for ${days} days; last error: ${error}`,
+    keepErrorOf: row.id,
+    at: opts.now?.(),
+  });
+  if (!disabled) return 'failed';
+  // The notice: the operator's log, the tenant's audit log and settings page in the back
+  // office, and `payreq webhook list`, until the hotel fixes its receiver and registers it again.
+  log.warn(
+    { endpointId: row.endpoint_id, tenantId: row.tenant_id, url: row.url, err: error },
+    `webhook endpoint disabled: deliveries failed for ${days} days`,
+  );
+  return 'disabled';
+}
+
+/**
+ * The webhook kind of the queue: one job per pending delivery, in the lane of its endpoint.
+ * The retry schedule is the delivery's (WEBHOOK_RETRY_BASE_MS doubling to an hour, for 3
+ * days); the claim takes only what the endpoints' limits allow (webhooks.dueJobs).
+ */
+export function webhookJobKind(ctx: WebhookContext, opts: WebhookOptions): JobKind<DeliveryOutcome> {
+  return {
+    name: 'webhook_delivery',
+    policy: {
+      baseMs: opts.retryBaseMs,
+      maxMs: MAX_BACKOFF_MS,
+      giveUpAfterMs: opts.giveUpAfterMs ?? GIVE_UP_AFTER_MS,
+      leaseMs: LEASE_MS,
+    },
+    concurrency: opts.maxInFlight ?? MAX_IN_FLIGHT,
+    narrow: (tx, o) =>
+      webhooksRepository(tx as Database).dueJobs({
+        limit: o.limit,
+        perEndpoint: opts.perEndpoint ?? PER_ENDPOINT,
+        perTenant: opts.perTenant ?? PER_TENANT,
+        at: o.now,
+      }),
+    async run(job, settle) {
+      const row = await ctx.repos.webhooks.pendingDelivery(job.ref, opts.now?.());
+      // Settled meanwhile (its endpoint disabled, deleted): nothing to send.
+      if (!row) {
+        await settle.done();
+        return 'failed';
+      }
+      return deliver(ctx, opts, { ...row, attempts: job.attempts }, settle);
+    },
+  };
 }
 
 /**
@@ -191,10 +227,13 @@ async function deliver(ctx: WebhookContext, opts: WebhookOptions, row: ClaimedDe
  * `Payreq-Event-Id` header).
  */
 export async function deliverDueWebhooks(ctx: WebhookContext, opts: WebhookOptions): Promise<RoundResult> {
-  const rows = await claim(ctx, opts, opts.maxInFlight ?? MAX_IN_FLIGHT);
-  const outcomes = await Promise.all(rows.map((row) => deliver(ctx, opts, row)));
+  const outcomes = await runDueJobs(ctx.db, webhookJobKind(ctx, opts), {
+    now: opts.now?.(),
+    limit: opts.maxInFlight ?? MAX_IN_FLIGHT,
+    log: opts.log,
+  });
   return {
-    claimed: rows.length,
+    claimed: outcomes.length,
     delivered: outcomes.filter((o) => o === 'delivered').length,
     failed: outcomes.filter((o) => o !== 'delivered').length,
     disabled: outcomes.filter((o) => o === 'disabled').length,
@@ -202,36 +241,11 @@ export async function deliverDueWebhooks(ctx: WebhookContext, opts: WebhookOptio
 }
 
 /**
- * The delivery worker, running continuously beside the mail worker. Not in rounds: whenever a
- * delivery ends, its slot is filled again with whatever is due (the loop is woken), so a
- * delivery that hangs holds one slot, never the others. With nothing due, it looks again every
- * 2 s. `stop()` waits for the deliveries in flight (at most the timeout).
+ * The queue's worker running the webhook kind alone (tests; `serve` runs every kind in one).
+ * Whenever a delivery ends its slot is filled again with whatever is due, so a delivery that
+ * hangs holds one slot, never the others. `stop()` waits for the deliveries in flight (at
+ * most the timeout).
  */
-export function startWebhookWorker(ctx: WebhookContext, opts: WebhookOptions): { stop(): Promise<void> } {
-  const max = opts.maxInFlight ?? MAX_IN_FLIGHT;
-  const inFlight = new Set<Promise<unknown>>();
-  // One claim at a time: a slot freed during a claim wakes the loop again right after it.
-  const loop = startPollingLoop({
-    intervalMs: POLL_MS,
-    round: async () => {
-      const free = max - inFlight.size;
-      if (free <= 0) return false;
-      for (const row of await claim(ctx, opts, free)) {
-        const sending: Promise<unknown> = deliver(ctx, opts, row).finally(() => {
-          inFlight.delete(sending);
-          loop.wake();
-        });
-        inFlight.add(sending);
-      }
-      return false;
-    },
-    onError: (err) =>
-      opts.log?.error({ err: err instanceof Error ? err.message : String(err) }, 'webhook claim failed'),
-  });
-  return {
-    async stop() {
-      await loop.stop();
-      await Promise.all(inFlight);
-    },
-  };
+export function startWebhookWorker(ctx: WebhookContext, opts: WebhookOptions): QueueWorker {
+  return startQueueWorker({ db: ctx.db, kinds: [webhookJobKind(ctx, opts)], log: opts.log });
 }

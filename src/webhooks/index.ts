@@ -10,6 +10,7 @@ export {
   type Resolve,
 } from './address-guard.js';
 export {
+  type DeliveryOutcome,
   deliverDueWebhooks,
   deliveryBody,
   GIVE_UP_AFTER_MS,
@@ -18,6 +19,7 @@ export {
   type WebhookContext,
   type WebhookLog,
   type WebhookOptions,
+  webhookJobKind,
 } from './delivery-worker.js';
 export {
   createEndpoint,

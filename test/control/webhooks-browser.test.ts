@@ -45,7 +45,7 @@ describe(`back-office webhooks in a real browser (${ENGINE})`, { skip: skipWitho
 
   const deliver = () =>
     deliverDueWebhooks(
-      { repos: t.repos, secretKeys: t.app.payreq.secretKeys },
+      { db: t.db, repos: t.repos, secretKeys: t.app.payreq.secretKeys },
       { retryBaseMs: 10, timeoutMs: 2000, allowPrivate: true },
     );
 

@@ -29,7 +29,7 @@ describe(`back office: webhooks, secret rotation, delivery log and resend (${ENG
 
   const deliver = () =>
     deliverDueWebhooks(
-      { repos: t.repos, secretKeys: t.app.payreq.secretKeys },
+      { db: t.db, repos: t.repos, secretKeys: t.app.payreq.secretKeys },
       { retryBaseMs: 10, timeoutMs: 2000, allowPrivate: true },
     );
   const endpoints = () => t.repos.webhooks.listEndpoints(tenantId);

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type CommandContext, runCommand } from '../../src/cli/index.js';
-import { deliverDueWebhooks, type WebhookOptions } from '../../src/webhooks/index.js';
+import { jobStore } from '../../src/queue/index.js';
+import { deliverDueWebhooks, type WebhookOptions, webhookJobKind } from '../../src/webhooks/index.js';
 import { ControlClient, createUser } from '../control/control-client.js';
 import { createRequest, ENGINE, startTestApp, type TenantWithKey, type TestApp } from '../helpers/test-app.js';
 import { startReceiver, unansweredAddress } from './receiver.js';
@@ -33,7 +34,7 @@ describe(`webhooks: a failing endpoint backs off on its own clock and is disable
 
   const round = (at: number, more: Partial<WebhookOptions> = {}) =>
     deliverDueWebhooks(
-      { repos: t.repos, secretKeys: t.app.payreq.secretKeys },
+      { db: t.db, repos: t.repos, secretKeys: t.app.payreq.secretKeys },
       { ...opts, ...more, now: () => new Date(at) },
     );
 
@@ -114,8 +115,24 @@ describe(`webhooks: a failing endpoint backs off on its own clock and is disable
     const other = await t.newTenant();
     ids.push(await register(other, 'http://127.0.0.1:9/other'));
     await createRequest(t, { reservation_ref: 'CAP-OTHER' }, other);
-    const claim = (limit: number) =>
-      t.repos.webhooks.claim({ limit, leaseMs: 60_000, perEndpoint: 2, perTenant: 5, at: new Date(Date.now() + 1000) });
+    // The queue's claim of the webhook kind, as an instance's worker makes it.
+    const kind = webhookJobKind(
+      { db: t.db, repos: t.repos, secretKeys: t.app.payreq.secretKeys },
+      { retryBaseMs: 30_000, perEndpoint: 2, perTenant: 5 },
+    );
+    const claim = async (limit: number) => {
+      const jobs = await jobStore(t.db).claim(
+        'webhook_delivery',
+        { limit, leaseMs: 60_000, owner: 'test', now: new Date(Date.now() + 1000) },
+        kind.narrow,
+      );
+      const r = await t.db.query<{ endpoint_id: string; tenant_id: string }>(
+        `SELECT d.endpoint_id, w.tenant_id FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
+          WHERE d.id = ANY($1::bigint[])`,
+        [jobs.map((j) => j.ref)],
+      );
+      return r.rows;
+    };
     // One instance: 5 of the busy tenant's 9 deliveries, at most 2 per endpoint; the other's one.
     const first = await claim(100);
     const busyOnes = first.filter((d) => d.tenant_id === busy.tenantId);

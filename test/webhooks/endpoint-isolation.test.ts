@@ -45,7 +45,7 @@ describe(`webhooks: a bad endpoint delays only itself (${ENGINE})`, () => {
 
     // The worker as `payreq serve` runs it: production timeouts and retry delays.
     const worker = startWebhookWorker(
-      { repos: t.repos, secretKeys: t.app.payreq.secretKeys },
+      { db: t.db, repos: t.repos, secretKeys: t.app.payreq.secretKeys },
       {
         retryBaseMs: 30_000,
         allowPrivate: true,

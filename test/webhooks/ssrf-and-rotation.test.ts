@@ -28,7 +28,7 @@ describe(`webhooks: the SSRF guard at registration and delivery, redirects, secr
   }
 
   const round = (opts: WebhookOptions = allowed) =>
-    deliverDueWebhooks({ repos: t.repos, secretKeys: t.app.payreq.secretKeys }, opts);
+    deliverDueWebhooks({ db: t.db, repos: t.repos, secretKeys: t.app.payreq.secretKeys }, opts);
 
   const attemptsOf = async (endpointId: string) =>
     (

@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type CommandContext, runCommand } from '../../src/cli/index.js';
+import { jobStore } from '../../src/queue/index.js';
 import {
   deliverDueWebhooks,
   startWebhookWorker,
   verifySignature,
   type WebhookOptions,
+  webhookJobKind,
 } from '../../src/webhooks/index.js';
 import { eventually } from '../helpers/sandbox-checkout.js';
 import {
@@ -62,7 +64,7 @@ describe(`webhooks: signed deliveries through an outbox, to a real receiver (${E
     const deadline = Date.now() + 30_000;
     while (!(await done())) {
       assert.ok(Date.now() < deadline, 'deliveries did not settle in time');
-      await deliverDueWebhooks({ repos: t.repos, secretKeys: t.app.payreq.secretKeys }, opts);
+      await deliverDueWebhooks({ db: t.db, repos: t.repos, secretKeys: t.app.payreq.secretKeys }, opts);
       await new Promise((r) => setImmediate(r));
     }
   }
@@ -221,11 +223,19 @@ describe(`webhooks: signed deliveries through an outbox, to a real receiver (${E
       for (const ref of ['WH-R1', 'WH-R2']) await createRequest(t, { reservation_ref: ref }, tenant);
       // A worker claims the third and dies before sending: its lease (1 ms here) runs out.
       await createRequest(t, { reservation_ref: 'WH-R3' }, tenant);
-      const held = await t.repos.webhooks.claim({ limit: 10, leaseMs: 1, perEndpoint: 10, perTenant: 10 });
+      const kind = webhookJobKind(
+        { db: t.db, repos: t.repos, secretKeys: t.app.payreq.secretKeys },
+        { retryBaseMs: 30_000, perEndpoint: 10, perTenant: 10 },
+      );
+      const held = await jobStore(t.db).claim(
+        'webhook_delivery',
+        { limit: 10, leaseMs: 1, owner: 'died' },
+        kind.narrow,
+      );
       assert.equal(held.length, 3);
       assert.equal(receiver.received.length, 0);
       // A worker starts (as serve starts it) and sends all three.
-      const worker = startWebhookWorker({ repos: t.repos, secretKeys: t.app.payreq.secretKeys }, fast);
+      const worker = startWebhookWorker({ db: t.db, repos: t.repos, secretKeys: t.app.payreq.secretKeys }, fast);
       try {
         await receiver.waitFor(3);
       } finally {
@@ -241,7 +251,7 @@ describe(`webhooks: signed deliveries through an outbox, to a real receiver (${E
     const tenant = await t.newTenant();
     const receiver = await startReceiver(() => 'hang');
     const worker = startWebhookWorker(
-      { repos: t.repos, secretKeys: t.app.payreq.secretKeys },
+      { db: t.db, repos: t.repos, secretKeys: t.app.payreq.secretKeys },
       { ...fast, timeoutMs: 10_000 },
     );
     try {

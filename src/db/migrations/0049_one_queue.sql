@@ -92,7 +92,22 @@ $$;
 CREATE TRIGGER jobs_follow_sandbox_notifications AFTER INSERT OR UPDATE OF delivered_at ON sandbox_notifications
   FOR EACH ROW EXECUTE FUNCTION jobs_follow_sandbox_notifications();
 
--- Nothing pending is lost: what the four hand-made queues held moves into the one queue, its
+-- A domain row deleted (its tenant was, or a purge) takes its job with it: one statement
+-- per deleting statement, over the rows it deleted.
+CREATE FUNCTION jobs_forget_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM jobs WHERE kind = TG_ARGV[0] AND ref IN (SELECT id::text FROM gone);
+  RETURN NULL;
+END
+$$;
+CREATE TRIGGER jobs_forget_email_outbox AFTER DELETE ON email_outbox REFERENCING OLD TABLE AS gone
+  FOR EACH STATEMENT EXECUTE FUNCTION jobs_forget_deleted('mail');
+CREATE TRIGGER jobs_forget_bulk_jobs AFTER DELETE ON bulk_jobs REFERENCING OLD TABLE AS gone
+  FOR EACH STATEMENT EXECUTE FUNCTION jobs_forget_deleted('bulk_job');
+CREATE TRIGGER jobs_forget_sandbox_notifications AFTER DELETE ON sandbox_notifications REFERENCING OLD TABLE AS gone
+  FOR EACH STATEMENT EXECUTE FUNCTION jobs_forget_deleted('sandbox_notification');
+
+-- Nothing pending is lost: what three of the hand-made queues held (webhooks: 0050) moves into the one queue, its
 -- attempts and due time kept.
 INSERT INTO jobs (kind, ref, run_at, first_due_at, attempts, last_error)
 SELECT 'mail', id::text, next_attempt_at, created_at, attempts, last_error FROM email_outbox WHERE status = 'pending';
