@@ -6,9 +6,14 @@
  * webhook_deliveries: the delivery log) and, through triggers, enqueue a job whenever a row
  * becomes pending, so every writer enqueues without knowing the queue.
  *
- * One claim rule (claim: lease, FOR UPDATE SKIP LOCKED, a fresh fence token), one settlement
- * (fenced, in one transaction with the domain row's record), one retry policy per kind
- * declared with the kind, and one worker: woken by NOTIFY on PostgreSQL, polling on PGlite.
+ * One claim rule (claim: lease, FOR UPDATE SKIP LOCKED, a fresh fence token; a kind with
+ * lanes, the webhooks, narrows which due jobs it may take), one settlement (fenced, in one
+ * transaction with the domain row's record: a worker whose lease was taken over changes
+ * nothing), one retry policy per kind declared with the kind, and one worker running every
+ * kind in its own slots: woken by NOTIFY on PostgreSQL, polling on PGlite. A domain row keeps
+ * its record (status, attempts, last error) as before; the queue decides when it runs.
+ * New kinds (renewing holds, importing remittances): a name in JobKindName, a JobKind next to
+ * its domain, and startServiceQueue (src/service-queue.ts).
  */
 export { LeaseLostError } from './errors.js';
 export type { JobKind, Settle } from './job-kind.js';

@@ -16,7 +16,9 @@ BEGIN
     INSERT INTO jobs (kind, ref, lane, run_at, first_due_at, attempts)
     VALUES ('webhook_delivery', NEW.id::text, NEW.endpoint_id::text, NEW.next_attempt_at, NEW.first_attempt_due,
             NEW.attempts)
-    ON CONFLICT (kind, ref) DO UPDATE SET run_at = EXCLUDED.run_at, first_due_at = EXCLUDED.first_due_at
+    -- A fresh window (redelivered while still pending) is a fresh start: attempts from 0.
+    ON CONFLICT (kind, ref) DO UPDATE SET run_at = EXCLUDED.run_at, first_due_at = EXCLUDED.first_due_at,
+      attempts = CASE WHEN jobs.first_due_at <> EXCLUDED.first_due_at THEN EXCLUDED.attempts ELSE jobs.attempts END
       WHERE jobs.run_at <> EXCLUDED.run_at OR jobs.first_due_at <> EXCLUDED.first_due_at;
   ELSIF TG_OP = 'UPDATE' AND OLD.status = 'pending' THEN
     DELETE FROM jobs WHERE kind = 'webhook_delivery' AND ref = NEW.id::text;
