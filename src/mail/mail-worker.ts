@@ -68,7 +68,8 @@ export function smtpTransport(smtpUrl: string): Transporter {
 
 const silentLog: MailLog = { info() {}, warn() {}, error() {} };
 
-export type MailOutcome = 'sent' | 'failed' | 'logged';
+/** `gone`: its outbox row was settled or deleted meanwhile; nothing to send. */
+export type MailOutcome = 'sent' | 'failed' | 'logged' | 'gone';
 
 /**
  * The mail kind of the queue: one job per pending outbox row, sent with `transport` (none:
@@ -92,7 +93,7 @@ export function mailJobKind(ctx: MailContext, transport: Transporter | undefined
       // Sent, failed or deleted (its tenant was) since the job was queued: nothing left to do.
       if (!row) {
         await settle.done();
-        return 'sent';
+        return 'gone';
       }
       const attempts = job.attempts;
       const giveUp = async (reason: string) => {

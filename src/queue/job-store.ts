@@ -134,18 +134,17 @@ export function jobStore(db: Database) {
     },
 
     /**
-     * How long until the next job of these kinds may be claimed (due, and its lease over), by
-     * the database's clock; undefined: none is queued.
+     * For each of these kinds with jobs queued, how long until the next may be claimed (due,
+     * and its lease over), by the database's clock: 0 or less when one is due already.
      */
-    async msUntilNextDue(kinds: readonly string[]): Promise<number | undefined> {
-      if (kinds.length === 0) return undefined;
-      const r = await db.query<{ ms: number | null }>(
-        `SELECT (EXTRACT(EPOCH FROM min(greatest(run_at, coalesce(lease_until, run_at))) - now()) * 1000)::float8 AS ms
-           FROM jobs WHERE kind = ANY($1::text[])`,
+    async msUntilNextDue(kinds: readonly string[]): Promise<Map<string, number>> {
+      if (kinds.length === 0) return new Map();
+      const r = await db.query<{ kind: string; ms: number }>(
+        `SELECT kind, (EXTRACT(EPOCH FROM min(greatest(run_at, coalesce(lease_until, run_at))) - now()) * 1000)::float8 AS ms
+           FROM jobs WHERE kind = ANY($1::text[]) GROUP BY kind`,
         [kinds],
       );
-      const ms = r.rows[0]?.ms;
-      return ms === null || ms === undefined ? undefined : ms;
+      return new Map(r.rows.map((row) => [row.kind, row.ms]));
     },
   };
 }

@@ -24,7 +24,8 @@ export interface QueueWorker {
 }
 
 const CHANNEL = 'jobs_due';
-const MIN_WAIT_MS = 20;
+/** How soon a kind with due jobs it could not take looks again (the former webhook poll). */
+const HELD_BACK_WAIT_MS = 2000;
 
 /**
  * The one worker of every kind. Not in rounds: whenever a job ends its slot is filled again
@@ -69,9 +70,13 @@ export function startQueueWorker(opts: QueueWorkerOptions): QueueWorker {
       for (const kind of kinds) await fill(kind);
       // A kind with every slot taken is woken by its next free slot, not by its due jobs.
       const open = kinds.filter((k) => (inFlight.get(k.name)?.size ?? 0) < k.concurrency).map((k) => k.name);
-      const ms = await store.msUntilNextDue(open);
-      // Due now yet not claimed: another instance holds it for a moment (SKIP LOCKED).
-      return ms === undefined ? pollMs : Math.min(pollMs, Math.max(ms, MIN_WAIT_MS));
+      let wait = pollMs;
+      for (const ms of (await store.msUntilNextDue(open)).values()) {
+        // Due, yet not claimed with slots free: held back (an endpoint's limits or back-off, or
+        // another instance's claim in progress). Looked at again shortly, never in a spin.
+        wait = Math.min(wait, ms > 0 ? ms : HELD_BACK_WAIT_MS);
+      }
+      return wait;
     },
     onError: (err) => log.error({ err: err instanceof Error ? err.message : String(err) }, 'queue round failed'),
   });

@@ -193,6 +193,31 @@ describe(`the queue: claim, lease, fence, worker (${ENGINE})`, () => {
     }
   });
 
+  test('due jobs a kind may not take now (its lanes are full) are looked at again later, not in a spin', async () => {
+    let looks = 0;
+    const held = kind('webhook_delivery', async (_job, settle) => {
+      await settle.done();
+      return 'done';
+    });
+    const narrowed: JobKind = {
+      ...held,
+      narrow: async () => {
+        looks++;
+        return [];
+      },
+    };
+    await enqueue('webhook_delivery', 'held-1');
+    const worker = startQueueWorker({ db, kinds: [narrowed], pollMs: 60_000 });
+    try {
+      await until(() => looks >= 1, 'the first look');
+      const at = Date.now();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      assert.equal(looks, 1, `looked ${looks} times in ${Date.now() - at} ms`);
+    } finally {
+      await worker.stop();
+    }
+  });
+
   test("a kind whose jobs hang fills its own slots only: another kind's jobs still run", async () => {
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => {
