@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import type { Transporter } from 'nodemailer';
 import { loadConfig } from '../../src/config/index.js';
-import { MAX_ATTEMPTS, type MailLog, sendDueEmails } from '../../src/mail/index.js';
+import { MAX_ATTEMPTS, type MailLog, mailJobKind, sendDueEmails } from '../../src/mail/index.js';
+import { jobStore, runClaimed } from '../../src/queue/index.js';
 import { startServiceQueue } from '../../src/service-queue.js';
 import { createRequest, newKey, startTestApp, type TenantWithKey, type TestApp } from '../helpers/test-app.js';
 import { type SmtpSink, startSmtpSink } from './smtp-sink.js';
@@ -216,5 +218,42 @@ describe('e-mail delivery: confirmations, retries, concurrency', () => {
       await worker.stop();
     }
     assert.equal(mailTo(guest).length, 1);
+  });
+  test('a sender whose lease ran out and was taken over cannot record its outcome: the row is as its successor left it', async () => {
+    const guest = 'fenced.guest@example.com';
+    const { uuid } = await createRequest(t, { guest_email: guest }, mailing);
+    const cause = `payment_link:${uuid}`;
+    const id = (await t.db.query<{ id: string }>('SELECT id::text AS id FROM email_outbox WHERE cause = $1', [cause]))
+      .rows[0]?.id;
+    // Sender A claims it and hangs in the SMTP exchange past its 5-minute lease.
+    const at = later(5000 * 3600_000);
+    const claimed = await jobStore(t.db).claim('mail', { limit: 100, leaseMs: 5 * 60_000, owner: 'A', now: at });
+    const mine = claimed.find((j) => j.ref === id);
+    assert.ok(mine);
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let sending = false;
+    const hanging = {
+      sendMail: async () => {
+        sending = true;
+        await gate;
+        return {};
+      },
+      close() {},
+    } as unknown as Transporter;
+    const silent: MailLog = { info() {}, warn() {}, error() {} };
+    const a = runClaimed(t.db, mailJobKind(t.app.payreq, hanging, silent), mine, at);
+    while (!sending) await new Promise((resolve) => setImmediate(resolve));
+    // Sender B takes it over once the lease has run out, and sends it.
+    await sendDueEmails(t.app.payreq, new Date(at.getTime() + 6 * 60_000));
+    assert.equal(mailTo(guest).length, 1);
+    // A's server finally accepts: A can record nothing.
+    release();
+    assert.equal(await a, 'lease_lost');
+    const r = await row(cause);
+    assert.equal(r?.status, 'sent');
+    assert.equal(r?.attempts, 2, "B's attempt, the second");
   });
 });

@@ -125,6 +125,40 @@ describe(`the queue: claim, lease, fence, worker (${ENGINE})`, () => {
     assert.equal(await jobRow('b1'), undefined);
   });
 
+  const serverOnly = { skip: ENGINE !== 'postgres' && 'PostgreSQL only: PGlite has one connection' };
+  test('a domain row deleted while a worker settles its job: neither waits for the other', serverOnly, async () => {
+    const tenant = (
+      await db.query<{ id: string }>(
+        "INSERT INTO tenants (id, name) VALUES (gen_random_uuid(), 'Q') RETURNING id::text",
+      )
+    ).rows[0]?.id;
+    const outbox = (
+      await db.query<{ id: string }>(
+        "INSERT INTO email_outbox (tenant_id, kind, cause) VALUES ($1, 'daily_digest', 'q-del') RETURNING id::text",
+        [tenant],
+      )
+    ).rows[0]?.id as string;
+    const store = jobStore(db);
+    const [job] = await store.claim('mail', { limit: 1, leaseMs: 60_000, owner: 'w' });
+    assert.equal(job?.ref, outbox);
+    let deleted = false;
+    // The worker holds its job (the fenced change) when the row is deleted elsewhere; then it
+    // writes the row. Were the deletion to wait for the job, each would wait for the other.
+    await store.retry(job as ClaimedJob, new Date(), 'busy', async (tx) => {
+      await db.query('DELETE FROM email_outbox WHERE id = $1::bigint', [outbox]);
+      deleted = true;
+      await tx.query("UPDATE email_outbox SET last_error = 'busy' WHERE id = $1::bigint", [outbox]);
+    });
+    assert.ok(deleted);
+    // The job it left behind finds nothing to do.
+    const gone = kind('mail', async (_job, settle) => {
+      await settle.done();
+      return 'gone';
+    });
+    assert.deepEqual(await runDueJobs(db, gone, { now: new Date(Date.now() + 1000) }), ['gone']);
+    assert.equal(await jobRow(outbox), undefined);
+  });
+
   test('a record that throws undoes the settlement: the job stays leased, as it was', async () => {
     await enqueue('bulk_job', 'b2');
     const store = jobStore(db);

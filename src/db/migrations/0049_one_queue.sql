@@ -41,6 +41,12 @@ CREATE TRIGGER jobs_notify_queued AFTER INSERT ON jobs FOR EACH ROW EXECUTE FUNC
 CREATE TRIGGER jobs_notify_due AFTER UPDATE OF run_at ON jobs
   FOR EACH ROW WHEN (NEW.run_at <= now()) EXECUTE FUNCTION jobs_notify();
 
+-- Lock order. A settlement locks its job, then writes its domain row; these triggers write
+-- the domain row, then the job. So that the two never wait on each other (a deadlock), the
+-- triggers skip a job a worker holds instead of deleting it: that worker's record then finds
+-- its row settled or gone, and the job it leaves behind is run once more, finds nothing to
+-- do, and goes.
+
 -- The e-mail outbox: a pending row has a job; a row queued again by hand (next_attempt_at set)
 -- moves its job's time; a row sent or failed has none. Every writer of the outbox (SQL
 -- functions included) thus enqueues without knowing the queue.
@@ -51,7 +57,8 @@ BEGIN
     VALUES ('mail', NEW.id::text, NEW.next_attempt_at, NEW.next_attempt_at, NEW.attempts)
     ON CONFLICT (kind, ref) DO UPDATE SET run_at = EXCLUDED.run_at WHERE jobs.run_at <> EXCLUDED.run_at;
   ELSIF TG_OP = 'UPDATE' AND OLD.status = 'pending' THEN
-    DELETE FROM jobs WHERE kind = 'mail' AND ref = NEW.id::text;
+    DELETE FROM jobs WHERE id IN (
+      SELECT id FROM jobs WHERE kind = 'mail' AND ref = NEW.id::text FOR UPDATE SKIP LOCKED);
   END IF;
   RETURN NULL;
 END
@@ -66,7 +73,8 @@ BEGIN
     INSERT INTO jobs (kind, ref, attempts) VALUES ('bulk_job', NEW.id::text, NEW.attempts)
     ON CONFLICT (kind, ref) DO NOTHING;
   ELSIF TG_OP = 'UPDATE' AND OLD.state IN ('queued', 'running') THEN
-    DELETE FROM jobs WHERE kind = 'bulk_job' AND ref = NEW.id::text;
+    DELETE FROM jobs WHERE id IN (
+      SELECT id FROM jobs WHERE kind = 'bulk_job' AND ref = NEW.id::text FOR UPDATE SKIP LOCKED);
   END IF;
   RETURN NULL;
 END
@@ -84,7 +92,8 @@ BEGIN
     VALUES ('sandbox_notification', NEW.id::text, NEW.next_attempt_at, NEW.created_at, NEW.attempts)
     ON CONFLICT (kind, ref) DO NOTHING;
   ELSIF TG_OP = 'UPDATE' AND NEW.delivered_at IS NOT NULL THEN
-    DELETE FROM jobs WHERE kind = 'sandbox_notification' AND ref = NEW.id::text;
+    DELETE FROM jobs WHERE id IN (
+      SELECT id FROM jobs WHERE kind = 'sandbox_notification' AND ref = NEW.id::text FOR UPDATE SKIP LOCKED);
   END IF;
   RETURN NULL;
 END
@@ -96,7 +105,8 @@ CREATE TRIGGER jobs_follow_sandbox_notifications AFTER INSERT OR UPDATE OF deliv
 -- per deleting statement, over the rows it deleted.
 CREATE FUNCTION jobs_forget_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  DELETE FROM jobs WHERE kind = TG_ARGV[0] AND ref IN (SELECT id::text FROM gone);
+  DELETE FROM jobs WHERE id IN (
+    SELECT id FROM jobs WHERE kind = TG_ARGV[0] AND ref IN (SELECT id::text FROM gone) FOR UPDATE SKIP LOCKED);
   RETURN NULL;
 END
 $$;

@@ -21,7 +21,8 @@ BEGIN
       attempts = CASE WHEN jobs.first_due_at <> EXCLUDED.first_due_at THEN EXCLUDED.attempts ELSE jobs.attempts END
       WHERE jobs.run_at <> EXCLUDED.run_at OR jobs.first_due_at <> EXCLUDED.first_due_at;
   ELSIF TG_OP = 'UPDATE' AND OLD.status = 'pending' THEN
-    DELETE FROM jobs WHERE kind = 'webhook_delivery' AND ref = NEW.id::text;
+    DELETE FROM jobs WHERE id IN (
+      SELECT id FROM jobs WHERE kind = 'webhook_delivery' AND ref = NEW.id::text FOR UPDATE SKIP LOCKED);
   END IF;
   RETURN NULL;
 END
