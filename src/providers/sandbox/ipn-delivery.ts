@@ -1,5 +1,4 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Config } from '../../config/index.js';
 import type { Database } from '../../db/index.js';
 import type { JobKind, RetryPolicy } from '../../queue/index.js';
 import { IPN_SIGNATURE_HEADER, ipnKey, signIpn } from './ipn-signature.js';
@@ -109,7 +108,7 @@ export function sandboxNotificationKind(
 
 /** The sandbox's notification kind, as the routes (first attempt) and the worker (retries) run it. */
 export function sandboxJobKind(
-  ctx: { db: Database; secretKey: string; config: Pick<Config, 'sandboxIpnRetryMs'> },
+  ctx: { db: Database; secretKey: string; config: { sandboxIpnRetryMs: number } },
   log: FastifyBaseLogger,
 ): JobKind<'delivered' | 'failed'> {
   return sandboxNotificationKind(
