@@ -47,8 +47,10 @@ export interface BooksCheckResult {
 
 /** A run of the same scope is held by a live process. */
 export class BooksCheckBusy extends Error {
-  constructor(readonly leasedUntil: Date) {
+  readonly leasedUntil: Date;
+  constructor(leasedUntil: Date) {
     super(`a books check of this scope is under way (its lease runs until ${leasedUntil.toISOString()})`);
+    this.leasedUntil = leasedUntil;
     this.name = 'BooksCheckBusy';
   }
 }

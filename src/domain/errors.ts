@@ -13,13 +13,14 @@ export interface FieldIssue {
 }
 
 export class AppError extends Error {
-  constructor(
-    readonly code: string,
-    readonly httpStatus: number,
-    message: string,
-    readonly extra: Record<string, unknown> = {},
-  ) {
+  readonly code: string;
+  readonly httpStatus: number;
+  readonly extra: Record<string, unknown>;
+  constructor(code: string, httpStatus: number, message: string, extra: Record<string, unknown> = {}) {
     super(message);
+    this.code = code;
+    this.httpStatus = httpStatus;
+    this.extra = extra;
     this.name = 'AppError';
   }
 }

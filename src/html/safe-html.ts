@@ -5,7 +5,11 @@
  * tag or an attribute: forgetting to escape is not possible.
  */
 export class SafeHtml {
-  constructor(readonly value: string) {}
+  // A plain field, not a parameter property: Node runs the sources by stripping types only.
+  readonly value: string;
+  constructor(value: string) {
+    this.value = value;
+  }
   toString(): string {
     return this.value;
   }

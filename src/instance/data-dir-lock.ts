@@ -20,13 +20,14 @@ export interface DataDirLock {
 }
 
 export class DataDirBusyError extends Error {
-  constructor(
-    readonly dir: string,
-    readonly holder: LockHolder,
-  ) {
+  readonly dir: string;
+  readonly holder: LockHolder;
+  constructor(dir: string, holder: LockHolder) {
     super(
       `the data directory ${dir} is in use by process ${holder.pid}${holder.role === 'unknown' ? '' : ` (payreq ${holder.role})`}`,
     );
+    this.dir = dir;
+    this.holder = holder;
     this.name = 'DataDirBusyError';
   }
 }

@@ -10,11 +10,10 @@ export type LyraField = 'shop_id' | 'api_url' | 'static_url' | 'mode' | 'secrets
 
 /** Input the user can correct; `field` says which, the message says what is wrong with it. */
 export class ProviderAccountInputError extends Error {
-  constructor(
-    readonly field: LyraField | undefined,
-    message: string,
-  ) {
+  readonly field: LyraField | undefined;
+  constructor(field: LyraField | undefined, message: string) {
     super(message);
+    this.field = field;
     this.name = 'ProviderAccountInputError';
   }
 }

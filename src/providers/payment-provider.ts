@@ -26,13 +26,13 @@ export interface ProviderAnswer {
 }
 
 export class ProviderError extends Error {
-  constructor(
-    readonly kind: ProviderErrorKind,
-    message: string,
-    /** The transaction the answer named (a refused hold, a refused refund), when it named one. */
-    readonly answer?: ProviderAnswer,
-  ) {
+  readonly kind: ProviderErrorKind;
+  /** The transaction the answer named (a refused hold, a refused refund), when it named one. */
+  readonly answer?: ProviderAnswer;
+  constructor(kind: ProviderErrorKind, message: string, answer?: ProviderAnswer) {
     super(message);
+    this.kind = kind;
+    this.answer = answer;
     this.name = 'ProviderError';
   }
 }

@@ -5,12 +5,10 @@ import { type MoneyAnswer, type PaymentProvider, ProviderError } from './payment
  * records the operation as in doubt, and `late` settles when (if) the answer arrives after all.
  */
 export class ProviderTimeout extends ProviderError {
-  constructor(
-    what: string,
-    ms: number,
-    readonly late: Promise<MoneyAnswer>,
-  ) {
+  readonly late: Promise<MoneyAnswer>;
+  constructor(what: string, ms: number, late: Promise<MoneyAnswer>) {
     super('unknown', `${what}: no answer within ${ms} ms`);
+    this.late = late;
     this.name = 'ProviderTimeout';
   }
 }

@@ -16,12 +16,12 @@ export function deriveKey(secretKey: string, purpose: string, length = 32): Buff
  * the key id, never the value.
  */
 export class SealedValueError extends Error {
-  constructor(
-    readonly reason: 'unknown_key' | 'unreadable' | 'format',
-    readonly keyId: string | undefined,
-    message: string,
-  ) {
+  readonly reason: 'unknown_key' | 'unreadable' | 'format';
+  readonly keyId: string | undefined;
+  constructor(reason: 'unknown_key' | 'unreadable' | 'format', keyId: string | undefined, message: string) {
     super(message);
+    this.reason = reason;
+    this.keyId = keyId;
     this.name = 'SealedValueError';
   }
 }

@@ -16,10 +16,13 @@ export class ControlClient {
   /** Sent with every request, as a browser sends its User-Agent. */
   headers: Record<string, string> = {};
 
-  constructor(
-    private readonly t: TestApp,
-    readonly ip = '127.0.0.1',
-  ) {}
+  private readonly t: TestApp;
+  readonly ip: string;
+
+  constructor(t: TestApp, ip = '127.0.0.1') {
+    this.t = t;
+    this.ip = ip;
+  }
 
   private remember(r: LightMyRequestResponse): void {
     for (const c of r.cookies as { name: string; value: string; maxAge?: number; expires?: Date }[]) {

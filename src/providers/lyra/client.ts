@@ -87,12 +87,10 @@ function errorCode(err: unknown): string | undefined {
 
 /** An ERROR envelope: Lyra answered that it did nothing, and said why. */
 export class LyraServiceError extends ProviderError {
-  constructor(
-    kind: ProviderError['kind'],
-    message: string,
-    readonly errorCode: string,
-  ) {
+  readonly errorCode: string;
+  constructor(kind: ProviderError['kind'], message: string, errorCode: string) {
     super(kind, message);
+    this.errorCode = errorCode;
     this.name = 'LyraServiceError';
   }
 }

@@ -46,11 +46,10 @@ export const HOLD_VALIDITY_MS = 7 * 24 * 3600 * 1000;
 
 /** A service's refusal to act: answered as an ERROR envelope. */
 export class FakeServiceError extends Error {
-  constructor(
-    readonly errorCode: string,
-    message: string,
-  ) {
+  readonly errorCode: string;
+  constructor(errorCode: string, message: string) {
     super(message);
+    this.errorCode = errorCode;
   }
 }
 
