@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
-import { CREATE_SQL, createParams, type Database, repositories } from '../src/db/index.js';
-import type { NewPaymentRequest } from '../src/domain/index.js';
-import { findGuestRequest } from '../src/guest/guest-request.js';
+import { CREATE_SQL, createParams, type Database, repositories } from '../src/db/index.ts';
+import type { NewPaymentRequest } from '../src/domain/index.ts';
+import { findGuestRequest } from '../src/guest/guest-request.ts';
 
 export interface Listening {
   url: string;

@@ -1,6 +1,6 @@
-import type { ControlListFilter } from '../src/db/index.js';
-import type { BenchTenant, Stage } from './environment.js';
-import { seedRequests } from './growth.js';
+import type { ControlListFilter } from '../src/db/index.ts';
+import type { BenchTenant, Stage } from './environment.ts';
+import { seedRequests } from './growth.ts';
 
 /**
  * The back office's request list with a text search, timed at the repository (the query the

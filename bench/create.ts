@@ -1,9 +1,9 @@
-import { CREATE_SQL, createParams, type Database } from '../src/db/index.js';
-import { type NewPaymentRequest, yearIn } from '../src/domain/index.js';
-import { driverFloor } from './driver-floor.js';
-import { apiHeaders, type BenchTenant, type Stage, TENANT_ID_PREFIX } from './environment.js';
-import { assertClean, bestOf, type LoadResult, runLoad } from './load.js';
-import { pgbenchScript, runPgbench } from './pgbench.js';
+import { CREATE_SQL, createParams, type Database } from '../src/db/index.ts';
+import { type NewPaymentRequest, yearIn } from '../src/domain/index.ts';
+import { driverFloor } from './driver-floor.ts';
+import { apiHeaders, type BenchTenant, type Stage, TENANT_ID_PREFIX } from './environment.ts';
+import { assertClean, bestOf, type LoadResult, runLoad } from './load.ts';
+import { pgbenchScript, runPgbench } from './pgbench.ts';
 
 export const CREATE_BODY = JSON.stringify({
   request_type: 'IMPRINT',

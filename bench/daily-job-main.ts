@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { benchDailyJob } from './daily-job.js';
+import { benchDailyJob } from './daily-job.ts';
 
 const { values } = parseArgs({
   options: {

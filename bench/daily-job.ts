@@ -4,10 +4,10 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Database, migrate, openDatabase, parseDatabaseUrl, repositories } from '../src/db/index.js';
-import { analyzeTables } from '../src/jobs/index.js';
-import { TEST_CARDS } from '../src/providers/sandbox/index.js';
-import { secretBox, singleKey } from '../src/secrets/index.js';
+import { type Database, migrate, openDatabase, parseDatabaseUrl, repositories } from '../src/db/index.ts';
+import { analyzeTables } from '../src/jobs/index.ts';
+import { TEST_CARDS } from '../src/providers/sandbox/index.ts';
+import { secretBox, singleKey } from '../src/secrets/index.ts';
 
 export interface DailyJobResult {
   engine: 'postgres' | 'pglite';

@@ -4,9 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { generateApiKey } from '../src/api-keys/index.js';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config/index.js';
+import { generateApiKey } from '../src/api-keys/index.ts';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config/index.ts';
 import {
   type Database,
   migrate,
@@ -14,8 +14,8 @@ import {
   parseDatabaseUrl,
   type Repositories,
   repositories,
-} from '../src/db/index.js';
-import { type Listening, startBaseline } from './baseline.js';
+} from '../src/db/index.ts';
+import { type Listening, startBaseline } from './baseline.ts';
 
 export type Engine = 'postgres' | 'pglite';
 

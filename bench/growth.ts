@@ -1,8 +1,8 @@
-import { type Database, repositories } from '../src/db/index.js';
-import { analyzeTables } from '../src/jobs/index.js';
-import type { BenchTenant, Stage } from './environment.js';
-import { assertClean, runLoad } from './load.js';
-import { readPlans } from './reads.js';
+import { type Database, repositories } from '../src/db/index.ts';
+import { analyzeTables } from '../src/jobs/index.ts';
+import type { BenchTenant, Stage } from './environment.ts';
+import { assertClean, runLoad } from './load.ts';
+import { readPlans } from './reads.ts';
 
 /**
  * Requests number `from`..`to`, written by set-based SQL: every tenth belongs to the first

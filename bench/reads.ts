@@ -1,6 +1,6 @@
-import type { Measure } from './create.js';
-import { apiHeaders, type BenchTenant, type Stage } from './environment.js';
-import { assertClean, bestOf, type LoadPlan, type LoadResult, runLoad } from './load.js';
+import type { Measure } from './create.ts';
+import { apiHeaders, type BenchTenant, type Stage } from './environment.ts';
+import { assertClean, bestOf, type LoadPlan, type LoadResult, runLoad } from './load.ts';
 
 export interface ReadPoint {
   name: string;

@@ -1,9 +1,9 @@
-import type { ControlSearchResults } from './control-search.js';
-import type { CreateResults } from './create.js';
-import type { GrowthResults } from './growth.js';
-import type { MachineInfo } from './machine.js';
-import type { ReadPoint } from './reads.js';
-import type { RequestCost } from './request-costs.js';
+import type { ControlSearchResults } from './control-search.ts';
+import type { CreateResults } from './create.ts';
+import type { GrowthResults } from './growth.ts';
+import type { MachineInfo } from './machine.ts';
+import type { ReadPoint } from './reads.ts';
+import type { RequestCost } from './request-costs.ts';
 
 export interface JobFigures {
   engine: string;

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config/index.js';
-import { type Database, type Queryable, repositories } from '../src/db/index.js';
-import { createDeferredPayments } from '../src/jobs/index.js';
-import { SANDBOX_PAY_PATH, TEST_CARDS } from '../src/providers/sandbox/index.js';
-import { CREATE_BODY } from './create.js';
-import { apiHeaders, type Engine, freshDatabase, makeTenants, openMigrated, SECRET_KEY } from './environment.js';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config/index.ts';
+import { type Database, type Queryable, repositories } from '../src/db/index.ts';
+import { createDeferredPayments } from '../src/jobs/index.ts';
+import { SANDBOX_PAY_PATH, TEST_CARDS } from '../src/providers/sandbox/index.ts';
+import { CREATE_BODY } from './create.ts';
+import { apiHeaders, type Engine, freshDatabase, makeTenants, openMigrated, SECRET_KEY } from './environment.ts';
 
 /**
  * What one request costs the database, counted rather than timed, so a change shows its cost

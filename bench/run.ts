@@ -5,15 +5,15 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { benchControlSearch } from './control-search.js';
-import { benchCreate } from './create.js';
-import { benchDailyJob } from './daily-job.js';
-import { type Engine, freshDatabase, openStage, SECRET_KEY } from './environment.js';
-import { benchGrowth, seedRequests } from './growth.js';
-import { machineInfo } from './machine.js';
-import { benchReads } from './reads.js';
-import { type BenchResults, renderMarkdown, verdicts } from './report.js';
-import { benchRequestCosts } from './request-costs.js';
+import { benchControlSearch } from './control-search.ts';
+import { benchCreate } from './create.ts';
+import { benchDailyJob } from './daily-job.ts';
+import { type Engine, freshDatabase, openStage, SECRET_KEY } from './environment.ts';
+import { benchGrowth, seedRequests } from './growth.ts';
+import { machineInfo } from './machine.ts';
+import { benchReads } from './reads.ts';
+import { type BenchResults, renderMarkdown, verdicts } from './report.ts';
+import { benchRequestCosts } from './request-costs.ts';
 
 const { values } = parseArgs({
   options: {

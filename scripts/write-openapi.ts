@@ -2,9 +2,9 @@
 // (clients/typescript): `node --import tsx scripts/write-openapi.ts OUT.json`. It builds the
 // real app on an in-memory database, so the file is exactly what /api/openapi.json answers.
 import { writeFile } from 'node:fs/promises';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config/index.js';
-import { migrate, openDatabase } from '../src/db/index.js';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config/index.ts';
+import { migrate, openDatabase } from '../src/db/index.ts';
 
 const out = process.argv[2];
 if (!out) throw new Error('usage: write-openapi.ts OUT.json');

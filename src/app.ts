@@ -16,18 +16,18 @@ import {
   originForm,
   parseJsonBody,
   validatorCompiler,
-} from './api/index.js';
-import type { Config, TrustProxy } from './config/index.js';
-import { buildContext, type ContextOptions } from './context.js';
-import { controlPlugin } from './control/index.js';
-import { AppError, errors } from './domain/index.js';
-import { guestRoutes } from './guest/index.js';
-import { healthRoutes } from './health/index.js';
-import { ipnRoutes } from './ipn/index.js';
-import { metricsRoute, recordRequests } from './metrics/index.js';
-import { sandboxJobKind, sandboxRoutes } from './providers/sandbox/index.js';
-import type { QueueWorker } from './queue/index.js';
-import { startServiceQueue } from './service-queue.js';
+} from './api/index.ts';
+import type { Config, TrustProxy } from './config/index.ts';
+import { buildContext, type ContextOptions } from './context.ts';
+import { controlPlugin } from './control/index.ts';
+import { AppError, errors } from './domain/index.ts';
+import { guestRoutes } from './guest/index.ts';
+import { healthRoutes } from './health/index.ts';
+import { ipnRoutes } from './ipn/index.ts';
+import { metricsRoute, recordRequests } from './metrics/index.ts';
+import { sandboxJobKind, sandboxRoutes } from './providers/sandbox/index.ts';
+import type { QueueWorker } from './queue/index.ts';
+import { startServiceQueue } from './service-queue.ts';
 
 export const BODY_LIMIT = 64 * 1024;
 const SAFE_REQUEST_ID = /^[\w.:-]{1,64}$/;

@@ -1,8 +1,8 @@
-import { type Authenticator, authenticator } from './api/authenticator.js';
-import type { Config } from './config/index.js';
-import { type Database, type Repositories, repositories } from './db/index.js';
-import { type Notifications, notifications } from './ipn/index.js';
-import { meteredProvider, type ServiceMetrics, serviceMetrics } from './metrics/index.js';
+import { type Authenticator, authenticator } from './api/authenticator.ts';
+import type { Config } from './config/index.ts';
+import { type Database, type Repositories, repositories } from './db/index.ts';
+import { type Notifications, notifications } from './ipn/index.ts';
+import { meteredProvider, type ServiceMetrics, serviceMetrics } from './metrics/index.ts';
 import {
   type GuestCommands,
   guestCommands,
@@ -12,7 +12,7 @@ import {
   paymentRequestCommands,
   type Reconciler,
   reconciler,
-} from './payment-requests/index.js';
+} from './payment-requests/index.ts';
 import {
   accountRegistry,
   longestProviderCallMs,
@@ -20,8 +20,8 @@ import {
   type ProviderRegistry,
   sandboxProvider,
   withTimeouts,
-} from './providers/index.js';
-import { providerSecrets, resolveSecretKeys, type SecretBox, type SecretKeyRing, secretBox } from './secrets/index.js';
+} from './providers/index.ts';
+import { providerSecrets, resolveSecretKeys, type SecretBox, type SecretKeyRing, secretBox } from './secrets/index.ts';
 
 /** What every part of the service shares, built once at start. */
 export interface AppContext {

@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from './app.js';
-import type { Config } from './config/index.js';
-import type { AppContext } from './context.js';
-import { type Database, migrate, openDatabase, repositories } from './db/index.js';
+import { buildApp } from './app.ts';
+import type { Config } from './config/index.ts';
+import type { AppContext } from './context.ts';
+import { type Database, migrate, openDatabase, repositories } from './db/index.ts';
 import {
   type CommandHandler,
   createDemoDataOnce,
@@ -13,8 +13,8 @@ import {
   startControlServer,
   tryLock,
   withSecretKey,
-} from './instance/index.js';
-import { startScheduler } from './jobs/index.js';
+} from './instance/index.ts';
+import { startScheduler } from './jobs/index.ts';
 
 /** How long `serve` waits for a CLI command that holds the PGlite directory to finish. */
 const CLI_LOCK_WAIT_MS = 15_000;

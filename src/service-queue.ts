@@ -1,8 +1,8 @@
-import { bulkJobKind } from './bulk-actions/index.js';
-import type { AppContext } from './context.js';
-import { type MailLog, mailWorkerKind } from './mail/index.js';
-import { type JobKind, type QueueWorker, startQueueWorker } from './queue/index.js';
-import { webhookJobKind } from './webhooks/index.js';
+import { bulkJobKind } from './bulk-actions/index.ts';
+import type { AppContext } from './context.ts';
+import { type MailLog, mailWorkerKind } from './mail/index.ts';
+import { type JobKind, type QueueWorker, startQueueWorker } from './queue/index.ts';
+import { webhookJobKind } from './webhooks/index.ts';
 
 /**
  * The one background worker of an instance (WORKERS=on): every kind of queued work, each in

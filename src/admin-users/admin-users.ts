@@ -1,7 +1,7 @@
-import { type AdminUserRow, type Repositories, type RoleGrant, TENANT_ROLES, type TenantRole } from '../db/index.js';
-import { AppError, errors } from '../domain/index.js';
-import { isCommonPassword } from './common-passwords.js';
-import { checkPassword, decoyHash, hashPassword, SCRYPT, type ScryptParams } from './passwords.js';
+import { type AdminUserRow, type Repositories, type RoleGrant, TENANT_ROLES, type TenantRole } from '../db/index.ts';
+import { AppError, errors } from '../domain/index.ts';
+import { isCommonPassword } from './common-passwords.ts';
+import { checkPassword, decoyHash, hashPassword, SCRYPT, type ScryptParams } from './passwords.ts';
 
 const USERNAME = /^[a-z0-9][a-z0-9._@-]{0,63}$/;
 export const MIN_PASSWORD_LENGTH = 12;

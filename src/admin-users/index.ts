@@ -14,9 +14,9 @@ export {
   type UserIssue,
   type UserIssueCode,
   usernameProblem,
-} from './admin-users.js';
-export { isCommonPassword } from './common-passwords.js';
-export { checkPassword, hashPassword, SCRYPT, type ScryptParams, scryptParams, verifyPassword } from './passwords.js';
+} from './admin-users.ts';
+export { isCommonPassword } from './common-passwords.ts';
+export { checkPassword, hashPassword, SCRYPT, type ScryptParams, scryptParams, verifyPassword } from './passwords.ts';
 export {
   afterFailure,
   refunded,
@@ -24,7 +24,7 @@ export {
   type SignInGate,
   type SignInStep,
   signInThrottle,
-} from './sign-in-throttle.js';
+} from './sign-in-throttle.ts';
 export {
   codeStep,
   newRecoveryCodes,
@@ -37,4 +37,4 @@ export {
   totpCode,
   totpUri,
   twoFactor,
-} from './two-factor.js';
+} from './two-factor.ts';

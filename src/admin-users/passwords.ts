@@ -1,5 +1,5 @@
 import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
-import { PASSWORD_HASH_COST } from '../config/index.js';
+import { PASSWORD_HASH_COST } from '../config/index.ts';
 
 /**
  * Passwords with scrypt (memory-hard, in Node itself: no native add-on to build). The stored

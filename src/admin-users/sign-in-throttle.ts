@@ -1,4 +1,4 @@
-import type { SignInThrottleRepository, ThrottleRow } from '../db/index.js';
+import type { SignInThrottleRepository, ThrottleRow } from '../db/index.ts';
 
 /**
  * Sign-in throttling of the password, per username from one address and per address whatever

@@ -1,7 +1,7 @@
 import { createHash, randomInt } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
-import type { Repositories } from '../db/index.js';
-import { SealedValueError, type SecretKeyRing, secretBox } from '../secrets/index.js';
+import type { Repositories } from '../db/index.ts';
+import { SealedValueError, type SecretKeyRing, secretBox } from '../secrets/index.ts';
 
 /**
  * Two-factor sign-in with time-based one-time passwords (RFC 6238) through `otpauth` (MIT,

@@ -1,6 +1,6 @@
-import { type ApiKeySummary, PG, pgCode, type Repositories } from '../db/index.js';
-import { AppError } from '../domain/index.js';
-import { generateApiKey } from './api-key-format.js';
+import { type ApiKeySummary, PG, pgCode, type Repositories } from '../db/index.ts';
+import { AppError } from '../domain/index.ts';
+import { generateApiKey } from './api-key-format.ts';
 
 /**
  * API keys: creation and the status rules, one implementation for the CLI and the back office.

@@ -1,6 +1,6 @@
-import { parseApiKey, secretMatches } from '../api-keys/index.js';
-import type { ApiKeyAuthRow, Database, Repositories } from '../db/index.js';
-import { errors } from '../domain/index.js';
+import { parseApiKey, secretMatches } from '../api-keys/index.ts';
+import type { ApiKeyAuthRow, Database, Repositories } from '../db/index.ts';
+import { errors } from '../domain/index.ts';
 
 /** Who is calling, as the routes see it. */
 export interface ApiCaller {

@@ -1,7 +1,7 @@
-import { type CreatePaymentRequestInput, createFieldIssues, errors } from '../domain/index.js';
-import { validationWith } from './error-handler.js';
-import { CreateBody } from './schemas.js';
-import { makeAjv } from './validator.js';
+import { type CreatePaymentRequestInput, createFieldIssues, errors } from '../domain/index.ts';
+import { validationWith } from './error-handler.ts';
+import { CreateBody } from './schemas.ts';
+import { makeAjv } from './validator.ts';
 
 const validate = makeAjv(false).compile(CreateBody);
 

@@ -7,7 +7,7 @@ import {
   PLAIN_TEXT_PATTERN,
   STORABLE_TEXT_PATTERN,
   UNSTORABLE_TEXT_MESSAGE,
-} from '../domain/index.js';
+} from '../domain/index.ts';
 
 /** What a 503 tells the client to wait before retrying. */
 export const RETRY_AFTER_SECONDS = 5;

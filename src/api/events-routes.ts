@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { errors } from '../domain/index.js';
-import { presentEvent } from '../events/index.js';
-import { authErrors, EventBody, EventsQuery, errorResponse, okResponse, ValidationErrorBody } from './schemas.js';
+import { errors } from '../domain/index.ts';
+import { presentEvent } from '../events/index.ts';
+import { authErrors, EventBody, EventsQuery, errorResponse, okResponse, ValidationErrorBody } from './schemas.ts';
 
 /** The event feed: every status change of the tenant's requests, in order, from one place. */
 export const eventsRoutes: FastifyPluginAsyncTypebox = async (app) => {

@@ -1,9 +1,9 @@
 import { hash, randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Repositories } from '../db/index.js';
-import { type AppError, errors } from '../domain/index.js';
-import type { ApiCaller } from './authenticator.js';
-import { sendError, toAppError } from './error-handler.js';
+import type { Repositories } from '../db/index.ts';
+import { type AppError, errors } from '../domain/index.ts';
+import type { ApiCaller } from './authenticator.ts';
+import { sendError, toAppError } from './error-handler.ts';
 
 export interface RouteResult {
   status: number;

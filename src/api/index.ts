@@ -1,16 +1,16 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
-import { eventsRoutes } from './events-routes.js';
-import { completeDocument } from './openapi-document.js';
-import { paymentRequestsRoutes } from './payment-requests-routes.js';
+import { eventsRoutes } from './events-routes.ts';
+import { completeDocument } from './openapi-document.ts';
+import { paymentRequestsRoutes } from './payment-requests-routes.ts';
 
-export { type ApiCaller, type Authenticator, authenticator } from './authenticator.js';
-export { checkCreateBody } from './create-body-check.js';
+export { type ApiCaller, type Authenticator, authenticator } from './authenticator.ts';
+export { checkCreateBody } from './create-body-check.ts';
 
-import './request-fields.js';
+import './request-fields.ts';
 
-export { answerClientError, MAX_HEADER_BYTES } from './client-errors.js';
+export { answerClientError, MAX_HEADER_BYTES } from './client-errors.ts';
 export {
   frameworkErrors,
   installErrorHandling,
@@ -18,11 +18,11 @@ export {
   RETRY_AFTER_SECONDS,
   sendError,
   toAppError,
-} from './error-handler.js';
-export { installHeaderGuard } from './header-guard.js';
-export { decodeUtf8, MAX_JSON_DEPTH, parseJsonBody } from './json-body.js';
-export { originForm } from './request-target.js';
-export { validatorCompiler } from './validator.js';
+} from './error-handler.ts';
+export { installHeaderGuard } from './header-guard.ts';
+export { decodeUtf8, MAX_JSON_DEPTH, parseJsonBody } from './json-body.ts';
+export { originForm } from './request-target.ts';
+export { validatorCompiler } from './validator.ts';
 
 /** The integrator API under /api: the OpenAPI document, its reference page and the routes. */
 export async function apiPlugin(app: FastifyInstance): Promise<void> {

@@ -1,5 +1,5 @@
 import sjson from 'secure-json-parse';
-import { errors } from '../domain/index.js';
+import { errors } from '../domain/index.ts';
 
 /**
  * The deepest nesting of objects and arrays a JSON body may have. Real payloads (the create

@@ -1,4 +1,4 @@
-import { errors, isTimestampInRange, isUuid } from '../domain/index.js';
+import { errors, isTimestampInRange, isUuid } from '../domain/index.ts';
 
 /** Opaque keyset cursor: the (created_at, id) of the last row of the page. */
 export function encodeCursor(createdAt: Date, id: string): string {

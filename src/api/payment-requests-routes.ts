@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
-import type { Actor } from '../domain/index.js';
+import type { Actor } from '../domain/index.ts';
 import {
   createFieldIssues,
   errors,
@@ -13,12 +13,12 @@ import {
   type RequestType,
   type Status,
   TIMESTAMP_RANGE_MESSAGE,
-} from '../domain/index.js';
-import type { ApiCaller } from './authenticator.js';
-import { validationWith } from './error-handler.js';
-import { withIdempotency, withKeyInStatement } from './idempotency.js';
-import { decodeCursor, encodeCursor } from './list-cursor.js';
-import { paymentLink, presentDetail, presentStatus } from './presenters.js';
+} from '../domain/index.ts';
+import type { ApiCaller } from './authenticator.ts';
+import { validationWith } from './error-handler.ts';
+import { withIdempotency, withKeyInStatement } from './idempotency.ts';
+import { decodeCursor, encodeCursor } from './list-cursor.ts';
+import { paymentLink, presentDetail, presentStatus } from './presenters.ts';
 import {
   ActionResponse,
   authErrors,
@@ -39,7 +39,7 @@ import {
   StatusesQuery,
   UuidParams,
   ValidationErrorBody,
-} from './schemas.js';
+} from './schemas.ts';
 
 export const MAX_REFS = 500;
 /** What the JSON body reader refuses before any schema sees the body (api/json-body.ts). */

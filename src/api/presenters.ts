@@ -1,6 +1,6 @@
-import type { StatusRow } from '../db/index.js';
-import { fromMinorUnits, orderCycle } from '../domain/index.js';
-import { presentRequestDetail } from '../events/index.js';
+import type { StatusRow } from '../db/index.ts';
+import { fromMinorUnits, orderCycle } from '../domain/index.ts';
+import { presentRequestDetail } from '../events/index.ts';
 
 export function paymentLink(id: string): string {
   return `/payment/${id}/`;

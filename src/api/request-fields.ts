@@ -1,4 +1,4 @@
-import type { ApiCaller } from './authenticator.js';
+import type { ApiCaller } from './authenticator.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,7 +1,7 @@
 import { type Static, type TSchema, Type } from 'typebox';
-import { CURRENCIES, errors, LANGUAGES, PLAIN_TEXT_PATTERN, STORABLE_TEXT_PATTERN } from '../domain/index.js';
-import { REQUEST_DETAIL_PROPERTIES } from '../events/index.js';
-import { OrderCycle, RequestTypeEnum, StatusEnum, Timestamp, Uuid } from '../schemas/index.js';
+import { CURRENCIES, errors, LANGUAGES, PLAIN_TEXT_PATTERN, STORABLE_TEXT_PATTERN } from '../domain/index.ts';
+import { REQUEST_DETAIL_PROPERTIES } from '../events/index.ts';
+import { OrderCycle, RequestTypeEnum, StatusEnum, Timestamp, Uuid } from '../schemas/index.ts';
 
 /**
  * One schema per route and status code: it validates the request, types the handler,

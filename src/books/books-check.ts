@@ -1,7 +1,7 @@
-import type { BooksCheckDetail, OrderFacts, Repositories } from '../db/index.js';
-import { BOOKS_PROBLEM_WORDS, type BooksTransaction, type BooksVerdictKind, compareBooks } from '../domain/index.js';
-import type { ProviderRegistry } from '../providers/index.js';
-import { orderViewOf } from './order-account.js';
+import type { BooksCheckDetail, OrderFacts, Repositories } from '../db/index.ts';
+import { BOOKS_PROBLEM_WORDS, type BooksTransaction, type BooksVerdictKind, compareBooks } from '../domain/index.ts';
+import type { ProviderRegistry } from '../providers/index.ts';
+import { orderViewOf } from './order-account.ts';
 
 export interface BooksCheckDeps {
   repos: Repositories;

@@ -12,5 +12,5 @@ export {
   defaultSince,
   describeProblem,
   presentProblem,
-} from './books-check.js';
-export { type OrderOwner, orderViewOf } from './order-account.js';
+} from './books-check.ts';
+export { type OrderOwner, orderViewOf } from './order-account.ts';

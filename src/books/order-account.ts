@@ -3,7 +3,7 @@ import {
   orderAcrossAccounts,
   type ProviderOrder,
   type ProviderRegistry,
-} from '../providers/index.js';
+} from '../providers/index.ts';
 
 /** What the books check knows of an order when it picks whom to ask. */
 export interface OrderOwner {

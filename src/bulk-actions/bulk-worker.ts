@@ -1,7 +1,7 @@
-import { auditRepository, type BulkJobRow, bulkJobsRepository, type Database, type Repositories } from '../db/index.js';
-import { AppError } from '../domain/index.js';
-import type { PaymentRequestCommands, TenantContext } from '../payment-requests/index.js';
-import { type JobKind, runDueJobs } from '../queue/index.js';
+import { auditRepository, type BulkJobRow, bulkJobsRepository, type Database, type Repositories } from '../db/index.ts';
+import { AppError } from '../domain/index.ts';
+import type { PaymentRequestCommands, TenantContext } from '../payment-requests/index.ts';
+import { type JobKind, runDueJobs } from '../queue/index.ts';
 
 /** What the worker needs: the repositories and the one command facade (no page writes a status). */
 export interface BulkContext {

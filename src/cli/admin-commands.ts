@@ -6,12 +6,12 @@ import {
   MIN_PASSWORD_LENGTH,
   passwordFromStdin,
   scryptParams,
-} from '../admin-users/index.js';
-import { TENANT_ROLES } from '../db/index.js';
-import { AppError } from '../domain/index.js';
-import { CliError } from './cli-error.js';
-import type { CommandSpec } from './command-context.js';
-import * as check from './input-checks.js';
+} from '../admin-users/index.ts';
+import { TENANT_ROLES } from '../db/index.ts';
+import { AppError } from '../domain/index.ts';
+import { CliError } from './cli-error.ts';
+import type { CommandSpec } from './command-context.ts';
+import * as check from './input-checks.ts';
 
 type Roles = readonly { tenantId: string; role: string }[];
 

@@ -1,9 +1,9 @@
-import { BooksCheckBusy, checkBooks, defaultSince, describeProblem, presentProblem } from '../books/index.js';
-import { SettleRefused } from '../payment-requests/index.js';
-import { CliError } from './cli-error.js';
-import type { CommandSpec } from './command-context.js';
-import * as check from './input-checks.js';
-import { serviceContext } from './jobs.js';
+import { BooksCheckBusy, checkBooks, defaultSince, describeProblem, presentProblem } from '../books/index.ts';
+import { SettleRefused } from '../payment-requests/index.ts';
+import { CliError } from './cli-error.ts';
+import type { CommandSpec } from './command-context.ts';
+import * as check from './input-checks.ts';
+import { serviceContext } from './jobs.ts';
 
 export const booksCheck: CommandSpec = {
   name: 'books check',

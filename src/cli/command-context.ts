@@ -1,7 +1,7 @@
-import type { Config } from '../config/index.js';
-import type { AppContext } from '../context.js';
-import type { Database, Repositories } from '../db/index.js';
-import type { CommandResult } from '../instance/index.js';
+import type { Config } from '../config/index.ts';
+import type { AppContext } from '../context.ts';
+import type { Database, Repositories } from '../db/index.ts';
+import type { CommandResult } from '../instance/index.ts';
 
 /** What a command runs against: the CLI's own connection, or the running service's. */
 export interface CommandContext {

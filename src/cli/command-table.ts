@@ -7,24 +7,24 @@ import {
   adminListUsers,
   adminResetTwoFactor,
   adminSetPassword,
-} from './admin-commands.js';
-import { booksCheck, booksSettle } from './books-commands.js';
-import type { CommandSpec } from './command-context.js';
-import { exportCommand } from './export-commands.js';
-import { jobRunCommand } from './job-commands.js';
-import { keyCreate, keyDisable, keyEnable, keyList, keyRevoke } from './key-commands.js';
-import { migrateCommand } from './migrate-command.js';
-import { tenantSetProvider } from './provider-commands.js';
-import { scheduleList, scheduleRuns, scheduleSet } from './schedule-commands.js';
-import { secretsReseal } from './secrets-commands.js';
-import { tenantCreate, tenantList, tenantSetLogo, tenantShow, tenantUpdate } from './tenant-commands.js';
+} from './admin-commands.ts';
+import { booksCheck, booksSettle } from './books-commands.ts';
+import type { CommandSpec } from './command-context.ts';
+import { exportCommand } from './export-commands.ts';
+import { jobRunCommand } from './job-commands.ts';
+import { keyCreate, keyDisable, keyEnable, keyList, keyRevoke } from './key-commands.ts';
+import { migrateCommand } from './migrate-command.ts';
+import { tenantSetProvider } from './provider-commands.ts';
+import { scheduleList, scheduleRuns, scheduleSet } from './schedule-commands.ts';
+import { secretsReseal } from './secrets-commands.ts';
+import { tenantCreate, tenantList, tenantSetLogo, tenantShow, tenantUpdate } from './tenant-commands.ts';
 import {
   webhookCreate,
   webhookDelete,
   webhookList,
   webhookRedeliver,
   webhookRotateSecret,
-} from './webhook-commands.js';
+} from './webhook-commands.ts';
 
 /** Runs in its own process only: the service is not a command one sends to the service. */
 export const serveCommand: CommandSpec = {

@@ -1,6 +1,6 @@
-import type { ControlCommands } from '../server.js';
-import type { CommandContext } from './command-context.js';
-import { runCommand } from './run-command.js';
+import type { ControlCommands } from '../server.ts';
+import type { CommandContext } from './command-context.ts';
+import { runCommand } from './run-command.ts';
 
 /**
  * How `payreq serve` runs the CLI commands that reach it through the control channel: the

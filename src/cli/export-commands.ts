@@ -1,8 +1,8 @@
-import { dayAfter, midnightIn } from '../domain/index.js';
-import { EXPORT_FORMATS, EXPORT_KINDS, type ExportFormat, type ExportKind, exportChunks } from '../exports/index.js';
-import { CliError } from './cli-error.js';
-import type { CommandSpec } from './command-context.js';
-import * as check from './input-checks.js';
+import { dayAfter, midnightIn } from '../domain/index.ts';
+import { EXPORT_FORMATS, EXPORT_KINDS, type ExportFormat, type ExportKind, exportChunks } from '../exports/index.ts';
+import { CliError } from './cli-error.ts';
+import type { CommandSpec } from './command-context.ts';
+import * as check from './input-checks.ts';
 
 function oneOf<T extends string>(option: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
   if (value === undefined) return fallback;

@@ -1,5 +1,5 @@
-import { isUuid } from '../domain/index.js';
-import { CliError } from './cli-error.js';
+import { isUuid } from '../domain/index.ts';
+import { CliError } from './cli-error.ts';
 
 /**
  * Checks of command-line values, each with the message the user sees. They run before any

@@ -1,7 +1,7 @@
-import { CliError } from './cli-error.js';
-import type { CommandSpec } from './command-context.js';
-import * as check from './input-checks.js';
-import { type CliJob, JOBS } from './jobs.js';
+import { CliError } from './cli-error.ts';
+import type { CommandSpec } from './command-context.ts';
+import * as check from './input-checks.ts';
+import { type CliJob, JOBS } from './jobs.ts';
 
 function known(jobs: readonly CliJob[]): string {
   return jobs.length === 0 ? 'no job is available yet' : `known jobs: ${jobs.map((j) => j.name).join(', ')}`;

@@ -8,15 +8,15 @@ import {
   SCHEDULED_JOBS,
   sendDailyDigests,
   sendPaymentReminders,
-} from '../jobs/index.js';
-import type { CommandContext, Outcome } from './command-context.js';
+} from '../jobs/index.ts';
+import type { CommandContext, Outcome } from './command-context.ts';
 
 /**
  * The service's context (providers, mail, metrics) for a job run by a command. Imported when a
  * job runs, not when any command starts: other commands need none of it.
  */
 export async function serviceContext(ctx: CommandContext) {
-  const { buildContext } = await import('../context.js');
+  const { buildContext } = await import('../context.ts');
   return buildContext({ config: ctx.config, db: ctx.db });
 }
 

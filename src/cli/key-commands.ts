@@ -1,9 +1,9 @@
-import { apiKeys } from '../api-keys/index.js';
-import type { ApiKeySummary, Repositories } from '../db/index.js';
-import { AppError } from '../domain/index.js';
-import { CliError } from './cli-error.js';
-import type { CommandContext, CommandSpec } from './command-context.js';
-import * as check from './input-checks.js';
+import { apiKeys } from '../api-keys/index.ts';
+import type { ApiKeySummary, Repositories } from '../db/index.ts';
+import { AppError } from '../domain/index.ts';
+import { CliError } from './cli-error.ts';
+import type { CommandContext, CommandSpec } from './command-context.ts';
+import * as check from './input-checks.ts';
 
 const PREFIX = /^[A-Za-z0-9]{8}$/;
 

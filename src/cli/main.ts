@@ -1,9 +1,9 @@
 // `payreq`: the process entry behind bin/payreq.js. Everything it does is in ./index.ts and
 // ../server.ts; this file only wires argv, configuration and exit status.
-import { loadConfig, loadDotEnv } from '../config/index.js';
-import { controlCommands } from './control-commands.js';
-import { errorLine, parseCommandLine, runCli } from './index.js';
-import { readInputFile } from './read-input-file.js';
+import { loadConfig, loadDotEnv } from '../config/index.ts';
+import { controlCommands } from './control-commands.ts';
+import { errorLine, parseCommandLine, runCli } from './index.ts';
+import { readInputFile } from './read-input-file.ts';
 
 const MAX_STDIN_BYTES = 64 * 1024;
 
@@ -36,7 +36,7 @@ async function main(argv: readonly string[]): Promise<number> {
   if (parsed.spec.needs === 'service') {
     // Loaded only here: the HTTP service's modules (Fastify, mail, Redis...) cost a short
     // command about a second of start-up for nothing.
-    const { serve } = await import('../server.js');
+    const { serve } = await import('../server.ts');
     await serve(config, controlCommands);
     return 0;
   }

@@ -1,5 +1,5 @@
-import { migrate } from '../db/index.js';
-import type { CommandSpec } from './command-context.js';
+import { migrate } from '../db/index.ts';
+import type { CommandSpec } from './command-context.ts';
 
 export const migrateCommand: CommandSpec = {
   name: 'migrate',

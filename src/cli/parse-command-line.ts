@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
-import { CliError } from './cli-error.js';
-import type { CommandArgs, CommandSpec } from './command-context.js';
-import { COMMANDS } from './command-table.js';
+import { CliError } from './cli-error.ts';
+import type { CommandArgs, CommandSpec } from './command-context.ts';
+import { COMMANDS } from './command-table.ts';
 
 export type ParsedCommand =
   | { kind: 'help'; text: string }

@@ -5,12 +5,12 @@ import {
   presentProviderAccount,
   setLyraAccount,
   setSandboxAccount,
-} from '../provider-accounts/index.js';
-import type { SecretKeyRing } from '../secrets/index.js';
-import { resolveSecretKeys } from '../secrets/index.js';
-import { CliError } from './cli-error.js';
-import type { CommandContext, CommandSpec } from './command-context.js';
-import { existingTenant } from './key-commands.js';
+} from '../provider-accounts/index.ts';
+import type { SecretKeyRing } from '../secrets/index.ts';
+import { resolveSecretKeys } from '../secrets/index.ts';
+import { CliError } from './cli-error.ts';
+import type { CommandContext, CommandSpec } from './command-context.ts';
+import { existingTenant } from './key-commands.ts';
 
 /** Where each field of the account comes from on the command line. */
 const SOURCE: Record<LyraField, string> = {

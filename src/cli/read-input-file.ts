@@ -1,5 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
-import { CliError } from './cli-error.js';
+import { CliError } from './cli-error.ts';
 
 /**
  * The most a command reads from a named file. The file travels to a running service inside

@@ -1,11 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Config } from '../config/index.js';
-import { migrate, openDatabase, repositories } from '../db/index.js';
-import { DataDirBusyError, sendToService, socketPathFor, tryLock } from '../instance/index.js';
-import { CliError } from './cli-error.js';
-import type { CommandResult } from './command-context.js';
-import { executeCommand, failure, type ParsedInvocation } from './run-command.js';
+import type { Config } from '../config/index.ts';
+import { migrate, openDatabase, repositories } from '../db/index.ts';
+import { DataDirBusyError, sendToService, socketPathFor, tryLock } from '../instance/index.ts';
+import { CliError } from './cli-error.ts';
+import type { CommandResult } from './command-context.ts';
+import { executeCommand, failure, type ParsedInvocation } from './run-command.ts';
 
 /**
  * How long a command waits for one holder of a data directory that does not answer: a

@@ -1,6 +1,6 @@
-import { CliError, errorLine } from './cli-error.js';
-import type { CommandContext, CommandResult } from './command-context.js';
-import { type ParsedCommand, parseCommandLine } from './parse-command-line.js';
+import { CliError, errorLine } from './cli-error.ts';
+import type { CommandContext, CommandResult } from './command-context.ts';
+import { type ParsedCommand, parseCommandLine } from './parse-command-line.ts';
 
 export type ParsedInvocation = Extract<ParsedCommand, { kind: 'command' }>;
 

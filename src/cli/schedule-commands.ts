@@ -1,8 +1,8 @@
-import type { JobRunRow, ScheduleRow } from '../db/index.js';
-import { cronProblem, nextRunAfter } from '../jobs/index.js';
-import { CliError } from './cli-error.js';
-import type { CommandContext, CommandSpec } from './command-context.js';
-import * as check from './input-checks.js';
+import type { JobRunRow, ScheduleRow } from '../db/index.ts';
+import { cronProblem, nextRunAfter } from '../jobs/index.ts';
+import { CliError } from './cli-error.ts';
+import type { CommandContext, CommandSpec } from './command-context.ts';
+import * as check from './input-checks.ts';
 
 const iso = (d: Date | null) => (d === null ? null : new Date(d).toISOString());
 

@@ -1,6 +1,6 @@
-import { type ResealResult, resealAll, resolveSecretKeys } from '../secrets/index.js';
-import { CliError } from './cli-error.js';
-import type { CommandSpec } from './command-context.js';
+import { type ResealResult, resealAll, resolveSecretKeys } from '../secrets/index.ts';
+import { CliError } from './cli-error.ts';
+import type { CommandSpec } from './command-context.ts';
 
 const DEFAULT_BATCH = 500;
 const MAX_BATCH = 10_000;

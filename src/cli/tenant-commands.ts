@@ -1,6 +1,6 @@
-import type { Tenant } from '../db/index.js';
-import { AppError } from '../domain/index.js';
-import { describeProviderAccount, presentProviderAccount } from '../provider-accounts/index.js';
+import type { Tenant } from '../db/index.ts';
+import { AppError } from '../domain/index.ts';
+import { describeProviderAccount, presentProviderAccount } from '../provider-accounts/index.ts';
 import {
   MAX_LOGO_BYTES,
   presentTenant,
@@ -8,10 +8,10 @@ import {
   type SettingField,
   setTenantLogo,
   updateTenantSettings,
-} from '../tenants/index.js';
-import { CliError } from './cli-error.js';
-import type { CommandContext, CommandSpec, OptionSpec } from './command-context.js';
-import * as check from './input-checks.js';
+} from '../tenants/index.ts';
+import { CliError } from './cli-error.ts';
+import type { CommandContext, CommandSpec, OptionSpec } from './command-context.ts';
+import * as check from './input-checks.ts';
 
 const DEFAULT_TIMEZONE = 'Europe/Paris';
 

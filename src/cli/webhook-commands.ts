@@ -1,17 +1,17 @@
-import type { Repositories } from '../db/index.js';
-import { isUuid } from '../domain/index.js';
-import { withSecretKey } from '../instance/index.js';
-import { keyRing, type SecretKeyRing } from '../secrets/index.js';
+import type { Repositories } from '../db/index.ts';
+import { isUuid } from '../domain/index.ts';
+import { withSecretKey } from '../instance/index.ts';
+import { keyRing, type SecretKeyRing } from '../secrets/index.ts';
 import {
   createEndpoint,
   EVENT_TYPES,
   presentEndpoint,
   rotateEndpointSecret,
   WebhookInputError,
-} from '../webhooks/index.js';
-import { CliError } from './cli-error.js';
-import type { CommandContext, CommandSpec } from './command-context.js';
-import * as check from './input-checks.js';
+} from '../webhooks/index.ts';
+import { CliError } from './cli-error.ts';
+import type { CommandContext, CommandSpec } from './command-context.ts';
+import * as check from './input-checks.ts';
 
 async function existingTenant(repos: Repositories, value: string | undefined) {
   const id = check.tenantId(value);

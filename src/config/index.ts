@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
-import { type DatabaseLocation, parseDatabaseUrl } from '../db/open-database.js';
-import { longestProviderCallMs } from '../providers/call-limits.js';
-import { checkKeyId, KeyRingError, keyRing, LEGACY_KEY_ID, type NamedKey, parseOldKeys } from '../secrets/index.js';
-import { estimatedBits, MIN_SECRET_KEY_BITS } from './secret-key-strength.js';
-import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
+import { type DatabaseLocation, parseDatabaseUrl } from '../db/open-database.ts';
+import { longestProviderCallMs } from '../providers/call-limits.ts';
+import { checkKeyId, KeyRingError, keyRing, LEGACY_KEY_ID, type NamedKey, parseOldKeys } from '../secrets/index.ts';
+import { estimatedBits, MIN_SECRET_KEY_BITS } from './secret-key-strength.ts';
+import { parseTrustProxy, type TrustProxy } from './trust-proxy.ts';
 
 export type { TrustProxy };
 

@@ -1,16 +1,16 @@
 import formbody from '@fastify/formbody';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { toAppError } from '../api/index.js';
-import type { AppError } from '../domain/index.js';
-import { STATIC_SECURITY_HEADERS } from '../guest/index.js';
-import { accountRoutes, TWO_FACTOR_PATHS } from './account/index.js';
-import { adminRoutes } from './admin/index.js';
-import { booksRoutes } from './books/index.js';
-import { bulkRoutes } from './bulk/index.js';
-import { newRequestRoutes } from './new-request/index.js';
-import { requestsRoutes } from './requests/index.js';
-import { configRoutes } from './settings/index.js';
-import type { ControlMessages } from './shell/index.js';
+import { toAppError } from '../api/index.ts';
+import type { AppError } from '../domain/index.ts';
+import { STATIC_SECURITY_HEADERS } from '../guest/index.ts';
+import { accountRoutes, TWO_FACTOR_PATHS } from './account/index.ts';
+import { adminRoutes } from './admin/index.ts';
+import { booksRoutes } from './books/index.ts';
+import { bulkRoutes } from './bulk/index.ts';
+import { newRequestRoutes } from './new-request/index.ts';
+import { requestsRoutes } from './requests/index.ts';
+import { configRoutes } from './settings/index.ts';
+import type { ControlMessages } from './shell/index.ts';
 import {
   allows,
   CONTROL_CSS,
@@ -28,14 +28,14 @@ import {
   registerSessions,
   routeKey,
   sessionAlive,
-} from './shell/index.js';
-import { currentTenant, mustEnrol, signInCodeRoutes, signInRoutes } from './sign-in/index.js';
-import { invitationRoutes, refuseForRole, teamRoutes, tenantSwitchRoutes } from './team/index.js';
-import { todayRoutes } from './today/index.js';
-import { webhookRoutes } from './webhooks/index.js';
+} from './shell/index.ts';
+import { currentTenant, mustEnrol, signInCodeRoutes, signInRoutes } from './sign-in/index.ts';
+import { invitationRoutes, refuseForRole, teamRoutes, tenantSwitchRoutes } from './team/index.ts';
+import { todayRoutes } from './today/index.ts';
+import { webhookRoutes } from './webhooks/index.ts';
 
-export { SIGN_IN_LIMITS } from '../admin-users/index.js';
-export { ABSOLUTE_MS, CSRF_COOKIE, IDLE_MS, SESSION_COOKIE } from './shell/index.js';
+export { SIGN_IN_LIMITS } from '../admin-users/index.ts';
+export { ABSOLUTE_MS, CSRF_COOKIE, IDLE_MS, SESSION_COOKIE } from './shell/index.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

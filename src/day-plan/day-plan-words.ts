@@ -1,4 +1,4 @@
-import type { Language, Status } from '../domain/index.js';
+import type { Language, Status } from '../domain/index.ts';
 
 /**
  * The words of the hotel's day, shared by the back office's Today page and the daily digest

@@ -1,5 +1,5 @@
-import type { BooksIncidentRow, DayPlanRow, DayTotals, InDoubtOperationRow, Repositories } from '../db/index.js';
-import { addDays, lapsesBeforeDecision, localDate } from '../domain/index.js';
+import type { BooksIncidentRow, DayPlanRow, DayTotals, InDoubtOperationRow, Repositories } from '../db/index.ts';
+import { addDays, lapsesBeforeDecision, localDate } from '../domain/index.ts';
 
 /** Rows a list shows at most: the page and the e-mail say when there are more. */
 export const LIST_LIMIT = 100;

@@ -7,5 +7,5 @@ export {
   digestPayload,
   LAPSE_WINDOW_MS,
   LIST_LIMIT,
-} from './day-plan.js';
-export { DAY_PLAN_WORDS, type DayPlanWords, isGuaranteed } from './day-plan-words.js';
+} from './day-plan.ts';
+export { DAY_PLAN_WORDS, type DayPlanWords, isGuaranteed } from './day-plan-words.ts';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Queryable } from './database.js';
+import type { Queryable } from './database.ts';
 
 /** What a session's row is known by: the SHA-256 of its id (the id itself is never stored). */
 export const sessionIdHash = (sessionId: string) => createHash('sha256').update(sessionId).digest('base64url');

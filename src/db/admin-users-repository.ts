@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Queryable } from './database.js';
+import type { Queryable } from './database.ts';
 
 export interface AdminUserRow {
   id: string;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Queryable } from './database.js';
+import type { Queryable } from './database.ts';
 
 export type ApiKeyStatus = 'active' | 'disabled' | 'revoked';
 

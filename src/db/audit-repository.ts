@@ -1,4 +1,4 @@
-import type { Queryable } from './database.js';
+import type { Queryable } from './database.ts';
 
 export type AuditOutcome = 'ok' | 'refused' | 'failed' | 'in_doubt';
 

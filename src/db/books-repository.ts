@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { BooksProblem, BooksVerdictKind, Status } from '../domain/index.js';
-import type { Database, Queryable } from './database.js';
+import type { BooksProblem, BooksVerdictKind, Status } from '../domain/index.ts';
+import type { Database, Queryable } from './database.ts';
 
 /** A books check run this process holds (0027_books_check.sql). */
 export interface HeldBooksRun {

@@ -1,4 +1,4 @@
-import type { Queryable } from './database.js';
+import type { Queryable } from './database.ts';
 
 export type BulkAction = 'capture' | 'release' | 'refund';
 export type BulkState = 'queued' | 'running' | 'done' | 'refused' | 'in_doubt' | 'failed';

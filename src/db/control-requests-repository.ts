@@ -1,7 +1,7 @@
-import type { RequestType, Source, Status } from '../domain/index.js';
-import { PG, pgCode, type Queryable } from './database.js';
-import type { PaymentRequestRow, RequestSummaryFields } from './payment-requests-repository.js';
-import { type WhereBuilder, whereBuilder } from './where-builder.js';
+import type { RequestType, Source, Status } from '../domain/index.ts';
+import { PG, pgCode, type Queryable } from './database.ts';
+import type { PaymentRequestRow, RequestSummaryFields } from './payment-requests-repository.ts';
+import { type WhereBuilder, whereBuilder } from './where-builder.ts';
 
 /** The back office's reads of payment requests: across tenants for a superuser, with search. */
 export interface ControlListFilter {

@@ -1,5 +1,5 @@
-import type { Currency, Language, RequestType, Status } from '../domain/index.js';
-import type { Queryable } from './database.js';
+import type { Currency, Language, RequestType, Status } from '../domain/index.ts';
+import type { Queryable } from './database.ts';
 
 /** The statuses of a link still to be paid: the only ones a reminder is sent for. */
 export const UNPAID_STATUSES: readonly Status[] = ['NOT_INITIATED', 'PENDING', 'ERROR'];

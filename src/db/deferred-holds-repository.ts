@@ -1,5 +1,5 @@
-import type { Currency, Status } from '../domain/index.js';
-import type { Queryable } from './database.js';
+import type { Currency, Status } from '../domain/index.ts';
+import type { Queryable } from './database.ts';
 
 export interface DueImprint {
   id: string;

@@ -1,5 +1,5 @@
-import type { CardNetwork, Currency, Language, RequestType } from '../domain/index.js';
-import type { Queryable } from './database.js';
+import type { CardNetwork, Currency, Language, RequestType } from '../domain/index.ts';
+import type { Queryable } from './database.ts';
 
 export type OutboxKind =
   | 'payment_link'

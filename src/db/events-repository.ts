@@ -1,6 +1,6 @@
-import type { Database } from './database.js';
-import { DETAIL_COLUMNS, type PaymentRequestRow } from './payment-requests-repository.js';
-import { whereBuilder } from './where-builder.js';
+import type { Database } from './database.ts';
+import { DETAIL_COLUMNS, type PaymentRequestRow } from './payment-requests-repository.ts';
+import { whereBuilder } from './where-builder.ts';
 
 /** One event of the feed: the status change of a request, with the request as it was then. */
 export interface EventRow {

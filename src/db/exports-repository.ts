@@ -1,7 +1,7 @@
-import type { Currency, RequestType, Status } from '../domain/index.js';
-import { type ControlListFilter, requestConditions, type SearchMatch } from './control-requests-repository.js';
-import type { Queryable } from './database.js';
-import { whereBuilder } from './where-builder.js';
+import type { Currency, RequestType, Status } from '../domain/index.ts';
+import { type ControlListFilter, requestConditions, type SearchMatch } from './control-requests-repository.ts';
+import type { Queryable } from './database.ts';
+import { whereBuilder } from './where-builder.ts';
 
 /**
  * Where the last page of an export ended: the next one starts strictly after it. `at` is the

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { eventTypeFunctionSql, requestDetailFunctionSql } from '../events/index.js';
+import { eventTypeFunctionSql, requestDetailFunctionSql } from '../events/index.ts';
 
 /**
  * SQL made from code, which a migration names instead of pasting it: a line

@@ -1,5 +1,5 @@
-import type { Currency } from '../domain/index.js';
-import type { Queryable } from './database.js';
+import type { Currency } from '../domain/index.ts';
+import type { Queryable } from './database.ts';
 
 /** A refused hold just recorded: the request, and the hold's ledger row (the cause of its e-mails). */
 export interface RefusedHold {

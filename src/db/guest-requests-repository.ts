@@ -1,6 +1,6 @@
-import type { CardNetwork, Language } from '../domain/index.js';
-import type { Queryable } from './database.js';
-import type { RequestSummaryFields } from './payment-requests-repository.js';
+import type { CardNetwork, Language } from '../domain/index.ts';
+import type { Queryable } from './database.ts';
+import type { RequestSummaryFields } from './payment-requests-repository.ts';
 
 /** A request as the guest's pages read it, with its hotel's settings and provider account. */
 export interface GuestRequestRow extends RequestSummaryFields {

@@ -1,37 +1,37 @@
-import { adminSessionsRepository } from './admin-sessions-repository.js';
-import { adminUsersRepository } from './admin-users-repository.js';
-import { apiKeysRepository } from './api-keys-repository.js';
-import { auditRepository } from './audit-repository.js';
-import { booksRepository } from './books-repository.js';
-import { bulkJobsRepository } from './bulk-jobs-repository.js';
-import { controlRequestsRepository } from './control-requests-repository.js';
-import type { Database } from './database.js';
-import { dayPlanRepository } from './day-plan-repository.js';
-import { deferredHoldsRepository } from './deferred-holds-repository.js';
-import { eventsRepository } from './events-repository.js';
-import { expiryRepository } from './expiry-repository.js';
-import { exportsRepository } from './exports-repository.js';
-import { guaranteesRepository } from './guarantees-repository.js';
-import { idempotencyRepository } from './idempotency-repository.js';
-import { moneyLedgerRepository } from './money-ledger-repository.js';
-import { paymentRequestsRepository } from './payment-requests-repository.js';
-import { providerAccountsRepository } from './provider-accounts-repository.js';
-import { reconcileCheckRepository } from './reconcile-check-repository.js';
-import { schedulesRepository } from './schedules-repository.js';
-import { sealedValuesRepository } from './sealed-values-repository.js';
-import { settingsRepository } from './settings-repository.js';
-import { signInThrottleRepository } from './sign-in-throttle-repository.js';
-import { statisticsRepository } from './statistics-repository.js';
-import { teamInvitationsRepository } from './team-invitations-repository.js';
-import { tenantsRepository } from './tenants-repository.js';
-import { twoFactorRepository } from './two-factor-repository.js';
-import { webhooksRepository } from './webhooks-repository.js';
+import { adminSessionsRepository } from './admin-sessions-repository.ts';
+import { adminUsersRepository } from './admin-users-repository.ts';
+import { apiKeysRepository } from './api-keys-repository.ts';
+import { auditRepository } from './audit-repository.ts';
+import { booksRepository } from './books-repository.ts';
+import { bulkJobsRepository } from './bulk-jobs-repository.ts';
+import { controlRequestsRepository } from './control-requests-repository.ts';
+import type { Database } from './database.ts';
+import { dayPlanRepository } from './day-plan-repository.ts';
+import { deferredHoldsRepository } from './deferred-holds-repository.ts';
+import { eventsRepository } from './events-repository.ts';
+import { expiryRepository } from './expiry-repository.ts';
+import { exportsRepository } from './exports-repository.ts';
+import { guaranteesRepository } from './guarantees-repository.ts';
+import { idempotencyRepository } from './idempotency-repository.ts';
+import { moneyLedgerRepository } from './money-ledger-repository.ts';
+import { paymentRequestsRepository } from './payment-requests-repository.ts';
+import { providerAccountsRepository } from './provider-accounts-repository.ts';
+import { reconcileCheckRepository } from './reconcile-check-repository.ts';
+import { schedulesRepository } from './schedules-repository.ts';
+import { sealedValuesRepository } from './sealed-values-repository.ts';
+import { settingsRepository } from './settings-repository.ts';
+import { signInThrottleRepository } from './sign-in-throttle-repository.ts';
+import { statisticsRepository } from './statistics-repository.ts';
+import { teamInvitationsRepository } from './team-invitations-repository.ts';
+import { tenantsRepository } from './tenants-repository.ts';
+import { twoFactorRepository } from './two-factor-repository.ts';
+import { webhooksRepository } from './webhooks-repository.ts';
 
 export {
   type AdminSessionsRepository,
   sessionIdHash,
   type UserSessionRow,
-} from './admin-sessions-repository.js';
+} from './admin-sessions-repository.ts';
 export {
   type AdminUserRow,
   type AdminUsersRepository,
@@ -40,16 +40,16 @@ export {
   type SessionUserRow,
   TENANT_ROLES,
   type TenantRole,
-} from './admin-users-repository.js';
-export type { ApiKeyAuthRow, ApiKeyStatus, ApiKeySummary } from './api-keys-repository.js';
+} from './admin-users-repository.ts';
+export type { ApiKeyAuthRow, ApiKeyStatus, ApiKeySummary } from './api-keys-repository.ts';
 export type {
   AuditEntry,
   AuditFilter,
   AuditOutcome,
   AuditRepository,
   AuditRow,
-} from './audit-repository.js';
-export { auditRepository } from './audit-repository.js';
+} from './audit-repository.ts';
+export { auditRepository } from './audit-repository.ts';
 export {
   type BooksCheckDetail,
   type BooksIncidentRow,
@@ -60,14 +60,14 @@ export {
   type InDoubtOperationRow,
   type MisplacedMoneyRow,
   type OrderFacts,
-} from './books-repository.js';
+} from './books-repository.ts';
 export {
   type BulkAction,
   type BulkJobRow,
   type BulkJobsRepository,
   type BulkState,
   bulkJobsRepository,
-} from './bulk-jobs-repository.js';
+} from './bulk-jobs-repository.ts';
 export type {
   ControlDetailRow,
   ControlListFilter,
@@ -77,9 +77,9 @@ export type {
   HistoryRow,
   LedgerRow,
   SearchMatch,
-} from './control-requests-repository.js';
-export type { Database, Queryable, QueryOptions, QueryResult } from './database.js';
-export { PG, pgCode } from './database.js';
+} from './control-requests-repository.ts';
+export type { Database, Queryable, QueryOptions, QueryResult } from './database.ts';
+export { PG, pgCode } from './database.ts';
 export {
   type DayPlanRepository,
   type DayPlanRow,
@@ -87,25 +87,25 @@ export {
   type DigestTenantRow,
   type ReminderHistoryRow,
   UNPAID_STATUSES,
-} from './day-plan-repository.js';
-export type { DeferredHoldsRepository, DueImprint } from './deferred-holds-repository.js';
+} from './day-plan-repository.ts';
+export type { DeferredHoldsRepository, DueImprint } from './deferred-holds-repository.ts';
 export {
   type EmailSubjectRow,
   emailOutboxRepository,
   type OutboxEmail,
   type OutboxKind,
   type TenantMailRow,
-} from './email-outbox-repository.js';
-export type { ChangedFilter, EventRow, EventsRepository } from './events-repository.js';
-export type { Deadline, ExpiryBatch, ExpiryRepository } from './expiry-repository.js';
+} from './email-outbox-repository.ts';
+export type { ChangedFilter, EventRow, EventsRepository } from './events-repository.ts';
+export type { Deadline, ExpiryBatch, ExpiryRepository } from './expiry-repository.ts';
 export type {
   CurrencyTotals,
   ExportCursor,
   ExportsRepository,
   LedgerExportRow,
   RequestExportRow,
-} from './exports-repository.js';
-export { expandGenerated, generatedHash, namedGenerators } from './generated-sql.js';
+} from './exports-repository.ts';
+export { expandGenerated, generatedHash, namedGenerators } from './generated-sql.ts';
 export {
   type FailedGuaranteeRow,
   failedGuarantees,
@@ -113,9 +113,9 @@ export {
   guaranteesRepository,
   queueGuaranteeMails,
   type RefusedHold,
-} from './guarantees-repository.js';
-export { type GuestRequestRow, guestRequestsRepository } from './guest-requests-repository.js';
-export { migrate, pendingMigrations } from './migrate.js';
+} from './guarantees-repository.ts';
+export { type GuestRequestRow, guestRequestsRepository } from './guest-requests-repository.ts';
+export { migrate, pendingMigrations } from './migrate.ts';
 export type {
   LedgerEntry,
   LedgerKind,
@@ -124,8 +124,8 @@ export type {
   MoneyLedgerRepository,
   NewLedgerEntry,
   RequestedRow,
-} from './money-ledger-repository.js';
-export { type DatabaseLocation, openDatabase, parseDatabaseUrl } from './open-database.js';
+} from './money-ledger-repository.ts';
+export { type DatabaseLocation, openDatabase, parseDatabaseUrl } from './open-database.ts';
 export {
   type ClaimedRow,
   CREATE_SQL,
@@ -138,13 +138,13 @@ export {
   type PaymentRequestsRepository,
   type RequestSummaryFields,
   type StatusRow,
-} from './payment-requests-repository.js';
-export { pgliteDatabase, startPglite } from './pglite-database.js';
+} from './payment-requests-repository.ts';
+export { pgliteDatabase, startPglite } from './pglite-database.ts';
 export type {
   ProviderAccountInput,
   ProviderAccountRow,
   ProviderAccountsRepository,
-} from './provider-accounts-repository.js';
+} from './provider-accounts-repository.ts';
 export {
   lockNotifiedRequest,
   markProviderEventApplied,
@@ -152,17 +152,17 @@ export {
   type ProviderEventOutcome,
   recordProviderEvent,
   tenantOfDeletedRequest,
-} from './provider-events-repository.js';
-export type { CheckWindow, HeldWindow, ReconcileCheckRepository } from './reconcile-check-repository.js';
-export type { ClaimedRun, JobRunRow, ScheduleRow, SchedulesRepository } from './schedules-repository.js';
+} from './provider-events-repository.ts';
+export type { CheckWindow, HeldWindow, ReconcileCheckRepository } from './reconcile-check-repository.ts';
+export type { ClaimedRun, JobRunRow, ScheduleRow, SchedulesRepository } from './schedules-repository.ts';
 export {
   SEALED_COLUMNS,
   type SealedKind,
   type SealedValue,
   type SealedValuesRepository,
-} from './sealed-values-repository.js';
-export { readServiceBacklogs, type ServiceBacklogs } from './service-backlogs-repository.js';
-export type { SignInThrottleRepository, ThrottleRow } from './sign-in-throttle-repository.js';
+} from './sealed-values-repository.ts';
+export { readServiceBacklogs, type ServiceBacklogs } from './service-backlogs-repository.ts';
+export type { SignInThrottleRepository, ThrottleRow } from './sign-in-throttle-repository.ts';
 export {
   type AppliedChange,
   applyStatusChanges,
@@ -172,9 +172,9 @@ export {
   recordIncident,
   releaseClaims,
   type StatusChange,
-} from './status-changes.js';
-export type { Tenant, TenantLogo } from './tenants-repository.js';
-export type { TwoFactorRepository, TwoFactorRow } from './two-factor-repository.js';
+} from './status-changes.ts';
+export type { Tenant, TenantLogo } from './tenants-repository.ts';
+export type { TwoFactorRepository, TwoFactorRow } from './two-factor-repository.ts';
 export type {
   AttemptRow,
   AttemptTiming,
@@ -184,8 +184,8 @@ export type {
   EndpointSummaryRow,
   WebhookEndpointRow,
   WebhooksRepository,
-} from './webhooks-repository.js';
-export { webhooksRepository } from './webhooks-repository.js';
+} from './webhooks-repository.ts';
+export { webhooksRepository } from './webhooks-repository.ts';
 export function repositories(db: Database) {
   return {
     tenants: tenantsRepository(db),
@@ -218,4 +218,4 @@ export function repositories(db: Database) {
   };
 }
 export type Repositories = ReturnType<typeof repositories>;
-export type { InvitationRow, TeamInvitationsRepository } from './team-invitations-repository.js';
+export type { InvitationRow, TeamInvitationsRepository } from './team-invitations-repository.ts';

@@ -1,8 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type { Database, Queryable } from './database.js';
-import { expandGenerated, namedGenerators } from './generated-sql.js';
-import { splitSqlStatements } from './sql-statements.js';
+import type { Database, Queryable } from './database.ts';
+import { expandGenerated, namedGenerators } from './generated-sql.ts';
+import { splitSqlStatements } from './sql-statements.ts';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
 // Any constant shared by every instance; it names the advisory lock that serialises migrations.

@@ -1,5 +1,5 @@
-import type { Actor } from '../domain/index.js';
-import type { Database, Queryable } from './database.js';
+import type { Actor } from '../domain/index.ts';
+import type { Database, Queryable } from './database.ts';
 
 export type LedgerKind = 'verification' | 'payment' | 'hold' | 'capture' | 'release' | 'refund' | 'void';
 /**

@@ -1,7 +1,7 @@
 import path from 'node:path';
-import type { Database } from './database.js';
-import { openPglite, type PgliteRole } from './pglite-database.js';
-import { openPostgres } from './postgres-database.js';
+import type { Database } from './database.ts';
+import { openPglite, type PgliteRole } from './pglite-database.ts';
+import { openPostgres } from './postgres-database.ts';
 
 export type DatabaseLocation =
   | { engine: 'postgres'; url: string }

@@ -9,10 +9,10 @@ import {
   referenceSequenceName,
   type Source,
   type Status,
-} from '../domain/index.js';
-import { type Database, PG, pgCode, type Queryable } from './database.js';
-import { KEY_TAKEOVER } from './idempotency-repository.js';
-import { whereBuilder } from './where-builder.js';
+} from '../domain/index.ts';
+import { type Database, PG, pgCode, type Queryable } from './database.ts';
+import { KEY_TAKEOVER } from './idempotency-repository.ts';
+import { whereBuilder } from './where-builder.ts';
 
 /** A row as the API needs it; money in minor units. */
 export interface PaymentRequestRow {

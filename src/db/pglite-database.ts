@@ -1,6 +1,6 @@
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 import pg from 'pg';
-import { assertChannel, type Database, type Queryable, type QueryOptions, type QueryResult } from './database.js';
+import { assertChannel, type Database, type Queryable, type QueryOptions, type QueryResult } from './database.ts';
 
 /** A value as PostgreSQL's text input reads it: what a driver sends in the text protocol. */
 function textOf(value: unknown): string | null {

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import { errors } from '../domain/index.js';
+import { errors } from '../domain/index.ts';
 import {
   assertChannel,
   type Database,
   isDatabaseUnreachable,
   type QueryOptions,
   type QueryResult,
-} from './database.js';
+} from './database.ts';
 
 // DATE columns stay 'YYYY-MM-DD' strings: a calendar date has no time zone to shift it.
 pg.types.setTypeParser(1082, (v) => v);

@@ -1,4 +1,4 @@
-import type { Queryable } from './database.js';
+import type { Queryable } from './database.ts';
 
 /** A tenant's provider account as stored: the secrets stay sealed here. */
 export interface ProviderAccountRow {

@@ -1,5 +1,5 @@
-import type { RequestType, Status } from '../domain/index.js';
-import type { Queryable } from './database.js';
+import type { RequestType, Status } from '../domain/index.ts';
+import type { Queryable } from './database.ts';
 
 /** The outcomes a provider reports, as the provider_events table records them. */
 export type ProviderEventOutcome = 'registered' | 'paid' | 'refused' | 'error';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Database, Queryable } from './database.js';
+import type { Database, Queryable } from './database.ts';
 
 /** The window reconcile is checking: its bounds, the requests it listed, how many are left. */
 export interface CheckWindow {

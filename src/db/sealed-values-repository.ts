@@ -1,4 +1,4 @@
-import type { Queryable } from './database.js';
+import type { Queryable } from './database.ts';
 
 /**
  * Every column that holds a value sealed with SECRET_KEY, with the row key that is also its

@@ -1,5 +1,5 @@
-import { countOpenBooksIncidents } from './books-repository.js';
-import type { Queryable } from './database.js';
+import { countOpenBooksIncidents } from './books-repository.ts';
+import type { Queryable } from './database.ts';
 
 /** What waits in the shared database, as the metrics show it. */
 export interface ServiceBacklogs {

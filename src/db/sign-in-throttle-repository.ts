@@ -1,4 +1,4 @@
-import type { Database } from './database.js';
+import type { Database } from './database.ts';
 
 /** One throttled key's state: failures in a row, the last one, and the moment before which it waits. */
 export interface ThrottleRow {

@@ -1,4 +1,4 @@
-import type { Queryable } from './database.js';
+import type { Queryable } from './database.ts';
 
 /**
  * The planner's statistics. PostgreSQL's autovacuum keeps them up to date; embedded PGlite runs

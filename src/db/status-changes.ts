@@ -1,5 +1,5 @@
-import type { Actor, CardNetwork, PendingAction, Status } from '../domain/index.js';
-import type { Queryable } from './database.js';
+import type { Actor, CardNetwork, PendingAction, Status } from '../domain/index.ts';
+import type { Queryable } from './database.ts';
 
 /**
  * One status change of one request. `from` is what the transition table allows (the change

@@ -1,5 +1,5 @@
-import type { TenantRole } from './admin-users-repository.js';
-import type { Queryable } from './database.js';
+import type { TenantRole } from './admin-users-repository.ts';
+import type { Queryable } from './database.ts';
 
 export interface InvitationRow {
   tenant_id: string;

@@ -1,4 +1,4 @@
-import type { Database, Queryable } from './database.js';
+import type { Database, Queryable } from './database.ts';
 
 export interface TwoFactorRow {
   user_id: string;

@@ -1,4 +1,4 @@
-import type { Database } from './database.js';
+import type { Database } from './database.ts';
 
 export interface WebhookEndpointRow {
   id: string;

@@ -1,4 +1,4 @@
-import type { Status } from './statuses.js';
+import type { Status } from './statuses.ts';
 
 /**
  * The books rule: what "payreq's books agree with the provider's" means for one order. Pure:

@@ -1,6 +1,6 @@
-import { errors, type FieldIssue } from './errors.js';
-import { MAX_AMOUNT, toMinorUnits } from './money.js';
-import type { Currency, Language, RequestType } from './statuses.js';
+import { errors, type FieldIssue } from './errors.ts';
+import { MAX_AMOUNT, toMinorUnits } from './money.ts';
+import type { Currency, Language, RequestType } from './statuses.ts';
 
 /** The create body once its shape is validated by the route schema. */
 export interface CreatePaymentRequestInput {

@@ -1,4 +1,4 @@
-import { STATUSES, type Status } from './statuses.js';
+import { STATUSES, type Status } from './statuses.ts';
 
 /**
  * A request may be deleted unless money is held or has moved. Returns why not,

@@ -1,4 +1,4 @@
-import type { Status } from './statuses.js';
+import type { Status } from './statuses.ts';
 
 /**
  * The closed catalogue of errors the service answers with. Each has a stable code, an HTTP

@@ -1,5 +1,5 @@
-import type { Status } from './statuses.js';
-import { allowedFrom } from './transitions.js';
+import type { Status } from './statuses.ts';
+import { allowedFrom } from './transitions.ts';
 
 /**
  * When a guarantee's hold is placed: the daily job holds an imprint's card 2 days before

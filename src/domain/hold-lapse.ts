@@ -1,5 +1,5 @@
-import { isIsoDate } from './create-payment-request.js';
-import { addDays } from './guarantee-dates.js';
+import { isIsoDate } from './create-payment-request.ts';
+import { addDays } from './guarantee-dates.ts';
 
 /**
  * When a hotel decides about a guarantee: capture it (a no-show, damage) or release it. The

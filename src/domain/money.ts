@@ -1,4 +1,4 @@
-import type { Currency } from './statuses.js';
+import type { Currency } from './statuses.ts';
 
 /** Largest amount accepted, in currency units. */
 export const MAX_AMOUNT = 1_000_000;

@@ -1,4 +1,4 @@
-import type { RequestType } from './statuses.js';
+import type { RequestType } from './statuses.ts';
 
 const PREFIX: Record<RequestType, string> = { DEPOSIT: 'DEP', IMPRINT: 'IMP' };
 

@@ -1,6 +1,6 @@
-import { errors } from './errors.js';
-import type { Status } from './statuses.js';
-import { targetOf } from './transitions.js';
+import { errors } from './errors.ts';
+import type { Status } from './statuses.ts';
+import { targetOf } from './transitions.ts';
 
 /**
  * A refund of `requested` cents (undefined: all that is left) on a payment that captured

@@ -1,4 +1,4 @@
-import type { RequestType, Status } from './statuses.js';
+import type { RequestType, Status } from './statuses.ts';
 
 /**
  * What can move a payment request. Each trigger names who or what asks; the table below

@@ -1,4 +1,4 @@
-import { STATUSES, type Status } from '../domain/index.js';
+import { STATUSES, type Status } from '../domain/index.ts';
 
 /**
  * Which event a status change is. By default `payment_request.<new status>`; a change whose

@@ -6,7 +6,7 @@ import {
   type RequestType,
   type Status,
   TERMINAL_STATUSES,
-} from '../domain/index.js';
+} from '../domain/index.ts';
 import {
   FreeObject,
   NullableInt,
@@ -16,7 +16,7 @@ import {
   StatusEnum,
   Timestamp,
   Uuid,
-} from '../schemas/index.js';
+} from '../schemas/index.ts';
 
 /**
  * The detail of a payment request, defined once: the API answers it (GET one request, the

@@ -1,6 +1,6 @@
-import type { LedgerExportRow, RequestExportRow } from '../db/index.js';
-import { isoInZone } from '../domain/index.js';
-import { declineReasonOf } from '../providers/index.js';
+import type { LedgerExportRow, RequestExportRow } from '../db/index.ts';
+import { isoInZone } from '../domain/index.ts';
+import { declineReasonOf } from '../providers/index.ts';
 
 /** One column of an export: its header (the JSON key too) and its value. */
 export interface ExportColumn<Row> {
@@ -53,6 +53,9 @@ export const LEDGER_COLUMNS: readonly ExportColumn<LedgerExportRow>[] = [
   { header: 'source', value: (r) => r.source },
   { header: 'incident', value: (r) => r.incident },
   // A refusal: why, on payreq's closed list (docs/holds.md), and the provider's own code.
-  { header: 'decline_reason', value: (r) => (r.state === 'refused' ? declineReasonOf(r.provider, r.decline_code) : null) },
+  {
+    header: 'decline_reason',
+    value: (r) => (r.state === 'refused' ? declineReasonOf(r.provider, r.decline_code) : null),
+  },
   { header: 'decline_code', value: (r) => r.decline_code },
 ];

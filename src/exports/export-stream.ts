@@ -1,6 +1,6 @@
-import type { ControlListFilter, ExportCursor, Repositories } from '../db/index.js';
-import { type ExportColumn, LEDGER_COLUMNS, REQUEST_COLUMNS } from './columns.js';
-import { csvField, csvLine } from './csv.js';
+import type { ControlListFilter, ExportCursor, Repositories } from '../db/index.ts';
+import { type ExportColumn, LEDGER_COLUMNS, REQUEST_COLUMNS } from './columns.ts';
+import { csvField, csvLine } from './csv.ts';
 
 export const EXPORT_KINDS = ['requests', 'ledger'] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];

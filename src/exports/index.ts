@@ -1,10 +1,10 @@
 // Numbers out: a hotel's requests and ledger movements as CSV or JSON, streamed page by page,
 // for the back office's download and `payreq export`.
-export { decimal } from './columns.js';
+export { decimal } from './columns.ts';
 export {
   EXPORT_FORMATS,
   EXPORT_KINDS,
   type ExportFormat,
   type ExportKind,
   exportChunks,
-} from './export-stream.js';
+} from './export-stream.ts';

@@ -1,5 +1,5 @@
-import type { Language } from '../domain/index.js';
-import type { Notice } from './messages.js';
+import type { Language } from '../domain/index.ts';
+import type { Notice } from './messages.ts';
 
 /**
  * What the guest reads when the guarantee needs another card (docs/lifecycle.md, "A refused

@@ -1,10 +1,10 @@
-import { formatMoney, holdMonthFor, isIsoDate, type Language } from '../domain/index.js';
-import { html, htmlDocument, type SafeHtml } from '../html/index.js';
-import type { EmbeddedCardForm, GuestCheckout, HostedCardForm } from '../providers/index.js';
-import { GUARANTEE_GUEST_MESSAGES, monthWords } from './guarantee-messages.js';
-import type { GuestRequest, HotelDisplay } from './guest-request.js';
-import { accentStylesheetPath, STYLESHEET_PATH } from './guest-styles.js';
-import type { Outcome } from './guest-view.js';
+import { formatMoney, holdMonthFor, isIsoDate, type Language } from '../domain/index.ts';
+import { html, htmlDocument, type SafeHtml } from '../html/index.ts';
+import type { EmbeddedCardForm, GuestCheckout, HostedCardForm } from '../providers/index.ts';
+import { GUARANTEE_GUEST_MESSAGES, monthWords } from './guarantee-messages.ts';
+import type { GuestRequest, HotelDisplay } from './guest-request.ts';
+import { accentStylesheetPath, STYLESHEET_PATH } from './guest-styles.ts';
+import type { Outcome } from './guest-view.ts';
 import {
   cardRows,
   contactLines,
@@ -15,8 +15,8 @@ import {
   stayRows,
   summaryList,
   termsLink,
-} from './hotel-blocks.js';
-import { FALLBACK_LANGUAGES, MESSAGES, type Messages, type Notice } from './messages.js';
+} from './hotel-blocks.ts';
+import { FALLBACK_LANGUAGES, MESSAGES, type Messages, type Notice } from './messages.ts';
 
 interface Layout {
   language: Language;

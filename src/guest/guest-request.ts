@@ -1,4 +1,4 @@
-import { guestRequestsRepository, type Queryable } from '../db/index.js';
+import { guestRequestsRepository, type Queryable } from '../db/index.ts';
 import {
   CARD_EXPIRES_BEFORE_HOLD,
   type Currency,
@@ -6,9 +6,9 @@ import {
   type Language,
   type RequestType,
   type Status,
-} from '../domain/index.js';
-import { holdDaysTold } from '../providers/index.js';
-import { logoPath } from '../tenants/index.js';
+} from '../domain/index.ts';
+import { holdDaysTold } from '../providers/index.ts';
+import { logoPath } from '../tenants/index.ts';
 
 /** What the guest page shows of the hotel: its settings, each null while not set. */
 export interface HotelDisplay {

@@ -1,13 +1,13 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../domain/index.js';
-import { type GuestCheckout, InvalidNotificationError, ProviderError } from '../providers/index.js';
-import { bilingualPage, outcomePage, paymentPage } from './guest-pages.js';
-import { findGuestRequest, type GuestRequest } from './guest-request.js';
-import { ACCENT_STYLESHEET_PREFIX, accentCss, GUEST_CSS, STYLESHEET_PATH } from './guest-styles.js';
-import { inTestMode, paymentPageView, resultPageView } from './guest-view.js';
-import { languageMemory } from './language-memory.js';
-import { logoRoutes } from './logo-routes.js';
-import { contentSecurityPolicy, embeddedFormPolicy, originOf, STATIC_SECURITY_HEADERS } from './security-headers.js';
+import { AppError } from '../domain/index.ts';
+import { type GuestCheckout, InvalidNotificationError, ProviderError } from '../providers/index.ts';
+import { bilingualPage, outcomePage, paymentPage } from './guest-pages.ts';
+import { findGuestRequest, type GuestRequest } from './guest-request.ts';
+import { ACCENT_STYLESHEET_PREFIX, accentCss, GUEST_CSS, STYLESHEET_PATH } from './guest-styles.ts';
+import { inTestMode, paymentPageView, resultPageView } from './guest-view.ts';
+import { languageMemory } from './language-memory.ts';
+import { logoRoutes } from './logo-routes.ts';
+import { contentSecurityPolicy, embeddedFormPolicy, originOf, STATIC_SECURITY_HEADERS } from './security-headers.ts';
 
 /** The guest payment form takes at most 30 requests per minute per IP address. */
 export const GUEST_RATE_LIMIT = 30;

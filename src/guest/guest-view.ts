@@ -1,5 +1,5 @@
-import type { Status } from '../domain/index.js';
-import type { GuestRequest } from './guest-request.js';
+import type { Status } from '../domain/index.ts';
+import type { GuestRequest } from './guest-request.ts';
 
 /** An outcome the guest is told about instead of a card form. */
 export type Outcome =

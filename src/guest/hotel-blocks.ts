@@ -1,8 +1,8 @@
-import { formatMoney, holdDateFor } from '../domain/index.js';
-import { html, type SafeHtml } from '../html/index.js';
-import { formatInstant, formatIsoDate, isIsoDate } from '../i18n/index.js';
-import type { GuestRequest, HotelDisplay } from './guest-request.js';
-import type { Messages } from './messages.js';
+import { formatMoney, holdDateFor } from '../domain/index.ts';
+import { html, type SafeHtml } from '../html/index.ts';
+import { formatInstant, formatIsoDate, isIsoDate } from '../i18n/index.ts';
+import type { GuestRequest, HotelDisplay } from './guest-request.ts';
+import type { Messages } from './messages.ts';
 
 /**
  * The hotel's own parts of a guest page: its name and logo, its contact, its terms, the stay

@@ -1,3 +1,3 @@
 /** The guest payment pages, `/payment/<uuid>/` and its result page. */
-export { GUEST_RATE_LIMIT, guestRoutes } from './guest-routes.js';
-export { STATIC_SECURITY_HEADERS } from './security-headers.js';
+export { GUEST_RATE_LIMIT, guestRoutes } from './guest-routes.ts';
+export { STATIC_SECURITY_HEADERS } from './security-headers.ts';

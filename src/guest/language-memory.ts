@@ -1,4 +1,4 @@
-import type { Language } from '../domain/index.js';
+import type { Language } from '../domain/index.ts';
 
 /**
  * The language of requests whose page was served lately, for the 429 page. A rate-limited

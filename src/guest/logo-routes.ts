@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { isUuid } from '../domain/index.js';
-import { STATIC_SECURITY_HEADERS } from './security-headers.js';
+import { isUuid } from '../domain/index.ts';
+import { STATIC_SECURITY_HEADERS } from './security-headers.ts';
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 

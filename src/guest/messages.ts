@@ -1,5 +1,5 @@
-import type { Language } from '../domain/index.js';
-import { PAYMENT_WORDING, type PaymentWording } from '../i18n/index.js';
+import type { Language } from '../domain/index.ts';
+import { PAYMENT_WORDING, type PaymentWording } from '../i18n/index.ts';
 
 /** A page's heading and its explanation. */
 export interface Notice {

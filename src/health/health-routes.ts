@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
-import { pendingMigrations } from '../db/index.js';
+import { pendingMigrations } from '../db/index.ts';
 
 /**
  * `/healthz` (liveness: the process answers) and `/readyz` (readiness: send it traffic).

@@ -1,1 +1,1 @@
-export { healthRoutes } from './health-routes.js';
+export { healthRoutes } from './health-routes.ts';

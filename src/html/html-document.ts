@@ -1,4 +1,4 @@
-import { type HtmlValue, html, type SafeHtml } from './safe-html.js';
+import { type HtmlValue, html, type SafeHtml } from './safe-html.ts';
 
 /**
  * The one page skeleton of the guest pages, the back office and the sandbox: a language, a

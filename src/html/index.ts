@@ -1,2 +1,2 @@
-export { htmlDocument } from './html-document.js';
-export { escapeHtml, type HtmlValue, html, SafeHtml } from './safe-html.js';
+export { htmlDocument } from './html-document.ts';
+export { escapeHtml, type HtmlValue, html, SafeHtml } from './safe-html.ts';

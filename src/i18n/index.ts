@@ -1,2 +1,2 @@
-export { formatInstant, formatIsoDate, isIsoDate } from './format-dates.js';
-export { PAYMENT_WORDING, type PaymentWording } from './payment-wording.js';
+export { formatInstant, formatIsoDate, isIsoDate } from './format-dates.ts';
+export { PAYMENT_WORDING, type PaymentWording } from './payment-wording.ts';

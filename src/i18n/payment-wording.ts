@@ -1,4 +1,4 @@
-import type { Language } from '../domain/index.js';
+import type { Language } from '../domain/index.ts';
 
 /**
  * What the guest is told about the money, in the same words on the payment page and in the

@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { adminUsers, scryptParams } from '../admin-users/index.js';
-import { apiKeys } from '../api-keys/index.js';
-import type { Config } from '../config/index.js';
-import type { Repositories, Tenant } from '../db/index.js';
+import { adminUsers, scryptParams } from '../admin-users/index.ts';
+import { apiKeys } from '../api-keys/index.ts';
+import type { Config } from '../config/index.ts';
+import type { Repositories, Tenant } from '../db/index.ts';
 
 /**
  * Development needs no SECRET_KEY: one is generated on the first start and kept in the

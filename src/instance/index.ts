@@ -8,6 +8,6 @@ export {
   sendToService,
   socketPathFor,
   startControlServer,
-} from './control-channel.js';
-export { DataDirBusyError, type DataDirLock, type LockHolder, tryLock } from './data-dir-lock.js';
-export { createDemoDataOnce, type DemoData, demoBanner, withSecretKey } from './first-start.js';
+} from './control-channel.ts';
+export { DataDirBusyError, type DataDirLock, type LockHolder, tryLock } from './data-dir-lock.ts';
+export { createDemoDataOnce, type DemoData, demoBanner, withSecretKey } from './first-start.ts';

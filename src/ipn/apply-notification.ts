@@ -10,7 +10,7 @@ import {
   recordProviderEvent,
   type StatusChange,
   tenantOfDeletedRequest,
-} from '../db/index.js';
+} from '../db/index.ts';
 import {
   CARD_EXPIRES_BEFORE_HOLD,
   cardExpiresBeforeHold,
@@ -19,11 +19,11 @@ import {
   nextStatus,
   type Status,
   type Trigger,
-} from '../domain/index.js';
-import type { MoneyRunner } from '../payment-requests/index.js';
-import { giveBack } from '../payment-requests/index.js';
-import type { ProviderNotification } from '../providers/index.js';
-import type { SecretBox } from '../secrets/index.js';
+} from '../domain/index.ts';
+import type { MoneyRunner } from '../payment-requests/index.ts';
+import { giveBack } from '../payment-requests/index.ts';
+import type { ProviderNotification } from '../providers/index.ts';
+import type { SecretBox } from '../secrets/index.ts';
 
 /**
  * applied: the status moved; duplicate: this event was seen before; ignored: nothing to do

@@ -1,3 +1,3 @@
-export { type NotificationOutcome, type Notifications, notifications } from './apply-notification.js';
-export { ipnRoutes } from './ipn-routes.js';
-export { IPN_RATE_LIMIT } from './refused-notification-limit.js';
+export { type NotificationOutcome, type Notifications, notifications } from './apply-notification.ts';
+export { ipnRoutes } from './ipn-routes.ts';
+export { IPN_RATE_LIMIT } from './refused-notification-limit.ts';

@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError, errors } from '../domain/index.js';
+import { AppError, errors } from '../domain/index.ts';
 import {
   IgnoredNotification,
   InvalidNotificationError,
   type NotificationReceiver,
   type ProviderRegistry,
   UnknownNotificationOrder,
-} from '../providers/index.js';
-import { refusedNotificationLimit } from './refused-notification-limit.js';
+} from '../providers/index.ts';
+import { refusedNotificationLimit } from './refused-notification-limit.ts';
 
 /**
  * `POST /ipn/<provider>/`: the provider's notification. The signature is checked before

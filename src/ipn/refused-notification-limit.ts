@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { errors } from '../domain/index.js';
+import { errors } from '../domain/index.ts';
 
 /** At most this many refused notifications a minute per client address, then 429. */
 export const IPN_RATE_LIMIT = 60;

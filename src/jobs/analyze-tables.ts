@@ -1,4 +1,4 @@
-import type { Repositories } from '../db/index.js';
+import type { Repositories } from '../db/index.ts';
 
 /**
  * `analyze_tables`: the query planner's statistics of every table, refreshed. PostgreSQL's

@@ -1,8 +1,8 @@
-import type { DeferredHoldsRepository, DueImprint } from '../db/index.js';
-import { allowedFrom, dueCheckins, isSoftDecline, type Status } from '../domain/index.js';
-import { holdOperationOn, type MoneyMove, type MoneyRunner, operationKey } from '../payment-requests/index.js';
-import { declineReasonOf } from '../providers/index.js';
-import type { SecretBox } from '../secrets/index.js';
+import type { DeferredHoldsRepository, DueImprint } from '../db/index.ts';
+import { allowedFrom, dueCheckins, isSoftDecline, type Status } from '../domain/index.ts';
+import { holdOperationOn, type MoneyMove, type MoneyRunner, operationKey } from '../payment-requests/index.ts';
+import { declineReasonOf } from '../providers/index.ts';
+import type { SecretBox } from '../secrets/index.ts';
 
 /**
  * Groups in flight at once. Each lane waits in turn on its claim's commit, its provider calls

@@ -1,5 +1,5 @@
-import { digestPayload } from '../day-plan/index.js';
-import type { Repositories } from '../db/index.js';
+import { digestPayload } from '../day-plan/index.ts';
+import type { Repositories } from '../db/index.ts';
 
 export interface DigestsResult {
   now: string;

@@ -1,5 +1,5 @@
-import type { Deadline, ExpiryRepository } from '../db/index.js';
-import { allowedFrom, type Trigger, targetOf } from '../domain/index.js';
+import type { Deadline, ExpiryRepository } from '../db/index.ts';
+import { allowedFrom, type Trigger, targetOf } from '../domain/index.ts';
 
 export interface ExpireContext {
   expiry: ExpiryRepository;

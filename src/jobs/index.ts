@@ -1,23 +1,23 @@
-export { analyzeTables } from './analyze-tables.js';
+export { analyzeTables } from './analyze-tables.ts';
 export {
   createDeferredPayments,
   type DeferredPaymentsContext,
   type DeferredPaymentsOptions,
   type DeferredPaymentsResult,
-} from './create-deferred-payments.js';
-export { type DigestsResult, sendDailyDigests } from './daily-digests.js';
+} from './create-deferred-payments.ts';
+export { type DigestsResult, sendDailyDigests } from './daily-digests.ts';
 export {
   type ExpireContext,
   type ExpireOptions,
   type ExpireResult,
   expirePaymentRequests,
-} from './expire-payment-requests.js';
-export { type RemindersResult, sendPaymentReminders } from './payment-reminders.js';
-export { DELIVERED_RETENTION_DAYS, EVENT_RETENTION_DAYS, purgeEvents } from './purge-events.js';
-export { type ReconcileResult, reconcileClaims } from './reconcile-claims.js';
-export { DEFAULT_LEASE_SECONDS, type LeasedRunResult, MAX_ATTEMPTS, runUnderLease } from './run-lease.js';
-export { cronProblem, dateIn, nextRunAfter } from './schedule-times.js';
-export { type JobsContext, SCHEDULED_JOBS, type ScheduledJob } from './scheduled-jobs.js';
+} from './expire-payment-requests.ts';
+export { type RemindersResult, sendPaymentReminders } from './payment-reminders.ts';
+export { DELIVERED_RETENTION_DAYS, EVENT_RETENTION_DAYS, purgeEvents } from './purge-events.ts';
+export { type ReconcileResult, reconcileClaims } from './reconcile-claims.ts';
+export { DEFAULT_LEASE_SECONDS, type LeasedRunResult, MAX_ATTEMPTS, runUnderLease } from './run-lease.ts';
+export { cronProblem, dateIn, nextRunAfter } from './schedule-times.ts';
+export { type JobsContext, SCHEDULED_JOBS, type ScheduledJob } from './scheduled-jobs.ts';
 export {
   type RunDueOptions,
   type RunReport,
@@ -26,4 +26,4 @@ export {
   type SchedulerLog,
   type SchedulerOptions,
   startScheduler,
-} from './scheduler.js';
+} from './scheduler.ts';

@@ -1,4 +1,4 @@
-import type { DayPlanRepository } from '../db/index.js';
+import type { DayPlanRepository } from '../db/index.ts';
 
 export interface RemindersResult {
   now: string;

@@ -1,4 +1,4 @@
-import type { Repositories } from '../db/index.js';
+import type { Repositories } from '../db/index.ts';
 
 /** Events are kept this long: enough for an integrator back from a long outage to catch up. */
 export const EVENT_RETENTION_DAYS = 90;

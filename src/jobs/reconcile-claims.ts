@@ -1,4 +1,4 @@
-import type { ReconcileOptions, ReconcileResult, Reconciler } from '../payment-requests/index.js';
+import type { ReconcileOptions, ReconcileResult, Reconciler } from '../payment-requests/index.ts';
 
 export type { ReconcileResult };
 

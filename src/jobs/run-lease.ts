@@ -1,4 +1,4 @@
-import type { ClaimedRun, SchedulesRepository } from '../db/index.js';
+import type { ClaimedRun, SchedulesRepository } from '../db/index.ts';
 
 /**
  * How long a run is leased for unless JOB_LEASE_SECONDS says otherwise. It is renewed every

@@ -1,17 +1,17 @@
-import { signInThrottle } from '../admin-users/index.js';
-import { BooksCheckBusy, checkBooks, defaultSince } from '../books/index.js';
-import type { Database, Repositories } from '../db/index.js';
-import type { MoneyRunner, Reconciler } from '../payment-requests/index.js';
-import type { ProviderRegistry } from '../providers/index.js';
-import type { SecretBox } from '../secrets/index.js';
-import { analyzeTables } from './analyze-tables.js';
-import { createDeferredPayments } from './create-deferred-payments.js';
-import { sendDailyDigests } from './daily-digests.js';
-import { expirePaymentRequests } from './expire-payment-requests.js';
-import { sendPaymentReminders } from './payment-reminders.js';
-import { purgeEvents } from './purge-events.js';
-import { reconcileClaims } from './reconcile-claims.js';
-import { dateIn } from './schedule-times.js';
+import { signInThrottle } from '../admin-users/index.ts';
+import { BooksCheckBusy, checkBooks, defaultSince } from '../books/index.ts';
+import type { Database, Repositories } from '../db/index.ts';
+import type { MoneyRunner, Reconciler } from '../payment-requests/index.ts';
+import type { ProviderRegistry } from '../providers/index.ts';
+import type { SecretBox } from '../secrets/index.ts';
+import { analyzeTables } from './analyze-tables.ts';
+import { createDeferredPayments } from './create-deferred-payments.ts';
+import { sendDailyDigests } from './daily-digests.ts';
+import { expirePaymentRequests } from './expire-payment-requests.ts';
+import { sendPaymentReminders } from './payment-reminders.ts';
+import { purgeEvents } from './purge-events.ts';
+import { reconcileClaims } from './reconcile-claims.ts';
+import { dateIn } from './schedule-times.ts';
 
 /** What the scheduled jobs need from the service: its database, repositories, money runner and card vault. */
 export interface JobsContext {

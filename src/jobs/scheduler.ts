@@ -1,8 +1,8 @@
-import { startPollingLoop } from '../background/index.js';
-import type { ClaimedRun, ScheduleRow } from '../db/index.js';
-import { DEFAULT_LEASE_SECONDS, MAX_ATTEMPTS, runUnderLease } from './run-lease.js';
-import { nextRunAfter } from './schedule-times.js';
-import { type JobsContext, SCHEDULED_JOBS, type ScheduledJob } from './scheduled-jobs.js';
+import { startPollingLoop } from '../background/index.ts';
+import type { ClaimedRun, ScheduleRow } from '../db/index.ts';
+import { DEFAULT_LEASE_SECONDS, MAX_ATTEMPTS, runUnderLease } from './run-lease.ts';
+import { nextRunAfter } from './schedule-times.ts';
+import { type JobsContext, SCHEDULED_JOBS, type ScheduledJob } from './scheduled-jobs.ts';
 
 /** The part of a pino/Fastify logger the scheduler writes to. */
 export interface SchedulerLog {

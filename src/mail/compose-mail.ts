@@ -1,15 +1,15 @@
-import type { DigestPayload } from '../day-plan/index.js';
-import { type OutboxEmail, type TenantMailRow, UNPAID_STATUSES } from '../db/index.js';
-import { renderDailyDigest } from './digest-template.js';
-import type { EmailSubject } from './email-subjects.js';
-import { renderGuaranteeFailedGuest, renderGuaranteeFailedHotel } from './guarantee-templates.js';
+import type { DigestPayload } from '../day-plan/index.ts';
+import { type OutboxEmail, type TenantMailRow, UNPAID_STATUSES } from '../db/index.ts';
+import { renderDailyDigest } from './digest-template.ts';
+import type { EmailSubject } from './email-subjects.ts';
+import { renderGuaranteeFailedGuest, renderGuaranteeFailedHotel } from './guarantee-templates.ts';
 import {
   type RenderedMail,
   renderCardRegistered,
   renderDepositConfirmation,
   renderMoneyNotice,
   renderPaymentLink,
-} from './templates.js';
+} from './templates.ts';
 
 // The message an outbox row becomes: pure, from the row and what it is about.
 

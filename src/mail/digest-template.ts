@@ -1,10 +1,10 @@
-import { DAY_PLAN_WORDS, type DayPlanWords, type DigestPayload, isGuaranteed, LIST_LIMIT } from '../day-plan/index.js';
-import type { DayPlanRow, TenantMailRow } from '../db/index.js';
-import { decisionDate, formatMoney } from '../domain/index.js';
-import { html, type SafeHtml } from '../html/index.js';
-import { formatInstant, formatIsoDate } from '../i18n/index.js';
-import { oneLine } from './escape.js';
-import type { RenderedMail } from './templates.js';
+import { DAY_PLAN_WORDS, type DayPlanWords, type DigestPayload, isGuaranteed, LIST_LIMIT } from '../day-plan/index.ts';
+import type { DayPlanRow, TenantMailRow } from '../db/index.ts';
+import { decisionDate, formatMoney } from '../domain/index.ts';
+import { html, type SafeHtml } from '../html/index.ts';
+import { formatInstant, formatIsoDate } from '../i18n/index.ts';
+import { oneLine } from './escape.ts';
+import type { RenderedMail } from './templates.ts';
 
 interface Section {
   title: string;

@@ -1,5 +1,5 @@
-import type { EmailSubjectRow, emailOutboxRepository } from '../db/index.js';
-import { holdDaysTold } from '../providers/index.js';
+import type { EmailSubjectRow, emailOutboxRepository } from '../db/index.ts';
+import { holdDaysTold } from '../providers/index.ts';
 
 /** The request and tenant settings an e-mail is rendered from. */
 export type EmailSubject = Omit<EmailSubjectRow, 'account_provider'>;

@@ -1,4 +1,4 @@
-import type { Language } from '../domain/index.js';
+import type { Language } from '../domain/index.ts';
 
 /**
  * The strings of the two e-mails of a failed guarantee (docs/lifecycle.md, "A refused hold"):

@@ -1,8 +1,8 @@
-import { formatMoney, LANGUAGES, type Language } from '../domain/index.js';
-import { html } from '../html/index.js';
-import { oneLine } from './escape.js';
-import { GUARANTEE_MAIL_MESSAGES } from './guarantee-messages.js';
-import { MAIL_MESSAGES } from './mail-messages.js';
+import { formatMoney, LANGUAGES, type Language } from '../domain/index.ts';
+import { html } from '../html/index.ts';
+import { oneLine } from './escape.ts';
+import { GUARANTEE_MAIL_MESSAGES } from './guarantee-messages.ts';
+import { MAIL_MESSAGES } from './mail-messages.ts';
 import {
   cardLines,
   detailsHtml,
@@ -14,7 +14,7 @@ import {
   type RenderedMail,
   reservationLines,
   signatureHtml,
-} from './templates.js';
+} from './templates.ts';
 
 /**
  * The bank refused the guarantee's hold: the guest is asked for another card, through the

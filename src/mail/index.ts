@@ -1,7 +1,7 @@
 /** Guest e-mails: the outbox written with the state change, its sender and the templates. */
-export { escapeHtml } from '../html/index.js';
-export { renderDailyDigest } from './digest-template.js';
-export { type EmailSubject, emailSubjects } from './email-subjects.js';
+export { escapeHtml } from '../html/index.ts';
+export { renderDailyDigest } from './digest-template.ts';
+export { type EmailSubject, emailSubjects } from './email-subjects.ts';
 export {
   MAX_ATTEMPTS,
   type MailContext,
@@ -13,7 +13,7 @@ export {
   type RoundResult,
   retryDelayMs,
   sendDueEmails,
-} from './mail-worker.js';
+} from './mail-worker.ts';
 export {
   type MailRequest,
   paymentUrl,
@@ -21,4 +21,4 @@ export {
   type RenderedMail,
   renderDepositConfirmation,
   renderPaymentLink,
-} from './templates.js';
+} from './templates.ts';

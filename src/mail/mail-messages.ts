@@ -1,5 +1,5 @@
-import type { Language, RequestType } from '../domain/index.js';
-import { PAYMENT_WORDING, type PaymentWording } from '../i18n/index.js';
+import type { Language, RequestType } from '../domain/index.ts';
+import { PAYMENT_WORDING, type PaymentWording } from '../i18n/index.ts';
 
 /**
  * Every string of the guest e-mails, per language. What happens to the guest's money is worded

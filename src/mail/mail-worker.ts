@@ -1,10 +1,10 @@
 import nodemailer, { type Transporter } from 'nodemailer';
-import type { Config } from '../config/index.js';
-import type { Database } from '../db/index.js';
-import { emailOutboxRepository } from '../db/index.js';
-import { type JobKind, type RetryPolicy, runDueJobs } from '../queue/index.js';
-import { buildDigestMessage, buildMessage, hostOf, type Message, reminderNoLongerDue } from './compose-mail.js';
-import { type EmailSubject, emailSubjects } from './email-subjects.js';
+import type { Config } from '../config/index.ts';
+import type { Database } from '../db/index.ts';
+import { emailOutboxRepository } from '../db/index.ts';
+import { type JobKind, type RetryPolicy, runDueJobs } from '../queue/index.ts';
+import { buildDigestMessage, buildMessage, hostOf, type Message, reminderNoLongerDue } from './compose-mail.ts';
+import { type EmailSubject, emailSubjects } from './email-subjects.ts';
 
 /** The slice of a logger (pino, Fastify's) the worker writes to. */
 export interface MailLog {

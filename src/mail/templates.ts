@@ -1,9 +1,9 @@
-import type { EmailSubjectRow } from '../db/index.js';
-import { formatMoney, holdDateFor, type Language } from '../domain/index.js';
-import { html, type SafeHtml } from '../html/index.js';
-import { formatInstant, formatIsoDate, isIsoDate } from '../i18n/index.js';
-import { oneLine } from './escape.js';
-import { MAIL_MESSAGES, type MailMessages } from './mail-messages.js';
+import type { EmailSubjectRow } from '../db/index.ts';
+import { formatMoney, holdDateFor, type Language } from '../domain/index.ts';
+import { html, type SafeHtml } from '../html/index.ts';
+import { formatInstant, formatIsoDate, isIsoDate } from '../i18n/index.ts';
+import { oneLine } from './escape.ts';
+import { MAIL_MESSAGES, type MailMessages } from './mail-messages.ts';
 
 /**
  * What a guest e-mail is made from: the request as stored (money in minor units), with

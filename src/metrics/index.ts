@@ -1,3 +1,3 @@
-export { meteredProvider } from './metered-provider.js';
-export { metricsRoute, recordRequests } from './metrics-routes.js';
-export { type IpnOutcome, type ProviderOutcome, type ServiceMetrics, serviceMetrics } from './service-metrics.js';
+export { meteredProvider } from './metered-provider.ts';
+export { metricsRoute, recordRequests } from './metrics-routes.ts';
+export { type IpnOutcome, type ProviderOutcome, type ServiceMetrics, serviceMetrics } from './service-metrics.ts';

@@ -1,5 +1,5 @@
-import { declineReasonOf, type PaymentProvider, ProviderError } from '../providers/index.js';
-import type { ProviderOutcome, ServiceMetrics } from './service-metrics.js';
+import { declineReasonOf, type PaymentProvider, ProviderError } from '../providers/index.ts';
+import type { ProviderOutcome, ServiceMetrics } from './service-metrics.ts';
 
 function outcomeOf(err: unknown): ProviderOutcome {
   return err instanceof ProviderError ? err.kind : 'error';

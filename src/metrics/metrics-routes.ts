@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { errors } from '../domain/index.js';
-import type { IpnOutcome, ServiceMetrics } from './service-metrics.js';
+import { errors } from '../domain/index.ts';
+import type { IpnOutcome, ServiceMetrics } from './service-metrics.ts';
 
 const IPN_ROUTE = '/ipn/:provider/';
 

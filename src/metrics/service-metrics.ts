@@ -1,12 +1,12 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import { type Queryable, readServiceBacklogs } from '../db/index.js';
-import type { DeclineReason } from '../domain/index.js';
+import { type Queryable, readServiceBacklogs } from '../db/index.ts';
+import type { DeclineReason } from '../domain/index.ts';
 
 /** Latency buckets in seconds: from a cached read (5 ms) to a provider call near its timeout. */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20];
 const JOB_BUCKETS = [0.1, 0.5, 1, 5, 15, 60, 300, 900, 3600];
 
-import type { ProviderErrorKind } from '../providers/index.js';
+import type { ProviderErrorKind } from '../providers/index.ts';
 
 /** ok, the provider's own error kinds (refused, technical, unavailable, unknown), or error (anything else). */
 export type ProviderOutcome = 'ok' | ProviderErrorKind | 'error';

@@ -7,7 +7,7 @@ import {
   deleteRequest,
   type Repositories,
   releaseClaims,
-} from '../db/index.js';
+} from '../db/index.ts';
 import {
   type Actor,
   allowedFrom,
@@ -24,13 +24,13 @@ import {
   validateCreate,
   whyNotDeletable,
   yearIn,
-} from '../domain/index.js';
-import type { MoneyAnswer, PaymentProvider, TransactionCall } from '../providers/index.js';
-import type { MoneyOperation, MoneyRunner, RunResult } from './money-runner.js';
-import { captureOperation } from './operations/capture.js';
-import { refundOperation } from './operations/refund.js';
-import { releaseOperation } from './operations/release.js';
-import type { Reconciler } from './reconcile.js';
+} from '../domain/index.ts';
+import type { MoneyAnswer, PaymentProvider, TransactionCall } from '../providers/index.ts';
+import type { MoneyOperation, MoneyRunner, RunResult } from './money-runner.ts';
+import { captureOperation } from './operations/capture.ts';
+import { refundOperation } from './operations/refund.ts';
+import { releaseOperation } from './operations/release.ts';
+import type { Reconciler } from './reconcile.ts';
 
 export interface TenantContext {
   tenantId: string;

@@ -1,5 +1,5 @@
-import { applyStatusChanges, type Database } from '../db/index.js';
-import { allowedFrom, targetOf } from '../domain/index.js';
+import { applyStatusChanges, type Database } from '../db/index.ts';
+import { allowedFrom, targetOf } from '../domain/index.ts';
 
 /** What the guest does to a request by themselves: open the payment page. */
 export function guestCommands(db: Database) {

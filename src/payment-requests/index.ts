@@ -5,8 +5,8 @@ export {
   type PaymentRequestCommands,
   paymentRequestCommands,
   type TenantContext,
-} from './commands.js';
-export { type GuestCommands, guestCommands } from './guest-commands.js';
+} from './commands.ts';
+export { type GuestCommands, guestCommands } from './guest-commands.ts';
 export {
   type EntryFacts,
   type MoneyMove,
@@ -15,8 +15,8 @@ export {
   moneyRunner,
   type RunResult,
   type Settled,
-} from './money-runner.js';
-export { holdOperation, holdOperationOn } from './operations/hold.js';
+} from './money-runner.ts';
+export { holdOperation, holdOperationOn } from './operations/hold.ts';
 export {
   giveBack,
   type HandSettlement,
@@ -26,4 +26,4 @@ export {
   type Reconciler,
   reconciler,
   SettleRefused,
-} from './reconcile.js';
+} from './reconcile.ts';

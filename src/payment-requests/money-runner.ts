@@ -6,7 +6,7 @@ import type {
   NewLedgerEntry,
   Queryable,
   RequestedRow,
-} from '../db/index.js';
+} from '../db/index.ts';
 import {
   AccountGone,
   type MoneyAnswer,
@@ -16,8 +16,8 @@ import {
   type ProviderRegistry,
   ProviderTimeout,
   type TenantProviders,
-} from '../providers/index.js';
-import { SealedValueError } from '../secrets/index.js';
+} from '../providers/index.ts';
+import { SealedValueError } from '../secrets/index.ts';
 
 /** What a settled ledger row carries into its operation's record step. */
 export type EntryFacts = Pick<

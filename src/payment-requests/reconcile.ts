@@ -1,18 +1,18 @@
-import { type Database, type LedgerEntry, PG, pgCode, type Repositories, recordIncident } from '../db/index.js';
-import { BOOKS_PROBLEM_WORDS, type Currency, compareBooks, type Status } from '../domain/index.js';
+import { type Database, type LedgerEntry, PG, pgCode, type Repositories, recordIncident } from '../db/index.ts';
+import { BOOKS_PROBLEM_WORDS, type Currency, compareBooks, type Status } from '../domain/index.ts';
 import {
   orderAcrossAccounts,
   type ProviderOrder,
   type ProviderRegistry,
   type ProviderTransaction,
-} from '../providers/index.js';
-import type { MoneyOperation, MoneyRunner } from './money-runner.js';
-import { captureOperation } from './operations/capture.js';
-import { giveBackOperation } from './operations/give-back.js';
-import { holdOperation } from './operations/hold.js';
-import { refundOperation } from './operations/refund.js';
-import { releaseOperation } from './operations/release.js';
-import { booksOf, type Verdict, verdictFromOrder } from './operations/verdict.js';
+} from '../providers/index.ts';
+import type { MoneyOperation, MoneyRunner } from './money-runner.ts';
+import { captureOperation } from './operations/capture.ts';
+import { giveBackOperation } from './operations/give-back.ts';
+import { holdOperation } from './operations/hold.ts';
+import { refundOperation } from './operations/refund.ts';
+import { releaseOperation } from './operations/release.ts';
+import { booksOf, type Verdict, verdictFromOrder } from './operations/verdict.ts';
 
 export interface ReconcilerDeps {
   db: Database;

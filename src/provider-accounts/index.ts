@@ -1,7 +1,7 @@
 // A tenant's payment provider account (each hotel its own Lyra shop, or the sandbox): checked,
 // sealed and stored in one place, for the command line and the back office alike.
 
-export { describeProviderAccount, presentProviderAccount } from './present-provider-account.js';
+export { describeProviderAccount, presentProviderAccount } from './present-provider-account.ts';
 export {
   LYRA_MODES,
   type LyraAccountInput,
@@ -11,4 +11,4 @@ export {
   ProviderCredentialsError,
   setLyraAccount,
   setSandboxAccount,
-} from './provider-account-setup.js';
+} from './provider-account-setup.ts';

@@ -1,4 +1,4 @@
-import type { ProviderAccountRow } from '../db/index.js';
+import type { ProviderAccountRow } from '../db/index.ts';
 
 /**
  * The account as anyone may see it: never a secret, not even sealed. `configured`: the tenant

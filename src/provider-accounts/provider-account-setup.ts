@@ -1,6 +1,6 @@
-import type { ProviderAccountRow, Repositories } from '../db/index.js';
-import { checkLyraCredentials, type LyraSecrets } from '../providers/index.js';
-import { providerSecrets, type SecretKeyRing } from '../secrets/index.js';
+import type { ProviderAccountRow, Repositories } from '../db/index.ts';
+import { checkLyraCredentials, type LyraSecrets } from '../providers/index.ts';
+import { providerSecrets, type SecretKeyRing } from '../secrets/index.ts';
 
 export const LYRA_MODES = ['TEST', 'PRODUCTION'] as const;
 export type LyraMode = (typeof LYRA_MODES)[number];

@@ -1,7 +1,7 @@
-import type { ProviderAccountRow } from '../db/index.js';
-import type { SecretBox } from '../secrets/index.js';
-import { lyraRequestTimeoutMs } from './call-limits.js';
-import { claimedOrderId, type LyraAccount, lyraProvider } from './lyra/index.js';
+import type { ProviderAccountRow } from '../db/index.ts';
+import type { SecretBox } from '../secrets/index.ts';
+import { lyraRequestTimeoutMs } from './call-limits.ts';
+import { claimedOrderId, type LyraAccount, lyraProvider } from './lyra/index.ts';
 import {
   AccountGone,
   IgnoredNotification,
@@ -10,9 +10,9 @@ import {
   ProviderError,
   type ProviderNotification,
   UnknownNotificationOrder,
-} from './payment-provider.js';
-import type { AccountProvider, NotificationReceiver, ProviderRegistry, TenantProviders } from './provider-registry.js';
-import { withTimeouts } from './with-timeouts.js';
+} from './payment-provider.ts';
+import type { AccountProvider, NotificationReceiver, ProviderRegistry, TenantProviders } from './provider-registry.ts';
+import { withTimeouts } from './with-timeouts.ts';
 
 /** Where the accounts are: one query each, so a cache can ask on every call. */
 export interface ProviderAccountSource {

@@ -1,6 +1,6 @@
-import type { DeclineReason } from '../domain/index.js';
-import { isDeclineReason } from '../domain/index.js';
-import { lyraDeclineReason } from './lyra/decline-reasons.js';
+import type { DeclineReason } from '../domain/index.ts';
+import { isDeclineReason } from '../domain/index.ts';
+import { lyraDeclineReason } from './lyra/decline-reasons.ts';
 
 /**
  * The reason of a refusal, on payreq's closed list, from the code the provider gave (stored on

@@ -1,4 +1,4 @@
-import { CARD_NETWORKS, type CardNetwork } from '../domain/index.js';
+import { CARD_NETWORKS, type CardNetwork } from '../domain/index.ts';
 
 const DAY = 86_400;
 /** Visa's window for a merchant-initiated authorisation, "4 days and 18 hours" (below). */

@@ -4,12 +4,12 @@ export {
   type LyraSecrets,
   lyraAccountOf,
   type ProviderAccountSource,
-} from './account-registry.js';
-export { longestProviderCallMs } from './call-limits.js';
-export { declineReasonOf } from './decline-reason.js';
-export { holdDaysTold, holdValiditySeconds, holdValidityTable } from './hold-validity.js';
-export { checkLyraCredentials } from './lyra/index.js';
-export { type OrderAccount, orderAcrossAccounts } from './order-across-accounts.js';
+} from './account-registry.ts';
+export { longestProviderCallMs } from './call-limits.ts';
+export { declineReasonOf } from './decline-reason.ts';
+export { holdDaysTold, holdValiditySeconds, holdValidityTable } from './hold-validity.ts';
+export { checkLyraCredentials } from './lyra/index.ts';
+export { type OrderAccount, orderAcrossAccounts } from './order-across-accounts.ts';
 export {
   AccountGone,
   type EmbeddedCardForm,
@@ -32,19 +32,19 @@ export {
   type SilentHoldCall,
   type TransactionCall,
   UnknownNotificationOrder,
-} from './payment-provider.js';
+} from './payment-provider.ts';
 export type {
   NotificationReceiver,
   ProviderRegistry,
   TenantProviders,
-} from './provider-registry.js';
-export { sandboxProvider } from './sandbox/sandbox-provider.js';
+} from './provider-registry.ts';
+export { sandboxProvider } from './sandbox/sandbox-provider.ts';
 export {
   type LedgerBooks,
   type LedgerOperation,
   transactionVerdict,
   type Verdict,
   type VerdictRule,
-} from './verdict.js';
-export { verdictFor } from './verdict-for.js';
-export { ProviderTimeout, withTimeouts } from './with-timeouts.js';
+} from './verdict.ts';
+export { verdictFor } from './verdict-for.ts';
+export { ProviderTimeout, withTimeouts } from './with-timeouts.ts';

@@ -1,5 +1,5 @@
-import type { ProviderOrder } from './payment-provider.js';
-import type { ProviderRegistry } from './provider-registry.js';
+import type { ProviderOrder } from './payment-provider.ts';
+import type { ProviderRegistry } from './provider-registry.ts';
 
 /** An account a ledger row's call went to: the provider and the tenant's account version (null: current). */
 export interface OrderAccount {

@@ -1,4 +1,4 @@
-import type { CardNetwork, Currency, Language, RequestType } from '../domain/index.js';
+import type { CardNetwork, Currency, Language, RequestType } from '../domain/index.ts';
 
 /**
  * The boundary with a payment provider. The service never talks to a bank in any other way,

@@ -1,4 +1,4 @@
-import type { PaymentProvider, ProviderError, ProviderNotification } from './payment-provider.js';
+import type { PaymentProvider, ProviderError, ProviderNotification } from './payment-provider.ts';
 
 /**
  * A provider with the tenant's account it was built from: that account's version, or null when

@@ -1,5 +1,5 @@
-import { lyraVerdict } from './lyra/verdict.js';
-import { transactionVerdict, type VerdictRule } from './verdict.js';
+import { lyraVerdict } from './lyra/verdict.ts';
+import { transactionVerdict, type VerdictRule } from './verdict.ts';
 
 /**
  * Each provider's rule for reading its order view (by the ledger row's provider name): Lyra's

@@ -1,4 +1,4 @@
-import type { ProviderOrder, ProviderTransaction } from './payment-provider.js';
+import type { ProviderOrder, ProviderTransaction } from './payment-provider.ts';
 
 /**
  * What the provider's view says of one operation whose answer we never had, read from the

@@ -1,4 +1,4 @@
-import { type MoneyAnswer, type PaymentProvider, ProviderError } from './payment-provider.js';
+import { type MoneyAnswer, type PaymentProvider, ProviderError } from './payment-provider.ts';
 
 /**
  * A money call that had no answer in time. It was sent, so it may still happen: the runner

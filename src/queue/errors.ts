@@ -4,8 +4,10 @@
  * nothing it would have written to the domain row is.
  */
 export class LeaseLostError extends Error {
-  constructor(readonly jobId: string) {
+  readonly jobId: string;
+  constructor(jobId: string) {
     super(`job ${jobId}: lease lost, outcome not recorded`);
+    this.jobId = jobId;
     this.name = 'LeaseLostError';
   }
 }

@@ -15,8 +15,8 @@
  * New kinds (renewing holds, importing remittances): a name in JobKindName, a JobKind next to
  * its domain, and startServiceQueue (src/service-queue.ts).
  */
-export { LeaseLostError } from './errors.js';
-export type { JobKind, Settle } from './job-kind.js';
+export { LeaseLostError } from './errors.ts';
+export type { JobKind, Settle } from './job-kind.ts';
 export {
   type ClaimedJob,
   type JobKindName,
@@ -24,7 +24,7 @@ export {
   jobStore,
   type Narrow,
   type RecordOutcome,
-} from './job-store.js';
-export { type QueueWorker, type QueueWorkerOptions, startQueueWorker } from './queue-worker.js';
-export { type AfterFailure, afterFailure, type RetryPolicy, retryDelayMs } from './retry-policy.js';
-export { type QueueLog, type RoundOptions, type RunOutcome, runClaimed, runDueJobs, workerName } from './run-jobs.js';
+} from './job-store.ts';
+export { type QueueWorker, type QueueWorkerOptions, startQueueWorker } from './queue-worker.ts';
+export { type AfterFailure, afterFailure, type RetryPolicy, retryDelayMs } from './retry-policy.ts';
+export { type QueueLog, type RoundOptions, type RunOutcome, runClaimed, runDueJobs, workerName } from './run-jobs.ts';

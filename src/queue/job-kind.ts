@@ -1,5 +1,5 @@
-import type { ClaimedJob, JobKindName, Narrow, RecordOutcome } from './job-store.js';
-import type { AfterFailure, RetryPolicy } from './retry-policy.js';
+import type { ClaimedJob, JobKindName, Narrow, RecordOutcome } from './job-store.ts';
+import type { AfterFailure, RetryPolicy } from './retry-policy.ts';
 
 /**
  * How a handler ends its job. Each settles it in one transaction with the domain row's record

@@ -1,5 +1,5 @@
-import type { Database, Queryable } from '../db/index.js';
-import { LeaseLostError } from './errors.js';
+import type { Database, Queryable } from '../db/index.ts';
+import { LeaseLostError } from './errors.ts';
 
 /** The kinds of background work; one more is one more name here and one kind definition. */
 export type JobKindName = 'mail' | 'webhook_delivery' | 'bulk_job' | 'sandbox_notification';

@@ -1,8 +1,8 @@
-import { startPollingLoop } from '../background/index.js';
-import type { Database } from '../db/index.js';
-import type { JobKind } from './job-kind.js';
-import { type JobKindName, jobStore } from './job-store.js';
-import { type QueueLog, runClaimed, silentLog, workerName } from './run-jobs.js';
+import { startPollingLoop } from '../background/index.ts';
+import type { Database } from '../db/index.ts';
+import type { JobKind } from './job-kind.ts';
+import { type JobKindName, jobStore } from './job-store.ts';
+import { type QueueLog, runClaimed, silentLog, workerName } from './run-jobs.ts';
 
 export interface QueueWorkerOptions {
   db: Database;

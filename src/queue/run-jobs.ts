@@ -1,8 +1,8 @@
-import type { Database } from '../db/index.js';
-import { LeaseLostError } from './errors.js';
-import type { JobKind, Settle } from './job-kind.js';
-import { type ClaimedJob, jobStore } from './job-store.js';
-import { afterFailure } from './retry-policy.js';
+import type { Database } from '../db/index.ts';
+import { LeaseLostError } from './errors.ts';
+import type { JobKind, Settle } from './job-kind.ts';
+import { type ClaimedJob, jobStore } from './job-store.ts';
+import { afterFailure } from './retry-policy.ts';
 
 /** The slice of a logger (pino, Fastify's) the queue writes to. */
 export interface QueueLog {

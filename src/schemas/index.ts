@@ -7,4 +7,4 @@ export {
   StatusEnum,
   Timestamp,
   Uuid,
-} from './primitives.js';
+} from './primitives.ts';

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { REQUEST_TYPES, STATUSES } from '../domain/index.js';
+import { REQUEST_TYPES, STATUSES } from '../domain/index.ts';
 
 /**
  * The JSON shapes more than one room speaks: the API's schemas and the request detail that

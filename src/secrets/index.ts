@@ -7,7 +7,7 @@ export {
   parseOldKeys,
   type SecretKeyRing,
   singleKey,
-} from './key-ring.js';
-export { type ResealFailure, type ResealResult, resealAll } from './reseal.js';
-export { deriveKey, SealedValueError, type SecretBox, sealedKeyId, secretBox } from './secret-box.js';
-export { providerSecrets, resolveSecretKey, resolveSecretKeys } from './service-keys.js';
+} from './key-ring.ts';
+export { type ResealFailure, type ResealResult, resealAll } from './reseal.ts';
+export { deriveKey, SealedValueError, type SecretBox, sealedKeyId, secretBox } from './secret-box.ts';
+export { providerSecrets, resolveSecretKey, resolveSecretKeys } from './service-keys.ts';

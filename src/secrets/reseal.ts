@@ -1,6 +1,6 @@
-import { SEALED_COLUMNS, type SealedKind, type SealedValuesRepository } from '../db/index.js';
-import type { SecretKeyRing } from './key-ring.js';
-import { SealedValueError, secretBox } from './secret-box.js';
+import { SEALED_COLUMNS, type SealedKind, type SealedValuesRepository } from '../db/index.ts';
+import type { SecretKeyRing } from './key-ring.ts';
+import { SealedValueError, secretBox } from './secret-box.ts';
 
 /** Rows that could not be opened are listed up to this many (the counts are complete). */
 const MAX_LISTED_FAILURES = 50;

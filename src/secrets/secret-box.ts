@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createSecretKey, hkdfSync, type KeyObject, randomBytes } from 'node:crypto';
-import { keyById, LEGACY_KEY_ID, type SecretKeyRing } from './key-ring.js';
+import { keyById, LEGACY_KEY_ID, type SecretKeyRing } from './key-ring.ts';
 
 /**
  * Everything the service keeps secret is derived from SECRET_KEY, one key per purpose (HKDF),

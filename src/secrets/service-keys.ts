@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { Repositories } from '../db/index.js';
-import { keyRing, type NamedKey, type SecretKeyRing } from './key-ring.js';
-import { secretBox } from './secret-box.js';
+import type { Repositories } from '../db/index.ts';
+import { keyRing, type NamedKey, type SecretKeyRing } from './key-ring.ts';
+import { secretBox } from './secret-box.ts';
 
 // The service's keys as the service, the CLI and the daily job find them: one place, so a
 // command seals and opens with exactly what the running service uses.

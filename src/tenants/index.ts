@@ -7,7 +7,7 @@ export {
   GUEST_PAGE_BACKGROUND,
   lowestAccentContrast,
   normaliseHexColour,
-} from './colour-contrast.js';
+} from './colour-contrast.ts';
 export {
   parseSetting,
   parseSettings,
@@ -17,8 +17,8 @@ export {
   type SettingProblemCode,
   type SettingsPatch,
   type SettingValue,
-} from './settings-fields.js';
-export { checkLogo, MAX_LOGO_BYTES, setTenantLogo, sniffLogoType } from './tenant-logo.js';
+} from './settings-fields.ts';
+export { checkLogo, MAX_LOGO_BYTES, setTenantLogo, sniffLogoType } from './tenant-logo.ts';
 export {
   findTenant,
   logoPath,
@@ -26,4 +26,4 @@ export {
   type SettingsChange,
   tenantNotFound,
   updateTenantSettings,
-} from './tenant-settings.js';
+} from './tenant-settings.ts';

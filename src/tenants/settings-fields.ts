@@ -1,5 +1,5 @@
-import type { FieldIssue } from '../domain/index.js';
-import { accentContrastProblem, normaliseHexColour } from './colour-contrast.js';
+import type { FieldIssue } from '../domain/index.ts';
+import { accentContrastProblem, normaliseHexColour } from './colour-contrast.ts';
 
 /**
  * The tenant settings a user may change, as one table: the CLI builds its options from it

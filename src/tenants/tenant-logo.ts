@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { Repositories } from '../db/index.js';
-import { errors } from '../domain/index.js';
-import { findTenant, tenantNotFound } from './tenant-settings.js';
+import type { Repositories } from '../db/index.ts';
+import { errors } from '../domain/index.ts';
+import { findTenant, tenantNotFound } from './tenant-settings.ts';
 
 /** A logo is shown at most a few rem high: 200 kB is plenty for a PNG, JPEG or WebP of it. */
 export const MAX_LOGO_BYTES = 200 * 1024;

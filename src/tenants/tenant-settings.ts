@@ -1,6 +1,6 @@
-import type { Repositories, Tenant } from '../db/index.js';
-import { AppError, errors } from '../domain/index.js';
-import { parseSettings } from './settings-fields.js';
+import type { Repositories, Tenant } from '../db/index.ts';
+import { AppError, errors } from '../domain/index.ts';
+import { parseSettings } from './settings-fields.ts';
 
 /**
  * A tenant as the CLI (`tenant show --json`) and the back office present it. Settings only:

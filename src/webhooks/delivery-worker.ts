@@ -1,10 +1,10 @@
-import { type ClaimedDelivery, type Database, type Repositories, webhooksRepository } from '../db/index.js';
-import { type JobKind, type QueueWorker, runDueJobs, type Settle, startQueueWorker } from '../queue/index.js';
-import type { SecretKeyRing } from '../secrets/index.js';
-import type { Resolve } from './address-guard.js';
-import { webhookSecrets } from './endpoints.js';
-import { postOnce } from './http-post.js';
-import { SIGNATURE_HEADER, signatureHeader } from './signature.js';
+import { type ClaimedDelivery, type Database, type Repositories, webhooksRepository } from '../db/index.ts';
+import { type JobKind, type QueueWorker, runDueJobs, type Settle, startQueueWorker } from '../queue/index.ts';
+import type { SecretKeyRing } from '../secrets/index.ts';
+import type { Resolve } from './address-guard.ts';
+import { webhookSecrets } from './endpoints.ts';
+import { postOnce } from './http-post.ts';
+import { SIGNATURE_HEADER, signatureHeader } from './signature.ts';
 
 /** The slice of a logger (pino, Fastify's) the worker writes to. */
 export interface WebhookLog {

@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Repositories, WebhookEndpointRow } from '../db/index.js';
-import { EVENT_TYPES } from '../events/index.js';
-import { type SecretKeyRing, secretBox } from '../secrets/index.js';
-import { checkHost, ForbiddenAddressError, type Resolve } from './address-guard.js';
+import type { Repositories, WebhookEndpointRow } from '../db/index.ts';
+import { EVENT_TYPES } from '../events/index.ts';
+import { type SecretKeyRing, secretBox } from '../secrets/index.ts';
+import { checkHost, ForbiddenAddressError, type Resolve } from './address-guard.ts';
 
 /**
  * Every event type (events/event-types.ts): one per status, plus `partially_refunded` (money went

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import { checkLiteral, type GuardPolicy, guardedLookup } from './address-guard.js';
+import { checkLiteral, type GuardPolicy, guardedLookup } from './address-guard.ts';
 
 export interface PostTimeouts {
   /** How long the connection may take to open (the name's lookup included). */

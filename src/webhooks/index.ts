@@ -8,7 +8,7 @@ export {
   type GuardPolicy,
   guardedLookup,
   type Resolve,
-} from './address-guard.js';
+} from './address-guard.ts';
 export {
   type DeliveryOutcome,
   deliverDueWebhooks,
@@ -20,7 +20,7 @@ export {
   type WebhookLog,
   type WebhookOptions,
   webhookJobKind,
-} from './delivery-worker.js';
+} from './delivery-worker.ts';
 export {
   createEndpoint,
   type EndpointRules,
@@ -30,6 +30,6 @@ export {
   rotateEndpointSecret,
   WebhookInputError,
   webhookSecrets,
-} from './endpoints.js';
-export { type PostAnswer, postOnce } from './http-post.js';
-export { SIGNATURE_HEADER, signatureHeader, verifySignature } from './signature.js';
+} from './endpoints.ts';
+export { type PostAnswer, postOnce } from './http-post.ts';
+export { SIGNATURE_HEADER, signatureHeader, verifySignature } from './signature.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { buildApp } from '../../src/app.js';
+import { buildApp } from '../../src/app.ts';
 import {
   auditResponses,
   countRows,
@@ -10,7 +10,7 @@ import {
   startTestApp,
   type TenantWithKey,
   type TestApp,
-} from '../helpers/test-app.js';
+} from '../helpers/test-app.ts';
 
 const LIST = '/api/payment-requests/';
 

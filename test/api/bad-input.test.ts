@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
-import { auditResponses, countRows, createBody, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { auditResponses, countRows, createBody, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 const BASE = '/api/payment-requests/';
 

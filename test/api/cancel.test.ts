@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Status } from '../../src/domain/index.js';
-import { arrangeStatus } from '../helpers/fixtures.js';
-import { auditResponses, createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
+import type { Status } from '../../src/domain/index.ts';
+import { arrangeStatus } from '../helpers/fixtures.ts';
+import { auditResponses, createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 const BASE = '/api/payment-requests/';
 const CANCELLABLE: Status[] = ['NOT_INITIATED', 'PENDING', 'ERROR'];

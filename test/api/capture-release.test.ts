@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { STATUSES, type Status } from '../../src/domain/index.js';
-import { arrangeStatus } from '../helpers/fixtures.js';
-import { countingProvider } from '../helpers/providers.js';
-import { auditResponses, createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { STATUSES, type Status } from '../../src/domain/index.ts';
+import { arrangeStatus } from '../helpers/fixtures.ts';
+import { countingProvider } from '../helpers/providers.ts';
+import { auditResponses, createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 const BASE = '/api/payment-requests/';
 

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
-import { isIsoDate } from '../../src/domain/index.js';
-import { auditResponses, countRows, createBody, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { isIsoDate } from '../../src/domain/index.ts';
+import { auditResponses, countRows, createBody, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 const BASE = '/api/payment-requests/';
 const RUNS = Number(process.env.FC_RUNS ?? 150);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createBody, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { createBody, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 describe(`POST /api/payment-requests/ (${ENGINE})`, () => {
   let t: TestApp;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { type ListeningApp, startListeningApp } from '../helpers/listening-app.js';
+import { type ListeningApp, startListeningApp } from '../helpers/listening-app.ts';
 
 /** Sends `head` as the request line and headers over a socket; answers what came back, once closed. */
 function raw(port: number, head: string): Promise<string> {

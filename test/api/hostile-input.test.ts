@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
-import { MAX_JSON_DEPTH } from '../../src/api/index.js';
+import { MAX_JSON_DEPTH } from '../../src/api/index.ts';
 import {
   auditResponses,
   countRows,
@@ -11,7 +11,7 @@ import {
   ENGINE,
   startTestApp,
   type TestApp,
-} from '../helpers/test-app.js';
+} from '../helpers/test-app.ts';
 
 const BASE = '/api/payment-requests/';
 const RUNS = Number(process.env.FC_RUNS ?? 100);

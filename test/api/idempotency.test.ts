@@ -9,7 +9,7 @@ import {
   startTestApp,
   type TenantWithKey,
   type TestApp,
-} from '../helpers/test-app.js';
+} from '../helpers/test-app.ts';
 
 const BASE = '/api/payment-requests/';
 

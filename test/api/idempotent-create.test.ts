@@ -4,8 +4,8 @@ import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
-import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config/index.js';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config/index.ts';
 import {
   CREATE_SQL,
   createParams,
@@ -13,10 +13,10 @@ import {
   type Queryable,
   type Repositories,
   repositories,
-} from '../../src/db/index.js';
-import { referenceSequenceName } from '../../src/domain/index.js';
-import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.js';
-import { createBody, newKey, newTenant, type TenantWithKey } from '../helpers/test-app.js';
+} from '../../src/db/index.ts';
+import { referenceSequenceName } from '../../src/domain/index.ts';
+import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.ts';
+import { createBody, newKey, newTenant, type TenantWithKey } from '../helpers/test-app.ts';
 
 /**
  * The create with an Idempotency-Key is one statement (CREATE_SQL stores the key with the

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { arrangeStatus } from '../helpers/fixtures.js';
+import { arrangeStatus } from '../helpers/fixtures.ts';
 import {
   auditResponses,
   createRequest,
@@ -8,7 +8,7 @@ import {
   startTestApp,
   type TenantWithKey,
   type TestApp,
-} from '../helpers/test-app.js';
+} from '../helpers/test-app.ts';
 
 const BASE = '/api/payment-requests/';
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { arrangeStatus } from '../helpers/fixtures.js';
-import { countingProvider, gate } from '../helpers/providers.js';
-import { auditResponses, createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { arrangeStatus } from '../helpers/fixtures.ts';
+import { countingProvider, gate } from '../helpers/providers.ts';
+import { auditResponses, createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 const BASE = '/api/payment-requests/';
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
-import { ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 const run = promisify(execFile);
 const REDOCLY = join(process.cwd(), 'node_modules', '.bin', 'redocly');

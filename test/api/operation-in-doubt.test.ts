@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { arrangeStatus } from '../helpers/fixtures.js';
-import { countingProvider, gate } from '../helpers/providers.js';
-import { eventually } from '../helpers/sandbox-checkout.js';
-import { auditResponses, createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { arrangeStatus } from '../helpers/fixtures.ts';
+import { countingProvider, gate } from '../helpers/providers.ts';
+import { eventually } from '../helpers/sandbox-checkout.ts';
+import { auditResponses, createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 // While one operation on a request is in doubt (the provider has not answered, and its view
 // cannot tell yet), only a retry of that very operation (its own Idempotency-Key) may answer

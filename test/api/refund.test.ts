@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { arrangeStatus } from '../helpers/fixtures.js';
-import { countingProvider } from '../helpers/providers.js';
-import { eventually } from '../helpers/sandbox-checkout.js';
-import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { arrangeStatus } from '../helpers/fixtures.ts';
+import { countingProvider } from '../helpers/providers.ts';
+import { eventually } from '../helpers/sandbox-checkout.ts';
+import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 const BASE = '/api/payment-requests/';
 

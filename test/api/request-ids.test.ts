@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { auditResponses, createBody, createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { auditResponses, createBody, createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 const BASE = '/api/payment-requests/';
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import { arrangeStatus } from '../helpers/fixtures.js';
-import { auditResponses, countRows, createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { arrangeStatus } from '../helpers/fixtures.ts';
+import { auditResponses, countRows, createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 const BASE = '/api/payment-requests/';
 const RUNS = Number(process.env.FC_RUNS ?? 150);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { arrangeStatus } from '../helpers/fixtures.js';
-import { countingProvider } from '../helpers/providers.js';
+import { arrangeStatus } from '../helpers/fixtures.ts';
+import { countingProvider } from '../helpers/providers.ts';
 import {
   auditResponses,
   createRequest,
@@ -9,7 +9,7 @@ import {
   startTestApp,
   type TenantWithKey,
   type TestApp,
-} from '../helpers/test-app.js';
+} from '../helpers/test-app.ts';
 
 const BASE = '/api/payment-requests/';
 

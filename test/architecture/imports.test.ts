@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { cycles, importGraph } from './import-graph.js';
+import { cycles, importGraph } from './import-graph.ts';
 
 // The sources themselves (type-only imports count), wherever the runner put the tests.
 const root = process.env.PAYREQ_TEST_CHECKOUT ?? path.resolve(import.meta.dirname, '../..');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { startPollingLoop } from '../../src/background/index.js';
+import { startPollingLoop } from '../../src/background/index.ts';
 
 /** Resolves once `check` holds, polling on the event loop (no fixed sleep decides the outcome). */
 async function until(check: () => boolean, what: string): Promise<void> {

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config/index.js';
-import { sandboxProvider } from '../../src/providers/index.js';
-import { cliEnv, killAll, payreq, scratchDir } from '../cli/payreq-process.js';
-import { sharedDatabases } from '../cli/shared-database.js';
-import { ENGINE } from '../helpers/database.js';
-import { arrangeHold } from '../helpers/fixtures.js';
-import { createBody, newTenant } from '../helpers/test-app.js';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config/index.ts';
+import { sandboxProvider } from '../../src/providers/index.ts';
+import { cliEnv, killAll, payreq, scratchDir } from '../cli/payreq-process.ts';
+import { sharedDatabases } from '../cli/shared-database.ts';
+import { ENGINE } from '../helpers/database.ts';
+import { arrangeHold } from '../helpers/fixtures.ts';
+import { createBody, newTenant } from '../helpers/test-app.ts';
 
 const SECRET_KEY = 's'.repeat(64);
 

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { checkBooks, defaultSince } from '../../src/books/index.js';
-import { addDays } from '../../src/domain/index.js';
-import { createDeferredPayments } from '../../src/jobs/index.js';
-import { providerSecrets } from '../../src/secrets/index.js';
-import { LYRA_CARDS } from '../fakes/lyra/fake-store.js';
-import { giveLyraAccount } from '../fakes/lyra/give-account.js';
-import { DEMO_SHOP_PRODUCTION, formTokenOf, type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.js';
-import { arrangeStatus } from '../helpers/fixtures.js';
-import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { checkBooks, defaultSince } from '../../src/books/index.ts';
+import { addDays } from '../../src/domain/index.ts';
+import { createDeferredPayments } from '../../src/jobs/index.ts';
+import { providerSecrets } from '../../src/secrets/index.ts';
+import { LYRA_CARDS } from '../fakes/lyra/fake-store.ts';
+import { giveLyraAccount } from '../fakes/lyra/give-account.ts';
+import { DEMO_SHOP_PRODUCTION, formTokenOf, type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.ts';
+import { arrangeStatus } from '../helpers/fixtures.ts';
+import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 const CHECKIN = '2026-12-10';
 

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { BooksCheckBusy, type BooksCheckResult, checkBooks, defaultSince } from '../../src/books/index.js';
-import type { PaymentProvider, ProviderRegistry } from '../../src/providers/index.js';
-import { ControlClient, createUser } from '../control/control-client.js';
-import { arrangeHold, arrangeStatus } from '../helpers/fixtures.js';
-import { countingProvider, gate, sandboxOf } from '../helpers/providers.js';
-import { createRequest, ENGINE, startTestApp, type TenantWithKey, type TestApp } from '../helpers/test-app.js';
+import { BooksCheckBusy, type BooksCheckResult, checkBooks, defaultSince } from '../../src/books/index.ts';
+import type { PaymentProvider, ProviderRegistry } from '../../src/providers/index.ts';
+import { ControlClient, createUser } from '../control/control-client.ts';
+import { arrangeHold, arrangeStatus } from '../helpers/fixtures.ts';
+import { countingProvider, gate, sandboxOf } from '../helpers/providers.ts';
+import { createRequest, ENGINE, startTestApp, type TenantWithKey, type TestApp } from '../helpers/test-app.ts';
 
 const TOKEN = 'metrics-token-books-0123456789';
 

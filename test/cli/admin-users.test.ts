@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { PASSWORD_HASH_COST } from '../../src/config/index.js';
-import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.js';
+import { PASSWORD_HASH_COST } from '../../src/config/index.ts';
+import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.ts';
 import {
   assertFails,
   cliEnv,
@@ -12,7 +12,7 @@ import {
   pgliteDataDir,
   ServeProcess,
   scratchDir,
-} from './payreq-process.js';
+} from './payreq-process.ts';
 
 /**
  * `payreq admin ...` while the service runs: on PGlite the command and its standard input

@@ -13,7 +13,7 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { BIN } from './payreq-process.js';
+import { BIN } from './payreq-process.ts';
 
 // The real bin/payreq.js, copied into a scratch tree whose entry points only say which one ran:
 // the working tree's own src/ and dist/ are never touched.

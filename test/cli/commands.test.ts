@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.js';
-import { assertFails, cliEnv, killAll, parseJson, payreq, scratchDir } from './payreq-process.js';
+import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.ts';
+import { assertFails, cliEnv, killAll, parseJson, payreq, scratchDir } from './payreq-process.ts';
 
 const KEY = /^[2-9A-HJ-NP-Za-km-z]{8}\.[2-9A-HJ-NP-Za-km-z]{56}$/;
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { runCommand } from '../../src/cli/index.js';
-import { ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { runCommand } from '../../src/cli/index.ts';
+import { ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 const PASSWORD = 'correct horse battery staple\n';
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { type Database, openDatabase } from '../../src/db/index.js';
-import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.js';
-import { PRODUCTION_SECRET_KEY } from '../helpers/production-secret.js';
+import { type Database, openDatabase } from '../../src/db/index.ts';
+import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.ts';
+import { PRODUCTION_SECRET_KEY } from '../helpers/production-secret.ts';
 import {
   cliEnv,
   freePort,
@@ -13,7 +13,7 @@ import {
   pgliteDataDir,
   ServeProcess,
   scratchDir,
-} from './payreq-process.js';
+} from './payreq-process.ts';
 
 const CURL = /curl -X POST (\S+) -H 'X-API-Key: ([^']+)' -H 'Content-Type: application\/json' -d '([^']+)'/;
 

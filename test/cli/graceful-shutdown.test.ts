@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { type Database, migrate, openDatabase, repositories } from '../../src/db/index.js';
-import { type CreatePaymentRequestInput, validateCreate } from '../../src/domain/index.js';
-import { IPN_SIGNATURE_HEADER, ipnKey, signIpn } from '../../src/providers/sandbox/ipn-signature.js';
-import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.js';
-import { PRODUCTION_SECRET_KEY } from '../helpers/production-secret.js';
-import { createBody } from '../helpers/test-app.js';
-import { cliEnv, freePort, killAll, pgliteDataDir, ServeProcess, scratchDir } from './payreq-process.js';
+import { type Database, migrate, openDatabase, repositories } from '../../src/db/index.ts';
+import { type CreatePaymentRequestInput, validateCreate } from '../../src/domain/index.ts';
+import { IPN_SIGNATURE_HEADER, ipnKey, signIpn } from '../../src/providers/sandbox/ipn-signature.ts';
+import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.ts';
+import { PRODUCTION_SECRET_KEY } from '../helpers/production-secret.ts';
+import { createBody } from '../helpers/test-app.ts';
+import { cliEnv, freePort, killAll, pgliteDataDir, ServeProcess, scratchDir } from './payreq-process.ts';
 
 /** Resolves once the process's output matches; rejects if it exits first. */
 function output(serve: ServeProcess, pattern: RegExp): Promise<void> {

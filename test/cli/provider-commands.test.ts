@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { DEMO_SHOP, type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.js';
-import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.js';
-import { assertFails, cliEnv, killAll, parseJson, payreq, pgliteDataDir, scratchDir } from './payreq-process.js';
+import { DEMO_SHOP, type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.ts';
+import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.ts';
+import { assertFails, cliEnv, killAll, parseJson, payreq, pgliteDataDir, scratchDir } from './payreq-process.ts';
 
 const SECRETS = JSON.stringify({
   password: DEMO_SHOP.password,

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.js';
+import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.ts';
 import {
   assertFails,
   cliEnv,
@@ -14,7 +14,7 @@ import {
   pgliteDataDir,
   ServeProcess,
   scratchDir,
-} from './payreq-process.js';
+} from './payreq-process.ts';
 
 interface KeyJson {
   prefix: string;

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { type Database, migrate, openDatabase, repositories } from '../../src/db/index.js';
-import { addDays } from '../../src/domain/index.js';
-import { dateIn } from '../../src/jobs/index.js';
-import { providerSecrets, singleKey } from '../../src/secrets/index.js';
-import { LYRA_CARDS } from '../fakes/lyra/fake-store.js';
-import { DEMO_SHOP, type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.js';
-import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.js';
-import { seedRegisteredImprints } from '../helpers/registered-imprints.js';
+import { type Database, migrate, openDatabase, repositories } from '../../src/db/index.ts';
+import { addDays } from '../../src/domain/index.ts';
+import { dateIn } from '../../src/jobs/index.ts';
+import { providerSecrets, singleKey } from '../../src/secrets/index.ts';
+import { LYRA_CARDS } from '../fakes/lyra/fake-store.ts';
+import { DEMO_SHOP, type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.ts';
+import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.ts';
+import { seedRegisteredImprints } from '../helpers/registered-imprints.ts';
 import {
   cliEnv,
   freePort,
@@ -18,7 +18,7 @@ import {
   pgliteDataDir,
   ServeProcess,
   scratchDir,
-} from './payreq-process.js';
+} from './payreq-process.ts';
 
 /** Enough imprints that the daily job is still at work when the test has seen it start holding. */
 const IMPRINTS = 1500;

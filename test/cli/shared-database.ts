@@ -1,7 +1,7 @@
 import path from 'node:path';
-import { type Database, migrate, openDatabase } from '../../src/db/index.js';
-import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.js';
-import { pgliteDataDir } from './payreq-process.js';
+import { type Database, migrate, openDatabase } from '../../src/db/index.ts';
+import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.ts';
+import { pgliteDataDir } from './payreq-process.ts';
 
 /**
  * A database a test and the `payreq` processes it starts both open: a PGlite directory under

@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { tryLock } from '../../src/instance/index.js';
-import { cliEnv, freePort, killAll, pgliteDataDir, ServeProcess, scratchDir } from './payreq-process.js';
+import { tryLock } from '../../src/instance/index.ts';
+import { cliEnv, freePort, killAll, pgliteDataDir, ServeProcess, scratchDir } from './payreq-process.ts';
 
 describe('SIGTERM during start-up', { timeout: 120_000 }, () => {
   const scratch = scratchDir();

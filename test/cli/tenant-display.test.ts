@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.js';
-import { makePng, oversizedPng, SVG_LOGO } from '../helpers/images.js';
+import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.ts';
+import { makePng, oversizedPng, SVG_LOGO } from '../helpers/images.ts';
 import {
   assertFails,
   cliEnv,
@@ -14,7 +14,7 @@ import {
   pgliteDataDir,
   ServeProcess,
   scratchDir,
-} from './payreq-process.js';
+} from './payreq-process.ts';
 
 interface TenantJson {
   id: string;

@@ -5,8 +5,8 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { type ListeningApp, startListeningApp } from '../helpers/listening-app.js';
-import { ENGINE } from '../helpers/test-app.js';
+import { type ListeningApp, startListeningApp } from '../helpers/listening-app.ts';
+import { ENGINE } from '../helpers/test-app.ts';
 
 // The checkout itself, whose client sources are packed: tests may run from a transpiled copy of
 // it, whose other entries (package.json among them) link back to the checkout.

@@ -3,10 +3,10 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { createPayreqClient, verifyWebhookSignature } from '../../clients/typescript/src/index.js';
-import { signatureHeader } from '../../src/webhooks/index.js';
-import { type ListeningApp, startListeningApp } from '../helpers/listening-app.js';
-import { ENGINE } from '../helpers/test-app.js';
+import { createPayreqClient, verifyWebhookSignature } from '../../clients/typescript/src/index.ts';
+import { signatureHeader } from '../../src/webhooks/index.ts';
+import { type ListeningApp, startListeningApp } from '../helpers/listening-app.ts';
+import { ENGINE } from '../helpers/test-app.ts';
 
 /**
  * A loopback proxy in front of the real service: it counts what reaches it and, while

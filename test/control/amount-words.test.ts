@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { amountInWords } from '../../src/control/shell/spell-amount.js';
-import { CONTROL_MESSAGES } from '../../src/control/shell/words.js';
+import { amountInWords } from '../../src/control/shell/spell-amount.ts';
+import { CONTROL_MESSAGES } from '../../src/control/shell/words.ts';
 
 const words = (cents: number, currency: string, language: 'en' | 'fr' | 'de') =>
   amountInWords(cents, currency, language, CONTROL_MESSAGES[language].money);

@@ -6,7 +6,7 @@ import { mkdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { runBulkJobs } from '../../src/bulk-actions/index.js';
+import { runBulkJobs } from '../../src/bulk-actions/index.ts';
 import {
   atEachWidth,
   injectAxe,
@@ -14,12 +14,12 @@ import {
   launchChromium,
   skipWithoutChromium,
   WIDTHS,
-} from '../helpers/browser.js';
-import { arrangeStatus } from '../helpers/fixtures.js';
-import { type ListeningApp, startListeningApp } from '../helpers/listening-app.js';
-import { checkoutForm, detail, eventually, submitCard } from '../helpers/sandbox-checkout.js';
-import { createBody, createRequest, ENGINE } from '../helpers/test-app.js';
-import { createUser, PASSWORD } from './control-client.js';
+} from '../helpers/browser.ts';
+import { arrangeStatus } from '../helpers/fixtures.ts';
+import { type ListeningApp, startListeningApp } from '../helpers/listening-app.ts';
+import { checkoutForm, detail, eventually, submitCard } from '../helpers/sandbox-checkout.ts';
+import { createBody, createRequest, ENGINE } from '../helpers/test-app.ts';
+import { createUser, PASSWORD } from './control-client.ts';
 
 // Screenshots of each main page, for a reviewer to look at, in the checkout's own test-results/
 // (git-ignored): the test runner works in a compiled copy that links package.json, so its real

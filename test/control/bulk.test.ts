@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { runBulkJobs } from '../../src/bulk-actions/index.js';
-import { arrangeStatus } from '../helpers/fixtures.js';
-import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
-import { ControlClient, createUser } from './control-client.js';
+import { runBulkJobs } from '../../src/bulk-actions/index.ts';
+import { arrangeStatus } from '../helpers/fixtures.ts';
+import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { ControlClient, createUser } from './control-client.ts';
 
 describe(`back office bulk actions (${ENGINE})`, { timeout: 120_000 }, () => {
   let t: TestApp;

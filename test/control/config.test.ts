@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createBody, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
-import { ControlClient, createUser } from './control-client.js';
+import { createBody, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { ControlClient, createUser } from './control-client.ts';
 
 describe(`back office configuration: API keys and tenant settings (${ENGINE})`, { timeout: 120_000 }, () => {
   let t: TestApp;

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
-import { hashPassword, scryptParams } from '../../src/admin-users/index.js';
-import type { RoleGrant, TenantRole } from '../../src/db/index.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { hashPassword, scryptParams } from '../../src/admin-users/index.ts';
+import type { RoleGrant, TenantRole } from '../../src/db/index.ts';
+import type { TestApp } from '../helpers/test-app.ts';
 
 export const PASSWORD = 'correct horse battery staple';
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { makePng, oversizedPng, SVG_LOGO } from '../helpers/images.js';
-import { ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
-import { ControlClient, createUser } from './control-client.js';
+import { makePng, oversizedPng, SVG_LOGO } from '../helpers/images.ts';
+import { ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { ControlClient, createUser } from './control-client.ts';
 
 const FORM = {
   name: 'Hôtel des Tests',

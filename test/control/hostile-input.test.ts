@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { makePng } from '../helpers/images.js';
-import { ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
-import { ControlClient, createUser } from './control-client.js';
+import { makePng } from '../helpers/images.ts';
+import { ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { ControlClient, createUser } from './control-client.ts';
 
 const cursorOf = (text: string) => Buffer.from(text).toString('base64url');
 const SOME_UUID = '6f1c2a52-7d3e-4a41-9a55-0c8f5b0e2d11';

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { arrangeStatus } from '../helpers/fixtures.js';
-import { countingProvider, gate } from '../helpers/providers.js';
-import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
-import { ControlClient, createUser } from './control-client.js';
+import { arrangeStatus } from '../helpers/fixtures.ts';
+import { countingProvider, gate } from '../helpers/providers.ts';
+import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { ControlClient, createUser } from './control-client.ts';
 
 // The back office runs the API's commands: while a capture is in doubt, a release clicked by
 // staff is refused naming the capture (nothing was sent), never shown as "in doubt" itself;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createRequest, ENGINE, newKey, startTestApp, type TestApp } from '../helpers/test-app.js';
-import { ControlClient, createUser } from './control-client.js';
+import { createRequest, ENGINE, newKey, startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { ControlClient, createUser } from './control-client.ts';
 
 /** A fixed instant: 07:41 UTC is 08:41 in Paris (CET) and 02:41 in New York (EST). */
 const CREATED = new Date('2026-11-25T07:41:00Z');

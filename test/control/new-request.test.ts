@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { countRows, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
-import { ControlClient, createUser } from './control-client.js';
+import { countRows, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { ControlClient, createUser } from './control-client.ts';
 
 const PUBLIC = 'https://pay.hotel.example';
 

@@ -13,11 +13,11 @@ import {
   launchChromium,
   skipWithoutChromium,
   WIDTHS,
-} from '../helpers/browser.js';
-import { type ListeningApp, startListeningApp } from '../helpers/listening-app.js';
-import type { TenantWithKey } from '../helpers/test-app.js';
-import { ENGINE } from '../helpers/test-app.js';
-import { createUser, PASSWORD } from './control-client.js';
+} from '../helpers/browser.ts';
+import { type ListeningApp, startListeningApp } from '../helpers/listening-app.ts';
+import type { TenantWithKey } from '../helpers/test-app.ts';
+import { ENGINE } from '../helpers/test-app.ts';
+import { createUser, PASSWORD } from './control-client.ts';
 
 const SCREENSHOTS = path.join(path.dirname(realpathSync(path.resolve('package.json'))), 'test-results', 'control');
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { allows, needOf, ROUTE_ROLES } from '../../src/control/shell/route-roles.js';
-import { ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
-import { ControlClient, createUser } from './control-client.js';
+import { allows, needOf, ROUTE_ROLES } from '../../src/control/shell/route-roles.ts';
+import { ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { ControlClient, createUser } from './control-client.ts';
 
 /**
  * Roles, route by route: every route registered under /control/ has a line in route-roles.ts

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { runCommand } from '../../src/cli/run-command.js';
-import type { Database, QueryOptions } from '../../src/db/index.js';
-import { ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
-import { ControlClient, createUser, PASSWORD } from './control-client.js';
+import { runCommand } from '../../src/cli/run-command.ts';
+import type { Database, QueryOptions } from '../../src/db/index.ts';
+import { ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { ControlClient, createUser, PASSWORD } from './control-client.ts';
 
 const FIREFOX = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0';
 const IPHONE =

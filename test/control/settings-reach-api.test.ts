@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { eventually } from '../helpers/sandbox-checkout.js';
+import { eventually } from '../helpers/sandbox-checkout.ts';
 import {
   createBody,
   createRequest,
@@ -8,8 +8,8 @@ import {
   startTestApp,
   type TenantWithKey,
   type TestApp,
-} from '../helpers/test-app.js';
-import { ControlClient, createUser } from './control-client.js';
+} from '../helpers/test-app.ts';
+import { ControlClient, createUser } from './control-client.ts';
 
 const DAY_MS = 86_400_000;
 

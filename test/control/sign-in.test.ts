@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { ABSOLUTE_MS, CSRF_COOKIE, IDLE_MS, SESSION_COOKIE, SIGN_IN_LIMITS } from '../../src/control/index.js';
-import { ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
-import { ControlClient, createUser, PASSWORD } from './control-client.js';
+import { ABSOLUTE_MS, CSRF_COOKIE, IDLE_MS, SESSION_COOKIE, SIGN_IN_LIMITS } from '../../src/control/index.ts';
+import { ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { ControlClient, createUser, PASSWORD } from './control-client.ts';
 
 describe(`back office sign-in, sessions, CSRF (${ENGINE})`, { timeout: 300_000 }, () => {
   let t: TestApp;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createRequest, ENGINE, startTestApp, type TenantWithKey, type TestApp } from '../helpers/test-app.js';
-import { ControlClient, createUser, PASSWORD } from './control-client.js';
+import { createRequest, ENGINE, startTestApp, type TenantWithKey, type TestApp } from '../helpers/test-app.ts';
+import { ControlClient, createUser, PASSWORD } from './control-client.ts';
 
 /**
  * The Team page (/control/team), the header's tenant switch and what a role shows: over HTTP on

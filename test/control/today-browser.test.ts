@@ -4,15 +4,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { digestPayload } from '../../src/day-plan/index.js';
-import { emailOutboxRepository } from '../../src/db/index.js';
-import { addDays, type Language, localDate } from '../../src/domain/index.js';
-import { emailSubjects, renderDailyDigest, renderPaymentLink } from '../../src/mail/index.js';
-import { atEachWidth, injectAxe, launchChromium, skipWithoutChromium, WIDTHS } from '../helpers/browser.js';
-import { arrangeStatus } from '../helpers/fixtures.js';
-import { type ListeningApp, startListeningApp } from '../helpers/listening-app.js';
-import { createRequest, ENGINE } from '../helpers/test-app.js';
-import { createUser, PASSWORD } from './control-client.js';
+import { digestPayload } from '../../src/day-plan/index.ts';
+import { emailOutboxRepository } from '../../src/db/index.ts';
+import { addDays, type Language, localDate } from '../../src/domain/index.ts';
+import { emailSubjects, renderDailyDigest, renderPaymentLink } from '../../src/mail/index.ts';
+import { atEachWidth, injectAxe, launchChromium, skipWithoutChromium, WIDTHS } from '../helpers/browser.ts';
+import { arrangeStatus } from '../helpers/fixtures.ts';
+import { type ListeningApp, startListeningApp } from '../helpers/listening-app.ts';
+import { createRequest, ENGINE } from '../helpers/test-app.ts';
+import { createUser, PASSWORD } from './control-client.ts';
 
 async function axeViolations(page: Page): Promise<string[]> {
   await injectAxe(page);

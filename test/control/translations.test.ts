@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { ADMIN_MESSAGES } from '../../src/control/admin/words.js';
-import { REQUESTS_MESSAGES } from '../../src/control/requests/words.js';
-import { CONTROL_LANGUAGES } from '../../src/control/shell/language.js';
-import { CONTROL_MESSAGES } from '../../src/control/shell/words.js';
-import { arrangeStatus } from '../helpers/fixtures.js';
-import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
-import { ControlClient, createUser } from './control-client.js';
+import { ADMIN_MESSAGES } from '../../src/control/admin/words.ts';
+import { REQUESTS_MESSAGES } from '../../src/control/requests/words.ts';
+import { CONTROL_LANGUAGES } from '../../src/control/shell/language.ts';
+import { CONTROL_MESSAGES } from '../../src/control/shell/words.ts';
+import { arrangeStatus } from '../helpers/fixtures.ts';
+import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { ControlClient, createUser } from './control-client.ts';
 
 /**
  * Words of the code or of English that staff reading French or German must never meet: money

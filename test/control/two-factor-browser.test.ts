@@ -6,11 +6,11 @@ import { mkdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { axeViolations, keepScreenshot, launchChromium, skipWithoutChromium } from '../helpers/browser.js';
-import { type ListeningApp, startListeningApp } from '../helpers/listening-app.js';
-import { ENGINE } from '../helpers/test-app.js';
-import { codeFor } from '../helpers/totp.js';
-import { createUser, PASSWORD } from './control-client.js';
+import { axeViolations, keepScreenshot, launchChromium, skipWithoutChromium } from '../helpers/browser.ts';
+import { type ListeningApp, startListeningApp } from '../helpers/listening-app.ts';
+import { ENGINE } from '../helpers/test-app.ts';
+import { codeFor } from '../helpers/totp.ts';
+import { createUser, PASSWORD } from './control-client.ts';
 
 // Screenshots for a reviewer, in the checkout's git-ignored test-results/ (as browser.test.ts).
 const SCREENSHOTS = path.join(path.dirname(realpathSync(path.resolve('package.json'))), 'test-results', 'control');

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { SIGN_IN_LIMITS } from '../../src/admin-users/index.js';
-import { buildApp } from '../../src/app.js';
-import { runCommand } from '../../src/cli/run-command.js';
-import { loadConfig } from '../../src/config/index.js';
-import { ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
-import { base32Decode, codeFor, rfc6238 } from '../helpers/totp.js';
-import { ControlClient, createUser, PASSWORD } from './control-client.js';
+import { SIGN_IN_LIMITS } from '../../src/admin-users/index.ts';
+import { buildApp } from '../../src/app.ts';
+import { runCommand } from '../../src/cli/run-command.ts';
+import { loadConfig } from '../../src/config/index.ts';
+import { ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { base32Decode, codeFor, rfc6238 } from '../helpers/totp.ts';
+import { ControlClient, createUser, PASSWORD } from './control-client.ts';
 
 const STEP_MS = 30_000;
 

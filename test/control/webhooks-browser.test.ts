@@ -6,7 +6,7 @@ import { mkdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContextOptions } from 'playwright-core';
-import { deliverDueWebhooks } from '../../src/webhooks/index.js';
+import { deliverDueWebhooks } from '../../src/webhooks/index.ts';
 import {
   atEachWidth,
   axeViolations,
@@ -14,11 +14,11 @@ import {
   launchChromium,
   skipWithoutChromium,
   WIDTHS,
-} from '../helpers/browser.js';
-import { type ListeningApp, startListeningApp } from '../helpers/listening-app.js';
-import { createRequest, ENGINE } from '../helpers/test-app.js';
-import { type Receiver, startReceiver } from '../webhooks/receiver.js';
-import { createUser, PASSWORD } from './control-client.js';
+} from '../helpers/browser.ts';
+import { type ListeningApp, startListeningApp } from '../helpers/listening-app.ts';
+import { createRequest, ENGINE } from '../helpers/test-app.ts';
+import { type Receiver, startReceiver } from '../webhooks/receiver.ts';
+import { createUser, PASSWORD } from './control-client.ts';
 
 // Screenshots for a reviewer, in the checkout's git-ignored test-results/ (as browser.test.ts).
 const SCREENSHOTS = path.join(path.dirname(realpathSync(path.resolve('package.json'))), 'test-results', 'control');

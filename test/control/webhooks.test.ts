@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { deliverDueWebhooks, verifySignature } from '../../src/webhooks/index.js';
-import { createRequest, ENGINE, newKey, startTestApp, type TestApp } from '../helpers/test-app.js';
-import { type Receiver, startReceiver } from '../webhooks/receiver.js';
-import { ControlClient, createUser } from './control-client.js';
+import { deliverDueWebhooks, verifySignature } from '../../src/webhooks/index.ts';
+import { createRequest, ENGINE, newKey, startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { type Receiver, startReceiver } from '../webhooks/receiver.ts';
+import { ControlClient, createUser } from './control-client.ts';
 
 describe(`back office: webhooks, secret rotation, delivery log and resend (${ENGINE})`, { timeout: 120_000 }, () => {
   let t: TestApp;

@@ -3,7 +3,7 @@ import { globSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { CONTROL_LANGUAGES } from '../../src/control/shell/language.js';
+import { CONTROL_LANGUAGES } from '../../src/control/shell/language.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 

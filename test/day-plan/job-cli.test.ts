@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config/index.js';
-import { addDays, localDate } from '../../src/domain/index.js';
-import { cliEnv, killAll, parseJson, payreq, scratchDir } from '../cli/payreq-process.js';
-import { sharedDatabases } from '../cli/shared-database.js';
-import { ENGINE } from '../helpers/database.js';
-import { createBody, newTenant } from '../helpers/test-app.js';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config/index.ts';
+import { addDays, localDate } from '../../src/domain/index.ts';
+import { cliEnv, killAll, parseJson, payreq, scratchDir } from '../cli/payreq-process.ts';
+import { sharedDatabases } from '../cli/shared-database.ts';
+import { ENGINE } from '../helpers/database.ts';
+import { createBody, newTenant } from '../helpers/test-app.ts';
 
 describe(`payreq tenant update and job run for reminders and the digest, as processes (${ENGINE})`, () => {
   const scratch = scratchDir();

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { type AppContext, buildContext } from '../../src/context.js';
-import { type Database, openDatabase } from '../../src/db/index.js';
-import { runDueJobs, sendPaymentReminders } from '../../src/jobs/index.js';
-import { sendDueEmails } from '../../src/mail/index.js';
-import { ControlClient, createUser } from '../control/control-client.js';
-import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
-import { type SmtpSink, startSmtpSink } from '../mail/smtp-sink.js';
+import { type AppContext, buildContext } from '../../src/context.ts';
+import { type Database, openDatabase } from '../../src/db/index.ts';
+import { runDueJobs, sendPaymentReminders } from '../../src/jobs/index.ts';
+import { sendDueEmails } from '../../src/mail/index.ts';
+import { ControlClient, createUser } from '../control/control-client.ts';
+import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { type SmtpSink, startSmtpSink } from '../mail/smtp-sink.ts';
 
 const HOUR = 3600_000;
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { decisionDate, lapsesBeforeDecision, localDate } from '../../src/domain/index.js';
-import { parseSettings } from '../../src/tenants/index.js';
+import { decisionDate, lapsesBeforeDecision, localDate } from '../../src/domain/index.ts';
+import { parseSettings } from '../../src/tenants/index.ts';
 
 describe('the hotel’s day: the lapse rule and the settings', () => {
   test('the decision is the check-out date, else the day after check-in', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { type Database, repositories } from '../../src/db/index.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { type Database, repositories } from '../../src/db/index.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 
 const TENANTS = 20;
 const ROWS = 10_000;

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
-import { migrate, openDatabase } from '../../src/db/index.js';
-import { STATUSES } from '../../src/domain/index.js';
-import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.js';
+import { migrate, openDatabase } from '../../src/db/index.ts';
+import { STATUSES } from '../../src/domain/index.ts';
+import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.ts';
 
 describe(`migrations (${ENGINE})`, () => {
   let t: TestDatabase;

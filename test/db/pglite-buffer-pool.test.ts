@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { openDatabase } from '../../src/db/index.js';
-import { pgliteTemplate } from '../helpers/database-template.js';
+import { openDatabase } from '../../src/db/index.ts';
+import { pgliteTemplate } from '../helpers/database-template.ts';
 
 // Embedded PGlite on both CI runs: the buffer pool is a start parameter of the WASM engine, so
 // each start may load the run's migrated template (no initdb) and still show its own settings.

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { type Database, migrate } from '../../src/db/index.js';
-import { referenceSequenceName } from '../../src/domain/index.js';
-import { closeIdlePglite, pglitePoolCounts, SHARED_PROCESS, takePgliteDatabase } from '../helpers/pglite-pool.js';
+import { type Database, migrate } from '../../src/db/index.ts';
+import { referenceSequenceName } from '../../src/domain/index.ts';
+import { closeIdlePglite, pglitePoolCounts, SHARED_PROCESS, takePgliteDatabase } from '../helpers/pglite-pool.ts';
 
 // The test suite's reused PGlite databases (test/helpers/pglite-pool.ts): a database given back
 // must come out as the migrations leave it, or not come out at all. PGlite on both CI runs.

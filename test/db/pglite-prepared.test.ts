@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { type Database, openDatabase } from '../../src/db/index.js';
+import { type Database, openDatabase } from '../../src/db/index.ts';
 
 // PGlite runs each parameterised statement through PREPARE/EXECUTE with the values written as
 // literals (src/db/pglite-database.ts): every value must come back exactly as it went in.

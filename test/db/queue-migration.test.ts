@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { migrate } from '../../src/db/index.js';
-import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.js';
+import { migrate } from '../../src/db/index.ts';
+import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.ts';
 
 /**
  * Migrations 0049 and 0050 on a database as the four hand-made queues left it: every piece of

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { migrate, repositories } from '../../src/db/index.js';
-import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.js';
+import { migrate, repositories } from '../../src/db/index.ts';
+import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.ts';
 
 /**
  * Migration 0037 on a database as it was before roles: each user of one tenant becomes that

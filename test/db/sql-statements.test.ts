@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { splitSqlStatements } from '../../src/db/sql-statements.js';
+import { splitSqlStatements } from '../../src/db/sql-statements.ts';
 
 describe('migration statement splitter', () => {
   test('splits at a semicolon ending a line, drops comment-only pieces', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { whereBuilder } from '../../src/db/where-builder.js';
+import { whereBuilder } from '../../src/db/where-builder.ts';
 
 describe('where builder', () => {
   test('numbers the placeholders in the order the conditions and the limit are added', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { type BooksFacts, type BooksTransaction, compareBooks, providerNet } from '../../src/domain/index.js';
+import { type BooksFacts, type BooksTransaction, compareBooks, providerNet } from '../../src/domain/index.ts';
 
 const facts = (f: Partial<BooksFacts> = {}): BooksFacts => ({
   status: 'CAPTURED',

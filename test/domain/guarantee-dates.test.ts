@@ -7,7 +7,7 @@ import {
   HOLD_DAYS_BEFORE_CHECKIN,
   holdDateFor,
   holdMonthFor,
-} from '../../src/domain/index.js';
+} from '../../src/domain/index.ts';
 
 describe('guarantee dates: when a hold is placed', () => {
   test('calendar days across a month, a year, a leap day and both DST changes', () => {

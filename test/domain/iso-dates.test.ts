@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { isIsoDate } from '../../src/domain/index.js';
+import { isIsoDate } from '../../src/domain/index.ts';
 
 /** What a calendar says: the date a Date makes of the digits reads back as the same text. */
 function calendarSays(text: string): boolean {

@@ -10,7 +10,7 @@ import {
   toMinorUnits,
   validateCreate,
   yearIn,
-} from '../../src/domain/index.js';
+} from '../../src/domain/index.ts';
 
 describe('money', () => {
   test('two decimals become exact cents; a third decimal is refused, never rounded', () => {

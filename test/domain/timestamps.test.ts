@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { dayAfter, isoInZone, midnightIn } from '../../src/domain/index.js';
+import { dayAfter, isoInZone, midnightIn } from '../../src/domain/index.ts';
 
 describe('instants on a hotel’s clock', () => {
   test('ISO 8601 with the zone’s offset, either side of a change of offset', () => {

@@ -11,7 +11,7 @@ import {
   TRANSITIONS,
   targetOf,
   triggersOf,
-} from '../../src/domain/index.js';
+} from '../../src/domain/index.ts';
 
 describe('the transition table', () => {
   test('every status but the start is the target of some transition, and NOT_INITIATED is left by some', () => {

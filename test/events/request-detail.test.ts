@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { expandGenerated, generatedHash, namedGenerators, type PaymentRequestRow } from '../../src/db/index.js';
-import { presentRequestDetail, requestDetailFunctionSql } from '../../src/events/index.js';
-import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { expandGenerated, generatedHash, namedGenerators, type PaymentRequestRow } from '../../src/db/index.ts';
+import { presentRequestDetail, requestDetailFunctionSql } from '../../src/events/index.ts';
+import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 const MIGRATIONS = fileURLToPath(new URL('../../src/db/migrations/', import.meta.url));
 

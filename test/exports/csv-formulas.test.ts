@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { ControlClient, createUser } from '../control/control-client.js';
-import { arrangeStatus } from '../helpers/fixtures.js';
-import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
-import { csvObjects } from './csv-parse.js';
+import { ControlClient, createUser } from '../control/control-client.ts';
+import { arrangeStatus } from '../helpers/fixtures.ts';
+import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { csvObjects } from './csv-parse.ts';
 
 /**
  * What a spreadsheet would run, typed by a PMS or a guest or sent by a provider: every cell of

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { createDeferredPayments } from '../../src/jobs/index.js';
-import { ControlClient, createUser } from '../control/control-client.js';
-import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
-import { csvObjects } from './csv-parse.js';
+import { createDeferredPayments } from '../../src/jobs/index.ts';
+import { ControlClient, createUser } from '../control/control-client.ts';
+import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { csvObjects } from './csv-parse.ts';
 
 const D = '2026-12-10';
 

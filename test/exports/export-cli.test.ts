@@ -2,14 +2,14 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { after, describe, test } from 'node:test';
-import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config/index.js';
-import { cliEnv, ENTRY, killAll, payreq, scratchDir } from '../cli/payreq-process.js';
-import { sharedDatabases } from '../cli/shared-database.js';
-import { ENGINE } from '../helpers/database.js';
-import { arrangeStatus } from '../helpers/fixtures.js';
-import { createBody, newTenant } from '../helpers/test-app.js';
-import { csvObjects } from './csv-parse.js';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config/index.ts';
+import { cliEnv, ENTRY, killAll, payreq, scratchDir } from '../cli/payreq-process.ts';
+import { sharedDatabases } from '../cli/shared-database.ts';
+import { ENGINE } from '../helpers/database.ts';
+import { arrangeStatus } from '../helpers/fixtures.ts';
+import { createBody, newTenant } from '../helpers/test-app.ts';
+import { csvObjects } from './csv-parse.ts';
 
 const SECRET_KEY = 's'.repeat(64);
 
@@ -126,7 +126,7 @@ describe(`payreq export, as a process (${ENGINE})`, { timeout: 600_000 }, () => 
     const ROWS = 1_000_000;
     const shared = await databases.create('large');
     const db = await shared.open();
-    const hotel = await newTenant((await import('../../src/db/index.js')).repositories(db), 'Grand Hôtel');
+    const hotel = await newTenant((await import('../../src/db/index.ts')).repositories(db), 'Grand Hôtel');
     // Set-based, without the triggers (events, history) and the search indexes, in this test's
     // own database: the export reads the requests through their (tenant, created_at) index only,
     // and building a trigram index over a million rows would be most of the test's time.

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { DECLINE_CODES, HOLD_VALIDITY_MS, LYRA_CARDS } from './lyra/fake-store.js';
-import { DEMO_SHOP, DEMO_SHOP_PRODUCTION, type LyraFake, type ShopKeys, startLyraFake } from './lyra/lyra-fake.js';
+import { DECLINE_CODES, HOLD_VALIDITY_MS, LYRA_CARDS } from './lyra/fake-store.ts';
+import { DEMO_SHOP, DEMO_SHOP_PRODUCTION, type LyraFake, type ShopKeys, startLyraFake } from './lyra/lyra-fake.ts';
 
 // The fake's own controls, met over HTTP as the adapter meets Lyra: `POST {apiUrl}V4/<Service>`,
 // Basic auth with the shop's id and password, JSON in, the V4 envelope out. What the fake

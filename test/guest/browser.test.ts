@@ -7,17 +7,17 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import type { Language } from '../../src/domain/index.js';
+import type { Language } from '../../src/domain/index.ts';
 import {
   axeViolations,
   keepScreenshot,
   launchChromium,
   guestContext as newGuestContext,
   skipWithoutChromium,
-} from '../helpers/browser.js';
-import { arrangeStatus } from '../helpers/fixtures.js';
-import { type ListeningApp, startListeningApp } from '../helpers/listening-app.js';
-import { auditResponses, createRequest, ENGINE } from '../helpers/test-app.js';
+} from '../helpers/browser.ts';
+import { arrangeStatus } from '../helpers/fixtures.ts';
+import { type ListeningApp, startListeningApp } from '../helpers/listening-app.ts';
+import { auditResponses, createRequest, ENGINE } from '../helpers/test-app.ts';
 
 const skip = skipWithoutChromium;
 

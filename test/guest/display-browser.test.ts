@@ -6,19 +6,19 @@ import { mkdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import type { Language } from '../../src/domain/index.js';
-import { setTenantLogo, updateTenantSettings } from '../../src/tenants/index.js';
+import type { Language } from '../../src/domain/index.ts';
+import { setTenantLogo, updateTenantSettings } from '../../src/tenants/index.ts';
 import {
   axeViolations,
   keepScreenshot,
   launchChromium,
   guestContext as newGuestContext,
   skipWithoutChromium,
-} from '../helpers/browser.js';
-import { arrangeStatus } from '../helpers/fixtures.js';
-import { makePng } from '../helpers/images.js';
-import { type ListeningApp, startListeningApp } from '../helpers/listening-app.js';
-import { auditResponses, createRequest, ENGINE } from '../helpers/test-app.js';
+} from '../helpers/browser.ts';
+import { arrangeStatus } from '../helpers/fixtures.ts';
+import { makePng } from '../helpers/images.ts';
+import { type ListeningApp, startListeningApp } from '../helpers/listening-app.ts';
+import { auditResponses, createRequest, ENGINE } from '../helpers/test-app.ts';
 
 const LANGUAGES: Language[] = ['fr', 'en', 'de'];
 const WIDTHS = [1280, 375] as const;

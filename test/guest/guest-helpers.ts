@@ -4,8 +4,8 @@ import {
   type HostedCardForm,
   type PaymentProvider,
   ProviderError,
-} from '../../src/providers/index.js';
-import type { TestApp } from '../helpers/test-app.js';
+} from '../../src/providers/index.ts';
+import type { TestApp } from '../helpers/test-app.ts';
 
 /** Where the stub provider's card form posts: another origin, as a real hosted page would be. */
 export const STUB_FORM_ACTION = 'https://pay.example.test/hosted/card';

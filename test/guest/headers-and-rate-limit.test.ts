@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
-import { GUEST_RATE_LIMIT } from '../../src/guest/index.js';
-import { arrangeStatus } from '../helpers/fixtures.js';
-import { auditResponses, createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
-import { guestCall, stubCheckout, visibleText } from './guest-helpers.js';
+import { GUEST_RATE_LIMIT } from '../../src/guest/index.ts';
+import { arrangeStatus } from '../helpers/fixtures.ts';
+import { auditResponses, createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { guestCall, stubCheckout, visibleText } from './guest-helpers.ts';
 
 const PUBLIC = 'https://pay.hotel.test';
 

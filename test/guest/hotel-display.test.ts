@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { setTenantLogo, updateTenantSettings } from '../../src/tenants/index.js';
-import { arrangeStatus } from '../helpers/fixtures.js';
-import { makePng } from '../helpers/images.js';
+import { setTenantLogo, updateTenantSettings } from '../../src/tenants/index.ts';
+import { arrangeStatus } from '../helpers/fixtures.ts';
+import { makePng } from '../helpers/images.ts';
 import {
   auditResponses,
   createRequest,
@@ -10,8 +10,8 @@ import {
   startTestApp,
   type TenantWithKey,
   type TestApp,
-} from '../helpers/test-app.js';
-import { guestCall, plainSpaces, stubCheckout, visibleText } from './guest-helpers.js';
+} from '../helpers/test-app.ts';
+import { guestCall, plainSpaces, stubCheckout, visibleText } from './guest-helpers.ts';
 
 const DISPLAY = {
   address: '12 rue du Lac\n74000 Annecy',

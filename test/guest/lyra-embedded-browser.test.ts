@@ -4,13 +4,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { LYRA_CARDS } from '../fakes/lyra/fake-store.js';
-import { giveLyraAccount } from '../fakes/lyra/give-account.js';
-import { type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.js';
-import { axeViolations, guestContext, launchChromium, skipWithoutChromium } from '../helpers/browser.js';
-import { type ListeningApp, startListeningApp } from '../helpers/listening-app.js';
-import { eventually } from '../helpers/sandbox-checkout.js';
-import { auditResponses, createRequest, ENGINE } from '../helpers/test-app.js';
+import { LYRA_CARDS } from '../fakes/lyra/fake-store.ts';
+import { giveLyraAccount } from '../fakes/lyra/give-account.ts';
+import { type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.ts';
+import { axeViolations, guestContext, launchChromium, skipWithoutChromium } from '../helpers/browser.ts';
+import { type ListeningApp, startListeningApp } from '../helpers/listening-app.ts';
+import { eventually } from '../helpers/sandbox-checkout.ts';
+import { auditResponses, createRequest, ENGINE } from '../helpers/test-app.ts';
 
 const skip = skipWithoutChromium;
 

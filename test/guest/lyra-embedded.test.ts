@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { InvalidNotificationError } from '../../src/providers/index.js';
-import { signAnswer } from '../../src/providers/lyra/index.js';
-import { LYRA_CARDS } from '../fakes/lyra/fake-store.js';
-import { giveLyraAccount } from '../fakes/lyra/give-account.js';
-import { DEMO_SHOP, type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.js';
-import { auditResponses, createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
-import { guestCall, visibleText } from './guest-helpers.js';
+import { InvalidNotificationError } from '../../src/providers/index.ts';
+import { signAnswer } from '../../src/providers/lyra/index.ts';
+import { LYRA_CARDS } from '../fakes/lyra/fake-store.ts';
+import { giveLyraAccount } from '../fakes/lyra/give-account.ts';
+import { DEMO_SHOP, type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.ts';
+import { auditResponses, createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { guestCall, visibleText } from './guest-helpers.ts';
 
 const PUBLIC = 'https://pay.hotel.test';
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Language, Status } from '../../src/domain/index.js';
-import { MESSAGES } from '../../src/guest/messages.js';
-import { arrangeStatus } from '../helpers/fixtures.js';
-import { auditResponses, createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
+import type { Language, Status } from '../../src/domain/index.ts';
+import { MESSAGES } from '../../src/guest/messages.ts';
+import { arrangeStatus } from '../helpers/fixtures.ts';
+import { auditResponses, createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
 import {
   guestCall,
   plainSpaces,
@@ -11,7 +11,7 @@ import {
   setLinkExpired,
   stubCheckout,
   visibleText,
-} from './guest-helpers.js';
+} from './guest-helpers.ts';
 
 /** Words that must appear on the page in each language, and must not on the others'. */
 const KEY_LABELS: Record<Language, { imprint: string[]; deposit: string[]; common: string[] }> = {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Status } from '../../src/domain/index.js';
-import { arrangeStatus } from '../helpers/fixtures.js';
-import { auditResponses, createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
-import { guestCall, plainSpaces, setLinkExpired, stubCheckout, visibleText } from './guest-helpers.js';
+import type { Status } from '../../src/domain/index.ts';
+import { arrangeStatus } from '../helpers/fixtures.ts';
+import { auditResponses, createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { guestCall, plainSpaces, setLinkExpired, stubCheckout, visibleText } from './guest-helpers.ts';
 
 const REFRESH = 'http-equiv="refresh"';
 

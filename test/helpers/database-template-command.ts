@@ -1,4 +1,4 @@
-import { dropPostgresDatabase, makePgliteTemplate, makePostgresTemplate } from './database-template.js';
+import { dropPostgresDatabase, makePgliteTemplate, makePostgresTemplate } from './database-template.ts';
 
 // scripts/run-tests.mjs runs this once per engine, before and after the test files:
 //   make pglite DIR      prints the archive's path

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
-import { type Database, migrate, openDatabase, type Queryable } from '../../src/db/index.js';
+import { type Database, migrate, openDatabase, type Queryable } from '../../src/db/index.ts';
 
 /**
  * One migrated database per test run, copied for each test file: a new PGlite cluster costs an

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { type Database, migrate, openDatabase } from '../../src/db/index.js';
+import { type Database, migrate, openDatabase } from '../../src/db/index.ts';
 import {
   createPostgresDatabase,
   databaseUrl,
   dropPostgresDatabase,
   POSTGRES_TEMPLATE_ENV,
-} from './database-template.js';
-import { takePgliteDatabase } from './pglite-pool.js';
+} from './database-template.ts';
+import { takePgliteDatabase } from './pglite-pool.ts';
 
 /** The engine this run tests: `npm test` runs the suite once per engine (scripts/run-tests.mjs). */
 export const ENGINE: 'pglite' | 'postgres' = process.env.TEST_DATABASE === 'postgres' ? 'postgres' : 'pglite';

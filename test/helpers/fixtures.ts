@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { Database } from '../../src/db/index.js';
-import type { Status } from '../../src/domain/index.js';
+import type { Database } from '../../src/db/index.ts';
+import type { Status } from '../../src/domain/index.ts';
 
 /**
  * Puts a request in a status no API call can reach yet (AUTHORISED_TO_VALIDATE needs the

@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import { startTestApp, type TestApp, type TestAppOptions } from './test-app.js';
+import { startTestApp, type TestApp, type TestAppOptions } from './test-app.ts';
 
 export interface ListeningApp extends TestApp {
   /** `http://127.0.0.1:<port>`: PUBLIC_BASE_URL, so the sandbox's IPN and redirects reach this app. */

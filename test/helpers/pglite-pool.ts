@@ -1,6 +1,6 @@
 import type { PGlite } from '@electric-sql/pglite';
-import { type Database, pgliteDatabase, type Queryable, type QueryOptions, startPglite } from '../../src/db/index.js';
-import { pgliteTemplate } from './database-template.js';
+import { type Database, pgliteDatabase, type Queryable, type QueryOptions, startPglite } from '../../src/db/index.ts';
+import { pgliteTemplate } from './database-template.ts';
 
 /**
  * PGlite databases for the tests of one process, reused. Starting a PGlite cluster (WASM,

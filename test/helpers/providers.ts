@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { type PaymentProvider, ProviderError } from '../../src/providers/index.js';
+import { type PaymentProvider, ProviderError } from '../../src/providers/index.ts';
 
 /** What a money call named: its order, and our idempotency key. */
 export interface ProviderPaymentRef {

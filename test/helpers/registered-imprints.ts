@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Queryable } from '../../src/db/index.js';
-import { secretBox, singleKey } from '../../src/secrets/index.js';
+import type { Queryable } from '../../src/db/index.ts';
+import { secretBox, singleKey } from '../../src/secrets/index.ts';
 
 /** Rows per statement: few round trips, little of PGlite's memory. */
 const CHUNK = 2_000;

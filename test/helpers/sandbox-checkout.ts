@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import type { Currency, Language, RequestType } from '../../src/domain/index.js';
-import type { HostedCardForm } from '../../src/providers/index.js';
-import { deriveKey } from '../../src/secrets/index.js';
-import type { ListeningApp } from './listening-app.js';
-import { sandboxOf } from './providers.js';
+import type { Currency, Language, RequestType } from '../../src/domain/index.ts';
+import type { HostedCardForm } from '../../src/providers/index.ts';
+import { deriveKey } from '../../src/secrets/index.ts';
+import type { ListeningApp } from './listening-app.ts';
+import { sandboxOf } from './providers.ts';
 
 export interface CardInput {
   number: string;

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse, RouteOptions } from 'fastify';
-import { generateApiKey } from '../../src/api-keys/index.js';
-import { buildApp } from '../../src/app.js';
-import { type Config, loadConfig, PASSWORD_HASH_COST } from '../../src/config/index.js';
-import { type Database, type Repositories, repositories } from '../../src/db/index.js';
-import type { PaymentProvider } from '../../src/providers/index.js';
-import { createTestDatabase, ENGINE, type TestDatabase } from './database.js';
+import { generateApiKey } from '../../src/api-keys/index.ts';
+import { buildApp } from '../../src/app.ts';
+import { type Config, loadConfig, PASSWORD_HASH_COST } from '../../src/config/index.ts';
+import { type Database, type Repositories, repositories } from '../../src/db/index.ts';
+import type { PaymentProvider } from '../../src/providers/index.ts';
+import { createTestDatabase, ENGINE, type TestDatabase } from './database.ts';
 
 export { ENGINE };
 

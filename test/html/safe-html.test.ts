@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { escapeHtml, html } from '../../src/html/index.js';
+import { escapeHtml, html } from '../../src/html/index.ts';
 
 // Written out character by character, independently of the module's regular expressions.
 const ENTITY: Record<string, string> = {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { ProviderNotification } from '../../src/providers/index.js';
-import { arrangeStatus } from '../helpers/fixtures.js';
-import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
+import type { ProviderNotification } from '../../src/providers/index.ts';
+import { arrangeStatus } from '../helpers/fixtures.ts';
+import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 let seq = 0;
 const event = (id: string, outcome: ProviderNotification['outcome'], extra: Partial<ProviderNotification> = {}) => ({

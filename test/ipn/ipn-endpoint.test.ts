@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { IPN_RATE_LIMIT } from '../../src/ipn/index.js';
-import { IPN_SIGNATURE_HEADER, ipnKey, signIpn } from '../../src/providers/sandbox/ipn-signature.js';
-import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { IPN_RATE_LIMIT } from '../../src/ipn/index.ts';
+import { IPN_SIGNATURE_HEADER, ipnKey, signIpn } from '../../src/providers/sandbox/ipn-signature.ts';
+import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 describe(`POST /ipn/<provider>/ (${ENGINE})`, () => {
   let t: TestApp;

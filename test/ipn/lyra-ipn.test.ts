@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import type { PaymentProvider } from '../../src/providers/index.js';
-import { signAnswer } from '../../src/providers/lyra/index.js';
-import { ControlClient, createUser } from '../control/control-client.js';
-import { LYRA_CARDS } from '../fakes/lyra/fake-store.js';
-import { giveLyraAccount } from '../fakes/lyra/give-account.js';
-import { DEMO_SHOP, formTokenOf, type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.js';
-import { arrangeStatus } from '../helpers/fixtures.js';
-import { type ListeningApp, startListeningApp } from '../helpers/listening-app.js';
-import { countRows, createBody, createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
+import type { PaymentProvider } from '../../src/providers/index.ts';
+import { signAnswer } from '../../src/providers/lyra/index.ts';
+import { ControlClient, createUser } from '../control/control-client.ts';
+import { LYRA_CARDS } from '../fakes/lyra/fake-store.ts';
+import { giveLyraAccount } from '../fakes/lyra/give-account.ts';
+import { DEMO_SHOP, formTokenOf, type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.ts';
+import { arrangeStatus } from '../helpers/fixtures.ts';
+import { type ListeningApp, startListeningApp } from '../helpers/listening-app.ts';
+import { countRows, createBody, createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 async function statusOf(t: TestApp, id: string): Promise<string | undefined> {
   const r = await t.db.query<{ status: string }>('SELECT status FROM payment_requests WHERE id = $1', [id]);

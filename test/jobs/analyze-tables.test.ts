@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { runCommand } from '../../src/cli/index.js';
-import { runDueJobs } from '../../src/jobs/index.js';
-import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { runCommand } from '../../src/cli/index.ts';
+import { runDueJobs } from '../../src/jobs/index.ts';
+import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 describe(`analyze_tables: the planner's statistics kept by the service (${ENGINE})`, () => {
   let t: TestApp;

@@ -1,16 +1,16 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { addDays } from '../../src/domain/index.js';
+import { addDays } from '../../src/domain/index.ts';
 import {
   createDeferredPayments,
   type DeferredPaymentsOptions,
   runDueJobs,
   runUnderLease,
   SCHEDULED_JOBS,
-} from '../../src/jobs/index.js';
-import { countingProvider } from '../helpers/providers.js';
-import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
+} from '../../src/jobs/index.ts';
+import { countingProvider } from '../helpers/providers.ts';
+import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 const D = '2026-12-10';
 const CARD_OK = '4242424242424242';

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { buildApp } from '../../src/app.js';
-import { ConfigError, loadConfig } from '../../src/config/index.js';
-import { openDatabase } from '../../src/db/index.js';
-import { cliEnv, killAll, parseJson, payreq, pgliteDataDir, scratchDir } from '../cli/payreq-process.js';
-import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.js';
-import { createBody, newTenant } from '../helpers/test-app.js';
+import { buildApp } from '../../src/app.ts';
+import { ConfigError, loadConfig } from '../../src/config/index.ts';
+import { openDatabase } from '../../src/db/index.ts';
+import { cliEnv, killAll, parseJson, payreq, pgliteDataDir, scratchDir } from '../cli/payreq-process.ts';
+import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.ts';
+import { createBody, newTenant } from '../helpers/test-app.ts';
 
 describe(`payreq job run expire_payment_requests, and WORKERS (${ENGINE})`, () => {
   const scratch = scratchDir();

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import type { Status } from '../../src/domain/index.js';
-import { expirePaymentRequests } from '../../src/jobs/index.js';
-import { arrangeStatus } from '../helpers/fixtures.js';
-import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
+import type { Status } from '../../src/domain/index.ts';
+import { expirePaymentRequests } from '../../src/jobs/index.ts';
+import { arrangeStatus } from '../helpers/fixtures.ts';
+import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 const NOW = new Date('2026-12-10T12:00:00.000Z');
 const at = (ms: number) => new Date(NOW.getTime() + ms);

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { createUser, PASSWORD } from '../control/control-client.js';
+import { createUser, PASSWORD } from '../control/control-client.ts';
 import {
   atEachWidth,
   axeViolations,
@@ -12,9 +12,9 @@ import {
   launchChromium,
   skipWithoutChromium,
   WIDTHS,
-} from '../helpers/browser.js';
-import { type ListeningApp, startListeningApp } from '../helpers/listening-app.js';
-import { createRequest, ENGINE } from '../helpers/test-app.js';
+} from '../helpers/browser.ts';
+import { type ListeningApp, startListeningApp } from '../helpers/listening-app.ts';
+import { createRequest, ENGINE } from '../helpers/test-app.ts';
 
 const LANGUAGES = [
   [

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { addDays } from '../../src/domain/index.js';
-import { createDeferredPayments } from '../../src/jobs/index.js';
-import { sendDueEmails } from '../../src/mail/index.js';
-import { createEndpoint } from '../../src/webhooks/index.js';
-import { ControlClient, createUser } from '../control/control-client.js';
-import { type ListeningApp, startListeningApp } from '../helpers/listening-app.js';
-import { checkoutForm, detail, eventually, submitCard } from '../helpers/sandbox-checkout.js';
-import { createRequest, ENGINE } from '../helpers/test-app.js';
-import { type SmtpSink, startSmtpSink } from '../mail/smtp-sink.js';
+import { addDays } from '../../src/domain/index.ts';
+import { createDeferredPayments } from '../../src/jobs/index.ts';
+import { sendDueEmails } from '../../src/mail/index.ts';
+import { createEndpoint } from '../../src/webhooks/index.ts';
+import { ControlClient, createUser } from '../control/control-client.ts';
+import { type ListeningApp, startListeningApp } from '../helpers/listening-app.ts';
+import { checkoutForm, detail, eventually, submitCard } from '../helpers/sandbox-checkout.ts';
+import { createRequest, ENGINE } from '../helpers/test-app.ts';
+import { type SmtpSink, startSmtpSink } from '../mail/smtp-sink.ts';
 
 /** The day the job runs; the stays start two days later, so their hold is due that day. */
 const D = '2026-12-10';

@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config/index.js';
-import { type Database, migrate, openDatabase } from '../../src/db/index.js';
-import { dateIn } from '../../src/jobs/index.js';
-import { cliEnv, killAll, parseJson, payreq, pgliteDataDir, scratchDir } from '../cli/payreq-process.js';
-import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.js';
-import { createBody, newTenant } from '../helpers/test-app.js';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config/index.ts';
+import { type Database, migrate, openDatabase } from '../../src/db/index.ts';
+import { dateIn } from '../../src/jobs/index.ts';
+import { cliEnv, killAll, parseJson, payreq, pgliteDataDir, scratchDir } from '../cli/payreq-process.ts';
+import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.ts';
+import { createBody, newTenant } from '../helpers/test-app.ts';
 
 describe(`payreq job run create_deferred_payments, as a process (${ENGINE})`, () => {
   const scratch = scratchDir();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { runCommand } from '../../src/cli/index.js';
-import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { runCommand } from '../../src/cli/index.ts';
+import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 describe(`purge_events: retention of the event feed and the webhook log (${ENGINE})`, () => {
   let t: TestApp;

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { SCHEDULED_JOBS } from '../../src/jobs/index.js';
-import type { ReconcileResult } from '../../src/payment-requests/index.js';
-import { arrangeStatus } from '../helpers/fixtures.js';
-import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { SCHEDULED_JOBS } from '../../src/jobs/index.ts';
+import type { ReconcileResult } from '../../src/payment-requests/index.ts';
+import { arrangeStatus } from '../helpers/fixtures.ts';
+import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 // reconcile_claims checks every request touched in its window (the last day), a page at a time
 // in request id order. A run stops at its page cap, or dies; the next run carries on where it

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import type { LedgerKind } from '../../src/db/index.js';
-import { arrangeStatus } from '../helpers/fixtures.js';
-import { sandboxOf } from '../helpers/providers.js';
-import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
+import type { LedgerKind } from '../../src/db/index.ts';
+import { arrangeStatus } from '../helpers/fixtures.ts';
+import { sandboxOf } from '../helpers/providers.ts';
+import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 // A process that died between writing an operation's ledger row and recording the provider's
 // answer leaves the row `requested` and the request claimed; reconcile settles it by the

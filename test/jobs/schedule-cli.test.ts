@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { type Database, migrate, openDatabase } from '../../src/db/index.js';
+import { type Database, migrate, openDatabase } from '../../src/db/index.ts';
 import {
   assertFails,
   cliEnv,
@@ -12,8 +12,8 @@ import {
   pgliteDataDir,
   ServeProcess,
   scratchDir,
-} from '../cli/payreq-process.js';
-import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.js';
+} from '../cli/payreq-process.ts';
+import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.ts';
 
 interface Schedule {
   job: string;

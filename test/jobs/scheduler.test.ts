@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { loadConfig } from '../../src/config/index.js';
-import type { AppContext } from '../../src/context.js';
-import { buildContext } from '../../src/context.js';
-import { type Database, openDatabase } from '../../src/db/index.js';
-import { nextRunAfter, runDueJobs, type ScheduledJob, startScheduler } from '../../src/jobs/index.js';
-import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.js';
+import { loadConfig } from '../../src/config/index.ts';
+import type { AppContext } from '../../src/context.ts';
+import { buildContext } from '../../src/context.ts';
+import { type Database, openDatabase } from '../../src/db/index.ts';
+import { nextRunAfter, runDueJobs, type ScheduledJob, startScheduler } from '../../src/jobs/index.ts';
+import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.ts';
 
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;

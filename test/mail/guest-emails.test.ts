@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { runCommand } from '../../src/cli/index.js';
-import { sendDueEmails } from '../../src/mail/index.js';
-import { arrangeStatus } from '../helpers/fixtures.js';
-import { createRequest, ENGINE, newKey, startTestApp, type TenantWithKey, type TestApp } from '../helpers/test-app.js';
-import { type SmtpSink, startSmtpSink } from './smtp-sink.js';
+import { runCommand } from '../../src/cli/index.ts';
+import { sendDueEmails } from '../../src/mail/index.ts';
+import { arrangeStatus } from '../helpers/fixtures.ts';
+import { createRequest, ENGINE, newKey, startTestApp, type TenantWithKey, type TestApp } from '../helpers/test-app.ts';
+import { type SmtpSink, startSmtpSink } from './smtp-sink.ts';
 
 describe(`guest e-mails: subjects per type, card registered, deposit receipt, sender (${ENGINE})`, () => {
   let t: TestApp;

@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Transporter } from 'nodemailer';
-import { loadConfig } from '../../src/config/index.js';
-import { MAX_ATTEMPTS, type MailLog, mailJobKind, sendDueEmails } from '../../src/mail/index.js';
-import { jobStore, runClaimed } from '../../src/queue/index.js';
-import { startServiceQueue } from '../../src/service-queue.js';
-import { createRequest, newKey, startTestApp, type TenantWithKey, type TestApp } from '../helpers/test-app.js';
-import { type SmtpSink, startSmtpSink } from './smtp-sink.js';
+import { loadConfig } from '../../src/config/index.ts';
+import { MAX_ATTEMPTS, type MailLog, mailJobKind, sendDueEmails } from '../../src/mail/index.ts';
+import { jobStore, runClaimed } from '../../src/queue/index.ts';
+import { startServiceQueue } from '../../src/service-queue.ts';
+import { createRequest, newKey, startTestApp, type TenantWithKey, type TestApp } from '../helpers/test-app.ts';
+import { type SmtpSink, startSmtpSink } from './smtp-sink.ts';
 
 interface OutboxRow {
   status: string;

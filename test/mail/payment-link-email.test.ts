@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { sendDueEmails } from '../../src/mail/index.js';
-import { createRequest, newKey, startTestApp, type TenantWithKey, type TestApp } from '../helpers/test-app.js';
-import { type SmtpSink, startSmtpSink } from './smtp-sink.js';
+import { sendDueEmails } from '../../src/mail/index.ts';
+import { createRequest, newKey, startTestApp, type TenantWithKey, type TestApp } from '../helpers/test-app.ts';
+import { type SmtpSink, startSmtpSink } from './smtp-sink.ts';
 
 interface OutboxRow {
   kind: string;

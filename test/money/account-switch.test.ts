@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createDeferredPayments } from '../../src/jobs/index.js';
-import { LYRA_CARDS } from '../fakes/lyra/fake-store.js';
-import { useLyraShop } from '../fakes/lyra/give-account.js';
-import { DEMO_SHOP, DEMO_SHOP_PRODUCTION, formTokenOf, type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.js';
-import { createRequest, ENGINE, startTestApp, type TenantWithKey, type TestApp } from '../helpers/test-app.js';
+import { createDeferredPayments } from '../../src/jobs/index.ts';
+import { LYRA_CARDS } from '../fakes/lyra/fake-store.ts';
+import { useLyraShop } from '../fakes/lyra/give-account.ts';
+import { DEMO_SHOP, DEMO_SHOP_PRODUCTION, formTokenOf, type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.ts';
+import { createRequest, ENGINE, startTestApp, type TenantWithKey, type TestApp } from '../helpers/test-app.ts';
 
 const JOB_DATE = '2026-12-10';
 const CHECKIN = '2026-12-12';

@@ -1,8 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import { ENGINE } from '../helpers/test-app.js';
-import { lyraWorld } from './books-model/lyra-world.js';
-import { booksProperty, MODEL_TIMEOUT_MS, modelParameters } from './books-model/model.js';
+import { ENGINE } from '../helpers/test-app.ts';
+import { lyraWorld } from './books-model/lyra-world.ts';
+import { booksProperty, MODEL_TIMEOUT_MS, modelParameters } from './books-model/model.ts';
 
 // The books model of books-property.test.ts on Lyra, through the wire-level fake, with two
 // steps of Lyra's own: the hotel switching account mid-run (TEST to PRODUCTION at go-live, then

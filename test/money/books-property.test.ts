@@ -1,10 +1,10 @@
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import type { HostedCardForm } from '../../src/providers/index.js';
-import { ENGINE } from '../helpers/test-app.js';
-import { booksProperty, MODEL_TIMEOUT_MS, modelParameters } from './books-model/model.js';
-import { sandboxWorld } from './books-model/sandbox-world.js';
-import type { ProviderWorld } from './books-model/world.js';
+import type { HostedCardForm } from '../../src/providers/index.ts';
+import { ENGINE } from '../helpers/test-app.ts';
+import { booksProperty, MODEL_TIMEOUT_MS, modelParameters } from './books-model/model.ts';
+import { sandboxWorld } from './books-model/sandbox-world.ts';
+import type { ProviderWorld } from './books-model/world.ts';
 
 // Random interleavings of guests paying (good, refused, failing cards, on forms opened at any
 // time), notifications delivered again, captures, releases, cancels, deletes, back-office

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import type { Database, QueryOptions } from '../../src/db/index.js';
-import { createDeferredPayments, type DeferredPaymentsOptions } from '../../src/jobs/index.js';
-import { arrangeStatus } from '../helpers/fixtures.js';
-import { countingProvider, gate } from '../helpers/providers.js';
-import { eventually } from '../helpers/sandbox-checkout.js';
-import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
+import type { Database, QueryOptions } from '../../src/db/index.ts';
+import { createDeferredPayments, type DeferredPaymentsOptions } from '../../src/jobs/index.ts';
+import { arrangeStatus } from '../helpers/fixtures.ts';
+import { countingProvider, gate } from '../helpers/providers.ts';
+import { eventually } from '../helpers/sandbox-checkout.ts';
+import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 const D = '2026-12-10';
 const CHECKIN = '2026-12-12';

@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { emailOutboxRepository } from '../../src/db/index.js';
-import { addDays } from '../../src/domain/index.js';
-import { createDeferredPayments } from '../../src/jobs/index.js';
-import { emailSubjects } from '../../src/mail/index.js';
-import { renderCardRegistered } from '../../src/mail/templates.js';
-import { providerSecrets } from '../../src/secrets/index.js';
-import { LYRA_CARDS } from '../fakes/lyra/fake-store.js';
-import { DEMO_SHOP, formTokenOf, type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.js';
-import { arrangeStatus } from '../helpers/fixtures.js';
-import { createRequest, ENGINE, startTestApp, type TenantWithKey, type TestApp } from '../helpers/test-app.js';
+import { emailOutboxRepository } from '../../src/db/index.ts';
+import { addDays } from '../../src/domain/index.ts';
+import { createDeferredPayments } from '../../src/jobs/index.ts';
+import { emailSubjects } from '../../src/mail/index.ts';
+import { renderCardRegistered } from '../../src/mail/templates.ts';
+import { providerSecrets } from '../../src/secrets/index.ts';
+import { LYRA_CARDS } from '../fakes/lyra/fake-store.ts';
+import { DEMO_SHOP, formTokenOf, type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.ts';
+import { arrangeStatus } from '../helpers/fixtures.ts';
+import { createRequest, ENGINE, startTestApp, type TenantWithKey, type TestApp } from '../helpers/test-app.ts';
 
 // The daily job's hold on a stored card lives as long as the hotel's hold length says, unless
 // the card's network lapses a merchant-initiated hold sooner (Visa: 4 days and 18 hours; CB

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { runCommand } from '../../src/cli/index.js';
-import { createDeferredPayments } from '../../src/jobs/index.js';
-import { ControlClient, createUser } from '../control/control-client.js';
-import { LYRA_CARDS } from '../fakes/lyra/fake-store.js';
-import { giveLyraAccount } from '../fakes/lyra/give-account.js';
-import { guestPaysOnLyra } from '../fakes/lyra/guest-pays.js';
-import { type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.js';
-import { arrangeStatus } from '../helpers/fixtures.js';
-import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { runCommand } from '../../src/cli/index.ts';
+import { createDeferredPayments } from '../../src/jobs/index.ts';
+import { ControlClient, createUser } from '../control/control-client.ts';
+import { LYRA_CARDS } from '../fakes/lyra/fake-store.ts';
+import { giveLyraAccount } from '../fakes/lyra/give-account.ts';
+import { guestPaysOnLyra } from '../fakes/lyra/guest-pays.ts';
+import { type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.ts';
+import { arrangeStatus } from '../helpers/fixtures.ts';
+import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 const D = '2026-12-10';
 const CHECKIN = '2026-12-12';

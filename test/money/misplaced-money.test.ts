@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import type { ProviderOrder } from '../../src/providers/index.js';
-import { type ListeningApp, startListeningApp } from '../helpers/listening-app.js';
-import { sandboxOf } from '../helpers/providers.js';
-import { checkoutForm, postIpn, submitCard } from '../helpers/sandbox-checkout.js';
-import { createRequest, ENGINE } from '../helpers/test-app.js';
+import type { ProviderOrder } from '../../src/providers/index.ts';
+import { type ListeningApp, startListeningApp } from '../helpers/listening-app.ts';
+import { sandboxOf } from '../helpers/providers.ts';
+import { checkoutForm, postIpn, submitCard } from '../helpers/sandbox-checkout.ts';
+import { createRequest, ENGINE } from '../helpers/test-app.ts';
 
 const GOOD = { number: '4242424242424242' };
 const REFUSED = { number: '4000000000000002' };

@@ -4,12 +4,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { repositories } from '../../src/db/index.js';
-import { freePort, ServeProcess } from '../cli/payreq-process.js';
-import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.js';
-import { commandMissing, redisMissing } from '../helpers/prerequisites.js';
-import { createBody, newTenant, type TenantWithKey } from '../helpers/test-app.js';
-import { type Answer, httpsClient, NGINX, type Nginx, renderSite, selfSignedCertificate, startNginx } from './nginx.js';
+import { repositories } from '../../src/db/index.ts';
+import { freePort, ServeProcess } from '../cli/payreq-process.ts';
+import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.ts';
+import { commandMissing, redisMissing } from '../helpers/prerequisites.ts';
+import { createBody, newTenant, type TenantWithKey } from '../helpers/test-app.ts';
+import { type Answer, httpsClient, NGINX, type Nginx, renderSite, selfSignedCertificate, startNginx } from './nginx.ts';
 
 // Two real `payreq serve` processes on one PostgreSQL database and one Redis, behind nginx
 // ending TLS with docs/nginx.conf.example, under a bounded mixed load; one instance is killed

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { type ListeningApp, startListeningApp } from '../helpers/listening-app.js';
-import { eventually } from '../helpers/sandbox-checkout.js';
+import { type ListeningApp, startListeningApp } from '../helpers/listening-app.ts';
+import { eventually } from '../helpers/sandbox-checkout.ts';
 
 const MAX = 16;
 const TOKEN = 'metrics-token-for-the-test';

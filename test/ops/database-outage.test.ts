@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config/index.js';
-import { type Database, openDatabase, repositories } from '../../src/db/index.js';
-import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.js';
-import { type PausableProxy, startPausableProxy } from '../helpers/pausable-proxy.js';
-import { createBody, newTenant, type TenantWithKey } from '../helpers/test-app.js';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config/index.ts';
+import { type Database, openDatabase, repositories } from '../../src/db/index.ts';
+import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.ts';
+import { type PausableProxy, startPausableProxy } from '../helpers/pausable-proxy.ts';
+import { createBody, newTenant, type TenantWithKey } from '../helpers/test-app.ts';
 
 const TIMEOUT_MS = 1000;
 const SKIP = ENGINE !== 'postgres' && 'needs a PostgreSQL server to lose: PGlite runs inside the process';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startScheduler } from '../../src/jobs/index.js';
-import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { startScheduler } from '../../src/jobs/index.ts';
+import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 const TOKEN = 'metrics-token-9f8e7d6c5b4a';
 const silent = { info() {}, error() {} };

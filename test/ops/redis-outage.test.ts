@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { type PausableProxy, startPausableProxy } from '../helpers/pausable-proxy.js';
-import { redisMissing } from '../helpers/prerequisites.js';
-import { eventually } from '../helpers/sandbox-checkout.js';
-import { createBody, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { type PausableProxy, startPausableProxy } from '../helpers/pausable-proxy.ts';
+import { redisMissing } from '../helpers/prerequisites.ts';
+import { eventually } from '../helpers/sandbox-checkout.ts';
+import { createBody, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const skip = await redisMissing(REDIS_URL);

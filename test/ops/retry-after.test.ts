@@ -3,11 +3,11 @@ import { once } from 'node:events';
 import { connect } from 'node:net';
 import { describe, test } from 'node:test';
 import Fastify from 'fastify';
-import { installRetryAfter } from '../../src/api/index.js';
-import { buildApp } from '../../src/app.js';
-import { openDatabase } from '../../src/db/index.js';
-import { startListeningApp } from '../helpers/listening-app.js';
-import { createBody, ENGINE, startTestApp } from '../helpers/test-app.js';
+import { installRetryAfter } from '../../src/api/index.ts';
+import { buildApp } from '../../src/app.ts';
+import { openDatabase } from '../../src/db/index.ts';
+import { startListeningApp } from '../helpers/listening-app.ts';
+import { createBody, ENGINE, startTestApp } from '../helpers/test-app.ts';
 
 /** Every HTTP/1.1 response head in `raw`, status and headers. */
 function heads(raw: string): { status: number; headers: Record<string, string> }[] {

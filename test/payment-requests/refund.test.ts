@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { AppError } from '../../src/domain/index.js';
-import { arrangeStatus } from '../helpers/fixtures.js';
-import { countingProvider, gate } from '../helpers/providers.js';
-import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { AppError } from '../../src/domain/index.ts';
+import { arrangeStatus } from '../helpers/fixtures.ts';
+import { countingProvider, gate } from '../helpers/providers.ts';
+import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 // Refunds are the administration interface's action, so they are driven through the
 // shared command, against the real sandbox.

@@ -4,11 +4,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page, Response } from 'playwright-core';
-import type { Language } from '../../src/domain/index.js';
-import { axeViolations, guestContext, launchChromium, skipWithoutChromium } from '../helpers/browser.js';
-import { type ListeningApp, startListeningApp } from '../helpers/listening-app.js';
-import { detail, signCheckoutForm } from '../helpers/sandbox-checkout.js';
-import { createRequest, ENGINE } from '../helpers/test-app.js';
+import type { Language } from '../../src/domain/index.ts';
+import { axeViolations, guestContext, launchChromium, skipWithoutChromium } from '../helpers/browser.ts';
+import { type ListeningApp, startListeningApp } from '../helpers/listening-app.ts';
+import { detail, signCheckoutForm } from '../helpers/sandbox-checkout.ts';
+import { createRequest, ENGINE } from '../helpers/test-app.ts';
 
 const FUTURE_YEAR = String(new Date().getUTCFullYear() + 2);
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { type ListeningApp, startListeningApp } from '../helpers/listening-app.js';
-import { checkoutForm, detail, resigned, submitCard } from '../helpers/sandbox-checkout.js';
-import { createRequest, ENGINE } from '../helpers/test-app.js';
+import { type ListeningApp, startListeningApp } from '../helpers/listening-app.ts';
+import { checkoutForm, detail, resigned, submitCard } from '../helpers/sandbox-checkout.ts';
+import { createRequest, ENGINE } from '../helpers/test-app.ts';
 
 const ACCEPTED = '4242424242424242';
 const REFUSED = '4000000000000002';

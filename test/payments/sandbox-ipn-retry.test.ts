@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import { deliveryPolicy, retryDelay } from '../../src/providers/sandbox/ipn-delivery.js';
-import { jobStore } from '../../src/queue/index.js';
-import { freePort, type ListeningApp, startListeningApp } from '../helpers/listening-app.js';
-import { checkoutForm, detail, eventually, submitCard } from '../helpers/sandbox-checkout.js';
-import { createRequest, ENGINE } from '../helpers/test-app.js';
+import { deliveryPolicy, retryDelay } from '../../src/providers/sandbox/ipn-delivery.ts';
+import { jobStore } from '../../src/queue/index.ts';
+import { freePort, type ListeningApp, startListeningApp } from '../helpers/listening-app.ts';
+import { checkoutForm, detail, eventually, submitCard } from '../helpers/sandbox-checkout.ts';
+import { createRequest, ENGINE } from '../helpers/test-app.ts';
 
 /**
  * A service that is down until start(): a port nobody listens on, then a plain HTTP relay on

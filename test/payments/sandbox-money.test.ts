@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { ProviderError, type TransactionCall } from '../../src/providers/index.js';
-import { arrangeStatus } from '../helpers/fixtures.js';
-import { type ListeningApp, startListeningApp } from '../helpers/listening-app.js';
-import { sandboxOf } from '../helpers/providers.js';
-import { checkoutForm, detail, submitCard } from '../helpers/sandbox-checkout.js';
-import { createRequest, ENGINE } from '../helpers/test-app.js';
+import { ProviderError, type TransactionCall } from '../../src/providers/index.ts';
+import { arrangeStatus } from '../helpers/fixtures.ts';
+import { type ListeningApp, startListeningApp } from '../helpers/listening-app.ts';
+import { sandboxOf } from '../helpers/providers.ts';
+import { checkoutForm, detail, submitCard } from '../helpers/sandbox-checkout.ts';
+import { createRequest, ENGINE } from '../helpers/test-app.ts';
 
 /** An IMPRINT registered by the guest with `card`: the sandbox's token and the request. */
 async function registered(t: ListeningApp, card: string, amount = 150) {

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { arrangeStatus } from '../helpers/fixtures.js';
-import { type ListeningApp, startListeningApp } from '../helpers/listening-app.js';
-import { sandboxOf } from '../helpers/providers.js';
-import { checkoutForm, submitCard } from '../helpers/sandbox-checkout.js';
-import { createRequest, ENGINE, startTestApp } from '../helpers/test-app.js';
+import { arrangeStatus } from '../helpers/fixtures.ts';
+import { type ListeningApp, startListeningApp } from '../helpers/listening-app.ts';
+import { sandboxOf } from '../helpers/providers.ts';
+import { checkoutForm, submitCard } from '../helpers/sandbox-checkout.ts';
+import { createRequest, ENGINE, startTestApp } from '../helpers/test-app.ts';
 
 const ACCEPTED = '4242424242424242';
 const FIELDS = ['amount', 'captured_amount', 'created_at', 'currency', 'id', 'kind', 'refunded_amount', 'status'];

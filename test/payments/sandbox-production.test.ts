@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ConfigError, loadConfig } from '../../src/config/index.js';
-import { PRODUCTION_SECRET_KEY } from '../helpers/production-secret.js';
+import { ConfigError, loadConfig } from '../../src/config/index.ts';
+import { PRODUCTION_SECRET_KEY } from '../helpers/production-secret.ts';
 
 const PRODUCTION = { NODE_ENV: 'production', SECRET_KEY: PRODUCTION_SECRET_KEY };
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { coalesce } from '../../src/providers/sandbox/coalesce.js';
+import { coalesce } from '../../src/providers/sandbox/coalesce.ts';
 
 describe('coalesce: calls made while the loop is busy answered by one call', () => {
   test('calls made together reach `many` once, each answered at its own position', async () => {

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type MoneyAnswer, type PaymentProvider, ProviderError } from '../../src/providers/index.js';
-import { TEST_CARDS } from '../../src/providers/sandbox/test-cards.js';
-import { DECLINE_CODES, LYRA_CARDS } from '../fakes/lyra/fake-store.js';
-import { giveLyraAccount } from '../fakes/lyra/give-account.js';
-import { type Fault, type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.js';
-import { guestCall } from '../guest/guest-helpers.js';
-import { type ListeningApp, startListeningApp } from '../helpers/listening-app.js';
-import { checkoutForm, submitCard } from '../helpers/sandbox-checkout.js';
+import { type MoneyAnswer, type PaymentProvider, ProviderError } from '../../src/providers/index.ts';
+import { TEST_CARDS } from '../../src/providers/sandbox/test-cards.ts';
+import { DECLINE_CODES, LYRA_CARDS } from '../fakes/lyra/fake-store.ts';
+import { giveLyraAccount } from '../fakes/lyra/give-account.ts';
+import { type Fault, type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.ts';
+import { guestCall } from '../guest/guest-helpers.ts';
+import { type ListeningApp, startListeningApp } from '../helpers/listening-app.ts';
+import { checkoutForm, submitCard } from '../helpers/sandbox-checkout.ts';
 
 /**
  * What the provider contract suite needs of a provider, and nothing else: the guest's side (its

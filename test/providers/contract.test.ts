@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { SCHEDULED_JOBS } from '../../src/jobs/index.js';
-import { eventually } from '../helpers/sandbox-checkout.js';
-import { auditResponses, createRequest, ENGINE } from '../helpers/test-app.js';
+import { SCHEDULED_JOBS } from '../../src/jobs/index.ts';
+import { eventually } from '../helpers/sandbox-checkout.ts';
+import { auditResponses, createRequest, ENGINE } from '../helpers/test-app.ts';
 import {
   type ContractDriver,
   deliver,
@@ -10,7 +10,7 @@ import {
   type Notification,
   PROVIDER_TIMEOUT_MS,
   sandboxDriver,
-} from './contract-drivers.js';
+} from './contract-drivers.ts';
 
 /** The daily job's day, and the check-in two days later it holds for. */
 const D = '2026-12-10';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { DECLINE_REASON_CODES, isSoftDecline } from '../../src/domain/index.js';
-import { declineReasonOf } from '../../src/providers/index.js';
+import { DECLINE_REASON_CODES, isSoftDecline } from '../../src/domain/index.ts';
+import { declineReasonOf } from '../../src/providers/index.ts';
 
 /** Lyra's page on anticipated authorisations: the bank codes it never tries again. */
 const LYRA_NEVER_RETRIED = [

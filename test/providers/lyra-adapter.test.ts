@@ -3,14 +3,14 @@ import { randomUUID } from 'node:crypto';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import type { RequestType } from '../../src/domain/index.js';
-import { verdictFromOrder } from '../../src/payment-requests/operations/verdict.js';
+import type { RequestType } from '../../src/domain/index.ts';
+import { verdictFromOrder } from '../../src/payment-requests/operations/verdict.ts';
 import {
   type GuestCheckoutInput,
   InvalidNotificationError,
   type PaymentProvider,
   ProviderError,
-} from '../../src/providers/index.js';
+} from '../../src/providers/index.ts';
 import {
   checkLyraCredentials,
   clientUrls,
@@ -19,9 +19,9 @@ import {
   signAnswer,
   toLyraAmount,
   verifyBrowserReturn,
-} from '../../src/providers/lyra/index.js';
-import { LYRA_CARDS } from '../fakes/lyra/fake-store.js';
-import { DEMO_SHOP, DEMO_SHOP_PRODUCTION, formTokenOf, type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.js';
+} from '../../src/providers/lyra/index.ts';
+import { LYRA_CARDS } from '../fakes/lyra/fake-store.ts';
+import { DEMO_SHOP, DEMO_SHOP_PRODUCTION, formTokenOf, type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.ts';
 
 // The adapter against a loopback Lyra: no database, no app. The fake is the wire protocol as
 // recorded; what it invents says so in its own comments.

@@ -4,12 +4,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import type { RequestType } from '../../src/domain/index.js';
-import type { GuestCheckout, PaymentProvider, ProviderNotification } from '../../src/providers/index.js';
-import { lyraProvider, verifyBrowserReturn } from '../../src/providers/lyra/index.js';
-import { LYRA_CARDS } from '../fakes/lyra/fake-store.js';
-import { DEMO_SHOP, type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.js';
-import { launchChromium, skipWithoutChromium } from '../helpers/browser.js';
+import type { RequestType } from '../../src/domain/index.ts';
+import type { GuestCheckout, PaymentProvider, ProviderNotification } from '../../src/providers/index.ts';
+import { lyraProvider, verifyBrowserReturn } from '../../src/providers/lyra/index.ts';
+import { LYRA_CARDS } from '../fakes/lyra/fake-store.ts';
+import { DEMO_SHOP, type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.ts';
+import { launchChromium, skipWithoutChromium } from '../helpers/browser.ts';
 
 const skip = skipWithoutChromium;
 

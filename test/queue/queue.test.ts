@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import type { Database } from '../../src/db/index.js';
+import type { Database } from '../../src/db/index.ts';
 import {
   afterFailure,
   type ClaimedJob,
@@ -10,8 +10,8 @@ import {
   retryDelayMs,
   runDueJobs,
   startQueueWorker,
-} from '../../src/queue/index.js';
-import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.js';
+} from '../../src/queue/index.ts';
+import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.ts';
 
 /** Resolves once `check` holds (no fixed sleep decides the outcome). */
 async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 5000): Promise<void> {

@@ -9,7 +9,7 @@ import {
   sealedKeyId,
   secretBox,
   singleKey,
-} from '../../src/secrets/index.js';
+} from '../../src/secrets/index.ts';
 
 const A = 'k'.repeat(64);
 const B = 'j'.repeat(64);

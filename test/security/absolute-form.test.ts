@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { ControlClient, createUser } from '../control/control-client.js';
-import { type ListeningApp, startListeningApp } from '../helpers/listening-app.js';
-import { ipnSignature } from '../helpers/sandbox-checkout.js';
-import { createRequest, ENGINE } from '../helpers/test-app.js';
-import { rawExchange, statusOf } from './raw-http.js';
+import { ControlClient, createUser } from '../control/control-client.ts';
+import { type ListeningApp, startListeningApp } from '../helpers/listening-app.ts';
+import { ipnSignature } from '../helpers/sandbox-checkout.ts';
+import { createRequest, ENGINE } from '../helpers/test-app.ts';
+import { rawExchange, statusOf } from './raw-http.ts';
 
 /** One answer read off the wire: its status, its Location, and all of it as text. */
 interface Answer {

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomBytes, scryptSync } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { adminUsers, checkPassword, SCRYPT, scryptParams } from '../../src/admin-users/index.js';
-import { PASSWORD_HASH_COST } from '../../src/config/index.js';
-import { AppError } from '../../src/domain/index.js';
-import { ControlClient, PASSWORD } from '../control/control-client.js';
-import { ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { adminUsers, checkPassword, SCRYPT, scryptParams } from '../../src/admin-users/index.ts';
+import { PASSWORD_HASH_COST } from '../../src/config/index.ts';
+import { AppError } from '../../src/domain/index.ts';
+import { ControlClient, PASSWORD } from '../control/control-client.ts';
+import { ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 /** A hash as the earlier code stored it: scrypt N=2^15, r=8, p=1. */
 function oldHash(password: string): string {

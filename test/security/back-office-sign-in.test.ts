@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { RouteOptions } from 'fastify';
-import { SIGN_IN_LIMITS } from '../../src/control/index.js';
-import { SCHEDULED_JOBS } from '../../src/jobs/index.js';
-import { ControlClient, createUser } from '../control/control-client.js';
-import { startPausableProxy } from '../helpers/pausable-proxy.js';
-import { redisMissing } from '../helpers/prerequisites.js';
-import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { SIGN_IN_LIMITS } from '../../src/control/index.ts';
+import { SCHEDULED_JOBS } from '../../src/jobs/index.ts';
+import { ControlClient, createUser } from '../control/control-client.ts';
+import { startPausableProxy } from '../helpers/pausable-proxy.ts';
+import { redisMissing } from '../helpers/prerequisites.ts';
+import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const noRedis = await redisMissing(REDIS_URL);

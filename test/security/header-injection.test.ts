@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import Fastify from 'fastify';
-import { installHeaderGuard } from '../../src/api/index.js';
-import { type ListeningApp, startListeningApp } from '../helpers/listening-app.js';
-import { ENGINE } from '../helpers/test-app.js';
+import { installHeaderGuard } from '../../src/api/index.ts';
+import { type ListeningApp, startListeningApp } from '../helpers/listening-app.ts';
+import { ENGINE } from '../helpers/test-app.ts';
 
 /** One GET over a real socket (fetch would refuse to send some of these, and follows redirects). */
 function get(baseUrl: string, path: string): Promise<{ status: number; location: string | undefined }> {

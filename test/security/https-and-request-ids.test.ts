@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { PRODUCTION_SECRET_KEY } from '../helpers/production-secret.js';
-import { ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { PRODUCTION_SECRET_KEY } from '../helpers/production-secret.ts';
+import { ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 const PRODUCTION = { NODE_ENV: 'production', SECRET_KEY: PRODUCTION_SECRET_KEY, SANDBOX_IN_PRODUCTION: 'true' };
 

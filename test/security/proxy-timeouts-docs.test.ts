@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { type ListeningApp, startListeningApp } from '../helpers/listening-app.js';
-import { PRODUCTION_SECRET_KEY } from '../helpers/production-secret.js';
-import { countRows, createBody, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { type ListeningApp, startListeningApp } from '../helpers/listening-app.ts';
+import { PRODUCTION_SECRET_KEY } from '../helpers/production-secret.ts';
+import { countRows, createBody, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 const PRODUCTION = {
   NODE_ENV: 'production',

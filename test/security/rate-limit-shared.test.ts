@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config/index.js';
-import { redisMissing } from '../helpers/prerequisites.js';
-import { createBody, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config/index.ts';
+import { redisMissing } from '../helpers/prerequisites.ts';
+import { createBody, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 // With REDIS_URL, every instance counts against the same limit. CI starts Redis.
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';

@@ -3,17 +3,17 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import type { RouteOptions } from 'fastify';
-import { signAnswer } from '../../src/providers/lyra/index.js';
-import { setTenantLogo } from '../../src/tenants/index.js';
-import { ControlClient, createUser } from '../control/control-client.js';
-import { LYRA_CARDS } from '../fakes/lyra/fake-store.js';
-import { giveLyraAccount } from '../fakes/lyra/give-account.js';
-import { DEMO_SHOP, formTokenOf, type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.js';
-import { arrangeStatus } from '../helpers/fixtures.js';
-import { makePng } from '../helpers/images.js';
-import { type ListeningApp, startListeningApp } from '../helpers/listening-app.js';
-import { ipnSignature } from '../helpers/sandbox-checkout.js';
-import { createRequest, ENGINE } from '../helpers/test-app.js';
+import { signAnswer } from '../../src/providers/lyra/index.ts';
+import { setTenantLogo } from '../../src/tenants/index.ts';
+import { ControlClient, createUser } from '../control/control-client.ts';
+import { LYRA_CARDS } from '../fakes/lyra/fake-store.ts';
+import { giveLyraAccount } from '../fakes/lyra/give-account.ts';
+import { DEMO_SHOP, formTokenOf, type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.ts';
+import { arrangeStatus } from '../helpers/fixtures.ts';
+import { makePng } from '../helpers/images.ts';
+import { type ListeningApp, startListeningApp } from '../helpers/listening-app.ts';
+import { ipnSignature } from '../helpers/sandbox-checkout.ts';
+import { createRequest, ENGINE } from '../helpers/test-app.ts';
 import {
   BROKEN_ESCAPES,
   CONTROL_CHARACTERS,
@@ -24,9 +24,9 @@ import {
   pct,
   wireHeaderValue,
   withLeaf,
-} from './hostile-values.js';
-import { type Pairs, routePattern, type SeenForm, type SeenQuery, scrape } from './page-forms.js';
-import { rawExchange, readyOverHttp, statusOf } from './raw-http.js';
+} from './hostile-values.ts';
+import { type Pairs, routePattern, type SeenForm, type SeenQuery, scrape } from './page-forms.ts';
+import { rawExchange, readyOverHttp, statusOf } from './raw-http.ts';
 
 /**
  * Every route the app registers, found as it registers them (a new route is fuzzed without

@@ -9,8 +9,8 @@ import {
   parseSettings,
   SETTING_FIELDS,
   sniffLogoType,
-} from '../../src/tenants/index.js';
-import { JPEG_START, makePng, oversizedPng, SVG_LOGO, WEBP_START } from '../helpers/images.js';
+} from '../../src/tenants/index.ts';
+import { JPEG_START, makePng, oversizedPng, SVG_LOGO, WEBP_START } from '../helpers/images.ts';
 
 describe('WCAG contrast of the accent colour (pure)', () => {
   test('the reference ratios: black on white 21, same colour 1, #767676 on white just 4.54', () => {

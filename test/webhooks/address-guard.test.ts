@@ -11,8 +11,8 @@ import {
   ForbiddenAddressError,
   postOnce,
   type Resolve,
-} from '../../src/webhooks/index.js';
-import { PMS_CERT, PMS_KEY } from './tls-fixture.js';
+} from '../../src/webhooks/index.ts';
+import { PMS_CERT, PMS_KEY } from './tls-fixture.ts';
 
 const timeouts = { connectTimeoutMs: 2000, timeoutMs: 5000 };
 

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { type CommandContext, runCommand } from '../../src/cli/index.js';
-import { jobStore } from '../../src/queue/index.js';
-import { deliverDueWebhooks, type WebhookOptions, webhookJobKind } from '../../src/webhooks/index.js';
-import { ControlClient, createUser } from '../control/control-client.js';
-import { createRequest, ENGINE, startTestApp, type TenantWithKey, type TestApp } from '../helpers/test-app.js';
-import { startReceiver, unansweredAddress } from './receiver.js';
+import { type CommandContext, runCommand } from '../../src/cli/index.ts';
+import { jobStore } from '../../src/queue/index.ts';
+import { deliverDueWebhooks, type WebhookOptions, webhookJobKind } from '../../src/webhooks/index.ts';
+import { ControlClient, createUser } from '../control/control-client.ts';
+import { createRequest, ENGINE, startTestApp, type TenantWithKey, type TestApp } from '../helpers/test-app.ts';
+import { startReceiver, unansweredAddress } from './receiver.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

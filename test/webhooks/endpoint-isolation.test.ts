@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { type CommandContext, runCommand } from '../../src/cli/index.js';
-import { startWebhookWorker } from '../../src/webhooks/index.js';
-import { createRequest, ENGINE, startTestApp, type TenantWithKey, type TestApp } from '../helpers/test-app.js';
-import { closedPortUrl, type Receiver, startReceiver } from './receiver.js';
+import { type CommandContext, runCommand } from '../../src/cli/index.ts';
+import { startWebhookWorker } from '../../src/webhooks/index.ts';
+import { createRequest, ENGINE, startTestApp, type TenantWithKey, type TestApp } from '../helpers/test-app.ts';
+import { closedPortUrl, type Receiver, startReceiver } from './receiver.ts';
 
 describe(`webhooks: a bad endpoint delays only itself (${ENGINE})`, () => {
   let t: TestApp;

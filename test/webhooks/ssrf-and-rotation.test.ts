@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { type CommandContext, runCommand } from '../../src/cli/index.js';
-import { deliverDueWebhooks, verifySignature, type WebhookOptions } from '../../src/webhooks/index.js';
-import { createRequest, ENGINE, startTestApp, type TenantWithKey, type TestApp } from '../helpers/test-app.js';
-import { startReceiver } from './receiver.js';
+import { type CommandContext, runCommand } from '../../src/cli/index.ts';
+import { deliverDueWebhooks, verifySignature, type WebhookOptions } from '../../src/webhooks/index.ts';
+import { createRequest, ENGINE, startTestApp, type TenantWithKey, type TestApp } from '../helpers/test-app.ts';
+import { startReceiver } from './receiver.ts';
 
 describe(`webhooks: the SSRF guard at registration and delivery, redirects, secret rotation (${ENGINE})`, () => {
   let t: TestApp;

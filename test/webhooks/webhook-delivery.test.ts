@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { type CommandContext, runCommand } from '../../src/cli/index.js';
-import { jobStore } from '../../src/queue/index.js';
+import { type CommandContext, runCommand } from '../../src/cli/index.ts';
+import { jobStore } from '../../src/queue/index.ts';
 import {
   deliverDueWebhooks,
   startWebhookWorker,
   verifySignature,
   type WebhookOptions,
   webhookJobKind,
-} from '../../src/webhooks/index.js';
-import { eventually } from '../helpers/sandbox-checkout.js';
+} from '../../src/webhooks/index.ts';
+import { eventually } from '../helpers/sandbox-checkout.ts';
 import {
   auditResponses,
   createRequest,
@@ -17,8 +17,8 @@ import {
   startTestApp,
   type TenantWithKey,
   type TestApp,
-} from '../helpers/test-app.js';
-import { type Answer, type Received, startReceiver } from './receiver.js';
+} from '../helpers/test-app.ts';
+import { type Answer, type Received, startReceiver } from './receiver.ts';
 
 interface Created {
   id: string;

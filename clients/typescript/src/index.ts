@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import createClient, { type Middleware } from 'openapi-fetch';
-import { type RetryOptions, retryingFetch } from './retry.js';
-import type { components, operations, paths } from './schema.js';
+import { type RetryOptions, retryingFetch } from './retry.ts';
+import type { components, operations, paths } from './schema.ts';
 
-export { isRetriable, type RetryOptions, retryAfterMs } from './retry.js';
-export type { components, operations, paths } from './schema.js';
-export { verifyWebhookSignature } from './webhook-signature.js';
+export { isRetriable, type RetryOptions, retryAfterMs } from './retry.ts';
+export type { components, operations, paths } from './schema.ts';
+export { verifyWebhookSignature } from './webhook-signature.ts';
 
 export type PaymentRequestDetail = components['schemas']['PaymentRequestDetail'];
 export type CreatePaymentRequest = components['schemas']['CreatePaymentRequest'];

@@ -1,6 +1,6 @@
 import Bowser from 'bowser';
-import type { ControlLanguage } from '../shell/index.js';
-import { ACCOUNT_MESSAGES } from './words.js';
+import type { ControlLanguage } from '../shell/index.ts';
+import { ACCOUNT_MESSAGES } from './words.ts';
 
 /**
  * A session's device as a person reads it, "Firefox 128 on Windows", from the User-Agent kept at

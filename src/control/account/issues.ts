@@ -1,6 +1,6 @@
-import { MIN_PASSWORD_LENGTH, type UserIssueCode } from '../../admin-users/index.js';
-import { CONTROL_LANGUAGES, CONTROL_MESSAGES, type ControlLanguage, type ControlMessages } from '../shell/index.js';
-import { ACCOUNT_MESSAGES } from './words.js';
+import { MIN_PASSWORD_LENGTH, type UserIssueCode } from '../../admin-users/index.ts';
+import { CONTROL_LANGUAGES, CONTROL_MESSAGES, type ControlLanguage, type ControlMessages } from '../shell/index.ts';
+import { ACCOUNT_MESSAGES } from './words.ts';
 
 /**
  * What is wrong with a username or a new password, in the page's language. The users page

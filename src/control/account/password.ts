@@ -8,8 +8,8 @@ import {
   scryptParams,
   type TwoFactorState,
   twoFactor,
-} from '../../admin-users/index.js';
-import { html } from '../../html/index.js';
+} from '../../admin-users/index.ts';
+import { html } from '../../html/index.ts';
 import {
   audit,
   csrfField,
@@ -20,11 +20,11 @@ import {
   page,
   pageContext,
   user,
-} from '../shell/index.js';
-import { issueText } from './issues.js';
-import { checkOwnPassword } from './reauth.js';
-import { userSessions } from './sessions.js';
-import { ACCOUNT_MESSAGES } from './words.js';
+} from '../shell/index.ts';
+import { issueText } from './issues.ts';
+import { checkOwnPassword } from './reauth.ts';
+import { userSessions } from './sessions.ts';
+import { ACCOUNT_MESSAGES } from './words.ts';
 
 /**
  * The new-password form, bounded as its inputs are (1024 characters, the longest password

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import { adminUsers, scryptParams, signInThrottle } from '../../admin-users/index.js';
-import { user } from '../shell/index.js';
+import { adminUsers, scryptParams, signInThrottle } from '../../admin-users/index.ts';
+import { user } from '../shell/index.ts';
 
 export type PasswordCheck = { ok: true } | { ok: false; retryAfterSeconds?: number };
 

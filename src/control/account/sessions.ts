@@ -1,8 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { type Repositories, sessionIdHash } from '../../db/index.js';
-import { html, type SafeHtml } from '../../html/index.js';
+import { type Repositories, sessionIdHash } from '../../db/index.ts';
+import { html, type SafeHtml } from '../../html/index.ts';
 import {
   audit,
   csrfField,
@@ -14,9 +14,9 @@ import {
   pageContext,
   sessionAlive,
   user,
-} from '../shell/index.js';
-import { deviceSummary } from './device.js';
-import { ACCOUNT_MESSAGES } from './words.js';
+} from '../shell/index.ts';
+import { deviceSummary } from './device.ts';
+import { ACCOUNT_MESSAGES } from './words.ts';
 
 /** The session to sign out, by its row's id hash (64 hex digits); anything else ends none. */
 const EndForm = Type.Object({ session: Form.optionalText(200), _csrf: Form.csrf });

@@ -2,11 +2,11 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import QRCode from 'qrcode';
 import { type Static, Type } from 'typebox';
-import { totpUri, twoFactor } from '../../admin-users/index.js';
-import { html, type SafeHtml } from '../../html/index.js';
-import { audit, csrfField, Form, flash, type PageContext, page, pageContext, user } from '../shell/index.js';
-import { checkOwnPassword } from './reauth.js';
-import { ACCOUNT_MESSAGES } from './words.js';
+import { totpUri, twoFactor } from '../../admin-users/index.ts';
+import { html, type SafeHtml } from '../../html/index.ts';
+import { audit, csrfField, Form, flash, type PageContext, page, pageContext, user } from '../shell/index.ts';
+import { checkOwnPassword } from './reauth.ts';
+import { ACCOUNT_MESSAGES } from './words.ts';
 
 /** Every path of the enrolment: all a user who must set up a second factor may reach. */
 export const TWO_FACTOR_PATHS = [

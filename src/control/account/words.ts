@@ -3,7 +3,7 @@
  * step and of a user's page for superusers, in English, French and German, read as
  * `ACCOUNT_MESSAGES[ctx.language]`. A string missing in one language is a type error.
  */
-import type { ControlLanguage } from '../shell/index.js';
+import type { ControlLanguage } from '../shell/index.ts';
 
 const en = {
   title: 'Your account',

@@ -1,1 +1,1 @@
-export { adminRoutes } from './routes.js';
+export { adminRoutes } from './routes.ts';

@@ -1,10 +1,10 @@
-import type { AdminUserWithRoles, TwoFactorState } from '../../admin-users/index.js';
-import type { AuditRow, JobRunRow, ScheduleRow, Tenant } from '../../db/index.js';
-import { html, type SafeHtml } from '../../html/index.js';
-import { ACCOUNT_MESSAGES, type SessionView, sessionsTable } from '../account/index.js';
-import { csrfField, formatAmount, formatDateTime, type PageContext, page } from '../shell/index.js';
-import { ROLE_MESSAGES } from '../team/index.js';
-import { ADMIN_MESSAGES } from './words.js';
+import type { AdminUserWithRoles, TwoFactorState } from '../../admin-users/index.ts';
+import type { AuditRow, JobRunRow, ScheduleRow, Tenant } from '../../db/index.ts';
+import { html, type SafeHtml } from '../../html/index.ts';
+import { ACCOUNT_MESSAGES, type SessionView, sessionsTable } from '../account/index.ts';
+import { csrfField, formatAmount, formatDateTime, type PageContext, page } from '../shell/index.ts';
+import { ROLE_MESSAGES } from '../team/index.ts';
+import { ADMIN_MESSAGES } from './words.ts';
 
 /** Audit detail fields that hold a role ("none": no role anywhere; "unlisted": a route with no line). */
 const ROLE_DETAILS = new Set(['role', 'before', 'need']);

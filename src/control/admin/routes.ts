@@ -1,11 +1,11 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import { adminUsers, normaliseUsername, scryptParams, twoFactor } from '../../admin-users/index.js';
-import { AppError, addDays, isIsoDate, midnightIn } from '../../domain/index.js';
-import { cronProblem, nextRunAfter, runUnderLease, SCHEDULED_JOBS } from '../../jobs/index.js';
-import { parseSetting, SETTING_FIELDS } from '../../tenants/index.js';
-import { ACCOUNT_MESSAGES, issueText, userSessions } from '../account/index.js';
+import { adminUsers, normaliseUsername, scryptParams, twoFactor } from '../../admin-users/index.ts';
+import { AppError, addDays, isIsoDate, midnightIn } from '../../domain/index.ts';
+import { cronProblem, nextRunAfter, runUnderLease, SCHEDULED_JOBS } from '../../jobs/index.ts';
+import { parseSetting, SETTING_FIELDS } from '../../tenants/index.ts';
+import { ACCOUNT_MESSAGES, issueText, userSessions } from '../account/index.ts';
 import {
   audit,
   controlNotFound,
@@ -18,9 +18,9 @@ import {
   renewCsrfSecret,
   tenantScope,
   user,
-} from '../shell/index.js';
-import { type AuditQuery, auditPage, schedulesPage, tenantsPage, userPage, usersPage } from './pages.js';
-import { ADMIN_MESSAGES } from './words.js';
+} from '../shell/index.ts';
+import { type AuditQuery, auditPage, schedulesPage, tenantsPage, userPage, usersPage } from './pages.ts';
+import { ADMIN_MESSAGES } from './words.ts';
 
 const send = (reply: FastifyReply, body: string, status = 200) =>
   reply.code(status).type('text/html; charset=utf-8').send(body);

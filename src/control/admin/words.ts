@@ -4,10 +4,10 @@
  * string missing in one language is a type error. The audit names other rooms' actions and
  * details (roles, webhooks) and the job list names Today's jobs: composed here from their doors.
  */
-import type { ControlLanguage } from '../shell/index.js';
-import { ROLE_MESSAGES } from '../team/index.js';
-import { TODAY_MESSAGES } from '../today/index.js';
-import { WEBHOOK_MESSAGES } from '../webhooks/index.js';
+import type { ControlLanguage } from '../shell/index.ts';
+import { ROLE_MESSAGES } from '../team/index.ts';
+import { TODAY_MESSAGES } from '../today/index.ts';
+import { WEBHOOK_MESSAGES } from '../webhooks/index.ts';
 
 const en = {
   tenants: 'Hotels',

@@ -1,2 +1,2 @@
-export { incidentActions, requestIncidents } from './pages.js';
-export { booksRoutes } from './routes.js';
+export { incidentActions, requestIncidents } from './pages.ts';
+export { booksRoutes } from './routes.ts';

@@ -1,7 +1,7 @@
-import type { BooksIncidentRow, BooksRunSummary, InDoubtOperationRow, MisplacedMoneyRow } from '../../db/index.js';
-import { html, type SafeHtml } from '../../html/index.js';
-import { csrfField, formatAmount, formatDateTime, type PageContext, page } from '../shell/index.js';
-import { BOOKS_MESSAGES } from './words.js';
+import type { BooksIncidentRow, BooksRunSummary, InDoubtOperationRow, MisplacedMoneyRow } from '../../db/index.ts';
+import { html, type SafeHtml } from '../../html/index.ts';
+import { csrfField, formatAmount, formatDateTime, type PageContext, page } from '../shell/index.ts';
+import { BOOKS_MESSAGES } from './words.ts';
 
 export interface BooksPageData {
   incidents: readonly BooksIncidentRow[];

@@ -1,10 +1,10 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { SettleRefused } from '../../payment-requests/index.js';
-import { controlNotFound, flash, pageContext, tenantScope } from '../shell/index.js';
-import { booksPage } from './pages.js';
-import { BOOKS_MESSAGES } from './words.js';
+import { SettleRefused } from '../../payment-requests/index.ts';
+import { controlNotFound, flash, pageContext, tenantScope } from '../shell/index.ts';
+import { booksPage } from './pages.ts';
+import { BOOKS_MESSAGES } from './words.ts';
 
 /** The hand settlement form; anything else is refused with the page's own message. */
 const SettleForm = Type.Object({

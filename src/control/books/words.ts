@@ -3,7 +3,7 @@
  * French and German. A string missing in one language is a type error. "What to do" stays in
  * the shell's books.need: the Today page reads it too.
  */
-import type { ControlLanguage } from '../shell/index.js';
+import type { ControlLanguage } from '../shell/index.ts';
 
 const en = {
   title: 'Books',

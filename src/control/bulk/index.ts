@@ -1,1 +1,1 @@
-export { bulkRoutes } from './routes.js';
+export { bulkRoutes } from './routes.ts';

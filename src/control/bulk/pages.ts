@@ -1,8 +1,8 @@
-import type { BulkJobRow } from '../../db/index.js';
-import { html, type SafeHtml } from '../../html/index.js';
-import type { DetailRow } from '../requests/index.js';
-import { amountInWords, csrfField, formatAmount, type PageContext, page } from '../shell/index.js';
-import { BULK_MESSAGES } from './words.js';
+import type { BulkJobRow } from '../../db/index.ts';
+import { html, type SafeHtml } from '../../html/index.ts';
+import type { DetailRow } from '../requests/index.ts';
+import { amountInWords, csrfField, formatAmount, type PageContext, page } from '../shell/index.ts';
+import { BULK_MESSAGES } from './words.ts';
 
 export type BulkAction = 'capture' | 'release' | 'refund';
 

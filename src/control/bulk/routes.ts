@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import { allowedActions, fullAmount, PAGE_SIZE, scopedRequest } from '../requests/index.js';
+import { allowedActions, fullAmount, PAGE_SIZE, scopedRequest } from '../requests/index.ts';
 import {
   audit,
   controlNotFound,
@@ -13,8 +13,8 @@ import {
   ownScope,
   pageContext,
   user,
-} from '../shell/index.js';
-import { bulkConfirmPage, bulkPage } from './pages.js';
+} from '../shell/index.ts';
+import { bulkConfirmPage, bulkPage } from './pages.ts';
 
 const html = (reply: FastifyReply, body: string) => reply.type('text/html; charset=utf-8').send(body);
 

@@ -3,7 +3,7 @@
  * requests and the progress of its jobs), in English, French and German. A string missing in
  * one language is a type error.
  */
-import type { ControlLanguage } from '../shell/index.js';
+import type { ControlLanguage } from '../shell/index.ts';
 
 const en = {
   bulkConfirmTitle: 'Confirm the actions on the selected requests',

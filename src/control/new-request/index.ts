@@ -1,1 +1,1 @@
-export { newRequestRoutes } from './routes.js';
+export { newRequestRoutes } from './routes.ts';

@@ -1,8 +1,8 @@
-import type { Tenant } from '../../db/index.js';
-import { CURRENCIES, type FieldIssue, REQUEST_TYPES } from '../../domain/index.js';
-import { html, type SafeHtml } from '../../html/index.js';
-import { csrfField, type PageContext, page } from '../shell/index.js';
-import { NEW_REQUEST_MESSAGES } from './words.js';
+import type { Tenant } from '../../db/index.ts';
+import { CURRENCIES, type FieldIssue, REQUEST_TYPES } from '../../domain/index.ts';
+import { html, type SafeHtml } from '../../html/index.ts';
+import { csrfField, type PageContext, page } from '../shell/index.ts';
+import { NEW_REQUEST_MESSAGES } from './words.ts';
 
 /** The form as typed: every value a string, kept to show the form again with its errors. */
 export type NewRequestForm = Partial<

@@ -1,12 +1,12 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { checkCreateBody } from '../../api/index.js';
-import { AppError, errors as appErrors, type FieldIssue } from '../../domain/index.js';
-import { parseAmountField } from '../requests/index.js';
-import { audit, Form, flash, pageContext, tenantContextOf, tenantScope, user } from '../shell/index.js';
-import { type NewRequestForm, newRequestPage } from './page.js';
-import { NEW_REQUEST_MESSAGES } from './words.js';
+import { checkCreateBody } from '../../api/index.ts';
+import { AppError, errors as appErrors, type FieldIssue } from '../../domain/index.ts';
+import { parseAmountField } from '../requests/index.ts';
+import { audit, Form, flash, pageContext, tenantContextOf, tenantScope, user } from '../shell/index.ts';
+import { type NewRequestForm, newRequestPage } from './page.ts';
+import { NEW_REQUEST_MESSAGES } from './words.ts';
 
 const FIELDS = [
   'tenant',

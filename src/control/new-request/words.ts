@@ -2,7 +2,7 @@
  * The words of the new request form (/control/requests/new) and of its per-field issues, in
  * English, French and German. A string missing in one language is a type error.
  */
-import type { ControlLanguage } from '../shell/index.js';
+import type { ControlLanguage } from '../shell/index.ts';
 
 const en = {
   chooseTenant: 'Choose the hotel',

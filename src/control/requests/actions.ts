@@ -1,5 +1,5 @@
-import type { ControlListRow, PaymentRequestRow } from '../../db/index.js';
-import { allowedFrom, type Status, whyNotDeletable } from '../../domain/index.js';
+import type { ControlListRow, PaymentRequestRow } from '../../db/index.ts';
+import { allowedFrom, type Status, whyNotDeletable } from '../../domain/index.ts';
 
 /** What staff may do to a request, by the one transition table (and the delete rule). */
 export type RequestAction = 'capture' | 'release' | 'refund' | 'cancel' | 'delete' | 'resend';

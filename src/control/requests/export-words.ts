@@ -1,4 +1,4 @@
-import type { ControlLanguage } from '../shell/index.js';
+import type { ControlLanguage } from '../shell/index.ts';
 
 const en = {
   totalsHeading: 'Totals for this filter',

@@ -1,7 +1,7 @@
-import type { ControlDetailRow } from '../../db/index.js';
-import { html, type SafeHtml } from '../../html/index.js';
-import { formatDateTime, type PageContext } from '../shell/index.js';
-import { GUARANTEE_CONTROL_MESSAGES } from './guarantee-words.js';
+import type { ControlDetailRow } from '../../db/index.ts';
+import { html, type SafeHtml } from '../../html/index.ts';
+import { formatDateTime, type PageContext } from '../shell/index.ts';
+import { GUARANTEE_CONTROL_MESSAGES } from './guarantee-words.ts';
 
 /**
  * A failed guarantee on the request's page: while it waits for a new card (ERROR after a

@@ -1,4 +1,4 @@
-import type { ControlLanguage } from '../shell/index.js';
+import type { ControlLanguage } from '../shell/index.ts';
 
 /**
  * The back office's words for a failed guarantee (docs/lifecycle.md, "A refused hold"): the

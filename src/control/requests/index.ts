@@ -1,3 +1,3 @@
-export { allowedActions, fullAmount, parseAmountField } from './actions.js';
-export type { DetailRow } from './pages.js';
-export { PAGE_SIZE, requestsRoutes, scopedRequest } from './routes.js';
+export { allowedActions, fullAmount, parseAmountField } from './actions.ts';
+export type { DetailRow } from './pages.ts';
+export { PAGE_SIZE, requestsRoutes, scopedRequest } from './routes.ts';

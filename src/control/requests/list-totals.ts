@@ -1,8 +1,8 @@
-import type { CurrencyTotals } from '../../db/index.js';
-import { html, type SafeHtml } from '../../html/index.js';
-import { formatAmount, type PageContext } from '../shell/index.js';
-import { EXPORT_MESSAGES } from './export-words.js';
-import type { ListQuery } from './pages.js';
+import type { CurrencyTotals } from '../../db/index.ts';
+import { html, type SafeHtml } from '../../html/index.ts';
+import { formatAmount, type PageContext } from '../shell/index.ts';
+import { EXPORT_MESSAGES } from './export-words.ts';
+import type { ListQuery } from './pages.ts';
 
 /** Totals are summed over at most this many requests: a wider filter asks for narrower dates. */
 export const TOTALS_CAP = 100_000;

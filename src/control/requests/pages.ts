@@ -7,10 +7,10 @@ import type {
   ReminderHistoryRow,
   SearchMatch,
   Tenant,
-} from '../../db/index.js';
-import { noHoldWillBePlaced, REQUEST_TYPES, STATUSES, type Status, triggersOf } from '../../domain/index.js';
-import { html, type SafeHtml } from '../../html/index.js';
-import { requestIncidents } from '../books/index.js';
+} from '../../db/index.ts';
+import { noHoldWillBePlaced, REQUEST_TYPES, STATUSES, type Status, triggersOf } from '../../domain/index.ts';
+import { html, type SafeHtml } from '../../html/index.ts';
+import { requestIncidents } from '../books/index.ts';
 import {
   amountInWords,
   csrfField,
@@ -19,11 +19,11 @@ import {
   mayUse,
   type PageContext,
   page,
-} from '../shell/index.js';
-import { reminderHistoryRows } from '../today/index.js';
-import { AMOUNT_ACTIONS, allowedActions, fullAmount, type RequestAction } from './actions.js';
-import { guaranteeFilter, guaranteeNotice } from './guarantee-notice.js';
-import { REQUESTS_MESSAGES } from './words.js';
+} from '../shell/index.ts';
+import { reminderHistoryRows } from '../today/index.ts';
+import { AMOUNT_ACTIONS, allowedActions, fullAmount, type RequestAction } from './actions.ts';
+import { guaranteeFilter, guaranteeNotice } from './guarantee-notice.ts';
+import { REQUESTS_MESSAGES } from './words.ts';
 
 /** Whether the signed-in user's role reaches a route: buttons they could not use are not shown. */
 const may = (ctx: PageContext, method: string, url: string, action?: string) =>

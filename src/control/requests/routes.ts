@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
-import type { ControlListFilter } from '../../db/index.js';
+import type { ControlListFilter } from '../../db/index.ts';
 import {
   AppError,
   dayAfter,
@@ -12,8 +12,8 @@ import {
   midnightIn,
   REQUEST_TYPES,
   STATUSES,
-} from '../../domain/index.js';
-import { EXPORT_KINDS, type ExportKind, exportChunks } from '../../exports/index.js';
+} from '../../domain/index.ts';
+import { EXPORT_KINDS, type ExportKind, exportChunks } from '../../exports/index.ts';
 import {
   audit,
   controlNotFound,
@@ -27,11 +27,11 @@ import {
   tenantContextOf,
   tenantScope,
   user,
-} from '../shell/index.js';
-import { AMOUNT_ACTIONS, allowedActions, parseAmountField, REQUEST_ACTIONS, type RequestAction } from './actions.js';
-import { TOTALS_CAP, totalsAndExport } from './list-totals.js';
-import { confirmPage, type DetailRow, detailPage, type ListQuery, listPage } from './pages.js';
-import { REQUESTS_MESSAGES } from './words.js';
+} from '../shell/index.ts';
+import { AMOUNT_ACTIONS, allowedActions, parseAmountField, REQUEST_ACTIONS, type RequestAction } from './actions.ts';
+import { TOTALS_CAP, totalsAndExport } from './list-totals.ts';
+import { confirmPage, type DetailRow, detailPage, type ListQuery, listPage } from './pages.ts';
+import { REQUESTS_MESSAGES } from './words.ts';
 
 export const PAGE_SIZE = 50;
 

@@ -3,7 +3,7 @@
  * details, ledger and history, its actions and their confirmation), in English, French and
  * German. A string missing in one language is a type error.
  */
-import type { ControlLanguage } from '../shell/index.js';
+import type { ControlLanguage } from '../shell/index.ts';
 
 const en = {
   allTenants: 'All hotels',

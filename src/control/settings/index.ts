@@ -1,1 +1,1 @@
-export { configRoutes } from './routes.js';
+export { configRoutes } from './routes.ts';

@@ -1,10 +1,10 @@
-import type { ApiKeySummary, ProviderAccountRow, Tenant, WebhookEndpointRow } from '../../db/index.js';
-import { html, type SafeHtml } from '../../html/index.js';
-import { presentProviderAccount } from '../../provider-accounts/index.js';
-import { logoPath, SETTING_FIELDS, type SettingField } from '../../tenants/index.js';
-import { csrfField, formatDateTime, type PageContext, page, tenantChooser } from '../shell/index.js';
-import { TODAY_MESSAGES } from '../today/index.js';
-import { SETTINGS_MESSAGES } from './words.js';
+import type { ApiKeySummary, ProviderAccountRow, Tenant, WebhookEndpointRow } from '../../db/index.ts';
+import { html, type SafeHtml } from '../../html/index.ts';
+import { presentProviderAccount } from '../../provider-accounts/index.ts';
+import { logoPath, SETTING_FIELDS, type SettingField } from '../../tenants/index.ts';
+import { csrfField, formatDateTime, type PageContext, page, tenantChooser } from '../shell/index.ts';
+import { TODAY_MESSAGES } from '../today/index.ts';
+import { SETTINGS_MESSAGES } from './words.ts';
 
 export function keysPage(
   ctx: PageContext,

@@ -2,9 +2,9 @@ import multipart, { type MultipartFile } from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { apiKeys } from '../../api-keys/index.js';
-import type { Tenant } from '../../db/index.js';
-import { AppError, errors, type FieldIssue, isIsoDate } from '../../domain/index.js';
+import { apiKeys } from '../../api-keys/index.ts';
+import type { Tenant } from '../../db/index.ts';
+import { AppError, errors, type FieldIssue, isIsoDate } from '../../domain/index.ts';
 import {
   MAX_LOGO_BYTES,
   parseSettings,
@@ -13,11 +13,11 @@ import {
   type SettingProblemCode,
   setTenantLogo,
   updateTenantSettings,
-} from '../../tenants/index.js';
-import type { ControlLanguage } from '../shell/index.js';
-import { audit, controlNotFound, Form, flash, pageContext, refusedFields, tenantScope, user } from '../shell/index.js';
-import { confirmRevokePage, keysPage, settingsPage } from './pages.js';
-import { SETTING_PROBLEMS } from './setting-problems.js';
+} from '../../tenants/index.ts';
+import type { ControlLanguage } from '../shell/index.ts';
+import { audit, controlNotFound, Form, flash, pageContext, refusedFields, tenantScope, user } from '../shell/index.ts';
+import { confirmRevokePage, keysPage, settingsPage } from './pages.ts';
+import { SETTING_PROBLEMS } from './setting-problems.ts';
 
 /**
  * The hotel a page or a form names (a superuser's choice; a hotel user's own, or nothing).

@@ -3,8 +3,8 @@ import {
   normaliseHexColour,
   type SettingField,
   type SettingProblemCode,
-} from '../../tenants/index.js';
-import type { ControlLanguage } from '../shell/index.js';
+} from '../../tenants/index.ts';
+import type { ControlLanguage } from '../shell/index.ts';
 
 type Bounds = Pick<SettingField, 'min' | 'max'>;
 

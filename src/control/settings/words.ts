@@ -4,8 +4,8 @@
  * string missing in one language is a type error. The labels of the day plan's settings are
  * Today's, composed here from its door.
  */
-import type { ControlLanguage } from '../shell/index.js';
-import { TODAY_MESSAGES } from '../today/index.js';
+import type { ControlLanguage } from '../shell/index.ts';
+import { TODAY_MESSAGES } from '../today/index.ts';
 
 const en = {
   keys: 'API keys',

@@ -1,10 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AuditEntry } from '../../db/index.js';
-import { AppError, isUuid as isUuidText } from '../../domain/index.js';
-import { printable } from './input-guard.js';
-import { type ControlLanguage, isControlLanguage, languageFromHeader } from './language.js';
-import type { ControlUser, PageContext } from './layout.js';
-import { CONTROL_MESSAGES } from './words.js';
+import type { AuditEntry } from '../../db/index.ts';
+import { AppError, isUuid as isUuidText } from '../../domain/index.ts';
+import { printable } from './input-guard.ts';
+import { type ControlLanguage, isControlLanguage, languageFromHeader } from './language.ts';
+import type { ControlUser, PageContext } from './layout.ts';
+import { CONTROL_MESSAGES } from './words.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { type TSchema, type TString, Type } from 'typebox';
-import { controlNotFound } from './context.js';
+import { controlNotFound } from './context.ts';
 
 /**
  * The pieces of the back office's route schemas. A form posts urlencoded text (a field sent

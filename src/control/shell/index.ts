@@ -10,10 +10,10 @@ export {
   pageContext,
   tenantScope,
   user,
-} from './context.js';
-export { Form, invalidFields, listOf, refusedFields, refuseInvalid } from './forms.js';
-export { firstQueryValues, printable, refuseUnacceptedText } from './input-guard.js';
-export { CONTROL_LANGUAGES, type ControlLanguage, isControlLanguage, languageFromHeader } from './language.js';
+} from './context.ts';
+export { Form, invalidFields, listOf, refusedFields, refuseInvalid } from './forms.ts';
+export { firstQueryValues, printable, refuseUnacceptedText } from './input-guard.ts';
+export { CONTROL_LANGUAGES, type ControlLanguage, isControlLanguage, languageFromHeader } from './language.ts';
 export {
   type ControlUser,
   csrfField,
@@ -23,8 +23,8 @@ export {
   notFoundPage,
   type PageContext,
   page,
-} from './layout.js';
-export { allows, mayUse, type Need, needOf, routeKey } from './route-roles.js';
+} from './layout.ts';
+export { allows, mayUse, type Need, needOf, routeKey } from './route-roles.ts';
 export {
   ABSOLUTE_MS,
   CSRF_COOKIE,
@@ -33,9 +33,9 @@ export {
   renewCsrfSecret,
   SESSION_COOKIE,
   sessionAlive,
-} from './session.js';
-export { amountInWords } from './spell-amount.js';
-export { CONTROL_CSS, CONTROL_JS, CONTROL_SCRIPT_PATH, CONTROL_STYLESHEET_PATH } from './styles.js';
-export { tenantChooser } from './tenant-chooser.js';
-export { tenantContextOf } from './tenant-context.js';
-export { CONTROL_MESSAGES, type ControlMessages, type MoneyWords } from './words.js';
+} from './session.ts';
+export { amountInWords } from './spell-amount.ts';
+export { CONTROL_CSS, CONTROL_JS, CONTROL_SCRIPT_PATH, CONTROL_STYLESHEET_PATH } from './styles.ts';
+export { tenantChooser } from './tenant-chooser.ts';
+export { tenantContextOf } from './tenant-context.ts';
+export { CONTROL_MESSAGES, type ControlMessages, type MoneyWords } from './words.ts';

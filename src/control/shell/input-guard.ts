@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { AppError } from '../../domain/index.js';
+import { AppError } from '../../domain/index.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -1,9 +1,9 @@
-import { type Currency, formatMoney } from '../../domain/index.js';
-import { html, htmlDocument, type SafeHtml } from '../../html/index.js';
-import { CONTROL_LANGUAGES, type ControlLanguage } from './language.js';
-import { mayUse, type Standing } from './route-roles.js';
-import { CONTROL_SCRIPT_PATH, CONTROL_STYLESHEET_PATH } from './styles.js';
-import { CONTROL_MESSAGES, type ControlMessages } from './words.js';
+import { type Currency, formatMoney } from '../../domain/index.ts';
+import { html, htmlDocument, type SafeHtml } from '../../html/index.ts';
+import { CONTROL_LANGUAGES, type ControlLanguage } from './language.ts';
+import { mayUse, type Standing } from './route-roles.ts';
+import { CONTROL_SCRIPT_PATH, CONTROL_STYLESHEET_PATH } from './styles.ts';
+import { CONTROL_MESSAGES, type ControlMessages } from './words.ts';
 
 /** Who is signed in, as every page needs it. */
 export interface ControlUser {

@@ -1,4 +1,4 @@
-import type { TenantRole } from '../../db/index.js';
+import type { TenantRole } from '../../db/index.ts';
 
 /**
  * Who may use which back-office route: the one place roles are decided. Each registered route

@@ -3,8 +3,8 @@ import cookie from '@fastify/cookie';
 import csrf from '@fastify/csrf-protection';
 import session from '@fastify/session';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AdminSessionsRepository } from '../../db/index.js';
-import type { SecretKeyRing } from '../../secrets/index.js';
+import type { AdminSessionsRepository } from '../../db/index.ts';
+import type { SecretKeyRing } from '../../secrets/index.ts';
 
 /**
  * Sessions of the back office: @fastify/session (a maintained plugin: signed cookie, id

@@ -1,8 +1,8 @@
 import { toCardinal as deWords } from 'n2words/de-DE';
 import { toCardinal as enWords } from 'n2words/en-GB';
 import { toCardinal as frWords } from 'n2words/fr-FR';
-import type { ControlLanguage } from './language.js';
-import type { MoneyWords } from './words.js';
+import type { ControlLanguage } from './language.ts';
+import type { MoneyWords } from './words.ts';
 
 const CARDINALS: Record<ControlLanguage, (n: number) => string> = { en: enWords, fr: frWords, de: deWords };
 

@@ -1,6 +1,6 @@
-import type { Tenant } from '../../db/index.js';
-import { html, type SafeHtml } from '../../html/index.js';
-import type { PageContext } from './layout.js';
+import type { Tenant } from '../../db/index.ts';
+import { html, type SafeHtml } from '../../html/index.ts';
+import type { PageContext } from './layout.ts';
 
 /** For a superuser: which tenant the page is about (a GET form; works without script). */
 export function tenantChooser(

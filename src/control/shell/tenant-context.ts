@@ -1,5 +1,5 @@
-import type { Tenant } from '../../db/index.js';
-import type { TenantContext } from '../../payment-requests/index.js';
+import type { Tenant } from '../../db/index.ts';
+import type { TenantContext } from '../../payment-requests/index.ts';
 
 /** What the command facade needs of a tenant, the same as the API builds from a key. */
 export function tenantContextOf(t: Tenant): TenantContext {

@@ -1,5 +1,5 @@
-import type { Status } from '../../domain/index.js';
-import type { ControlLanguage } from './language.js';
+import type { Status } from '../../domain/index.ts';
+import type { ControlLanguage } from './language.ts';
 
 /**
  * The back office's words, English, French and German. Every page takes one `ControlMessages`; a

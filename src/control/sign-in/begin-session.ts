@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { SessionUserRow } from '../../db/index.js';
-import type { ControlUser } from '../shell/index.js';
-import { flash, languageOf, renewCsrfSecret } from '../shell/index.js';
-import { ROLE_MESSAGES } from '../team/index.js';
+import type { SessionUserRow } from '../../db/index.ts';
+import type { ControlUser } from '../shell/index.ts';
+import { flash, languageOf, renewCsrfSecret } from '../shell/index.ts';
+import { ROLE_MESSAGES } from '../team/index.ts';
 
 /** How long the code step waits after a right password before the password is asked again. */
 export const PENDING_MS = 5 * 60 * 1000;

@@ -1,12 +1,12 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { signInThrottle, twoFactor } from '../../admin-users/index.js';
-import { html } from '../../html/index.js';
-import { ACCOUNT_MESSAGES } from '../account/index.js';
-import { audit, csrfField, Form, flash, languageOf, page, pageContext } from '../shell/index.js';
-import { beginSession, homeTenant, pendingUser } from './begin-session.js';
-import { SIGN_IN_MESSAGES } from './words.js';
+import { signInThrottle, twoFactor } from '../../admin-users/index.ts';
+import { html } from '../../html/index.ts';
+import { ACCOUNT_MESSAGES } from '../account/index.ts';
+import { audit, csrfField, Form, flash, languageOf, page, pageContext } from '../shell/index.ts';
+import { beginSession, homeTenant, pendingUser } from './begin-session.ts';
+import { SIGN_IN_MESSAGES } from './words.ts';
 
 type Step = 'code' | 'recovery';
 

@@ -1,3 +1,3 @@
-export { currentTenant, mustEnrol } from './begin-session.js';
-export { signInCodeRoutes } from './code-routes.js';
-export { signInRoutes } from './routes.js';
+export { currentTenant, mustEnrol } from './begin-session.ts';
+export { signInCodeRoutes } from './code-routes.ts';
+export { signInRoutes } from './routes.ts';

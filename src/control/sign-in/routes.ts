@@ -1,8 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { adminUsers, normaliseUsername, scryptParams, signInThrottle } from '../../admin-users/index.js';
-import { html } from '../../html/index.js';
+import { adminUsers, normaliseUsername, scryptParams, signInThrottle } from '../../admin-users/index.ts';
+import { html } from '../../html/index.ts';
 import {
   audit,
   csrfField,
@@ -13,9 +13,9 @@ import {
   pageContext,
   printable,
   renewCsrfSecret,
-} from '../shell/index.js';
-import { beginPending, beginSession, homeTenant, mustEnrol } from './begin-session.js';
-import { SIGN_IN_MESSAGES } from './words.js';
+} from '../shell/index.ts';
+import { beginPending, beginSession, homeTenant, mustEnrol } from './begin-session.ts';
+import { SIGN_IN_MESSAGES } from './words.ts';
 
 /**
  * The sign-in form. Bounds far past the form's own (64 and 1024 characters): a wrong name of any

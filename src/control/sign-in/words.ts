@@ -4,7 +4,7 @@
  * (the users page has them too), and so is the throttle's message (the error page says it).
  * A string missing in one language is a type error.
  */
-import type { ControlLanguage } from '../shell/index.js';
+import type { ControlLanguage } from '../shell/index.ts';
 
 const en = {
   signIn: 'Sign in',

@@ -1,10 +1,10 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { InvitationRow } from '../../db/index.js';
-import { html } from '../../html/index.js';
-import { audit, csrfField, flash, formatDateTime, type PageContext, page, pageContext, user } from '../shell/index.js';
-import { ROLE_MESSAGES } from './words.js';
+import type { InvitationRow } from '../../db/index.ts';
+import { html } from '../../html/index.ts';
+import { audit, csrfField, flash, formatDateTime, type PageContext, page, pageContext, user } from '../shell/index.ts';
+import { ROLE_MESSAGES } from './words.ts';
 
 const AnswerForm = Type.Object({
   tenant: Type.String({ format: 'uuid' }),

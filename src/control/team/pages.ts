@@ -1,8 +1,8 @@
-import type { RoleRow, Tenant } from '../../db/index.js';
-import { TENANT_ROLES } from '../../db/index.js';
-import { html, type SafeHtml } from '../../html/index.js';
-import { csrfField, type PageContext, page, tenantChooser } from '../shell/index.js';
-import { ROLE_MESSAGES } from './words.js';
+import type { RoleRow, Tenant } from '../../db/index.ts';
+import { TENANT_ROLES } from '../../db/index.ts';
+import { html, type SafeHtml } from '../../html/index.ts';
+import { csrfField, type PageContext, page, tenantChooser } from '../shell/index.ts';
+import { ROLE_MESSAGES } from './words.ts';
 
 const problems = (list: readonly string[]): SafeHtml =>
   list.length === 0 ? html`` : html`<div class="flash error" role="alert">${list.map((p) => html`<p>${p}</p>`)}</div>`;

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Need } from '../shell/index.js';
-import { audit, messagePage, pageContext } from '../shell/index.js';
-import { ROLE_MESSAGES } from './words.js';
+import type { Need } from '../shell/index.ts';
+import { audit, messagePage, pageContext } from '../shell/index.ts';
+import { ROLE_MESSAGES } from './words.ts';
 
 /**
  * The answer to a route the user's role does not reach: a 403 page naming the role it needs

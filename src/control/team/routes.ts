@@ -1,10 +1,10 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { adminUsers, isTenantRole, scryptParams } from '../../admin-users/index.js';
-import type { Tenant } from '../../db/index.js';
-import { AppError } from '../../domain/index.js';
-import { ACCOUNT_MESSAGES, issueText } from '../account/index.js';
+import { adminUsers, isTenantRole, scryptParams } from '../../admin-users/index.ts';
+import type { Tenant } from '../../db/index.ts';
+import { AppError } from '../../domain/index.ts';
+import { ACCOUNT_MESSAGES, issueText } from '../account/index.ts';
 import {
   audit,
   controlNotFound,
@@ -16,9 +16,9 @@ import {
   pageContext,
   tenantScope,
   user,
-} from '../shell/index.js';
-import { teamPage } from './pages.js';
-import { ROLE_MESSAGES } from './words.js';
+} from '../shell/index.ts';
+import { teamPage } from './pages.ts';
+import { ROLE_MESSAGES } from './words.ts';
 
 /** The invitation form: a username and a role; the tenant for a superuser. */
 const GrantForm = Type.Object({

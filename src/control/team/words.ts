@@ -3,7 +3,7 @@
  * the audit's names for grants and refusals, in English, French and German; the role names are
  * the shell's (the header shows them too). A string missing in one language is a type error.
  */
-import { CONTROL_MESSAGES, type ControlLanguage } from '../shell/index.js';
+import { CONTROL_MESSAGES, type ControlLanguage } from '../shell/index.ts';
 
 type Role = 'viewer' | 'frontdesk' | 'manager' | 'superuser';
 

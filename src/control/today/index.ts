@@ -2,11 +2,11 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { dayPlan } from '../../day-plan/index.js';
-import { controlNotFound, pageContext, tenantScope, user } from '../shell/index.js';
-import { todayPage } from './today-page.js';
+import { dayPlan } from '../../day-plan/index.ts';
+import { controlNotFound, pageContext, tenantScope, user } from '../shell/index.ts';
+import { todayPage } from './today-page.ts';
 
-export { TODAY_MESSAGES, type TodayMessages } from './words.js';
+export { TODAY_MESSAGES, type TodayMessages } from './words.ts';
 
 /** A superuser's chosen hotel (tenantScope refuses anything but a UUID of theirs: 404). */
 const TodayQuery = Type.Object({ tenant: Type.Optional(Type.String()) });
@@ -31,4 +31,4 @@ export async function todayRoutes(control: FastifyInstance): Promise<void> {
     return reply.type('text/html; charset=utf-8').send(todayPage(ctx, { plan, tenant, tenants }));
   });
 }
-export { reminderHistoryRows } from './reminder-history.js';
+export { reminderHistoryRows } from './reminder-history.ts';

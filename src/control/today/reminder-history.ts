@@ -1,7 +1,7 @@
-import type { ReminderHistoryRow } from '../../db/index.js';
-import { html, type SafeHtml } from '../../html/index.js';
-import { formatDateTime, type PageContext } from '../shell/index.js';
-import { TODAY_MESSAGES } from './words.js';
+import type { ReminderHistoryRow } from '../../db/index.ts';
+import { html, type SafeHtml } from '../../html/index.ts';
+import { formatDateTime, type PageContext } from '../shell/index.ts';
+import { TODAY_MESSAGES } from './words.ts';
 
 /**
  * A request's reminders as rows of its history table ("Reminder 1 sent"), each at the time it

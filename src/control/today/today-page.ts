@@ -1,11 +1,11 @@
-import { type DayPlan, isGuaranteed } from '../../day-plan/index.js';
-import type { BooksIncidentRow, DayPlanRow, InDoubtOperationRow, Tenant } from '../../db/index.js';
-import { decisionDate } from '../../domain/index.js';
-import { html, type SafeHtml } from '../../html/index.js';
-import { formatIsoDate } from '../../i18n/index.js';
-import { incidentActions } from '../books/index.js';
-import { formatAmount, formatDateTime, type PageContext, page, tenantChooser } from '../shell/index.js';
-import { TODAY_MESSAGES } from './words.js';
+import { type DayPlan, isGuaranteed } from '../../day-plan/index.ts';
+import type { BooksIncidentRow, DayPlanRow, InDoubtOperationRow, Tenant } from '../../db/index.ts';
+import { decisionDate } from '../../domain/index.ts';
+import { html, type SafeHtml } from '../../html/index.ts';
+import { formatIsoDate } from '../../i18n/index.ts';
+import { incidentActions } from '../books/index.ts';
+import { formatAmount, formatDateTime, type PageContext, page, tenantChooser } from '../shell/index.ts';
+import { TODAY_MESSAGES } from './words.ts';
 
 const day = (ctx: PageContext, d: string | null) => (d ? formatIsoDate(d, ctx.m.locale) : '—');
 

@@ -1,5 +1,5 @@
-import { DAY_PLAN_WORDS } from '../../day-plan/index.js';
-import type { ControlLanguage } from '../shell/index.js';
+import { DAY_PLAN_WORDS } from '../../day-plan/index.ts';
+import type { ControlLanguage } from '../shell/index.ts';
 
 /**
  * The words of the Today page, of the "Reminders and digest" settings and of reminders in a

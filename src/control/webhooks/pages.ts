@@ -1,8 +1,8 @@
-import type { AttemptRow, DeliveryLogRow, EndpointSummaryRow, Tenant, WebhookEndpointRow } from '../../db/index.js';
-import { html, type SafeHtml } from '../../html/index.js';
-import { EVENT_TYPES } from '../../webhooks/index.js';
-import { csrfField, formatDateTime, type PageContext, page, tenantChooser } from '../shell/index.js';
-import { WEBHOOK_MESSAGES } from './words.js';
+import type { AttemptRow, DeliveryLogRow, EndpointSummaryRow, Tenant, WebhookEndpointRow } from '../../db/index.ts';
+import { html, type SafeHtml } from '../../html/index.ts';
+import { EVENT_TYPES } from '../../webhooks/index.ts';
+import { csrfField, formatDateTime, type PageContext, page, tenantChooser } from '../shell/index.ts';
+import { WEBHOOK_MESSAGES } from './words.ts';
 
 /** A secret just made, for the one page view that shows it. */
 export interface FreshSecret {

@@ -1,11 +1,11 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { Tenant, WebhookEndpointRow } from '../../db/index.js';
-import { createEndpoint, rotateEndpointSecret, WebhookInputError } from '../../webhooks/index.js';
-import { audit, controlNotFound, Form, flash, isUuid, listOf, pageContext, tenantScope, user } from '../shell/index.js';
-import { confirmPage, deliveryLogPage, type FreshSecret, webhooksPage } from './pages.js';
-import { WEBHOOK_MESSAGES } from './words.js';
+import type { Tenant, WebhookEndpointRow } from '../../db/index.ts';
+import { createEndpoint, rotateEndpointSecret, WebhookInputError } from '../../webhooks/index.ts';
+import { audit, controlNotFound, Form, flash, isUuid, listOf, pageContext, tenantScope, user } from '../shell/index.ts';
+import { confirmPage, deliveryLogPage, type FreshSecret, webhooksPage } from './pages.ts';
+import { WEBHOOK_MESSAGES } from './words.ts';
 
 declare module 'fastify' {
   interface Session {

@@ -3,7 +3,7 @@
  * `WEBHOOK_MESSAGES[ctx.language]` (the menu's entry is the shell's, `m.navWebhooks`). Their
  * audit actions are also the audit page's. A string missing in one language is a type error.
  */
-import type { ControlLanguage } from '../shell/index.js';
+import type { ControlLanguage } from '../shell/index.ts';
 
 const en = {
   title: 'Webhooks',

@@ -1,5 +1,5 @@
-import type { Actor } from '../../domain/index.js';
-import type { EntryFacts } from '../money-runner.js';
+import type { Actor } from '../../domain/index.ts';
+import type { EntryFacts } from '../money-runner.ts';
 
 /** Who asked for a ledger row's operation: recorded on the history row of its outcome. */
 export function actorOf(entry: EntryFacts): Actor {

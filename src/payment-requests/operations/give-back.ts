@@ -1,6 +1,6 @@
-import { currentStatus, type Queryable, recordIncident } from '../../db/index.js';
-import type { MoneyOperation, Settled } from '../money-runner.js';
-import { actorOf } from './entry-actor.js';
+import { currentStatus, type Queryable, recordIncident } from '../../db/index.ts';
+import type { MoneyOperation, Settled } from '../money-runner.ts';
+import { actorOf } from './entry-actor.ts';
 
 /**
  * Money that arrived where it should not, given back: a refund of a payment, or a void of a

@@ -1,8 +1,8 @@
-import { applyStatusChanges, type Queryable, queueGuaranteeMails, releaseClaims } from '../../db/index.js';
-import { allowedFrom, type DeclineReason, isSoftDecline, targetOf } from '../../domain/index.js';
-import { declineReasonOf, holdValidityTable } from '../../providers/index.js';
-import type { MoneyOperation, Settled } from '../money-runner.js';
-import { actorOf } from './entry-actor.js';
+import { applyStatusChanges, type Queryable, queueGuaranteeMails, releaseClaims } from '../../db/index.ts';
+import { allowedFrom, type DeclineReason, isSoftDecline, targetOf } from '../../domain/index.ts';
+import { declineReasonOf, holdValidityTable } from '../../providers/index.ts';
+import type { MoneyOperation, Settled } from '../money-runner.ts';
+import { actorOf } from './entry-actor.ts';
 
 type Refused = Extract<Settled, { outcome: 'refused' | 'failed' | 'in_doubt' }>;
 

@@ -1,7 +1,7 @@
-import { applyStatusChanges, lockAmounts, type Queryable, releaseClaims } from '../../db/index.js';
-import { allowedFrom, targetOf } from '../../domain/index.js';
-import type { MoneyOperation, Settled } from '../money-runner.js';
-import { actorOf } from './entry-actor.js';
+import { applyStatusChanges, lockAmounts, type Queryable, releaseClaims } from '../../db/index.ts';
+import { allowedFrom, targetOf } from '../../domain/index.ts';
+import type { MoneyOperation, Settled } from '../money-runner.ts';
+import { actorOf } from './entry-actor.ts';
 
 /**
  * A refund of what a request captured. The one that gives the last cent back makes the request

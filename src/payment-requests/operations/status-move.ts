@@ -1,7 +1,7 @@
-import { applyStatusChanges, type Queryable, releaseClaims } from '../../db/index.js';
-import { allowedFrom, targetOf } from '../../domain/index.js';
-import type { MoneyOperation, Settled } from '../money-runner.js';
-import { actorOf } from './entry-actor.js';
+import { applyStatusChanges, type Queryable, releaseClaims } from '../../db/index.ts';
+import { allowedFrom, targetOf } from '../../domain/index.ts';
+import type { MoneyOperation, Settled } from '../money-runner.ts';
+import { actorOf } from './entry-actor.ts';
 
 /**
  * A money move on a claimed request whose success is one fixed move of the transition table

@@ -1,5 +1,5 @@
-import type { LedgerEntry } from '../../db/index.js';
-import { type LedgerBooks, type ProviderOrder, type Verdict, verdictFor } from '../../providers/index.js';
+import type { LedgerEntry } from '../../db/index.ts';
+import { type LedgerBooks, type ProviderOrder, type Verdict, verdictFor } from '../../providers/index.ts';
 
 export type { Verdict };
 

@@ -1,4 +1,4 @@
-import { ProviderError } from '../payment-provider.js';
+import { ProviderError } from '../payment-provider.ts';
 
 /** What a call needs to reach one merchant's shop: every brand shares the API, hosts and keys differ. */
 export interface LyraEndpoint {

@@ -1,4 +1,4 @@
-import type { DeclineReason } from '../../domain/index.js';
+import type { DeclineReason } from '../../domain/index.ts';
 
 /**
  * The bank's answer codes Lyra passes on unchanged in a refusal's `detailedErrorCode` (next to

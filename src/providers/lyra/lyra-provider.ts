@@ -7,9 +7,9 @@ import {
   ProviderError,
   type ProviderOrder,
   type ProviderTransaction,
-} from '../payment-provider.js';
-import { type LyraAnswer, LyraServiceError, lyraClient } from './client.js';
-import { type LyraTransaction, readTransaction } from './lyra-transaction.js';
+} from '../payment-provider.ts';
+import { type LyraAnswer, LyraServiceError, lyraClient } from './client.ts';
+import { type LyraTransaction, readTransaction } from './lyra-transaction.ts';
 import {
   declineCodeOf,
   fromLyraAmount,
@@ -17,8 +17,8 @@ import {
   toLyraAmount,
   transactionKind,
   transactionStatus,
-} from './mapping.js';
-import { parseLyraNotification, verifyBrowserReturn } from './notification.js';
+} from './mapping.ts';
+import { parseLyraNotification, verifyBrowserReturn } from './notification.ts';
 
 /** One hotel's merchant account with a Lyra brand (PayZen, Systempay, Sogecommerce...). */
 export interface LyraAccount {

@@ -1,4 +1,4 @@
-import { isObject } from './client.js';
+import { isObject } from './client.ts';
 
 /**
  * The fields of a V4 Transaction (in a Payment's `transactions`, an order's list, or alone as

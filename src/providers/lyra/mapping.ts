@@ -1,6 +1,6 @@
-import type { CardNetwork } from '../../domain/index.js';
-import type { ProviderTransactionKind, ProviderTransactionStatus } from '../payment-provider.js';
-import type { LyraTransaction } from './lyra-transaction.js';
+import type { CardNetwork } from '../../domain/index.ts';
+import type { ProviderTransactionKind, ProviderTransactionStatus } from '../payment-provider.ts';
+import type { LyraTransaction } from './lyra-transaction.ts';
 
 /**
  * What a Lyra transaction's `detailedStatus` means for payreq, in one table. `status` is the

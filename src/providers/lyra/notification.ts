@@ -1,8 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { isIsoCurrency, isUuid, MAX_AMOUNT } from '../../domain/index.js';
-import { IgnoredNotification, InvalidNotificationError, type ProviderNotification } from '../payment-provider.js';
-import { isObject } from './client.js';
-import { type LyraTransaction, readTransaction } from './lyra-transaction.js';
+import { isIsoCurrency, isUuid, MAX_AMOUNT } from '../../domain/index.ts';
+import { IgnoredNotification, InvalidNotificationError, type ProviderNotification } from '../payment-provider.ts';
+import { isObject } from './client.ts';
+import { type LyraTransaction, readTransaction } from './lyra-transaction.ts';
 import {
   cardNetworkOf,
   DETAILED_STATUSES,
@@ -10,7 +10,7 @@ import {
   isRefusal,
   transactionKind,
   transactionStatus,
-} from './mapping.js';
+} from './mapping.ts';
 
 /** The five form fields of a Lyra notification (IPN) and of the browser's return. */
 export interface SignedAnswer {

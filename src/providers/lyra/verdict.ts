@@ -1,4 +1,4 @@
-import type { ProviderOrder, ProviderTransaction } from '../payment-provider.js';
+import type { ProviderOrder, ProviderTransaction } from '../payment-provider.ts';
 import {
   candidateRefunds,
   type LedgerBooks,
@@ -7,7 +7,7 @@ import {
   transactionVerdict,
   type Verdict,
   type VerdictRule,
-} from '../verdict.js';
+} from '../verdict.ts';
 
 /**
  * How Lyra's order view proves an operation. A hold carries our key in its metadata, whatever

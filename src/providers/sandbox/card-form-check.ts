@@ -1,4 +1,4 @@
-import { isExpired, isValidCardNumber } from './test-cards.js';
+import { isExpired, isValidCardNumber } from './test-cards.ts';
 
 export interface CardEntry {
   number: string;

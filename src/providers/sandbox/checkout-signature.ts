@@ -1,5 +1,5 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
-import { deriveKey } from '../../secrets/index.js';
+import { deriveKey } from '../../secrets/index.ts';
 
 /**
  * The hidden fields of the card form, in signing order. The guest's browser carries them to

@@ -1,4 +1,4 @@
-export { sandboxJobKind } from './ipn-delivery.js';
-export { SANDBOX_PAY_PATH, type SandboxOptions, sandboxProvider } from './sandbox-provider.js';
-export { sandboxRoutes } from './sandbox-routes.js';
-export { TEST_CARDS } from './test-cards.js';
+export { sandboxJobKind } from './ipn-delivery.ts';
+export { SANDBOX_PAY_PATH, type SandboxOptions, sandboxProvider } from './sandbox-provider.ts';
+export { sandboxRoutes } from './sandbox-routes.ts';
+export { TEST_CARDS } from './test-cards.ts';

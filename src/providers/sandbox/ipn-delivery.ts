@@ -1,14 +1,14 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database } from '../../db/index.js';
-import type { JobKind, RetryPolicy } from '../../queue/index.js';
-import { IPN_SIGNATURE_HEADER, ipnKey, signIpn } from './ipn-signature.js';
+import type { Database } from '../../db/index.ts';
+import type { JobKind, RetryPolicy } from '../../queue/index.ts';
+import { IPN_SIGNATURE_HEADER, ipnKey, signIpn } from './ipn-signature.ts';
 import {
   type PendingNotification,
   recordDelivered,
   recordFailed,
   type SandboxStore,
   sandboxStore,
-} from './sandbox-store.js';
+} from './sandbox-store.ts';
 
 /**
  * How the sandbox notifies the service, as a real provider does: a signed POST, retried with

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { deriveKey } from '../../secrets/index.js';
+import { deriveKey } from '../../secrets/index.ts';
 
 /** `sha256=<hex HMAC-SHA-256 of the raw body>`, keyed by deriveKey(SECRET_KEY, 'sandbox-ipn'). */
 export const IPN_SIGNATURE_HEADER = 'x-sandbox-signature';

@@ -1,5 +1,5 @@
-import { CURRENCIES, hasUnstorableText, isUuid, MAX_AMOUNT } from '../../domain/index.js';
-import { InvalidNotificationError, type ProviderNotification } from '../payment-provider.js';
+import { CURRENCIES, hasUnstorableText, isUuid, MAX_AMOUNT } from '../../domain/index.ts';
+import { InvalidNotificationError, type ProviderNotification } from '../payment-provider.ts';
 
 /** The sandbox's IPN as it travels: snake_case JSON, like a provider's wire format. */
 export interface SandboxIpnBody {

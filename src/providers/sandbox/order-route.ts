@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { isUuid } from '../../domain/index.js';
-import type { SandboxStore } from './sandbox-store.js';
+import { isUuid } from '../../domain/index.ts';
+import type { SandboxStore } from './sandbox-store.ts';
 
 export const SANDBOX_ORDERS_PATH = '/sandbox/orders/:orderId';
 

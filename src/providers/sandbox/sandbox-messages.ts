@@ -1,5 +1,5 @@
-import type { Language } from '../../domain/index.js';
-import type { CardProblem } from './card-form-check.js';
+import type { Language } from '../../domain/index.ts';
+import type { CardProblem } from './card-form-check.ts';
 
 /**
  * Every string of the sandbox's own pages, in each language a request can have. One interface

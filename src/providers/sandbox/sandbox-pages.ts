@@ -1,9 +1,9 @@
-import { type Currency, formatMoney } from '../../domain/index.js';
-import { type HtmlValue, html, htmlDocument, SafeHtml } from '../../html/index.js';
-import type { CardInput, CardProblem } from './card-form-check.js';
-import { CHECKOUT_FIELDS, type CheckoutFields } from './checkout-signature.js';
-import { type SandboxMessages, sandboxMessages } from './sandbox-messages.js';
-import { TEST_CARDS } from './test-cards.js';
+import { type Currency, formatMoney } from '../../domain/index.ts';
+import { type HtmlValue, html, htmlDocument, SafeHtml } from '../../html/index.ts';
+import type { CardInput, CardProblem } from './card-form-check.ts';
+import { CHECKOUT_FIELDS, type CheckoutFields } from './checkout-signature.ts';
+import { type SandboxMessages, sandboxMessages } from './sandbox-messages.ts';
+import { TEST_CARDS } from './test-cards.ts';
 
 /**
  * The sandbox's own pages, in the request's language: plain HTML that works without

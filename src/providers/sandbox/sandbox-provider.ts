@@ -1,4 +1,4 @@
-import type { Database, Queryable } from '../../db/index.js';
+import type { Database, Queryable } from '../../db/index.ts';
 import {
   type GuestCheckoutInput,
   type HostedCardForm,
@@ -9,19 +9,19 @@ import {
   type ProviderNotification,
   type ProviderOrder,
   type TransactionCall,
-} from '../payment-provider.js';
-import { checkoutKey, newAttempt, signCheckout } from './checkout-signature.js';
-import { coalesce } from './coalesce.js';
-import { IPN_SIGNATURE_HEADER, ipnKey, ipnSignatureValid } from './ipn-signature.js';
-import { readIpnBody } from './notification-body.js';
+} from '../payment-provider.ts';
+import { checkoutKey, newAttempt, signCheckout } from './checkout-signature.ts';
+import { coalesce } from './coalesce.ts';
+import { IPN_SIGNATURE_HEADER, ipnKey, ipnSignatureValid } from './ipn-signature.ts';
+import { readIpnBody } from './notification-body.ts';
 import {
   type HoldRequest,
   type Operation,
   type SandboxStore,
   type SandboxTransaction,
   sandboxStore,
-} from './sandbox-store.js';
-import { decide, REFUSAL_REASONS, TEST_CARDS } from './test-cards.js';
+} from './sandbox-store.ts';
+import { decide, REFUSAL_REASONS, TEST_CARDS } from './test-cards.ts';
 
 /** The cards that fail technically: the hold's SQL writes nothing for them. */
 const FAILING = [TEST_CARDS.technicalError];

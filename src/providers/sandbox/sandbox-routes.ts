@@ -1,14 +1,14 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { runClaimed } from '../../queue/index.js';
-import { checkCardForm } from './card-form-check.js';
-import { attemptExpired, type CheckoutFields, checkoutKey, verifyCheckout } from './checkout-signature.js';
-import { deliveryPolicy, leaseFor, sandboxJobKind } from './ipn-delivery.js';
-import type { SandboxIpnBody } from './notification-body.js';
-import { orderRoute } from './order-route.js';
-import { badRequestPage, cardPage, expiredPage, securityHeaders } from './sandbox-pages.js';
-import { SANDBOX_PAY_PATH } from './sandbox-provider.js';
-import { newId, sandboxStore } from './sandbox-store.js';
-import { decide, maskPan } from './test-cards.js';
+import { runClaimed } from '../../queue/index.ts';
+import { checkCardForm } from './card-form-check.ts';
+import { attemptExpired, type CheckoutFields, checkoutKey, verifyCheckout } from './checkout-signature.ts';
+import { deliveryPolicy, leaseFor, sandboxJobKind } from './ipn-delivery.ts';
+import type { SandboxIpnBody } from './notification-body.ts';
+import { orderRoute } from './order-route.ts';
+import { badRequestPage, cardPage, expiredPage, securityHeaders } from './sandbox-pages.ts';
+import { SANDBOX_PAY_PATH } from './sandbox-provider.ts';
+import { newId, sandboxStore } from './sandbox-store.ts';
+import { decide, maskPan } from './test-cards.ts';
 
 /** A card form is a few hundred bytes; anything much larger is not one. */
 const FORM_BODY_LIMIT = 8 * 1024;

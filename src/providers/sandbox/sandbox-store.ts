@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { Database, Queryable } from '../../db/index.js';
-import type { ClaimedJob } from '../../queue/index.js';
+import type { Database, Queryable } from '../../db/index.ts';
+import type { ClaimedJob } from '../../queue/index.ts';
 
 /**
  * The sandbox's own storage (tables sandbox_*), as an external provider keeps its vault,

@@ -1,4 +1,4 @@
-import type { DeclineReason } from '../../domain/index.js';
+import type { DeclineReason } from '../../domain/index.ts';
 
 /**
  * The sandbox's bank: it decides by card number alone, so a tester chooses the

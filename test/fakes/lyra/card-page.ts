@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { signAnswer } from '../../../src/providers/lyra/index.js';
+import { signAnswer } from '../../../src/providers/lyra/index.ts';
 
 /**
  * The guest's side of the fake: Lyra's embedded-form script and the card form it shows.

@@ -1,5 +1,5 @@
-import { badInput, type FakeStore, notFound } from './fake-store.js';
-import { paymentJson, transactionJson } from './wire-shapes.js';
+import { badInput, type FakeStore, notFound } from './fake-store.ts';
+import { paymentJson, transactionJson } from './wire-shapes.ts';
 
 type Handler = (request: Record<string, unknown>) => unknown;
 

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
-import { type FakeClock, fakeClock } from './fake-clock.js';
-import { type FakeTransaction, lyraId } from './wire-shapes.js';
+import { type FakeClock, fakeClock } from './fake-clock.ts';
+import { type FakeTransaction, lyraId } from './wire-shapes.ts';
 
 /**
  * Lyra's sandbox test cards (protocol notes section 6): 0055 accepted, 0113 refused with

@@ -1,7 +1,7 @@
-import { setLyraAccount } from '../../../src/provider-accounts/index.js';
-import { providerSecrets } from '../../../src/secrets/index.js';
-import type { TestApp } from '../../helpers/test-app.js';
-import { DEMO_SHOP, type LyraFake, modeOf, type ShopKeys } from './lyra-fake.js';
+import { setLyraAccount } from '../../../src/provider-accounts/index.ts';
+import { providerSecrets } from '../../../src/secrets/index.ts';
+import type { TestApp } from '../../helpers/test-app.ts';
+import { DEMO_SHOP, type LyraFake, modeOf, type ShopKeys } from './lyra-fake.ts';
 
 /**
  * Gives a tenant a Lyra account on the fake, as `payreq tenant set-provider` stores it (the

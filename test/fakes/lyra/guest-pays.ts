@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import type { TestApp } from '../../helpers/test-app.js';
-import { LYRA_CARDS } from './fake-store.js';
-import { formTokenOf, type LyraFake } from './lyra-fake.js';
+import type { TestApp } from '../../helpers/test-app.ts';
+import { LYRA_CARDS } from './fake-store.ts';
+import { formTokenOf, type LyraFake } from './lyra-fake.ts';
 
 /** A request as the guest's payment needs it. */
 export interface GuestOrder {

@@ -1,13 +1,13 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { GuestCheckout } from '../../../src/providers/index.js';
-import { signAnswer } from '../../../src/providers/lyra/index.js';
-import { type CardPageDeps, serveCardPage } from './card-page.js';
-import { type FakeClock, fakeClock } from './fake-clock.js';
-import { services } from './fake-services.js';
-import { FakeServiceError, type FakeStore, fakeStore } from './fake-store.js';
-import { type Delivery, sendIpn } from './ipn-sender.js';
-import { envelope, paymentJson, serviceError, simpleStatus } from './wire-shapes.js';
+import type { GuestCheckout } from '../../../src/providers/index.ts';
+import { signAnswer } from '../../../src/providers/lyra/index.ts';
+import { type CardPageDeps, serveCardPage } from './card-page.ts';
+import { type FakeClock, fakeClock } from './fake-clock.ts';
+import { services } from './fake-services.ts';
+import { FakeServiceError, type FakeStore, fakeStore } from './fake-store.ts';
+import { type Delivery, sendIpn } from './ipn-sender.ts';
+import { envelope, paymentJson, serviceError, simpleStatus } from './wire-shapes.ts';
 
 /**
  * Lyra's public demo shop (protocol notes section 1: lyra/rest-php-examples `keys.php`, the

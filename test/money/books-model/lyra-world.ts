@@ -1,17 +1,17 @@
 import assert from 'node:assert/strict';
-import { FakeServiceError, LYRA_CARDS } from '../../fakes/lyra/fake-store.js';
-import { useLyraShop } from '../../fakes/lyra/give-account.js';
+import { FakeServiceError, LYRA_CARDS } from '../../fakes/lyra/fake-store.ts';
+import { useLyraShop } from '../../fakes/lyra/give-account.ts';
 import {
   DEMO_SHOP,
   DEMO_SHOP_PRODUCTION,
   type LyraFake,
   type ShopKeys,
   startLyraFake,
-} from '../../fakes/lyra/lyra-fake.js';
-import { guestCall } from '../../guest/guest-helpers.js';
-import { startListeningApp } from '../../helpers/listening-app.js';
-import type { TenantWithKey } from '../../helpers/test-app.js';
-import type { Card, Fault, MoneyCall, ProviderWorld } from './world.js';
+} from '../../fakes/lyra/lyra-fake.ts';
+import { guestCall } from '../../guest/guest-helpers.ts';
+import { startListeningApp } from '../../helpers/listening-app.ts';
+import type { TenantWithKey } from '../../helpers/test-app.ts';
+import type { Card, Fault, MoneyCall, ProviderWorld } from './world.ts';
 
 const CARDS: Record<Card, string> = {
   good: LYRA_CARDS.accepted,

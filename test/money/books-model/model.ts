@@ -8,11 +8,11 @@ import {
   STATUSES,
   type Status,
   TRANSITIONS,
-} from '../../../src/domain/index.js';
-import { createDeferredPayments } from '../../../src/jobs/index.js';
-import { ControlClient, createUser } from '../../control/control-client.js';
-import { createRequest, type TenantWithKey } from '../../helpers/test-app.js';
-import type { Card, Fault, ModelRequest, MoneyCall, ProviderWorld } from './world.js';
+} from '../../../src/domain/index.ts';
+import { createDeferredPayments } from '../../../src/jobs/index.ts';
+import { ControlClient, createUser } from '../../control/control-client.ts';
+import { createRequest, type TenantWithKey } from '../../helpers/test-app.ts';
+import type { Card, Fault, ModelRequest, MoneyCall, ProviderWorld } from './world.ts';
 
 /** The daily job's date, and a check-in it holds for. */
 const JOB_DATE = '2026-12-10';

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import type { HostedCardForm } from '../../../src/providers/index.js';
-import { startListeningApp } from '../../helpers/listening-app.js';
-import { countingProvider, gate, sandboxOf } from '../../helpers/providers.js';
-import { checkoutForm, postIpn, submitCard } from '../../helpers/sandbox-checkout.js';
-import type { Card, Fault, ProviderWorld } from './world.js';
+import type { HostedCardForm } from '../../../src/providers/index.ts';
+import { startListeningApp } from '../../helpers/listening-app.ts';
+import { countingProvider, gate, sandboxOf } from '../../helpers/providers.ts';
+import { checkoutForm, postIpn, submitCard } from '../../helpers/sandbox-checkout.ts';
+import type { Card, Fault, ProviderWorld } from './world.ts';
 
 const CARDS: Record<Card, string> = {
   good: '4242424242424242',

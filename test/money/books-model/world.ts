@@ -1,5 +1,5 @@
-import type { ListeningApp } from '../../helpers/listening-app.js';
-import type { TenantWithKey } from '../../helpers/test-app.js';
+import type { ListeningApp } from '../../helpers/listening-app.ts';
+import type { TenantWithKey } from '../../helpers/test-app.ts';
 
 /**
  * The guest's card, as the model names it: each provider maps it to one of its test cards.
