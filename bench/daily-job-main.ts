@@ -1,6 +1,6 @@
 // The daily job benchmark alone, on a database of its own made and dropped here:
-//   npx tsx bench/daily-job-main.ts --engine postgres --count 100000
-//   npx tsx bench/daily-job-main.ts --engine pglite --count 100000 --node-arg=--cpu-prof
+//   node bench/daily-job-main.ts --engine postgres --count 100000
+//   node bench/daily-job-main.ts --engine pglite --count 100000 --node-arg=--cpu-prof
 // PostgreSQL: a new database on BENCH_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres).
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';

@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -273,7 +273,7 @@ async function runJob(
     DATABASE_URL: opts.databaseUrl,
     SECRET_KEY: opts.secretKey,
     PAYREQ_BENCH_RSS_FILE: rssFile,
-    // The preload that reads the peak RSS, and nothing of the parent's (tsx's loader flags).
+    // The preload that reads the peak RSS, and nothing of the parent's.
     NODE_OPTIONS: `--import=${RSS_PRELOAD}`,
     // bin/payreq.js names `node` in its first line: the Node running this bench.
     PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`,
@@ -286,10 +286,6 @@ async function runJob(
   const shown = Object.entries(settings).map(([k, v]) => `${k}=${v}`);
   const runner = opts.nodeArgs?.length ? ['node', ...opts.nodeArgs, 'bin/payreq.js'] : ['payreq'];
   const command = [...shown, 'DATABASE_URL=… SECRET_KEY=…', ...runner, ...args].join(' ');
-  // The job as production runs it: bin/payreq.js runs the compiled dist/ when it is newer than
-  // the sources (else tsx, ~90 MB more). Build it now so what is measured is this checkout's code.
-  const build = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, encoding: 'utf8' });
-  if (build.status !== 0) throw new Error(`daily job bench: the build failed: ${build.stderr || build.stdout}`);
   opts.log(`daily job (${opts.engine}): ${command}`);
   try {
     const serverCpuBefore = opts.engine === 'postgres' ? await localPostgresCpuS() : null;

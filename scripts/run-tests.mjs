@@ -5,9 +5,8 @@
 // Usage: npm test [-- test/api/create.test.ts test/cli ...]
 //
 // What this adds to `node --test` (docs/development.md, "Testing"):
-// - The sources and tests are transpiled once per run with esbuild (no type check: `npm run
-//   typecheck` does that) into a scratch tree that mirrors the checkout: loading them through
-//   tsx costs each process about 4 s more. TEST_FROM_SOURCE=1 runs them through tsx.
+// - The sources and tests run as they are: Node strips their types (no type check: `npm run
+//   typecheck` does that).
 // - A process per test file (node --test's default) pays a Node start, the module graph and a
 //   PGlite start each time, twice the CPU of the whole suite. The files of an engine are shared
 //   out, by their recent times, between a few long-lived processes, one more than the machine has
@@ -27,7 +26,6 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
-  cpSync,
   existsSync,
   globSync,
   mkdirSync,
@@ -37,7 +35,6 @@ import {
   renameSync,
   rmSync,
   statSync,
-  symlinkSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
@@ -106,59 +103,8 @@ function run(args, options) {
   });
 }
 
-/** What the run compiles: the service, its tests, and the typed client the tests import. */
-const COMPILED = ['src', 'test', 'clients'];
-
-/**
- * The checkout, compiled: src/, test/ and clients/ transpiled file by file (same relative paths,
- * `.js`), their other files (the SQL migrations) copied, and every other top-level entry (bin/,
- * node_modules/, docs/, package.json...) linked, so paths a test builds from import.meta.url
- * land where they would in the checkout. Returns undefined when esbuild refuses a file: the run
- * then goes through tsx, which reports that file's error as its own failure.
- */
-async function compiledTree() {
-  if (process.env.TEST_FROM_SOURCE === '1') return undefined;
-  const tree = path.join(scratch, 'tree');
-  const t0 = Date.now();
-  try {
-    const { build } = await import('esbuild');
-    const sources = COMPILED.flatMap((d) => globSync(`${d}/**/*.ts`, { cwd: root })).filter(
-      (f) => !f.endsWith('.d.ts') && !f.includes('node_modules'),
-    );
-    await build({
-      absWorkingDir: root,
-      entryPoints: sources,
-      outbase: root,
-      outdir: tree,
-      format: 'esm',
-      platform: 'node',
-      target: 'node24',
-      sourcemap: 'inline',
-      logLevel: 'silent',
-    });
-    for (const d of COMPILED) {
-      cpSync(path.join(root, d), path.join(tree, d), {
-        recursive: true,
-        filter: (p) => statSync(p).isDirectory() || !p.endsWith('.ts'),
-      });
-    }
-    for (const name of readdirSync(root)) {
-      if (![...COMPILED, '.git'].includes(name)) symlinkSync(path.join(root, name), path.join(tree, name));
-    }
-    console.log(`compiled ${sources.length} files for the run in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-    return tree;
-  } catch (err) {
-    const detail = err.errors?.map((e) => `${e.location?.file}:${e.location?.line}: ${e.text}`).join('\n') ?? err;
-    console.log(`could not compile the tests (${detail}); running them through tsx instead`);
-    return undefined;
-  }
-}
-
-const tree = await compiledTree();
-const cwd = tree ?? root;
-const loader = tree ? [] : ['--import', 'tsx'];
-const testPath = (f) => (tree ? f.replace(/\.ts$/, '.js') : f);
-const templateCommand = [...loader, testPath('test/helpers/database-template-command.ts')];
+const cwd = root;
+const templateCommand = ['test/helpers/database-template-command.ts'];
 
 /**
  * PGlite's migrated archive is kept between runs in the system's temporary directory, named by
@@ -265,7 +211,6 @@ function runProcess(list, env) {
     const child = spawn(
       process.execPath,
       [
-        ...loader,
         '--import',
         setupPath,
         '--enable-source-maps',
@@ -275,7 +220,7 @@ function runProcess(list, env) {
         `--test-timeout=${TEST_TIMEOUT_MS}`,
         `--test-reporter=${reporterPath}`,
         '--test-reporter-destination=stdout',
-        ...list.map(testPath),
+        ...list,
       ],
       // Its own process group, so that it goes with everything it started.
       { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] },

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// A smoke run of the built service on whatever Node runs this script (CI runs it on Node 26,
+// A smoke run of the service on whatever Node runs this script (CI runs it on Node 26,
 // the whole suite on Node 24): start `payreq serve` on a fresh embedded database, create a
 // DEPOSIT and an IMPRINT with the key the first start prints, pay both through the sandbox's
 // card form as a browser would, run the daily hold job through the CLI, and check each status.

@@ -17,7 +17,7 @@ export const RECORD = '\x1e';
 /** node:test's own closing counts, printed as diagnostics of the root: the runner prints its own. */
 const SUMMARY = /^(tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) [\d.]+$/;
 
-/** A test file's path as the checkout names it, whether run from the compiled tree (cwd) or the sources. */
+/** A test file's path as the checkout names it. */
 export function sourcePath(file) {
   const abs = path.resolve(file.startsWith('file:') ? fileURLToPath(file) : file);
   for (const base of [process.cwd(), process.env.PAYREQ_TEST_CHECKOUT]) {

@@ -1,5 +1,5 @@
 // Writes the OpenAPI document the service serves to a file, for the typed client's generator
-// (clients/typescript): `node --import tsx scripts/write-openapi.ts OUT.json`. It builds the
+// (clients/typescript): `node scripts/write-openapi.ts OUT.json`. It builds the
 // real app on an in-memory database, so the file is exactly what /api/openapi.json answers.
 import { writeFile } from 'node:fs/promises';
 import { buildApp } from '../src/app.ts';

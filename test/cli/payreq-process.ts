@@ -10,16 +10,6 @@ import { fileURLToPath } from 'node:url';
 export const BIN = fileURLToPath(new URL('../../bin/payreq.js', import.meta.url));
 
 /**
- * What the children run. Under scripts/run-tests.mjs this file is itself in the run's compiled
- * tree, whose src/cli/main.js is what bin/payreq.js runs from dist/: started directly, a child
- * does not load the sources through tsx (about 3 s of CPU each) as bin/payreq.js does whenever a
- * source is newer than the build. Outside the runner (no compiled tree), the real bin/payreq.js.
- * bin's own choice is tested in bin-build-choice.test.ts.
- */
-const COMPILED_MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
-export const ENTRY = existsSync(COMPILED_MAIN) ? COMPILED_MAIN : BIN;
-
-/**
  * A PGlite data directory for the children, already migrated when the runner made a migrated
  * template (PAYREQ_TEST_PGLITE_TEMPLATE, a tar of a data directory): without it, the first
  * child on an empty directory runs initdb and every migration inside WASM, about 10 s of CPU.
@@ -79,7 +69,7 @@ const children = new Set<ChildProcess>();
 
 function start(args: readonly string[], env: NodeJS.ProcessEnv, cwd: string, input?: string): ChildProcess {
   const stdin = input === undefined ? 'ignore' : 'pipe';
-  const child = spawn(process.execPath, [...NODE_FLAGS, ENTRY, ...args], { env, cwd, stdio: [stdin, 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...NODE_FLAGS, BIN, ...args], { env, cwd, stdio: [stdin, 'pipe', 'pipe'] });
   if (input !== undefined) child.stdin?.end(input);
   children.add(child);
   child.on('exit', () => children.delete(child));

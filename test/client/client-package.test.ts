@@ -1,16 +1,15 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { realpathSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { type ListeningApp, startListeningApp } from '../helpers/listening-app.ts';
 import { ENGINE } from '../helpers/test-app.ts';
 
-// The checkout itself, whose client sources are packed: tests may run from a transpiled copy of
-// it, whose other entries (package.json among them) link back to the checkout.
-const ROOT = path.dirname(realpathSync('package.json'));
+// The checkout itself, whose client sources are packed.
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 function run(cmd: string, args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv }) {
   return new Promise<{ code: number; out: string }>((resolve) => {

@@ -2,9 +2,10 @@
 // JavaScript) does not depend on the engine; the same flows' HTTP answers and stored rows are
 // tested on both engines by the files beside this one. (scripts/test-engines.mjs reads this line.)
 import assert from 'node:assert/strict';
-import { mkdirSync, realpathSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { runBulkJobs } from '../../src/bulk-actions/index.ts';
 import {
@@ -22,9 +23,8 @@ import { createBody, createRequest, ENGINE } from '../helpers/test-app.ts';
 import { createUser, PASSWORD } from './control-client.ts';
 
 // Screenshots of each main page, for a reviewer to look at, in the checkout's own test-results/
-// (git-ignored): the test runner works in a compiled copy that links package.json, so its real
-// path names the checkout.
-const SCREENSHOTS = path.join(path.dirname(realpathSync(path.resolve('package.json'))), 'test-results', 'control');
+// (git-ignored).
+const SCREENSHOTS = fileURLToPath(new URL('../../test-results/control', import.meta.url));
 
 async function axeViolations(page: Page): Promise<string[]> {
   await injectAxe(page);

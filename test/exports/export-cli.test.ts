@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { after, describe, test } from 'node:test';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config/index.ts';
-import { cliEnv, ENTRY, killAll, payreq, scratchDir } from '../cli/payreq-process.ts';
+import { BIN, cliEnv, killAll, payreq, scratchDir } from '../cli/payreq-process.ts';
 import { sharedDatabases } from '../cli/shared-database.ts';
 import { ENGINE } from '../helpers/database.ts';
 import { arrangeStatus } from '../helpers/fixtures.ts';
@@ -154,7 +154,7 @@ describe(`payreq export, as a process (${ENGINE})`, { timeout: 600_000 }, () => 
       process.execPath,
       [
         '--max-old-space-size=64',
-        ENTRY,
+        BIN,
         'export',
         '--tenant',
         hotel.tenantId,

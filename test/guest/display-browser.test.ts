@@ -2,9 +2,10 @@
 // JavaScript) does not depend on the engine; the same flows' HTTP answers and stored rows are
 // tested on both engines by the files beside this one. (scripts/test-engines.mjs reads this line.)
 import assert from 'node:assert/strict';
-import { mkdirSync, realpathSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import type { Language } from '../../src/domain/index.ts';
 import { setTenantLogo, updateTenantSettings } from '../../src/tenants/index.ts';
@@ -22,13 +23,8 @@ import { auditResponses, createRequest, ENGINE } from '../helpers/test-app.ts';
 
 const LANGUAGES: Language[] = ['fr', 'en', 'de'];
 const WIDTHS = [1280, 375] as const;
-// The checkout's own test-results/ (git-ignored): the test runner works in a compiled copy that
-// links package.json, so its real path names the checkout.
-const SCREENSHOTS = path.join(
-  path.dirname(realpathSync(path.resolve('package.json'))),
-  'test-results',
-  'guest-display',
-);
+// The checkout's own test-results/ (git-ignored).
+const SCREENSHOTS = fileURLToPath(new URL('../../test-results/guest-display', import.meta.url));
 
 describe(`the hotel's guest pages in a real browser: screenshots, axe, accent, logo (${ENGINE})`, {
   skip: skipWithoutChromium,

@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 // @ts-expect-error: a JavaScript module of the runner, without types.
 import { engineDependentFiles } from '../../scripts/test-engines.mjs';
 
-/** The checkout (the runner sets it; run from the sources, this file is in it). */
-const checkout = process.env.PAYREQ_TEST_CHECKOUT ?? fileURLToPath(new URL('../../', import.meta.url));
+/** The checkout: this file is in it. */
+const checkout = fileURLToPath(new URL('../../', import.meta.url));
 const fixture = (name: string) => `test/tooling/fixtures/${name}.fixture.ts`;
 const onPostgres = (files: string[]): Promise<string[]> => engineDependentFiles(checkout, files);
 

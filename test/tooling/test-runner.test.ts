@@ -6,8 +6,8 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-/** The checkout (the runner sets it; run from the sources, this file is in it). */
-const checkout = process.env.PAYREQ_TEST_CHECKOUT ?? fileURLToPath(new URL('../../', import.meta.url));
+/** The checkout: this file is in it. */
+const checkout = fileURLToPath(new URL('../../', import.meta.url));
 const fixture = (name: string) => `test/tooling/fixtures/${name}.fixture.ts`;
 
 /** `npm test -- FILES` as CI calls it, on PGlite, in one test process, with short time limits. */
