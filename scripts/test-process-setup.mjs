@@ -1,7 +1,7 @@
 // Loaded first (`--import`) in each test process scripts/run-tests.mjs starts.
-import { writeSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { beforeEach } from 'node:test';
-import { RECORD, sourcePath } from './test-reporter.mjs';
 
 // The runner holds an IPC channel to the process only to be told when it is gone: killed
 // outright, it cannot stop its test processes itself, so each one then kills its own process
@@ -11,14 +11,13 @@ if (process.send) {
   process.channel?.unref();
 }
 
-// Which file runs now, told to the runner as its first test starts, written at once: the
-// reporter's own output comes later, and a file whose test ends the process or never gives the
-// event loop back must still be named.
+// Which file runs now, written at once for the runner (to PAYREQ_TEST_CURRENT) as its first test
+// starts: a file whose test ends the process or never gives the event loop back must be named.
 let current;
 beforeEach((t) => {
-  if (t.filePath === current) return;
+  if (t.filePath === current || !process.env.PAYREQ_TEST_CURRENT) return;
   current = t.filePath;
-  writeSync(1, `${RECORD}${JSON.stringify({ type: 'start', file: sourcePath(current) })}\n`);
+  writeFileSync(process.env.PAYREQ_TEST_CURRENT, path.relative(process.cwd(), current));
 });
 
 // Test files share this process one after another: the PGlite pool keeps the databases it emptied
