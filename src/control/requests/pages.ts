@@ -8,7 +8,14 @@ import type {
   SearchMatch,
   Tenant,
 } from '../../db/index.ts';
-import { noHoldWillBePlaced, REQUEST_TYPES, STATUSES, type Status, triggersOf } from '../../domain/index.ts';
+import {
+  isDeclineReason,
+  noHoldWillBePlaced,
+  REQUEST_TYPES,
+  STATUSES,
+  type Status,
+  triggersOf,
+} from '../../domain/index.ts';
 import { html, type SafeHtml } from '../../html/index.ts';
 import { requestIncidents } from '../books/index.ts';
 import {
@@ -261,10 +268,20 @@ function historyTable(
 <tbody>${rows.map((r) => r.row)}</tbody></table></div>`;
 }
 
+/** A refused hold's reason and the provider's code, under its history row; a soft one is tried again. */
+function declined(ctx: PageContext, h: HistoryRow): SafeHtml | '' {
+  const reason = h.detail?.decline_reason;
+  if (!isDeclineReason(reason)) return '';
+  const w = REQUESTS_MESSAGES[ctx.language];
+  const code = typeof h.detail?.decline_code === 'string' ? h.detail.decline_code : null;
+  const again = h.from_status === h.to_status ? html` · ${w.triedAgain}` : '';
+  return html`<br><small>${w.declineReasons[reason]}${code && code !== reason ? html` (<code>${code}</code>)` : ''}${again}</small>`;
+}
+
 function historyRow(ctx: PageContext, h: HistoryRow, timeZone: string): SafeHtml {
   const w = REQUESTS_MESSAGES[ctx.language];
   return html`<tr${h.to_status === 'INCIDENT' ? html` class="incident"` : ''}><td>${formatDateTime(h.created_at, ctx, timeZone)}</td>
-<td>${h.from_status ? statusBadge(h.from_status, ctx) : '—'}</td><td>${h.to_status === 'INCIDENT' ? html`<strong>${w.incident}</strong>${h.detail ? html`<br><small>${JSON.stringify(h.detail)}</small>` : ''}` : isRelease(h) ? releasedBadge(ctx) : statusBadge(h.to_status, ctx)}</td>
+<td>${h.from_status ? statusBadge(h.from_status, ctx) : '—'}</td><td>${h.to_status === 'INCIDENT' ? html`<strong>${w.incident}</strong>${h.detail ? html`<br><small>${JSON.stringify(h.detail)}</small>` : ''}` : isRelease(h) ? releasedBadge(ctx) : html`${statusBadge(h.to_status, ctx)}${declined(ctx, h)}`}</td>
 <td>${w.sources[h.source] ?? h.source}</td><td>${h.actor ?? ''}</td></tr>`;
 }
 

@@ -3,6 +3,7 @@
  * details, ledger and history, its actions and their confirmation), in English, French and
  * German. A string missing in one language is a type error.
  */
+import type { DeclineReason } from '../../domain/index.ts';
 import type { ControlLanguage } from '../shell/index.ts';
 
 const en = {
@@ -44,6 +45,19 @@ const en = {
   state: 'State',
   transaction: 'Transaction',
   incident: 'Incident',
+  // A refused hold's reason (docs/holds.md), under its row of the history.
+  declineReasons: {
+    insufficient_funds: 'Insufficient funds',
+    do_not_honour: 'Refused by the bank',
+    expired_card: 'Card expired',
+    lost_or_stolen: 'Card reported lost or stolen',
+    authentication_required: 'The cardholder must authenticate',
+    try_again_later: 'Bank unavailable',
+    invalid_card: 'Card not valid',
+    provider_error: 'Technical error at the provider',
+    other: 'Refused, reason not known',
+  } as Record<DeclineReason, string>,
+  triedAgain: 'tried again at the next run',
   noLedger: 'No provider operation recorded.',
   noActions: 'No action is possible in this status.',
   cancel: 'Cancel the request',
@@ -121,6 +135,18 @@ const fr: T = {
   state: 'État',
   transaction: 'Transaction',
   incident: 'Incident',
+  declineReasons: {
+    insufficient_funds: 'Provision insuffisante',
+    do_not_honour: 'Refusée par la banque',
+    expired_card: 'Carte expirée',
+    lost_or_stolen: 'Carte déclarée perdue ou volée',
+    authentication_required: 'Le porteur doit s’authentifier',
+    try_again_later: 'Banque indisponible',
+    invalid_card: 'Carte non valide',
+    provider_error: 'Erreur technique du prestataire',
+    other: 'Refusée, motif inconnu',
+  },
+  triedAgain: 'nouvel essai au prochain passage',
   noLedger: 'Aucune opération enregistrée.',
   noActions: 'Aucune action n’est possible dans ce statut.',
   cancel: 'Annuler la demande',
@@ -193,6 +219,18 @@ const de: T = {
   state: 'Zustand',
   transaction: 'Transaktion',
   incident: 'Vorfall',
+  declineReasons: {
+    insufficient_funds: 'Unzureichende Deckung',
+    do_not_honour: 'Von der Bank abgelehnt',
+    expired_card: 'Karte abgelaufen',
+    lost_or_stolen: 'Karte als verloren oder gestohlen gemeldet',
+    authentication_required: 'Der Karteninhaber muss sich authentifizieren',
+    try_again_later: 'Bank nicht erreichbar',
+    invalid_card: 'Karte ungültig',
+    provider_error: 'Technischer Fehler beim Anbieter',
+    other: 'Abgelehnt, Grund unbekannt',
+  },
+  triedAgain: 'neuer Versuch beim nächsten Lauf',
   noLedger: 'Kein Vorgang erfasst.',
   noActions: 'In diesem Status ist keine Aktion möglich.',
   cancel: 'Anfrage stornieren',
