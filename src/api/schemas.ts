@@ -216,6 +216,8 @@ export const DETAIL_EXAMPLE = {
   link_expires_at: '2026-12-23T09:14:05.120Z',
   guarantee_failed_at: null,
   guarantee_failures: 0,
+  hold_decline_reason: null,
+  hold_decline_code: null,
 };
 
 export const PaymentRequestDetail = Type.Object(REQUEST_DETAIL_PROPERTIES, {

@@ -35,6 +35,8 @@ export interface StatusChange {
      */
     holdPlaced?: { validity: Readonly<Record<CardNetwork, number>> | null };
     holdError?: string;
+    /** The bank declined the hold: why (payreq's reason) and the provider's code; cleared by a hold placed or a new card. */
+    holdDeclined?: { reason: string; code: string | null };
     /**
      * The bank refused the guarantee's hold: the request says when and counts it, and its link
      * lives at least to the end of the check-in day (hotel time), so the guest can still give
@@ -70,7 +72,8 @@ export async function applyStatusChanges(q: Queryable, changes: readonly StatusC
          AS c(id uuid, from_list text, to_status text, source text, actor text, detail jsonb, claim text,
               ledger_id bigint, provider text, txn text, card_token text, masked_pan text, exp_month int,
               exp_year int, hold_caps jsonb, hold_error text, email text, hold_placed boolean, network_txn text,
-              token uuid, guarantee_failed boolean, card_network text)
+              token uuid, guarantee_failed boolean, card_network text,
+              decline_reason text, decline_code text)
      ), old AS (
        SELECT p.id, p.status, t.hold_days, t.timezone FROM payment_requests p JOIN c ON c.id = p.id
          JOIN tenants t ON t.id = p.tenant_id
@@ -99,6 +102,12 @@ export async function applyStatusChanges(q: Queryable, changes: readonly StatusC
                                        secs => (c.hold_caps ->> COALESCE(p.card_network, 'other'))::int)) END,
               hold_attempts = p.hold_attempts + CASE WHEN c.claim = 'hold' THEN 1 ELSE 0 END,
               last_hold_error = CASE WHEN c.claim = 'hold' THEN c.hold_error ELSE p.last_hold_error END,
+              hold_decline_reason = CASE WHEN c.decline_reason IS NOT NULL THEN c.decline_reason
+                                         WHEN c.hold_placed OR c.card_token IS NOT NULL THEN NULL
+                                         ELSE p.hold_decline_reason END,
+              hold_decline_code = CASE WHEN c.decline_reason IS NOT NULL THEN c.decline_code
+                                       WHEN c.hold_placed OR c.card_token IS NOT NULL THEN NULL
+                                       ELSE p.hold_decline_code END,
               guarantee_failed_at = CASE WHEN c.guarantee_failed THEN date_trunc('milliseconds', now())
                                          ELSE p.guarantee_failed_at END,
               guarantee_failures = p.guarantee_failures + CASE WHEN c.guarantee_failed THEN 1 ELSE 0 END,
@@ -151,6 +160,8 @@ function changeRow(c: StatusChange) {
     card_token: c.set?.cardToken,
     masked_pan: c.set?.maskedPan,
     card_network: c.set?.cardNetwork,
+    decline_reason: c.set?.holdDeclined?.reason,
+    decline_code: c.set?.holdDeclined?.code,
     exp_month: c.set?.expiryMonth,
     exp_year: c.set?.expiryYear,
     hold_caps: c.set?.holdPlaced?.validity,

@@ -1,6 +1,7 @@
 import { type Static, type TObject, type TSchema, Type } from 'typebox';
 import {
   type Currency,
+  DECLINE_REASON_CODES,
   fromMinorUnits,
   orderCycle,
   type RequestType,
@@ -57,6 +58,8 @@ interface Source {
   link_expires_at: Date;
   guarantee_failed_at: Date | null;
   guarantee_failures: number;
+  hold_decline_reason: string | null;
+  hold_decline_code: string | null;
 }
 
 type Instant = 'created_at' | 'updated_at' | 'hold_expires_at' | 'link_expires_at' | 'guarantee_failed_at';
@@ -125,6 +128,23 @@ const FIELDS = {
     Type.Integer({
       minimum: 0,
       description: 'IMPRINT: how many holds the bank refused for this request (0 for a DEPOSIT). An addition.',
+    }),
+  ),
+  hold_decline_reason: value(
+    'hold_decline_reason',
+    Type.Unsafe<string | null>({
+      type: ['string', 'null'],
+      enum: [...DECLINE_REASON_CODES, null],
+      description:
+        'IMPRINT: why the bank declined the last hold payreq tried to place, on a closed list (insufficient_funds, try_again_later and provider_error are soft: tried again at the next daily run until the check-in day; the others end the guarantee); null when none was declined since the card was registered or the hold placed. An addition.',
+    }),
+  ),
+  hold_decline_code: value(
+    'hold_decline_code',
+    Type.Unsafe<string | null>({
+      type: ['string', 'null'],
+      description:
+        "IMPRINT: that decline's code as the payment provider gave it (Lyra: `ACQ_001/51`, the bank's answer code after the slash); null with hold_decline_reason. An addition.",
     }),
   ),
 } satisfies Record<string, Field>;

@@ -32,6 +32,8 @@ const DETAIL_FIELDS = [
   'link_expires_at',
   'guarantee_failed_at',
   'guarantee_failures',
+  'hold_decline_reason',
+  'hold_decline_code',
 ].sort();
 
 const EXPECTED_CYCLE: Record<Status, 'OPEN' | 'CLOSED'> = {
@@ -99,6 +101,8 @@ describe(`GET /api/payment-requests/{uuid}/ (${ENGINE})`, () => {
         hold_expires_at: null,
         guarantee_failed_at: null,
         guarantee_failures: 0,
+        hold_decline_reason: null,
+        hold_decline_code: null,
         created_at: undefined,
         updated_at: undefined,
         link_expires_at: undefined,

@@ -226,6 +226,7 @@ for (const start of [sandboxDriver, lyraDriver]) {
         const d = await detail(c.uuid);
         assert.equal(d.status, 'AUTHORISED', `after ${day}'s run`);
         assert.equal(d.guarantee_failures, 0);
+        assert.equal(d.hold_decline_reason, 'insufficient_funds');
         assert.deepEqual(await lastEvent(), { type: 'payment_request.hold_declined', reason: 'insufficient_funds' });
         await booksAgree(c.uuid);
       }
@@ -235,6 +236,16 @@ for (const start of [sandboxDriver, lyraDriver]) {
       assert.equal(failed.status, 'ERROR');
       assert.equal(failed.guarantee_failures, 1);
       assert.deepEqual(await lastEvent(), { type: 'payment_request.guarantee_failed', reason: 'insufficient_funds' });
+      const event = await p.t.db.query<{ data: Record<string, unknown> }>(
+        `SELECT data FROM events WHERE payment_request_id = $1 AND type = 'payment_request.guarantee_failed'`,
+        [c.uuid],
+      );
+      assert.equal(event.rows[0]?.data.hold_decline_reason, 'insufficient_funds', 'the event carries the reason');
+      assert.equal(event.rows[0]?.data.hold_decline_code, failed.hold_decline_code);
+      assert.ok(failed.hold_decline_code, 'and the provider’s code');
+      // Another card, held: the decline is history, not the request's state.
+      await delivered(await p.guestPays(c.uuid, c.payment_link, p.cards.accepted));
+      assert.equal((await detail(c.uuid)).hold_decline_reason, null, 'a new card clears it');
       await booksAgree(c.uuid);
     });
 

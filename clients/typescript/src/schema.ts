@@ -222,7 +222,9 @@ export interface components {
          *       "hold_expires_at": null,
          *       "link_expires_at": "2026-12-23T09:14:05.120Z",
          *       "guarantee_failed_at": null,
-         *       "guarantee_failures": 0
+         *       "guarantee_failures": 0,
+         *       "hold_decline_reason": null,
+         *       "hold_decline_code": null
          *     }
          */
         PaymentRequestDetail: {
@@ -271,6 +273,13 @@ export interface components {
             guarantee_failed_at: string | null;
             /** @description IMPRINT: how many holds the bank refused for this request (0 for a DEPOSIT). An addition. */
             guarantee_failures: number;
+            /**
+             * @description IMPRINT: why the bank declined the last hold payreq tried to place, on a closed list (insufficient_funds, try_again_later and provider_error are soft: tried again at the next daily run until the check-in day; the others end the guarantee); null when none was declined since the card was registered or the hold placed. An addition.
+             * @enum {string|null}
+             */
+            hold_decline_reason: "insufficient_funds" | "do_not_honour" | "expired_card" | "lost_or_stolen" | "authentication_required" | "try_again_later" | "invalid_card" | "provider_error" | "other" | null;
+            /** @description IMPRINT: that decline's code as the payment provider gave it (Lyra: `ACQ_001/51`, the bank's answer code after the slash); null with hold_decline_reason. An addition. */
+            hold_decline_code: string | null;
         };
         /** Error */
         Error: {
@@ -456,7 +465,9 @@ export interface components {
          *         "hold_expires_at": null,
          *         "link_expires_at": "2026-12-23T09:14:05.120Z",
          *         "guarantee_failed_at": null,
-         *         "guarantee_failures": 0
+         *         "guarantee_failures": 0,
+         *         "hold_decline_reason": null,
+         *         "hold_decline_code": null
          *       }
          *     }
          */
@@ -552,7 +563,9 @@ export interface operations {
                      *         "hold_expires_at": null,
                      *         "link_expires_at": "2026-12-23T09:14:05.120Z",
                      *         "guarantee_failed_at": null,
-                     *         "guarantee_failures": 0
+                     *         "guarantee_failures": 0,
+                     *         "hold_decline_reason": null,
+                     *         "hold_decline_code": null
                      *       }
                      *     ]
                      */
@@ -1036,7 +1049,9 @@ export interface operations {
                      *       "hold_expires_at": null,
                      *       "link_expires_at": "2026-12-23T09:14:05.120Z",
                      *       "guarantee_failed_at": null,
-                     *       "guarantee_failures": 0
+                     *       "guarantee_failures": 0,
+                     *       "hold_decline_reason": null,
+                     *       "hold_decline_code": null
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentRequestDetail"];
@@ -2303,7 +2318,9 @@ export interface operations {
                      *           "hold_expires_at": null,
                      *           "link_expires_at": "2026-12-23T09:14:05.120Z",
                      *           "guarantee_failed_at": null,
-                     *           "guarantee_failures": 0
+                     *           "guarantee_failures": 0,
+                     *           "hold_decline_reason": null,
+                     *           "hold_decline_code": null
                      *         }
                      *       }
                      *     ]

@@ -83,7 +83,11 @@ export function holdOperationOn(date?: string): MoneyOperation {
             actor: actorOf(s.entry),
             ledgerId: s.entry.id,
             detail: declined(s),
-            set: soft ? { holdError: s.error } : { holdError: s.error, guaranteeFailed: true as const },
+            set: {
+              holdError: s.error,
+              holdDeclined: { reason: reasonOf(s), code: s.answer?.declineCode ?? null },
+              ...(soft ? {} : { guaranteeFailed: true as const }),
+            },
           };
         }),
       ]);
