@@ -36,3 +36,22 @@ export function lapsesBeforeDecision(
   const decision = decisionDate(stay.checkin, stay.checkout);
   return decision === null || localDate(timeZone, holdExpiresAt) < decision;
 }
+
+/**
+ * A hold to renew at the daily run of `runDay` (the hotel's date): it ends on or before the
+ * hotel's decision date, so it would not last through that day (a Visa hold placed at 07:00
+ * ends at 01:00 four days later), and before the next run could renew it (on or before the day
+ * after `runDay`, in the hotel's zone). A stay with no date to decide by is never renewed:
+ * nobody can say how long its guarantee must last.
+ */
+export function renewalDue(
+  holdExpiresAt: Date,
+  stay: { checkin: string | null; checkout: string | null },
+  timeZone: string,
+  runDay: string,
+): boolean {
+  const decision = decisionDate(stay.checkin, stay.checkout);
+  if (decision === null) return false;
+  const ends = localDate(timeZone, holdExpiresAt);
+  return ends <= decision && ends <= addDays(runDay, 1);
+}
