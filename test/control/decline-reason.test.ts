@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { createDeferredPayments } from '../../src/jobs/index.ts';
+import { registerSandboxCard } from '../helpers/fixtures.ts';
 import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { ControlClient, createUser } from './control-client.ts';
 
@@ -21,21 +21,7 @@ describe(`a declined hold on the request's page (${ENGINE})`, { timeout: 120_000
 
   async function registered(card: string, checkin: string) {
     const r = await createRequest(t, { request_type: 'IMPRINT', amount: 90, reservation_data: { checkin } });
-    const token = `tok_${randomBytes(12).toString('hex')}`;
-    await t.db.query('INSERT INTO sandbox_tokens (token, card_number, exp_month, exp_year) VALUES ($1, $2, 12, 2031)', [
-      token,
-      card,
-    ]);
-    const outcome = await t.app.payreq.notifications.apply('sandbox', {
-      eventId: `evt_${randomBytes(8).toString('hex')}`,
-      paymentRequestId: r.uuid,
-      outcome: 'registered',
-      cardToken: token,
-      maskedPan: `${card.slice(0, 6)}XXXXXX${card.slice(-4)}`,
-      expiryMonth: 12,
-      expiryYear: 2031,
-    });
-    assert.equal(outcome, 'applied');
+    await registerSandboxCard(t, r.uuid, card);
     return r.uuid;
   }
 

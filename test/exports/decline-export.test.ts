@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { createDeferredPayments } from '../../src/jobs/index.ts';
 import { ControlClient, createUser } from '../control/control-client.ts';
+import { registerSandboxCard } from '../helpers/fixtures.ts';
 import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { csvObjects } from './csv-parse.ts';
 
@@ -27,21 +27,7 @@ describe(`holds in the exports: their end and their refusals (${ENGINE})`, { tim
       reservation_ref: reference,
       reservation_data: { checkin: D },
     });
-    const token = `tok_${randomBytes(12).toString('hex')}`;
-    await t.db.query('INSERT INTO sandbox_tokens (token, card_number, exp_month, exp_year) VALUES ($1, $2, 12, 2031)', [
-      token,
-      card,
-    ]);
-    const outcome = await t.app.payreq.notifications.apply('sandbox', {
-      eventId: `evt_${randomBytes(8).toString('hex')}`,
-      paymentRequestId: r.uuid,
-      outcome: 'registered',
-      cardToken: token,
-      maskedPan: `${card.slice(0, 6)}XXXXXX${card.slice(-4)}`,
-      expiryMonth: 12,
-      expiryYear: 2031,
-    });
-    assert.equal(outcome, 'applied');
+    await registerSandboxCard(t, r.uuid, card);
     return r;
   }
 

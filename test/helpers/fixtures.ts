@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Database } from '../../src/db/index.ts';
 import type { Status } from '../../src/domain/index.ts';
+import type { Notifications } from '../../src/ipn/index.ts';
 
 /**
  * Puts a request in a status no API call can reach yet (AUTHORISED_TO_VALIDATE needs the
@@ -73,4 +74,32 @@ export async function arrangeHold(
   const amount = await db.query<{ amount: number }>('SELECT amount FROM payment_requests WHERE id = $1', [id]);
   await ledgerRow(db, id, 'hold', amount.rows[0]?.amount ?? 0, transactionId);
   return { token, transactionId };
+}
+
+/**
+ * A guest's card registered on an IMPRINT of the sandbox, as its notification leaves it: the
+ * card in the sandbox's vault and the registration applied through the service's own IPN path
+ * (AUTHORISED, a sealed token, the card's network). For tests of the daily hold on `card`.
+ */
+export async function registerSandboxCard(
+  t: { db: Database; app: { payreq: { notifications: Pick<Notifications, 'apply'> } } },
+  paymentRequestId: string,
+  card: string,
+): Promise<void> {
+  const { db, app } = t;
+  const token = `tok_${randomBytes(12).toString('hex')}`;
+  await db.query('INSERT INTO sandbox_tokens (token, card_number, exp_month, exp_year) VALUES ($1, $2, 12, 2031)', [
+    token,
+    card,
+  ]);
+  const outcome = await app.payreq.notifications.apply('sandbox', {
+    eventId: `evt_${randomBytes(8).toString('hex')}`,
+    paymentRequestId,
+    outcome: 'registered',
+    cardToken: token,
+    maskedPan: `${card.slice(0, 6)}XXXXXX${card.slice(-4)}`,
+    expiryMonth: 12,
+    expiryYear: 2031,
+  });
+  if (outcome !== 'applied') throw new Error(`the registration of ${card} was ${outcome}`);
 }

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { addDays } from '../../src/domain/index.ts';
 import {
@@ -9,6 +8,7 @@ import {
   runUnderLease,
   SCHEDULED_JOBS,
 } from '../../src/jobs/index.ts';
+import { registerSandboxCard } from '../helpers/fixtures.ts';
 import { countingProvider } from '../helpers/providers.ts';
 import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
 
@@ -39,21 +39,7 @@ describe(`create_deferred_payments against the sandbox (${ENGINE})`, () => {
       amount,
       reservation_data: checkin ? { checkin } : {},
     });
-    const token = `tok_${randomBytes(12).toString('hex')}`;
-    await t.db.query('INSERT INTO sandbox_tokens (token, card_number, exp_month, exp_year) VALUES ($1, $2, 12, 2031)', [
-      token,
-      card,
-    ]);
-    const outcome = await t.app.payreq.notifications.apply('sandbox', {
-      eventId: `evt_${randomBytes(8).toString('hex')}`,
-      paymentRequestId: c.uuid,
-      outcome: 'registered',
-      cardToken: token,
-      maskedPan: `${card.slice(0, 6)}XXXXXX${card.slice(-4)}`,
-      expiryMonth: 12,
-      expiryYear: 2031,
-    });
-    assert.equal(outcome, 'applied');
+    await registerSandboxCard(t, c.uuid, card);
     return c.uuid;
   }
   const detail = async (id: string) => (await t.call({ method: 'GET', url: `/api/payment-requests/${id}/` })).json();
