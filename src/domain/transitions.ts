@@ -13,6 +13,8 @@ export type Trigger =
   | 'deferred_hold_placed'
   | 'deferred_hold_refused'
   | 'deferred_hold_declined'
+  | 'hold_renewed'
+  | 'hold_renewal_refused'
   | 'capture'
   | 'release'
   | 'cancel'
@@ -59,6 +61,16 @@ export const TRANSITIONS: readonly Transition[] = [
   // A soft decline before the check-in day (funds short, issuer silent): the card stays the
   // guarantee and the next run tries again; the check-in day's refusal is deferred_hold_refused.
   { from: ['AUTHORISED'], trigger: 'deferred_hold_declined', requestType: 'IMPRINT', to: 'AUTHORISED' },
+  // A hold renewed before the network lapses it: the new hold is the guarantee, the old one is
+  // released (docs/holds.md). A renewal the bank refused keeps the old hold until it lapses and
+  // marks the guarantee failed: the hotel is told, the guest asked for another card.
+  { from: ['AUTHORISED_TO_VALIDATE'], trigger: 'hold_renewed', requestType: 'IMPRINT', to: 'AUTHORISED_TO_VALIDATE' },
+  {
+    from: ['AUTHORISED_TO_VALIDATE'],
+    trigger: 'hold_renewal_refused',
+    requestType: 'IMPRINT',
+    to: 'AUTHORISED_TO_VALIDATE',
+  },
   { from: ['AUTHORISED_TO_VALIDATE'], trigger: 'capture', to: 'CAPTURED' },
   { from: ['AUTHORISED_TO_VALIDATE'], trigger: 'release', to: 'CANCELLED' },
   { from: ['NOT_INITIATED', 'PENDING', 'ERROR'], trigger: 'cancel', to: 'CANCELLED' },

@@ -6,21 +6,41 @@ import { STATUSES, type Status } from '../domain/index.ts';
  * subscribe to, and the SQL function the status_history trigger calls to type each event in
  * the statement that writes the change (`eventTypeFunctionSql`, named by a migration).
  */
-const NAMED_CHANGES: readonly { type: string; from: Status; to: Status; ledgerKind: string }[] = [
+const NAMED_CHANGES: readonly {
+  type: string;
+  from: Status;
+  to: Status;
+  ledgerKind: string;
+  /** The ledger row's outcome, where the kind alone does not tell the change. */
+  ledgerState?: 'succeeded' | 'refused';
+}[] = [
   // A refund of part of what was captured: the request stays CAPTURED.
   { type: 'partially_refunded', from: 'CAPTURED', to: 'CAPTURED', ledgerKind: 'refund' },
   // The bank refused the guarantee's hold for good: the guest is asked for another card.
   { type: 'guarantee_failed', from: 'AUTHORISED', to: 'ERROR', ledgerKind: 'hold' },
   // A soft decline before the check-in day: the card stays, the next run tries again.
   { type: 'hold_declined', from: 'AUTHORISED', to: 'AUTHORISED', ledgerKind: 'hold' },
+  // A hold renewed before it lapses: the request keeps its status with a new hold and expiry.
+  {
+    type: 'hold_renewed',
+    from: 'AUTHORISED_TO_VALIDATE',
+    to: 'AUTHORISED_TO_VALIDATE',
+    ledgerKind: 'hold',
+    ledgerState: 'succeeded',
+  },
+  // A renewal the bank refused: the old hold stays until it lapses, the guarantee has failed.
+  {
+    type: 'guarantee_failed',
+    from: 'AUTHORISED_TO_VALIDATE',
+    to: 'AUTHORISED_TO_VALIDATE',
+    ledgerKind: 'hold',
+    ledgerState: 'refused',
+  },
 ];
 
 /** Every event type, as webhooks subscribe to them. */
 export const EVENT_TYPES: readonly string[] = [
-  ...STATUSES.map((s) => s.toLowerCase()),
-  ...NAMED_CHANGES.map((c) => c.type),
-  'deleted',
-  'incident',
+  ...new Set([...STATUSES.map((s) => s.toLowerCase()), ...NAMED_CHANGES.map((c) => c.type), 'deleted', 'incident']),
 ].map((t) => `payment_request.${t}`);
 
 /**
@@ -32,7 +52,9 @@ export function eventTypeFunctionSql(): string {
   const rules = NAMED_CHANGES.map(
     (c) =>
       `    WHEN from_status = '${c.from}' AND to_status = '${c.to}'
-         AND EXISTS (SELECT 1 FROM money_ledger l WHERE l.id = ledger_id AND l.kind = '${c.ledgerKind}')
+         AND EXISTS (SELECT 1 FROM money_ledger l WHERE l.id = ledger_id AND l.kind = '${c.ledgerKind}'${
+           c.ledgerState ? ` AND l.state = '${c.ledgerState}'` : ''
+         })
     THEN 'payment_request.${c.type}'`,
   );
   return `CREATE OR REPLACE FUNCTION payment_request_event_type(from_status text, to_status text, ledger_id bigint)

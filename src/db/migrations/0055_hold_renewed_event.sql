@@ -1,0 +1,6 @@
+-- A hold renewed before its network lapses it is `payment_request.hold_renewed`; a renewal the
+-- bank refused, which keeps the old hold and fails the guarantee, is
+-- `payment_request.guarantee_failed`. Both are AUTHORISED_TO_VALIDATE to AUTHORISED_TO_VALIDATE
+-- with the renewal's hold row, told apart by that row's outcome. The function is written again
+-- from the code that names the events (src/events/event-types.ts).
+-- payreq:generated payment_request_event_type sha256=aa31603e255115e4
