@@ -207,6 +207,7 @@ async function checkOrder(
         unsettledRows: settled ? after.unsettled : Math.max(1, after.unsettled),
         amount: after.amount ?? 0,
         transactionId: after.provider_transaction_id,
+        replacedHolds: after.replaced_holds,
       },
       transactions,
     );

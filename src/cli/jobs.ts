@@ -5,7 +5,9 @@ import {
   expirePaymentRequests,
   purgeEvents,
   reconcileClaims,
+  renewHolds,
   SCHEDULED_JOBS,
+  scheduledMomentOn,
   sendDailyDigests,
   sendPaymentReminders,
 } from '../jobs/index.ts';
@@ -49,6 +51,19 @@ async function scheduleToday(ctx: CommandContext, job: string): Promise<string> 
 }
 
 /**
+ * The sandbox's test clock for a run made for `date` (`--date`): that day's scheduled moment of
+ * the job, in its schedule's zone (noon UTC without a schedule row). The sandbox stamps the holds
+ * and releases of the run with it, so a stay can be played day by day; Lyra lives in real time.
+ */
+async function testClock(ctx: CommandContext, job: string, date: string | undefined): Promise<Date | undefined> {
+  if (!date) return undefined;
+  const schedule = await ctx.repos.schedules.get(job);
+  return (
+    (schedule ? scheduledMomentOn(schedule.cron, schedule.timezone, date) : undefined) ?? new Date(`${date}T12:00:00Z`)
+  );
+}
+
+/**
  * The moment `--date` stands for in a job that works with instants: the end of that day in the
  * process's time zone (the same zone `today()` reads), so `--date` expires everything whose
  * deadline falls on or before that day.
@@ -65,9 +80,11 @@ export const JOBS: readonly CliJob[] = [
     async run(ctx, { date }) {
       // Inside the service, its own context; from the CLI alone, one built on the CLI's database.
       const app = ctx.app ?? (await serviceContext(ctx));
+      const at = await testClock(ctx, 'create_deferred_payments', date);
       const r = await createDeferredPayments(
         { holds: ctx.repos.deferredHolds, runner: app.runner, cardTokens: app.cardTokens },
         date ?? (await scheduleToday(ctx, 'create_deferred_payments')),
+        at ? { at } : {},
       );
       return {
         json: { job: 'create_deferred_payments', ...r },
@@ -75,6 +92,26 @@ export const JOBS: readonly CliJob[] = [
           `create_deferred_payments for ${r.date} (check-in ${r.window.from} to ${r.window.to}): ` +
           `${r.considered} due, ${r.held} held, ${r.refused} refused, ${r.failed} failed (retried next run), ` +
           `${r.in_doubt} in doubt (settled by reconcile_claims), ${r.skipped} skipped\n`,
+      };
+    },
+  },
+  {
+    name: 'renew_holds',
+    summary: 'renew the holds that would lapse before the hotel decides (check-out), before they do',
+    async run(ctx, { date }) {
+      const app = ctx.app ?? (await serviceContext(ctx));
+      const at = await testClock(ctx, 'renew_holds', date);
+      const r = await renewHolds(
+        { renewals: ctx.repos.holdRenewals, runner: app.runner, cardTokens: app.cardTokens },
+        date ?? (await scheduleToday(ctx, 'renew_holds')),
+        at ? { at } : {},
+      );
+      return {
+        json: { job: 'renew_holds', ...r },
+        text:
+          `renew_holds for ${r.date}: ${r.due} due, ${r.renewed} renewed, ${r.refused} refused (guarantee failed), ` +
+          `${r.in_doubt} in doubt (settled by reconcile_claims), ${r.failed} failed (retried next run), ` +
+          `${r.skipped} skipped, ${r.released} replaced holds released\n`,
       };
     },
   },

@@ -40,6 +40,8 @@ export interface OrderFacts {
   /** The request's amount and its own transaction at the provider (null once deleted). */
   amount: number | null;
   provider_transaction_id: string | null;
+  /** Holds a renewal replaced that no release has freed yet (their transactions). */
+  replaced_holds: string[];
   /** Ledger rows requested or in doubt. */
   unsettled: number;
   /** Every account the order's ledger rows went to (a switch of account splits an order). */
@@ -222,6 +224,13 @@ export function booksRepository(db: Database) {
                 COALESCE(p.currency, l.currency) AS currency,
                 COALESCE(p.amount_captured, 0) AS amount_captured, COALESCE(p.amount_refunded, 0) AS amount_refunded,
                 p.amount, p.provider_transaction_id, l.unsettled, l.accounts,
+                ARRAY(SELECT old.provider_transaction_id FROM money_ledger old
+                       WHERE old.payment_request_id = l.payment_request_id AND old.kind = 'hold'
+                         AND old.state = 'succeeded' AND old.provider_transaction_id IS NOT NULL
+                         AND EXISTS (SELECT 1 FROM money_ledger n WHERE n.parent_id = old.id
+                                        AND n.kind = 'hold' AND n.state = 'succeeded')
+                         AND NOT EXISTS (SELECT 1 FROM money_ledger x WHERE x.parent_id = old.id
+                                            AND x.kind = 'release' AND x.state = 'succeeded')) AS replaced_holds,
                 concat_ws('/', l.n, l.last_change, p.status, p.amount_captured, p.amount_refunded,
                           p.provider_transaction_id) AS mark
            FROM (SELECT payment_request_id,

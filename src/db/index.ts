@@ -12,6 +12,7 @@ import { eventsRepository } from './events-repository.ts';
 import { expiryRepository } from './expiry-repository.ts';
 import { exportsRepository } from './exports-repository.ts';
 import { guaranteesRepository } from './guarantees-repository.ts';
+import { holdRenewalsRepository } from './hold-renewals-repository.ts';
 import { idempotencyRepository } from './idempotency-repository.ts';
 import { moneyLedgerRepository } from './money-ledger-repository.ts';
 import { paymentRequestsRepository } from './payment-requests-repository.ts';
@@ -115,6 +116,7 @@ export {
   type RefusedHold,
 } from './guarantees-repository.ts';
 export { type GuestRequestRow, guestRequestsRepository } from './guest-requests-repository.ts';
+export type { DueRenewal, HoldRenewalsRepository, SupersededHold } from './hold-renewals-repository.ts';
 export { migrate, pendingMigrations } from './migrate.ts';
 export type {
   LedgerEntry,
@@ -197,6 +199,7 @@ export function repositories(db: Database) {
     books: booksRepository(db),
     settings: settingsRepository(db),
     deferredHolds: deferredHoldsRepository(db),
+    holdRenewals: holdRenewalsRepository(db),
     expiry: expiryRepository(db),
     schedules: schedulesRepository(db),
     events: eventsRepository(db),

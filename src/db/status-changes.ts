@@ -33,7 +33,11 @@ export interface StatusChange {
      * network lets a merchant-initiated hold live less long: `validity` is the provider's table
      * by network (seconds), read against the request's stored network (null: no limit).
      */
-    holdPlaced?: { validity: Readonly<Record<CardNetwork, number>> | null };
+    holdPlaced?: {
+      validity: Readonly<Record<CardNetwork, number>> | null;
+      /** When it was placed, where that is not now: the sandbox's test clock. */
+      at?: Date;
+    };
     holdError?: string;
     /** The bank declined the hold: why (payreq's reason) and the provider's code; cleared by a hold placed or a new card. */
     holdDeclined?: { reason: string; code: string | null };
@@ -73,7 +77,7 @@ export async function applyStatusChanges(q: Queryable, changes: readonly StatusC
               ledger_id bigint, provider text, txn text, card_token text, masked_pan text, exp_month int,
               exp_year int, hold_caps jsonb, hold_error text, email text, hold_placed boolean, network_txn text,
               token uuid, guarantee_failed boolean, card_network text,
-              decline_reason text, decline_code text)
+              decline_reason text, decline_code text, hold_at timestamptz)
      ), old AS (
        SELECT p.id, p.status, t.hold_days, t.timezone FROM payment_requests p JOIN c ON c.id = p.id
          JOIN tenants t ON t.id = p.tenant_id
@@ -97,8 +101,8 @@ export async function applyStatusChanges(q: Queryable, changes: readonly StatusC
               card_expiry_month = COALESCE(c.exp_month, p.card_expiry_month),
               card_expiry_year = COALESCE(c.exp_year, p.card_expiry_year),
               hold_expires_at = CASE WHEN NOT c.hold_placed THEN p.hold_expires_at
-                                     WHEN c.hold_caps IS NULL THEN now() + make_interval(days => old.hold_days)
-                                     ELSE now() + LEAST(make_interval(days => old.hold_days), make_interval(
+                                     WHEN c.hold_caps IS NULL THEN COALESCE(c.hold_at, now()) + make_interval(days => old.hold_days)
+                                     ELSE COALESCE(c.hold_at, now()) + LEAST(make_interval(days => old.hold_days), make_interval(
                                        secs => (c.hold_caps ->> COALESCE(p.card_network, 'other'))::int)) END,
               hold_attempts = p.hold_attempts + CASE WHEN c.claim = 'hold' THEN 1 ELSE 0 END,
               last_hold_error = CASE WHEN c.claim = 'hold' THEN c.hold_error ELSE p.last_hold_error END,
@@ -125,7 +129,12 @@ export async function applyStatusChanges(q: Queryable, changes: readonly StatusC
               updated_at = date_trunc('milliseconds', now())
          FROM old, c
         WHERE p.id = old.id AND c.id = old.id
-       RETURNING p.id, p.tenant_id, p.reference, p.status, old.status AS from_status
+       RETURNING p.id, p.tenant_id, p.reference, p.status, old.status AS from_status, p.hold_expires_at
+     ), held AS (
+       -- A hold placed keeps its own end on its ledger row: the chain of a renewed guarantee.
+       UPDATE money_ledger l SET hold_expires_at = upd.hold_expires_at
+         FROM upd JOIN c ON c.id = upd.id
+        WHERE c.hold_placed AND l.id = c.ledger_id
      ), h AS (
        INSERT INTO status_history (payment_request_id, tenant_id, from_status, to_status, source, actor, detail, ledger_id)
        SELECT upd.id, upd.tenant_id, upd.from_status, upd.status, c.source, c.actor, c.detail, c.ledger_id
@@ -168,6 +177,7 @@ function changeRow(c: StatusChange) {
     hold_error: c.set?.holdError,
     email: c.email,
     hold_placed: c.set?.holdPlaced !== undefined,
+    hold_at: c.set?.holdPlaced?.at?.toISOString(),
     network_txn: c.set?.networkTransactionId,
     token: c.token,
     guarantee_failed: c.set?.guaranteeFailed === true,

@@ -36,6 +36,41 @@ export interface BooksFacts {
    * payment (a DEPOSIT). Null when none is recorded (a request never paid, or written before).
    */
   transactionId: string | null;
+  /**
+   * Holds a renewal replaced that no release has freed yet (transaction ids): each may stay
+   * open at the provider until its release, which the renewal run makes right after the new
+   * hold and again at its next run, or until it lapses at its end. Known, so not a stray hold;
+   * a replaced hold whose release succeeded and that is still open is one.
+   */
+  replacedHolds?: readonly string[];
+}
+
+/** One ledger row, as far as telling the holds a renewal replaced goes. */
+export interface HoldChainRow {
+  id: string;
+  kind: string;
+  state: string;
+  parent_id: string | null;
+  provider_transaction_id: string | null;
+}
+
+/**
+ * The holds a renewal replaced (a hold row with a succeeded renewal naming it) that no
+ * succeeded release names yet: their transaction ids.
+ */
+export function replacedHoldsOf(rows: readonly HoldChainRow[]): string[] {
+  const childOf = (id: string, kind: string) =>
+    rows.some((r) => r.parent_id === id && r.kind === kind && r.state === 'succeeded');
+  return rows
+    .filter(
+      (r) =>
+        r.kind === 'hold' &&
+        r.state === 'succeeded' &&
+        r.provider_transaction_id !== null &&
+        childOf(r.id, 'hold') &&
+        !childOf(r.id, 'release'),
+    )
+    .map((r) => r.provider_transaction_id as string);
 }
 
 /**
@@ -114,10 +149,13 @@ const DOUBTS: ReadonlySet<BooksProblem> = new Set(['unsettled', 'in_transit', 'u
 function holdProblems(
   facts: BooksFacts,
   transactions: readonly BooksTransaction[],
-  open: readonly BooksTransaction[],
+  openHolds: readonly BooksTransaction[],
 ): BooksProblem[] {
   const problems: BooksProblem[] = [];
   const own = facts.transactionId ? transactions.find((t) => t.id === facts.transactionId) : undefined;
+  // A replaced hold not yet released is known: it goes at its release or its end.
+  const replaced = new Set(facts.replacedHolds ?? []);
+  const open = openHolds.filter((t) => !replaced.has(t.id));
   if (facts.status === 'AUTHORISED_TO_VALIDATE') {
     if (own?.kind !== 'hold' || own.status !== 'authorised') problems.push('hold_missing');
     else if (own.amount !== facts.amount) problems.push('hold_differs');

@@ -44,6 +44,11 @@ export interface DeferredPaymentsOptions {
    * claims.
    */
   groupSize?: number;
+  /**
+   * The test clock: the moment the run happens for the sandbox (a run for a given day, at that
+   * day's scheduled time): its holds are stamped with it and their ends count from it.
+   */
+  at?: Date;
 }
 
 export interface DeferredPaymentsResult {
@@ -92,7 +97,7 @@ export async function createDeferredPayments(
     skipped: 0,
   };
   // A soft decline is tried again until the check-in day: this run's day decides which is that.
-  const operation = holdOperationOn(date);
+  const operation = holdOperationOn(date, options.at);
   const [start] = allowedFrom('deferred_hold_placed', 'IMPRINT');
   if (!start) throw new Error('the transition table has no deferred hold');
   const from: Status = start;
@@ -121,6 +126,7 @@ export async function createDeferredPayments(
           cardToken: ctx.cardTokens.open(row.card_token, row.id),
           amountCents: row.amount,
           ...(row.card_network_transaction_id ? { initialIssuerTransactionId: row.card_network_transaction_id } : {}),
+          ...(options.at && (row.provider ?? 'sandbox') === 'sandbox' ? { at: options.at } : {}),
         }),
     };
   }

@@ -15,8 +15,9 @@ export {
 export { type RemindersResult, sendPaymentReminders } from './payment-reminders.ts';
 export { DELIVERED_RETENTION_DAYS, EVENT_RETENTION_DAYS, purgeEvents } from './purge-events.ts';
 export { type ReconcileResult, reconcileClaims } from './reconcile-claims.ts';
+export { type RenewHoldsContext, type RenewHoldsOptions, type RenewHoldsResult, renewHolds } from './renew-holds.ts';
 export { DEFAULT_LEASE_SECONDS, type LeasedRunResult, MAX_ATTEMPTS, runUnderLease } from './run-lease.ts';
-export { cronProblem, dateIn, nextRunAfter } from './schedule-times.ts';
+export { cronProblem, dateIn, nextRunAfter, scheduledMomentOn } from './schedule-times.ts';
 export { type JobsContext, SCHEDULED_JOBS, type ScheduledJob } from './scheduled-jobs.ts';
 export {
   type RunDueOptions,

@@ -41,3 +41,21 @@ export function dateIn(tz: string, at: Date): string {
     }, {});
   return `${parts.year}-${parts.month}-${parts.day}`;
 }
+
+/**
+ * The moment a daily job scheduled by `expr` in `tz` runs on `date` (its first run that day):
+ * the test clock's "now" for a run made for that day. Undefined when the schedule has no run
+ * on that date.
+ */
+export function scheduledMomentOn(expr: string, tz: string, date: string): Date | undefined {
+  // 14 hours before midnight UTC is before that date begins in every zone.
+  let after = new Date(Date.parse(`${date}T00:00:00Z`) - 14 * 3600_000);
+  for (let i = 0; i < 64; i++) {
+    const next = nextRunAfter(expr, tz, after);
+    const day = dateIn(tz, next);
+    if (day === date) return next;
+    if (day > date) return undefined;
+    after = next;
+  }
+  return undefined;
+}

@@ -11,6 +11,7 @@ import { expirePaymentRequests } from './expire-payment-requests.ts';
 import { sendPaymentReminders } from './payment-reminders.ts';
 import { purgeEvents } from './purge-events.ts';
 import { reconcileClaims } from './reconcile-claims.ts';
+import { renewHolds } from './renew-holds.ts';
 import { dateIn } from './schedule-times.ts';
 
 /** What the scheduled jobs need from the service: its database, repositories, money runner and card vault. */
@@ -38,6 +39,13 @@ export const SCHEDULED_JOBS: Readonly<Record<string, ScheduledJob>> = {
   create_deferred_payments: async (ctx, now, timezone) => ({
     ...(await createDeferredPayments(
       { holds: ctx.repos.deferredHolds, runner: ctx.runner, cardTokens: ctx.cardTokens },
+      dateIn(timezone, now),
+    )),
+  }),
+  // After the holds before arrival: the live holds that would lapse before the hotel decides.
+  renew_holds: async (ctx, now, timezone) => ({
+    ...(await renewHolds(
+      { renewals: ctx.repos.holdRenewals, runner: ctx.runner, cardTokens: ctx.cardTokens },
       dateIn(timezone, now),
     )),
   }),

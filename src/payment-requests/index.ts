@@ -17,6 +17,7 @@ export {
   type Settled,
 } from './money-runner.ts';
 export { holdOperation, holdOperationOn } from './operations/hold.ts';
+export { renewOperation, renewOperationAt, supersededReleaseOperation } from './operations/renew.ts';
 export {
   giveBack,
   type HandSettlement,

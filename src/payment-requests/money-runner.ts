@@ -43,7 +43,14 @@ export type EntryFacts = Pick<
  * provider said of the transaction, stored with the ledger row.
  */
 export type Settled =
-  | { entry: EntryFacts; outcome: 'succeeded'; transactionId: string; status?: string }
+  | {
+      entry: EntryFacts;
+      outcome: 'succeeded';
+      transactionId: string;
+      status?: string;
+      /** When the provider made the transaction, where its view said (a hold's end counts from it). */
+      placedAt?: Date;
+    }
   | { entry: EntryFacts; outcome: 'refused' | 'failed' | 'in_doubt'; error: string; answer?: ProviderAnswer };
 
 /** One move to make: its ledger row, and the provider call that makes it. */

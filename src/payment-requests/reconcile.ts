@@ -1,5 +1,5 @@
 import { type Database, type LedgerEntry, PG, pgCode, type Repositories, recordIncident } from '../db/index.ts';
-import { BOOKS_PROBLEM_WORDS, type Currency, compareBooks, type Status } from '../domain/index.ts';
+import { BOOKS_PROBLEM_WORDS, type Currency, compareBooks, replacedHoldsOf, type Status } from '../domain/index.ts';
 import {
   orderAcrossAccounts,
   type ProviderOrder,
@@ -12,6 +12,7 @@ import { giveBackOperation } from './operations/give-back.ts';
 import { holdOperation } from './operations/hold.ts';
 import { refundOperation } from './operations/refund.ts';
 import { releaseOperation } from './operations/release.ts';
+import { renewOperation, supersededReleaseOperation } from './operations/renew.ts';
 import { booksOf, type Verdict, verdictFromOrder } from './operations/verdict.ts';
 
 export interface ReconcilerDeps {
@@ -100,17 +101,19 @@ const ACCOUNTS_PER_RUN = 50;
 const CHECK_LEASE_SECONDS = 900;
 
 /** The operation whose record step a settled row takes. */
-function operationFor(entry: Pick<LedgerEntry, 'kind' | 'incident'>): MoneyOperation | undefined {
+function operationFor(entry: Pick<LedgerEntry, 'kind' | 'incident' | 'parent_id'>): MoneyOperation | undefined {
   if (entry.incident && (entry.kind === 'refund' || entry.kind === 'void')) return giveBackOperation;
   switch (entry.kind) {
     case 'capture':
       return captureOperation;
     case 'release':
-      return releaseOperation;
+      // A release naming a hold is of one a renewal replaced: the request's status stays.
+      return entry.parent_id ? supersededReleaseOperation : releaseOperation;
     case 'refund':
       return refundOperation;
     case 'hold':
-      return holdOperation;
+      // A hold naming another is its renewal.
+      return entry.parent_id ? renewOperation : holdOperation;
     default:
       return undefined;
   }
@@ -185,7 +188,13 @@ export function reconciler(deps: ReconcilerDeps) {
         switch (verdict.kind) {
           case 'done':
             await runner.record(op, [
-              { entry, outcome: 'succeeded', transactionId: verdict.transactionId, status: verdict.status },
+              {
+                entry,
+                outcome: 'succeeded',
+                transactionId: verdict.transactionId,
+                status: verdict.status,
+                ...(verdict.createdAt ? { placedAt: verdict.createdAt } : {}),
+              },
             ]);
             books.known.add(verdict.transactionId);
             // Settled, it counts in the books the next row of this request is judged by.
@@ -428,6 +437,8 @@ export function reconciler(deps: ReconcilerDeps) {
     const order = await wholeOrderOf(entries, requestId);
     if (!order)
       return { mismatch: { payment_request_id: requestId, reference, problem: 'order view unavailable' }, stray: [] };
+    // Holds a renewal replaced are the renewal run's to release (or lapse): never strays.
+    const replaced = replacedHoldsOf(entries);
     const v = compareBooks(
       {
         status: row?.status ?? null,
@@ -436,6 +447,7 @@ export function reconciler(deps: ReconcilerDeps) {
         unsettledRows: entries.filter((e) => e.state === 'requested' || e.state === 'in_doubt').length,
         amount: row?.amount ?? 0,
         transactionId: row?.provider_transaction_id ?? null,
+        replacedHolds: replaced,
       },
       order.transactions,
     );
@@ -452,6 +464,7 @@ export function reconciler(deps: ReconcilerDeps) {
           (t) =>
             t.kind === 'hold' &&
             t.status === 'authorised' &&
+            !replaced.includes(t.id) &&
             !(row?.status === 'AUTHORISED_TO_VALIDATE' && t.id === row.provider_transaction_id),
         );
     const mismatch = { payment_request_id: requestId, reference, problem: words.join('; ') };

@@ -182,6 +182,12 @@ export interface MoneyCall {
   reference: string;
   currency: Currency;
   idempotencyKey: string;
+  /**
+   * The sandbox's test clock: the moment the operation happens, where a job is run for a given
+   * day (`--date`). The sandbox stamps what it makes with it; a real provider lives in real
+   * time and ignores it.
+   */
+  at?: Date;
 }
 
 /** A call on an existing provider transaction (the hold, the payment, the verification). */
@@ -194,6 +200,12 @@ export interface SilentHoldCall extends MoneyCall {
   amountCents: number;
   /** The registration's network id, when the provider gave one (see ProviderNotification). */
   initialIssuerTransactionId?: string;
+  /**
+   * Why this merchant-initiated hold: a renewal of a hold about to lapse is a reauthorisation,
+   * told wherever the provider has a field for it (the sandbox records it; Lyra's REST API
+   * documents none: the chain to the registration is its initialIssuerTransactionIdentifier).
+   */
+  reason?: 'reauthorisation';
 }
 
 /** The provider's transaction a money call created (hold, refund) or moved (capture, release, void). */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Database } from '../../src/db/index.ts';
-import type { Status } from '../../src/domain/index.ts';
+import { networkOfCardNumber, type Status } from '../../src/domain/index.ts';
 import type { Notifications } from '../../src/ipn/index.ts';
 
 /**
@@ -88,10 +88,10 @@ export async function registerSandboxCard(
 ): Promise<void> {
   const { db, app } = t;
   const token = `tok_${randomBytes(12).toString('hex')}`;
-  await db.query('INSERT INTO sandbox_tokens (token, card_number, exp_month, exp_year) VALUES ($1, $2, 12, 2031)', [
-    token,
-    card,
-  ]);
+  await db.query(
+    'INSERT INTO sandbox_tokens (token, card_number, exp_month, exp_year, network) VALUES ($1, $2, 12, 2031, $3)',
+    [token, card, networkOfCardNumber(card)],
+  );
   const outcome = await app.payreq.notifications.apply('sandbox', {
     eventId: `evt_${randomBytes(8).toString('hex')}`,
     paymentRequestId,

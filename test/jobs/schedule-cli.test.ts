@@ -74,6 +74,7 @@ describe(`payreq schedule list / set / runs, as processes (${ENGINE})`, () => {
         ['purge_events', '30 3 * * *', 'Europe/Paris', true],
         ['purge_idempotency_keys', '17 * * * *', 'Europe/Paris', true],
         ['reconcile_claims', '*/5 * * * *', 'Europe/Paris', true],
+        ['renew_holds', '15 7 * * *', 'Europe/Paris', true],
         ['send_daily_digests', '5 * * * *', 'UTC', true],
         ['send_payment_reminders', '*/15 * * * *', 'Europe/Paris', true],
       ],

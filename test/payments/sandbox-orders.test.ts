@@ -8,7 +8,18 @@ import { checkoutForm, submitCard } from '../helpers/sandbox-checkout.ts';
 import { createRequest, ENGINE, startTestApp } from '../helpers/test-app.ts';
 
 const ACCEPTED = '4242424242424242';
-const FIELDS = ['amount', 'captured_amount', 'created_at', 'currency', 'id', 'kind', 'refunded_amount', 'status'];
+const FIELDS = [
+  'amount',
+  'captured_amount',
+  'created_at',
+  'currency',
+  'expires_at',
+  'id',
+  'kind',
+  'reason',
+  'refunded_amount',
+  'status',
+];
 
 interface OrderView {
   order_id: string;
@@ -21,9 +32,9 @@ async function order(t: ListeningApp, id: string): Promise<{ status: number; bod
   return { status: r.status, body: (await r.json()) as OrderView, type: r.headers.get('content-type') };
 }
 
-/** A transaction without its id and time, which the test cannot know. */
+/** A transaction without its id and times, which the test cannot know; holds' ends are checked apart. */
 function shape(x: Record<string, unknown>) {
-  const { id: _id, created_at: _at, ...rest } = x;
+  const { id: _id, created_at: _at, expires_at: _end, reason: _why, ...rest } = x;
   return rest;
 }
 
@@ -112,6 +123,7 @@ describe(`the sandbox's order view, GET /sandbox/orders/<uuid> (${ENGINE})`, () 
     assert.equal((await submitCard(await checkoutForm(t, c.uuid), { number: ACCEPTED })).status, 303);
     await arrangeStatus(t.db, c.uuid, 'AUTHORISED_TO_VALIDATE');
     const held = await order(t, c.uuid);
+    assert.equal(held.body.transactions[0]?.expires_at, null, 'a verification has no end');
     assert.deepEqual(held.body.transactions.map(shape), [
       { kind: 'verification', status: 'accepted', amount: 0, currency: 'EUR', captured_amount: 0, refunded_amount: 0 },
       { kind: 'hold', status: 'authorised', amount: 15000, currency: 'EUR', captured_amount: 0, refunded_amount: 0 },

@@ -85,6 +85,7 @@ const en = {
   jobNames: {
     ...TODAY_MESSAGES.en.jobNames,
     create_deferred_payments: 'Holds before arrival',
+    renew_holds: 'Holds renewed before they lapse',
     expire_payment_requests: 'Expire unpaid links and ended holds',
     reconcile_claims: 'Reconcile with the provider',
     purge_events: 'Purge old events',
@@ -173,6 +174,7 @@ const fr: AdminMessages = {
   jobNames: {
     ...TODAY_MESSAGES.fr.jobNames,
     create_deferred_payments: 'Empreintes avant l’arrivée',
+    renew_holds: 'Empreintes renouvelées avant leur échéance',
     expire_payment_requests: 'Expiration des liens impayés et des empreintes échues',
     reconcile_claims: 'Rapprochement avec le prestataire',
     purge_events: 'Purge des anciens événements',
@@ -259,6 +261,7 @@ const de: AdminMessages = {
   jobNames: {
     ...TODAY_MESSAGES.de.jobNames,
     create_deferred_payments: 'Vorautorisierungen vor der Anreise',
+    renew_holds: 'Vorautorisierungen vor ihrem Ablauf erneuert',
     expire_payment_requests: 'Unbezahlte Links und abgelaufene Vorautorisierungen beenden',
     reconcile_claims: 'Abgleich mit dem Anbieter',
     purge_events: 'Alte Ereignisse löschen',

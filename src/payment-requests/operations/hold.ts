@@ -3,6 +3,7 @@ import { allowedFrom, type DeclineReason, isSoftDecline, targetOf } from '../../
 import { declineReasonOf, holdValidityTable } from '../../providers/index.ts';
 import type { MoneyOperation, Settled } from '../money-runner.ts';
 import { actorOf } from './entry-actor.ts';
+import { placedAt } from './placed-at.ts';
 
 type Refused = Extract<Settled, { outcome: 'refused' | 'failed' | 'in_doubt' }>;
 
@@ -38,9 +39,10 @@ async function retriable(tx: Queryable, soft: readonly Refused[], date: string |
  * reason in its history (`payment_request.hold_declined`), and the next run tries again. A
  * technical failure gives the claim back and counts the attempt: the next run tries again. In
  * doubt, the claim stays, so no run places a second hold until reconcile has asked the provider.
- * `date`: the job's day, against which a check-in counts as come.
+ * `date`: the job's day, against which a check-in counts as come; `at`: the test clock's moment
+ * a sandbox hold was placed, from which its end counts.
  */
-export function holdOperationOn(date?: string): MoneyOperation {
+export function holdOperationOn(date?: string, at?: Date): MoneyOperation {
   return {
     name: 'hold',
     async record(tx: Queryable, settled: readonly Settled[]) {
@@ -69,7 +71,10 @@ export function holdOperationOn(date?: string): MoneyOperation {
           detail: { transaction_id: s.outcome === 'succeeded' ? s.transactionId : null },
           set: {
             providerTransactionId: s.outcome === 'succeeded' ? s.transactionId : undefined,
-            holdPlaced: { validity: holdValidityTable(s.entry.provider) },
+            holdPlaced: {
+              validity: holdValidityTable(s.entry.provider),
+              ...placedAt(s, at),
+            },
           },
         })),
         ...refused.map((s) => {

@@ -14,6 +14,10 @@ const Transaction = Type.Object({
   captured_amount: Type.Integer(),
   refunded_amount: Type.Integer(),
   created_at: Type.String(),
+  /** A hold's end, by its card's network (null for anything else, or a refused hold). */
+  expires_at: Type.Union([Type.String(), Type.Null()]),
+  /** Why a merchant-initiated hold was placed: `reauthorisation` for a renewal. */
+  reason: Type.Union([Type.String(), Type.Null()]),
 });
 
 const OrderView = Type.Object({ order_id: Type.String(), transactions: Type.Array(Transaction) });
@@ -25,6 +29,8 @@ const NotFound = Type.Object({ error: Type.String(), code: Type.String() });
  * captured_amount is what was taken and refunded_amount what of that was given back; each
  * refund is also its own transaction. Read-only and open, as the sandbox holds no real money;
  * it exists only while the sandbox is the provider, since only then is this plugin registered.
+ * A hold gives its end (`expires_at`, by its card's network) and shows `expired` once past it, by
+ * the order's clock (real time, or the day a job run for a given day last acted on it).
  * An order the sandbox never saw is an empty list: a provider cannot tell it from one not yet
  * paid. Anything but a uuid names no order at all: 404.
  */
@@ -43,12 +49,14 @@ export function orderRoute(app: FastifyInstance, store: SandboxStore): void {
         transactions: rows.map((t) => ({
           id: t.id,
           kind: t.kind,
-          status: t.status,
+          status: t.lapsed ? 'expired' : t.status,
           amount: t.amount,
           currency: t.currency,
           captured_amount: t.captured_amount,
           refunded_amount: t.refunded_amount,
           created_at: new Date(t.created_at).toISOString(),
+          expires_at: t.expires_at ? new Date(t.expires_at).toISOString() : null,
+          reason: t.reason,
         })),
       });
     },

@@ -94,6 +94,8 @@ export function sandboxProvider(opts: SandboxOptions): PaymentProvider {
         amount: call.amountCents,
         currency: call.currency,
         key: call.idempotencyKey,
+        ...(call.at ? { at: call.at } : {}),
+        ...(call.reason ? { reason: call.reason } : {}),
       });
       if (!hold) throw new ProviderError('technical', 'sandbox: unknown card token');
       const decision = decide(hold.card_number, 'charge');
@@ -134,8 +136,9 @@ export function sandboxProvider(opts: SandboxOptions): PaymentProvider {
         transactions: rows.map((t) => ({
           id: t.id,
           kind: t.kind,
-          status: t.status,
-          providerStatus: t.status,
+          // A hold past its end is gone, as a provider shows a lapsed authorisation.
+          status: t.lapsed ? 'cancelled' : t.status,
+          providerStatus: t.lapsed ? 'expired' : t.status,
           declineCode: t.decline_code,
           amount: t.amount,
           capturedAmount: t.captured_amount,
@@ -165,6 +168,7 @@ async function operate(
       operation,
       transactionId: call.transactionId,
       amount,
+      ...(call.at ? { at: call.at } : {}),
     },
     move,
   );
@@ -193,5 +197,6 @@ async function refusal(
   if (action === 'void') return no(`a ${t.status} ${t.kind} cannot be voided`);
   if (t.kind !== 'hold') return no(`it is a ${t.kind}, not a hold`);
   if (t.status !== 'authorised') return no(`the hold is ${t.status}`);
+  if (t.lapsed) return no(`the hold lapsed at ${t.expires_at ? new Date(t.expires_at).toISOString() : 'its end'}`);
   return no(`${amountCents} is not above 0 and within the held ${t.amount}`);
 }

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Database, Queryable } from '../../db/index.ts';
+import { networkOfCardNumber } from '../../domain/index.ts';
 import type { ClaimedJob } from '../../queue/index.ts';
+import { holdValidityTable } from '../hold-validity.ts';
 
 /**
  * The sandbox's own storage (tables sandbox_*), as an external provider keeps its vault,
@@ -9,6 +11,8 @@ import type { ClaimedJob } from '../../queue/index.ts';
  */
 export type TransactionKind = 'verification' | 'payment' | 'hold' | 'refund';
 export type TransactionStatus = 'accepted' | 'authorised' | 'captured' | 'cancelled' | 'refused' | 'error' | 'refunded';
+/** As the order view shows it: an authorised hold past its end has lapsed. */
+export type ShownStatus = TransactionStatus | 'expired';
 
 export interface SandboxTransaction {
   id: string;
@@ -23,6 +27,12 @@ export interface SandboxTransaction {
   parent_id: string | null;
   /** A refused transaction's reason, as the sandbox's bank gives it (payreq's decline reasons). */
   decline_code: string | null;
+  /** A hold's end: placed + its card's network window (docs/holds.md). */
+  expires_at: Date | null;
+  /** Why a merchant-initiated hold was placed: 'reauthorisation' for a renewal. */
+  reason: string | null;
+  /** An authorised hold past its end, by the order's clock. */
+  lapsed: boolean;
 }
 
 export interface StoredCard {
@@ -65,10 +75,43 @@ export interface HoldRequest {
   currency: string;
   /** The caller's idempotency key: the same key is the same hold. */
   key: string;
+  /** The test clock's moment, when the hold is made for a given day. */
+  at?: Date;
+  reason?: string;
 }
 
+/**
+ * The order's clock: real time, or, once a job run for a given day (the test clock) touched the
+ * order, the latest moment such a run stamped on it. Its holds lapse by it.
+ */
+const ORDER_CLOCK = (order: string) =>
+  `COALESCE((SELECT c.at FROM sandbox_clocks c WHERE c.order_id = ${order}), now())`;
+
+/** An authorised hold past its end, by its order's clock (`t` the transaction). */
+const LAPSED = `(t.kind = 'hold' AND t.status = 'authorised' AND t.expires_at IS NOT NULL
+  AND t.expires_at <= ${ORDER_CLOCK('t.order_id')})`;
+
+/** Still capturable or releasable: not past its end (the update's own row). */
+const NOT_LAPSED = `(expires_at IS NULL OR expires_at > ${ORDER_CLOCK('sandbox_transactions.order_id')})`;
+
+/** The sandbox's windows by network, in seconds: it plays the networks' rules. */
+const VALIDITY = JSON.stringify(holdValidityTable('sandbox'));
+
 const TX_COLUMNS =
-  'id, order_id, kind, status, amount, captured_amount, refunded_amount, currency, token, parent_id, decline_code';
+  'id, order_id, kind, status, amount, captured_amount, refunded_amount, currency, token, parent_id, decline_code, expires_at, reason';
+const TX_SELECT = `${TX_COLUMNS.split(', ')
+  .map((c) => `t.${c}`)
+  .join(', ')}, ${LAPSED} AS lapsed`;
+
+/** Moves the order's clock to `at` (never back): a job run for that day touched it. */
+async function advanceClock(q: Queryable, orderId: string, at: Date | undefined): Promise<void> {
+  if (!at) return;
+  await q.query(
+    `INSERT INTO sandbox_clocks (order_id, at) VALUES ($1, $2)
+     ON CONFLICT (order_id) DO UPDATE SET at = GREATEST(sandbox_clocks.at, EXCLUDED.at)`,
+    [orderId, at],
+  );
+}
 
 async function insertTransaction(q: Queryable, t: NewTransaction): Promise<string> {
   const id = t.id ?? newId('txn');
@@ -97,7 +140,7 @@ export function sandboxStore(db: Database) {
     insertTransaction: (t: NewTransaction) => insertTransaction(db, t),
 
     async findTransaction(id: string): Promise<SandboxTransaction | undefined> {
-      const r = await db.query<SandboxTransaction>(`SELECT ${TX_COLUMNS} FROM sandbox_transactions WHERE id = $1`, [
+      const r = await db.query<SandboxTransaction>(`SELECT ${TX_SELECT} FROM sandbox_transactions t WHERE t.id = $1`, [
         id,
       ]);
       return r.rows[0];
@@ -128,8 +171,9 @@ export function sandboxStore(db: Database) {
       if (requests.length === 0) return [];
       const r = await db.query<{ k: number; card_number: string; transaction_id: string | null }>(
         `WITH req AS (
-           SELECT * FROM unnest($1::text[], $2::text[], $3::uuid[], $4::int[], $5::text[], $7::text[]) WITH ORDINALITY
-                    AS r(token, txn, order_id, amount, currency, key, k)
+           SELECT * FROM unnest($1::text[], $2::text[], $3::uuid[], $4::int[], $5::text[], $7::text[],
+                                $10::timestamptz[], $11::text[]) WITH ORDINALITY
+                    AS r(token, txn, order_id, amount, currency, key, at, reason, k)
          ), prior AS (
            -- One primary-key lookup per hold, whatever the statistics say: the table grows by a
            -- row per hold while the job runs, faster than they follow, and a plan made when it
@@ -138,7 +182,9 @@ export function sandboxStore(db: Database) {
              FROM req CROSS JOIN LATERAL (SELECT s.transaction_id FROM sandbox_operations s
                                            WHERE s.key = req.key LIMIT 1) o
          ), card AS (
-           SELECT req.*, t.card_number, $8::jsonb ->> t.card_number AS decline_code
+           SELECT req.*, t.card_number, $8::jsonb ->> t.card_number AS decline_code,
+                  COALESCE(req.at, now()) AS placed_at,
+                  ($9::jsonb ->> COALESCE(t.network, 'other'))::int AS window_secs
              FROM req JOIN sandbox_tokens t ON t.token = req.token
          ), ops AS (
            INSERT INTO sandbox_operations (key, order_id, operation, transaction_id, amount)
@@ -147,11 +193,18 @@ export function sandboxStore(db: Database) {
            ON CONFLICT (key) DO NOTHING
            RETURNING key
          ), ins AS (
-           INSERT INTO sandbox_transactions (id, order_id, kind, status, amount, currency, token, decline_code)
+           INSERT INTO sandbox_transactions (id, order_id, kind, status, amount, currency, token, decline_code,
+                                             created_at, expires_at, reason)
            SELECT txn, order_id, 'hold', CASE WHEN decline_code IS NULL THEN 'authorised' ELSE 'refused' END,
-                  amount, currency, token, decline_code
+                  amount, currency, token, decline_code, placed_at,
+                  CASE WHEN decline_code IS NULL THEN placed_at + make_interval(secs => window_secs) END, reason
              FROM card JOIN ops USING (key)
            RETURNING id
+         ), clock AS (
+           INSERT INTO sandbox_clocks (order_id, at)
+           SELECT DISTINCT ON (order_id) order_id, at FROM card JOIN ops USING (key)
+            WHERE at IS NOT NULL ORDER BY order_id, at DESC
+           ON CONFLICT (order_id) DO UPDATE SET at = GREATEST(sandbox_clocks.at, EXCLUDED.at)
          )
          SELECT card.k::int AS k, card.card_number, COALESCE(prior.transaction_id, ins.id) AS transaction_id
            FROM card LEFT JOIN ins ON ins.id = card.txn LEFT JOIN prior ON prior.k = card.k`,
@@ -164,6 +217,9 @@ export function sandboxStore(db: Database) {
           failing,
           requests.map((q) => q.key),
           JSON.stringify(refused),
+          VALIDITY,
+          requests.map((q) => q.at?.toISOString() ?? null),
+          requests.map((q) => q.reason ?? null),
         ],
       );
       const answers: ({ card_number: string; transaction_id: string | null } | undefined)[] = requests.map(
@@ -214,8 +270,8 @@ export function sandboxStore(db: Database) {
         if (opts.card) {
           token = newId('tok');
           await tx.query(
-            'INSERT INTO sandbox_tokens (token, card_number, exp_month, exp_year) VALUES ($1, $2, $3, $4)',
-            [token, opts.card.number, opts.card.expMonth, opts.card.expYear],
+            'INSERT INTO sandbox_tokens (token, card_number, exp_month, exp_year, network) VALUES ($1, $2, $3, $4, $5)',
+            [token, opts.card.number, opts.card.expMonth, opts.card.expYear, networkOfCardNumber(opts.card.number)],
           );
         }
         await insertTransaction(tx, { ...opts.transaction, id: transactionId, token: token ?? null });
@@ -247,15 +303,15 @@ export function sandboxStore(db: Database) {
      * and moves nothing; a move that finds nothing to move rolls the key back with it.
      */
     async operate(
-      op: { key: string; orderId: string; operation: Operation; transactionId: string; amount: number },
+      op: { key: string; orderId: string; operation: Operation; transactionId: string; amount: number; at?: Date },
       move: (tx: Queryable) => Promise<string | undefined>,
     ): Promise<OperationResult> {
       try {
         return await db.transaction(async (tx) => {
           const fresh = await tx.query(
-            `INSERT INTO sandbox_operations (key, order_id, operation, transaction_id, amount)
-             VALUES ($1, $2, $3, $4, $5) ON CONFLICT (key) DO NOTHING RETURNING 1`,
-            [op.key, op.orderId, op.operation, op.transactionId, op.amount],
+            `INSERT INTO sandbox_operations (key, order_id, operation, transaction_id, amount, created_at)
+             VALUES ($1, $2, $3, $4, $5, COALESCE($6::timestamptz, now())) ON CONFLICT (key) DO NOTHING RETURNING 1`,
+            [op.key, op.orderId, op.operation, op.transactionId, op.amount, op.at?.toISOString() ?? null],
           );
           if (fresh.rowCount === 0) {
             const prior = await tx.query<{ operation: string; order_id: string; transaction_id: string }>(
@@ -268,6 +324,8 @@ export function sandboxStore(db: Database) {
             }
             return { done: false, reason: 'idempotency key already used for another operation' };
           }
+          // A run for a given day acts at that day's moment: the order's holds lapse by it.
+          await advanceClock(tx, op.orderId, op.at);
           const moved = await move(tx);
           if (!moved) throw new NothingMoved();
           if (moved !== op.transactionId) {
@@ -287,6 +345,7 @@ export function sandboxStore(db: Database) {
         q,
         `UPDATE sandbox_transactions SET status = 'captured', captured_amount = $3
           WHERE id = $1 AND order_id = $2 AND kind = 'hold' AND status = 'authorised' AND $3 > 0 AND $3 <= amount
+            AND ${NOT_LAPSED}
           RETURNING id`,
         [id, orderId, amount],
       ),
@@ -296,7 +355,8 @@ export function sandboxStore(db: Database) {
       moved(
         q,
         `UPDATE sandbox_transactions SET status = 'cancelled'
-          WHERE id = $1 AND order_id = $2 AND kind = 'hold' AND status = 'authorised' RETURNING id`,
+          WHERE id = $1 AND order_id = $2 AND kind = 'hold' AND status = 'authorised' AND ${NOT_LAPSED}
+          RETURNING id`,
         [id, orderId],
       ),
 
@@ -304,7 +364,8 @@ export function sandboxStore(db: Database) {
     async void(q: Queryable, id: string, orderId: string): Promise<string | undefined> {
       const r = await q.query<{ id: string; token: string | null; kind: string }>(
         `UPDATE sandbox_transactions SET status = 'cancelled'
-          WHERE id = $1 AND order_id = $2 AND ((kind = 'verification' AND status = 'accepted') OR (kind = 'hold' AND status = 'authorised'))
+          WHERE id = $1 AND order_id = $2
+            AND ((kind = 'verification' AND status = 'accepted') OR (kind = 'hold' AND status = 'authorised' AND ${NOT_LAPSED}))
           RETURNING id, token, kind`,
         [id, orderId],
       );
@@ -323,7 +384,7 @@ export function sandboxStore(db: Database) {
                 status = CASE WHEN refunded_amount + $3 = captured_amount THEN 'refunded' ELSE status END
           WHERE id = $1 AND order_id = $2 AND kind IN ('payment', 'hold') AND status = 'captured'
             AND $3 > 0 AND refunded_amount + $3 <= captured_amount
-          RETURNING ${TX_COLUMNS}`,
+          RETURNING ${TX_COLUMNS}, false AS lapsed`,
         [id, orderId, amount],
       );
       const parent = r.rows[0];
@@ -341,9 +402,7 @@ export function sandboxStore(db: Database) {
     /** Every transaction of an order, oldest first, with the operation keys that made or moved it. */
     async order(orderId: string): Promise<(SandboxTransaction & { created_at: Date; keys: string[] })[]> {
       const r = await db.query<SandboxTransaction & { created_at: Date; keys: string[] }>(
-        `SELECT ${TX_COLUMNS.split(', ')
-          .map((c) => `t.${c}`)
-          .join(', ')}, t.created_at,
+        `SELECT ${TX_SELECT}, t.created_at,
                 COALESCE(array_agg(o.key ORDER BY o.created_at) FILTER (WHERE o.key IS NOT NULL), '{}') AS keys
            FROM sandbox_transactions t LEFT JOIN sandbox_operations o ON o.transaction_id = t.id
           WHERE t.order_id = $1

@@ -1,0 +1,119 @@
+import type { Currency } from '../domain/index.ts';
+import type { Queryable } from './database.ts';
+
+/** A live hold due for renewal, with what its successor is made of. */
+export interface DueRenewal {
+  id: string;
+  tenant_id: string;
+  reference: string;
+  amount: number;
+  currency: Currency;
+  card_token: string;
+  card_network_transaction_id: string | null;
+  provider: string | null;
+  /** The live hold: its ledger row (the renewal's parent) and its transaction. */
+  live_hold_id: string;
+  live_transaction_id: string;
+}
+
+/** A hold a renewal replaced and nobody has released yet, still alive. */
+export interface SupersededHold {
+  id: string;
+  payment_request_id: string;
+  tenant_id: string;
+  reference: string;
+  currency: Currency;
+  provider: string;
+  provider_transaction_id: string;
+  /** Release rows written for it so far (failed ones): the next one's key counts them. */
+  attempts: number;
+}
+
+/**
+ * When a hotel decides about a guarantee, in SQL: the check-out the PMS sent (validated as a
+ * date at create), or the morning after check-in. The same rule as domain/hold-lapse.ts.
+ */
+const DECISION_DATE = `COALESCE(CASE WHEN p.reservation_data->>'checkout' ~ '^\\d{4}-\\d{2}-\\d{2}$'
+                                     THEN (p.reservation_data->>'checkout')::date END, p.checkin + 1)`;
+
+/**
+ * The renewal run's SQL: the live holds that would lapse before the hotel's decision and
+ * before the next run, their claim, and the old holds to release once replaced.
+ */
+export function holdRenewalsRepository(db: Queryable) {
+  return {
+    /**
+     * One batch of IMPRINTs in AUTHORISED_TO_VALIDATE, not claimed, with a card, whose hold
+     * ends, in the hotel's zone, on or before the day after `runDay` and on or before the
+     * hotel's decision date; after `afterId` in id order. The index on the live holds' ends
+     * reads only those ending before `runDay` + 3 days (UTC, wider than any zone), so the run
+     * never reads the others.
+     */
+    async dueBatch(runDay: string, afterId: string | null, limit: number): Promise<DueRenewal[]> {
+      const r = await db.query<DueRenewal>(
+        `SELECT p.id, p.tenant_id, p.reference, p.amount, p.currency, p.card_token, p.card_network_transaction_id,
+                p.provider, live.id::text AS live_hold_id, p.provider_transaction_id AS live_transaction_id
+           FROM payment_requests p
+           JOIN tenants t ON t.id = p.tenant_id
+           CROSS JOIN LATERAL (
+             SELECT l.id FROM money_ledger l
+              WHERE l.payment_request_id = p.id AND l.kind = 'hold' AND l.state = 'succeeded'
+                AND l.provider_transaction_id = p.provider_transaction_id
+              ORDER BY l.id DESC LIMIT 1) live
+          WHERE p.status = 'AUTHORISED_TO_VALIDATE' AND p.request_type = 'IMPRINT'
+            AND p.hold_expires_at < ($1::date + 3)::timestamp AT TIME ZONE 'UTC'
+            AND (p.hold_expires_at AT TIME ZONE t.timezone)::date <= $1::date + 1
+            AND (p.hold_expires_at AT TIME ZONE t.timezone)::date <= ${DECISION_DATE}
+            AND p.card_token IS NOT NULL AND p.pending_action IS NULL
+            AND ($2::uuid IS NULL OR p.id > $2::uuid)
+          ORDER BY p.id LIMIT $3`,
+        [runDay, afterId, limit],
+      );
+      return r.rows;
+    },
+
+    /**
+     * Claims a group for renewal in one statement, as the hold job claims its holds: one winner
+     * against a concurrent run or a capture. A request with a hold under way or in doubt (a
+     * renewal whose answer was lost) is not claimed: reconcile settles that one first.
+     */
+    async claim(ids: readonly string[], token: string, q: Queryable = db): Promise<Set<string>> {
+      if (ids.length === 0) return new Set();
+      const r = await q.query<{ id: string }>(
+        `UPDATE payment_requests p SET pending_action = 'hold', pending_since = now(), claim_token = $2
+          WHERE p.id = ANY($1::uuid[]) AND p.status = 'AUTHORISED_TO_VALIDATE' AND p.pending_action IS NULL
+            AND NOT EXISTS (SELECT 1 FROM money_ledger l
+                             WHERE l.payment_request_id = p.id AND l.kind = 'hold'
+                               AND l.state IN ('requested', 'in_doubt'))
+          RETURNING p.id`,
+        [ids, token],
+      );
+      return new Set(r.rows.map((row) => row.id));
+    },
+
+    /**
+     * Holds a renewal replaced that are still alive (by their own end, against `at`) and that
+     * no release has freed or is freeing: released after each renewal, and again by the next
+     * run when that failed. Read through the index on live holds' ends.
+     */
+    async superseded(at: Date, limit: number): Promise<SupersededHold[]> {
+      const r = await db.query<SupersededHold>(
+        `SELECT old.id::text, old.payment_request_id, old.tenant_id, p.reference, old.currency, old.provider,
+                old.provider_transaction_id,
+                (SELECT count(*)::int FROM money_ledger x WHERE x.parent_id = old.id AND x.kind = 'release') AS attempts
+           FROM money_ledger old
+           JOIN payment_requests p ON p.id = old.payment_request_id
+          WHERE old.kind = 'hold' AND old.state = 'succeeded' AND old.hold_expires_at > $1
+            AND old.provider_transaction_id IS DISTINCT FROM p.provider_transaction_id
+            AND EXISTS (SELECT 1 FROM money_ledger n
+                         WHERE n.parent_id = old.id AND n.kind = 'hold' AND n.state = 'succeeded')
+            AND NOT EXISTS (SELECT 1 FROM money_ledger x
+                             WHERE x.parent_id = old.id AND x.kind = 'release' AND x.state <> 'failed')
+          ORDER BY old.id LIMIT $2`,
+        [at, limit],
+      );
+      return r.rows;
+    },
+  };
+}
+export type HoldRenewalsRepository = ReturnType<typeof holdRenewalsRepository>;
