@@ -55,6 +55,8 @@ export async function dayPlan(
     today,
     tomorrow,
     failedGuarantees: failed,
+    // The daily renewal replaces a hold the day before it would lapse: one still here, ending
+    // before the decision, was not renewed (no date to decide by, a refusal, a run that failed).
     lapsingHolds: ending.filter(
       (r) => r.hold_expires_at !== null && lapsesBeforeDecision(new Date(r.hold_expires_at), r, tenant.timezone),
     ),

@@ -1,5 +1,6 @@
 import type { RequestType, Source, Status } from '../domain/index.ts';
 import { PG, pgCode, type Queryable } from './database.ts';
+import { GUARANTEE_FAILED } from './guarantee-failed.ts';
 import type { PaymentRequestRow, RequestSummaryFields } from './payment-requests-repository.ts';
 import { type WhereBuilder, whereBuilder } from './where-builder.ts';
 
@@ -57,6 +58,11 @@ export interface LedgerRow {
   actor: string | null;
   error: string | null;
   created_at: Date;
+  updated_at: Date;
+  /** The hold this row renews or releases, for a renewal's moves. */
+  parent_id: string | null;
+  /** A placed hold's end. */
+  hold_expires_at: Date | null;
 }
 
 export interface HistoryRow {
@@ -126,7 +132,7 @@ export function requestConditions(w: WhereBuilder, f: ControlListFilter, match: 
   if (f.checkinFrom) w.and('p.checkin >= ?::date', f.checkinFrom);
   if (f.checkinTo) w.and('p.checkin <= ?::date', f.checkinTo);
   // The condition of the partial index made for failed guarantees.
-  if (f.guaranteeFailed) w.and("p.status = 'ERROR' AND p.guarantee_failed_at IS NOT NULL");
+  if (f.guaranteeFailed) w.and(GUARANTEE_FAILED('p'));
 }
 
 export function controlRequestsRepository(db: Queryable) {
@@ -215,7 +221,7 @@ export function controlRequestsRepository(db: Queryable) {
       try {
         const r = await db.query<LedgerRow>(
           `SELECT id::text AS id, kind, amount, currency, provider, provider_transaction_id, state, incident, source,
-                  actor, error, created_at
+                  actor, error, created_at, updated_at, parent_id::text AS parent_id, hold_expires_at
              FROM money_ledger WHERE payment_request_id = $1 ORDER BY created_at, id`,
           [id],
         );

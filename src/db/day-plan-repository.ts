@@ -1,5 +1,6 @@
 import type { Currency, Language, RequestType, Status } from '../domain/index.ts';
 import type { Queryable } from './database.ts';
+import { GUARANTEE_FAILED } from './guarantee-failed.ts';
 
 /** The statuses of a link still to be paid: the only ones a reminder is sent for. */
 export const UNPAID_STATUSES: readonly Status[] = ['NOT_INITIATED', 'PENDING', 'ERROR'];
@@ -129,7 +130,7 @@ export function dayPlanRepository(db: Queryable) {
       const r = await db.query<DayPlanRow>(
         `SELECT ${ROW.replace('p.updated_at AS changed_at', 'p.guarantee_failed_at AS changed_at')}
            FROM payment_requests p
-          WHERE p.tenant_id = $1 AND p.status = 'ERROR' AND p.guarantee_failed_at IS NOT NULL
+          WHERE p.tenant_id = $1 AND ${GUARANTEE_FAILED('p')}
           ORDER BY p.checkin NULLS LAST, p.reference LIMIT $2`,
         [tenantId, limit],
       );

@@ -1,5 +1,6 @@
 import type { Currency } from '../domain/index.ts';
 import type { Queryable } from './database.ts';
+import { GUARANTEE_FAILED } from './guarantee-failed.ts';
 
 /** A refused hold just recorded: the request, and the hold's ledger row (the cause of its e-mails). */
 export interface RefusedHold {
@@ -77,7 +78,7 @@ export async function failedGuarantees(q: Queryable, tenantId: string, limit = 1
             to_char(checkin, 'YYYY-MM-DD') AS checkin, guarantee_failed_at, guarantee_failures, guarantee_asks,
             last_hold_error
        FROM payment_requests
-      WHERE tenant_id = $1 AND status = 'ERROR' AND guarantee_failed_at IS NOT NULL
+      WHERE tenant_id = $1 AND ${GUARANTEE_FAILED('payment_requests')}
       ORDER BY guarantee_failed_at DESC, id
       LIMIT $2`,
     [tenantId, limit],

@@ -1,5 +1,6 @@
 import type { CardNetwork, Language } from '../domain/index.ts';
 import type { Queryable } from './database.ts';
+import { GUARANTEE_FAILED } from './guarantee-failed.ts';
 import type { RequestSummaryFields } from './payment-requests-repository.ts';
 
 /** A request as the guest's pages read it, with its hotel's settings and provider account. */
@@ -45,7 +46,7 @@ export function guestRequestsRepository(db: Queryable) {
                 t.name AS hotel_name, p.link_expires_at <= now() AS link_expired, t.timezone, t.hold_days,
                 t.address, t.phone, t.contact_email, t.terms_url, t.accent_color, t.logo_hash,
                 a.provider AS account_provider, a.mode AS account_mode,
-                (p.status = 'ERROR' AND p.guarantee_failed_at IS NOT NULL) AS guarantee_failed,
+                ${GUARANTEE_FAILED('p')} AS guarantee_failed,
                 (SELECT h.detail->>'reason' FROM status_history h
                   WHERE h.payment_request_id = p.id ORDER BY h.id DESC LIMIT 1) AS last_reason,
                 (SELECT min(h.created_at) FROM status_history h

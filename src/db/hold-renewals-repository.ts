@@ -47,7 +47,7 @@ export function holdRenewalsRepository(db: Queryable) {
      * ends, in the hotel's zone, on or before the day after `runDay` and on or before the
      * hotel's decision date; after `afterId` in id order. The index on the live holds' ends
      * reads only those ending before `runDay` + 3 days (UTC, wider than any zone), so the run
-     * never reads the others.
+     * never reads the others. A new card given after a refused renewal (`renew_hold`) is due at once.
      */
     async dueBatch(runDay: string, afterId: string | null, limit: number): Promise<DueRenewal[]> {
       const r = await db.query<DueRenewal>(
@@ -61,9 +61,10 @@ export function holdRenewalsRepository(db: Queryable) {
                 AND l.provider_transaction_id = p.provider_transaction_id
               ORDER BY l.id DESC LIMIT 1) live
           WHERE p.status = 'AUTHORISED_TO_VALIDATE' AND p.request_type = 'IMPRINT'
-            AND p.hold_expires_at < ($1::date + 3)::timestamp AT TIME ZONE 'UTC'
-            AND (p.hold_expires_at AT TIME ZONE t.timezone)::date <= $1::date + 1
-            AND (p.hold_expires_at AT TIME ZONE t.timezone)::date <= ${DECISION_DATE}
+            AND (p.renew_hold
+                 OR (p.hold_expires_at < ($1::date + 3)::timestamp AT TIME ZONE 'UTC'
+                     AND (p.hold_expires_at AT TIME ZONE t.timezone)::date <= $1::date + 1
+                     AND (p.hold_expires_at AT TIME ZONE t.timezone)::date <= ${DECISION_DATE}))
             AND p.card_token IS NOT NULL AND p.pending_action IS NULL
             AND ($2::uuid IS NULL OR p.id > $2::uuid)
           ORDER BY p.id LIMIT $3`,

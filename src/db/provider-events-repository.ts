@@ -1,5 +1,6 @@
 import type { RequestType, Status } from '../domain/index.ts';
 import type { Queryable } from './database.ts';
+import { GUARANTEE_FAILED } from './guarantee-failed.ts';
 
 /** The outcomes a provider reports, as the provider_events table records them. */
 export type ProviderEventOutcome = 'registered' | 'paid' | 'refused' | 'error';
@@ -14,6 +15,8 @@ export interface NotifiedRequestRow {
   currency: string;
   /** An IMPRINT's check-in (`YYYY-MM-DD`): a card registered for it must last until its hold. */
   checkin: string | null;
+  /** Its guarantee failed and waits for another card (a refused hold, or a refused renewal). */
+  guarantee_failed: boolean;
 }
 
 /**
@@ -42,7 +45,8 @@ export async function markProviderEventApplied(q: Queryable, provider: string, e
 /** The request a notification names, locked until the transaction ends; undefined when it is gone. */
 export async function lockNotifiedRequest(q: Queryable, id: string): Promise<NotifiedRequestRow | undefined> {
   const r = await q.query<NotifiedRequestRow>(
-    `SELECT id, tenant_id, request_type, status, amount, currency, to_char(checkin, 'YYYY-MM-DD') AS checkin
+    `SELECT id, tenant_id, request_type, status, amount, currency, to_char(checkin, 'YYYY-MM-DD') AS checkin,
+            ${GUARANTEE_FAILED('payment_requests')} AS guarantee_failed
        FROM payment_requests
       WHERE id = $1 FOR UPDATE`,
     [id],

@@ -47,6 +47,8 @@ export interface StatusChange {
      * another card however old the link is.
      */
     guaranteeFailed?: true;
+    /** A new card after a refused renewal: the next renewal run holds it at once (cleared by a hold placed). */
+    renewHold?: true;
   };
   /** An e-mail the change makes due, queued in the same transaction (one per cause). */
   email?: 'deposit_confirmation';
@@ -77,7 +79,7 @@ export async function applyStatusChanges(q: Queryable, changes: readonly StatusC
               ledger_id bigint, provider text, txn text, card_token text, masked_pan text, exp_month int,
               exp_year int, hold_caps jsonb, hold_error text, email text, hold_placed boolean, network_txn text,
               token uuid, guarantee_failed boolean, card_network text,
-              decline_reason text, decline_code text, hold_at timestamptz)
+              decline_reason text, decline_code text, hold_at timestamptz, renew_hold boolean)
      ), old AS (
        SELECT p.id, p.status, t.hold_days, t.timezone FROM payment_requests p JOIN c ON c.id = p.id
          JOIN tenants t ON t.id = p.tenant_id
@@ -114,6 +116,7 @@ export async function applyStatusChanges(q: Queryable, changes: readonly StatusC
                                        ELSE p.hold_decline_code END,
               guarantee_failed_at = CASE WHEN c.guarantee_failed THEN date_trunc('milliseconds', now())
                                          ELSE p.guarantee_failed_at END,
+              renew_hold = CASE WHEN c.renew_hold THEN true WHEN c.hold_placed THEN false ELSE p.renew_hold END,
               guarantee_failures = p.guarantee_failures + CASE WHEN c.guarantee_failed THEN 1 ELSE 0 END,
               link_expires_at = CASE WHEN c.guarantee_failed AND p.checkin IS NOT NULL
                                      THEN GREATEST(p.link_expires_at, (p.checkin + 1)::timestamp AT TIME ZONE old.timezone)
@@ -181,6 +184,7 @@ function changeRow(c: StatusChange) {
     network_txn: c.set?.networkTransactionId,
     token: c.token,
     guarantee_failed: c.set?.guaranteeFailed === true,
+    renew_hold: c.set?.renewHold === true,
   };
 }
 

@@ -15,6 +15,7 @@ export type Trigger =
   | 'deferred_hold_declined'
   | 'hold_renewed'
   | 'hold_renewal_refused'
+  | 'guest_replaces_card'
   | 'capture'
   | 'release'
   | 'cancel'
@@ -68,6 +69,14 @@ export const TRANSITIONS: readonly Transition[] = [
   {
     from: ['AUTHORISED_TO_VALIDATE'],
     trigger: 'hold_renewal_refused',
+    requestType: 'IMPRINT',
+    to: 'AUTHORISED_TO_VALIDATE',
+  },
+  // After a refused renewal, the guest's new card (through the same link): the old hold stays the
+  // guarantee until the next renewal run holds the new card and releases it.
+  {
+    from: ['AUTHORISED_TO_VALIDATE'],
+    trigger: 'guest_replaces_card',
     requestType: 'IMPRINT',
     to: 'AUTHORISED_TO_VALIDATE',
   },

@@ -52,9 +52,9 @@ function errorOutcome(req: GuestRequest): Outcome {
  * otherwise the outcome. ERROR shows the form again, with a word about the failed attempt.
  */
 export function paymentPageView(req: GuestRequest): GuestView {
-  if (PAYABLE.has(req.status)) {
+  if (PAYABLE.has(req.status) || renewalRefused(req)) {
     if (req.linkExpired) return { kind: 'outcome', outcome: 'expired' };
-    return { kind: 'form', retry: req.status === 'ERROR' };
+    return { kind: 'form', retry: req.status === 'ERROR' || renewalRefused(req) };
   }
   return { kind: 'outcome', outcome: settled(req) };
 }
@@ -71,7 +71,16 @@ export function resultPageView(req: GuestRequest): Outcome {
     if (req.linkExpired) return 'expired';
     return req.status === 'ERROR' ? errorOutcome(req) : 'processing';
   }
+  if (renewalRefused(req)) return 'guaranteeFailed';
   return settled(req);
+}
+
+/**
+ * The bank refused to renew the hold: the old one still guarantees the stay until it lapses,
+ * and the guest is asked for another card on the same link (the form, with the failure said).
+ */
+function renewalRefused(req: GuestRequest): boolean {
+  return req.status === 'AUTHORISED_TO_VALIDATE' && req.guaranteeFailed;
 }
 
 /**

@@ -41,6 +41,18 @@ const TRIGGER_OF: Record<ProviderNotification['outcome'], Trigger> = {
 
 type LockedRow = NotifiedRequestRow;
 
+/**
+ * What a notification asks of the transition table: its outcome's trigger; a card registered
+ * for an IMPRINT whose renewal the bank refused (its old hold still the guarantee) replaces the
+ * card. Registered on a hold that did not fail, it is not applicable (an incident, voided).
+ */
+function triggerOf(n: ProviderNotification, row: LockedRow): Trigger {
+  if (n.outcome === 'registered' && row.status === 'AUTHORISED_TO_VALIDATE' && row.guarantee_failed) {
+    return 'guest_replaces_card';
+  }
+  return TRIGGER_OF[n.outcome];
+}
+
 export interface NotificationDeps {
   db: Database;
   ledger: MoneyLedgerRepository;
@@ -113,7 +125,7 @@ export function notifications(deps: NotificationDeps) {
         const n = expiringCardRefused(notified, row, new Date());
         const tenantId = row?.tenant_id ?? (await tenantOfDeletedRequest(tx, n.paymentRequestId));
         if (!tenantId) return 'unknown_order';
-        const to = row ? nextStatus(row.status, TRIGGER_OF[n.outcome], row.request_type) : undefined;
+        const to = row ? nextStatus(row.status, triggerOf(n, row), row.request_type) : undefined;
         const movesMoney = n.outcome === 'paid' || n.outcome === 'registered';
         if (!movesMoney) {
           if (!row || !to) return 'ignored';
@@ -186,6 +198,8 @@ export function notifications(deps: NotificationDeps) {
 
   function change(n: ProviderNotification, row: LockedRow, to: Status, provider: string): StatusChange {
     const paid = n.outcome === 'paid';
+    // A new card while the old hold still guarantees: the hold's transaction stays the request's.
+    const replaces = triggerOf(n, row) === 'guest_replaces_card';
     return {
       id: row.id,
       from: [row.status],
@@ -194,7 +208,8 @@ export function notifications(deps: NotificationDeps) {
       detail: { event_id: n.eventId, detail: n.detail ?? null, ...(n.reason ? { reason: n.reason } : {}) },
       set: {
         provider,
-        ...(n.transactionId ? { providerTransactionId: n.transactionId } : {}),
+        ...(n.transactionId && !replaces ? { providerTransactionId: n.transactionId } : {}),
+        ...(replaces ? { renewHold: true as const } : {}),
         ...(n.cardToken ? { cardToken: cardTokens.seal(n.cardToken, row.id) } : {}),
         ...(n.initialIssuerTransactionId ? { networkTransactionId: n.initialIssuerTransactionId } : {}),
         ...(n.maskedPan ? { maskedPan: n.maskedPan } : {}),

@@ -79,7 +79,7 @@ export function holdVerdict(t: ProviderTransaction): Verdict {
     };
   }
   // A hold's end counts from when the provider placed it, not from when its answer is read.
-  return { ...done(t), createdAt: t.createdAt };
+  return { kind: 'done', transactionId: t.id, status: t.providerStatus, createdAt: t.createdAt };
 }
 
 /** A refund's verdict by its own transaction: given back, or refused, cancelled or failed (nothing given). */

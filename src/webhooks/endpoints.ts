@@ -7,7 +7,8 @@ import { checkHost, ForbiddenAddressError, type Resolve } from './address-guard.
 /**
  * Every event type (events/event-types.ts): one per status, plus `partially_refunded` (money went
  * back and the request stays CAPTURED), `guarantee_failed` (the bank refused an IMPRINT's hold for
- * good: ERROR, the guest may give another card), `hold_declined` (a soft decline: tried again),
+ * good: ERROR, the guest may give another card; or refused its renewal), `hold_declined` (a soft
+ * decline: tried again), `hold_renewed` (a new hold before the old one lapsed),
  * `deleted` (the request is gone) and `incident` (money arrived where it should not and was sent
  * back).
  */

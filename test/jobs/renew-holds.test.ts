@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { runCommand } from '../../src/cli/index.ts';
 import { addDays, localDate } from '../../src/domain/index.ts';
+import { ControlClient, createUser } from '../control/control-client.ts';
 import { registerSandboxCard } from '../helpers/fixtures.ts';
 import { countingProvider } from '../helpers/providers.ts';
 import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
@@ -9,6 +10,7 @@ import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/te
 const VISA = '4242424242424242';
 const MASTERCARD = '5555555555554444';
 const STOLEN = '4000000000009979';
+const INSUFFICIENT_FUNDS = '4000000000009995';
 const TZ = 'Europe/Paris';
 
 interface SandboxHold {
@@ -129,6 +131,24 @@ describe(`renew_holds: a guarantee that lasts the stay, on the sandbox's test cl
     );
     assert.equal((await detail(id)).amount_captured, 120);
     assert.equal(await t.app.payreq.reconciler.checkRequest(id), undefined, 'the books agree both ways');
+
+    // The front desk sees the chain of holds on the request's page, in its language.
+    await createUser(t, 'desk-renewals', t.tenant.tenantId);
+    const desk = await new ControlClient(t, '10.6.2.9').signedIn('desk-renewals');
+    const text = async () => {
+      const page = await desk.get(`/control/requests/${id}`);
+      assert.equal(page.statusCode, 200, page.body);
+      const start = page.body.indexOf('id="holds-h"');
+      assert.ok(start > 0, 'the page has its chain of holds');
+      const section = page.body.slice(start, page.body.indexOf('</section>', start));
+      return section.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+    };
+    const chain = await text();
+    assert.equal(chain.match(/Released/g)?.length, 2, chain);
+    assert.equal(chain.match(/\(renewal\)/g)?.length, 2, chain);
+    assert.match(chain, /Captured/);
+    await desk.get('/control/language/fr?back=/control/requests');
+    assert.match(await text(), /Libérée le .*Libérée le .*Encaissée/);
   });
 
   test('a Mastercard keeps its hold 7 days: a short stay needs no renewal', async () => {
@@ -204,5 +224,32 @@ describe(`renew_holds: a guarantee that lasts the stay, on the sandbox's test cl
     assert.deepEqual({ due: next.due, released: next.released }, { due: 0, released: 1 });
     assert.equal((await holdsAtSandbox(id)).filter((h) => h.status === 'authorised').length, 1);
     assert.equal(await t.app.payreq.reconciler.checkRequest(id), undefined);
+  });
+
+  test('a soft decline (insufficient funds) is tried again each day until the check-in day, whose run makes it final', async () => {
+    await clear();
+    const checkin = '2027-06-10';
+    const id = await imprint({ checkin, checkout: addDays(checkin, 2) }, INSUFFICIENT_FUNDS);
+    for (const day of [addDays(checkin, -2), addDays(checkin, -1)]) {
+      const r = await holdJob(day);
+      assert.deepEqual({ declined: r.declined, refused: r.refused }, { declined: 1, refused: 0 }, day);
+      const d = await detail(id);
+      assert.equal(d.status, 'AUTHORISED', `${day}: the card stays the guarantee`);
+      assert.equal(d.hold_decline_reason, 'insufficient_funds');
+    }
+    const r = await holdJob(checkin);
+    assert.equal(r.refused, 1);
+    const d = await detail(id);
+    assert.equal(d.status, 'ERROR');
+    assert.ok(d.guarantee_failed_at);
+    const types = await t.db.query<{ type: string }>(
+      'SELECT type FROM events WHERE payment_request_id = $1 ORDER BY id',
+      [id],
+    );
+    assert.deepEqual(types.rows.map((e) => e.type).slice(-3), [
+      'payment_request.hold_declined',
+      'payment_request.hold_declined',
+      'payment_request.guarantee_failed',
+    ]);
   });
 });

@@ -30,6 +30,7 @@ import {
 import { reminderHistoryRows } from '../today/index.ts';
 import { AMOUNT_ACTIONS, allowedActions, fullAmount, type RequestAction } from './actions.ts';
 import { guaranteeFilter, guaranteeNotice } from './guarantee-notice.ts';
+import { holdChain } from './hold-chain.ts';
 import { REQUESTS_MESSAGES } from './words.ts';
 
 /** Whether the signed-in user's role reaches a route: buttons they could not use are not shown. */
@@ -324,6 +325,7 @@ ${actions.length === 0 ? html`<p>${w.noActions}</p>` : html`<div class="actions"
 </section>
 <section class="card" aria-labelledby="data-h"><h2 id="data-h">${w.reservationData}</h2>${reservationData(ctx, row.reservation_data)}</section>
 ${requestIncidents(ctx, p.incidents ?? [])}
+${holdChain(ctx, row, p.ledger)}
 <section class="card" aria-labelledby="ledger-h"><h2 id="ledger-h">${w.ledger}</h2>${ledgerTable(ctx, row, p.ledger)}</section>
 <section class="card" aria-labelledby="history-h"><h2 id="history-h">${w.history}</h2>${historyTable(ctx, p.history, row.tenant_timezone, p.reminders ?? [])}</section>`,
   });
