@@ -35,6 +35,11 @@ export interface ContractDriver {
    * or softly (insufficient funds: worth trying again).
    */
   cardGoesBad(id: string, how?: 'hard' | 'soft'): Promise<void>;
+  /**
+   * Where the provider's wire shows them: the network id each silent hold on the order named
+   * (Lyra's initialIssuerTransactionIdentifier), oldest first. Undefined: a provider with none.
+   */
+  holdChains?(id: string): (string | null)[];
   /** The next `op` money call fails: the provider says it failed, or acts and never answers. */
   failNext(op: MoneyOp, fault: 'technical' | 'timeout'): void;
   close(): Promise<void>;
@@ -179,6 +184,14 @@ export async function lyraDriver(): Promise<ContractDriver> {
         how === 'hard' ? DECLINE_CODES.stolenCard : DECLINE_CODES.insufficientFunds,
       );
     },
+    holdChains: (id) =>
+      fake.calls
+        .filter((c) => c.service === 'Charge/CreatePayment' && c.body.orderId === id && c.body.paymentMethodToken)
+        .map((c) => {
+          const options = c.body.transactionOptions as { cardOptions?: Record<string, unknown> } | undefined;
+          const chained = options?.cardOptions?.initialIssuerTransactionIdentifier;
+          return typeof chained === 'string' ? chained : null;
+        }),
     failNext: (op, fault) => fake.failNext(LYRA_SERVICE[op], LYRA_FAULT[fault]),
     async close() {
       await t.close();

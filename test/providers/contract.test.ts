@@ -158,6 +158,48 @@ for (const start of [sandboxDriver, lyraDriver]) {
       await booksAgree(c.uuid);
     });
 
+    test('renewal: a hold that would lapse before the decision is renewed, the old one released; a no-show takes the live hold', async () => {
+      const c = await heldImprint(150);
+      const first = await detail(c.uuid);
+      const ends = new Date(String(first.hold_expires_at));
+      // The renewal job's run of the day before the hold ends, hotel time (real time otherwise).
+      const runDay = new Date(ends.getTime() - 86_400_000);
+      const r = await SCHEDULED_JOBS.renew_holds!(p.t.app.payreq, runDay, 'Europe/Paris');
+      // Earlier tests' holds may be due too: each renewed, each replaced hold released.
+      assert.ok(Number(r.renewed) >= 1 && r.released === r.renewed && r.refused === 0, JSON.stringify(r));
+      const d = await detail(c.uuid);
+      assert.equal(d.status, 'AUTHORISED_TO_VALIDATE');
+      assert.ok(Date.parse(String(d.hold_expires_at)) >= ends.getTime(), 'the new hold ends no sooner');
+      const order = await (await p.t.app.payreq.providers.forTenant(p.t.tenant.tenantId)).getOrder(c.uuid);
+      const open = order.transactions.filter((x) => x.kind === 'hold' && x.status === 'authorised');
+      assert.equal(open.length, 1, 'exactly one hold open at the provider');
+      const chains = p.holdChains?.(c.uuid);
+      if (chains) {
+        assert.equal(chains.length, 2);
+        assert.ok(
+          chains[0] && chains[1] === chains[0],
+          'the renewal is chained to the registration, as the first hold',
+        );
+      }
+      const events = await p.t.db.query<{ type: string }>(
+        "SELECT type FROM events WHERE payment_request_id = $1 AND type = 'payment_request.hold_renewed'",
+        [c.uuid],
+      );
+      assert.equal(events.rows.length, 1);
+      await booksAgree(c.uuid);
+      const cap = await action(c.uuid, 'capture', { amount: 60 });
+      assert.equal(cap.statusCode, 200, cap.body);
+      const after = await (await p.t.app.payreq.providers.forTenant(p.t.tenant.tenantId)).getOrder(c.uuid);
+      assert.deepEqual(
+        after.transactions.filter((x) => x.kind === 'hold').map((x) => [x.status, x.capturedAmount]),
+        [
+          ['cancelled', 0],
+          ['captured', 6000],
+        ],
+      );
+      await booksAgree(c.uuid);
+    });
+
     test('partial capture: a one-night fee of the hold; the rest is freed', async () => {
       const c = await heldImprint(150);
       const r = await action(c.uuid, 'capture', { amount: 45.5 });
