@@ -2,14 +2,17 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import {
+  addDays,
   DELETABLE_STATUSES,
   isTerminal,
+  localDate,
   type RequestType,
+  replacedHoldsOf,
   STATUSES,
   type Status,
   TRANSITIONS,
 } from '../../../src/domain/index.ts';
-import { createDeferredPayments } from '../../../src/jobs/index.ts';
+import { createDeferredPayments, renewHolds } from '../../../src/jobs/index.ts';
 import { ControlClient, createUser } from '../../control/control-client.ts';
 import { createRequest, type TenantWithKey } from '../../helpers/test-app.ts';
 import type { Card, Fault, ModelRequest, MoneyCall, ProviderWorld } from './world.ts';
@@ -17,6 +20,8 @@ import type { Card, Fault, ModelRequest, MoneyCall, ProviderWorld } from './worl
 /** The daily job's date, and a check-in it holds for. */
 const JOB_DATE = '2026-12-10';
 const CHECKIN = '2026-12-12';
+/** A stay long enough that every hold would lapse before its end: each renewal run renews them all. */
+const CHECKOUT = '2030-01-01';
 /** Every request asks 80.00; a partial capture takes 30.00 of it, a partial refund gives 25.00 back. */
 const AMOUNT = 80;
 const PART_CAPTURE = 30;
@@ -30,6 +35,7 @@ export type Step =
   | { kind: 'act'; action: Action; i: number; part: boolean; fault: Fault | null }
   | { kind: 'burst'; i: number; actions: Action[] }
   | { kind: 'job'; fault: Fault | null }
+  | { kind: 'renew'; fault: Fault | null }
   | { kind: 'reconcile' }
   | { kind: 'switch' }
   | { kind: 'remit' }
@@ -92,6 +98,7 @@ function step(n: number, has: { switch: boolean; remit: boolean }): fc.Arbitrary
       }),
     },
     { weight: 3, arbitrary: fc.record({ kind: fc.constant('job' as const), fault: fault() }) },
+    { weight: 2, arbitrary: fc.record({ kind: fc.constant('renew' as const), fault: fault() }) },
     { weight: 1, arbitrary: fc.constant({ kind: 'reconcile' as const }) },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('late_hold' as const), i }) },
   ];
@@ -178,6 +185,16 @@ function booksModel<Form>(world: ProviderWorld<Form>) {
     );
 
   /**
+   * The renewal run of a day by which every live hold ends (placed now, it ends within five
+   * days): each is renewed, then its replaced hold released. Faults meet the renewal's hold.
+   */
+  const renew = () =>
+    renewHolds(
+      { renewals: t.repos.holdRenewals, runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens },
+      addDays(localDate('Europe/Paris', new Date()), 6),
+    );
+
+  /**
    * Reconcile once every call is over and the grace has passed for every operation left open
    * (their rows aged, as the grace would: no call can still land on them).
    */
@@ -254,8 +271,10 @@ function booksModel<Form>(world: ProviderWorld<Form>) {
       );
       // Both ways: a request that shows a hold has exactly one open at the provider, its own,
       // for its amount (or for the part a capture left after lowering it, which the books
-      // check reports); no hold is open anywhere else.
-      const open = provider.openHolds;
+      // check reports); no hold is open anywhere else, but one a renewal replaced and no
+      // release has freed yet (the next renewal run releases it; it lapses anyway).
+      const replaced = replacedHoldsOf(await t.repos.ledger.forRequest(id));
+      const open = provider.openHolds.filter((h) => !replaced.includes(h.id));
       if (now.status === 'AUTHORISED_TO_VALIDATE') {
         const own = row?.provider_transaction_id;
         assert.deepEqual(
@@ -284,7 +303,11 @@ function booksModel<Form>(world: ProviderWorld<Form>) {
     const requests: ModelRequest[] = [];
     for (const request_type of types) {
       requests.push(
-        await createRequest(t, { request_type, amount: AMOUNT, reservation_data: { checkin: CHECKIN } }, hotel),
+        await createRequest(
+          t,
+          { request_type, amount: AMOUNT, reservation_data: { checkin: CHECKIN, checkout: CHECKOUT } },
+          hotel,
+        ),
       );
     }
     const ids = requests.map((r) => r.uuid);
@@ -316,6 +339,9 @@ function booksModel<Form>(world: ProviderWorld<Form>) {
           break;
         case 'job':
           await (s.fault ? withFault('hold', s.fault, job) : job());
+          break;
+        case 'renew':
+          await (s.fault ? withFault('hold', s.fault, renew) : renew());
           break;
         case 'reconcile':
           await reconcile();
