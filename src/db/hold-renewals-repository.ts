@@ -14,6 +14,8 @@ export interface DueRenewal {
   /** The live hold: its ledger row (the renewal's parent) and its transaction. */
   live_hold_id: string;
   live_transaction_id: string;
+  /** The live hold's end: the run's keyset. */
+  hold_expires_at: Date;
 }
 
 /** A hold a renewal replaced and nobody has released yet, still alive. */
@@ -36,6 +38,17 @@ export interface SupersededHold {
 const DECISION_DATE = `COALESCE(CASE WHEN p.reservation_data->>'checkout' ~ '^\\d{4}-\\d{2}-\\d{2}$'
                                      THEN (p.reservation_data->>'checkout')::date END, p.checkin + 1)`;
 
+const DUE_COLUMNS = `p.id, p.tenant_id, p.reference, p.amount, p.currency, p.card_token,
+  p.card_network_transaction_id, p.provider, p.hold_expires_at, live.id::text AS live_hold_id,
+  p.provider_transaction_id AS live_transaction_id`;
+
+/** The live hold's ledger row: the succeeded hold of the request's own transaction. */
+const LIVE_HOLD = `CROSS JOIN LATERAL (
+  SELECT l.id FROM money_ledger l
+   WHERE l.payment_request_id = p.id AND l.kind = 'hold' AND l.state = 'succeeded'
+     AND l.provider_transaction_id = p.provider_transaction_id
+   ORDER BY l.id DESC LIMIT 1) live`;
+
 /**
  * The renewal run's SQL: the live holds that would lapse before the hotel's decision and
  * before the next run, their claim, and the old holds to release once replaced.
@@ -45,30 +58,46 @@ export function holdRenewalsRepository(db: Queryable) {
     /**
      * One batch of IMPRINTs in AUTHORISED_TO_VALIDATE, not claimed, with a card, whose hold
      * ends, in the hotel's zone, on or before the day after `runDay` and on or before the
-     * hotel's decision date; after `afterId` in id order. The index on the live holds' ends
-     * reads only those ending before `runDay` + 3 days (UTC, wider than any zone), so the run
-     * never reads the others. A new card given after a refused renewal (`renew_hold`) is due at once.
+     * hotel's decision date; after `after` in (end, id) order: keyset batches along the index
+     * of the live holds' ends, which the scan leaves at `runDay` + 3 days (UTC, wider than any
+     * zone), so the run reads the holds due and nothing else, however large the table.
      */
-    async dueBatch(runDay: string, afterId: string | null, limit: number): Promise<DueRenewal[]> {
+    async dueBatch(
+      runDay: string,
+      after: { expiresAt: Date; id: string } | null,
+      limit: number,
+    ): Promise<DueRenewal[]> {
       const r = await db.query<DueRenewal>(
-        `SELECT p.id, p.tenant_id, p.reference, p.amount, p.currency, p.card_token, p.card_network_transaction_id,
-                p.provider, live.id::text AS live_hold_id, p.provider_transaction_id AS live_transaction_id
+        `SELECT ${DUE_COLUMNS}
            FROM payment_requests p
            JOIN tenants t ON t.id = p.tenant_id
-           CROSS JOIN LATERAL (
-             SELECT l.id FROM money_ledger l
-              WHERE l.payment_request_id = p.id AND l.kind = 'hold' AND l.state = 'succeeded'
-                AND l.provider_transaction_id = p.provider_transaction_id
-              ORDER BY l.id DESC LIMIT 1) live
+           ${LIVE_HOLD}
           WHERE p.status = 'AUTHORISED_TO_VALIDATE' AND p.request_type = 'IMPRINT'
-            AND (p.renew_hold
-                 OR (p.hold_expires_at < ($1::date + 3)::timestamp AT TIME ZONE 'UTC'
-                     AND (p.hold_expires_at AT TIME ZONE t.timezone)::date <= $1::date + 1
-                     AND (p.hold_expires_at AT TIME ZONE t.timezone)::date <= ${DECISION_DATE}))
+            AND p.hold_expires_at < ($1::date + 3)::timestamp AT TIME ZONE 'UTC'
+            AND ($2::timestamptz IS NULL OR (p.hold_expires_at, p.id) > ($2::timestamptz, $3::uuid))
+            AND (p.hold_expires_at AT TIME ZONE t.timezone)::date <= $1::date + 1
+            AND (p.hold_expires_at AT TIME ZONE t.timezone)::date <= ${DECISION_DATE}
             AND p.card_token IS NOT NULL AND p.pending_action IS NULL
-            AND ($2::uuid IS NULL OR p.id > $2::uuid)
-          ORDER BY p.id LIMIT $3`,
-        [runDay, afterId, limit],
+          ORDER BY p.hold_expires_at, p.id LIMIT $4`,
+        [runDay, after?.expiresAt ?? null, after?.id ?? null, limit],
+      );
+      return r.rows;
+    },
+
+    /**
+     * One batch of requests whose guest gave a new card after a refused renewal (`renew_hold`):
+     * due at once, whatever their hold's end; after `afterId`, along their own small index.
+     */
+    async newCardsBatch(afterId: string | null, limit: number): Promise<DueRenewal[]> {
+      const r = await db.query<DueRenewal>(
+        `SELECT ${DUE_COLUMNS}
+           FROM payment_requests p
+           ${LIVE_HOLD}
+          WHERE p.renew_hold AND p.status = 'AUTHORISED_TO_VALIDATE' AND p.request_type = 'IMPRINT'
+            AND p.card_token IS NOT NULL AND p.pending_action IS NULL
+            AND ($1::uuid IS NULL OR p.id > $1::uuid)
+          ORDER BY p.id LIMIT $2`,
+        [afterId, limit],
       );
       return r.rows;
     },

@@ -133,11 +133,13 @@ export async function renewHolds(
     };
   }
 
-  let after: string | null = null;
-  for (;;) {
-    const batch = await ctx.renewals.dueBatch(date, after, groupSize);
-    if (batch.length === 0) break;
-    after = batch[batch.length - 1]?.id ?? null;
+  // A hold renewed this run ends later, so the keyset along the ends may meet it again (where
+  // its new end still falls before the next run): never twice in one run.
+  const seen = new Set<string>();
+  async function renew(rows: readonly DueRenewal[]): Promise<void> {
+    const batch = rows.filter((r) => !seen.has(r.id));
+    for (const r of batch) seen.add(r.id);
+    if (batch.length === 0) return;
     result.due += batch.length;
     const ids = batch.map((r) => r.id);
     const outcomes = await ctx.runner.run(operation, batch.map(renewal), batch.length, (tx, token) =>
@@ -150,6 +152,21 @@ export async function renewHolds(
       else if (o.outcome === 'not_claimed' || o.outcome === 'duplicate') result.skipped++;
       else result.failed++;
     }
+  }
+
+  // New cards given after a refused renewal first (held at once), then the holds about to lapse.
+  for (let after: string | null = null; ; ) {
+    const batch = await ctx.renewals.newCardsBatch(after, groupSize);
+    if (batch.length === 0) break;
+    after = batch[batch.length - 1]?.id ?? null;
+    await renew(batch);
+  }
+  for (let after: { expiresAt: Date; id: string } | null = null; ; ) {
+    const batch = await ctx.renewals.dueBatch(date, after, groupSize);
+    const last = batch[batch.length - 1];
+    if (!last) break;
+    after = { expiresAt: last.hold_expires_at, id: last.id };
+    await renew(batch);
   }
 
   // The replaced holds, this run's and any left by an earlier one, released while alive.

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { runCommand } from '../../src/cli/index.ts';
 import { addDays } from '../../src/domain/index.ts';
+import { ControlClient, createUser } from '../control/control-client.ts';
 import { type ListeningApp, startListeningApp } from '../helpers/listening-app.ts';
 import { checkoutForm, detail, eventually, submitCard } from '../helpers/sandbox-checkout.ts';
 import { createRequest, ENGINE } from '../helpers/test-app.ts';
@@ -67,6 +68,15 @@ describe(`a refused renewal, then a new card on the same link (${ENGINE})`, { ti
     const refused = await cli(['job', 'run', 'renew_holds', '--date', addDays(CHECKIN, 2), '--json']);
     assert.equal(refused.refused, 1);
     assert.ok((await failedToday()).includes(c.uuid), 'the Today page lists the failed guarantee');
+    await createUser(t, 'desk-renewal-refused', t.tenant.tenantId);
+    const desk = await new ControlClient(t, '10.6.3.9').signedIn('desk-renewal-refused');
+    const office = await desk.get(`/control/requests/${c.uuid}`);
+    assert.match(
+      office.body,
+      /The bank refused to renew the hold of this guarantee .* still guarantees the stay until/,
+    );
+    const list = await desk.get('/control/requests?guarantee=failed');
+    assert.match(list.body, new RegExp(c.reference), 'the requests filter finds it');
     const page = await t.app.inject({ method: 'GET', url: `/payment/${c.uuid}/` });
     assert.equal(page.statusCode, 200);
     assert.match(page.body, /<form/, 'the guest may give another card on the same link');

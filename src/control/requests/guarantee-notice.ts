@@ -12,6 +12,16 @@ export function guaranteeNotice(ctx: PageContext, row: ControlDetailRow): SafeHt
   if (!row.guarantee_failed_at) return '';
   const g = GUARANTEE_CONTROL_MESSAGES[ctx.language];
   const when = formatDateTime(row.guarantee_failed_at, ctx, row.tenant_timezone);
+  // A refused renewal: the old hold still guarantees until it lapses, a new card replaces it.
+  if (row.status === 'AUTHORISED_TO_VALIDATE' && row.hold_decline_reason) {
+    const ends = formatDateTime(row.hold_expires_at, ctx, row.tenant_timezone);
+    return html`<section class="flash error" role="status" aria-labelledby="guarantee-h">
+<h2 id="guarantee-h">${g.failedTitle}</h2>
+<p>${g.renewalRefused(when, ends, row.last_hold_error)}</p>
+<p>${row.guarantee_asks > 0 ? g.guestAsked(row.guarantee_asks) : g.guestNotAsked}</p>
+<p>${g.renewalNextSteps}</p>
+</section>`;
+  }
   if (row.status !== 'ERROR') {
     return html`<p class="hint" role="status">${g.recovered(row.guarantee_failures, when)}</p>`;
   }

@@ -16,6 +16,10 @@ export interface GuaranteeControlMessages {
   nextSteps: string;
   /** A failure the guest has since answered with a new card. */
   recovered: (failures: number, when: string) => string;
+  /** The bank refused to renew the hold: the current one guarantees until `ends`. */
+  renewalRefused: (when: string, ends: string, reason: string | null) => string;
+  /** What happens to a new card after a refused renewal. */
+  renewalNextSteps: string;
 }
 
 const en: GuaranteeControlMessages = {
@@ -31,6 +35,10 @@ const en: GuaranteeControlMessages = {
     'A new card given through the same link is held at the next run of the daily job (or at once with payreq job run create_deferred_payments). Otherwise, cancel the request.',
   recovered: (failures, when) =>
     `The bank refused ${failures} hold(s) of this guarantee, the last on ${when}; the guest has registered another card since.`,
+  renewalRefused: (when, ends, reason) =>
+    `The bank refused to renew the hold of this guarantee on ${when}${reason ? ` (${reason})` : ''}. The current hold still guarantees the stay until ${ends}, then lapses.`,
+  renewalNextSteps:
+    'A new card given through the same link is held at the next renewal run, which then releases the current hold. You may also capture what is owed before the hold lapses.',
 };
 
 const fr: GuaranteeControlMessages = {
@@ -47,6 +55,10 @@ const fr: GuaranteeControlMessages = {
     'Une nouvelle carte donnée par le même lien est garantie au prochain passage de la tâche quotidienne (ou tout de suite avec payreq job run create_deferred_payments). Sinon, annulez la demande.',
   recovered: (failures, when) =>
     `La banque a refusé ${failures} garantie(s) de cette demande, la dernière le ${when} ; le client a enregistré une autre carte depuis.`,
+  renewalRefused: (when, ends, reason) =>
+    `La banque a refusé le renouvellement de l’empreinte de cette garantie le ${when}${reason ? ` (${reason})` : ''}. L’empreinte actuelle garantit encore le séjour jusqu’au ${ends}, puis expire.`,
+  renewalNextSteps:
+    'Une nouvelle carte donnée par le même lien est garantie au prochain renouvellement, qui libère alors l’empreinte actuelle. Vous pouvez aussi encaisser ce qui est dû avant qu’elle n’expire.',
 };
 
 const de: GuaranteeControlMessages = {
@@ -63,6 +75,10 @@ const de: GuaranteeControlMessages = {
     'Eine neue Karte über denselben Link wird beim nächsten Lauf des täglichen Jobs garantiert (oder sofort mit payreq job run create_deferred_payments). Andernfalls stornieren Sie die Anfrage.',
   recovered: (failures, when) =>
     `Die Bank hat ${failures} Garantie(n) dieser Anfrage abgelehnt, zuletzt am ${when}; der Gast hat seitdem eine andere Karte hinterlegt.`,
+  renewalRefused: (when, ends, reason) =>
+    `Die Bank hat die Erneuerung der Vorautorisierung dieser Garantie am ${when} abgelehnt${reason ? ` (${reason})` : ''}. Die aktuelle Vorautorisierung garantiert den Aufenthalt noch bis ${ends} und läuft dann ab.`,
+  renewalNextSteps:
+    'Eine neue Karte über denselben Link wird bei der nächsten Erneuerung garantiert, die dann die aktuelle Vorautorisierung freigibt. Sie können auch vor dem Ablauf einziehen, was geschuldet ist.',
 };
 
 export const GUARANTEE_CONTROL_MESSAGES: Record<ControlLanguage, GuaranteeControlMessages> = { en, fr, de };

@@ -9,8 +9,9 @@ UPDATE money_ledger l SET hold_expires_at = p.hold_expires_at
  WHERE l.payment_request_id = p.id AND l.kind = 'hold' AND l.state = 'succeeded'
    AND l.provider_transaction_id = p.provider_transaction_id AND p.hold_expires_at IS NOT NULL;
 
--- The renewal run reads only the holds that are live guarantees, by their end.
-CREATE INDEX payment_requests_renewals_due ON payment_requests (hold_expires_at)
+-- The renewal run reads only the holds that are live guarantees, by their end (then id: the
+-- run's keyset).
+CREATE INDEX payment_requests_renewals_due ON payment_requests (hold_expires_at, id)
   WHERE status = 'AUTHORISED_TO_VALIDATE' AND request_type = 'IMPRINT';
 
 -- The run of each day, after the holds before arrival (07:00): 07:15, hotel time.
