@@ -30,6 +30,8 @@ export interface GuestRequestRow extends RequestSummaryFields {
   guarantee_failed: boolean;
   /** Why payreq turned the last attempt into an ERROR itself (a card lapsing before its hold), if it did. */
   last_reason: string | null;
+  /** CANCELLED by the release of its hold (the move from AUTHORISED_TO_VALIDATE), not by a cancel. */
+  released: boolean;
 }
 
 /**
@@ -52,6 +54,9 @@ export function guestRequestsRepository(db: Queryable) {
                 (SELECT min(h.created_at) FROM status_history h
                   WHERE h.payment_request_id = p.id
                     AND h.to_status IN ('AUTHORISED', 'AUTHORISED_TO_VALIDATE', 'CAPTURED')) AS settled_at,
+                (p.status = 'CANCELLED' AND EXISTS (
+                  SELECT 1 FROM status_history h WHERE h.payment_request_id = p.id
+                     AND h.from_status = 'AUTHORISED_TO_VALIDATE' AND h.to_status = 'CANCELLED')) AS released,
                 EXISTS (SELECT 1 FROM money_ledger l
                          WHERE l.payment_request_id = p.id AND l.incident IS NOT NULL
                            AND l.kind IN ('payment', 'verification') AND l.created_at >= p.updated_at) AS money_given_back

@@ -71,6 +71,8 @@ export interface GuestRequest {
   guaranteeFailed: boolean;
   /** ERROR because the card just registered lapses before its hold (the card was not kept). */
   cardExpiresTooSoon: boolean;
+  /** CANCELLED because the hotel released the hold (the guest arrived): nothing was charged. */
+  released: boolean;
 }
 
 /** A text value of reservation_data, one line, or nothing. */
@@ -131,5 +133,6 @@ export async function findGuestRequest(db: Queryable, id: string): Promise<Guest
     moneyGivenBack: row.money_given_back,
     guaranteeFailed: row.guarantee_failed,
     cardExpiresTooSoon: row.status === 'ERROR' && row.last_reason === CARD_EXPIRES_BEFORE_HOLD,
+    released: row.released,
   };
 }
