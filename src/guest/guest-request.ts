@@ -56,7 +56,10 @@ export interface GuestRequest {
   /** As the provider gave it ('' before any payment). */
   maskedPan: string;
   cardExpiry: { month: number; year: number } | null;
-  /** When the card was first accepted (paid or registered); null before. */
+  /**
+   * When the card was accepted (paid or registered); after a failed guarantee and another card,
+   * when that card was registered. Null before.
+   */
   settledAt: Date | null;
   /** The hotel's IANA time zone, for the date shown. */
   timezone: string;
