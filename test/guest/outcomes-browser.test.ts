@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import type { Language } from '../../src/domain/index.ts';
+import { addDays, type Language } from '../../src/domain/index.ts';
+import { createDeferredPayments } from '../../src/jobs/index.ts';
 import { atEachWidth, axeViolations, guestContext, launchChromium, skipWithoutChromium } from '../helpers/browser.ts';
 import { arrangeStatus } from '../helpers/fixtures.ts';
 import { type ListeningApp, startListeningApp } from '../helpers/listening-app.ts';
@@ -31,7 +32,9 @@ const RELEASED: Record<Language, { title: string; text: RegExp; notCancelled: st
   },
 };
 
-describe(`guest outcomes in a real browser: a released hold (${ENGINE})`, { skip: skipWithoutChromium }, () => {
+describe(`guest outcomes in a real browser: a released hold, another card and its time (${ENGINE})`, {
+  skip: skipWithoutChromium,
+}, () => {
   let t: ListeningApp;
   let browser: Browser;
   before(async () => {
@@ -96,4 +99,49 @@ describe(`guest outcomes in a real browser: a released hold (${ENGINE})`, { skip
       }
     });
   }
+
+  test('de: a card blocked after registration, another card on the same link: "registered" with the new card, its time and zone', async () => {
+    const { context, page, cspErrors } = await guestContext(browser, t.baseUrl);
+    try {
+      const day = '2026-12-10';
+      const c = await createRequest(t, {
+        language: 'de',
+        request_type: 'IMPRINT',
+        amount: 120,
+        reservation_data: { checkin: addDays(day, 2) },
+      });
+      await page.goto(c.payment_link);
+      await registerCard(page, '4000000000000341');
+      await page.locator('h1', { hasText: 'Karte als Garantie hinterlegt' }).waitFor();
+      // The first registration three days back, so the two times differ by their date.
+      await t.db.query(
+        `UPDATE status_history SET created_at = created_at - interval '3 days'
+          WHERE payment_request_id = $1 AND to_status = 'AUTHORISED'`,
+        [c.uuid],
+      );
+      const run = await createDeferredPayments(
+        { holds: t.repos.deferredHolds, runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens },
+        day,
+      );
+      assert.equal(run.refused, 1, 'the bank refuses the hold: a failed guarantee');
+      await page.goto(c.payment_link);
+      await page.locator('text=Ihre Bank hat die auf Ihrer Karte').waitFor();
+      await registerCard(page);
+      await page.locator('h1', { hasText: 'Karte als Garantie hinterlegt' }).waitFor();
+      const today = new Intl.DateTimeFormat('de-DE', { dateStyle: 'long', timeZone: 'Europe/Paris' }).format(
+        new Date(),
+      );
+      await atEachWidth(page, async (width) => {
+        const row = page.locator('dl.summary div', { has: page.locator('dt', { hasText: 'Hinterlegt am' }) });
+        const when = String(await row.locator('dd').textContent()).replace(/[\u00a0\u202f]/g, ' ');
+        assert.ok(when.startsWith(`${today} um `), `${width}: ${when}, the second card's day`);
+        assert.match(when, /um \d{2}:\d{2} (MEZ|MESZ)$/, `${width}: the time says its zone`);
+        assert.match(String(await page.locator('main').textContent()), /424242XXXXXX4242/, 'the new card');
+        await noSidewaysScroll(page, `de result at ${width}`);
+      });
+      assert.deepEqual(cspErrors, []);
+    } finally {
+      await context.close();
+    }
+  });
 });
