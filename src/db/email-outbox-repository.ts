@@ -84,6 +84,29 @@ export interface EmailSubjectRow {
   guarantee_failures: number;
 }
 
+/** An e-mail as the worker rendered it, kept in development for the mail viewer. */
+export interface DevMessage {
+  from: { name: string; address: string };
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  messageId: string;
+  /** When it was rendered (sent, or logged for want of SMTP_URL), ISO 8601. */
+  renderedAt: string;
+}
+
+/** An outbox row as the development mail viewer lists it. */
+export interface DevMailRow {
+  id: string;
+  kind: OutboxKind;
+  status: 'pending' | 'sent' | 'failed';
+  created_at: Date;
+  sent_at: Date | null;
+  last_error: string | null;
+  message: DevMessage;
+}
+
 /** Marks a row kept back because SMTP_URL is unset, so a start with SMTP sends it at once. */
 export const LOGGED_ONLY = 'SMTP_URL not set: logged, not sent';
 
@@ -173,6 +196,37 @@ export function emailOutboxRepository(db: Queryable) {
           WHERE id = $1::bigint AND status = 'pending'`,
         [id, LOGGED_ONLY, retryAt, attempts],
       );
+    },
+
+    /**
+     * Development: the message as rendered, for the mail viewer. The first rendering is kept (a
+     * row only logged is logged again every hour; the guest would have read the first).
+     */
+    async keepDevMessage(id: string, message: DevMessage): Promise<void> {
+      await db.query('UPDATE email_outbox SET dev_message = coalesce(dev_message, $2::jsonb) WHERE id = $1::bigint', [
+        id,
+        JSON.stringify(message),
+      ]);
+    },
+
+    /** The messages kept for the development mail viewer, newest first. */
+    async devMessages(limit: number): Promise<DevMailRow[]> {
+      const r = await db.query<DevMailRow>(
+        `SELECT id::text AS id, kind, status, created_at, sent_at, last_error, dev_message AS message
+           FROM email_outbox WHERE dev_message IS NOT NULL ORDER BY id DESC LIMIT $1`,
+        [limit],
+      );
+      return r.rows;
+    },
+
+    /** One kept message; undefined when there is none of that id. */
+    async devMessage(id: string): Promise<DevMailRow | undefined> {
+      const r = await db.query<DevMailRow>(
+        `SELECT id::text AS id, kind, status, created_at, sent_at, last_error, dev_message AS message
+           FROM email_outbox WHERE id = $1::bigint AND dev_message IS NOT NULL`,
+        [id],
+      );
+      return r.rows[0];
     },
 
     /** With SMTP now configured, rows only logged so far are due at once. */

@@ -15,7 +15,7 @@ export interface MailLog {
 
 /** What the worker needs of the service: AppContext fits. */
 export interface MailContext {
-  config: Pick<Config, 'smtpUrl' | 'publicBaseUrl' | 'mailRetryBaseMs'>;
+  config: Pick<Config, 'smtpUrl' | 'publicBaseUrl' | 'mailRetryBaseMs' | 'nodeEnv'>;
   db: Database;
 }
 
@@ -83,6 +83,9 @@ export type MailOutcome = 'sent' | 'failed' | 'logged' | 'gone';
  */
 export function mailJobKind(ctx: MailContext, transport: Transporter | undefined, log: MailLog): JobKind<MailOutcome> {
   const host = hostOf(ctx.config.publicBaseUrl);
+  // Development keeps each message as rendered, for the mail viewer (/dev/mail); nothing else does.
+  const keepForViewer = ctx.config.nodeEnv === 'development';
+  const kept = (message: Message, now: Date) => ({ ...message, renderedAt: now.toISOString() });
   return {
     name: 'mail',
     policy: mailRetryPolicy(ctx.config.mailRetryBaseMs),
@@ -141,7 +144,10 @@ export function mailJobKind(ctx: MailContext, transport: Transporter | undefined
           'e-mail not sent: SMTP_URL is not set',
         );
         const at = new Date(now.getTime() + LOGGED_ONLY_RECHECK_MS);
-        await settle.postpone(at, (tx) => emailOutboxRepository(tx).keepPending(row.id, at, attempts - 1));
+        await settle.postpone(at, async (tx) => {
+          await emailOutboxRepository(tx).keepPending(row.id, at, attempts - 1);
+          if (keepForViewer) await emailOutboxRepository(tx).keepDevMessage(row.id, kept(message, now));
+        });
         return 'logged';
       }
       try {
@@ -149,7 +155,10 @@ export function mailJobKind(ctx: MailContext, transport: Transporter | undefined
       } catch (err) {
         return fail(err);
       }
-      await settle.done((tx) => emailOutboxRepository(tx).markSent(row.id, attempts));
+      await settle.done(async (tx) => {
+        await emailOutboxRepository(tx).markSent(row.id, attempts);
+        if (keepForViewer) await emailOutboxRepository(tx).keepDevMessage(row.id, kept(message, now));
+      });
       return 'sent';
     },
   };
