@@ -100,7 +100,7 @@ export interface DevMessage {
 export interface DevMailRow {
   id: string;
   kind: OutboxKind;
-  status: 'pending' | 'sent' | 'failed';
+  status: 'pending' | 'sent' | 'failed' | 'expired';
   created_at: Date;
   sent_at: Date | null;
   last_error: string | null;
@@ -229,13 +229,32 @@ export function emailOutboxRepository(db: Queryable) {
       return r.rows[0];
     },
 
-    /** With SMTP now configured, rows only logged so far are due at once. */
-    async wakeLoggedOnly(): Promise<void> {
-      await db.query(
-        `UPDATE email_outbox SET next_attempt_at = now(), last_error = NULL
-          WHERE status = 'pending' AND last_error = $1`,
-        [LOGGED_ONLY],
+    /**
+     * With SMTP now configured, the rows only logged so far (the backlog of a time without
+     * SMTP_URL): those queued less than `maxAgeHours` ago are due at once, the older ones
+     * `expired`, not sent. One statement, so each row is counted once, whichever instance
+     * starts first. Returns how many of each.
+     */
+    async releaseLoggedOnly(maxAgeHours: number): Promise<{ sending: number; expired: number }> {
+      const r = await db.query<{ sending: number; expired: number }>(
+        `WITH backlog AS (
+           SELECT id, created_at < now() - make_interval(hours => $2::int) AS too_old
+             FROM email_outbox WHERE status = 'pending' AND last_error = $1
+              FOR UPDATE SKIP LOCKED
+         ), moved AS (
+           UPDATE email_outbox o
+              SET status = CASE WHEN b.too_old THEN 'expired' ELSE 'pending' END,
+                  next_attempt_at = now(),
+                  last_error = CASE WHEN b.too_old THEN $3 END
+             FROM backlog b WHERE o.id = b.id
+           RETURNING o.status
+         )
+         SELECT count(*) FILTER (WHERE status = 'pending')::int AS sending,
+                count(*) FILTER (WHERE status = 'expired')::int AS expired
+           FROM moved`,
+        [LOGGED_ONLY, maxAgeHours, `expired: queued more than ${maxAgeHours} h before SMTP_URL was set`],
       );
+      return r.rows[0] ?? { sending: 0, expired: 0 };
     },
   };
 }

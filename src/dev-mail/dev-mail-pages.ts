@@ -34,6 +34,7 @@ function page(title: string, body: SafeHtml): string {
 function outcome(row: DevMailRow): string {
   if (row.status === 'sent') return 'sent';
   if (row.status === 'failed') return `not sent: ${row.last_error ?? 'failed'}`;
+  if (row.status === 'expired') return `not sent, ${row.last_error ?? 'expired'}`;
   return 'logged, not sent (SMTP_URL is not set)';
 }
 
