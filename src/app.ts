@@ -20,6 +20,7 @@ import {
 import type { Config, TrustProxy } from './config/index.ts';
 import { buildContext, type ContextOptions } from './context.ts';
 import { controlPlugin } from './control/index.ts';
+import { devMailRoutes } from './dev-mail/index.ts';
 import { AppError, errors } from './domain/index.ts';
 import { guestRoutes } from './guest/index.ts';
 import { healthRoutes } from './health/index.ts';
@@ -148,6 +149,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(controlPlugin, { now: opts.now });
   if (app.payreq.providers.byName('sandbox')) await app.register(sandboxRoutes);
   await app.register(healthRoutes, { redis });
+  // The mail viewer of a trial or a developer's laptop: never served in production (or tests).
+  if (config.nodeEnv === 'development') await app.register(devMailRoutes);
   metricsRoute(app, app.payreq.metrics, config.metricsToken);
   runQueue(app);
   return app;

@@ -79,6 +79,11 @@ export interface Config {
   sandboxIpnRetryMs: number;
   /** The e-mail outbox's first retry delay after an SMTP failure; later ones double up to 1 h. */
   mailRetryBaseMs: number;
+  /**
+   * E-mails kept back while SMTP_URL was unset are sent, once it is set, only if they were
+   * queued less than this many hours before; the older ones are marked expired, not sent.
+   */
+  mailBacklogMaxAgeHours: number;
   /** First delay before a failed webhook delivery is tried again; it doubles up to an hour. */
   webhookRetryBaseMs: number;
   /**
@@ -291,6 +296,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     inDoubtEscalateHours: int(env, 'IN_DOUBT_ESCALATE_HOURS', 24, 1, 720),
     sandboxIpnRetryMs: int(env, 'SANDBOX_IPN_RETRY_MS', 1000, 10, 60_000),
     mailRetryBaseMs: int(env, 'MAIL_RETRY_BASE_MS', 30_000, 10, 3_600_000),
+    mailBacklogMaxAgeHours: int(env, 'MAIL_BACKLOG_MAX_AGE_HOURS', 24, 0, 8760),
     webhookRetryBaseMs: int(env, 'WEBHOOK_RETRY_BASE_MS', 30_000, 10, 3_600_000),
     jobLeaseSeconds: int(env, 'JOB_LEASE_SECONDS', 60, 1, 3600),
     workers: workersRaw === 'on',

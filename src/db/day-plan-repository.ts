@@ -29,7 +29,7 @@ export interface DayPlanRow {
 
 export interface ReminderHistoryRow {
   reminder_number: number;
-  status: 'pending' | 'sent' | 'failed';
+  status: 'pending' | 'sent' | 'failed' | 'expired';
   created_at: Date;
   sent_at: Date | null;
   last_error: string | null;

@@ -84,6 +84,29 @@ export interface EmailSubjectRow {
   guarantee_failures: number;
 }
 
+/** An e-mail as the worker rendered it, kept in development for the mail viewer. */
+export interface DevMessage {
+  from: { name: string; address: string };
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  messageId: string;
+  /** When it was rendered (sent, or logged for want of SMTP_URL), ISO 8601. */
+  renderedAt: string;
+}
+
+/** An outbox row as the development mail viewer lists it. */
+export interface DevMailRow {
+  id: string;
+  kind: OutboxKind;
+  status: 'pending' | 'sent' | 'failed' | 'expired';
+  created_at: Date;
+  sent_at: Date | null;
+  last_error: string | null;
+  message: DevMessage;
+}
+
 /** Marks a row kept back because SMTP_URL is unset, so a start with SMTP sends it at once. */
 export const LOGGED_ONLY = 'SMTP_URL not set: logged, not sent';
 
@@ -175,13 +198,63 @@ export function emailOutboxRepository(db: Queryable) {
       );
     },
 
-    /** With SMTP now configured, rows only logged so far are due at once. */
-    async wakeLoggedOnly(): Promise<void> {
-      await db.query(
-        `UPDATE email_outbox SET next_attempt_at = now(), last_error = NULL
-          WHERE status = 'pending' AND last_error = $1`,
-        [LOGGED_ONLY],
+    /**
+     * Development: the message as rendered, for the mail viewer. The first rendering is kept (a
+     * row only logged is logged again every hour; the guest would have read the first).
+     */
+    async keepDevMessage(id: string, message: DevMessage): Promise<void> {
+      await db.query('UPDATE email_outbox SET dev_message = coalesce(dev_message, $2::jsonb) WHERE id = $1::bigint', [
+        id,
+        JSON.stringify(message),
+      ]);
+    },
+
+    /** The messages kept for the development mail viewer, newest first. */
+    async devMessages(limit: number): Promise<DevMailRow[]> {
+      const r = await db.query<DevMailRow>(
+        `SELECT id::text AS id, kind, status, created_at, sent_at, last_error, dev_message AS message
+           FROM email_outbox WHERE dev_message IS NOT NULL ORDER BY id DESC LIMIT $1`,
+        [limit],
       );
+      return r.rows;
+    },
+
+    /** One kept message; undefined when there is none of that id. */
+    async devMessage(id: string): Promise<DevMailRow | undefined> {
+      const r = await db.query<DevMailRow>(
+        `SELECT id::text AS id, kind, status, created_at, sent_at, last_error, dev_message AS message
+           FROM email_outbox WHERE id = $1::bigint AND dev_message IS NOT NULL`,
+        [id],
+      );
+      return r.rows[0];
+    },
+
+    /**
+     * With SMTP now configured, the rows only logged so far (the backlog of a time without
+     * SMTP_URL): those queued less than `maxAgeHours` ago are due at once, the older ones
+     * `expired`, not sent. One statement, so each row is counted once, whichever instance
+     * starts first. Returns how many of each.
+     */
+    async releaseLoggedOnly(maxAgeHours: number): Promise<{ sending: number; expired: number }> {
+      const r = await db.query<{ sending: number; expired: number }>(
+        `WITH backlog AS (
+           SELECT id, created_at < now() - make_interval(hours => $2::int) AS too_old
+             FROM email_outbox WHERE status = 'pending' AND last_error = $1
+              FOR UPDATE SKIP LOCKED
+         ), moved AS (
+           UPDATE email_outbox o
+              SET status = CASE WHEN b.too_old THEN 'expired' ELSE 'pending' END,
+                  next_attempt_at = now(),
+                  last_error = CASE WHEN b.too_old THEN $3 END
+             FROM backlog b WHERE o.id = b.id
+           RETURNING o.status
+         )
+         SELECT count(*) FILTER (WHERE status = 'pending')::int AS sending,
+                count(*) FILTER (WHERE status = 'expired')::int AS expired
+           FROM moved`,
+        [LOGGED_ONLY, maxAgeHours, `expired: queued more than ${maxAgeHours} h before SMTP_URL was set`],
+      );
+      return r.rows[0] ?? { sending: 0, expired: 0 };
     },
   };
 }

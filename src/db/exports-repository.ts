@@ -50,6 +50,8 @@ export interface LedgerExportRow {
   kind: string;
   state: string;
   amount: number;
+  /** A release: the amount of the hold it freed (its own row's amount is 0); null otherwise. */
+  released_amount: number | null;
   currency: Currency;
   provider: string;
   provider_transaction_id: string | null;
@@ -116,7 +118,13 @@ export function exportsRepository(db: Queryable) {
       if (after) w.and('(l.created_at, l.id) > (?::timestamptz, ?::bigint)', after.at, after.id);
       const r = await db.query<LedgerExportRow>(
         `SELECT l.id::text AS id, l.created_at, l.created_at::text AS cursor_at, l.payment_request_id, p.reference, p.reservation_ref,
-                t.name AS tenant_name, t.timezone AS tenant_timezone, l.kind, l.state, l.amount, l.currency,
+                t.name AS tenant_name, t.timezone AS tenant_timezone, l.kind, l.state, l.amount,
+                CASE WHEN l.kind = 'release' THEN
+                  (SELECT h.amount FROM money_ledger h
+                    WHERE h.payment_request_id = l.payment_request_id AND h.kind = 'hold' AND h.state = 'succeeded'
+                      AND h.provider_transaction_id = l.provider_transaction_id AND h.id < l.id
+                    ORDER BY h.id DESC LIMIT 1)
+                END AS released_amount, l.currency,
                 l.provider, l.provider_transaction_id, l.source, l.incident, l.decline_code
            FROM money_ledger l
            JOIN payment_requests p ON p.id = l.payment_request_id

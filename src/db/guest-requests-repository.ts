@@ -30,6 +30,8 @@ export interface GuestRequestRow extends RequestSummaryFields {
   guarantee_failed: boolean;
   /** Why payreq turned the last attempt into an ERROR itself (a card lapsing before its hold), if it did. */
   last_reason: string | null;
+  /** CANCELLED by the release of its hold (the move from AUTHORISED_TO_VALIDATE), not by a cancel. */
+  released: boolean;
 }
 
 /**
@@ -49,9 +51,18 @@ export function guestRequestsRepository(db: Queryable) {
                 ${GUARANTEE_FAILED('p')} AS guarantee_failed,
                 (SELECT h.detail->>'reason' FROM status_history h
                   WHERE h.payment_request_id = p.id ORDER BY h.id DESC LIMIT 1) AS last_reason,
-                (SELECT min(h.created_at) FROM status_history h
+                (SELECT max(h.created_at) FROM status_history h
                   WHERE h.payment_request_id = p.id
-                    AND h.to_status IN ('AUTHORISED', 'AUTHORISED_TO_VALIDATE', 'CAPTURED')) AS settled_at,
+                    AND ((h.from_status IN ('NOT_INITIATED', 'PENDING', 'ERROR')
+                          AND h.to_status IN ('AUTHORISED', 'AUTHORISED_TO_VALIDATE', 'CAPTURED'))
+                      -- a new card after a refused renewal, the old hold still the guarantee
+                      OR (h.from_status = 'AUTHORISED_TO_VALIDATE' AND h.to_status = 'AUTHORISED_TO_VALIDATE'
+                          AND EXISTS (SELECT 1 FROM money_ledger l
+                                       WHERE l.id = h.ledger_id AND l.kind = 'verification' AND l.incident IS NULL)))
+                ) AS settled_at,
+                (p.status = 'CANCELLED' AND EXISTS (
+                  SELECT 1 FROM status_history h WHERE h.payment_request_id = p.id
+                     AND h.from_status = 'AUTHORISED_TO_VALIDATE' AND h.to_status = 'CANCELLED')) AS released,
                 EXISTS (SELECT 1 FROM money_ledger l
                          WHERE l.payment_request_id = p.id AND l.incident IS NOT NULL
                            AND l.kind IN ('payment', 'verification') AND l.created_at >= p.updated_at) AS money_given_back

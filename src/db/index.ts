@@ -91,6 +91,8 @@ export {
 } from './day-plan-repository.ts';
 export type { DeferredHoldsRepository, DueImprint } from './deferred-holds-repository.ts';
 export {
+  type DevMailRow,
+  type DevMessage,
   type EmailSubjectRow,
   emailOutboxRepository,
   type OutboxEmail,

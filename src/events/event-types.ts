@@ -14,6 +14,9 @@ const NAMED_CHANGES: readonly {
   /** The ledger row's outcome, where the kind alone does not tell the change. */
   ledgerState?: 'succeeded' | 'refused';
 }[] = [
+  // A hold released when the guest arrived: the request is CANCELLED (the contract's status), but
+  // nothing was charged and the stay goes on, which a PMS must not take for a cancellation.
+  { type: 'released', from: 'AUTHORISED_TO_VALIDATE', to: 'CANCELLED', ledgerKind: 'release' },
   // A refund of part of what was captured: the request stays CAPTURED.
   { type: 'partially_refunded', from: 'CAPTURED', to: 'CAPTURED', ledgerKind: 'refund' },
   // The bank refused the guarantee's hold for good: the guest is asked for another card.

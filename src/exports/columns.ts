@@ -10,8 +10,40 @@ export interface ExportColumn<Row> {
   money?: true;
 }
 
-/** Minor units as a decimal in the currency's units: 15050 is 150.50. */
+/** Minor units as a decimal in the currency's units: 15050 is 150.50, -2000 is -20.00. */
 export const decimal = (cents: number): string => (cents / 100).toFixed(2);
+
+/** Ledger kinds that move money, with their sign from the hotel's side: in, or given back. */
+const MONEY_SIGN: Readonly<Record<string, 1 | -1>> = { payment: 1, capture: 1, refund: -1 };
+
+/**
+ * A movement's money, signed from the hotel's side: a payment or a capture comes in (positive),
+ * a refund goes back (negative). Null for a movement that moves no money (a card's
+ * verification, a hold and its release or void).
+ */
+export function signedAmount(r: LedgerExportRow): number | null {
+  const sign = MONEY_SIGN[r.kind];
+  return sign === undefined ? null : sign * r.amount;
+}
+
+/**
+ * What a movement puts on hold on the guest's card (positive) or frees (negative), apart from
+ * money: a hold's amount; a release, the amount of the hold it freed; a void, what it cancelled.
+ * Null for the movements of money, and a void of a card's verification (which held nothing).
+ */
+export function heldAmount(r: LedgerExportRow): number | null {
+  if (r.kind === 'hold') return r.amount;
+  if (r.kind === 'release') return r.released_amount === null ? null : -r.released_amount;
+  if (r.kind === 'void') return r.amount > 0 ? -r.amount : null;
+  return null;
+}
+
+/** The money a movement did move: its signed amount once it succeeded, nothing otherwise. */
+export function netAmount(r: LedgerExportRow): number {
+  return r.state === 'succeeded' ? (signedAmount(r) ?? 0) : 0;
+}
+
+const orNull = (cents: number | null): string | null => (cents === null ? null : decimal(cents));
 
 const local = (at: Date, row: { tenant_timezone: string }) => isoInZone(new Date(at), row.tenant_timezone);
 
@@ -47,7 +79,10 @@ export const LEDGER_COLUMNS: readonly ExportColumn<LedgerExportRow>[] = [
   { header: 'kind', value: (r) => r.kind },
   { header: 'state', value: (r) => r.state },
   { header: 'currency', value: (r) => r.currency },
-  { header: 'amount', value: (r) => decimal(r.amount), money: true },
+  // Money, signed (refunds negative); holds apart; what actually moved (docs/money.md, "Exports").
+  { header: 'amount', value: (r) => orNull(signedAmount(r)), money: true },
+  { header: 'held', value: (r) => orNull(heldAmount(r)), money: true },
+  { header: 'net', value: (r) => decimal(netAmount(r)), money: true },
   { header: 'provider', value: (r) => r.provider },
   { header: 'provider_transaction_id', value: (r) => r.provider_transaction_id },
   { header: 'source', value: (r) => r.source },

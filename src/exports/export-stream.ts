@@ -1,6 +1,6 @@
 import type { ControlListFilter, ExportCursor, Repositories } from '../db/index.ts';
 import { type ExportColumn, LEDGER_COLUMNS, REQUEST_COLUMNS } from './columns.ts';
-import { csvField, csvLine } from './csv.ts';
+import { BYTE_ORDER_MARK, type CsvDialect, csvDecimal, csvField, csvLine } from './csv.ts';
 
 export const EXPORT_KINDS = ['requests', 'ledger'] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];
@@ -12,24 +12,27 @@ const PAGE_ROWS = 1000;
 
 type Page<Row> = (after: ExportCursor | undefined) => Promise<Row[]>;
 
+/** A file's shape: CSV in a dialect (csv.ts), or JSON. */
+export type ExportShape = { format: 'csv'; dialect: CsvDialect } | { format: 'json' };
+
 /**
  * An export as text chunks, one per page of rows: a consumer that writes each before asking
  * for the next (an HTTP reply, standard output) holds one page at a time, whatever the total.
  * The filter must name one tenant: every row is read in that tenant's time zone, and a page is
- * one range of its index.
+ * one range of its index. A CSV file starts with its byte-order mark, wherever it goes.
  */
 export async function* exportChunks(
   repos: Repositories,
   filter: ControlListFilter & { tenantId: string },
   what: ExportKind,
-  format: ExportFormat,
+  shape: ExportShape,
 ): AsyncGenerator<string> {
   const match = await repos.controlRequests.searchMatch(filter);
   if (what === 'requests') {
     yield* render(
       REQUEST_COLUMNS,
       (after) => repos.exports.requests(filter, match, after, PAGE_ROWS),
-      format,
+      shape,
       (r) => ({
         at: r.cursor_at,
         id: r.id,
@@ -39,7 +42,7 @@ export async function* exportChunks(
     yield* render(
       LEDGER_COLUMNS,
       (after) => repos.exports.ledger(filter, match, after, PAGE_ROWS),
-      format,
+      shape,
       (r) => ({
         at: r.cursor_at,
         id: r.id,
@@ -48,13 +51,29 @@ export async function* exportChunks(
   }
 }
 
+/** A row's cells in a CSV dialect: amounts with the dialect's decimal separator. */
+function csvRow<Row>(columns: readonly ExportColumn<Row>[], row: Row, dialect: CsvDialect): string {
+  return csvLine(
+    columns.map((c) => {
+      const v = c.value(row);
+      return csvField(c.money && v !== null ? csvDecimal(v, dialect) : v, dialect);
+    }),
+    dialect,
+  );
+}
+
 async function* render<Row>(
   columns: readonly ExportColumn<Row>[],
   page: Page<Row>,
-  format: ExportFormat,
+  shape: ExportShape,
   cursorOf: (row: Row) => ExportCursor,
 ): AsyncGenerator<string> {
-  yield format === 'csv' ? csvLine(columns.map((c) => csvField(c.header))) : '[';
+  yield shape.format === 'csv'
+    ? `${BYTE_ORDER_MARK}${csvLine(
+        columns.map((c) => csvField(c.header, shape.dialect)),
+        shape.dialect,
+      )}`
+    : '[';
   let after: ExportCursor | undefined;
   let first = true;
   for (;;) {
@@ -62,7 +81,7 @@ async function* render<Row>(
     if (rows.length === 0) break;
     let chunk = '';
     for (const row of rows) {
-      if (format === 'csv') chunk += csvLine(columns.map((c) => csvField(c.value(row))));
+      if (shape.format === 'csv') chunk += csvRow(columns, row, shape.dialect);
       else {
         chunk += `${first ? '\n' : ',\n'}${JSON.stringify(jsonRow(columns, row))}`;
         first = false;
@@ -73,7 +92,7 @@ async function* render<Row>(
     after = cursorOf(last);
     if (rows.length < PAGE_ROWS) break;
   }
-  if (format === 'json') yield first ? ']\n' : '\n]\n';
+  if (shape.format === 'json') yield first ? ']\n' : '\n]\n';
 }
 
 function jsonRow<Row>(columns: readonly ExportColumn<Row>[], row: Row): Record<string, string | number | null> {

@@ -76,6 +76,9 @@ function summary(req: GuestRequest, m: Messages, outcome?: Outcome): SafeHtml {
     const paid = money(req.amountCapturedCents || req.amountCents, req);
     return summaryList([...head, ...cardRows(req, m), ...settledRow(req, m.paidOnLabel, m)], [m.amountPaidLabel, paid]);
   }
+  if (outcome === 'released') {
+    return summaryList([...head, ...cardRows(req, m)], [m.imprintAmountLabel, money(req.amountCents, req)]);
+  }
   if (outcome === 'registered') {
     return summaryList(
       [...head, ...cardRows(req, m), ...settledRow(req, m.registeredOnLabel, m)],
@@ -224,6 +227,8 @@ function outcomeNotice(req: GuestRequest, outcome: Outcome, m: Messages): Notice
       return m.charged(money(req.amountCapturedCents, req));
     case 'refunded':
       return m.refunded(money(req.amountRefundedCents || req.amountCapturedCents, req));
+    case 'released':
+      return m.released(money(req.amountCents, req));
     case 'guaranteeFailed':
     case 'cardExpiresTooSoon':
       return anotherCardNotice(req, m);

@@ -56,7 +56,10 @@ export interface GuestRequest {
   /** As the provider gave it ('' before any payment). */
   maskedPan: string;
   cardExpiry: { month: number; year: number } | null;
-  /** When the card was first accepted (paid or registered); null before. */
+  /**
+   * When the card was accepted (paid or registered); after a failed guarantee and another card,
+   * when that card was registered. Null before.
+   */
   settledAt: Date | null;
   /** The hotel's IANA time zone, for the date shown. */
   timezone: string;
@@ -71,6 +74,8 @@ export interface GuestRequest {
   guaranteeFailed: boolean;
   /** ERROR because the card just registered lapses before its hold (the card was not kept). */
   cardExpiresTooSoon: boolean;
+  /** CANCELLED because the hotel released the hold (the guest arrived): nothing was charged. */
+  released: boolean;
 }
 
 /** A text value of reservation_data, one line, or nothing. */
@@ -131,5 +136,6 @@ export async function findGuestRequest(db: Queryable, id: string): Promise<Guest
     moneyGivenBack: row.money_given_back,
     guaranteeFailed: row.guarantee_failed,
     cardExpiresTooSoon: row.status === 'ERROR' && row.last_reason === CARD_EXPIRES_BEFORE_HOLD,
+    released: row.released,
   };
 }

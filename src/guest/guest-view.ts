@@ -10,6 +10,7 @@ export type Outcome =
   | 'givenBack'
   | 'error'
   | 'cancelled'
+  | 'released'
   | 'expired'
   | 'refunded'
   | 'processing'
@@ -33,7 +34,8 @@ function settled(req: GuestRequest): Outcome {
     case 'REFUSED':
       return 'refused';
     case 'CANCELLED':
-      return 'cancelled';
+      // A hold released when the guest arrived ends CANCELLED too, but nothing was cancelled.
+      return req.released ? 'released' : 'cancelled';
     case 'REFUNDED':
       return 'refunded';
     default:

@@ -1,6 +1,6 @@
 import { formatMoney, holdDateFor } from '../domain/index.ts';
 import { html, type SafeHtml } from '../html/index.ts';
-import { formatInstant, formatIsoDate, isIsoDate } from '../i18n/index.ts';
+import { formatInstantWithZone, formatIsoDate, isIsoDate } from '../i18n/index.ts';
 import type { GuestRequest, HotelDisplay } from './guest-request.ts';
 import type { Messages } from './messages.ts';
 
@@ -65,9 +65,9 @@ export function cardRows(req: GuestRequest, m: Messages): Row[] {
   return [[m.cardLabel, `${req.maskedPan}${expiry}`]];
 }
 
-/** When the card was accepted, on the hotel's clock, under the given label. */
+/** When the card was accepted, on the hotel's clock and saying which, under the given label. */
 export function settledRow(req: GuestRequest, label: string, m: Messages): Row[] {
-  return req.settledAt ? [[label, formatInstant(req.settledAt, m.locale, req.timezone)]] : [];
+  return req.settledAt ? [[label, formatInstantWithZone(req.settledAt, m.locale, req.timezone)]] : [];
 }
 
 /**

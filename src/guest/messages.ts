@@ -44,6 +44,8 @@ export interface Messages extends PaymentWording {
   givenBack: Notice;
   error: Notice;
   cancelled: Notice;
+  /** An IMPRINT's hold released by the hotel (the guest arrived): CANCELLED, nothing charged. */
+  released: (amount: string) => Notice;
   expired: Notice;
   refunded: (amount: string) => Notice;
   processing: Notice;
@@ -118,6 +120,10 @@ const fr: Messages = {
     title: 'Demande annulée',
     text: 'Cette demande de paiement a été annulée par l’établissement. Vous n’avez rien à faire.',
   },
+  released: (amount) => ({
+    title: 'Garantie levée',
+    text: `L’établissement a levé la garantie de ${amount} posée sur votre carte. Aucun montant n’a été débité. Vous n’avez rien à faire.`,
+  }),
   expired: {
     title: 'Lien expiré',
     text: 'Ce lien de paiement a expiré. Veuillez contacter l’établissement pour en recevoir un nouveau.',
@@ -208,6 +214,10 @@ const en: Messages = {
     title: 'Request cancelled',
     text: 'This payment request was cancelled by the hotel. There is nothing for you to do.',
   },
+  released: (amount) => ({
+    title: 'Guarantee released',
+    text: `The hotel has released the guarantee of ${amount} on your card. Nothing has been charged. There is nothing for you to do.`,
+  }),
   expired: {
     title: 'Link expired',
     text: 'This payment link has expired. Please contact the hotel for a new one.',
@@ -299,6 +309,10 @@ const de: Messages = {
     title: 'Anfrage storniert',
     text: 'Diese Zahlungsanfrage wurde von der Unterkunft storniert. Sie müssen nichts tun.',
   },
+  released: (amount) => ({
+    title: 'Garantie aufgehoben',
+    text: `Die Unterkunft hat die Garantie über ${amount} auf Ihrer Karte aufgehoben. Es wurde nichts abgebucht. Sie müssen nichts tun.`,
+  }),
   expired: {
     title: 'Link abgelaufen',
     text: 'Dieser Zahlungslink ist abgelaufen. Bitte wenden Sie sich an die Unterkunft, um einen neuen zu erhalten.',

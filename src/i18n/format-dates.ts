@@ -7,7 +7,7 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
  */
 const formatters = new Map<string, Intl.DateTimeFormat>();
 function formatter(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-  const key = `${locale}|${options.timeStyle ?? ''}|${options.timeZone ?? ''}`;
+  const key = `${locale}|${options.timeStyle ?? ''}|${options.timeZoneName ?? ''}|${options.timeZone ?? ''}`;
   let f = formatters.get(key);
   if (!f) {
     f = new Intl.DateTimeFormat(locale, options);
@@ -27,6 +27,23 @@ export function formatIsoDate(value: string, locale: string): string {
 /** An instant (when a payment was made) in the reader's language, on the hotel's clock. */
 export function formatInstant(at: Date, locale: string, timeZone: string): string {
   return formatter(locale, { dateStyle: 'long', timeStyle: 'short', timeZone }).format(new Date(at));
+}
+
+/**
+ * An instant as a guest reads it: in their language, on the hotel's clock, and saying which clock
+ * (`17 July 2026 at 14:05 CEST`, `17 juillet 2026 à 14:05 UTC+2`, `17. Juli 2026 um 14:05 MESZ`):
+ * a guest who travels in from another zone cannot take it for their own time.
+ */
+export function formatInstantWithZone(at: Date, locale: string, timeZone: string): string {
+  return formatter(locale, {
+    year: 'numeric',
+    month: 'long',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZoneName: 'short',
+    timeZone,
+  }).format(new Date(at));
 }
 
 export function isIsoDate(value: unknown): value is string {

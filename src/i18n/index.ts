@@ -1,2 +1,2 @@
-export { formatInstant, formatIsoDate, isIsoDate } from './format-dates.ts';
+export { formatInstant, formatInstantWithZone, formatIsoDate, isIsoDate } from './format-dates.ts';
 export { PAYMENT_WORDING, type PaymentWording } from './payment-wording.ts';

@@ -11,6 +11,7 @@ export {
   mailRetryPolicy,
   mailWorkerKind,
   type RoundResult,
+  releaseMailBacklog,
   retryDelayMs,
   sendDueEmails,
 } from './mail-worker.ts';

@@ -15,7 +15,7 @@ export interface MailLog {
 
 /** What the worker needs of the service: AppContext fits. */
 export interface MailContext {
-  config: Pick<Config, 'smtpUrl' | 'publicBaseUrl' | 'mailRetryBaseMs'>;
+  config: Pick<Config, 'smtpUrl' | 'publicBaseUrl' | 'mailRetryBaseMs' | 'nodeEnv' | 'mailBacklogMaxAgeHours'>;
   db: Database;
 }
 
@@ -83,6 +83,9 @@ export type MailOutcome = 'sent' | 'failed' | 'logged' | 'gone';
  */
 export function mailJobKind(ctx: MailContext, transport: Transporter | undefined, log: MailLog): JobKind<MailOutcome> {
   const host = hostOf(ctx.config.publicBaseUrl);
+  // Development keeps each message as rendered, for the mail viewer (/dev/mail); nothing else does.
+  const keepForViewer = ctx.config.nodeEnv === 'development';
+  const kept = (message: Message, now: Date) => ({ ...message, renderedAt: now.toISOString() });
   return {
     name: 'mail',
     policy: mailRetryPolicy(ctx.config.mailRetryBaseMs),
@@ -141,7 +144,10 @@ export function mailJobKind(ctx: MailContext, transport: Transporter | undefined
           'e-mail not sent: SMTP_URL is not set',
         );
         const at = new Date(now.getTime() + LOGGED_ONLY_RECHECK_MS);
-        await settle.postpone(at, (tx) => emailOutboxRepository(tx).keepPending(row.id, at, attempts - 1));
+        await settle.postpone(at, async (tx) => {
+          await emailOutboxRepository(tx).keepPending(row.id, at, attempts - 1);
+          if (keepForViewer) await emailOutboxRepository(tx).keepDevMessage(row.id, kept(message, now));
+        });
         return 'logged';
       }
       try {
@@ -149,7 +155,10 @@ export function mailJobKind(ctx: MailContext, transport: Transporter | undefined
       } catch (err) {
         return fail(err);
       }
-      await settle.done((tx) => emailOutboxRepository(tx).markSent(row.id, attempts));
+      await settle.done(async (tx) => {
+        await emailOutboxRepository(tx).markSent(row.id, attempts);
+        if (keepForViewer) await emailOutboxRepository(tx).keepDevMessage(row.id, kept(message, now));
+      });
       return 'sent';
     },
   };
@@ -184,15 +193,38 @@ export async function sendDueEmails(
 }
 
 /**
+ * The e-mails kept back while SMTP_URL was unset, now that it is set: those younger than
+ * MAIL_BACKLOG_MAX_AGE_HOURS are due at once, the older ones expired (a payment link or a
+ * receipt days late, in a burst, would do more harm than good); the log says how many of each
+ * before the first goes. Nothing to say when nothing piled up.
+ */
+export async function releaseMailBacklog(
+  ctx: MailContext,
+  log: MailLog,
+): Promise<{ sending: number; expired: number } | undefined> {
+  const hours = ctx.config.mailBacklogMaxAgeHours;
+  try {
+    const backlog = await emailOutboxRepository(ctx.db).releaseLoggedOnly(hours);
+    if (backlog.sending + backlog.expired > 0) {
+      log.info(
+        { sending: backlog.sending, expired: backlog.expired, maxAgeHours: hours },
+        `SMTP_URL is set: sending ${backlog.sending} e-mail(s) kept while it was not; ` +
+          `${backlog.expired} queued more than ${hours} h ago marked expired, not sent (MAIL_BACKLOG_MAX_AGE_HOURS)`,
+      );
+    }
+    return backlog;
+  } catch (err) {
+    log.warn({ err: String(err) }, 'e-mail outbox: cannot release the e-mails kept while SMTP_URL was unset');
+    return undefined;
+  }
+}
+
+/**
  * The mail kind as the queue's worker runs it: one SMTP transport for its life, and the rows
- * only logged so far (SMTP_URL was unset) due at once now that it is set.
+ * only logged so far (SMTP_URL was unset) released now that it is set (releaseMailBacklog).
  */
 export async function mailWorkerKind(ctx: MailContext, log: MailLog): Promise<{ kind: JobKind; close(): void }> {
   const transport = ctx.config.smtpUrl ? smtpTransport(ctx.config.smtpUrl) : undefined;
-  if (transport) {
-    await emailOutboxRepository(ctx.db)
-      .wakeLoggedOnly()
-      .catch((err: unknown) => log.warn({ err: String(err) }, 'e-mail outbox: cannot wake logged rows'));
-  }
+  if (transport) await releaseMailBacklog(ctx, log);
   return { kind: mailJobKind(ctx, transport, log), close: () => transport?.close() };
 }

@@ -1,7 +1,7 @@
 import type { EmailSubjectRow } from '../db/index.ts';
 import { formatMoney, holdDateFor, type Language } from '../domain/index.ts';
 import { html, type SafeHtml } from '../html/index.ts';
-import { formatInstant, formatIsoDate, isIsoDate } from '../i18n/index.ts';
+import { formatInstantWithZone, formatIsoDate, isIsoDate } from '../i18n/index.ts';
 import { oneLine } from './escape.ts';
 import { MAIL_MESSAGES, type MailMessages } from './mail-messages.ts';
 
@@ -111,7 +111,9 @@ export function renderPaymentLink(
   const url = paymentUrl(publicBaseUrl, req.id);
   const lines: [string, string][] = [[amountLabel, amount], ...reservationLines(req, m)];
   const intro = reminder ? m.reminderIntro(hotel) : m.linkIntro(hotel);
-  const until = reminder ? m.linkValidUntil(formatInstant(reminder.linkExpiresAt, m.locale, req.timezone)) : null;
+  const until = reminder
+    ? m.linkValidUntil(formatInstantWithZone(reminder.linkExpiresAt, m.locale, req.timezone))
+    : null;
   const text = [
     m.greeting(guestName(req)),
     '',
@@ -146,7 +148,7 @@ export function renderDepositConfirmation(req: MailRequest, hotelName: string): 
   const lines: [string, string][] = [
     [m.capturedLabel, captured],
     ...cardLines(req, m),
-    [m.paidOnLabel, formatInstant(req.updated_at, m.locale, req.timezone)],
+    [m.paidOnLabel, formatInstantWithZone(req.updated_at, m.locale, req.timezone)],
     ...reservationLines(req, m),
   ];
   const text = [

@@ -5,7 +5,8 @@ import { type SecretKeyRing, secretBox } from '../secrets/index.ts';
 import { checkHost, ForbiddenAddressError, type Resolve } from './address-guard.ts';
 
 /**
- * Every event type (events/event-types.ts): one per status, plus `partially_refunded` (money went
+ * Every event type (events/event-types.ts): one per status, plus `released` (a hold released when
+ * the guest arrived: CANCELLED, nothing charged), `partially_refunded` (money went
  * back and the request stays CAPTURED), `guarantee_failed` (the bank refused an IMPRINT's hold for
  * good: ERROR, the guest may give another card; or refused its renewal), `hold_declined` (a soft
  * decline: tried again), `hold_renewed` (a new hold before the old one lapsed),

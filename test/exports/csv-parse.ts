@@ -1,9 +1,10 @@
 /**
- * RFC 4180 read back, as a spreadsheet reads it: quoted fields may hold commas, doubled quotes
- * and line breaks; records end with CRLF. Written for the tests from the RFC, not from the code
- * that writes the files.
+ * RFC 4180 read back, as a spreadsheet reads it: quoted fields may hold the separator, doubled
+ * quotes and line breaks; records end with CRLF. Written for the tests from the RFC, not from the
+ * code that writes the files. `separator`: `;` reads the files of the excel-fr and excel-de
+ * dialects, as a French or German spreadsheet does.
  */
-export function parseCsv(text: string): string[][] {
+export function parseCsv(text: string, separator: ',' | ';' = ','): string[][] {
   const records: string[][] = [];
   let record: string[] = [];
   let field = '';
@@ -17,7 +18,7 @@ export function parseCsv(text: string): string[][] {
       } else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') {
+    else if (c === separator) {
       record.push(field);
       field = '';
     } else if (c === '\r' && text[i + 1] === '\n') {
@@ -33,8 +34,8 @@ export function parseCsv(text: string): string[][] {
 }
 
 /** Records as objects keyed by the header row. */
-export function csvObjects(text: string): Record<string, string>[] {
-  const [header, ...rows] = parseCsv(text);
+export function csvObjects(text: string, separator: ',' | ';' = ','): Record<string, string>[] {
+  const [header, ...rows] = parseCsv(text, separator);
   if (!header) throw new Error('no header row');
   return rows.map((r) => {
     if (r.length !== header.length) throw new Error(`a row of ${r.length} fields under ${header.length} headers`);

@@ -60,7 +60,8 @@ describe(`payreq export, as a process (${ENGINE})`, { timeout: 600_000 }, () => 
       scratch.dir,
     );
     assert.equal(november.code, 0, november.stderr);
-    const rows = csvObjects(november.stdout);
+    assert.ok(november.stdout.startsWith('\uFEFF'), 'the byte-order mark of the back office’s file');
+    const rows = csvObjects(november.stdout.slice(1));
     assert.deepEqual(
       rows.map((r) => r.reference),
       [late.reference, paid.reference],
@@ -91,8 +92,41 @@ describe(`payreq export, as a process (${ENGINE})`, { timeout: 600_000 }, () => 
     assert.equal(ledger.code, 0, ledger.stderr);
     const movements = JSON.parse(ledger.stdout) as Record<string, unknown>[];
     assert.deepEqual(
-      movements.map((m) => [m.reference, m.kind, m.amount, m.currency, m.at]),
-      [[paid.reference, 'payment', 99.9, 'EUR', '2026-11-15T11:00:00+01:00']],
+      movements.map((m) => [m.reference, m.kind, m.amount, m.held, m.net, m.currency, m.at]),
+      [[paid.reference, 'payment', 99.9, null, 99.9, 'EUR', '2026-11-15T11:00:00+01:00']],
+    );
+
+    // A German spreadsheet's file on demand: `;` between fields, a decimal comma.
+    const period = ['--tenant', hotel.tenantId, '--from', '2026-11-15', '--to', '2026-11-15', '--what', 'ledger'];
+    const german = await payreq(['export', ...period, '--csv-dialect', 'excel-de'], env, scratch.dir);
+    assert.equal(german.code, 0, german.stderr);
+    assert.ok(german.stdout.startsWith('\uFEFFmovement_id;at;reference;'), german.stdout.slice(0, 80));
+    assert.deepEqual(
+      csvObjects(german.stdout.slice(1), ';').map((m) => [m.kind, m.amount, m.held, m.net]),
+      [['payment', '99,90', '', '99,90']],
+    );
+    // By default, the hotel's language's: English (rfc4180) until it is French (excel-fr).
+    const english = await payreq(['export', ...period], env, scratch.dir);
+    assert.deepEqual(
+      csvObjects(english.stdout.slice(1)).map((m) => m.amount),
+      ['99.90'],
+    );
+    const french = await payreq(
+      ['tenant', 'update', '--tenant', hotel.tenantId, '--digest-language', 'fr'],
+      env,
+      scratch.dir,
+    );
+    assert.equal(french.code, 0, french.stderr);
+    const byLanguage = await payreq(['export', ...period], env, scratch.dir);
+    assert.deepEqual(
+      csvObjects(byLanguage.stdout.slice(1), ';').map((m) => [m.amount, m.net]),
+      [['99,90', '99,90']],
+    );
+    const chosen = await payreq(['export', ...period, '--csv-dialect', 'rfc4180'], env, scratch.dir);
+    assert.deepEqual(
+      csvObjects(chosen.stdout.slice(1)).map((m) => m.amount),
+      ['99.90'],
+      'a dialect named wins over the language',
     );
 
     const empty = await payreq(
@@ -107,6 +141,14 @@ describe(`payreq export, as a process (${ENGINE})`, { timeout: 600_000 }, () => 
       [['--from', '2026-02-30', '--to', '2026-03-01'], /--from must be a date YYYY-MM-DD/],
       [['--from', '2026-11-01', '--to', '2026-11-30', '--what', 'guests'], /--what must be one of requests, ledger/],
       [['--from', '2026-11-01', '--to', '2026-11-30', '--format', 'xlsx'], /--format must be one of csv, json/],
+      [
+        ['--from', '2026-11-01', '--to', '2026-11-30', '--csv-dialect', 'excel-us'],
+        /--csv-dialect must be one of excel-fr, excel-de, rfc4180/,
+      ],
+      [
+        ['--from', '2026-11-01', '--to', '2026-11-30', '--format', 'json', '--csv-dialect', 'excel-fr'],
+        /--csv-dialect is for --format csv only/,
+      ],
       [['--from', '2026-11-01'], /--from and --to are required/],
     ] as const) {
       const r = await payreq(['export', '--tenant', hotel.tenantId, ...args], env, scratch.dir);

@@ -108,10 +108,10 @@ describe(`exports and totals in the back office (${ENGINE})`, { timeout: 120_000
     assert.match(String(r.headers['content-disposition']), /payreq-ledger-/);
     const rows = csvObjects(r.body.slice(1));
     assert.deepEqual(
-      rows.map((x) => [x.reference, x.kind, x.state, x.currency, x.amount]),
+      rows.map((x) => [x.reference, x.kind, x.state, x.currency, x.amount, x.held, x.net]),
       [
-        [deposit.reference, 'payment', 'succeeded', 'EUR', '150.50'],
-        [deposit.reference, 'refund', 'succeeded', 'EUR', '20.00'],
+        [deposit.reference, 'payment', 'succeeded', 'EUR', '150.50', '', '150.50'],
+        [deposit.reference, 'refund', 'succeeded', 'EUR', '-20.00', '', '-20.00'],
       ],
     );
     assert.match(rows[1]?.at ?? '', /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+0[12]:00$/);

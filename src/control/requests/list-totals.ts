@@ -1,4 +1,5 @@
 import type { CurrencyTotals } from '../../db/index.ts';
+import { CSV_DIALECTS, type CsvDialect } from '../../exports/index.ts';
 import { html, type SafeHtml } from '../../html/index.ts';
 import { formatAmount, type PageContext } from '../shell/index.ts';
 import { EXPORT_MESSAGES } from './export-words.ts';
@@ -7,12 +8,16 @@ import type { ListQuery } from './pages.ts';
 /** Totals are summed over at most this many requests: a wider filter asks for narrower dates. */
 export const TOTALS_CAP = 100_000;
 
-/** The list's totals per currency for its filter, and the export links carrying the filter. */
+/**
+ * The list's totals per currency for its filter, and the export form carrying the filter: the
+ * spreadsheet's dialect (`dialect`, the hotel's default, preselected) and a button per file.
+ * `dialect` undefined: no single hotel is chosen, so nothing to export yet.
+ */
 export function totalsAndExport(
   ctx: PageContext,
   totals: readonly CurrencyTotals[] | undefined,
   query: ListQuery,
-  canExport: boolean,
+  dialect: CsvDialect | undefined,
 ): SafeHtml {
   const e = EXPORT_MESSAGES[ctx.language];
   const number = new Intl.NumberFormat(ctx.m.locale);
@@ -31,14 +36,20 @@ export function totalsAndExport(
                   html`<tr><th scope="row">${t.currency}</th><td class="num">${formatAmount(t.requested, t.currency, ctx)}</td><td class="num">${formatAmount(t.captured, t.currency, ctx)}</td><td class="num">${formatAmount(t.refunded, t.currency, ctx)}</td></tr>`,
               )}</tbody></table></div>`
         }`;
-  const params = new URLSearchParams(Object.entries(query).filter(([, v]) => v) as [string, string][]);
-  const link = (what: 'requests' | 'ledger', label: string) => {
-    const p = new URLSearchParams(params);
-    p.set('what', what);
-    return html`<a href="/control/requests/export?${p.toString()}" download>${label}</a>`;
-  };
-  const exports = canExport
-    ? html`<p class="hint">${e.exportHint}</p><ul class="links"><li>${link('requests', e.exportRequests)}</li><li>${link('ledger', e.exportLedger)}</li></ul>`
+  // The filter as hidden fields (a page link is no filter of the file), beside the choice.
+  const hidden = Object.entries(query)
+    .filter(([k, v]) => v && k !== 'after')
+    .map(([k, v]) => html`<input type="hidden" name="${k}" value="${v as string}">`);
+  const exports = dialect
+    ? html`<p class="hint">${e.exportHint}</p>
+<form method="get" action="/control/requests/export" class="export">${hidden}
+<div class="field"><label for="csv-dialect">${e.dialectLabel}</label>
+<select id="csv-dialect" name="csv_dialect" aria-describedby="csv-dialect-hint">${CSV_DIALECTS.map(
+        (d) => html`<option value="${d}"${d === dialect ? html` selected` : ''}>${e.dialects[d]}</option>`,
+      )}</select>
+<p class="hint" id="csv-dialect-hint">${e.dialectHint}</p></div>
+<div class="buttons"><button type="submit" name="what" value="requests" class="secondary">${e.exportRequests}</button> <button type="submit" name="what" value="ledger" class="secondary">${e.exportLedger}</button></div>
+</form>`
     : html`<p class="hint">${e.exportChooseHotel}</p>`;
   return html`<section class="card" aria-labelledby="totals-h"><h2 id="totals-h">${e.totalsHeading}</h2>${summary}
 <h3>${e.exportHeading}</h3>${exports}</section>`;

@@ -13,7 +13,7 @@ import {
   REQUEST_TYPES,
   STATUSES,
 } from '../../domain/index.ts';
-import { EXPORT_KINDS, type ExportKind, exportChunks } from '../../exports/index.ts';
+import { CSV_DIALECTS, dialectForLanguage, EXPORT_KINDS, type ExportKind, exportChunks } from '../../exports/index.ts';
 import {
   audit,
   controlNotFound,
@@ -57,7 +57,11 @@ const LIST_FIELDS = {
   after: Form.optionalText(200),
 };
 const ListQueryString = Type.Object(LIST_FIELDS);
-const ExportQueryString = Type.Object({ ...LIST_FIELDS, what: Type.Optional(Form.choice(EXPORT_KINDS)) });
+const ExportQueryString = Type.Object({
+  ...LIST_FIELDS,
+  what: Type.Optional(Form.choice(EXPORT_KINDS)),
+  csv_dialect: Type.Optional(Form.choice(CSV_DIALECTS)),
+});
 type RawListQuery = Static<typeof ListQueryString>;
 
 /** A request's page: its id is checked by the handler (not a UUID, or not yours: the same 404). */
@@ -72,6 +76,8 @@ const invalidDate = (name: DateFilter) =>
 const invalidCursor = () => new AppError('invalid_cursor', 400, 'Invalid page link');
 const invalidExport = () =>
   new AppError('invalid_export', 400, 'An export is of requests or of ledger movements (what=requests|ledger)');
+const invalidDialect = () =>
+  new AppError('invalid_csv_dialect', 400, 'A CSV file is excel-fr, excel-de or rfc4180 (csv_dialect=…)');
 
 /**
  * What the list's address was refused for, as the handler refuses a wrong value of the same
@@ -88,6 +94,7 @@ function queryRefusal(request: FastifyRequest): AppError | undefined {
   if (date) return invalidDate(date);
   if (bad.has('after')) return invalidCursor();
   if (bad.has('what')) return invalidExport();
+  if (bad.has('csv_dialect')) return invalidDialect();
   return new AppError('invalid_filter', 400, REQUESTS_MESSAGES[languageOf(request)].filterRefused);
 }
 
@@ -242,6 +249,8 @@ export async function requestsRoutes(control: FastifyInstance): Promise<void> {
       const ctx = await pageContext(request, reply);
       const tenants = user(request).tenantId === null ? await repos.tenants.list() : [];
       const totals = await repos.exports.totals(filter, match, TOTALS_CAP);
+      // One hotel chosen: its files, in its spreadsheet's dialect unless the user picks another.
+      const exportHotel = filter.tenantId ? await repos.tenants.find(filter.tenantId) : undefined;
       return html(
         reply,
         listPage(ctx, {
@@ -252,7 +261,12 @@ export async function requestsRoutes(control: FastifyInstance): Promise<void> {
           tenants,
           firstPage: !raw.after,
           batchId: randomUUID(),
-          totals: totalsAndExport(ctx, totals, q, filter.tenantId !== undefined),
+          totals: totalsAndExport(
+            ctx,
+            totals,
+            q,
+            exportHotel ? dialectForLanguage(exportHotel.digest_language) : undefined,
+          ),
         }),
       );
     },
@@ -275,19 +289,22 @@ export async function requestsRoutes(control: FastifyInstance): Promise<void> {
       }
       const tenant = await repos.tenants.find(tenantId);
       if (!tenant) throw controlNotFound();
+      const dialect = raw.csv_dialect ?? dialectForLanguage(tenant.digest_language);
       await audit(request, {
         tenantId,
         action: 'export',
         target: tenantId,
         outcome: 'ok',
-        detail: { what, filter: Object.fromEntries(Object.entries(raw).filter(([k, v]) => k !== 'what' && v)) },
+        detail: {
+          what,
+          csv_dialect: dialect,
+          filter: Object.fromEntries(Object.entries(raw).filter(([k, v]) => k !== 'what' && k !== 'csv_dialect' && v)),
+        },
       });
       const day = new Date().toISOString().slice(0, 10);
-      async function* file() {
-        // A byte-order mark: spreadsheets opened by a double click then read the UTF-8 as UTF-8.
-        yield '\uFEFF';
-        yield* exportChunks(repos, { ...filter, tenantId: tenantId as string }, what, 'csv');
-      }
+      // The file starts with its byte-order mark (exportChunks writes it, for `payreq export` too).
+      const file = () =>
+        exportChunks(repos, { ...filter, tenantId: tenantId as string }, what, { format: 'csv', dialect });
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="payreq-${what}-${day}.csv"`)
