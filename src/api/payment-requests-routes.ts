@@ -9,6 +9,8 @@ import {
   isIsoDate,
   isTimestampInRange,
   isUuid,
+  MONEY_REASONS,
+  moveReason,
   noHoldWillBePlaced,
   type RequestType,
   type Status,
@@ -31,6 +33,7 @@ import {
   InProgressErrorBody,
   ListQuery,
   MessageBody,
+  type MoveBody,
   okResponse,
   PaymentRequestDetail,
   PaymentRequestResponse,
@@ -360,7 +363,7 @@ export const paymentRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     summary: string,
     description: string,
     body?: unknown,
-    amountError = 'capture_amount_too_high',
+    amountError?: string,
   ) => ({
     tags: TAG,
     operationId,
@@ -373,8 +376,15 @@ export const paymentRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       200: okResponse(ActionResponse, 'Done; the new status'),
       400: errorResponse(
         ErrorBody,
-        'Not allowed in the current status, an amount above what may move, or a malformed call',
-        ['invalid_status', amountError, ...BODY_ERRORS, 'invalid_idempotency_key'],
+        body
+          ? 'Not allowed in the current status, an amount above what may move, a reason not on the list, or a malformed call'
+          : 'Not allowed in the current status, or a malformed call',
+        [
+          'invalid_status',
+          ...(amountError ? [amountError, 'invalid_reason'] : []),
+          ...BODY_ERRORS,
+          'invalid_idempotency_key',
+        ],
       ),
       ...authErrors,
       ...notFound,
@@ -400,17 +410,22 @@ export const paymentRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: actionSchema(
         'capturePaymentRequest',
         'Capture a pre-authorisation',
-        'Valid only in AUTHORISED_TO_VALIDATE. No body captures the held amount; `{"amount": x}` captures part of it.',
+        'Valid only in AUTHORISED_TO_VALIDATE. No body captures the held amount; `{"amount": x}` captures part of it. `reason` (and `note`) say why, e.g. `{"reason": "no_show"}`.',
         CaptureBody,
+        'capture_amount_too_high',
       ),
+      attachValidation: true,
     },
     async (request, reply) => {
+      const body = moveBody(request);
       const c = caller(request);
       const id = requestId(request.params.uuid);
-      const body = request.body as Static<typeof CaptureBody> | undefined;
       return withIdempotency(repos, request, reply, c, async () => ({
         status: 200,
-        body: await commands.capture(c, id, body?.amount, apiActor(c), retryKeyOf(request)),
+        body: await commands.capture(c, id, body?.amount, apiActor(c), {
+          ...retryKeyOf(request),
+          why: moveReason(body?.reason, body?.note),
+        }),
       }));
     },
   );
@@ -466,14 +481,18 @@ export const paymentRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         RefundBody,
         'refund_amount_invalid',
       ),
+      attachValidation: true,
     },
     async (request, reply) => {
+      const body = moveBody(request);
       const c = caller(request);
       const id = requestId(request.params.uuid);
-      const body = request.body as Static<typeof RefundBody> | undefined;
       return withIdempotency(repos, request, reply, c, async () => ({
         status: 200,
-        body: await commands.refund(c, id, body?.amount, apiActor(c), retryKeyOf(request)),
+        body: await commands.refund(c, id, body?.amount, apiActor(c), {
+          ...retryKeyOf(request),
+          why: moveReason(body?.reason, body?.note),
+        }),
       }));
     },
   );
@@ -507,6 +526,20 @@ export const paymentRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 };
+
+/**
+ * A capture's or refund's body once its schema passed. A reason off the list is its own 400
+ * (invalid_reason, naming the list), whatever else is wrong: the caller's code has a word the
+ * service does not know, not a field to fix; any other refusal is the usual 422.
+ */
+function moveBody(request: FastifyRequest): MoveBody | null | undefined {
+  const err = request.validationError as (Error & { validation?: { instancePath?: string }[] }) | undefined;
+  if (err) {
+    if (err.validation?.some((v) => v.instancePath === '/reason')) throw errors.invalidReason(MONEY_REASONS);
+    throw validationWith(err, []);
+  }
+  return request.body as MoveBody | null | undefined;
+}
 
 /** The caller's Idempotency-Key (checked by withIdempotency): a retry is the same money operation. */
 function retryKeyOf(request: FastifyRequest): { retryKey?: string } {

@@ -1,5 +1,14 @@
 import { type Static, type TSchema, Type } from 'typebox';
-import { CURRENCIES, errors, LANGUAGES, PLAIN_TEXT_PATTERN, STORABLE_TEXT_PATTERN } from '../domain/index.ts';
+import {
+  CURRENCIES,
+  errors,
+  LANGUAGES,
+  MAX_REASON_NOTE,
+  MONEY_REASONS,
+  type MoneyReason,
+  PLAIN_TEXT_PATTERN,
+  STORABLE_TEXT_PATTERN,
+} from '../domain/index.ts';
 import { REQUEST_DETAIL_PROPERTIES } from '../events/index.ts';
 import { OrderCycle, RequestTypeEnum, StatusEnum, Timestamp, Uuid } from '../schemas/index.ts';
 
@@ -218,6 +227,10 @@ export const DETAIL_EXAMPLE = {
   guarantee_failures: 0,
   hold_decline_reason: null,
   hold_decline_code: null,
+  capture_reason: null,
+  capture_note: null,
+  refund_reason: null,
+  refund_note: null,
 };
 
 export const PaymentRequestDetail = Type.Object(REQUEST_DETAIL_PROPERTIES, {
@@ -326,9 +339,30 @@ export const StatusesQuery = Type.Object({
   ),
 });
 
+/** Why the hotel moves the money, and its note: optional on a capture and a refund. */
+const MOVE_REASON = {
+  reason: {
+    type: 'string',
+    enum: [...MONEY_REASONS],
+    description:
+      "Why the hotel moves this money, on a closed list: no_show, late_cancellation, early_departure, damage, extras (minibar and other extras), goodwill, duplicate, guest_request, billing_error, other. Omitted: none given. Another value is refused (400 invalid_reason). Kept with the move: in the request's detail, its events, the back office's history and the ledger export.",
+  },
+  note: {
+    type: 'string',
+    maxLength: MAX_REASON_NOTE,
+    pattern: STORABLE_TEXT_PATTERN,
+    description: 'Free text beside the reason (what was damaged, what "other" is); omitted or empty: none.',
+  },
+};
+export interface MoveBody {
+  amount?: number;
+  reason?: MoneyReason;
+  note?: string;
+}
+
 // One object-or-null schema rather than a union: a bad amount then yields one detail naming
 // `amount`, not also "body must be null" and "must match a schema in anyOf" from the other branch.
-export const RefundBody = Type.Unsafe<{ amount?: number } | null>({
+export const RefundBody = Type.Unsafe<MoveBody | null>({
   type: ['object', 'null'],
   title: 'RefundRequest',
   properties: {
@@ -337,11 +371,12 @@ export const RefundBody = Type.Unsafe<{ amount?: number } | null>({
       exclusiveMinimum: 0,
       description: 'Partial refund, at most what is left to refund; omitted: all of it',
     },
+    ...MOVE_REASON,
   },
-  examples: [{ amount: 40 }],
+  examples: [{ amount: 40, reason: 'goodwill', note: 'Noisy room, one night back' }],
 });
 
-export const CaptureBody = Type.Unsafe<{ amount?: number } | null>({
+export const CaptureBody = Type.Unsafe<MoveBody | null>({
   type: ['object', 'null'],
   title: 'CaptureRequest',
   properties: {
@@ -350,8 +385,9 @@ export const CaptureBody = Type.Unsafe<{ amount?: number } | null>({
       exclusiveMinimum: 0,
       description: 'Partial capture, at most the held amount; omitted: all of it',
     },
+    ...MOVE_REASON,
   },
-  examples: [{ amount: 95 }],
+  examples: [{ amount: 95, reason: 'no_show' }],
 });
 
 /**
@@ -395,6 +431,7 @@ const SAMPLE_ERRORS = new Map(
     errors.operationInProgress('capture'),
     errors.captureAmountTooHigh(12050),
     errors.refsRequired(),
+    errors.invalidReason(MONEY_REASONS),
     errors.badCursor(),
     errors.invalidJson(),
     errors.unsupportedMediaType(),

@@ -57,6 +57,9 @@ export interface LedgerExportRow {
   incident: string | null;
   /** A refusal's code as the provider gave it (Lyra: `ACQ_001/51`). */
   decline_code: string | null;
+  /** Why the hotel moved the money (a capture, a refund), and its note. */
+  reason: string | null;
+  reason_note: string | null;
 }
 
 export interface CurrencyTotals {
@@ -117,7 +120,8 @@ export function exportsRepository(db: Queryable) {
       const r = await db.query<LedgerExportRow>(
         `SELECT l.id::text AS id, l.created_at, l.created_at::text AS cursor_at, l.payment_request_id, p.reference, p.reservation_ref,
                 t.name AS tenant_name, t.timezone AS tenant_timezone, l.kind, l.state, l.amount, l.currency,
-                l.provider, l.provider_transaction_id, l.source, l.incident, l.decline_code
+                l.provider, l.provider_transaction_id, l.source, l.incident, l.decline_code,
+                l.reason, l.reason_note
            FROM money_ledger l
            JOIN payment_requests p ON p.id = l.payment_request_id
            JOIN tenants t ON t.id = p.tenant_id

@@ -83,7 +83,7 @@ export interface paths {
         put?: never;
         /**
          * Capture a pre-authorisation
-         * @description Valid only in AUTHORISED_TO_VALIDATE. No body captures the held amount; `{"amount": x}` captures part of it.
+         * @description Valid only in AUTHORISED_TO_VALIDATE. No body captures the held amount; `{"amount": x}` captures part of it. `reason` (and `note`) say why, e.g. `{"reason": "no_show"}`.
          */
         post: operations["capturePaymentRequest"];
         delete?: never;
@@ -224,7 +224,11 @@ export interface components {
          *       "guarantee_failed_at": null,
          *       "guarantee_failures": 0,
          *       "hold_decline_reason": null,
-         *       "hold_decline_code": null
+         *       "hold_decline_code": null,
+         *       "capture_reason": null,
+         *       "capture_note": null,
+         *       "refund_reason": null,
+         *       "refund_note": null
          *     }
          */
         PaymentRequestDetail: {
@@ -280,6 +284,20 @@ export interface components {
             hold_decline_reason: "insufficient_funds" | "do_not_honour" | "expired_card" | "lost_or_stolen" | "authentication_required" | "try_again_later" | "invalid_card" | "provider_error" | "other" | null;
             /** @description IMPRINT: that decline's code as the payment provider gave it (Lyra: `ACQ_001/51`, the bank's answer code after the slash); null with hold_decline_reason. An addition. */
             hold_decline_code: string | null;
+            /**
+             * @description Why the hotel captured the hold (no_show, late_cancellation, early_departure, damage, extras, goodwill, duplicate, guest_request, billing_error, other), as given with the capture; null when none was given, and for a DEPOSIT (paid by the guest). An addition.
+             * @enum {string|null}
+             */
+            capture_reason: "no_show" | "late_cancellation" | "early_departure" | "damage" | "extras" | "goodwill" | "duplicate" | "guest_request" | "billing_error" | "other" | null;
+            /** @description The capture's free note; null when none was given. An addition. */
+            capture_note: string | null;
+            /**
+             * @description Why the hotel made the last refund (same list as capture_reason); null when it gave none or nothing was refunded. A `payment_request.refunded` or `payment_request.partially_refunded` event carries that refund's. An addition.
+             * @enum {string|null}
+             */
+            refund_reason: "no_show" | "late_cancellation" | "early_departure" | "damage" | "extras" | "goodwill" | "duplicate" | "guest_request" | "billing_error" | "other" | null;
+            /** @description The last refund's free note; null when none was given. An addition. */
+            refund_note: string | null;
         };
         /** Error */
         Error: {
@@ -414,6 +432,13 @@ export interface components {
         CaptureRequest: {
             /** @description Partial capture, at most the held amount; omitted: all of it */
             amount?: number;
+            /**
+             * @description Why the hotel moves this money, on a closed list: no_show, late_cancellation, early_departure, damage, extras (minibar and other extras), goodwill, duplicate, guest_request, billing_error, other. Omitted: none given. Another value is refused (400 invalid_reason). Kept with the move: in the request's detail, its events, the back office's history and the ledger export.
+             * @enum {string}
+             */
+            reason?: "no_show" | "late_cancellation" | "early_departure" | "damage" | "extras" | "goodwill" | "duplicate" | "guest_request" | "billing_error" | "other";
+            /** @description Free text beside the reason (what was damaged, what "other" is); omitted or empty: none. */
+            note?: string;
         } | null;
         /** PaymentRequestAction */
         PaymentRequestAction: {
@@ -429,6 +454,13 @@ export interface components {
         RefundRequest: {
             /** @description Partial refund, at most what is left to refund; omitted: all of it */
             amount?: number;
+            /**
+             * @description Why the hotel moves this money, on a closed list: no_show, late_cancellation, early_departure, damage, extras (minibar and other extras), goodwill, duplicate, guest_request, billing_error, other. Omitted: none given. Another value is refused (400 invalid_reason). Kept with the move: in the request's detail, its events, the back office's history and the ledger export.
+             * @enum {string}
+             */
+            reason?: "no_show" | "late_cancellation" | "early_departure" | "damage" | "extras" | "goodwill" | "duplicate" | "guest_request" | "billing_error" | "other";
+            /** @description Free text beside the reason (what was damaged, what "other" is); omitted or empty: none. */
+            note?: string;
         } | null;
         /**
          * Event
@@ -467,7 +499,11 @@ export interface components {
          *         "guarantee_failed_at": null,
          *         "guarantee_failures": 0,
          *         "hold_decline_reason": null,
-         *         "hold_decline_code": null
+         *         "hold_decline_code": null,
+         *         "capture_reason": null,
+         *         "capture_note": null,
+         *         "refund_reason": null,
+         *         "refund_note": null
          *       }
          *     }
          */
@@ -565,7 +601,11 @@ export interface operations {
                      *         "guarantee_failed_at": null,
                      *         "guarantee_failures": 0,
                      *         "hold_decline_reason": null,
-                     *         "hold_decline_code": null
+                     *         "hold_decline_code": null,
+                     *         "capture_reason": null,
+                     *         "capture_note": null,
+                     *         "refund_reason": null,
+                     *         "refund_note": null
                      *       }
                      *     ]
                      */
@@ -1051,7 +1091,11 @@ export interface operations {
                      *       "guarantee_failed_at": null,
                      *       "guarantee_failures": 0,
                      *       "hold_decline_reason": null,
-                     *       "hold_decline_code": null
+                     *       "hold_decline_code": null,
+                     *       "capture_reason": null,
+                     *       "capture_note": null,
+                     *       "refund_reason": null,
+                     *       "refund_note": null
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentRequestDetail"];
@@ -1259,7 +1303,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "amount": 95
+                 *       "amount": 95,
+                 *       "reason": "no_show"
                  *     }
                  */
                 "application/json": components["schemas"]["CaptureRequest"];
@@ -1284,7 +1329,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentRequestAction"];
                 };
             };
-            /** @description Not allowed in the current status, an amount above what may move, or a malformed call */
+            /** @description Not allowed in the current status, an amount above what may move, a reason not on the list, or a malformed call */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1302,7 +1347,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code: "invalid_status" | "capture_amount_too_high" | "invalid_json" | "invalid_utf8" | "json_too_deep" | "forbidden_json_key" | "invalid_idempotency_key";
+                        code: "invalid_status" | "capture_amount_too_high" | "invalid_reason" | "invalid_json" | "invalid_utf8" | "json_too_deep" | "forbidden_json_key" | "invalid_idempotency_key";
                     };
                 };
             };
@@ -1535,7 +1580,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentRequestAction"];
                 };
             };
-            /** @description Not allowed in the current status, an amount above what may move, or a malformed call */
+            /** @description Not allowed in the current status, or a malformed call */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1553,7 +1598,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code: "invalid_status" | "capture_amount_too_high" | "invalid_json" | "invalid_utf8" | "json_too_deep" | "forbidden_json_key" | "invalid_idempotency_key";
+                        code: "invalid_status" | "invalid_json" | "invalid_utf8" | "json_too_deep" | "forbidden_json_key" | "invalid_idempotency_key";
                     };
                 };
             };
@@ -1786,7 +1831,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentRequestAction"];
                 };
             };
-            /** @description Not allowed in the current status, an amount above what may move, or a malformed call */
+            /** @description Not allowed in the current status, or a malformed call */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1804,7 +1849,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code: "invalid_status" | "capture_amount_too_high" | "invalid_json" | "invalid_utf8" | "json_too_deep" | "forbidden_json_key" | "invalid_idempotency_key";
+                        code: "invalid_status" | "invalid_json" | "invalid_utf8" | "json_too_deep" | "forbidden_json_key" | "invalid_idempotency_key";
                     };
                 };
             };
@@ -2021,7 +2066,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "amount": 40
+                 *       "amount": 40,
+                 *       "reason": "goodwill",
+                 *       "note": "Noisy room, one night back"
                  *     }
                  */
                 "application/json": components["schemas"]["RefundRequest"];
@@ -2046,7 +2093,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentRequestAction"];
                 };
             };
-            /** @description Not allowed in the current status, an amount above what may move, or a malformed call */
+            /** @description Not allowed in the current status, an amount above what may move, a reason not on the list, or a malformed call */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2064,7 +2111,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code: "invalid_status" | "refund_amount_invalid" | "invalid_json" | "invalid_utf8" | "json_too_deep" | "forbidden_json_key" | "invalid_idempotency_key";
+                        code: "invalid_status" | "refund_amount_invalid" | "invalid_reason" | "invalid_json" | "invalid_utf8" | "json_too_deep" | "forbidden_json_key" | "invalid_idempotency_key";
                     };
                 };
             };
@@ -2320,7 +2367,11 @@ export interface operations {
                      *           "guarantee_failed_at": null,
                      *           "guarantee_failures": 0,
                      *           "hold_decline_reason": null,
-                     *           "hold_decline_code": null
+                     *           "hold_decline_code": null,
+                     *           "capture_reason": null,
+                     *           "capture_note": null,
+                     *           "refund_reason": null,
+                     *           "refund_note": null
                      *         }
                      *       }
                      *     ]
