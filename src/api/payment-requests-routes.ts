@@ -3,7 +3,6 @@ import type { FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
 import type { Actor } from '../domain/index.ts';
 import {
-  createFieldIssues,
   errors,
   type FieldIssue,
   isIsoDate,
@@ -17,6 +16,7 @@ import {
   TIMESTAMP_RANGE_MESSAGE,
 } from '../domain/index.ts';
 import type { ApiCaller } from './authenticator.ts';
+import { createRefusal, type SchemaIssue, statedByCreateRules } from './create-body-check.ts';
 import { validationWith } from './error-handler.ts';
 import { withIdempotency, withKeyInStatement } from './idempotency.ts';
 import { decodeCursor, encodeCursor } from './list-cursor.ts';
@@ -192,9 +192,10 @@ export const paymentRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      if (request.validationError) {
-        throw validationWith(request.validationError, createFieldIssues(request.body ?? {}));
-      }
+      // A refusal the command's own rules make too (the DEPOSIT's amount, the amount's range and
+      // decimals, a stay's date) is theirs to answer, under the key; anything else, now.
+      const refused = (request.validationError as { validation?: SchemaIssue[] } | undefined)?.validation;
+      if (refused && !refused.every(statedByCreateRules)) throw createRefusal(refused, request.body);
       const c = caller(request);
       // No sandbox to fall back on (PAYMENT_PROVIDER=lyra, as production runs): a tenant with no
       // real account could never be paid. Read with the API key (same query, same cache).

@@ -3,6 +3,7 @@ import {
   CURRENCIES,
   errors,
   LANGUAGES,
+  MAX_AMOUNT,
   MAX_REASON_NOTE,
   MONEY_REASONS,
   type MoneyReason,
@@ -115,13 +116,24 @@ export const AuthErrorBody = Type.Object(
   { title: 'AuthError', examples: [{ detail: 'Unauthorized', error: 'Unauthorized', code: 'unauthorized' }] },
 );
 
+/**
+ * A stay's date as the service reads one: a calendar day (`format: date`) of a year from 0100
+ * (the pattern: years 0000 to 0099 are not accepted, a date library reads 00YY as 19YY).
+ */
+const StayDate = (description: string) =>
+  Type.String({ format: 'date', pattern: '^(?:0[1-9]|[1-9][0-9])[0-9]{2}-[0-9]{2}-[0-9]{2}$', description });
+
+/** The amount's rules as the schema states them: 0 to MAX_AMOUNT, two decimals at most. */
+export const AMOUNT_RULES = { minimum: 0, maximum: MAX_AMOUNT, multipleOf: 0.01 } as const;
+
 export const CreateBody = Type.Object(
   {
     request_type: RequestTypeEnum,
     amount: Type.Optional(
       Type.Number({
+        ...AMOUNT_RULES,
         description:
-          'Currency units, at most two decimals (120.50). Required above 0 for a DEPOSIT; for an IMPRINT the most that may be captured on a no-show.',
+          'Currency units, at most two decimals (120.50), at most 1,000,000. Required above 0 for a DEPOSIT (400 deposit_amount_required otherwise); for an IMPRINT the most that may be captured on a no-show.',
       }),
     ),
     currency: Type.Optional(Type.Enum([...CURRENCIES], { default: 'EUR', description: 'ISO 4217' })),
@@ -134,14 +146,24 @@ export const CreateBody = Type.Object(
     ),
     reservation_ref: PlainText({ minLength: 1, maxLength: 100, description: 'The booking reference in the PMS' }),
     reservation_data: Type.Optional(
-      Type.Record(Type.String(), Type.Unknown(), {
-        description:
-          'Free JSON (at most 16 KiB). `checkin` and `checkout` (YYYY-MM-DD) and `room_type` are shown to the guest; for an IMPRINT, `checkin` triggers the hold two days before.',
-      }),
+      Type.Object(
+        {
+          checkin: Type.Optional(StayDate('The first night; for an IMPRINT, the hold is placed two days before')),
+          checkout: Type.Optional(StayDate('The day of departure: not before `checkin`')),
+        },
+        {
+          additionalProperties: true,
+          description:
+            'Free JSON (at most 16 KiB of it, with no NUL or unpaired surrogate in any key or text). `checkin` and `checkout` (YYYY-MM-DD, `checkout` not before `checkin`) and `room_type` are shown to the guest; for an IMPRINT, `checkin` triggers the hold two days before.',
+        },
+      ),
     ),
   },
   {
     title: 'CreatePaymentRequest',
+    // A DEPOSIT is paid at once: it needs an amount above 0 (400 deposit_amount_required).
+    if: { properties: { request_type: { const: 'DEPOSIT' } }, required: ['request_type'] },
+    then: { required: ['amount'], properties: { amount: { exclusiveMinimum: 0 } } },
     examples: [
       {
         request_type: 'DEPOSIT',
@@ -369,7 +391,8 @@ export const RefundBody = Type.Unsafe<MoveBody | null>({
     amount: {
       type: 'number',
       exclusiveMinimum: 0,
-      description: 'Partial refund, at most what is left to refund; omitted: all of it',
+      multipleOf: 0.01,
+      description: 'Partial refund, at most two decimals, at most what is left to refund; omitted: all of it',
     },
     ...MOVE_REASON,
   },
@@ -383,7 +406,8 @@ export const CaptureBody = Type.Unsafe<MoveBody | null>({
     amount: {
       type: 'number',
       exclusiveMinimum: 0,
-      description: 'Partial capture, at most the held amount; omitted: all of it',
+      multipleOf: 0.01,
+      description: 'Partial capture, at most two decimals, at most the held amount; omitted: all of it',
     },
     ...MOVE_REASON,
   },

@@ -14,6 +14,9 @@ export function makeAjv(coerce: boolean) {
     removeAdditional: true,
     allErrors: !coerce,
     strict: false,
+    // `multipleOf: 0.01` (two decimals) read as the document means it, in decimals: 0.07 is a
+    // multiple of 0.01 although 0.07 / 0.01 is 7.000000000000001 in binary floating point.
+    multipleOfPrecision: 6,
   });
   addFormats.default(ajv);
   return ajv;

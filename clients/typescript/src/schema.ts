@@ -332,7 +332,7 @@ export interface components {
         /** CreatePaymentRequest */
         CreatePaymentRequest: {
             request_type: components["schemas"]["RequestType"];
-            /** @description Currency units, at most two decimals (120.50). Required above 0 for a DEPOSIT; for an IMPRINT the most that may be captured on a no-show. */
+            /** @description Currency units, at most two decimals (120.50), at most 1,000,000. Required above 0 for a DEPOSIT (400 deposit_amount_required otherwise); for an IMPRINT the most that may be captured on a no-show. */
             amount?: number;
             /**
              * @description ISO 4217
@@ -353,8 +353,19 @@ export interface components {
             language?: "fr" | "en" | "de";
             /** @description The booking reference in the PMS */
             reservation_ref: string;
-            /** @description Free JSON (at most 16 KiB). `checkin` and `checkout` (YYYY-MM-DD) and `room_type` are shown to the guest; for an IMPRINT, `checkin` triggers the hold two days before. */
+            /** @description Free JSON (at most 16 KiB of it, with no NUL or unpaired surrogate in any key or text). `checkin` and `checkout` (YYYY-MM-DD, `checkout` not before `checkin`) and `room_type` are shown to the guest; for an IMPRINT, `checkin` triggers the hold two days before. */
             reservation_data?: {
+                /**
+                 * Format: date
+                 * @description The first night; for an IMPRINT, the hold is placed two days before
+                 */
+                checkin?: string;
+                /**
+                 * Format: date
+                 * @description The day of departure: not before `checkin`
+                 */
+                checkout?: string;
+            } & {
                 [key: string]: unknown;
             };
         };
@@ -430,7 +441,7 @@ export interface components {
         };
         /** CaptureRequest */
         CaptureRequest: {
-            /** @description Partial capture, at most the held amount; omitted: all of it */
+            /** @description Partial capture, at most two decimals, at most the held amount; omitted: all of it */
             amount?: number;
             /**
              * @description Why the hotel moves this money, on a closed list: no_show, late_cancellation, early_departure, damage, extras (minibar and other extras), goodwill, duplicate, guest_request, billing_error, other. Omitted: none given. Another value is refused (400 invalid_reason). Kept with the move: in the request's detail, its events, the back office's history and the ledger export.
@@ -452,7 +463,7 @@ export interface components {
         };
         /** RefundRequest */
         RefundRequest: {
-            /** @description Partial refund, at most what is left to refund; omitted: all of it */
+            /** @description Partial refund, at most two decimals, at most what is left to refund; omitted: all of it */
             amount?: number;
             /**
              * @description Why the hotel moves this money, on a closed list: no_show, late_cancellation, early_departure, damage, extras (minibar and other extras), goodwill, duplicate, guest_request, billing_error, other. Omitted: none given. Another value is refused (400 invalid_reason). Kept with the move: in the request's detail, its events, the back office's history and the ledger export.
