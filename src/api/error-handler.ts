@@ -7,6 +7,7 @@ import {
   PLAIN_TEXT_PATTERN,
   STORABLE_TEXT_PATTERN,
   UNSTORABLE_TEXT_MESSAGE,
+  WELL_FORMED_KEYWORD,
 } from '../domain/index.ts';
 
 /** What a 503 tells the client to wait before retrying. */
@@ -41,6 +42,8 @@ function issueCode(v: AjvIssue): string {
       return 'amount_decimals';
     case 'pattern':
       return v.params?.pattern === PLAIN_TEXT_PATTERN ? 'plain_text' : 'unstorable_text';
+    case WELL_FORMED_KEYWORD:
+      return 'unstorable_text';
     default:
       return 'wrong_type';
   }
@@ -56,6 +59,7 @@ function fieldIssues(validation: AjvIssue[], context: string | undefined): Field
     if (v.keyword === 'pattern' && v.params?.pattern === STORABLE_TEXT_PATTERN) message = UNSTORABLE_TEXT_MESSAGE;
     if (v.keyword === 'pattern' && v.params?.pattern === PLAIN_TEXT_PATTERN) message = PLAIN_TEXT_MESSAGE;
     if (v.keyword === 'multipleOf') message = 'must have at most two decimals';
+    if (v.keyword === WELL_FORMED_KEYWORD) message = UNSTORABLE_TEXT_MESSAGE;
     if (v.keyword === 'enum' && Array.isArray(v.params?.allowedValues)) {
       message = `must be one of ${(v.params.allowedValues as unknown[]).join(', ')}`;
     }

@@ -9,6 +9,7 @@ import {
   type MoneyReason,
   PLAIN_TEXT_PATTERN,
   STORABLE_TEXT_PATTERN,
+  WELL_FORMED_KEYWORD,
 } from '../domain/index.ts';
 import { REQUEST_DETAIL_PROPERTIES } from '../events/index.ts';
 import { OrderCycle, RequestTypeEnum, StatusEnum, Timestamp, Uuid } from '../schemas/index.ts';
@@ -21,12 +22,15 @@ import { OrderCycle, RequestTypeEnum, StatusEnum, Timestamp, Uuid } from '../sch
  * components.schemas and refers to it wherever it is used (openapi-document.ts), so generated
  * clients get types with these names. Fastify itself sees plain inline schemas.
  */
-/** Free text that PostgreSQL can store as given (no NUL, no unpaired surrogate). */
+/**
+ * Free text that PostgreSQL can store as given: no NUL (the pattern, portable to every regex
+ * dialect) and no unpaired surrogate (the extension keyword the service's validator checks).
+ */
 const Text = (opts: { minLength?: number; maxLength: number; description?: string }) =>
-  Type.String({ ...opts, pattern: STORABLE_TEXT_PATTERN });
+  Type.String({ ...opts, pattern: STORABLE_TEXT_PATTERN, [WELL_FORMED_KEYWORD]: true });
 /** A name or a reference: storable text without bidirectional controls. */
 const PlainText = (opts: { minLength?: number; maxLength: number; description?: string }) =>
-  Type.String({ ...opts, pattern: PLAIN_TEXT_PATTERN });
+  Type.String({ ...opts, pattern: PLAIN_TEXT_PATTERN, [WELL_FORMED_KEYWORD]: true });
 
 /** A realistic reservation, shared by the examples of the document. */
 export const EXAMPLE = {
@@ -163,6 +167,7 @@ export const CreateBody = Type.Object(
     title: 'CreatePaymentRequest',
     // A DEPOSIT is paid at once: it needs an amount above 0 (400 deposit_amount_required).
     if: { properties: { request_type: { const: 'DEPOSIT' } }, required: ['request_type'] },
+    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword, never awaited.
     then: { required: ['amount'], properties: { amount: { exclusiveMinimum: 0 } } },
     examples: [
       {
@@ -373,6 +378,7 @@ const MOVE_REASON = {
     type: 'string',
     maxLength: MAX_REASON_NOTE,
     pattern: STORABLE_TEXT_PATTERN,
+    [WELL_FORMED_KEYWORD]: true,
     description: 'Free text beside the reason (what was damaged, what "other" is); omitted or empty: none.',
   },
 };

@@ -132,7 +132,8 @@ describe(`the schemas state the service's rules (${ENGINE})`, () => {
     const again = await t.call({ method: 'POST', url: BASE, payload: body, headers });
     assert.equal(again.headers['idempotent-replayed'], 'true');
     const found = contract.operation('POST', BASE);
-    const replayed = (found?.op.responses as Record<string, { headers?: Record<string, unknown> }>)['201']?.headers;
+    const responses = (found?.op.responses ?? {}) as Record<string, { headers?: Record<string, unknown> }>;
+    const replayed = responses['201']?.headers;
     assert.ok(replayed?.['Idempotent-Replayed']);
   });
 
