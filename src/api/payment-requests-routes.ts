@@ -54,8 +54,14 @@ const IdempotencyHeaders = Type.Object({
   ),
 });
 const notFound = {
-  404: errorResponse(ErrorBody, 'No payment request of this tenant has this uuid (or it was deleted)', ['not_found']),
+  404: errorResponse(
+    ErrorBody,
+    'No payment request of this tenant has this uuid (or it was deleted); `route_not_found` when the path segment is too long to be a uuid (answered before any route)',
+    ['not_found', 'route_not_found'],
+  ),
 };
+/** A path with a malformed percent-encoding (`/%zz/`) in place of the uuid: the router's 400. */
+const BAD_PATH = 'bad_url';
 /** What can go wrong with any POST that carries a body or an Idempotency-Key. */
 const postErrors = {
   409: errorResponse(ErrorBody, 'Another call is working on this request or with this Idempotency-Key; retry shortly', [
@@ -347,7 +353,12 @@ export const paymentRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Detail of a payment request',
         description: 'Everything about one request but the guest phone and language.',
         params: UuidParams,
-        response: { 200: okResponse(PaymentRequestDetail, 'The request'), ...authErrors, ...notFound },
+        response: {
+          200: okResponse(PaymentRequestDetail, 'The request'),
+          400: errorResponse(ErrorBody, 'The path holds a malformed percent-encoding', [BAD_PATH]),
+          ...authErrors,
+          ...notFound,
+        },
       },
     },
     async (request) => {
@@ -385,6 +396,7 @@ export const paymentRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
           ...(amountError ? [amountError, 'invalid_reason'] : []),
           ...BODY_ERRORS,
           'invalid_idempotency_key',
+          BAD_PATH,
         ],
       ),
       ...authErrors,
@@ -510,9 +522,11 @@ export const paymentRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: UuidParams,
         response: {
           200: okResponse(MessageBody, 'Deleted; the message names the reference'),
-          400: errorResponse(ErrorBody, 'Money is held or has moved: release, capture or refund instead', [
-            'cannot_delete',
-          ]),
+          400: errorResponse(
+            ErrorBody,
+            'Money is held or has moved: release, capture or refund instead; or the path holds a malformed percent-encoding',
+            ['cannot_delete', BAD_PATH],
+          ),
           ...authErrors,
           ...notFound,
           409: heldByAnother(false),

@@ -137,5 +137,33 @@ describe(`the schemas state the service's rules (${ENGINE})`, () => {
     assert.ok(replayed?.['Idempotent-Replayed']);
   });
 
+  test('the response check of every API test refuses what the document does not describe', async () => {
+    const c = await createRequest(t);
+    const url = `${BASE}${c.uuid}/`;
+    const real = await t.call({ method: 'GET', url });
+    const seen = { method: 'GET', url, status: 200, headers: real.headers, body: real.body };
+    assert.deepEqual(contract.checkResponse(seen), []);
+    const { uuid: _gone, ...noUuid } = real.json();
+    const wrong = [
+      { ...seen, status: 418 },
+      { ...seen, body: JSON.stringify(noUuid) },
+      { ...seen, body: JSON.stringify({ ...real.json(), status: 'PAID' }) },
+      { ...seen, headers: { ...seen.headers, 'content-type': 'text/html' } },
+      { ...seen, status: 404, body: JSON.stringify({ error: 'x', code: 'nope' }) },
+      {
+        method: 'POST',
+        url: BASE,
+        status: 201,
+        headers: { ...seen.headers, 'idempotent-replayed': 'yes', location: real.headers['x-request-id'] },
+        body: JSON.stringify({ uuid: c.uuid, reference: c.reference, status: 'NOT_INITIATED', payment_link: 'x' }),
+      },
+    ];
+    for (const response of wrong) {
+      assert.ok((contract.checkResponse(response) ?? []).length > 0, JSON.stringify(response).slice(0, 200));
+    }
+    // A route the document does not have is not its to judge.
+    assert.equal(contract.checkResponse({ ...seen, url: '/api/nothing/' }), undefined);
+  });
+
   test('every response carried x-request-id and none was a 5xx', () => auditResponses(t));
 });

@@ -1112,6 +1112,24 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentRequestDetail"];
                 };
             };
+            /** @description The path holds a malformed percent-encoding */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The path holds a malformed percent-encoding",
+                     *       "code": "bad_url"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "bad_url";
+                    };
+                };
+            };
             /** @description The X-API-Key header is missing, malformed, unknown or disabled */
             401: {
                 headers: {
@@ -1150,7 +1168,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No payment request of this tenant has this uuid (or it was deleted) */
+            /** @description No payment request of this tenant has this uuid (or it was deleted); `route_not_found` when the path segment is too long to be a uuid (answered before any route) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1164,7 +1182,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code: "not_found";
+                        code: "not_found" | "route_not_found";
                     };
                 };
             };
@@ -1196,7 +1214,7 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            /** @description Money is held or has moved: release, capture or refund instead */
+            /** @description Money is held or has moved: release, capture or refund instead; or the path holds a malformed percent-encoding */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1211,7 +1229,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code: "cannot_delete";
+                        code: "cannot_delete" | "bad_url";
                     };
                 };
             };
@@ -1253,7 +1271,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No payment request of this tenant has this uuid (or it was deleted) */
+            /** @description No payment request of this tenant has this uuid (or it was deleted); `route_not_found` when the path segment is too long to be a uuid (answered before any route) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1267,7 +1285,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code: "not_found";
+                        code: "not_found" | "route_not_found";
                     };
                 };
             };
@@ -1358,7 +1376,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code: "invalid_status" | "capture_amount_too_high" | "invalid_reason" | "invalid_json" | "invalid_utf8" | "json_too_deep" | "forbidden_json_key" | "invalid_idempotency_key";
+                        code: "invalid_status" | "capture_amount_too_high" | "invalid_reason" | "invalid_json" | "invalid_utf8" | "json_too_deep" | "forbidden_json_key" | "invalid_idempotency_key" | "bad_url";
                     };
                 };
             };
@@ -1418,7 +1436,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No payment request of this tenant has this uuid (or it was deleted) */
+            /** @description No payment request of this tenant has this uuid (or it was deleted); `route_not_found` when the path segment is too long to be a uuid (answered before any route) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1432,7 +1450,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code: "not_found";
+                        code: "not_found" | "route_not_found";
                     };
                 };
             };
@@ -1609,7 +1627,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code: "invalid_status" | "invalid_json" | "invalid_utf8" | "json_too_deep" | "forbidden_json_key" | "invalid_idempotency_key";
+                        code: "invalid_status" | "invalid_json" | "invalid_utf8" | "json_too_deep" | "forbidden_json_key" | "invalid_idempotency_key" | "bad_url";
                     };
                 };
             };
@@ -1669,7 +1687,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No payment request of this tenant has this uuid (or it was deleted) */
+            /** @description No payment request of this tenant has this uuid (or it was deleted); `route_not_found` when the path segment is too long to be a uuid (answered before any route) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1683,7 +1701,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code: "not_found";
+                        code: "not_found" | "route_not_found";
                     };
                 };
             };
@@ -1860,7 +1878,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code: "invalid_status" | "invalid_json" | "invalid_utf8" | "json_too_deep" | "forbidden_json_key" | "invalid_idempotency_key";
+                        code: "invalid_status" | "invalid_json" | "invalid_utf8" | "json_too_deep" | "forbidden_json_key" | "invalid_idempotency_key" | "bad_url";
                     };
                 };
             };
@@ -1920,7 +1938,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No payment request of this tenant has this uuid (or it was deleted) */
+            /** @description No payment request of this tenant has this uuid (or it was deleted); `route_not_found` when the path segment is too long to be a uuid (answered before any route) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1934,7 +1952,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code: "not_found";
+                        code: "not_found" | "route_not_found";
                     };
                 };
             };
@@ -2122,7 +2140,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code: "invalid_status" | "refund_amount_invalid" | "invalid_reason" | "invalid_json" | "invalid_utf8" | "json_too_deep" | "forbidden_json_key" | "invalid_idempotency_key";
+                        code: "invalid_status" | "refund_amount_invalid" | "invalid_reason" | "invalid_json" | "invalid_utf8" | "json_too_deep" | "forbidden_json_key" | "invalid_idempotency_key" | "bad_url";
                     };
                 };
             };
@@ -2182,7 +2200,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No payment request of this tenant has this uuid (or it was deleted) */
+            /** @description No payment request of this tenant has this uuid (or it was deleted); `route_not_found` when the path segment is too long to be a uuid (answered before any route) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2196,7 +2214,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code: "not_found";
+                        code: "not_found" | "route_not_found";
                     };
                 };
             };
