@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { MONEY_REASONS } from '../../src/domain/index.ts';
 import { arrangeStatus } from '../helpers/fixtures.ts';
+import { countingProvider, gate } from '../helpers/providers.ts';
 import { eventually } from '../helpers/sandbox-checkout.ts';
 import { auditResponses, createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
 
@@ -160,4 +161,44 @@ describe(`capture and refund reasons (${ENGINE})`, () => {
   });
 
   test('every response carried x-request-id and none was a 5xx', () => auditResponses(t));
+});
+
+// The reason is kept with the move's ledger row: an outcome recorded later (the provider's late
+// answer here; reconcile likewise) still writes it into the history and onto the request.
+describe(`a reason survives an answer that comes late (${ENGINE})`, () => {
+  let t: TestApp;
+  const provider = countingProvider();
+  const late = gate();
+  before(async () => {
+    t = await startTestApp({ provider: provider.provider, env: { PROVIDER_TIMEOUT_MS: '300' } });
+  });
+  after(async () => {
+    late.open();
+    await t.close();
+  });
+
+  test('a capture in doubt, answered late: its reason and note reach the history and the detail', async () => {
+    const c = await createRequest(t, { request_type: 'IMPRINT', amount: 80 });
+    await arrangeStatus(t.db, c.uuid, 'AUTHORISED_TO_VALIDATE');
+    provider.holdUntil(late.opened);
+    const first = await t.call({
+      method: 'POST',
+      url: `${BASE}${c.uuid}/capture/`,
+      payload: { reason: 'damage', note: 'Broken lamp' },
+      headers: { ...t.tenant.headers, 'idempotency-key': 'late-capture' },
+    });
+    provider.holdUntil(undefined);
+    assert.equal(first.statusCode, 504, first.body);
+    late.open();
+    const detail = await eventually(async () => {
+      const d = (await t.call({ method: 'GET', url: `${BASE}${c.uuid}/` })).json();
+      return d.status === 'CAPTURED' ? d : undefined;
+    }, 'the late answer recorded');
+    assert.deepEqual([detail.capture_reason, detail.capture_note], ['damage', 'Broken lamp']);
+    const rows = await t.db.query<{ detail: Record<string, unknown> | null }>(
+      "SELECT detail FROM status_history WHERE payment_request_id = $1 AND to_status = 'CAPTURED'",
+      [c.uuid],
+    );
+    assert.deepEqual([rows.rows[0]?.detail?.reason, rows.rows[0]?.detail?.note], ['damage', 'Broken lamp']);
+  });
 });
