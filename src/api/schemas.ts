@@ -344,15 +344,19 @@ export const ListQuery = Type.Object({
   status: Type.Optional(StatusEnum),
   request_type: Type.Optional(RequestTypeEnum),
   reservation_ref: Type.Optional(Text({ maxLength: 100 })),
-  created_after: Type.Optional(Type.String({ format: 'date-time', description: 'Inclusive' })),
-  created_before: Type.Optional(Type.String({ format: 'date-time', description: 'Exclusive' })),
+  created_after: Type.Optional(
+    Type.String({ format: 'date-time', description: 'Inclusive; from 0001-01-01 to 9999-12-31 UTC (outside: 422)' }),
+  ),
+  created_before: Type.Optional(
+    Type.String({ format: 'date-time', description: 'Exclusive; from 0001-01-01 to 9999-12-31 UTC (outside: 422)' }),
+  ),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
   cursor: Type.Optional(Type.String({ maxLength: 200, description: 'Opaque; from the Link header' })),
   updated_after: Type.Optional(
     Type.String({
       format: 'date-time',
       description:
-        'Only requests changed after this time (exclusive), oldest change first instead of newest first: for syncing',
+        'Only requests changed after this time (exclusive), oldest change first instead of newest first: for syncing; from 0001-01-01 to 9999-12-31 UTC (outside: 422)',
     }),
   ),
 });

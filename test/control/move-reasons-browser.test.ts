@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { csvObjects } from '../exports/csv-parse.ts';
-import { atEachWidth, axeViolations, launchChromium, skipWithoutChromium } from '../helpers/browser.ts';
+import { atEachWidth, axeViolations, keepScreenshot, launchChromium, skipWithoutChromium } from '../helpers/browser.ts';
 import { arrangeStatus } from '../helpers/fixtures.ts';
 import { type ListeningApp, startListeningApp } from '../helpers/listening-app.ts';
 import { createRequest, ENGINE } from '../helpers/test-app.ts';
@@ -106,6 +106,7 @@ describe(`capture and refund reasons in the back office (${ENGINE})`, {
         assert.ok(Number(wider) <= 0, `${w.language} ${width}: ${wider} px wider than the screen`);
         const violations = (await axeViolations(page)).filter((v) => v.impact === 'serious' || v.impact === 'critical');
         assert.deepEqual(violations, [], `${w.language} ${width}`);
+        await keepScreenshot(page, `test-results/reasons-form-${w.language}-${width}.png`);
       });
       await page.setViewportSize({ width: 1280, height: 900 });
       await capture.locator('input[name="amount"]').fill('80');
@@ -113,6 +114,7 @@ describe(`capture and refund reasons in the back office (${ENGINE})`, {
       await capture.getByLabel(w.note).fill('Première nuit « due »');
       await capture.getByRole('button').click();
       await page.waitForURL('**/confirm?**');
+      await keepScreenshot(page, `test-results/reasons-confirm-${w.language}.png`);
       const question = (await page.locator('main').innerText()).replace(/\s+/g, ' ');
       assert.ok(question.includes(`${w.because} ${w.noShow} · Première nuit « due »`), question);
       await page.getByRole('button', { name: w.confirm }).click();
@@ -128,6 +130,7 @@ describe(`capture and refund reasons in the back office (${ENGINE})`, {
       await page.getByRole('button', { name: w.confirm }).click();
       await page.waitForURL(`**/control/requests/${r.uuid}`);
       assert.ok((await historyText(page)).includes(`${w.because} ${w.goodwill}`));
+      await keepScreenshot(page, `test-results/reasons-history-${w.language}.png`);
 
       // The request says both, as the API and every event do.
       const detail = await t.app.inject({

@@ -746,7 +746,11 @@ describe(`every route under hostile input: never a 5xx, and the service keeps an
       'provider_unavailable',
       'outcome_unknown',
     ]);
-    /** The one body rule only the document's description states (no schema can compare two fields). */
+    /**
+     * The body rules only the document's descriptions state: checkout not before checkin (no
+     * schema compares two fields). The other two, on reservation_data's free keys (at most 16 KiB,
+     * no NUL or unpaired surrogate in them), the generator keeps to: small plain values.
+     */
     const DESCRIBED = new Set(['checkout_before_checkin']);
 
     type Operation = {

@@ -555,14 +555,14 @@ export interface operations {
                 /** @description IMPRINT: a card registered without debit (a hold may follow). DEPOSIT: the guest pays at once. */
                 request_type?: components["schemas"]["RequestType"];
                 reservation_ref?: string;
-                /** @description Inclusive */
+                /** @description Inclusive; from 0001-01-01 to 9999-12-31 UTC (outside: 422) */
                 created_after?: string;
-                /** @description Exclusive */
+                /** @description Exclusive; from 0001-01-01 to 9999-12-31 UTC (outside: 422) */
                 created_before?: string;
                 limit?: number;
                 /** @description Opaque; from the Link header */
                 cursor?: string;
-                /** @description Only requests changed after this time (exclusive), oldest change first instead of newest first: for syncing */
+                /** @description Only requests changed after this time (exclusive), oldest change first instead of newest first: for syncing; from 0001-01-01 to 9999-12-31 UTC (outside: 422) */
                 updated_after?: string;
             };
             header?: never;
