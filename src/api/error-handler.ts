@@ -7,6 +7,7 @@ import {
   PLAIN_TEXT_PATTERN,
   STORABLE_TEXT_PATTERN,
   UNSTORABLE_TEXT_MESSAGE,
+  WELL_FORMED_KEYWORD,
 } from '../domain/index.ts';
 
 /** What a 503 tells the client to wait before retrying. */
@@ -32,8 +33,17 @@ function issueCode(v: AjvIssue): string {
       return `format_${String(v.params?.format ?? 'invalid')}`;
     case 'enum':
       return 'not_allowed';
+    // The amount's rules, as the field rules name them (domain/create-payment-request.ts).
+    case 'minimum':
+      return 'amount_negative';
+    case 'maximum':
+      return 'amount_too_large';
+    case 'multipleOf':
+      return 'amount_decimals';
     case 'pattern':
       return v.params?.pattern === PLAIN_TEXT_PATTERN ? 'plain_text' : 'unstorable_text';
+    case WELL_FORMED_KEYWORD:
+      return 'unstorable_text';
     default:
       return 'wrong_type';
   }
@@ -48,6 +58,8 @@ function fieldIssues(validation: AjvIssue[], context: string | undefined): Field
     if (v.keyword === 'required') message = 'is required';
     if (v.keyword === 'pattern' && v.params?.pattern === STORABLE_TEXT_PATTERN) message = UNSTORABLE_TEXT_MESSAGE;
     if (v.keyword === 'pattern' && v.params?.pattern === PLAIN_TEXT_PATTERN) message = PLAIN_TEXT_MESSAGE;
+    if (v.keyword === 'multipleOf') message = 'must have at most two decimals';
+    if (v.keyword === WELL_FORMED_KEYWORD) message = UNSTORABLE_TEXT_MESSAGE;
     if (v.keyword === 'enum' && Array.isArray(v.params?.allowedValues)) {
       message = `must be one of ${(v.params.allowedValues as unknown[]).join(', ')}`;
     }
@@ -57,15 +69,25 @@ function fieldIssues(validation: AjvIssue[], context: string | undefined): Field
 
 /**
  * A schema refusal with more issues found by the route's own field rules, as one 422: the
- * client fixes every field in one round.
+ * client fixes every field in one round. Where both name a field (the schema states the rule
+ * the route checks: the amount's range and decimals, a stay's date), the route's issue says it,
+ * once, in its own words and code.
  */
 export function validationWith(
   err: { validation?: unknown; validationContext?: string },
   more: FieldIssue[],
 ): AppError {
   const issues = Array.isArray(err.validation) ? fieldIssues(err.validation, err.validationContext) : [];
-  const seen = new Set(issues.map((i) => i.field));
-  return errors.validation([...issues, ...more.filter((i) => !seen.has(i.field))]);
+  const own = new Map(more.map((i) => [i.field, i]));
+  const out: FieldIssue[] = [];
+  const named = new Set<string>();
+  for (const issue of [...issues, ...more]) {
+    const said = own.get(issue.field) ?? issue;
+    if (own.has(issue.field) && named.has(issue.field)) continue;
+    named.add(issue.field);
+    out.push(said);
+  }
+  return errors.validation(out);
 }
 
 /** Every error any client can cause, to its documented status; nothing else leaves a stack trace. */

@@ -4,7 +4,8 @@
  * - a schema with a `title` becomes a named component (components.schemas) referred to by $ref;
  * - an error response (x-error-codes) becomes its named shape narrowed to the codes it can carry;
  * - response headers (Location, Link, Retry-After) and media-type examples are added;
- * - `refs` is required: the route answers 400 refs_required without it;
+ * - `refs` is required and names at least one reference (a character other than a comma or a
+ *   space): the route answers 400 refs_required otherwise;
  * - the Idempotency-Key header says what the service accepts (1 to 255 visible ASCII
  *   characters), and a replayed answer its `Idempotent-Replayed: true` header;
  * - a body that may be left out (capture, refund: all of it) is not required.
@@ -66,6 +67,14 @@ const OPTIONAL_BODY = new Set(['capturePaymentRequest', 'refundPaymentRequest'])
 /** What the service accepts as an Idempotency-Key (api/idempotency.ts), portable to any regex engine. */
 const IDEMPOTENCY_KEY: Json = { minLength: 1, maxLength: 255, pattern: '^[!-~]+$' };
 
+/**
+ * What `refs` must hold for the route not to answer 400 refs_required: a character that is
+ * neither NUL, a comma, nor what String.prototype.trim() removes (ECMAScript's white space and
+ * line terminators, listed: `\s` differs between regex dialects, Rust's lacks U+FEFF).
+ */
+const SEPARATORS = ',\\t\\n\\v\\f\\r \\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000\\uFEFF';
+export const REFS_PATTERN = `^[^\\x00]*[^\\x00${SEPARATORS}][^\\x00]*$`;
+
 const REPLAYED: Json = {
   description: '`true` when this is the stored answer of an earlier call with the same Idempotency-Key and body',
   schema: { type: 'string', enum: ['true'] },
@@ -117,7 +126,10 @@ export function completeDocument(doc: { paths?: unknown; components?: object }):
       if (body && OPTIONAL_BODY.has(String(hoisted.operationId))) body.required = false;
       let keyed = false;
       for (const p of (hoisted.parameters ?? []) as Json[]) {
-        if (p.name === 'refs' && p.in === 'query') p.required = true;
+        if (p.name === 'refs' && p.in === 'query') {
+          p.required = true;
+          p.schema = { ...(p.schema as Json), minLength: 1, pattern: REFS_PATTERN };
+        }
         if (p.name === 'idempotency-key' && p.in === 'header') {
           keyed = true;
           p.schema = { ...(p.schema as Json), ...IDEMPOTENCY_KEY };

@@ -3,18 +3,20 @@ import type { FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
 import type { Actor } from '../domain/index.ts';
 import {
-  createFieldIssues,
   errors,
   type FieldIssue,
   isIsoDate,
   isTimestampInRange,
   isUuid,
+  MONEY_REASONS,
+  moveReason,
   noHoldWillBePlaced,
   type RequestType,
   type Status,
   TIMESTAMP_RANGE_MESSAGE,
 } from '../domain/index.ts';
 import type { ApiCaller } from './authenticator.ts';
+import { createRefusal, type SchemaIssue, statedByCreateRules } from './create-body-check.ts';
 import { validationWith } from './error-handler.ts';
 import { withIdempotency, withKeyInStatement } from './idempotency.ts';
 import { decodeCursor, encodeCursor } from './list-cursor.ts';
@@ -31,6 +33,7 @@ import {
   InProgressErrorBody,
   ListQuery,
   MessageBody,
+  type MoveBody,
   okResponse,
   PaymentRequestDetail,
   PaymentRequestResponse,
@@ -51,8 +54,14 @@ const IdempotencyHeaders = Type.Object({
   ),
 });
 const notFound = {
-  404: errorResponse(ErrorBody, 'No payment request of this tenant has this uuid (or it was deleted)', ['not_found']),
+  404: errorResponse(
+    ErrorBody,
+    'No payment request of this tenant has this uuid (or it was deleted); `route_not_found` when the path segment is too long to be a uuid (answered before any route)',
+    ['not_found', 'route_not_found'],
+  ),
 };
+/** A path with a malformed percent-encoding (`/%zz/`) in place of the uuid: the router's 400. */
+const BAD_PATH = 'bad_url';
 /** What can go wrong with any POST that carries a body or an Idempotency-Key. */
 const postErrors = {
   409: errorResponse(ErrorBody, 'Another call is working on this request or with this Idempotency-Key; retry shortly', [
@@ -189,9 +198,10 @@ export const paymentRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      if (request.validationError) {
-        throw validationWith(request.validationError, createFieldIssues(request.body ?? {}));
-      }
+      // A refusal the command's own rules make too (the DEPOSIT's amount, the amount's range and
+      // decimals, a stay's date) is theirs to answer, under the key; anything else, now.
+      const refused = (request.validationError as { validation?: SchemaIssue[] } | undefined)?.validation;
+      if (refused && !refused.every(statedByCreateRules)) throw createRefusal(refused, request.body);
       const c = caller(request);
       // No sandbox to fall back on (PAYMENT_PROVIDER=lyra, as production runs): a tenant with no
       // real account could never be paid. Read with the API key (same query, same cache).
@@ -343,7 +353,12 @@ export const paymentRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Detail of a payment request',
         description: 'Everything about one request but the guest phone and language.',
         params: UuidParams,
-        response: { 200: okResponse(PaymentRequestDetail, 'The request'), ...authErrors, ...notFound },
+        response: {
+          200: okResponse(PaymentRequestDetail, 'The request'),
+          400: errorResponse(ErrorBody, 'The path holds a malformed percent-encoding', [BAD_PATH]),
+          ...authErrors,
+          ...notFound,
+        },
       },
     },
     async (request) => {
@@ -360,7 +375,7 @@ export const paymentRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     summary: string,
     description: string,
     body?: unknown,
-    amountError = 'capture_amount_too_high',
+    amountError?: string,
   ) => ({
     tags: TAG,
     operationId,
@@ -373,8 +388,16 @@ export const paymentRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       200: okResponse(ActionResponse, 'Done; the new status'),
       400: errorResponse(
         ErrorBody,
-        'Not allowed in the current status, an amount above what may move, or a malformed call',
-        ['invalid_status', amountError, ...BODY_ERRORS, 'invalid_idempotency_key'],
+        body
+          ? 'Not allowed in the current status, an amount above what may move, a reason not on the list, or a malformed call'
+          : 'Not allowed in the current status, or a malformed call',
+        [
+          'invalid_status',
+          ...(amountError ? [amountError, 'invalid_reason'] : []),
+          ...BODY_ERRORS,
+          'invalid_idempotency_key',
+          BAD_PATH,
+        ],
       ),
       ...authErrors,
       ...notFound,
@@ -400,17 +423,22 @@ export const paymentRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: actionSchema(
         'capturePaymentRequest',
         'Capture a pre-authorisation',
-        'Valid only in AUTHORISED_TO_VALIDATE. No body captures the held amount; `{"amount": x}` captures part of it.',
+        'Valid only in AUTHORISED_TO_VALIDATE. No body captures the held amount; `{"amount": x}` captures part of it. `reason` (and `note`) say why, e.g. `{"reason": "no_show"}`.',
         CaptureBody,
+        'capture_amount_too_high',
       ),
+      attachValidation: true,
     },
     async (request, reply) => {
+      const body = moveBody(request);
       const c = caller(request);
       const id = requestId(request.params.uuid);
-      const body = request.body as Static<typeof CaptureBody> | undefined;
       return withIdempotency(repos, request, reply, c, async () => ({
         status: 200,
-        body: await commands.capture(c, id, body?.amount, apiActor(c), retryKeyOf(request)),
+        body: await commands.capture(c, id, body?.amount, apiActor(c), {
+          ...retryKeyOf(request),
+          why: moveReason(body?.reason, body?.note),
+        }),
       }));
     },
   );
@@ -466,14 +494,18 @@ export const paymentRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         RefundBody,
         'refund_amount_invalid',
       ),
+      attachValidation: true,
     },
     async (request, reply) => {
+      const body = moveBody(request);
       const c = caller(request);
       const id = requestId(request.params.uuid);
-      const body = request.body as Static<typeof RefundBody> | undefined;
       return withIdempotency(repos, request, reply, c, async () => ({
         status: 200,
-        body: await commands.refund(c, id, body?.amount, apiActor(c), retryKeyOf(request)),
+        body: await commands.refund(c, id, body?.amount, apiActor(c), {
+          ...retryKeyOf(request),
+          why: moveReason(body?.reason, body?.note),
+        }),
       }));
     },
   );
@@ -490,9 +522,11 @@ export const paymentRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: UuidParams,
         response: {
           200: okResponse(MessageBody, 'Deleted; the message names the reference'),
-          400: errorResponse(ErrorBody, 'Money is held or has moved: release, capture or refund instead', [
-            'cannot_delete',
-          ]),
+          400: errorResponse(
+            ErrorBody,
+            'Money is held or has moved: release, capture or refund instead; or the path holds a malformed percent-encoding',
+            ['cannot_delete', BAD_PATH],
+          ),
           ...authErrors,
           ...notFound,
           409: heldByAnother(false),
@@ -507,6 +541,20 @@ export const paymentRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 };
+
+/**
+ * A capture's or refund's body once its schema passed. A reason off the list is its own 400
+ * (invalid_reason, naming the list), whatever else is wrong: the caller's code has a word the
+ * service does not know, not a field to fix; any other refusal is the usual 422.
+ */
+function moveBody(request: FastifyRequest): MoveBody | null | undefined {
+  const err = request.validationError as (Error & { validation?: { instancePath?: string }[] }) | undefined;
+  if (err) {
+    if (err.validation?.some((v) => v.instancePath === '/reason')) throw errors.invalidReason(MONEY_REASONS);
+    throw validationWith(err, []);
+  }
+  return request.body as MoveBody | null | undefined;
+}
 
 /** The caller's Idempotency-Key (checked by withIdempotency): a retry is the same money operation. */
 function retryKeyOf(request: FastifyRequest): { retryKey?: string } {

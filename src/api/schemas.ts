@@ -1,5 +1,16 @@
 import { type Static, type TSchema, Type } from 'typebox';
-import { CURRENCIES, errors, LANGUAGES, PLAIN_TEXT_PATTERN, STORABLE_TEXT_PATTERN } from '../domain/index.ts';
+import {
+  CURRENCIES,
+  errors,
+  LANGUAGES,
+  MAX_AMOUNT,
+  MAX_REASON_NOTE,
+  MONEY_REASONS,
+  type MoneyReason,
+  PLAIN_TEXT_PATTERN,
+  STORABLE_TEXT_PATTERN,
+  WELL_FORMED_KEYWORD,
+} from '../domain/index.ts';
 import { REQUEST_DETAIL_PROPERTIES } from '../events/index.ts';
 import { OrderCycle, RequestTypeEnum, StatusEnum, Timestamp, Uuid } from '../schemas/index.ts';
 
@@ -11,12 +22,15 @@ import { OrderCycle, RequestTypeEnum, StatusEnum, Timestamp, Uuid } from '../sch
  * components.schemas and refers to it wherever it is used (openapi-document.ts), so generated
  * clients get types with these names. Fastify itself sees plain inline schemas.
  */
-/** Free text that PostgreSQL can store as given (no NUL, no unpaired surrogate). */
+/**
+ * Free text that PostgreSQL can store as given: no NUL (the pattern, portable to every regex
+ * dialect) and no unpaired surrogate (the extension keyword the service's validator checks).
+ */
 const Text = (opts: { minLength?: number; maxLength: number; description?: string }) =>
-  Type.String({ ...opts, pattern: STORABLE_TEXT_PATTERN });
+  Type.String({ ...opts, pattern: STORABLE_TEXT_PATTERN, [WELL_FORMED_KEYWORD]: true });
 /** A name or a reference: storable text without bidirectional controls. */
 const PlainText = (opts: { minLength?: number; maxLength: number; description?: string }) =>
-  Type.String({ ...opts, pattern: PLAIN_TEXT_PATTERN });
+  Type.String({ ...opts, pattern: PLAIN_TEXT_PATTERN, [WELL_FORMED_KEYWORD]: true });
 
 /** A realistic reservation, shared by the examples of the document. */
 export const EXAMPLE = {
@@ -106,13 +120,24 @@ export const AuthErrorBody = Type.Object(
   { title: 'AuthError', examples: [{ detail: 'Unauthorized', error: 'Unauthorized', code: 'unauthorized' }] },
 );
 
+/**
+ * A stay's date as the service reads one: a calendar day (`format: date`) of a year from 0100
+ * (the pattern: years 0000 to 0099 are not accepted, a date library reads 00YY as 19YY).
+ */
+const StayDate = (description: string) =>
+  Type.String({ format: 'date', pattern: '^(?:0[1-9]|[1-9][0-9])[0-9]{2}-[0-9]{2}-[0-9]{2}$', description });
+
+/** The amount's rules as the schema states them: 0 to MAX_AMOUNT, two decimals at most. */
+export const AMOUNT_RULES = { minimum: 0, maximum: MAX_AMOUNT, multipleOf: 0.01 } as const;
+
 export const CreateBody = Type.Object(
   {
     request_type: RequestTypeEnum,
     amount: Type.Optional(
       Type.Number({
+        ...AMOUNT_RULES,
         description:
-          'Currency units, at most two decimals (120.50). Required above 0 for a DEPOSIT; for an IMPRINT the most that may be captured on a no-show.',
+          'Currency units, at most two decimals (120.50), at most 1,000,000. Required above 0 for a DEPOSIT (400 deposit_amount_required otherwise); for an IMPRINT the most that may be captured on a no-show.',
       }),
     ),
     currency: Type.Optional(Type.Enum([...CURRENCIES], { default: 'EUR', description: 'ISO 4217' })),
@@ -125,14 +150,25 @@ export const CreateBody = Type.Object(
     ),
     reservation_ref: PlainText({ minLength: 1, maxLength: 100, description: 'The booking reference in the PMS' }),
     reservation_data: Type.Optional(
-      Type.Record(Type.String(), Type.Unknown(), {
-        description:
-          'Free JSON (at most 16 KiB). `checkin` and `checkout` (YYYY-MM-DD) and `room_type` are shown to the guest; for an IMPRINT, `checkin` triggers the hold two days before.',
-      }),
+      Type.Object(
+        {
+          checkin: Type.Optional(StayDate('The first night; for an IMPRINT, the hold is placed two days before')),
+          checkout: Type.Optional(StayDate('The day of departure: not before `checkin`')),
+        },
+        {
+          additionalProperties: true,
+          description:
+            'Free JSON (at most 16 KiB of it, with no NUL or unpaired surrogate in any key or text). `checkin` and `checkout` (YYYY-MM-DD, `checkout` not before `checkin`) and `room_type` are shown to the guest; for an IMPRINT, `checkin` triggers the hold two days before.',
+        },
+      ),
     ),
   },
   {
     title: 'CreatePaymentRequest',
+    // A DEPOSIT is paid at once: it needs an amount above 0 (400 deposit_amount_required).
+    if: { properties: { request_type: { const: 'DEPOSIT' } }, required: ['request_type'] },
+    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword, never awaited.
+    then: { required: ['amount'], properties: { amount: { exclusiveMinimum: 0 } } },
     examples: [
       {
         request_type: 'DEPOSIT',
@@ -218,6 +254,10 @@ export const DETAIL_EXAMPLE = {
   guarantee_failures: 0,
   hold_decline_reason: null,
   hold_decline_code: null,
+  capture_reason: null,
+  capture_note: null,
+  refund_reason: null,
+  refund_note: null,
 };
 
 export const PaymentRequestDetail = Type.Object(REQUEST_DETAIL_PROPERTIES, {
@@ -304,15 +344,19 @@ export const ListQuery = Type.Object({
   status: Type.Optional(StatusEnum),
   request_type: Type.Optional(RequestTypeEnum),
   reservation_ref: Type.Optional(Text({ maxLength: 100 })),
-  created_after: Type.Optional(Type.String({ format: 'date-time', description: 'Inclusive' })),
-  created_before: Type.Optional(Type.String({ format: 'date-time', description: 'Exclusive' })),
+  created_after: Type.Optional(
+    Type.String({ format: 'date-time', description: 'Inclusive; from 0001-01-01 to 9999-12-31 UTC (outside: 422)' }),
+  ),
+  created_before: Type.Optional(
+    Type.String({ format: 'date-time', description: 'Exclusive; from 0001-01-01 to 9999-12-31 UTC (outside: 422)' }),
+  ),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
   cursor: Type.Optional(Type.String({ maxLength: 200, description: 'Opaque; from the Link header' })),
   updated_after: Type.Optional(
     Type.String({
       format: 'date-time',
       description:
-        'Only requests changed after this time (exclusive), oldest change first instead of newest first: for syncing',
+        'Only requests changed after this time (exclusive), oldest change first instead of newest first: for syncing; from 0001-01-01 to 9999-12-31 UTC (outside: 422)',
     }),
   ),
 });
@@ -326,32 +370,58 @@ export const StatusesQuery = Type.Object({
   ),
 });
 
+/** Why the hotel moves the money, and its note: optional on a capture and a refund. */
+const MOVE_REASON = {
+  reason: {
+    type: 'string',
+    enum: [...MONEY_REASONS],
+    description:
+      "Why the hotel moves this money, on a closed list: no_show, late_cancellation, early_departure, damage, extras (minibar and other extras), goodwill, duplicate, guest_request, billing_error, other. Omitted: none given. Another value is refused (400 invalid_reason). Kept with the move: in the request's detail, its events, the back office's history and the ledger export.",
+  },
+  note: {
+    type: 'string',
+    maxLength: MAX_REASON_NOTE,
+    pattern: STORABLE_TEXT_PATTERN,
+    [WELL_FORMED_KEYWORD]: true,
+    description: 'Free text beside the reason (what was damaged, what "other" is); omitted or empty: none.',
+  },
+};
+export interface MoveBody {
+  amount?: number;
+  reason?: MoneyReason;
+  note?: string;
+}
+
 // One object-or-null schema rather than a union: a bad amount then yields one detail naming
 // `amount`, not also "body must be null" and "must match a schema in anyOf" from the other branch.
-export const RefundBody = Type.Unsafe<{ amount?: number } | null>({
+export const RefundBody = Type.Unsafe<MoveBody | null>({
   type: ['object', 'null'],
   title: 'RefundRequest',
   properties: {
     amount: {
       type: 'number',
       exclusiveMinimum: 0,
-      description: 'Partial refund, at most what is left to refund; omitted: all of it',
+      multipleOf: 0.01,
+      description: 'Partial refund, at most two decimals, at most what is left to refund; omitted: all of it',
     },
+    ...MOVE_REASON,
   },
-  examples: [{ amount: 40 }],
+  examples: [{ amount: 40, reason: 'goodwill', note: 'Noisy room, one night back' }],
 });
 
-export const CaptureBody = Type.Unsafe<{ amount?: number } | null>({
+export const CaptureBody = Type.Unsafe<MoveBody | null>({
   type: ['object', 'null'],
   title: 'CaptureRequest',
   properties: {
     amount: {
       type: 'number',
       exclusiveMinimum: 0,
-      description: 'Partial capture, at most the held amount; omitted: all of it',
+      multipleOf: 0.01,
+      description: 'Partial capture, at most two decimals, at most the held amount; omitted: all of it',
     },
+    ...MOVE_REASON,
   },
-  examples: [{ amount: 95 }],
+  examples: [{ amount: 95, reason: 'no_show' }],
 });
 
 /**
@@ -395,6 +465,7 @@ const SAMPLE_ERRORS = new Map(
     errors.operationInProgress('capture'),
     errors.captureAmountTooHigh(12050),
     errors.refsRequired(),
+    errors.invalidReason(MONEY_REASONS),
     errors.badCursor(),
     errors.invalidJson(),
     errors.unsupportedMediaType(),

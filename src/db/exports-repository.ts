@@ -59,6 +59,9 @@ export interface LedgerExportRow {
   incident: string | null;
   /** A refusal's code as the provider gave it (Lyra: `ACQ_001/51`). */
   decline_code: string | null;
+  /** Why the hotel moved the money (a capture, a refund), and its note. */
+  reason: string | null;
+  reason_note: string | null;
 }
 
 export interface CurrencyTotals {
@@ -125,7 +128,8 @@ export function exportsRepository(db: Queryable) {
                       AND h.provider_transaction_id = l.provider_transaction_id AND h.id < l.id
                     ORDER BY h.id DESC LIMIT 1)
                 END AS released_amount, l.currency,
-                l.provider, l.provider_transaction_id, l.source, l.incident, l.decline_code
+                l.provider, l.provider_transaction_id, l.source, l.incident, l.decline_code,
+                l.reason, l.reason_note
            FROM money_ledger l
            JOIN payment_requests p ON p.id = l.payment_request_id
            JOIN tenants t ON t.id = p.tenant_id

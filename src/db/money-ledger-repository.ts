@@ -38,6 +38,9 @@ export interface LedgerEntry {
   provider_status: string | null;
   /** The reason of a refusal, as the provider gave it. */
   decline_code: string | null;
+  /** Why the hotel moved the money (a capture's or refund's reason on domain/money-reasons.ts's list), and its note. */
+  reason: string | null;
+  reason_note: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -62,6 +65,9 @@ export interface NewLedgerEntry {
    * verified with an old account's key); absent: the tenant's account as it is now.
    */
   providerAccount?: number;
+  /** Why the hotel asked for this move (a capture, a refund): a reason of the closed list, and a note. */
+  reason?: string | null;
+  reasonNote?: string | null;
 }
 
 /** A row `request` wrote: its id, and the account (version) it recorded, which the call must use. */
@@ -87,7 +93,7 @@ export type LedgerOutcome =
 
 const COLUMNS = `id::text, payment_request_id, tenant_id, kind, amount, currency, provider, provider_transaction_id,
   idempotency_key, state, incident, parent_id::text, source, actor, error, claim_token::text, provider_account,
-  answer_transaction_id, provider_status, decline_code, created_at, updated_at`;
+  answer_transaction_id, provider_status, decline_code, reason, reason_note, created_at, updated_at`;
 
 /**
  * The new rows, as a table `e` of the WITH that writes them, from one JSON parameter (absent
@@ -97,7 +103,7 @@ const COLUMNS = `id::text, payment_request_id, tenant_id, kind, amount, currency
 const NEW_ROWS = `e AS (
   SELECT * FROM json_to_recordset($1::json)
     AS u(request_id uuid, tenant_id uuid, kind text, amount int, currency text, provider text, txn text, key text,
-         incident text, parent_id bigint, source text, actor text, token uuid))`;
+         incident text, parent_id bigint, source text, actor text, token uuid, reason text, reason_note text))`;
 
 /**
  * The account a new row's call must go to. A move on an existing transaction (a capture or
@@ -125,15 +131,16 @@ const MADE_BY = `LEFT JOIN LATERAL (
  */
 const INSERT_REQUESTED = (where: string) => `INSERT INTO money_ledger (payment_request_id, tenant_id, kind, amount,
      currency, provider, provider_transaction_id, idempotency_key, state, incident, parent_id, source, actor, claim_token,
-     provider_account)
+     provider_account, reason, reason_note)
    SELECT e.request_id, e.tenant_id, e.kind, e.amount, e.currency, e.provider, e.txn, e.key, 'requested',
-          e.incident, e.parent_id, e.source, e.actor, e.token, ${ACCOUNT_OF_MOVE}
+          e.incident, e.parent_id, e.source, e.actor, e.token, ${ACCOUNT_OF_MOVE}, e.reason, e.reason_note
      FROM e ${MADE_BY} ${where}
    ON CONFLICT (idempotency_key) DO UPDATE
      SET state = 'requested', error = NULL, amount = EXCLUDED.amount, updated_at = now(),
          answer_transaction_id = NULL, provider_status = NULL, decline_code = NULL,
          provider_transaction_id = EXCLUDED.provider_transaction_id, source = EXCLUDED.source,
-         actor = EXCLUDED.actor, claim_token = EXCLUDED.claim_token, provider_account = EXCLUDED.provider_account
+         actor = EXCLUDED.actor, claim_token = EXCLUDED.claim_token, provider_account = EXCLUDED.provider_account,
+         reason = EXCLUDED.reason, reason_note = EXCLUDED.reason_note
    WHERE money_ledger.state IN ('failed', 'refused')
    RETURNING id::text, idempotency_key, provider_account`;
 
@@ -154,6 +161,8 @@ function newRowParams(entries: readonly NewLedgerEntry[]): unknown[] {
         source: e.actor.source,
         actor: e.actor.actor,
         token: e.claimToken,
+        reason: e.reason,
+        reason_note: e.reasonNote,
       })),
     ),
   ];

@@ -50,6 +50,11 @@ export interface PaymentRequestRow {
   /** Why the bank declined the last hold tried (payreq's reason), and the provider's code; null: none since. */
   hold_decline_reason: string | null;
   hold_decline_code: string | null;
+  /** Why the hotel captured, and made its last refund (a reason of domain/money-reasons.ts's list), with their notes; null: none given. */
+  capture_reason: string | null;
+  capture_note: string | null;
+  refund_reason: string | null;
+  refund_note: string | null;
 }
 
 /** A row just claimed, with its claim's token. */
@@ -99,7 +104,8 @@ export const DETAIL_COLUMNS = `id, tenant_id, reference, request_type, status, a
   currency, guest_email, guest_first_name, guest_last_name, guest_phone, language, reservation_ref,
   reservation_data, masked_pan, card_expiry_month, card_expiry_year, email_sent, pending_action,
   provider, provider_transaction_id, hold_expires_at, link_expires_at, created_at, updated_at,
-  guarantee_failed_at, guarantee_failures, hold_decline_reason, hold_decline_code`;
+  guarantee_failed_at, guarantee_failures, hold_decline_reason, hold_decline_code, capture_reason, capture_note,
+  refund_reason, refund_note`;
 
 // One round trip, with or without an Idempotency-Key ($20). The reference comes from the
 // tenant's sequence inside the statement, and the creation is written to the history by the

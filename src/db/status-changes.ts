@@ -49,6 +49,12 @@ export interface StatusChange {
     guaranteeFailed?: true;
     /** A new card after a refused renewal: the next renewal run holds it at once (cleared by a hold placed). */
     renewHold?: true;
+    /**
+     * Why the hotel moved the money, for a capture's or a refund's change (the claim says
+     * which): the request keeps its last capture's and last refund's reason and note (null:
+     * none given), so its detail, and every event, says it.
+     */
+    moveReason?: { reason: string | null; note: string | null };
   };
   /** An e-mail the change makes due, queued in the same transaction (one per cause). */
   email?: 'deposit_confirmation';
@@ -79,7 +85,8 @@ export async function applyStatusChanges(q: Queryable, changes: readonly StatusC
               ledger_id bigint, provider text, txn text, card_token text, masked_pan text, exp_month int,
               exp_year int, hold_caps jsonb, hold_error text, email text, hold_placed boolean, network_txn text,
               token uuid, guarantee_failed boolean, card_network text,
-              decline_reason text, decline_code text, hold_at timestamptz, renew_hold boolean)
+              decline_reason text, decline_code text, hold_at timestamptz, renew_hold boolean, move_reason text,
+              move_note text)
      ), old AS (
        SELECT p.id, p.status, t.hold_days, t.timezone FROM payment_requests p JOIN c ON c.id = p.id
          JOIN tenants t ON t.id = p.tenant_id
@@ -114,6 +121,10 @@ export async function applyStatusChanges(q: Queryable, changes: readonly StatusC
               hold_decline_code = CASE WHEN c.decline_reason IS NOT NULL THEN c.decline_code
                                        WHEN c.hold_placed OR c.card_token IS NOT NULL THEN NULL
                                        ELSE p.hold_decline_code END,
+              capture_reason = CASE WHEN c.claim = 'capture' THEN c.move_reason ELSE p.capture_reason END,
+              capture_note = CASE WHEN c.claim = 'capture' THEN c.move_note ELSE p.capture_note END,
+              refund_reason = CASE WHEN c.claim = 'refund' THEN c.move_reason ELSE p.refund_reason END,
+              refund_note = CASE WHEN c.claim = 'refund' THEN c.move_note ELSE p.refund_note END,
               guarantee_failed_at = CASE WHEN c.guarantee_failed THEN date_trunc('milliseconds', now())
                                          ELSE p.guarantee_failed_at END,
               renew_hold = CASE WHEN c.renew_hold THEN true WHEN c.hold_placed THEN false ELSE p.renew_hold END,
@@ -185,6 +196,8 @@ function changeRow(c: StatusChange) {
     token: c.token,
     guarantee_failed: c.set?.guaranteeFailed === true,
     renew_hold: c.set?.renewHold === true,
+    move_reason: c.set?.moveReason?.reason,
+    move_note: c.set?.moveReason?.note,
   };
 }
 

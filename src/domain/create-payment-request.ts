@@ -36,30 +36,50 @@ export const MAX_RESERVATION_DATA_BYTES = 16 * 1024;
 
 /**
  * What PostgreSQL cannot store as text or jsonb: NUL, and UTF-16 surrogates without their pair
- * (text would silently turn them into U+FFFD, jsonb refuses them). A u-flag class matches only
- * unpaired surrogates, so emoji and other astral characters pass. Refused up front as a 422,
+ * (text would silently turn them into U+FFFD, jsonb refuses them). Refused up front as a 422,
  * never discovered by the database as a 500.
+ *
+ * Said in two parts in the schemas, because the OpenAPI document is read by validators in other
+ * languages: the pattern refuses NUL, written so that every common regex dialect compiles it
+ * (ECMA-262, Rust's regex, Python's re, Java, PCRE: `\x00`, no surrogate escape, which Rust's
+ * regex refuses, no lookaround, no backreference); the `x-well-formed-unicode` extension says the
+ * text must be well-formed Unicode (no unpaired surrogate), which the service's validator checks
+ * and no portable pattern can state (a Rust string cannot even hold an unpaired surrogate).
  */
-export const STORABLE_TEXT_PATTERN = '^[^\\u0000\\uD800-\\uDFFF]*$';
+export const STORABLE_TEXT_PATTERN = '^[^\\x00]*$';
+/** The schema keyword (an OpenAPI extension) for "no unpaired surrogate": see STORABLE_TEXT_PATTERN. */
+export const WELL_FORMED_KEYWORD = 'x-well-formed-unicode';
 export const UNSTORABLE_TEXT_MESSAGE = 'must not contain NUL characters or unpaired surrogates';
-const STORABLE = new RegExp(STORABLE_TEXT_PATTERN, 'u');
+/** An unpaired surrogate: with the u flag, a class of surrogates matches only those left alone. */
+const UNPAIRED_SURROGATE = /[\uD800-\uDFFF]/u;
+
+/** Whether a string is free of unpaired surrogates (well-formed UTF-16). */
+export function isWellFormedText(s: string): boolean {
+  return !UNPAIRED_SURROGATE.test(s);
+}
+
+/** Whether PostgreSQL can store a string as given: no NUL, no unpaired surrogate. */
+export function isStorableText(s: string): boolean {
+  return !s.includes('\u0000') && isWellFormedText(s);
+}
 
 /**
  * Names and references: storable text without bidirectional controls (U+061C, U+200E/F,
  * U+202A to U+202E, U+2066 to U+2069). Those reorder what a reader sees: a guest name or a
  * reference shown in the back office, an e-mail or a PMS could display other text than it
- * holds (a "Trojan Source" display). No real name or reference needs them.
+ * holds (a "Trojan Source" display). No real name or reference needs them. Portable as
+ * STORABLE_TEXT_PATTERN is, with the same extension for the surrogates.
  */
-export const PLAIN_TEXT_PATTERN = '^[^\\u0000\\uD800-\\uDFFF\\u061C\\u200E\\u200F\\u202A-\\u202E\\u2066-\\u2069]*$';
+export const PLAIN_TEXT_PATTERN = '^[^\\x00\\u061C\\u200E\\u200F\\u202A-\\u202E\\u2066-\\u2069]*$';
 export const PLAIN_TEXT_MESSAGE =
   'must not contain NUL characters, unpaired surrogates or bidirectional control characters';
 
 /** True when a string, or any key or string inside a JSON value, holds unstorable text. */
 export function hasUnstorableText(value: unknown): boolean {
-  if (typeof value === 'string') return !STORABLE.test(value);
+  if (typeof value === 'string') return !isStorableText(value);
   if (Array.isArray(value)) return value.some(hasUnstorableText);
   if (value !== null && typeof value === 'object') {
-    return Object.entries(value).some(([k, v]) => !STORABLE.test(k) || hasUnstorableText(v));
+    return Object.entries(value).some(([k, v]) => !isStorableText(k) || hasUnstorableText(v));
   }
   return false;
 }

@@ -79,6 +79,9 @@ export const errors = {
     new AppError('refund_amount_invalid', 400, 'Refund amount must be above 0 and at most what is left to refund', {
       refundable_amount: leftCents / 100,
     }),
+  /** A capture's or refund's reason that is not on the closed list (domain/money-reasons.ts). */
+  invalidReason: (allowed: readonly string[]) =>
+    new AppError('invalid_reason', 400, `reason must be one of ${allowed.join(', ')}`, { allowed }),
   refsRequired: () => new AppError('refs_required', 400, 'Query parameter refs is required'),
   tooManyRefs: (max: number) => new AppError('too_many_refs', 400, `At most ${max} references are allowed in refs`),
   badCursor: () => new AppError('invalid_cursor', 400, 'Invalid pagination cursor'),

@@ -7,6 +7,7 @@ export * from './errors.ts';
 export * from './guarantee-dates.ts';
 export * from './hold-lapse.ts';
 export * from './money.ts';
+export * from './money-reasons.ts';
 export * from './references.ts';
 export * from './refunds.ts';
 export * from './statuses.ts';

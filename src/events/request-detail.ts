@@ -3,6 +3,8 @@ import {
   type Currency,
   DECLINE_REASON_CODES,
   fromMinorUnits,
+  MAX_REASON_NOTE,
+  MONEY_REASONS,
   orderCycle,
   type RequestType,
   type Status,
@@ -60,6 +62,10 @@ interface Source {
   guarantee_failures: number;
   hold_decline_reason: string | null;
   hold_decline_code: string | null;
+  capture_reason: string | null;
+  capture_note: string | null;
+  refund_reason: string | null;
+  refund_note: string | null;
 }
 
 type Instant = 'created_at' | 'updated_at' | 'hold_expires_at' | 'link_expires_at' | 'guarantee_failed_at';
@@ -84,6 +90,11 @@ const money = (column: 'amount' | 'amount_captured' | 'amount_refunded', descrip
   schema: Type.Number({ description }),
 });
 const instant = <S extends TSchema>(column: Instant, schema: S) => ({ kind: 'instant' as const, column, schema });
+/** A money move's reason (the closed list) or its note, null when none was given. */
+const moveReason = (description: string) =>
+  Type.Unsafe<string | null>({ type: ['string', 'null'], enum: [...MONEY_REASONS, null], description });
+const moveNote = (description: string) =>
+  Type.Unsafe<string | null>({ type: ['string', 'null'], maxLength: MAX_REASON_NOTE, description });
 
 /**
  * The detail, defined once: each field's source (a column of the request, shown as it is or
@@ -147,6 +158,20 @@ const FIELDS = {
         "IMPRINT: that decline's code as the payment provider gave it (Lyra: `ACQ_001/51`, the bank's answer code after the slash); null with hold_decline_reason. An addition.",
     }),
   ),
+  capture_reason: value(
+    'capture_reason',
+    moveReason(
+      'Why the hotel captured the hold (no_show, late_cancellation, early_departure, damage, extras, goodwill, duplicate, guest_request, billing_error, other), as given with the capture; null when none was given, and for a DEPOSIT (paid by the guest). An addition.',
+    ),
+  ),
+  capture_note: value('capture_note', moveNote("The capture's free note; null when none was given. An addition.")),
+  refund_reason: value(
+    'refund_reason',
+    moveReason(
+      "Why the hotel made the last refund (same list as capture_reason); null when it gave none or nothing was refunded. A `payment_request.refunded` or `payment_request.partially_refunded` event carries that refund's. An addition.",
+    ),
+  ),
+  refund_note: value('refund_note', moveNote("The last refund's free note; null when none was given. An addition.")),
 } satisfies Record<string, Field>;
 
 type Fields = typeof FIELDS;

@@ -93,4 +93,7 @@ export const LEDGER_COLUMNS: readonly ExportColumn<LedgerExportRow>[] = [
     value: (r) => (r.state === 'refused' ? declineReasonOf(r.provider, r.decline_code) : null),
   },
   { header: 'decline_code', value: (r) => r.decline_code },
+  // Why the hotel captured or refunded: the code of the closed list (docs/money.md), and its note.
+  { header: 'reason', value: (r) => r.reason },
+  { header: 'reason_note', value: (r) => r.reason_note },
 ];

@@ -16,6 +16,8 @@ import {
   errors,
   type InDoubtOperation,
   isTerminal,
+  type MoveReason,
+  NO_REASON,
   planRefund,
   type Status,
   type Trigger,
@@ -73,6 +75,8 @@ export function operationKey(action: string): string {
  */
 export interface MoneyOptions {
   retryKey?: string;
+  /** Why the hotel moves the money (a capture, a refund): recorded with the move; none: none given. */
+  why?: MoveReason;
 }
 
 function ledgerKey(t: TenantContext, id: string, action: MoneyAction, opts: MoneyOptions): string {
@@ -190,6 +194,7 @@ export function paymentRequestCommands(deps: CommandDeps, now: () => Date = () =
     cents: number,
     actor: Actor,
     call: (provider: PaymentProvider, c: TransactionCall) => Promise<MoneyAnswer>,
+    why: MoveReason = NO_REASON,
   ): Promise<ActionOutcome> {
     const target = row.provider_transaction_id ?? '';
     const [result] = await runner.run(OPERATIONS[action], [
@@ -205,6 +210,8 @@ export function paymentRequestCommands(deps: CommandDeps, now: () => Date = () =
           idempotencyKey: key,
           actor,
           claimToken: row.claim_token,
+          reason: why.reason,
+          reasonNote: why.note,
         },
         call: (provider) =>
           call(provider, {
@@ -309,7 +316,7 @@ export function paymentRequestCommands(deps: CommandDeps, now: () => Date = () =
       if (!('tenant_id' in row)) return row;
       const cents = requested ?? row.amount;
       if (cents > row.amount) return refuseBeforeCall(row, 'capture', errors.captureAmountTooHigh(row.amount));
-      return runMove(row, 'capture', key, cents, actor, (p, c) => p.capture({ ...c, amountCents: cents }));
+      return runMove(row, 'capture', key, cents, actor, (p, c) => p.capture({ ...c, amountCents: cents }), opts.why);
     },
 
     async release(t: TenantContext, id: string, actor: Actor, opts: MoneyOptions = {}): Promise<ActionOutcome> {
@@ -340,7 +347,7 @@ export function paymentRequestCommands(deps: CommandDeps, now: () => Date = () =
       } catch (err) {
         return refuseBeforeCall(row, 'refund', err);
       }
-      return runMove(row, 'refund', key, cents, actor, (p, c) => p.refund({ ...c, amountCents: cents }));
+      return runMove(row, 'refund', key, cents, actor, (p, c) => p.refund({ ...c, amountCents: cents }), opts.why);
     },
 
     async delete(t: TenantContext, id: string, actor: Actor): Promise<{ reference: string }> {

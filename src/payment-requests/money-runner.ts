@@ -35,6 +35,8 @@ export type EntryFacts = Pick<
   | 'source'
   | 'actor'
   | 'claim_token'
+  | 'reason'
+  | 'reason_note'
 >;
 
 /**
@@ -111,6 +113,8 @@ function facts(id: string, e: NewLedgerEntry): EntryFacts {
     source: e.actor.source,
     actor: e.actor.actor,
     claim_token: e.claimToken ?? null,
+    reason: e.reason ?? null,
+    reason_note: e.reasonNote ?? null,
   };
 }
 

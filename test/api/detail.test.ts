@@ -34,6 +34,10 @@ const DETAIL_FIELDS = [
   'guarantee_failures',
   'hold_decline_reason',
   'hold_decline_code',
+  'capture_reason',
+  'capture_note',
+  'refund_reason',
+  'refund_note',
 ].sort();
 
 const EXPECTED_CYCLE: Record<Status, 'OPEN' | 'CLOSED'> = {
@@ -103,6 +107,10 @@ describe(`GET /api/payment-requests/{uuid}/ (${ENGINE})`, () => {
         guarantee_failures: 0,
         hold_decline_reason: null,
         hold_decline_code: null,
+        capture_reason: null,
+        capture_note: null,
+        refund_reason: null,
+        refund_note: null,
         created_at: undefined,
         updated_at: undefined,
         link_expires_at: undefined,

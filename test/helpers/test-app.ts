@@ -6,6 +6,7 @@ import { type Config, loadConfig, PASSWORD_HASH_COST } from '../../src/config/in
 import { type Database, type Repositories, repositories } from '../../src/db/index.ts';
 import type { PaymentProvider } from '../../src/providers/index.ts';
 import { createTestDatabase, ENGINE, type TestDatabase } from './database.ts';
+import { contractOf, type OpenApiContract, type OpenApiDocument } from './openapi-contract.ts';
 
 export { ENGINE };
 
@@ -38,10 +39,14 @@ export interface TestApp {
   newKey(tenantId: string, opts?: { expiresAt?: Date | null }): Promise<TenantWithKey>;
   /**
    * app.inject with the default tenant's key unless headers say otherwise; `tenant: null`
-   * sends no key at all. Every response is recorded in `responses`.
+   * sends no key at all. Every response is recorded in `responses`, and every response of an
+   * operation of the served OpenAPI document is checked against it (its status, body and
+   * headers): one the document does not describe fails the call, naming what differs.
    */
   call(opts: InjectOptions & { tenant?: TenantWithKey | null }): Promise<LightMyRequestResponse>;
   responses: SeenResponse[];
+  /** The served OpenAPI document as a checker (undefined when the app serves none: API_DOCS=off). */
+  contract: OpenApiContract | undefined;
   close(): Promise<void>;
 }
 
@@ -113,6 +118,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const repos = repositories(testDb.db);
   const tenant = await newTenant(repos);
   const responses: SeenResponse[] = [];
+  const served = config.apiDocs ? await app.inject({ method: 'GET', url: '/api/openapi.json' }) : undefined;
+  const contract = served?.statusCode === 200 ? contractOf(served.json() as OpenApiDocument) : undefined;
   return {
     app,
     db: testDb.db,
@@ -121,6 +128,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     testDb,
     tenant,
     responses,
+    contract,
     newTenant: (name, opts) => newTenant(repos, name, opts),
     newKey: (tenantId, opts) => newKey(repos, tenantId, opts),
     async call({ tenant: t = tenant, ...opts }) {
@@ -135,6 +143,17 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
         requestId: typeof requestId === 'string' ? requestId : undefined,
         contentType: typeof contentType === 'string' ? contentType : undefined,
       });
+      const method = String(opts.method ?? 'GET');
+      const problems = contract?.checkResponse({
+        method,
+        url: String(opts.url ?? ''),
+        status: r.statusCode,
+        headers: r.headers,
+        body: r.body,
+      });
+      if (problems && problems.length > 0) {
+        assert.fail(`the answer is not the one the OpenAPI document describes:\n${problems.join('\n')}`);
+      }
       return r;
     },
     async close() {

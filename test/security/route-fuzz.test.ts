@@ -12,6 +12,8 @@ import { DEMO_SHOP, formTokenOf, type LyraFake, startLyraFake } from '../fakes/l
 import { arrangeStatus } from '../helpers/fixtures.ts';
 import { makePng } from '../helpers/images.ts';
 import { type ListeningApp, startListeningApp } from '../helpers/listening-app.ts';
+import { schemaArbitrary } from '../helpers/openapi-arbitrary.ts';
+import { contractOf, type OpenApiDocument } from '../helpers/openapi-contract.ts';
 import { ipnSignature } from '../helpers/sandbox-checkout.ts';
 import { createRequest, ENGINE } from '../helpers/test-app.ts';
 import {
@@ -46,6 +48,8 @@ import { rawExchange, readyOverHttp, statusOf } from './raw-http.ts';
 const RUNS = Number(process.env.FUZZ_RUNS ?? 6);
 const SEED = Number(process.env.FUZZ_SEED ?? 270_007);
 const RAW_RUNS = Math.max(1, Math.ceil(RUNS / 2));
+/** Cases per API operation of the fuzz from the document's own schemas (FUZZ_VALID_RUNS). */
+const VALID_RUNS = Number(process.env.FUZZ_VALID_RUNS ?? 12);
 
 interface FuzzRoute {
   method: string;
@@ -719,6 +723,124 @@ describe(`every route under hostile input: never a 5xx, and the service keeps an
             { numRuns: RAW_RUNS, seed: SEED + n++ },
           );
         });
+      }
+    });
+  });
+
+  describe('what the OpenAPI document calls valid is never refused for a rule it leaves out', () => {
+    /**
+     * Refusals of a state or a moment (the request's status, what it holds, another call, a
+     * limit per minute, the provider), which no schema can state: a valid call may meet them.
+     */
+    const NOT_RULES = new Set([
+      'invalid_status',
+      'capture_amount_too_high',
+      'refund_amount_invalid',
+      'cannot_delete',
+      'not_found',
+      'operation_in_progress',
+      'idempotency_key_reused',
+      'idempotency_key_in_progress',
+      'rate_limited',
+      'provider_refused',
+      'provider_unavailable',
+      'outcome_unknown',
+    ]);
+    /**
+     * The body rules only the document's descriptions state: checkout not before checkin (no
+     * schema compares two fields). The other two, on reservation_data's free keys (at most 16 KiB,
+     * no NUL or unpaired surrogate in them), the generator keeps to: small plain values.
+     */
+    const DESCRIBED = new Set(['checkout_before_checkin']);
+
+    type Operation = {
+      parameters?: { name: string; in: string; required?: boolean; schema: unknown }[];
+      requestBody?: { required?: boolean; content?: Record<string, { schema: unknown }> };
+    };
+
+    /** A request in the status the operation acts on, holding money where it moves some. */
+    async function requestFor(template: string): Promise<string> {
+      const { uuid } = await createRequest(t, {
+        reservation_ref: `VALID-${randomUUID().slice(0, 8)}`,
+        request_type: 'IMPRINT',
+        amount: 1_000_000,
+      });
+      if (/capture|release|refund/.test(template)) await arrangeStatus(t.db, uuid, 'AUTHORISED_TO_VALIDATE');
+      if (template.includes('refund')) {
+        const captured = await t.app.inject({
+          method: 'POST',
+          url: `/api/payment-requests/${uuid}/capture/`,
+          headers: t.tenant.headers,
+        });
+        assert.equal(captured.statusCode, 200, captured.body);
+      }
+      return uuid;
+    }
+
+    test('every operation, with queries, keys and bodies its schemas accept', async (s) => {
+      const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json() as OpenApiDocument;
+      const contract = contractOf(doc);
+      let n = 0;
+      for (const [template, item] of Object.entries(doc.paths)) {
+        for (const [method, raw] of Object.entries(item)) {
+          const op = raw as Operation;
+          await s.test(`${method.toUpperCase()} ${template}`, async () => {
+            const params = op.parameters ?? [];
+            // An opaque cursor is one the service gave: no value of its schema names a page.
+            const query = params.filter((p) => p.in === 'query' && p.name !== 'cursor');
+            const key = params.find((p) => p.in === 'header' && p.name === 'idempotency-key');
+            const bodySchema = op.requestBody?.content?.['application/json']?.schema;
+            const body = bodySchema ? schemaArbitrary(bodySchema, doc) : fc.constant(undefined);
+            const arb = fc.record({
+              query: fc.record(Object.fromEntries(query.map((p) => [p.name, schemaArbitrary(p.schema, doc)])), {
+                requiredKeys: query.filter((p) => p.required).map((p) => p.name),
+              }) as fc.Arbitrary<Record<string, unknown>>,
+              key: key ? fc.option(schemaArbitrary(key.schema, doc), { nil: undefined }) : fc.constant(undefined),
+              body: op.requestBody?.required === false ? fc.option(body, { nil: undefined }) : body,
+            });
+            await fc.assert(
+              fc.asyncProperty(arb, async (c) => {
+                // Only what the document accepts, judged by the document itself.
+                if (c.body !== undefined) fc.pre(contract.checkRequestBody(method, template, c.body).length === 0);
+                for (const [name, v] of Object.entries(c.query)) {
+                  fc.pre(contract.checkParameter(method, template, name, v).length === 0);
+                }
+                if (c.key !== undefined)
+                  fc.pre(contract.checkParameter(method, template, 'idempotency-key', c.key).length === 0);
+                const path = template.includes('{uuid}')
+                  ? template.replace('{uuid}', await requestFor(template))
+                  : template;
+                const search = new URLSearchParams(Object.entries(c.query).map(([k, v]) => [k, String(v)]));
+                const url = `${path}${search.size > 0 ? `?${search}` : ''}`;
+                const headers: Record<string, string> = { ...t.tenant.headers };
+                if (c.key !== undefined) headers['idempotency-key'] = String(c.key);
+                if (c.body !== undefined) headers['content-type'] = 'application/json';
+                const r = await t.app.inject({
+                  method: method.toUpperCase() as 'GET',
+                  url,
+                  headers,
+                  ...(c.body !== undefined ? { payload: JSON.stringify(c.body) } : {}),
+                });
+                const what = `${method.toUpperCase()} ${url} ${JSON.stringify(c.body)?.slice(0, 300)} answered ${r.statusCode} ${r.body.slice(0, 300)}`;
+                assert.ok(r.statusCode < 500, what);
+                assert.deepEqual(
+                  contract.checkResponse({ method, url, status: r.statusCode, headers: r.headers, body: r.body }),
+                  [],
+                  what,
+                );
+                if (r.statusCode < 400) return;
+                const answer = r.json() as { code: string; details?: { code?: string }[] };
+                if (answer.code === 'validation_failed') {
+                  assert.ok(
+                    answer.details?.every((d) => DESCRIBED.has(d.code ?? '')),
+                    `refused for a rule: ${what}`,
+                  );
+                } else assert.ok(NOT_RULES.has(answer.code), `refused for a rule: ${what}`);
+              }),
+              { numRuns: VALID_RUNS, seed: SEED + 5000 + n++ },
+            );
+          });
+        }
       }
     });
   });

@@ -83,7 +83,7 @@ export interface paths {
         put?: never;
         /**
          * Capture a pre-authorisation
-         * @description Valid only in AUTHORISED_TO_VALIDATE. No body captures the held amount; `{"amount": x}` captures part of it.
+         * @description Valid only in AUTHORISED_TO_VALIDATE. No body captures the held amount; `{"amount": x}` captures part of it. `reason` (and `note`) say why, e.g. `{"reason": "no_show"}`.
          */
         post: operations["capturePaymentRequest"];
         delete?: never;
@@ -224,7 +224,11 @@ export interface components {
          *       "guarantee_failed_at": null,
          *       "guarantee_failures": 0,
          *       "hold_decline_reason": null,
-         *       "hold_decline_code": null
+         *       "hold_decline_code": null,
+         *       "capture_reason": null,
+         *       "capture_note": null,
+         *       "refund_reason": null,
+         *       "refund_note": null
          *     }
          */
         PaymentRequestDetail: {
@@ -280,6 +284,20 @@ export interface components {
             hold_decline_reason: "insufficient_funds" | "do_not_honour" | "expired_card" | "lost_or_stolen" | "authentication_required" | "try_again_later" | "invalid_card" | "provider_error" | "other" | null;
             /** @description IMPRINT: that decline's code as the payment provider gave it (Lyra: `ACQ_001/51`, the bank's answer code after the slash); null with hold_decline_reason. An addition. */
             hold_decline_code: string | null;
+            /**
+             * @description Why the hotel captured the hold (no_show, late_cancellation, early_departure, damage, extras, goodwill, duplicate, guest_request, billing_error, other), as given with the capture; null when none was given, and for a DEPOSIT (paid by the guest). An addition.
+             * @enum {string|null}
+             */
+            capture_reason: "no_show" | "late_cancellation" | "early_departure" | "damage" | "extras" | "goodwill" | "duplicate" | "guest_request" | "billing_error" | "other" | null;
+            /** @description The capture's free note; null when none was given. An addition. */
+            capture_note: string | null;
+            /**
+             * @description Why the hotel made the last refund (same list as capture_reason); null when it gave none or nothing was refunded. A `payment_request.refunded` or `payment_request.partially_refunded` event carries that refund's. An addition.
+             * @enum {string|null}
+             */
+            refund_reason: "no_show" | "late_cancellation" | "early_departure" | "damage" | "extras" | "goodwill" | "duplicate" | "guest_request" | "billing_error" | "other" | null;
+            /** @description The last refund's free note; null when none was given. An addition. */
+            refund_note: string | null;
         };
         /** Error */
         Error: {
@@ -314,7 +332,7 @@ export interface components {
         /** CreatePaymentRequest */
         CreatePaymentRequest: {
             request_type: components["schemas"]["RequestType"];
-            /** @description Currency units, at most two decimals (120.50). Required above 0 for a DEPOSIT; for an IMPRINT the most that may be captured on a no-show. */
+            /** @description Currency units, at most two decimals (120.50), at most 1,000,000. Required above 0 for a DEPOSIT (400 deposit_amount_required otherwise); for an IMPRINT the most that may be captured on a no-show. */
             amount?: number;
             /**
              * @description ISO 4217
@@ -335,8 +353,19 @@ export interface components {
             language?: "fr" | "en" | "de";
             /** @description The booking reference in the PMS */
             reservation_ref: string;
-            /** @description Free JSON (at most 16 KiB). `checkin` and `checkout` (YYYY-MM-DD) and `room_type` are shown to the guest; for an IMPRINT, `checkin` triggers the hold two days before. */
+            /** @description Free JSON (at most 16 KiB of it, with no NUL or unpaired surrogate in any key or text). `checkin` and `checkout` (YYYY-MM-DD, `checkout` not before `checkin`) and `room_type` are shown to the guest; for an IMPRINT, `checkin` triggers the hold two days before. */
             reservation_data?: {
+                /**
+                 * Format: date
+                 * @description The first night; for an IMPRINT, the hold is placed two days before
+                 */
+                checkin?: string;
+                /**
+                 * Format: date
+                 * @description The day of departure: not before `checkin`
+                 */
+                checkout?: string;
+            } & {
                 [key: string]: unknown;
             };
         };
@@ -412,8 +441,15 @@ export interface components {
         };
         /** CaptureRequest */
         CaptureRequest: {
-            /** @description Partial capture, at most the held amount; omitted: all of it */
+            /** @description Partial capture, at most two decimals, at most the held amount; omitted: all of it */
             amount?: number;
+            /**
+             * @description Why the hotel moves this money, on a closed list: no_show, late_cancellation, early_departure, damage, extras (minibar and other extras), goodwill, duplicate, guest_request, billing_error, other. Omitted: none given. Another value is refused (400 invalid_reason). Kept with the move: in the request's detail, its events, the back office's history and the ledger export.
+             * @enum {string}
+             */
+            reason?: "no_show" | "late_cancellation" | "early_departure" | "damage" | "extras" | "goodwill" | "duplicate" | "guest_request" | "billing_error" | "other";
+            /** @description Free text beside the reason (what was damaged, what "other" is); omitted or empty: none. */
+            note?: string;
         } | null;
         /** PaymentRequestAction */
         PaymentRequestAction: {
@@ -427,8 +463,15 @@ export interface components {
         };
         /** RefundRequest */
         RefundRequest: {
-            /** @description Partial refund, at most what is left to refund; omitted: all of it */
+            /** @description Partial refund, at most two decimals, at most what is left to refund; omitted: all of it */
             amount?: number;
+            /**
+             * @description Why the hotel moves this money, on a closed list: no_show, late_cancellation, early_departure, damage, extras (minibar and other extras), goodwill, duplicate, guest_request, billing_error, other. Omitted: none given. Another value is refused (400 invalid_reason). Kept with the move: in the request's detail, its events, the back office's history and the ledger export.
+             * @enum {string}
+             */
+            reason?: "no_show" | "late_cancellation" | "early_departure" | "damage" | "extras" | "goodwill" | "duplicate" | "guest_request" | "billing_error" | "other";
+            /** @description Free text beside the reason (what was damaged, what "other" is); omitted or empty: none. */
+            note?: string;
         } | null;
         /**
          * Event
@@ -467,7 +510,11 @@ export interface components {
          *         "guarantee_failed_at": null,
          *         "guarantee_failures": 0,
          *         "hold_decline_reason": null,
-         *         "hold_decline_code": null
+         *         "hold_decline_code": null,
+         *         "capture_reason": null,
+         *         "capture_note": null,
+         *         "refund_reason": null,
+         *         "refund_note": null
          *       }
          *     }
          */
@@ -508,14 +555,14 @@ export interface operations {
                 /** @description IMPRINT: a card registered without debit (a hold may follow). DEPOSIT: the guest pays at once. */
                 request_type?: components["schemas"]["RequestType"];
                 reservation_ref?: string;
-                /** @description Inclusive */
+                /** @description Inclusive; from 0001-01-01 to 9999-12-31 UTC (outside: 422) */
                 created_after?: string;
-                /** @description Exclusive */
+                /** @description Exclusive; from 0001-01-01 to 9999-12-31 UTC (outside: 422) */
                 created_before?: string;
                 limit?: number;
                 /** @description Opaque; from the Link header */
                 cursor?: string;
-                /** @description Only requests changed after this time (exclusive), oldest change first instead of newest first: for syncing */
+                /** @description Only requests changed after this time (exclusive), oldest change first instead of newest first: for syncing; from 0001-01-01 to 9999-12-31 UTC (outside: 422) */
                 updated_after?: string;
             };
             header?: never;
@@ -565,7 +612,11 @@ export interface operations {
                      *         "guarantee_failed_at": null,
                      *         "guarantee_failures": 0,
                      *         "hold_decline_reason": null,
-                     *         "hold_decline_code": null
+                     *         "hold_decline_code": null,
+                     *         "capture_reason": null,
+                     *         "capture_note": null,
+                     *         "refund_reason": null,
+                     *         "refund_note": null
                      *       }
                      *     ]
                      */
@@ -1051,10 +1102,32 @@ export interface operations {
                      *       "guarantee_failed_at": null,
                      *       "guarantee_failures": 0,
                      *       "hold_decline_reason": null,
-                     *       "hold_decline_code": null
+                     *       "hold_decline_code": null,
+                     *       "capture_reason": null,
+                     *       "capture_note": null,
+                     *       "refund_reason": null,
+                     *       "refund_note": null
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentRequestDetail"];
+                };
+            };
+            /** @description The path holds a malformed percent-encoding */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The path holds a malformed percent-encoding",
+                     *       "code": "bad_url"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "bad_url";
+                    };
                 };
             };
             /** @description The X-API-Key header is missing, malformed, unknown or disabled */
@@ -1095,7 +1168,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No payment request of this tenant has this uuid (or it was deleted) */
+            /** @description No payment request of this tenant has this uuid (or it was deleted); `route_not_found` when the path segment is too long to be a uuid (answered before any route) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1109,7 +1182,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code: "not_found";
+                        code: "not_found" | "route_not_found";
                     };
                 };
             };
@@ -1141,7 +1214,7 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            /** @description Money is held or has moved: release, capture or refund instead */
+            /** @description Money is held or has moved: release, capture or refund instead; or the path holds a malformed percent-encoding */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1156,7 +1229,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code: "cannot_delete";
+                        code: "cannot_delete" | "bad_url";
                     };
                 };
             };
@@ -1198,7 +1271,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No payment request of this tenant has this uuid (or it was deleted) */
+            /** @description No payment request of this tenant has this uuid (or it was deleted); `route_not_found` when the path segment is too long to be a uuid (answered before any route) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1212,7 +1285,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code: "not_found";
+                        code: "not_found" | "route_not_found";
                     };
                 };
             };
@@ -1259,7 +1332,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "amount": 95
+                 *       "amount": 95,
+                 *       "reason": "no_show"
                  *     }
                  */
                 "application/json": components["schemas"]["CaptureRequest"];
@@ -1284,7 +1358,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentRequestAction"];
                 };
             };
-            /** @description Not allowed in the current status, an amount above what may move, or a malformed call */
+            /** @description Not allowed in the current status, an amount above what may move, a reason not on the list, or a malformed call */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1302,7 +1376,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code: "invalid_status" | "capture_amount_too_high" | "invalid_json" | "invalid_utf8" | "json_too_deep" | "forbidden_json_key" | "invalid_idempotency_key";
+                        code: "invalid_status" | "capture_amount_too_high" | "invalid_reason" | "invalid_json" | "invalid_utf8" | "json_too_deep" | "forbidden_json_key" | "invalid_idempotency_key" | "bad_url";
                     };
                 };
             };
@@ -1362,7 +1436,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No payment request of this tenant has this uuid (or it was deleted) */
+            /** @description No payment request of this tenant has this uuid (or it was deleted); `route_not_found` when the path segment is too long to be a uuid (answered before any route) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1376,7 +1450,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code: "not_found";
+                        code: "not_found" | "route_not_found";
                     };
                 };
             };
@@ -1535,7 +1609,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentRequestAction"];
                 };
             };
-            /** @description Not allowed in the current status, an amount above what may move, or a malformed call */
+            /** @description Not allowed in the current status, or a malformed call */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1553,7 +1627,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code: "invalid_status" | "capture_amount_too_high" | "invalid_json" | "invalid_utf8" | "json_too_deep" | "forbidden_json_key" | "invalid_idempotency_key";
+                        code: "invalid_status" | "invalid_json" | "invalid_utf8" | "json_too_deep" | "forbidden_json_key" | "invalid_idempotency_key" | "bad_url";
                     };
                 };
             };
@@ -1613,7 +1687,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No payment request of this tenant has this uuid (or it was deleted) */
+            /** @description No payment request of this tenant has this uuid (or it was deleted); `route_not_found` when the path segment is too long to be a uuid (answered before any route) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1627,7 +1701,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code: "not_found";
+                        code: "not_found" | "route_not_found";
                     };
                 };
             };
@@ -1786,7 +1860,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentRequestAction"];
                 };
             };
-            /** @description Not allowed in the current status, an amount above what may move, or a malformed call */
+            /** @description Not allowed in the current status, or a malformed call */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1804,7 +1878,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code: "invalid_status" | "capture_amount_too_high" | "invalid_json" | "invalid_utf8" | "json_too_deep" | "forbidden_json_key" | "invalid_idempotency_key";
+                        code: "invalid_status" | "invalid_json" | "invalid_utf8" | "json_too_deep" | "forbidden_json_key" | "invalid_idempotency_key" | "bad_url";
                     };
                 };
             };
@@ -1864,7 +1938,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No payment request of this tenant has this uuid (or it was deleted) */
+            /** @description No payment request of this tenant has this uuid (or it was deleted); `route_not_found` when the path segment is too long to be a uuid (answered before any route) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1878,7 +1952,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code: "not_found";
+                        code: "not_found" | "route_not_found";
                     };
                 };
             };
@@ -2021,7 +2095,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "amount": 40
+                 *       "amount": 40,
+                 *       "reason": "goodwill",
+                 *       "note": "Noisy room, one night back"
                  *     }
                  */
                 "application/json": components["schemas"]["RefundRequest"];
@@ -2046,7 +2122,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentRequestAction"];
                 };
             };
-            /** @description Not allowed in the current status, an amount above what may move, or a malformed call */
+            /** @description Not allowed in the current status, an amount above what may move, a reason not on the list, or a malformed call */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2064,7 +2140,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code: "invalid_status" | "refund_amount_invalid" | "invalid_json" | "invalid_utf8" | "json_too_deep" | "forbidden_json_key" | "invalid_idempotency_key";
+                        code: "invalid_status" | "refund_amount_invalid" | "invalid_reason" | "invalid_json" | "invalid_utf8" | "json_too_deep" | "forbidden_json_key" | "invalid_idempotency_key" | "bad_url";
                     };
                 };
             };
@@ -2124,7 +2200,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No payment request of this tenant has this uuid (or it was deleted) */
+            /** @description No payment request of this tenant has this uuid (or it was deleted); `route_not_found` when the path segment is too long to be a uuid (answered before any route) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2138,7 +2214,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code: "not_found";
+                        code: "not_found" | "route_not_found";
                     };
                 };
             };
@@ -2320,7 +2396,11 @@ export interface operations {
                      *           "guarantee_failed_at": null,
                      *           "guarantee_failures": 0,
                      *           "hold_decline_reason": null,
-                     *           "hold_decline_code": null
+                     *           "hold_decline_code": null,
+                     *           "capture_reason": null,
+                     *           "capture_note": null,
+                     *           "refund_reason": null,
+                     *           "refund_note": null
                      *         }
                      *       }
                      *     ]

@@ -1,7 +1,9 @@
 import type { AdminUserWithRoles, TwoFactorState } from '../../admin-users/index.ts';
 import type { AuditRow, JobRunRow, ScheduleRow, Tenant } from '../../db/index.ts';
+import { isMoneyReason } from '../../domain/index.ts';
 import { html, type SafeHtml } from '../../html/index.ts';
 import { ACCOUNT_MESSAGES, type SessionView, sessionsTable } from '../account/index.ts';
+import { REASON_MESSAGES } from '../requests/index.ts';
 import { csrfField, formatAmount, formatDateTime, type PageContext, page } from '../shell/index.ts';
 import { ROLE_MESSAGES } from '../team/index.ts';
 import { ADMIN_MESSAGES } from './words.ts';
@@ -173,6 +175,7 @@ function auditDetail(ctx: PageContext, a: AuditRow): SafeHtml {
   const show = (k: string, v: unknown): string => {
     if (k === 'amount' && typeof v === 'number') return formatAmount(v, currency, ctx);
     if (k === 'action' && typeof v === 'string') return w.auditActions[v] ?? v;
+    if (k === 'move_reason' && isMoneyReason(v)) return REASON_MESSAGES[ctx.language].reasons[v];
     // Roles by their names in the page's language (viewer → Consultation), never the code word.
     if (ROLE_DETAILS.has(k) && typeof v === 'string') return roleWords(ctx)[v as 'viewer'] ?? v;
     if (Array.isArray(v)) return String(v.length);

@@ -4,6 +4,7 @@
  * string missing in one language is a type error. The audit names other rooms' actions and
  * details (roles, webhooks) and the job list names Today's jobs: composed here from their doors.
  */
+import { REASON_MESSAGES } from '../requests/index.ts';
 import type { ControlLanguage } from '../shell/index.ts';
 import { ROLE_MESSAGES } from '../team/index.ts';
 import { TODAY_MESSAGES } from '../today/index.ts';
@@ -71,6 +72,8 @@ const en = {
   } as Record<string, string>,
   auditDetail: {
     ...ROLE_MESSAGES.en.auditDetail,
+    move_reason: REASON_MESSAGES.en.auditReason,
+    move_note: REASON_MESSAGES.en.auditNote,
     amount: 'Amount',
     reason: 'Reason',
     action: 'Action',
@@ -160,6 +163,8 @@ const fr: AdminMessages = {
   },
   auditDetail: {
     ...ROLE_MESSAGES.fr.auditDetail,
+    move_reason: REASON_MESSAGES.fr.auditReason,
+    move_note: REASON_MESSAGES.fr.auditNote,
     amount: 'Montant',
     reason: 'Motif',
     action: 'Action',
@@ -247,6 +252,8 @@ const de: AdminMessages = {
   },
   auditDetail: {
     ...ROLE_MESSAGES.de.auditDetail,
+    move_reason: REASON_MESSAGES.de.auditReason,
+    move_note: REASON_MESSAGES.de.auditNote,
     amount: 'Betrag',
     reason: 'Grund',
     action: 'Aktion',

@@ -1,3 +1,4 @@
 export { allowedActions, fullAmount, parseAmountField } from './actions.ts';
 export type { DetailRow } from './pages.ts';
+export { REASON_MESSAGES } from './reason-words.ts';
 export { PAGE_SIZE, requestsRoutes, scopedRequest } from './routes.ts';

@@ -10,6 +10,10 @@ import type {
 } from '../../db/index.ts';
 import {
   isDeclineReason,
+  isMoneyReason,
+  MAX_REASON_NOTE,
+  MONEY_REASONS,
+  type MoveReason,
   noHoldWillBePlaced,
   REQUEST_TYPES,
   STATUSES,
@@ -31,6 +35,7 @@ import { reminderHistoryRows } from '../today/index.ts';
 import { AMOUNT_ACTIONS, allowedActions, fullAmount, type RequestAction } from './actions.ts';
 import { guaranteeFilter, guaranteeNotice } from './guarantee-notice.ts';
 import { holdChain } from './hold-chain.ts';
+import { REASON_MESSAGES } from './reason-words.ts';
 import { REQUESTS_MESSAGES } from './words.ts';
 
 /** Whether the signed-in user's role reaches a route: buttons they could not use are not shown. */
@@ -198,11 +203,34 @@ ${
   AMOUNT_ACTIONS.has(action)
     ? html`<div class="field"><label for="${id}">${w.amountOptional}</label>
 <input id="${id}" name="amount" inputmode="decimal" pattern="[0-9]+([.,][0-9]{1,2})?" size="10" aria-describedby="${id}-hint">
-<p id="${id}-hint" class="hint">≤ ${formatAmount(fullAmount(action, row), row.currency, ctx)}</p></div>`
+<p id="${id}-hint" class="hint">≤ ${formatAmount(fullAmount(action, row), row.currency, ctx)}</p></div>
+${reasonFields(ctx, action)}`
     : ''
 }
 <button type="submit" class="${action === 'delete' || action === 'cancel' ? 'danger' : 'secondary'}">${label}</button>
 </form>`;
+}
+
+/** Why the money moves: the closed list (none given by default) and a free note. */
+function reasonFields(ctx: PageContext, action: RequestAction): SafeHtml {
+  const r = REASON_MESSAGES[ctx.language];
+  return html`<div class="field"><label for="reason-${action}">${r.reason}</label>
+<select id="reason-${action}" name="reason"><option value="">${r.noReason}</option>${MONEY_REASONS.map(
+    (reason) => html`<option value="${reason}">${r.reasons[reason]}</option>`,
+  )}</select></div>
+<div class="field"><label for="note-${action}">${r.note}</label>
+<input id="note-${action}" name="note" maxlength="${MAX_REASON_NOTE}" aria-describedby="note-${action}-hint">
+<p id="note-${action}-hint" class="hint">${r.noteHint}</p></div>`;
+}
+
+/** A capture's or refund's reason and note, under its history row (its detail keeps what was given). */
+function moveReasonLine(ctx: PageContext, h: HistoryRow): SafeHtml | '' {
+  const reason = h.detail?.reason;
+  const note = typeof h.detail?.note === 'string' ? h.detail.note : '';
+  if (!isMoneyReason(reason) && !note) return '';
+  const r = REASON_MESSAGES[ctx.language];
+  const said = isMoneyReason(reason) ? r.reasons[reason] : r.noReason;
+  return html`<br><small class="reason">${r.because(said)}${note ? html` · ${note}` : ''}</small>`;
 }
 
 function summary(ctx: PageContext, row: DetailRow, released: boolean): SafeHtml {
@@ -282,7 +310,7 @@ function declined(ctx: PageContext, h: HistoryRow): SafeHtml | '' {
 function historyRow(ctx: PageContext, h: HistoryRow, timeZone: string): SafeHtml {
   const w = REQUESTS_MESSAGES[ctx.language];
   return html`<tr${h.to_status === 'INCIDENT' ? html` class="incident"` : ''}><td>${formatDateTime(h.created_at, ctx, timeZone)}</td>
-<td>${h.from_status ? statusBadge(h.from_status, ctx) : '—'}</td><td>${h.to_status === 'INCIDENT' ? html`<strong>${w.incident}</strong>${h.detail ? html`<br><small>${JSON.stringify(h.detail)}</small>` : ''}` : isRelease(h) ? releasedBadge(ctx) : html`${statusBadge(h.to_status, ctx)}${declined(ctx, h)}`}</td>
+<td>${h.from_status ? statusBadge(h.from_status, ctx) : '—'}</td><td>${h.to_status === 'INCIDENT' ? html`<strong>${w.incident}</strong>${h.detail ? html`<br><small>${JSON.stringify(h.detail)}</small>` : ''}` : isRelease(h) ? releasedBadge(ctx) : html`${statusBadge(h.to_status, ctx)}${declined(ctx, h)}${moveReasonLine(ctx, h)}`}</td>
 <td>${w.sources[h.source] ?? h.source}</td><td>${h.actor ?? ''}</td></tr>`;
 }
 
@@ -331,10 +359,17 @@ ${holdChain(ctx, row, p.ledger)}
   });
 }
 
+/** The reason the confirmation will record, as chosen (or that none is given). */
+function confirmReason(ctx: PageContext, why: MoveReason | undefined): SafeHtml {
+  const r = REASON_MESSAGES[ctx.language];
+  const said = why?.reason ? r.reasons[why.reason] : r.noReason;
+  return html`<p class="reason">${r.because(said)}${why?.note ? html` · ${why.note}` : ''}</p>`;
+}
+
 /** The question before any action, with the amount in words: a slipped digit reads differently. */
 export function confirmPage(
   ctx: PageContext,
-  p: { row: DetailRow; action: RequestAction; cents?: number; nonce: string },
+  p: { row: DetailRow; action: RequestAction; cents?: number; nonce: string; why?: MoveReason },
 ): string {
   const { m } = ctx;
   const w = REQUESTS_MESSAGES[ctx.language];
@@ -354,9 +389,12 @@ export function confirmPage(
     current: 'requests',
     body: html`<section class="card narrow" aria-labelledby="confirm-h"><h1 id="confirm-h">${m.confirmTitle}</h1>
 <p class="confirm">${question}</p>
+${AMOUNT_ACTIONS.has(action) ? confirmReason(ctx, p.why) : ''}
 <form method="post" action="/control/requests/${row.id}/${action}">
 ${csrfField(ctx)}
 ${p.cents !== undefined ? html`<input type="hidden" name="amount" value="${(p.cents / 100).toFixed(2)}">` : ''}
+${p.why?.reason ? html`<input type="hidden" name="reason" value="${p.why.reason}">` : ''}
+${p.why?.note ? html`<input type="hidden" name="note" value="${p.why.note}">` : ''}
 <input type="hidden" name="nonce" value="${p.nonce}">
 <div class="buttons"><button type="submit"${action === 'resend' ? '' : html` class="${action === 'release' ? 'secondary' : 'danger'}"`}>${w.confirm}</button>
 <a href="/control/requests/${row.id}">${m.back}</a></div>

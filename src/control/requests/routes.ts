@@ -8,8 +8,12 @@ import {
   AppError,
   dayAfter,
   isIsoDate,
+  isMoneyReason,
   isTimestampInRange,
+  MAX_REASON_NOTE,
+  type MoveReason,
   midnightIn,
+  moveReason,
   REQUEST_TYPES,
   STATUSES,
 } from '../../domain/index.ts';
@@ -31,6 +35,7 @@ import {
 import { AMOUNT_ACTIONS, allowedActions, parseAmountField, REQUEST_ACTIONS, type RequestAction } from './actions.ts';
 import { TOTALS_CAP, totalsAndExport } from './list-totals.ts';
 import { confirmPage, type DetailRow, detailPage, type ListQuery, listPage } from './pages.ts';
+import { REASON_MESSAGES } from './reason-words.ts';
 import { REQUESTS_MESSAGES } from './words.ts';
 
 export const PAGE_SIZE = 50;
@@ -66,10 +71,28 @@ type RawListQuery = Static<typeof ListQueryString>;
 
 /** A request's page: its id is checked by the handler (not a UUID, or not yours: the same 404). */
 const RequestParams = Type.Object({ id: Type.String({ maxLength: 200 }) });
-const ConfirmQueryString = Type.Object({ action: Form.choice(REQUEST_ACTIONS), amount: Form.optionalText(100) });
+/** A capture's or refund's reason (checked against the list by the handler) and its note. */
+const REASON_FIELDS = { reason: Form.optionalText(100), note: Form.optionalText(MAX_REASON_NOTE) };
+const ConfirmQueryString = Type.Object({
+  action: Form.choice(REQUEST_ACTIONS),
+  amount: Form.optionalText(100),
+  ...REASON_FIELDS,
+});
 const ActionParams = Type.Object({ id: Type.String({ maxLength: 200 }), action: Form.choice(REQUEST_ACTIONS) });
-/** The confirmation page's form: the amount it showed (capture, refund) and the operation's nonce. */
-const ActionForm = Type.Object({ amount: Form.optionalText(100), nonce: Form.optionalText(100), _csrf: Form.csrf });
+/** The confirmation page's form: the amount and reason it showed (capture, refund) and the operation's nonce. */
+const ActionForm = Type.Object({
+  amount: Form.optionalText(100),
+  ...REASON_FIELDS,
+  nonce: Form.optionalText(100),
+  _csrf: Form.csrf,
+});
+
+/** The reason and note a form gave; null when the reason is not one of the list (nothing moves). */
+function formReason(fields: { reason?: string; note?: string } | undefined): MoveReason | null {
+  const reason = fields?.reason ?? '';
+  if (reason !== '' && !isMoneyReason(reason)) return null;
+  return moveReason(reason === '' ? undefined : reason, fields?.note);
+}
 
 const invalidDate = (name: DateFilter) =>
   new AppError('invalid_date', 400, `${name} must be a date (YYYY-MM-DD)`, { field: name });
@@ -137,6 +160,7 @@ export async function performAction(
   action: RequestAction,
   cents: number | undefined,
   nonce: string,
+  why?: MoveReason,
 ): Promise<{ outcome: 'ok' | 'refused' | 'in_doubt'; message?: string }> {
   const { payreq } = request.server;
   const u = user(request);
@@ -150,13 +174,13 @@ export async function performAction(
   try {
     switch (action) {
       case 'capture':
-        await payreq.commands.capture(t, row.id, amount, actor, once);
+        await payreq.commands.capture(t, row.id, amount, actor, { ...once, why });
         break;
       case 'release':
         await payreq.commands.release(t, row.id, actor, once);
         break;
       case 'refund':
-        await payreq.commands.refund(t, row.id, amount, actor, once);
+        await payreq.commands.refund(t, row.id, amount, actor, { ...once, why });
         break;
       case 'cancel':
         await payreq.commands.cancel(t, row.id, actor);
@@ -353,7 +377,21 @@ export async function requestsRoutes(control: FastifyInstance): Promise<void> {
         flash(request, 'error', `${ctx.m.amount}: 12.50`);
         return reply.redirect(`/control/requests/${row.id}`, 303);
       }
-      return html(reply, confirmPage(ctx, { row, action, cents, nonce: randomUUID() }));
+      const why = bad.has('reason') || bad.has('note') ? null : formReason(request.query);
+      if (AMOUNT_ACTIONS.has(action) && why === null) {
+        flash(request, 'error', REASON_MESSAGES[ctx.language].reasonRefused);
+        return reply.redirect(`/control/requests/${row.id}`, 303);
+      }
+      return html(
+        reply,
+        confirmPage(ctx, {
+          row,
+          action,
+          cents,
+          nonce: randomUUID(),
+          ...(why && AMOUNT_ACTIONS.has(action) ? { why } : {}),
+        }),
+      );
     },
   );
 
@@ -372,11 +410,12 @@ export async function requestsRoutes(control: FastifyInstance): Promise<void> {
       const form = request.validationError ? undefined : request.body;
       const cents = AMOUNT_ACTIONS.has(action) ? parseAmountField(form?.amount) : undefined;
       const nonce = form?.nonce ?? '';
-      if (!form || cents === null || (action === 'resend' && !isUuid(nonce))) {
+      const why = AMOUNT_ACTIONS.has(action) ? formReason(form) : undefined;
+      if (!form || cents === null || why === null || (action === 'resend' && !isUuid(nonce))) {
         flash(request, 'error', `${ctx.m.invalid}`);
         return reply.redirect(`/control/requests/${row.id}`, 303);
       }
-      const result = await performAction(request, row, action, cents, nonce);
+      const result = await performAction(request, row, action, cents, nonce, why);
       await audit(request, {
         tenantId: row.tenant_id,
         action,
@@ -385,6 +424,8 @@ export async function requestsRoutes(control: FastifyInstance): Promise<void> {
         outcome: result.outcome,
         detail: {
           ...(cents !== undefined ? { amount: cents } : {}),
+          ...(why?.reason ? { move_reason: why.reason } : {}),
+          ...(why?.note ? { move_note: why.note } : {}),
           ...(result.message ? { reason: result.message } : {}),
         },
       });

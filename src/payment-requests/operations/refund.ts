@@ -1,7 +1,7 @@
 import { applyStatusChanges, lockAmounts, type Queryable, releaseClaims } from '../../db/index.ts';
 import { allowedFrom, targetOf } from '../../domain/index.ts';
 import type { MoneyOperation, Settled } from '../money-runner.ts';
-import { actorOf } from './entry-actor.ts';
+import { actorOf, moveReasonOf, reasonDetail } from './entry-actor.ts';
 
 /**
  * A refund of what a request captured. The one that gives the last cent back makes the request
@@ -34,7 +34,8 @@ export const refundOperation: MoneyOperation = {
               token: s.entry.claim_token,
               actor: actorOf(s.entry),
               ledgerId: s.entry.id,
-              detail: { amount: s.entry.amount, transaction_id: s.transactionId },
+              detail: { amount: s.entry.amount, transaction_id: s.transactionId, ...reasonDetail(s.entry) },
+              set: { moveReason: moveReasonOf(s.entry) },
             },
           ];
         }),

@@ -1,7 +1,7 @@
 import { applyStatusChanges, type Queryable, releaseClaims } from '../../db/index.ts';
 import { allowedFrom, targetOf } from '../../domain/index.ts';
 import type { MoneyOperation, Settled } from '../money-runner.ts';
-import { actorOf } from './entry-actor.ts';
+import { actorOf, moveReasonOf, reasonDetail } from './entry-actor.ts';
 
 /**
  * A money move on a claimed request whose success is one fixed move of the transition table
@@ -24,7 +24,12 @@ export function statusMoveOperation(action: 'capture' | 'release'): MoneyOperati
             token: s.entry.claim_token,
             actor: actorOf(s.entry),
             ledgerId: s.entry.id,
-            detail: { amount: s.entry.amount, transaction_id: s.entry.provider_transaction_id },
+            detail: {
+              amount: s.entry.amount,
+              transaction_id: s.entry.provider_transaction_id,
+              ...(action === 'capture' ? reasonDetail(s.entry) : {}),
+            },
+            ...(action === 'capture' ? { set: { moveReason: moveReasonOf(s.entry) } } : {}),
           })),
       );
       await releaseClaims(
