@@ -8,11 +8,24 @@ import { allowedFrom } from './transitions.ts';
  */
 export const HOLD_DAYS_BEFORE_CHECKIN = 2;
 
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
 /** `YYYY-MM-DD` plus `days`, as calendar dates (no time zone can shift them). */
 export function addDays(date: string, days: number): string {
   const d = new Date(`${date}T00:00:00Z`);
   d.setUTCDate(d.getUTCDate() + days);
   return d.toISOString().slice(0, 10);
+}
+
+/**
+ * The day until which a guarantee's holds are renewed, when its stay outlasts one hold of `days`
+ * days placed on its hold date: the hotel's decision date (check-out, or the day after
+ * check-in). Null: one hold covers the stay, or there is no check-in to count from.
+ */
+export function renewedUntil(checkin: string | undefined, checkout: string | undefined, days: number): string | null {
+  if (!checkin || !ISO_DATE.test(checkin)) return null;
+  const decision = checkout && ISO_DATE.test(checkout) ? checkout : addDays(checkin, 1);
+  return decision >= addDays(holdDateFor(checkin), days) ? decision : null;
 }
 
 /** The day the hold of a stay starting on `checkin` is placed. */

@@ -1,4 +1,4 @@
-import { formatMoney, holdDateFor } from '../domain/index.ts';
+import { formatMoney, holdDateFor, renewedUntil } from '../domain/index.ts';
 import { html, type SafeHtml } from '../html/index.ts';
 import { formatInstantWithZone, formatIsoDate, isIsoDate } from '../i18n/index.ts';
 import type { GuestRequest, HotelDisplay } from './guest-request.ts';
@@ -79,7 +79,9 @@ export function guaranteeNotice(req: GuestRequest, m: Messages): string | undefi
   if (req.amountCents <= 0) return undefined;
   const from = isIsoDate(req.stay.checkin) ? formatIsoDate(holdDateFor(req.stay.checkin), m.locale) : null;
   const amount = formatMoney(req.amountCents, req.currency, m.locale);
-  return `${m.imprintAmountLabel}${m.colon}${amount}. ${m.holdNotice(req.hotel.name, from, req.holdDays)}`;
+  const until = renewedUntil(req.stay.checkin, req.stay.checkout, req.holdDays);
+  const renewed = until ? ` ${m.holdRenewed(formatIsoDate(until, m.locale))}` : '';
+  return `${m.imprintAmountLabel}${m.colon}${amount}. ${m.holdNotice(req.hotel.name, from, req.holdDays)}${renewed}`;
 }
 
 export function summaryList(rows: readonly Row[], amount?: Row): SafeHtml {

@@ -17,6 +17,8 @@ export interface PaymentWording {
   depositExplanation: (amount: string) => string;
   /** When a hold may be placed: from a date (two days before arrival), or before arrival. */
   holdNotice: (hotel: string, from: string | null, days: number) => string;
+  /** A stay that outlasts one hold: renewed before it ends, until `until`, never more held. */
+  holdRenewed: (until: string) => string;
   checkin: string;
   checkout: string;
   roomType: string;
@@ -39,6 +41,8 @@ export const PAYMENT_WORDING: Record<Language, PaymentWording> = {
     depositExplanation: (amount) => `Le montant de ${amount} sera débité immédiatement sur votre carte.`,
     holdNotice: (hotel, from, days) =>
       `${from ? `À partir du ${from}` : 'Avant votre arrivée'}, ${hotel} pourra bloquer au plus ce montant sur votre carte, pendant ${days} jours au maximum. Il n’est débité qu’en cas de non-présentation ; sinon il est libéré.`,
+    holdRenewed: (until) =>
+      `Votre séjour dépassant cette durée, le blocage est renouvelé avant sa fin, du même montant, jusqu’au ${until} : jamais plus que ce montant n’est bloqué.`,
     checkin: 'Arrivée',
     checkout: 'Départ',
     roomType: 'Type de chambre',
@@ -59,6 +63,8 @@ export const PAYMENT_WORDING: Record<Language, PaymentWording> = {
     depositExplanation: (amount) => `${amount} will be charged to your card now.`,
     holdNotice: (hotel, from, days) =>
       `${from ? `From ${from}` : 'Before your arrival'}, ${hotel} may hold up to this amount on your card, for ${days} days at most. It is only charged if you do not arrive; otherwise it is released.`,
+    holdRenewed: (until) =>
+      `As your stay lasts longer, the hold is renewed before it ends, for the same amount, until ${until}: never more than this amount is held.`,
     checkin: 'Check-in',
     checkout: 'Check-out',
     roomType: 'Room type',
@@ -79,6 +85,8 @@ export const PAYMENT_WORDING: Record<Language, PaymentWording> = {
     depositExplanation: (amount) => `Der Betrag von ${amount} wird sofort von Ihrer Karte abgebucht.`,
     holdNotice: (hotel, from, days) =>
       `${from ? `Ab dem ${from}` : 'Vor Ihrer Anreise'} kann ${hotel} höchstens diesen Betrag auf Ihrer Karte vormerken, für höchstens ${days} Tage. Er wird nur bei Nichtanreise abgebucht, sonst freigegeben.`,
+    holdRenewed: (until) =>
+      `Da Ihr Aufenthalt länger dauert, wird die Vormerkung vor ihrem Ende über denselben Betrag erneuert, bis zum ${until}: Es wird nie mehr als dieser Betrag vorgemerkt.`,
     checkin: 'Anreise',
     checkout: 'Abreise',
     roomType: 'Zimmerkategorie',

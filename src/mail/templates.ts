@@ -1,5 +1,5 @@
 import type { EmailSubjectRow } from '../db/index.ts';
-import { formatMoney, holdDateFor, type Language } from '../domain/index.ts';
+import { formatMoney, holdDateFor, type Language, renewedUntil } from '../domain/index.ts';
 import { html, type SafeHtml } from '../html/index.ts';
 import { formatInstantWithZone, formatIsoDate, isIsoDate } from '../i18n/index.ts';
 import { oneLine } from './escape.ts';
@@ -176,7 +176,13 @@ export function renderCardRegistered(req: MailRequest, hotelName: string): Rende
   const checkin = req.reservation_data?.checkin;
   const holdFrom = isIsoDate(checkin) ? formatIsoDate(holdDateFor(checkin), m.locale) : null;
   const lines: [string, string][] = [...cardLines(req, m), [m.imprintAmountLabel, amount], ...reservationLines(req, m)];
-  const notice = m.holdNotice(hotel, holdFrom, req.hold_days);
+  const checkout = req.reservation_data?.checkout;
+  const until = renewedUntil(
+    isIsoDate(checkin) ? checkin : undefined,
+    isIsoDate(checkout) ? checkout : undefined,
+    req.hold_days,
+  );
+  const notice = `${m.holdNotice(hotel, holdFrom, req.hold_days)}${until ? ` ${m.holdRenewed(formatIsoDate(until, m.locale))}` : ''}`;
   const text = [
     m.greeting(guestName(req)),
     '',

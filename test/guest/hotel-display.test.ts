@@ -188,9 +188,22 @@ describe(`the hotel on the guest pages: contact, terms, accent, logo, stay, rece
       // 6 hotel days, told as 5: the shortest network (Visa, 4 days 18 hours) decides before the card is known.
       'À partir du 22 décembre 2026, Hôtel des Tests pourra bloquer au plus ce montant sur votre carte, pendant 5 jours au maximum',
       'qu’en cas de non-présentation',
+      // Check-out on the 27th, a hold of 5 days at most from the 22nd: renewed until check-out.
+      'Votre séjour dépassant cette durée, le blocage est renouvelé avant sa fin, du même montant, jusqu’au 27 décembre 2026',
     ]) {
       assert.ok(page.includes(s), `"${s}" in: ${page}`);
     }
+    // One night: one hold covers it, nothing is said of renewals.
+    const short = await createRequest(t, {
+      language: 'fr',
+      request_type: 'IMPRINT',
+      amount: 150,
+      reservation_data: { checkin: '2026-12-24', checkout: '2026-12-25' },
+    });
+    await arrangeStatus(t.db, short.uuid, 'AUTHORISED');
+    const once = text((await guestCall(t, `${short.payment_link}result/`)).body);
+    assert.ok(once.includes('pendant 5 jours au maximum'), once);
+    assert.ok(!once.includes('renouvelé'), once);
   });
 
   test('refused: the request cannot be paid again, the hotel is who to call, with its phone and e-mail', async () => {
