@@ -33,8 +33,8 @@ export function tenantsPage(ctx: PageContext, tenants: readonly Tenant[], issues
 <tbody>${tenants.map(
       (
         t,
-      ) => html`<tr><td>${t.name}<br><small><code>${t.id}</code></small></td><td>${t.timezone}</td><td>${formatDateTime(t.created_at, ctx)}</td>
-<td><a href="/control/settings?tenant=${t.id}">${m.navSettings}</a> · <a href="/control/keys?tenant=${t.id}">${m.navKeys}</a></td></tr>`,
+      ) => html`<tr><td data-label="${w.name}">${t.name}<br><small><code>${t.id}</code></small></td><td data-label="${w.timezone}">${t.timezone}</td><td data-label="${m.created}">${formatDateTime(t.created_at, ctx)}</td>
+<td data-label="${m.actions}"><a href="/control/settings?tenant=${t.id}">${m.navSettings}</a> · <a href="/control/keys?tenant=${t.id}">${m.navKeys}</a></td></tr>`,
     )}</tbody></table></div></section>
 <section class="card" aria-labelledby="new-tenant-h"><h2 id="new-tenant-h">${w.newTenant}</h2>${problems(issues)}
 <form method="post" action="/control/tenants">${csrfField(ctx)}
@@ -62,9 +62,9 @@ export function usersPage(
 <tbody>${users.map(
       (
         u,
-      ) => html`<tr><td><a href="/control/users/${encodeURIComponent(u.username)}">${u.username}</a></td><td>${rolesText(ctx, u)}</td>
-<td><span class="status ${u.disabled ? 'revoked' : 'active'}">${u.disabled ? w.disabled : w.active}</span></td>
-<td>${
+      ) => html`<tr><td data-label="${m.username}"><a href="/control/users/${encodeURIComponent(u.username)}">${u.username}</a></td><td data-label="${w.role}">${rolesText(ctx, u)}</td>
+<td data-label="${m.status}"><span class="status ${u.disabled ? 'revoked' : 'active'}">${u.disabled ? w.disabled : w.active}</span></td>
+<td data-label="${m.actions}">${
         u.id === ctx.user?.id
           ? ''
           : html`<form method="post" action="/control/users/${u.username}/${u.disabled ? 'enable' : 'disable'}">${csrfField(ctx)}
@@ -147,8 +147,8 @@ ${schedules.map(
 <tbody>${runs.map(
       (
         r,
-      ) => html`<tr><td>${formatDateTime(r.started_at, ctx)}</td><td>${w.jobNames[r.job] ?? r.job}</td><td><span class="status ${r.outcome}">${r.outcome}</span></td>
-<td>${r.counts ? JSON.stringify(r.counts) : ''}</td><td>${r.error ?? ''}</td></tr>`,
+      ) => html`<tr><td data-label="${m.when}">${formatDateTime(r.started_at, ctx)}</td><td data-label="${w.job}">${w.jobNames[r.job] ?? r.job}</td><td data-label="${m.outcome}"><span class="status ${r.outcome}">${r.outcome}</span></td>
+<td data-label="${w.counts}">${r.counts ? JSON.stringify(r.counts) : ''}</td><td data-label="${m.error}">${r.error ?? ''}</td></tr>`,
     )}</tbody></table></div></section>`,
   });
 }
@@ -221,9 +221,9 @@ export function auditPage(
 <tbody>${p.rows.map(
             (
               a,
-            ) => html`<tr><td>${formatDateTime(a.at, ctx, a.tenant_timezone ?? ctx.timeZone)}</td><td>${a.username ?? ''}</td>
-<td>${w.auditActions[a.action] ?? a.action}</td><td>${auditTarget(a)}</td>
-<td><span class="status ${a.outcome}">${w.auditOutcomes[a.outcome] ?? a.outcome}</span></td><td>${a.ip ?? ''}</td><td>${auditDetail(ctx, a)}</td></tr>`,
+            ) => html`<tr><td data-label="${m.when}">${formatDateTime(a.at, ctx, a.tenant_timezone ?? ctx.timeZone)}</td><td data-label="${m.who}">${a.username ?? ''}</td>
+<td data-label="${m.action}">${w.auditActions[a.action] ?? a.action}</td><td data-label="${w.target}">${auditTarget(a)}</td>
+<td data-label="${m.outcome}"><span class="status ${a.outcome}">${w.auditOutcomes[a.outcome] ?? a.outcome}</span></td><td data-label="${w.ip}">${a.ip ?? ''}</td><td data-label="${m.details}">${auditDetail(ctx, a)}</td></tr>`,
           )}</tbody></table></div>`
     }
 ${p.next ? html`<nav class="pager" aria-label="${w.audit}"><a href="${p.next}" rel="next">${m.nextPage}</a></nav>` : ''}</section>`,

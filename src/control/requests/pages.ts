@@ -145,18 +145,18 @@ export function listPage(
 <caption>${m.navRequests}</caption>
 <thead><tr><th scope="col"><input type="checkbox" id="select-all" aria-label="${w.select}"></th>
 <th scope="col">${m.reference}</th>${allTenants ? html`<th scope="col">${m.tenant}</th>` : ''}<th scope="col">${m.status}</th><th scope="col">${m.guest}</th>
-<th scope="col">${m.reservation}</th><th scope="col" class="num">${m.amount}</th><th scope="col">${m.checkin}</th><th scope="col">${m.created}</th></tr></thead>
+<th scope="col" class="num">${m.amount}</th><th scope="col">${m.reservation}</th><th scope="col">${m.checkin}</th><th scope="col">${m.created}</th></tr></thead>
 <tbody>${p.rows.map(
           (r) => html`<tr>
-<td><input type="checkbox" name="ids" value="${r.id}" aria-label="${w.selectRow(r.reference)}"></td>
-<td><a href="/control/requests/${r.id}">${r.reference}</a><br><small>${m.types[r.request_type]}</small></td>
-${allTenants ? html`<td>${r.tenant_name}</td>` : ''}
-<td>${listStatusBadge(r, ctx)}</td>
-<td>${r.guest_first_name} ${r.guest_last_name}<br><small>${r.guest_email}</small></td>
-<td>${r.reservation_ref}</td>
-<td class="num">${formatAmount(r.amount, r.currency, ctx)}</td>
-<td>${r.checkin ?? ''}</td>
-<td>${formatDateTime(r.created_at, ctx, r.tenant_timezone)}</td>
+<td data-label="${w.select}"><input type="checkbox" name="ids" value="${r.id}" aria-label="${w.selectRow(r.reference)}"></td>
+<td data-label="${m.reference}"><a href="/control/requests/${r.id}">${r.reference}</a><br><small>${m.types[r.request_type]}</small></td>
+${allTenants ? html`<td data-label="${m.tenant}">${r.tenant_name}</td>` : ''}
+<td data-label="${m.status}">${listStatusBadge(r, ctx)}</td>
+<td data-label="${m.guest}">${r.guest_first_name} ${r.guest_last_name}<br><small>${r.guest_email}</small></td>
+<td data-label="${m.amount}" class="num">${formatAmount(r.amount, r.currency, ctx)}</td>
+<td data-label="${m.reservation}">${r.reservation_ref}</td>
+<td data-label="${m.checkin}">${r.checkin ?? ''}</td>
+<td data-label="${m.created}">${formatDateTime(r.created_at, ctx, r.tenant_timezone)}</td>
 </tr>`,
         )}</tbody></table></div>
 ${bulkButtons(ctx)}
@@ -245,9 +245,9 @@ function ledgerTable(ctx: PageContext, row: DetailRow, ledger: readonly LedgerRo
 <tbody>${ledger.map(
     (
       l,
-    ) => html`<tr${l.incident ? html` class="incident"` : ''}><td>${formatDateTime(l.created_at, ctx, row.tenant_timezone)}</td><td>${m.ledgerKinds[l.kind] ?? l.kind}</td>
-<td class="num">${formatAmount(l.amount, l.currency || row.currency, ctx)}</td><td><span class="status ${l.state}">${w.ledgerStates[l.state] ?? l.state}</span>${l.error ? html`<br><small>${l.error}</small>` : ''}</td>
-<td>${l.provider} ${l.provider_transaction_id ?? ''}</td><td>${w.sources[l.source] ?? l.source}${l.actor ? ` · ${l.actor}` : ''}</td><td>${l.incident ? html`<strong>${l.incident}</strong>` : ''}</td></tr>`,
+    ) => html`<tr${l.incident ? html` class="incident"` : ''}><td data-label="${m.when}">${formatDateTime(l.created_at, ctx, row.tenant_timezone)}</td><td data-label="${m.kind}">${m.ledgerKinds[l.kind] ?? l.kind}</td>
+<td data-label="${m.amount}" class="num">${formatAmount(l.amount, l.currency || row.currency, ctx)}</td><td data-label="${w.state}"><span class="status ${l.state}">${w.ledgerStates[l.state] ?? l.state}</span>${l.error ? html`<br><small>${l.error}</small>` : ''}</td>
+<td data-label="${w.transaction}">${l.provider} ${l.provider_transaction_id ?? ''}</td><td data-label="${m.who}">${w.sources[l.source] ?? l.source}${l.actor ? ` · ${l.actor}` : ''}</td><td data-label="${w.incident}">${l.incident ? html`<strong>${l.incident}</strong>` : ''}</td></tr>`,
   )}</tbody></table></div>`;
 }
 
@@ -261,7 +261,8 @@ function historyTable(
   const w = REQUESTS_MESSAGES[ctx.language];
   // Reminders (e-mails) take their place among the status changes, by time.
   const changes = history.map((h) => ({ at: new Date(h.created_at), row: historyRow(ctx, h, timeZone) }));
-  const rows = [...changes, ...reminderHistoryRows(ctx, reminders, timeZone)].sort(
+  const labels = { when: m.when, from: w.from, to: w.to, source: w.source, who: m.who };
+  const rows = [...changes, ...reminderHistoryRows(ctx, reminders, timeZone, labels)].sort(
     (a, b) => a.at.getTime() - b.at.getTime(),
   );
   return html`<div class="table-wrap" tabindex="0"><table><caption>${w.history}</caption>
@@ -281,9 +282,9 @@ function declined(ctx: PageContext, h: HistoryRow): SafeHtml | '' {
 
 function historyRow(ctx: PageContext, h: HistoryRow, timeZone: string): SafeHtml {
   const w = REQUESTS_MESSAGES[ctx.language];
-  return html`<tr${h.to_status === 'INCIDENT' ? html` class="incident"` : ''}><td>${formatDateTime(h.created_at, ctx, timeZone)}</td>
-<td>${h.from_status ? statusBadge(h.from_status, ctx) : '—'}</td><td>${h.to_status === 'INCIDENT' ? html`<strong>${w.incident}</strong>${h.detail ? html`<br><small>${JSON.stringify(h.detail)}</small>` : ''}` : isRelease(h) ? releasedBadge(ctx) : html`${statusBadge(h.to_status, ctx)}${declined(ctx, h)}`}</td>
-<td>${w.sources[h.source] ?? h.source}</td><td>${h.actor ?? ''}</td></tr>`;
+  return html`<tr${h.to_status === 'INCIDENT' ? html` class="incident"` : ''}><td data-label="${ctx.m.when}">${formatDateTime(h.created_at, ctx, timeZone)}</td>
+<td data-label="${w.from}">${h.from_status ? statusBadge(h.from_status, ctx) : '—'}</td><td data-label="${w.to}">${h.to_status === 'INCIDENT' ? html`<strong>${w.incident}</strong>${h.detail ? html`<br><small>${JSON.stringify(h.detail)}</small>` : ''}` : isRelease(h) ? releasedBadge(ctx) : html`${statusBadge(h.to_status, ctx)}${declined(ctx, h)}`}</td>
+<td data-label="${w.source}">${w.sources[h.source] ?? h.source}</td><td data-label="${ctx.m.who}">${h.actor ?? ''}</td></tr>`;
 }
 
 export function detailPage(

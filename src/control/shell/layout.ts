@@ -106,10 +106,16 @@ function nav(ctx: PageContext, current: Section | undefined): SafeHtml {
     ] as [Section, string, string][]
   ).filter(([, href]) => mayUse(user.standing, 'GET', href));
   if (items.length === 0) return html``;
-  return html`<nav class="main" aria-label="${m.navigation}"><ul>${items.map(
-    ([id, href, label]) =>
-      html`<li><a href="${href}"${id === current ? html` aria-current="page"` : ''}>${label}</a></li>`,
-  )}</ul></nav>`;
+  const list = (cls: string) =>
+    html`<ul class="${cls}">${items.map(
+      ([id, href, label]) =>
+        html`<li><a href="${href}"${id === current ? html` aria-current="page"` : ''}>${label}</a></li>`,
+    )}</ul>`;
+  // The same items twice: in a row on a wide screen, behind one Menu button on a phone (a
+  // <details>, no script). The stylesheet shows one of them (the other is display: none, so
+  // neither read nor focused).
+  return html`<nav class="main" aria-label="${m.navigation}">${list('nav-wide')}
+<details class="nav-fold"><summary>${m.menu}</summary>${list('nav-folded')}</details></nav>`;
 }
 
 /** A user with roles on several tenants switches here; the choice lives in their session. */

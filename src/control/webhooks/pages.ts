@@ -61,10 +61,10 @@ function endpointRow(ctx: PageContext, e: EndpointSummaryRow, tz: string): SafeH
     e.previous_secret_expires_at && new Date(e.previous_secret_expires_at).getTime() > Date.now()
       ? html`<br><small>${w.oldSecretUntil(when(e.previous_secret_expires_at))}</small>`
       : '';
-  return html`<tr><td class="wide-text"><code>${e.url}</code>${grace}</td>
-<td>${e.events.length === 0 ? w.everyEvent : e.events.map((t) => eventName(ctx, t)).join(', ')}</td>
-<td>${state}</td><td>${last}</td><td>${w.failureCounts(e.failed_deliveries, e.pending_deliveries)}</td>
-<td><div class="buttons"><a href="/control/webhooks/${e.id}" aria-label="${w.logOf(e.url)}">${w.log}</a>
+  return html`<tr><td data-label="${w.url}" class="wide-text"><code>${e.url}</code>${grace}</td>
+<td data-label="${w.events}">${e.events.length === 0 ? w.everyEvent : e.events.map((t) => eventName(ctx, t)).join(', ')}</td>
+<td data-label="${w.state}">${state}</td><td data-label="${w.lastDelivery}">${last}</td><td data-label="${w.failures}">${w.failureCounts(e.failed_deliveries, e.pending_deliveries)}</td>
+<td data-label="${ctx.m.actions}"><div class="buttons"><a href="/control/webhooks/${e.id}" aria-label="${w.logOf(e.url)}">${w.log}</a>
 ${e.status === 'enabled' ? confirm('disable', w.disable, w.disableOf(e.url), true) : post('enable', w.enable, w.enableOf(e.url))}
 ${confirm('rotate', w.rotate, w.rotateOf(e.url))}</div></td></tr>`;
 }
@@ -148,10 +148,10 @@ function deliveryRow(ctx: PageContext, e: WebhookEndpointRow, d: DeliveryLogRow,
     : html`<p>${w.notTriedYet}</p>`;
   const next = d.status === 'pending' ? html`<p><small>${w.nextAttempt(when(d.next_attempt_at))}</small></p>` : '';
   const canResend = e.status === 'enabled' && d.status !== 'pending' && d.type !== null;
-  return html`<tr><td>${eventName(ctx, d.type)}<br><small>#${d.event_id}</small></td>
-<td><span class="status ${stateClass}">${w.deliveryStates[d.status] ?? d.status}</span></td>
-<td>${tries}${next}</td>
-<td>${
+  return html`<tr><td data-label="${w.event}">${eventName(ctx, d.type)}<br><small>#${d.event_id}</small></td>
+<td data-label="${w.delivery}"><span class="status ${stateClass}">${w.deliveryStates[d.status] ?? d.status}</span></td>
+<td data-label="${w.attempts}">${tries}${next}</td>
+<td data-label="${ctx.m.actions}">${
     canResend
       ? html`<form method="post" action="/control/webhooks/${e.id}/deliveries/${d.id}/resend">${csrfField(ctx)}<button type="submit" class="secondary" aria-label="${w.resendOf(d.event_id)}">${w.resend}</button></form>`
       : ''
