@@ -23,6 +23,7 @@ import {
   csrfField,
   formatAmount,
   formatDateTime,
+  leastRoleFor,
   mayUse,
   type PageContext,
   page,
@@ -287,6 +288,29 @@ function historyRow(ctx: PageContext, h: HistoryRow, timeZone: string): SafeHtml
 <td data-label="${w.source}">${w.sources[h.source] ?? h.source}</td><td data-label="${ctx.m.who}">${h.actor ?? ''}</td></tr>`;
 }
 
+/**
+ * What the status allows that the user's role does not, said by the role that could: a front
+ * desk on a captured deposit reads that a manager could refund it, not that nothing is possible.
+ */
+function higherRoles(ctx: PageContext, shown: readonly RequestAction[], withheld: readonly RequestAction[]): SafeHtml {
+  if (withheld.length === 0) return html``;
+  const w = REQUESTS_MESSAGES[ctx.language];
+  const byRole = new Map<string, RequestAction[]>();
+  for (const a of withheld) {
+    const role = leastRoleFor('POST', '/control/requests/:id/:action', a) ?? 'superuser';
+    byRole.set(role, [...(byRole.get(role) ?? []), a]);
+  }
+  const list = new Intl.ListFormat(ctx.m.locale, { type: 'disjunction' });
+  const roleName = (r: string) => ctx.m.roleNames[r as 'manager'] ?? r;
+  const mine = roleName(ctx.user?.standing ?? 'viewer');
+  const lines = [...byRole].map(([role, actions]) =>
+    w.higherRoleCould(roleName(role), list.format(actions.map((a) => w.actionPhrases[a]))),
+  );
+  return html`${shown.length === 0 ? html`<p>${w.notForYourRole(mine)}</p>` : ''}${lines.map(
+    (l) => html`<p class="hint">${l}</p>`,
+  )}`;
+}
+
 export function detailPage(
   ctx: PageContext,
   p: {
@@ -305,7 +329,9 @@ export function detailPage(
   const w = REQUESTS_MESSAGES[ctx.language];
   const { row } = p;
   // What the status allows and the user's role may do (route-roles.ts); the route refuses the rest.
-  const actions = allowedActions(row).filter((a) => may(ctx, 'POST', '/control/requests/:id/:action', a));
+  const possible = allowedActions(row);
+  const actions = possible.filter((a) => may(ctx, 'POST', '/control/requests/:id/:action', a));
+  const withheld = possible.filter((a) => !actions.includes(a));
   return page(ctx, {
     title: row.reference,
     current: 'requests',
@@ -322,7 +348,8 @@ ${
     : ''
 }
 <section class="card" aria-labelledby="actions-h"><h2 id="actions-h">${m.actions}</h2>
-${actions.length === 0 ? html`<p>${w.noActions}</p>` : html`<div class="actions">${actions.map((a) => actionForm(ctx, row, a))}</div>`}
+${possible.length === 0 ? html`<p>${w.noActions}</p>` : ''}${actions.length > 0 ? html`<div class="actions">${actions.map((a) => actionForm(ctx, row, a))}</div>` : ''}
+${higherRoles(ctx, actions, withheld)}
 </section>
 <section class="card" aria-labelledby="data-h"><h2 id="data-h">${w.reservationData}</h2>${reservationData(ctx, row.reservation_data)}</section>
 ${requestIncidents(ctx, p.incidents ?? [])}

@@ -5,6 +5,7 @@
  */
 import type { DeclineReason } from '../../domain/index.ts';
 import type { ControlLanguage } from '../shell/index.ts';
+import type { RequestAction } from './actions.ts';
 
 const en = {
   allTenants: 'All hotels',
@@ -60,6 +61,17 @@ const en = {
   triedAgain: 'tried again at the next run',
   noLedger: 'No provider operation recorded.',
   noActions: 'No action is possible in this status.',
+  // What a higher role could do where the reader's cannot (the role's name, the actions in a list).
+  notForYourRole: (role: string) => `Your role (${role}) cannot act on this request in its status.`,
+  higherRoleCould: (role: string, actions: string) => `The role ${role} could ${actions}.`,
+  actionPhrases: {
+    capture: 'capture the hold',
+    release: 'release the hold',
+    refund: 'refund the guest',
+    cancel: 'cancel the request',
+    delete: 'delete the request',
+    resend: 'send the payment link again',
+  } as Record<RequestAction, string>,
   cancel: 'Cancel the request',
   delete: 'Delete',
   resend: 'Resend the payment link e-mail',
@@ -149,6 +161,16 @@ const fr: T = {
   triedAgain: 'nouvel essai au prochain passage',
   noLedger: 'Aucune opération enregistrée.',
   noActions: 'Aucune action n’est possible dans ce statut.',
+  notForYourRole: (role) => `Votre rôle (${role}) ne permet aucune action sur cette demande dans son statut.`,
+  higherRoleCould: (role, actions) => `Le rôle ${role} pourrait ${actions}.`,
+  actionPhrases: {
+    capture: 'encaisser l’empreinte',
+    release: 'libérer l’empreinte',
+    refund: 'rembourser le client',
+    cancel: 'annuler la demande',
+    delete: 'supprimer la demande',
+    resend: 'renvoyer le lien de paiement',
+  },
   cancel: 'Annuler la demande',
   delete: 'Supprimer',
   resend: 'Renvoyer l’e-mail avec le lien de paiement',
@@ -233,6 +255,16 @@ const de: T = {
   triedAgain: 'neuer Versuch beim nächsten Lauf',
   noLedger: 'Kein Vorgang erfasst.',
   noActions: 'In diesem Status ist keine Aktion möglich.',
+  notForYourRole: (role) => `Mit Ihrer Rolle (${role}) ist bei dieser Anfrage in ihrem Status keine Aktion möglich.`,
+  higherRoleCould: (role, actions) => `Die Rolle ${role} könnte ${actions}.`,
+  actionPhrases: {
+    capture: 'die Vorautorisierung abbuchen',
+    release: 'die Vorautorisierung freigeben',
+    refund: 'dem Gast erstatten',
+    cancel: 'die Anfrage stornieren',
+    delete: 'die Anfrage löschen',
+    resend: 'den Zahlungslink erneut senden',
+  },
   cancel: 'Anfrage stornieren',
   delete: 'Löschen',
   resend: 'E-Mail mit dem Zahlungslink erneut senden',

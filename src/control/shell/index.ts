@@ -24,7 +24,7 @@ export {
   type PageContext,
   page,
 } from './layout.ts';
-export { allows, mayUse, type Need, needOf, routeKey } from './route-roles.ts';
+export { allows, leastRoleFor, mayUse, type Need, needOf, routeKey } from './route-roles.ts';
 export {
   ABSOLUTE_MS,
   CSRF_COOKIE,
