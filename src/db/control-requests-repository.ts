@@ -72,6 +72,8 @@ export interface HistoryRow {
   actor: string | null;
   detail: Record<string, unknown> | null;
   created_at: Date;
+  /** The money ledger's row of the operation that made the change (a hold, capture, refund…). */
+  ledger_id: string | null;
 }
 
 /**
@@ -210,7 +212,8 @@ export function controlRequestsRepository(db: Queryable) {
 
     async history(id: string): Promise<HistoryRow[]> {
       const r = await db.query<HistoryRow>(
-        'SELECT from_status, to_status, source, actor, detail, created_at FROM status_history WHERE payment_request_id = $1 ORDER BY id',
+        `SELECT from_status, to_status, source, actor, detail, created_at, ledger_id::text AS ledger_id
+           FROM status_history WHERE payment_request_id = $1 ORDER BY id`,
         [id],
       );
       return r.rows;

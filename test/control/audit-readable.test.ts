@@ -44,7 +44,7 @@ describe(`the audit reads as a hotel would (${ENGINE})`, { timeout: 120_000 }, (
     const page = await c.get(`/control/audit?reference=${r.reference}`);
     const seen = rows(page.body);
     assert.deepEqual(seen, [
-      { action: 'Refund', target: r.reference, outcome: 'Done', ip: '10.6.0.7', detail: 'all that was left' },
+      { action: 'Refund', target: r.reference, outcome: 'Done', ip: '10.6.0.7', detail: 'Amount: €150.00' },
       { action: 'Capture', target: r.reference, outcome: 'Done', ip: '10.6.0.7', detail: 'Amount: €150.00' },
     ]);
   });

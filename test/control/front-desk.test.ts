@@ -2,7 +2,24 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { arrangeStatus } from '../helpers/fixtures.ts';
 import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
-import { ControlClient, createUser } from './control-client.ts';
+import { ControlClient, createUser, withoutLabels } from './control-client.ts';
+
+/** A page's text as read: tags dropped, spaces made one. */
+const text = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&nbsp;|\u00a0|\u202f/g, ' ')
+    .replace(/\s+/g, ' ');
+
+/** The cells of one table of a page (from the heading with `id`), each row's cells as text. */
+function tableRows(body: string, id: string): string[][] {
+  const plain = withoutLabels(body);
+  const start = plain.indexOf(`id="${id}"`);
+  const table = plain.slice(start, plain.indexOf('</table>', start));
+  return [...table.matchAll(/<tr[^>]*>([\s\S]*?)<\/tr>/g)]
+    .map((r) => [...(r[1] ?? '').matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map((c) => text(c[1] ?? '').trim()))
+    .filter((cells) => cells.length > 0);
+}
 
 /** The text of a page's actions card, tags dropped. */
 function actionsCard(body: string): string {
@@ -28,6 +45,21 @@ describe(`the front desk's pages say what they mean (${ENGINE})`, { timeout: 180
     await createUser(t, 'boss', t.tenant.tenantId, 'manager');
   });
   after(() => t.close());
+
+  /** Detail page → confirmation page → POST, as a user clicks through; the page it lands on. */
+  async function act(c: ControlClient, id: string, action: string, amount = '') {
+    const confirm = await c.get(
+      `/control/requests/${id}/confirm?action=${action}&amount=${encodeURIComponent(amount)}`,
+    );
+    assert.equal(confirm.statusCode, 200, confirm.body);
+    const fields: Record<string, string> = {};
+    for (const m of confirm.body.matchAll(/<input type="hidden" name="(amount|nonce)" value="([^"]*)">/g)) {
+      fields[m[1] as string] = m[2] as string;
+    }
+    const r = await c.post(`/control/requests/${id}/${action}`, fields);
+    assert.equal(r.statusCode, 303, r.body);
+    return { confirm, page: await c.get(String(r.headers.location)) };
+  }
 
   /** A deposit the guest paid: only a refund is left, and it is a manager's. */
   async function paidDeposit(amount: number) {
@@ -64,5 +96,64 @@ describe(`the front desk's pages say what they mean (${ENGINE})`, { timeout: 180
     await arrangeStatus(t.db, refunded.uuid, 'REFUNDED');
     const none = actionsCard((await (await as('boss')).get(`/control/requests/${refunded.uuid}`)).body);
     assert.match(none, /No action is possible in this status\./);
+  });
+
+  test('history and ledger say the money each change moved: a partial refund, a release, a partial capture', async () => {
+    const boss = await as('boss', 'fr');
+    const paid = await paidDeposit(120);
+    await act(boss, paid.uuid, 'refund', '40');
+    const refunded = (await boss.get(`/control/requests/${paid.uuid}`)).body;
+    // The partial refund keeps CAPTURED: its row says what went back.
+    const refundRow = tableRows(refunded, 'history-h').find((r) => r[3]?.startsWith('Remboursement'));
+    assert.deepEqual(refundRow?.slice(1, 4), ['Encaissée', 'Encaissée', 'Remboursement : 40,00 €']);
+
+    const held = await createRequest(t, { request_type: 'IMPRINT', amount: 250 });
+    await arrangeStatus(t.db, held.uuid, 'AUTHORISED_TO_VALIDATE');
+    await act(boss, held.uuid, 'release');
+    const released = (await boss.get(`/control/requests/${held.uuid}`)).body;
+    const releaseRow = tableRows(released, 'history-h').at(-1);
+    assert.equal(releaseRow?.[3], 'Libération : 250,00 €', 'the hold freed, not 0,00 €');
+    const ledger = tableRows(released, 'ledger-h').map((r) => `${r[1]} ${r[2]}`);
+    assert.deepEqual(ledger, ['Empreinte 250,00 €', 'Libération 250,00 €']);
+
+    const noShow = await createRequest(t, { request_type: 'IMPRINT', amount: 250 });
+    await arrangeStatus(t.db, noShow.uuid, 'AUTHORISED_TO_VALIDATE');
+    await act(boss, noShow.uuid, 'capture', '40');
+    const captured = tableRows((await boss.get(`/control/requests/${noShow.uuid}`)).body, 'history-h').at(-1);
+    assert.equal(captured?.[3], 'Encaissement : 40,00 € 210,00 € libérés sur la carte');
+
+    // The audit says each amount too: the release's is the hold it freed, a full refund's what was left.
+    await act(boss, paid.uuid, 'refund');
+    const audit = text(withoutLabels((await boss.get(`/control/audit?reference=${held.reference}`)).body));
+    assert.match(audit, /Libération .* Montant: 250,00 €/);
+    const refunds = text(withoutLabels((await boss.get(`/control/audit?reference=${paid.reference}`)).body));
+    assert.match(refunds, /Remboursement .* Montant: 80,00 €.* Remboursement .* Montant: 40,00 €/);
+  });
+
+  test('a settings change names the settings it changed; the audit is in one zone, said', async () => {
+    await createUser(t, 'root');
+    const boss = await as('boss');
+    await boss.get('/control/settings');
+    const saved = await boss.post('/control/settings', {
+      name: 'Hôtel du Front',
+      contact_email: 'front@example.com',
+      timezone: 'Europe/Paris',
+      hold_days: '7',
+      link_lifetime_days: '7',
+    });
+    assert.equal(saved.statusCode, 303);
+    const audit = (await boss.get('/control/audit?action=settings_changed')).body;
+    const detail = tableRows(audit, 'content')[0]?.at(-1) ?? '';
+    assert.match(detail, /^Changed: .*Name.*Contact e-mail/);
+    assert.doesNotMatch(detail, /Changed: \d/);
+    // The hotel's manager reads the hotel's zone, said once at the foot.
+    assert.match(text(audit), /Times on this page: Central European Time \(Europe\/Paris\)\./);
+
+    // A superuser's audit mixes the hotel's rows and everyone's: one zone for all of them.
+    const root = await as('root');
+    const all = (await root.get('/control/audit')).body;
+    const zones = new Set(tableRows(all, 'content').map((r) => /\b(UTC|CET|CEST)$/.exec(r[0] ?? '')?.[1]));
+    assert.deepEqual([...zones], ['UTC']);
+    assert.match(text(all), /Times on this page: UTC\./);
   });
 });

@@ -100,6 +100,7 @@ function sessionsPage(ctx: PageContext, sessions: readonly SessionView[]): strin
   return page(ctx, {
     title: a.sessions,
     current: 'account',
+    times: true,
     body: html`<h1>${a.sessions}</h1>
 <section class="card"><p>${a.sessionsIntro}</p>
 ${sessionsTable(ctx, sessions, true)}

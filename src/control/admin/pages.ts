@@ -2,6 +2,7 @@ import type { AdminUserWithRoles, TwoFactorState } from '../../admin-users/index
 import type { AuditRow, JobRunRow, ScheduleRow, Tenant } from '../../db/index.ts';
 import { html, type SafeHtml } from '../../html/index.ts';
 import { ACCOUNT_MESSAGES, type SessionView, sessionsTable } from '../account/index.ts';
+import { SETTINGS_MESSAGES } from '../settings/index.ts';
 import { csrfField, formatAmount, formatDateTime, type PageContext, page } from '../shell/index.ts';
 import { ROLE_MESSAGES } from '../team/index.ts';
 import { ADMIN_MESSAGES } from './words.ts';
@@ -27,6 +28,7 @@ export function tenantsPage(ctx: PageContext, tenants: readonly Tenant[], issues
   return page(ctx, {
     title: w.tenants,
     current: 'tenants',
+    times: true,
     body: html`<h1>${w.tenants}</h1>
 <section class="card"><div class="table-wrap" tabindex="0"><table><caption>${w.tenants}</caption>
 <thead><tr><th scope="col">${w.name}</th><th scope="col">${w.timezone}</th><th scope="col">${m.created}</th><th scope="col">${m.actions}</th></tr></thead>
@@ -116,24 +118,28 @@ ${sessionsTable(ctx, p.sessions, false)}
 }
 
 export function schedulesPage(
-  ctx: PageContext,
+  pageCtx: PageContext,
   schedules: readonly ScheduleRow[],
   runs: readonly JobRunRow[],
   issues: readonly string[] = [],
 ): string {
+  // One zone on the page: the zone the schedules share (a cron "0 7 * * *" in Europe/Paris then
+  // reads 07:00), else the user's (UTC); each job's own zone is in its form.
+  const zones = [...new Set(schedules.map((s) => s.timezone))];
+  const ctx = zones.length === 1 && zones[0] ? { ...pageCtx, timeZone: zones[0] } : pageCtx;
   const { m } = ctx;
   const w = ADMIN_MESSAGES[ctx.language];
-  // A job's times in its own schedule's zone: "0 7 * * *" in Europe/Paris reads 07:00.
-  const when = (d: Date | null, zone: string) => (d ? formatDateTime(d, ctx, zone) : '—');
+  const when = (d: Date | null) => (d ? formatDateTime(d, ctx) : '—');
   return page(ctx, {
     title: w.schedules,
     current: 'schedules',
+    times: true,
     body: html`<h1>${w.schedules}</h1>${problems(issues)}
 ${schedules.map(
   (
     s,
   ) => html`<section class="card" aria-labelledby="job-${s.job}"><h2 id="job-${s.job}">${w.jobNames[s.job] ?? s.job} <small><code>${s.job}</code></small></h2>
-<p>${w.nextRun}: ${when(s.next_run_at, s.timezone)} · ${w.lastRun}: ${when(s.last_run_at, s.timezone)}${s.last_outcome ? html` <span class="status ${s.last_outcome}">${s.last_outcome}</span>` : ''}</p>
+<p>${w.nextRun}: ${when(s.next_run_at)} · ${w.lastRun}: ${when(s.last_run_at)}${s.last_outcome ? html` <span class="status ${s.last_outcome}">${s.last_outcome}</span>` : ''}</p>
 <form method="post" action="/control/schedules/${s.job}" class="filters">${csrfField(ctx)}
 <div class="field"><label for="cron-${s.job}">${w.cron}</label><input id="cron-${s.job}" name="cron" value="${s.cron}" required></div>
 <div class="field"><label for="tz-${s.job}">${w.timezone}</label><input id="tz-${s.job}" name="timezone" value="${s.timezone}" required></div>
@@ -161,7 +167,13 @@ export interface AuditQuery {
   to?: string;
 }
 
-/** A detail value as a reader wants it: money as money, lists counted, codes named. */
+/** A setting by its label, without the hint in brackets ("Accent colour", not its format). */
+function settingName(ctx: PageContext, field: string): string {
+  const label = SETTINGS_MESSAGES[ctx.language].settingLabels[field];
+  return label ? label.replace(/\s*\(.*\)$/, '') : field;
+}
+
+/** A detail value as a reader wants it: money as money, settings by their names, codes named. */
 function auditDetail(ctx: PageContext, a: AuditRow): SafeHtml {
   const w = ADMIN_MESSAGES[ctx.language];
   const currency = a.request_currency ?? (typeof a.detail.currency === 'string' ? a.detail.currency : 'EUR');
@@ -171,7 +183,11 @@ function auditDetail(ctx: PageContext, a: AuditRow): SafeHtml {
     return ['capture', 'refund'].includes(a.action) && a.outcome === 'ok' ? html`${w.auditAll}` : html``;
   }
   const show = (k: string, v: unknown): string => {
-    if (k === 'amount' && typeof v === 'number') return formatAmount(v, currency, ctx);
+    // A request made in the back office records its amount as the API takes it, in units.
+    if (k === 'amount' && typeof v === 'number')
+      return formatAmount(a.action === 'request_created' ? Math.round(v * 100) : v, currency, ctx);
+    // The settings a change touched, by their names: "Name, Contact e-mail", not "6".
+    if (k === 'changed' && Array.isArray(v)) return v.map((f) => settingName(ctx, String(f))).join(', ') || '—';
     if (k === 'action' && typeof v === 'string') return w.auditActions[v] ?? v;
     // Roles by their names in the page's language (viewer → Consultation), never the code word.
     if (ROLE_DETAILS.has(k) && typeof v === 'string') return roleWords(ctx)[v as 'viewer'] ?? v;
@@ -202,6 +218,7 @@ export function auditPage(
   return page(ctx, {
     title: w.audit,
     current: 'audit',
+    times: true,
     body: html`<h1>${w.audit}</h1>
 <form method="get" action="/control/audit" class="card filters">
 <div class="field"><label for="a-action">${m.action}</label><select id="a-action" name="action"><option value="">${w.auditAnyAction}</option>${actions.map(
@@ -221,7 +238,7 @@ export function auditPage(
 <tbody>${p.rows.map(
             (
               a,
-            ) => html`<tr><td data-label="${m.when}">${formatDateTime(a.at, ctx, a.tenant_timezone ?? ctx.timeZone)}</td><td data-label="${m.who}">${a.username ?? ''}</td>
+            ) => html`<tr><td data-label="${m.when}">${formatDateTime(a.at, ctx)}</td><td data-label="${m.who}">${a.username ?? ''}</td>
 <td data-label="${m.action}">${w.auditActions[a.action] ?? a.action}</td><td data-label="${w.target}">${auditTarget(a)}</td>
 <td data-label="${m.outcome}"><span class="status ${a.outcome}">${w.auditOutcomes[a.outcome] ?? a.outcome}</span></td><td data-label="${w.ip}">${a.ip ?? ''}</td><td data-label="${m.details}">${auditDetail(ctx, a)}</td></tr>`,
           )}</tbody></table></div>`

@@ -136,6 +136,7 @@ export function booksPage(ctx: PageContext, data: BooksPageData, tenantNames: Re
   return page(ctx, {
     title: b.title,
     current: 'books',
+    times: true,
     body: html`<h1>${b.title}</h1>
 <p>${b.intro}</p>
 <section class="card" aria-labelledby="books-runs-h"><h2 id="books-runs-h">${b.lastCheck}</h2>${runsList(ctx, data.runs, tenantNames)}</section>

@@ -11,7 +11,7 @@ import { GUARANTEE_CONTROL_MESSAGES } from './guarantee-words.ts';
 export function guaranteeNotice(ctx: PageContext, row: ControlDetailRow): SafeHtml | '' {
   if (!row.guarantee_failed_at) return '';
   const g = GUARANTEE_CONTROL_MESSAGES[ctx.language];
-  const when = formatDateTime(row.guarantee_failed_at, ctx, row.tenant_timezone);
+  const when = formatDateTime(row.guarantee_failed_at, ctx);
   if (row.status !== 'ERROR') {
     return html`<p class="hint" role="status">${g.recovered(row.guarantee_failures, when)}</p>`;
   }

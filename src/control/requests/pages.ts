@@ -32,6 +32,7 @@ import { reminderHistoryRows } from '../today/index.ts';
 import { AMOUNT_ACTIONS, allowedActions, fullAmount, type RequestAction } from './actions.ts';
 import { guaranteeFilter, guaranteeNotice } from './guarantee-notice.ts';
 import { holdChain } from './hold-chain.ts';
+import { movedAmount, movesMoney } from './money-moved.ts';
 import { REQUESTS_MESSAGES } from './words.ts';
 
 /** Whether the signed-in user's role reaches a route: buttons they could not use are not shown. */
@@ -120,7 +121,7 @@ ${guaranteeFilter(ctx, q.guarantee)}
 }
 
 export function listPage(
-  ctx: PageContext,
+  pageCtx: PageContext,
   p: {
     query: ListQuery;
     rows: readonly ControlListRow[];
@@ -135,6 +136,9 @@ export function listPage(
     totals: SafeHtml;
   },
 ): string {
+  // One zone on the page: the hotel's, or the one a superuser filters on; else the user's (UTC).
+  const chosen = p.query.tenant ? p.tenants.find((t) => t.id === p.query.tenant) : undefined;
+  const ctx = chosen ? { ...pageCtx, timeZone: chosen.timezone } : pageCtx;
   const { m } = ctx;
   const w = REQUESTS_MESSAGES[ctx.language];
   const allTenants = ctx.user?.tenantId === null;
@@ -157,7 +161,7 @@ ${allTenants ? html`<td data-label="${m.tenant}">${r.tenant_name}</td>` : ''}
 <td data-label="${m.amount}" class="num">${formatAmount(r.amount, r.currency, ctx)}</td>
 <td data-label="${m.reservation}">${r.reservation_ref}</td>
 <td data-label="${m.checkin}">${r.checkin ?? ''}</td>
-<td data-label="${m.created}">${formatDateTime(r.created_at, ctx, r.tenant_timezone)}</td>
+<td data-label="${m.created}">${formatDateTime(r.created_at, ctx)}</td>
 </tr>`,
         )}</tbody></table></div>
 ${bulkButtons(ctx)}
@@ -165,6 +169,7 @@ ${bulkButtons(ctx)}
   return page(ctx, {
     title: m.navRequests,
     current: 'requests',
+    times: true,
     body: html`<h1>${m.navRequests}</h1>
 ${may(ctx, 'GET', '/control/requests/new') ? html`<p><a class="button" href="/control/requests/new">${m.newRequest}</a></p>` : ''}
 ${filters(ctx, p.query, p.tenants)}
@@ -220,9 +225,9 @@ ${item(m.amount, money(row.amount))}${item(w.captured, money(row.amount_captured
 ${item(m.guest, `${row.guest_first_name} ${row.guest_last_name}`)}${item(m.email, row.guest_email)}${item(m.phone, row.guest_phone)}
 ${item(m.guestLanguage, row.language)}${item(m.reservation, row.reservation_ref)}${item(m.checkin, row.checkin)}
 ${item(w.card, row.masked_pan ? `${row.masked_pan}${row.card_expiry_month ? ` (${String(row.card_expiry_month).padStart(2, '0')}/${row.card_expiry_year})` : ''}` : '')}
-${item(w.holdExpires, row.hold_expires_at ? formatDateTime(row.hold_expires_at, ctx, row.tenant_timezone) : '')}
-${item(w.linkExpires, formatDateTime(row.link_expires_at, ctx, row.tenant_timezone))}
-${item(m.created, formatDateTime(row.created_at, ctx, row.tenant_timezone))}
+${item(w.holdExpires, row.hold_expires_at ? formatDateTime(row.hold_expires_at, ctx) : '')}
+${item(w.linkExpires, formatDateTime(row.link_expires_at, ctx))}
+${item(m.created, formatDateTime(row.created_at, ctx))}
 </dl>`;
 }
 
@@ -246,28 +251,29 @@ function ledgerTable(ctx: PageContext, row: DetailRow, ledger: readonly LedgerRo
 <tbody>${ledger.map(
     (
       l,
-    ) => html`<tr${l.incident ? html` class="incident"` : ''}><td data-label="${m.when}">${formatDateTime(l.created_at, ctx, row.tenant_timezone)}</td><td data-label="${m.kind}">${m.ledgerKinds[l.kind] ?? l.kind}</td>
-<td data-label="${m.amount}" class="num">${formatAmount(l.amount, l.currency || row.currency, ctx)}</td><td data-label="${w.state}"><span class="status ${l.state}">${w.ledgerStates[l.state] ?? l.state}</span>${l.error ? html`<br><small>${l.error}</small>` : ''}</td>
+    ) => html`<tr${l.incident ? html` class="incident"` : ''}><td data-label="${m.when}">${formatDateTime(l.created_at, ctx)}</td><td data-label="${m.kind}">${m.ledgerKinds[l.kind] ?? l.kind}</td>
+<td data-label="${m.amount}" class="num">${formatAmount(movedAmount(l, ledger, row.amount), l.currency || row.currency, ctx)}</td><td data-label="${w.state}"><span class="status ${l.state}">${w.ledgerStates[l.state] ?? l.state}</span>${l.error ? html`<br><small>${l.error}</small>` : ''}</td>
 <td data-label="${w.transaction}">${l.provider} ${l.provider_transaction_id ?? ''}</td><td data-label="${m.who}">${w.sources[l.source] ?? l.source}${l.actor ? ` · ${l.actor}` : ''}</td><td data-label="${w.incident}">${l.incident ? html`<strong>${l.incident}</strong>` : ''}</td></tr>`,
   )}</tbody></table></div>`;
 }
 
 function historyTable(
   ctx: PageContext,
+  row: DetailRow,
   history: readonly HistoryRow[],
-  timeZone: string,
+  ledger: readonly LedgerRow[],
   reminders: readonly ReminderHistoryRow[],
 ): SafeHtml {
   const { m } = ctx;
   const w = REQUESTS_MESSAGES[ctx.language];
   // Reminders (e-mails) take their place among the status changes, by time.
-  const changes = history.map((h) => ({ at: new Date(h.created_at), row: historyRow(ctx, h, timeZone) }));
-  const labels = { when: m.when, from: w.from, to: w.to, source: w.source, who: m.who };
-  const rows = [...changes, ...reminderHistoryRows(ctx, reminders, timeZone, labels)].sort(
+  const changes = history.map((h) => ({ at: new Date(h.created_at), row: historyRow(ctx, h, row, ledger) }));
+  const labels = { when: m.when, from: w.from, to: w.to, money: w.moneyMoved, source: w.source, who: m.who };
+  const rows = [...changes, ...reminderHistoryRows(ctx, reminders, ctx.timeZone, labels)].sort(
     (a, b) => a.at.getTime() - b.at.getTime(),
   );
   return html`<div class="table-wrap" tabindex="0"><table><caption>${w.history}</caption>
-<thead><tr><th scope="col">${m.when}</th><th scope="col">${w.from}</th><th scope="col">${w.to}</th><th scope="col">${w.source}</th><th scope="col">${m.who}</th></tr></thead>
+<thead><tr><th scope="col">${m.when}</th><th scope="col">${w.from}</th><th scope="col">${w.to}</th><th scope="col" class="num">${w.moneyMoved}</th><th scope="col">${w.source}</th><th scope="col">${m.who}</th></tr></thead>
 <tbody>${rows.map((r) => r.row)}</tbody></table></div>`;
 }
 
@@ -281,10 +287,30 @@ function declined(ctx: PageContext, h: HistoryRow): SafeHtml | '' {
   return html`<br><small>${w.declineReasons[reason]}${code && code !== reason ? html` (<code>${code}</code>)` : ''}${again}</small>`;
 }
 
-function historyRow(ctx: PageContext, h: HistoryRow, timeZone: string): SafeHtml {
+/**
+ * The money a status change moved, from its ledger row: "Refund: €40.00" on a partial refund
+ * (which keeps CAPTURED), the hold freed by a release, what a partial capture left on the card.
+ */
+function moneyOfChange(ctx: PageContext, h: HistoryRow, row: DetailRow, ledger: readonly LedgerRow[]): SafeHtml | '' {
+  const l = h.ledger_id === null ? undefined : ledger.find((x) => x.id === h.ledger_id);
+  if (!l || !movesMoney(l)) return '';
+  const { m } = ctx;
   const w = REQUESTS_MESSAGES[ctx.language];
-  return html`<tr${h.to_status === 'INCIDENT' ? html` class="incident"` : ''}><td data-label="${ctx.m.when}">${formatDateTime(h.created_at, ctx, timeZone)}</td>
+  const currency = l.currency || row.currency;
+  const cents = movedAmount(l, ledger, row.amount);
+  const state = l.state === 'succeeded' ? '' : html`<br><small>${w.ledgerStates[l.state] ?? l.state}</small>`;
+  const rest =
+    l.kind === 'capture' && l.state === 'succeeded' && row.request_type === 'IMPRINT' && cents < row.amount
+      ? html`<br><small>${w.restFreed(formatAmount(row.amount - cents, currency, ctx))}</small>`
+      : '';
+  return html`${w.moved(m.ledgerKinds[l.kind] ?? l.kind, formatAmount(cents, currency, ctx))}${state}${rest}`;
+}
+
+function historyRow(ctx: PageContext, h: HistoryRow, row: DetailRow, ledger: readonly LedgerRow[]): SafeHtml {
+  const w = REQUESTS_MESSAGES[ctx.language];
+  return html`<tr${h.to_status === 'INCIDENT' ? html` class="incident"` : ''}><td data-label="${ctx.m.when}">${formatDateTime(h.created_at, ctx)}</td>
 <td data-label="${w.from}">${h.from_status ? statusBadge(h.from_status, ctx) : '—'}</td><td data-label="${w.to}">${h.to_status === 'INCIDENT' ? html`<strong>${w.incident}</strong>${h.detail ? html`<br><small>${JSON.stringify(h.detail)}</small>` : ''}` : isRelease(h) ? releasedBadge(ctx) : html`${statusBadge(h.to_status, ctx)}${declined(ctx, h)}`}</td>
+<td data-label="${w.moneyMoved}" class="num">${moneyOfChange(ctx, h, row, ledger)}</td>
 <td data-label="${w.source}">${w.sources[h.source] ?? h.source}</td><td data-label="${ctx.m.who}">${h.actor ?? ''}</td></tr>`;
 }
 
@@ -312,7 +338,7 @@ function higherRoles(ctx: PageContext, shown: readonly RequestAction[], withheld
 }
 
 export function detailPage(
-  ctx: PageContext,
+  pageCtx: PageContext,
   p: {
     row: DetailRow;
     history: readonly HistoryRow[];
@@ -325,9 +351,11 @@ export function detailPage(
     reminders?: readonly ReminderHistoryRow[];
   },
 ): string {
+  const { row } = p;
+  // One zone on the page, the hotel's (a superuser's too): the details, ledger, history, books.
+  const ctx = { ...pageCtx, timeZone: row.tenant_timezone };
   const { m } = ctx;
   const w = REQUESTS_MESSAGES[ctx.language];
-  const { row } = p;
   // What the status allows and the user's role may do (route-roles.ts); the route refuses the rest.
   const possible = allowedActions(row);
   const actions = possible.filter((a) => may(ctx, 'POST', '/control/requests/:id/:action', a));
@@ -335,6 +363,7 @@ export function detailPage(
   return page(ctx, {
     title: row.reference,
     current: 'requests',
+    times: true,
     body: html`<p><a href="/control/requests">${m.back}</a></p>
 <h1>${row.reference}</h1>
 ${noHoldWillBePlaced(row) ? html`<p class="flash error" role="status">${w.noHoldWillBePlaced}</p>` : ''}
@@ -355,7 +384,7 @@ ${higherRoles(ctx, actions, withheld)}
 ${requestIncidents(ctx, p.incidents ?? [])}
 ${holdChain(ctx, row, p.ledger)}
 <section class="card" aria-labelledby="ledger-h"><h2 id="ledger-h">${w.ledger}</h2>${ledgerTable(ctx, row, p.ledger)}</section>
-<section class="card" aria-labelledby="history-h"><h2 id="history-h">${w.history}</h2>${historyTable(ctx, p.history, row.tenant_timezone, p.reminders ?? [])}</section>`,
+<section class="card" aria-labelledby="history-h"><h2 id="history-h">${w.history}</h2>${historyTable(ctx, row, p.history, p.ledger, p.reminders ?? [])}</section>`,
   });
 }
 

@@ -28,12 +28,22 @@ import {
   tenantScope,
   user,
 } from '../shell/index.ts';
-import { AMOUNT_ACTIONS, allowedActions, parseAmountField, REQUEST_ACTIONS, type RequestAction } from './actions.ts';
+import {
+  AMOUNT_ACTIONS,
+  allowedActions,
+  fullAmount,
+  parseAmountField,
+  REQUEST_ACTIONS,
+  type RequestAction,
+} from './actions.ts';
 import { TOTALS_CAP, totalsAndExport } from './list-totals.ts';
 import { confirmPage, type DetailRow, detailPage, type ListQuery, listPage } from './pages.ts';
 import { REQUESTS_MESSAGES } from './words.ts';
 
 export const PAGE_SIZE = 50;
+
+/** Actions that move or free money: their audit line says how much. */
+const MONEY_ACTIONS: ReadonlySet<RequestAction> = new Set(['capture', 'release', 'refund']);
 
 const DATE_FILTERS = ['created_from', 'created_to', 'checkin_from', 'checkin_to'] as const;
 type DateFilter = (typeof DATE_FILTERS)[number];
@@ -367,7 +377,8 @@ export async function requestsRoutes(control: FastifyInstance): Promise<void> {
         paymentRequestId: row.id,
         outcome: result.outcome,
         detail: {
-          ...(cents !== undefined ? { amount: cents } : {}),
+          // What the confirmation showed: the amount given, else all there was (a release: the hold).
+          ...(MONEY_ACTIONS.has(action) ? { amount: cents ?? fullAmount(action, row) } : {}),
           ...(result.message ? { reason: result.message } : {}),
         },
       });

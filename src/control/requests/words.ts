@@ -84,10 +84,17 @@ const en = {
   confirmDelete: (ref: string) => `Delete ${ref}? It disappears from every list and from the API.`,
   confirmResend: (ref: string) => `Send the payment link of ${ref} to the guest again?`,
   released: 'Released',
-  ledgerStates: { requested: 'Asked', in_doubt: 'In doubt', succeeded: 'Succeeded', failed: 'Failed' } as Record<
-    string,
-    string
-  >,
+  ledgerStates: {
+    requested: 'Asked',
+    in_doubt: 'In doubt',
+    succeeded: 'Succeeded',
+    failed: 'Failed',
+    refused: 'Refused',
+  } as Record<string, string>,
+  // The history's money column: what each change moved.
+  moneyMoved: 'Money',
+  moved: (kind: string, amount: string) => `${kind}: ${amount}`,
+  restFreed: (amount: string) => `${amount} freed on the card`,
   sources: {
     api: 'PMS (API)',
     guest: 'Guest',
@@ -183,7 +190,16 @@ const fr: T = {
   confirmDelete: (ref) => `Supprimer ${ref} ? Elle disparaît de toutes les listes et de l’API.`,
   confirmResend: (ref) => `Renvoyer au client le lien de paiement de ${ref} ?`,
   released: 'Libérée',
-  ledgerStates: { requested: 'Demandée', in_doubt: 'Incertaine', succeeded: 'Réussie', failed: 'Échouée' },
+  ledgerStates: {
+    requested: 'Demandée',
+    in_doubt: 'Incertaine',
+    succeeded: 'Réussie',
+    failed: 'Échouée',
+    refused: 'Refusée',
+  },
+  moneyMoved: 'Montant',
+  moved: (kind, amount) => `${kind} : ${amount}`,
+  restFreed: (amount) => `${amount} libérés sur la carte`,
   sources: {
     api: 'PMS (API)',
     guest: 'Client',
@@ -278,7 +294,16 @@ const de: T = {
   confirmDelete: (ref) => `${ref} löschen? Die Anfrage verschwindet aus allen Listen und aus der API.`,
   confirmResend: (ref) => `Den Zahlungslink von ${ref} erneut an den Gast senden?`,
   released: 'Freigegeben',
-  ledgerStates: { requested: 'Angefragt', in_doubt: 'Ungewiss', succeeded: 'Erfolgreich', failed: 'Fehlgeschlagen' },
+  ledgerStates: {
+    requested: 'Angefragt',
+    in_doubt: 'Ungewiss',
+    succeeded: 'Erfolgreich',
+    failed: 'Fehlgeschlagen',
+    refused: 'Abgelehnt',
+  },
+  moneyMoved: 'Betrag',
+  moved: (kind, amount) => `${kind}: ${amount}`,
+  restFreed: (amount) => `${amount} auf der Karte freigegeben`,
   sources: {
     api: 'PMS (API)',
     guest: 'Gast',

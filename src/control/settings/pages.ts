@@ -34,6 +34,7 @@ ${action === 'revoke' ? '' : csrfField(ctx)}<input type="hidden" name="tenant" v
   return page(ctx, {
     title: w.keys,
     current: 'keys',
+    times: true,
     body: html`<h1>${w.keys} · ${t.name}</h1>
 ${tenantChooser(ctx, '/control/keys', p.tenants, t.id)}
 ${

@@ -23,6 +23,7 @@ export {
   notFoundPage,
   type PageContext,
   page,
+  zoneName,
 } from './layout.ts';
 export { allows, leastRoleFor, mayUse, type Need, needOf, routeKey } from './route-roles.ts';
 export {

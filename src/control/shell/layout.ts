@@ -79,6 +79,18 @@ export function formatDateTime(d: Date | string | null, ctx: PageContext, timeZo
   return zone ? `${when} ${zone}` : when;
 }
 
+/**
+ * A zone by its name in the reader's language and its IANA id ("Central European Time
+ * (Europe/Paris)"); UTC is UTC.
+ */
+export function zoneName(ctx: PageContext, timeZone = ctx.timeZone): string {
+  if (/^(Etc\/)?(UTC|GMT|Universal|Zulu)$/.test(timeZone)) return 'UTC';
+  const name = new Intl.DateTimeFormat(ctx.m.locale, { timeZone, timeZoneName: 'longGeneric' })
+    .formatToParts(new Date())
+    .find((p) => p.type === 'timeZoneName')?.value;
+  return name ? `${name} (${timeZone})` : timeZone;
+}
+
 export function formatAmount(cents: number, currency: Currency | string, ctx: PageContext): string {
   return formatMoney(cents, currency as Currency, ctx.m.locale);
 }
@@ -142,7 +154,17 @@ function languageSwitch(ctx: PageContext): SafeHtml {
 
 export function page(
   ctx: PageContext,
-  p: { title: string; current?: Section; body: SafeHtml; refreshSeconds?: number },
+  p: {
+    title: string;
+    current?: Section;
+    body: SafeHtml;
+    refreshSeconds?: number;
+    /**
+     * The page shows times: all of them in `ctx.timeZone` (one zone per page), which a line at
+     * its foot names.
+     */
+    times?: boolean;
+  },
 ): string {
   const { m, user } = ctx;
   return htmlDocument({
@@ -174,6 +196,7 @@ ${nav(ctx, p.current)}
 <main id="content" tabindex="-1">
 ${ctx.flash ? html`<p class="flash ${ctx.flash.kind === 'ok' ? '' : ctx.flash.kind}" role="status">${ctx.flash.text}</p>` : ''}
 ${p.body}
+${p.times ? html`<p class="hint zone-note">${m.timesIn(zoneName(ctx))}</p>` : ''}
 </main>`,
   }).value;
 }

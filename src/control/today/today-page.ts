@@ -92,6 +92,7 @@ export function todayPage(ctx: PageContext, p: { plan: DayPlan; tenant: Tenant; 
   return page(c, {
     title: t.title,
     current: 'today',
+    times: true,
     body: html`<h1>${t.title} · ${p.tenant.name}</h1>
 ${tenantChooser(c, '/control/today', p.tenants, p.tenant.id)}
 <p>${t.intro(day(c, plan.today), plan.timeZone)}</p>

@@ -103,10 +103,13 @@ export function webhooksPage(
   const w = WEBHOOK_MESSAGES[ctx.language];
   const tz = p.tenant.timezone;
   const freshOf = p.fresh && p.endpoints.find((e) => e.id === p.fresh?.endpointId);
-  return page(ctx, {
-    title: w.title,
-    current: 'webhooks',
-    body: html`<h1>${w.title} · ${p.tenant.name}</h1>
+  return page(
+    { ...ctx, timeZone: tz },
+    {
+      title: w.title,
+      current: 'webhooks',
+      times: true,
+      body: html`<h1>${w.title} · ${p.tenant.name}</h1>
 ${tenantChooser(ctx, '/control/webhooks', p.tenants, p.tenant.id)}
 ${p.problem ? html`<p class="flash error" role="alert">${w.invalid(p.problem)}</p>` : ''}
 <p>${w.intro}</p>
@@ -121,7 +124,8 @@ ${
 <tbody>${p.endpoints.map((e) => endpointRow(ctx, e, tz))}</tbody></table></div>`
 }</section>
 ${addForm(ctx, p.tenant, p.given)}`,
-  });
+    },
+  );
 }
 
 /** The confirmation before disabling an endpoint or rotating its secret. */
@@ -172,10 +176,13 @@ export function deliveryLogPage(
   const { m } = ctx;
   const w = WEBHOOK_MESSAGES[ctx.language];
   const e = p.endpoint;
-  return page(ctx, {
-    title: w.log,
-    current: 'webhooks',
-    body: html`<h1>${w.log} · ${p.tenant.name}</h1>
+  return page(
+    { ...ctx, timeZone: p.tenant.timezone },
+    {
+      title: w.log,
+      current: 'webhooks',
+      times: true,
+      body: html`<h1>${w.log} · ${p.tenant.name}</h1>
 <section class="card"><dl class="summary"><div><dt>${w.endpoint}</dt><dd><code>${e.url}</code></dd></div>
 <div><dt>${w.state}</dt><dd>${w.states[e.status] ?? e.status}</dd></div></dl>
 <p>${w.logIntro}</p></section>
@@ -188,8 +195,9 @@ ${
 <tbody>${p.deliveries.map((d) => deliveryRow(ctx, e, d, p.tenant.timezone))}</tbody></table></div>`
 }
 <p class="pager">${p.paged ? html`<a href="/control/webhooks/${e.id}">${w.newest}</a> ` : ''}${
-      p.older ? html`<a href="/control/webhooks/${e.id}?before=${enc(p.older)}">${w.older}</a>` : ''
-    }</p></section>
+        p.older ? html`<a href="/control/webhooks/${e.id}?before=${enc(p.older)}">${w.older}</a>` : ''
+      }</p></section>
 <p><a href="/control/webhooks?tenant=${e.tenant_id}">${w.backToList}</a></p>`,
-  });
+    },
+  );
 }
