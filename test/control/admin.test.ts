@@ -93,7 +93,7 @@ describe(`back office for superusers: tenants, users, schedules, audit (${ENGINE
     const run = await root.post('/control/schedules/create_deferred_payments/run', {});
     assert.equal(run.statusCode, 303);
     const after = await root.get('/control/schedules');
-    assert.match(after.body, /Done\./);
+    assert.match(after.body, /Done: the run is the first of the recent runs below\./);
     const runs = await t.repos.schedules.runs('create_deferred_payments', 5);
     assert.equal(runs[0]?.outcome, 'ok');
     assert.ok(runs[0]?.counts && 'considered' in runs[0].counts);

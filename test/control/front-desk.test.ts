@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { CONTROL_LANGUAGES } from '../../src/control/shell/language.ts';
+import { EVENT_TYPES } from '../../src/webhooks/index.ts';
 import { arrangeStatus } from '../helpers/fixtures.ts';
 import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { ControlClient, createUser, withoutLabels } from './control-client.ts';
@@ -155,5 +157,88 @@ describe(`the front desk's pages say what they mean (${ENGINE})`, { timeout: 180
     const zones = new Set(tableRows(all, 'content').map((r) => /\b(UTC|CET|CEST)$/.exec(r[0] ?? '')?.[1]));
     assert.deepEqual([...zones], ['UTC']);
     assert.match(text(all), /Times on this page: UTC\./);
+  });
+
+  test('staff read words, not codes: event types, the failed guarantee, the guest language, keys, German questions', async () => {
+    await createUser(t, 'root-words');
+    for (const language of CONTROL_LANGUAGES) {
+      const boss = await as('boss', language);
+      // Every event type a webhook can subscribe to has words (the code only as a <code> detail).
+      const hooks = (await boss.get('/control/webhooks')).body;
+      for (const type of EVENT_TYPES) {
+        const name = new RegExp(`value="${type}"> ([^<]*) <small><code>${type}</code>`).exec(hooks)?.[1] ?? '';
+        assert.ok(name && !/_|payment_request|^[a-z]+$/.test(name), `${type} in ${language}: "${name}"`);
+      }
+    }
+
+    // A failed guarantee whose bank answered in English: the French page says it in French.
+    const failed = await createRequest(t, { request_type: 'IMPRINT', amount: 250, language: 'en' });
+    await t.db.query(
+      `UPDATE payment_requests SET status = 'ERROR', guarantee_failed_at = now(), guarantee_failures = 1,
+         last_hold_error = 'sandbox: insufficient funds', hold_decline_reason = 'insufficient_funds',
+         hold_decline_code = '51' WHERE id = $1`,
+      [failed.uuid],
+    );
+    const fr = text((await (await as('desk', 'fr')).get(`/control/requests/${failed.uuid}`)).body);
+    assert.match(fr, /La banque a refusé la garantie de cette demande le .* \(Provision insuffisante\)\. .* 51/);
+    assert.doesNotMatch(fr, /insufficient|payreq job run/i);
+    assert.match(fr, /un super-utilisateur peut la lancer tout de suite : Tâches planifiées/);
+    assert.match(fr, /Langue du client anglais/);
+    const de = text((await (await as('desk', 'de')).get(`/control/requests/${failed.uuid}`)).body);
+    assert.match(de, /\(Unzureichende Deckung\)/);
+    assert.match(de, /Sprache des Gastes Englisch/);
+    assert.match(
+      text((await (await as('desk')).get(`/control/requests/${failed.uuid}`)).body),
+      /Guest language English/,
+    );
+
+    // A key in French is "en service", not "active".
+    const keys = await as('boss', 'fr');
+    await keys.get('/control/keys');
+    await keys.post('/control/keys', { label: 'PMS' });
+    assert.match((await keys.get('/control/keys')).body, /class="status active">en service</);
+
+    // A German question starts with a capital, though the amount in words does not.
+    const held = await createRequest(t, { request_type: 'IMPRINT', amount: 250 });
+    await arrangeStatus(t.db, held.uuid, 'AUTHORISED_TO_VALIDATE');
+    for (const [action, amount] of [
+      ['capture', '40'],
+      ['refund', ''],
+    ] as const) {
+      const id = action === 'refund' ? (await paidDeposit(80)).uuid : held.uuid;
+      const asked = text(
+        (
+          await (
+            await as(action === 'refund' ? 'boss' : 'desk', 'de')
+          ).get(`/control/requests/${id}/confirm?action=${action}&amount=${amount}`)
+        ).body,
+      );
+      assert.match(
+        asked,
+        action === 'refund' ? /Achtzig Euro \(80,00 €\) an den Gast/ : /Vierzig Euro \(40,00 €\) für/,
+      );
+    }
+  });
+
+  test('the jobs and the audit in words: a run’s counts, a sign-in’s second factor, no JSON', async () => {
+    const root = await as('root-words', 'fr');
+    await root.get('/control/schedules');
+    const ran = await root.post('/control/schedules/expire_payment_requests/run');
+    assert.equal(ran.statusCode, 303);
+    const page = (await root.get('/control/schedules')).body;
+    assert.match(text(page), /Effectué : l’exécution est la première des exécutions récentes ci-dessous\./);
+    const run = tableRows(page, 'content')[0] ?? [];
+    assert.equal(run[2], 'Effectuée');
+    assert.match(run[3] ?? '', /^(rien à faire|.*(Empreintes échues|Liens expirés) : \d)/);
+    const audit = (await root.get('/control/audit')).body;
+    const cells = tableRows(audit, 'content').map((r) => r.at(-1) ?? '');
+    assert.ok(
+      cells.some((c) => /Second facteur: aucun/.test(c)),
+      cells.join(' | '),
+    );
+    for (const body of [page, audit]) {
+      const cellsText = tableRows(body, 'content').flat().join(' ');
+      assert.doesNotMatch(cellsText, /[{}[\]"]|second_factor|\bnone\b|\bok\b/, cellsText);
+    }
   });
 });

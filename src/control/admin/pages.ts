@@ -2,14 +2,10 @@ import type { AdminUserWithRoles, TwoFactorState } from '../../admin-users/index
 import type { AuditRow, JobRunRow, ScheduleRow, Tenant } from '../../db/index.ts';
 import { html, type SafeHtml } from '../../html/index.ts';
 import { ACCOUNT_MESSAGES, type SessionView, sessionsTable } from '../account/index.ts';
-import { SETTINGS_MESSAGES } from '../settings/index.ts';
-import { csrfField, formatAmount, formatDateTime, type PageContext, page } from '../shell/index.ts';
+import { csrfField, formatDateTime, type PageContext, page } from '../shell/index.ts';
 import { ROLE_MESSAGES } from '../team/index.ts';
+import { auditDetail, jobCounts } from './readable.ts';
 import { ADMIN_MESSAGES } from './words.ts';
-
-/** Audit detail fields that hold a role ("none": no role anywhere; "unlisted": a route with no line). */
-const ROLE_DETAILS = new Set(['role', 'before', 'need']);
-const roleWords = (ctx: PageContext): Record<string, string> => ROLE_MESSAGES[ctx.language].roleNames;
 
 /** A user's roles in words: "superuser", or "Hotel A: Manager, Hotel B: Viewer". */
 function rolesText(ctx: PageContext, u: AdminUserWithRoles): string {
@@ -139,7 +135,7 @@ ${schedules.map(
   (
     s,
   ) => html`<section class="card" aria-labelledby="job-${s.job}"><h2 id="job-${s.job}">${w.jobNames[s.job] ?? s.job} <small><code>${s.job}</code></small></h2>
-<p>${w.nextRun}: ${when(s.next_run_at)} · ${w.lastRun}: ${when(s.last_run_at)}${s.last_outcome ? html` <span class="status ${s.last_outcome}">${s.last_outcome}</span>` : ''}</p>
+<p>${w.nextRun}: ${when(s.next_run_at)} · ${w.lastRun}: ${when(s.last_run_at)}${s.last_outcome ? html` <span class="status ${s.last_outcome}">${w.runOutcomes[s.last_outcome] ?? s.last_outcome}</span>` : ''}</p>
 <form method="post" action="/control/schedules/${s.job}" class="filters">${csrfField(ctx)}
 <div class="field"><label for="cron-${s.job}">${w.cron}</label><input id="cron-${s.job}" name="cron" value="${s.cron}" required></div>
 <div class="field"><label for="tz-${s.job}">${w.timezone}</label><input id="tz-${s.job}" name="timezone" value="${s.timezone}" required></div>
@@ -153,8 +149,8 @@ ${schedules.map(
 <tbody>${runs.map(
       (
         r,
-      ) => html`<tr><td data-label="${m.when}">${formatDateTime(r.started_at, ctx)}</td><td data-label="${w.job}">${w.jobNames[r.job] ?? r.job}</td><td data-label="${m.outcome}"><span class="status ${r.outcome}">${r.outcome}</span></td>
-<td data-label="${w.counts}">${r.counts ? JSON.stringify(r.counts) : ''}</td><td data-label="${m.error}">${r.error ?? ''}</td></tr>`,
+      ) => html`<tr><td data-label="${m.when}">${formatDateTime(r.started_at, ctx)}</td><td data-label="${w.job}">${w.jobNames[r.job] ?? r.job}</td><td data-label="${m.outcome}"><span class="status ${r.outcome}">${w.runOutcomes[r.outcome] ?? r.outcome}</span></td>
+<td data-label="${w.counts}">${jobCounts(ctx, r.counts)}</td><td data-label="${m.error}">${r.error ? html`<code>${r.error}</code>` : ''}</td></tr>`,
     )}</tbody></table></div></section>`,
   });
 }
@@ -165,37 +161,6 @@ export interface AuditQuery {
   reference?: string;
   from?: string;
   to?: string;
-}
-
-/** A setting by its label, without the hint in brackets ("Accent colour", not its format). */
-function settingName(ctx: PageContext, field: string): string {
-  const label = SETTINGS_MESSAGES[ctx.language].settingLabels[field];
-  return label ? label.replace(/\s*\(.*\)$/, '') : field;
-}
-
-/** A detail value as a reader wants it: money as money, settings by their names, codes named. */
-function auditDetail(ctx: PageContext, a: AuditRow): SafeHtml {
-  const w = ADMIN_MESSAGES[ctx.language];
-  const currency = a.request_currency ?? (typeof a.detail.currency === 'string' ? a.detail.currency : 'EUR');
-  const entries = Object.entries(a.detail ?? {}).filter(([k]) => k !== 'currency');
-  if (entries.length === 0) {
-    // A money action with no amount moved all there was: say so rather than nothing.
-    return ['capture', 'refund'].includes(a.action) && a.outcome === 'ok' ? html`${w.auditAll}` : html``;
-  }
-  const show = (k: string, v: unknown): string => {
-    // A request made in the back office records its amount as the API takes it, in units.
-    if (k === 'amount' && typeof v === 'number')
-      return formatAmount(a.action === 'request_created' ? Math.round(v * 100) : v, currency, ctx);
-    // The settings a change touched, by their names: "Name, Contact e-mail", not "6".
-    if (k === 'changed' && Array.isArray(v)) return v.map((f) => settingName(ctx, String(f))).join(', ') || '—';
-    if (k === 'action' && typeof v === 'string') return w.auditActions[v] ?? v;
-    // Roles by their names in the page's language (viewer → Consultation), never the code word.
-    if (ROLE_DETAILS.has(k) && typeof v === 'string') return roleWords(ctx)[v as 'viewer'] ?? v;
-    if (Array.isArray(v)) return String(v.length);
-    if (v !== null && typeof v === 'object') return JSON.stringify(v);
-    return String(v);
-  };
-  return html`${entries.map(([k, v], i) => html`${i > 0 ? html`<br>` : ''}${w.auditDetail[k] ?? k}: ${show(k, v)}`)}`;
 }
 
 /** What an entry acted on, by name: the request's reference, the hotel's name. */

@@ -76,9 +76,9 @@ function inDoubtTable(ctx: PageContext, rows: readonly InDoubtOperationRow[], es
 <tbody>${rows.map(
     (
       l,
-    ) => html`<tr${escalated(l) ? html` class="incident"` : ''}><td data-label="${b.since}">${formatDateTime(l.created_at, ctx)}</td><td data-label="${m.reference}">${requestCell(l)}</td>${tenantCell(ctx, l)}<td data-label="${m.kind}">${l.kind} <small>#${l.id}</small>${l.error ? html`<br><small>${l.error}</small>` : ''}</td>
+    ) => html`<tr${escalated(l) ? html` class="incident"` : ''}><td data-label="${b.since}">${formatDateTime(l.created_at, ctx)}</td><td data-label="${m.reference}">${requestCell(l)}</td>${tenantCell(ctx, l)}<td data-label="${m.kind}">${m.ledgerKinds[l.kind] ?? l.kind} <small>#${l.id}</small>${l.error ? html`<br><small><code>${l.error}</code></small>` : ''}</td>
 <td data-label="${m.amount}" class="num">${formatAmount(l.amount, l.currency, ctx)}</td>
-<td data-label="${b.providerShows}">${(l.answer_transaction_id ?? l.provider_transaction_id) ? html`<code>${l.answer_transaction_id ?? l.provider_transaction_id}</code>` : ''}${l.provider_status ? html`<br><small>${l.provider_status}</small>` : ''}</td>
+<td data-label="${b.providerShows}">${(l.answer_transaction_id ?? l.provider_transaction_id) ? html`<code>${l.answer_transaction_id ?? l.provider_transaction_id}</code>` : ''}${l.provider_status ? html`<br><small><code>${l.provider_status}</code></small>` : ''}</td>
 <td data-label="${m.books.need}">${escalated(l) ? settleForm(ctx, l, escalateHours) : b.waitReconcile}</td></tr>`,
   )}</tbody></table></div>`;
 }
@@ -108,8 +108,8 @@ function misplacedTable(ctx: PageContext, rows: readonly MisplacedMoneyRow[]): S
 <tbody>${rows.map(
     (
       l,
-    ) => html`<tr class="incident"><td data-label="${m.when}">${formatDateTime(l.created_at, ctx)}</td><td data-label="${m.reference}">${requestCell(l)}</td>${tenantCell(ctx, l)}<td data-label="${m.kind}">${l.kind}</td>
-<td data-label="${m.amount}" class="num">${formatAmount(l.amount, l.currency, ctx)}</td><td data-label="${b.reason}">${l.incident}</td><td data-label="${m.books.need}">${b.giveBack}</td></tr>`,
+    ) => html`<tr class="incident"><td data-label="${m.when}">${formatDateTime(l.created_at, ctx)}</td><td data-label="${m.reference}">${requestCell(l)}</td>${tenantCell(ctx, l)}<td data-label="${m.kind}">${m.ledgerKinds[l.kind] ?? l.kind}</td>
+<td data-label="${m.amount}" class="num">${formatAmount(l.amount, l.currency, ctx)}</td><td data-label="${b.reason}"><code>${l.incident}</code></td><td data-label="${m.books.need}">${b.giveBack}</td></tr>`,
   )}</tbody></table></div>`;
 }
 

@@ -223,12 +223,17 @@ ${html`<div><dt>${m.status}</dt><dd>${released ? releasedBadge(ctx) : statusBadg
 ${item(m.tenant, row.tenant_name)}
 ${item(m.amount, money(row.amount))}${item(w.captured, money(row.amount_captured))}${item(w.refunded, money(row.amount_refunded))}
 ${item(m.guest, `${row.guest_first_name} ${row.guest_last_name}`)}${item(m.email, row.guest_email)}${item(m.phone, row.guest_phone)}
-${item(m.guestLanguage, row.language)}${item(m.reservation, row.reservation_ref)}${item(m.checkin, row.checkin)}
+${item(m.guestLanguage, languageName(ctx, row.language))}${item(m.reservation, row.reservation_ref)}${item(m.checkin, row.checkin)}
 ${item(w.card, row.masked_pan ? `${row.masked_pan}${row.card_expiry_month ? ` (${String(row.card_expiry_month).padStart(2, '0')}/${row.card_expiry_year})` : ''}` : '')}
 ${item(w.holdExpires, row.hold_expires_at ? formatDateTime(row.hold_expires_at, ctx) : '')}
 ${item(w.linkExpires, formatDateTime(row.link_expires_at, ctx))}
 ${item(m.created, formatDateTime(row.created_at, ctx))}
 </dl>`;
+}
+
+/** A language by its name in the reader's language: "English", "anglais", "Englisch", not "en". */
+function languageName(ctx: PageContext, code: string): string {
+  return new Intl.DisplayNames([ctx.m.locale], { type: 'language' }).of(code) ?? code;
 }
 
 function reservationData(ctx: PageContext, data: Record<string, unknown>): SafeHtml {
@@ -241,7 +246,23 @@ function reservationData(ctx: PageContext, data: Record<string, unknown>): SafeH
   )}</dl>`;
 }
 
-function ledgerTable(ctx: PageContext, row: DetailRow, ledger: readonly LedgerRow[]): SafeHtml {
+/**
+ * Why an operation did not go through, for staff: a refused hold's reason in their language
+ * (its history row keeps it), with the provider's own message, English or a code, as a detail.
+ */
+function ledgerError(ctx: PageContext, l: LedgerRow, history: readonly HistoryRow[]): SafeHtml | '' {
+  if (!l.error) return '';
+  const reason = history.find((h) => h.ledger_id === l.id)?.detail?.decline_reason;
+  const words = isDeclineReason(reason) ? html`${REQUESTS_MESSAGES[ctx.language].declineReasons[reason]} ` : '';
+  return html`<br><small>${words}<code>${l.error}</code></small>`;
+}
+
+function ledgerTable(
+  ctx: PageContext,
+  row: DetailRow,
+  ledger: readonly LedgerRow[],
+  history: readonly HistoryRow[],
+): SafeHtml {
   const { m } = ctx;
   const w = REQUESTS_MESSAGES[ctx.language];
   if (ledger.length === 0) return html`<p>${w.noLedger}</p>`;
@@ -252,8 +273,8 @@ function ledgerTable(ctx: PageContext, row: DetailRow, ledger: readonly LedgerRo
     (
       l,
     ) => html`<tr${l.incident ? html` class="incident"` : ''}><td data-label="${m.when}">${formatDateTime(l.created_at, ctx)}</td><td data-label="${m.kind}">${m.ledgerKinds[l.kind] ?? l.kind}</td>
-<td data-label="${m.amount}" class="num">${formatAmount(movedAmount(l, ledger, row.amount), l.currency || row.currency, ctx)}</td><td data-label="${w.state}"><span class="status ${l.state}">${w.ledgerStates[l.state] ?? l.state}</span>${l.error ? html`<br><small>${l.error}</small>` : ''}</td>
-<td data-label="${w.transaction}">${l.provider} ${l.provider_transaction_id ?? ''}</td><td data-label="${m.who}">${w.sources[l.source] ?? l.source}${l.actor ? ` · ${l.actor}` : ''}</td><td data-label="${w.incident}">${l.incident ? html`<strong>${l.incident}</strong>` : ''}</td></tr>`,
+<td data-label="${m.amount}" class="num">${formatAmount(movedAmount(l, ledger, row.amount), l.currency || row.currency, ctx)}</td><td data-label="${w.state}"><span class="status ${l.state}">${w.ledgerStates[l.state] ?? l.state}</span>${ledgerError(ctx, l, history)}</td>
+<td data-label="${w.transaction}">${l.provider} ${l.provider_transaction_id ?? ''}</td><td data-label="${m.who}">${w.sources[l.source] ?? l.source}${l.actor ? ` · ${l.actor}` : ''}</td><td data-label="${w.incident}">${l.incident ? html`<strong>${w.incident}</strong><br><small><code>${l.incident}</code></small>` : ''}</td></tr>`,
   )}</tbody></table></div>`;
 }
 
@@ -309,7 +330,7 @@ function moneyOfChange(ctx: PageContext, h: HistoryRow, row: DetailRow, ledger: 
 function historyRow(ctx: PageContext, h: HistoryRow, row: DetailRow, ledger: readonly LedgerRow[]): SafeHtml {
   const w = REQUESTS_MESSAGES[ctx.language];
   return html`<tr${h.to_status === 'INCIDENT' ? html` class="incident"` : ''}><td data-label="${ctx.m.when}">${formatDateTime(h.created_at, ctx)}</td>
-<td data-label="${w.from}">${h.from_status ? statusBadge(h.from_status, ctx) : '—'}</td><td data-label="${w.to}">${h.to_status === 'INCIDENT' ? html`<strong>${w.incident}</strong>${h.detail ? html`<br><small>${JSON.stringify(h.detail)}</small>` : ''}` : isRelease(h) ? releasedBadge(ctx) : html`${statusBadge(h.to_status, ctx)}${declined(ctx, h)}`}</td>
+<td data-label="${w.from}">${h.from_status ? statusBadge(h.from_status, ctx) : '—'}</td><td data-label="${w.to}">${h.to_status === 'INCIDENT' ? html`<strong>${w.incident}</strong>${typeof h.detail?.incident === 'string' ? html`<br><small><code>${h.detail.incident}</code></small>` : ''}` : isRelease(h) ? releasedBadge(ctx) : html`${statusBadge(h.to_status, ctx)}${declined(ctx, h)}`}</td>
 <td data-label="${w.moneyMoved}" class="num">${moneyOfChange(ctx, h, row, ledger)}</td>
 <td data-label="${w.source}">${w.sources[h.source] ?? h.source}</td><td data-label="${ctx.m.who}">${h.actor ?? ''}</td></tr>`;
 }
@@ -383,7 +404,7 @@ ${higherRoles(ctx, actions, withheld)}
 <section class="card" aria-labelledby="data-h"><h2 id="data-h">${w.reservationData}</h2>${reservationData(ctx, row.reservation_data)}</section>
 ${requestIncidents(ctx, p.incidents ?? [])}
 ${holdChain(ctx, row, p.ledger)}
-<section class="card" aria-labelledby="ledger-h"><h2 id="ledger-h">${w.ledger}</h2>${ledgerTable(ctx, row, p.ledger)}</section>
+<section class="card" aria-labelledby="ledger-h"><h2 id="ledger-h">${w.ledger}</h2>${ledgerTable(ctx, row, p.ledger, p.history)}</section>
 <section class="card" aria-labelledby="history-h"><h2 id="history-h">${w.history}</h2>${historyTable(ctx, row, p.history, p.ledger, p.reminders ?? [])}</section>`,
   });
 }

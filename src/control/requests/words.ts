@@ -218,6 +218,8 @@ const fr: T = {
   },
 };
 
+const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
 const de: T = {
   allTenants: 'Alle Unterkünfte',
   filters: 'Filter',
@@ -286,10 +288,11 @@ const de: T = {
   resend: 'E-Mail mit dem Zahlungslink erneut senden',
   amountOptional: 'Betrag (leer: alles)',
   confirm: 'Bestätigen',
-  confirmCapture: (words, ref) => `${words} für ${ref} abbuchen?`,
+  // A German sentence starts with a capital, though the amount in words does not.
+  confirmCapture: (words, ref) => `${capital(words)} für ${ref} abbuchen?`,
   confirmRelease: (words, ref) =>
     `Die Vorautorisierung über ${words} für ${ref} freigeben? Der Betrag auf der Karte des Gastes wird wieder frei.`,
-  confirmRefund: (words, ref) => `${words} an den Gast von ${ref} erstatten?`,
+  confirmRefund: (words, ref) => `${capital(words)} an den Gast von ${ref} erstatten?`,
   confirmCancel: (ref) => `${ref} stornieren? Der Zahlungslink funktioniert dann nicht mehr.`,
   confirmDelete: (ref) => `${ref} löschen? Die Anfrage verschwindet aus allen Listen und aus der API.`,
   confirmResend: (ref) => `Den Zahlungslink von ${ref} erneut an den Gast senden?`,

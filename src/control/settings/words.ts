@@ -81,7 +81,7 @@ const fr: SettingsMessages = {
   revoke: 'Révoquer',
   confirmRevoke: (p) => `Révoquer la clé ${p} ? La révocation est définitive : la clé répondra 403 pour toujours.`,
   noKeys: 'Aucune clé API pour le moment.',
-  keyStatus: { active: 'active', disabled: 'désactivée', revoked: 'révoquée' },
+  keyStatus: { active: 'en service', disabled: 'désactivée', revoked: 'révoquée' },
   settings: 'Paramètres de l’établissement',
   webhookDisabled: (url, when, reason) =>
     `Le webhook ${url} a été désactivé le ${when} (${reason}) : plus rien ne lui est envoyé. Une fois le récepteur réparé, réactivez-le sur la page Webhooks et renvoyez ses envois en échec depuis son journal.`,

@@ -12,7 +12,11 @@ export interface FreshSecret {
   rotatedUntil?: string;
 }
 
-/** An event type in the staff's words: `payment_request.captured` is "Captured". */
+/**
+ * An event type in the staff's words: `payment_request.captured` is "Captured",
+ * `payment_request.guarantee_failed` "Guarantee failed (the bank refused the hold)". Every type
+ * has its words (test/control/front-desk.test.ts checks each one in each language).
+ */
 export function eventName(ctx: PageContext, type: string | null): string {
   if (type === null) return WEBHOOK_MESSAGES[ctx.language].eventGone;
   const status = type.replace(/^payment_request\./, '').toUpperCase();
@@ -80,7 +84,7 @@ function addForm(ctx: PageContext, tenant: Tenant, given?: { url: string; events
 <p class="hint">${w.eventsHint}</p>
 ${EVENT_TYPES.map(
   (t, i) =>
-    html`<div class="field check"><label for="webhook-event-${i}"><input id="webhook-event-${i}" type="checkbox" name="events" value="${t}"${given?.events.includes(t) ? html` checked` : ''}> ${eventName(ctx, t)}</label></div>`,
+    html`<div class="field check"><label for="webhook-event-${i}"><input id="webhook-event-${i}" type="checkbox" name="events" value="${t}"${given?.events.includes(t) ? html` checked` : ''}> ${eventName(ctx, t)} <small><code>${t}</code></small></label></div>`,
 )}
 </fieldset>
 <button type="submit">${w.add}</button></form></section>`;
