@@ -4,6 +4,7 @@ import { CreateBody } from './schemas.ts';
 import { makeAjv } from './validator.ts';
 
 const validate = makeAjv(false).compile(CreateBody);
+const validateGuestEmail = makeAjv(false).compile(CreateBody.properties.guest_email);
 
 /**
  * The create body checked exactly as POST /api/payment-requests/ checks it (its schema, then
@@ -16,4 +17,12 @@ export function checkCreateBody(body: Record<string, unknown>): CreatePaymentReq
   const issues = createFieldIssues(copy);
   if (issues.length > 0) throw errors.validation(issues);
   return copy as unknown as CreatePaymentRequestInput;
+}
+
+/**
+ * A guest's e-mail address as the create body checks it (its schema's `email` format and length),
+ * for the back office's correction of one: the address a request may hold is the API's.
+ */
+export function isGuestEmail(value: string): boolean {
+  return validateGuestEmail(value) === true;
 }

@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { CONTROL_LANGUAGES } from '../../src/control/shell/language.ts';
+import { sendDueEmails } from '../../src/mail/index.ts';
 import { EVENT_TYPES } from '../../src/webhooks/index.ts';
 import { arrangeStatus } from '../helpers/fixtures.ts';
+import { eventually } from '../helpers/sandbox-checkout.ts';
 import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { type SmtpSink, startSmtpSink } from '../mail/smtp-sink.ts';
 import { ControlClient, createUser, withoutLabels } from './control-client.ts';
 
 /** A page's text as read: tags dropped, spaces made one. */
@@ -34,6 +37,7 @@ function actionsCard(body: string): string {
 
 describe(`the front desk's pages say what they mean (${ENGINE})`, { timeout: 180_000 }, () => {
   let t: TestApp;
+  let smtp: SmtpSink;
   const as = async (username: string, language = 'en') => {
     const c = new ControlClient(t);
     c.headers = { 'accept-language': language };
@@ -41,12 +45,16 @@ describe(`the front desk's pages say what they mean (${ENGINE})`, { timeout: 180
   };
 
   before(async () => {
-    t = await startTestApp();
+    smtp = await startSmtpSink();
+    t = await startTestApp({ env: { SMTP_URL: smtp.url } });
     await createUser(t, 'desk', t.tenant.tenantId, 'frontdesk');
     await createUser(t, 'clerk', t.tenant.tenantId, 'viewer');
     await createUser(t, 'boss', t.tenant.tenantId, 'manager');
   });
-  after(() => t.close());
+  after(async () => {
+    await t?.close();
+    await smtp?.close();
+  });
 
   /** Detail page → confirmation page → POST, as a user clicks through; the page it lands on. */
   async function act(c: ControlClient, id: string, action: string, amount = '') {
@@ -240,5 +248,103 @@ describe(`the front desk's pages say what they mean (${ENGINE})`, { timeout: 180
       const cellsText = tableRows(body, 'content').flat().join(' ');
       assert.doesNotMatch(cellsText, /[{}[\]"]|second_factor|\bnone\b|\bok\b/, cellsText);
     }
+  });
+
+  test('a partial capture asks with the guest, the amount held and what becomes of the rest', async () => {
+    const held = await createRequest(t, {
+      request_type: 'IMPRINT',
+      amount: 250,
+      guest_first_name: 'Jeanne',
+      guest_last_name: 'Martin',
+      guest_email: 'jeanne.hold@example.com',
+    });
+    await arrangeStatus(t.db, held.uuid, 'AUTHORISED_TO_VALIDATE');
+    const desk = await as('desk', 'fr');
+    const partial = text((await desk.get(`/control/requests/${held.uuid}/confirm?action=capture&amount=40`)).body);
+    assert.match(
+      partial,
+      /Client Jeanne Martin jeanne\.hold@example\.com Bloqué sur la carte 250,00 € À encaisser maintenant 40,00 € Le reste de l’empreinte 210,00 € libérés sur la carte du client, jamais débités ; rien de plus ne pourra être encaissé sur cette demande Encaisser quarante euros \(40,00 €\) sur/,
+    );
+    const whole = text((await desk.get(`/control/requests/${held.uuid}/confirm?action=capture`)).body);
+    assert.match(whole, /Le reste de l’empreinte aucun : toute l’empreinte est encaissée/);
+    const release = text((await (await as('desk')).get(`/control/requests/${held.uuid}/confirm?action=release`)).body);
+    assert.match(release, /Held on the card €250\.00 Charged to the guest €0\.00 Release the hold of/);
+  });
+
+  test('a resend says where it goes first; the address is corrected there, checked, audited, and used', async () => {
+    const typo = 'jeanne.martin@exmaple.com';
+    const r = await createRequest(t, { request_type: 'DEPOSIT', amount: 90, guest_email: typo });
+    const desk = await as('desk');
+    assert.match(
+      text((await desk.get(`/control/requests/${r.uuid}`)).body),
+      /The payment link goes to jeanne\.martin@exmaple\.com\./,
+    );
+    const confirm = (await desk.get(`/control/requests/${r.uuid}/confirm?action=resend`)).body;
+    const main = text(confirm.slice(confirm.indexOf('<main')));
+    assert.ok(
+      main.indexOf(`The payment link goes to ${typo}.`) < main.indexOf('Send the payment link of'),
+      `the address first: ${main}`,
+    );
+    assert.match(confirm, new RegExp(`<input id="guest-email" name="guest_email" type="email"[^>]*value="${typo}"`));
+    const nonce = /name="nonce" value="([^"]+)"/.exec(confirm)?.[1] ?? '';
+    const queued = async () =>
+      (
+        await t.db.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM email_outbox WHERE payment_request_id = $1 AND kind = 'payment_link'",
+          [r.uuid],
+        )
+      ).rows[0]?.n;
+    const before = await queued();
+
+    // Not an address, or far too long: the page again with the problem beside the field; nothing changed or sent.
+    for (const bad of ['jeanne.martin@', `${'x'.repeat(1001)}@example.com`, ['a@example.com', 'b@example.com']]) {
+      const refused = await desk.post(`/control/requests/${r.uuid}/resend`, { nonce, guest_email: bad });
+      assert.equal(refused.statusCode, 422, String(bad).slice(0, 40));
+      assert.match(refused.body, /aria-invalid="true"/);
+      assert.match(refused.body, /id="guest-email-problem" class="problem">Not an e-mail address the request can keep/);
+    }
+    const stored = await t.db.query<{ guest_email: string }>('SELECT guest_email FROM payment_requests WHERE id = $1', [
+      r.uuid,
+    ]);
+    assert.equal(stored.rows[0]?.guest_email, typo, 'unchanged');
+    assert.equal(await queued(), before, 'nothing sent');
+
+    // The right address: kept (the API shows it), audited, and the link goes there.
+    const fixed = 'jeanne.martin@example.com';
+    const sent = await desk.post(`/control/requests/${r.uuid}/resend`, { nonce, guest_email: ` ${fixed} ` });
+    assert.equal(sent.statusCode, 303);
+    assert.match(
+      (await desk.get(String(sent.headers.location))).body,
+      /The guest’s e-mail is now jeanne\.martin@example\.com; the payment link e-mail is on its way there\./,
+    );
+    const api = (await t.call({ method: 'GET', url: `/api/payment-requests/${r.uuid}/` })).json();
+    assert.equal(api.guest_email, fixed);
+    const audit = await t.repos.audit.list({ paymentRequestId: r.uuid, limit: 10 });
+    assert.deepEqual(
+      audit.filter((a) => a.action === 'guest_email_changed').map((a) => [a.outcome, a.username, a.detail]),
+      [
+        ['ok', 'desk', { previous: typo, email: fixed }],
+        ['refused', 'desk', { reason: 'invalid' }],
+        ['refused', 'desk', { reason: 'invalid' }],
+        ['refused', 'desk', { reason: 'invalid' }],
+      ],
+    );
+    const boss = await as('boss');
+    const auditPage = text(withoutLabels((await boss.get(`/control/audit?reference=${r.reference}`)).body));
+    assert.match(
+      auditPage,
+      /Guest e-mail corrected DEP-\S+ Done \S+ (E-mail: jeanne\.martin@example\.com Previous e-mail: jeanne\.martin@exmaple\.com|Previous e-mail: jeanne\.martin@exmaple\.com E-mail: jeanne\.martin@example\.com)/,
+    );
+    await sendDueEmails(t.app.payreq);
+    const mail = await eventually(
+      async () => smtp.messages.find((m) => m.envelopeTo.includes(fixed) && m.text.includes(`/payment/${r.uuid}/`)),
+      'the payment link at the corrected address',
+    );
+    assert.ok(mail);
+    assert.ok(!smtp.messages.some((m) => m.envelopeTo.includes(typo) && m.text.includes(`/payment/${r.uuid}/`)));
+    // The same form again (a double click): the address stays, nothing more is queued.
+    const after = await queued();
+    await desk.post(`/control/requests/${r.uuid}/resend`, { nonce, guest_email: fixed });
+    assert.equal(await queued(), after);
   });
 });

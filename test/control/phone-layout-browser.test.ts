@@ -28,6 +28,31 @@ const LANGUAGES = [
   ['de', 'de-DE', 'Menü', 'Zahlungsanfragen'],
 ] as const;
 
+/** What the request's page and its questions say, in each language. */
+const SAYS = {
+  en: {
+    higherRole: /The role Manager could refund the guest\./,
+    rest: /€210\.00 freed on the guest’s card/,
+    goesTo: 'The payment link goes to',
+    problem: /Not an e-mail address the request can keep/,
+    corrected: /The guest’s e-mail is now/,
+  },
+  fr: {
+    higherRole: /Le rôle Responsable pourrait rembourser le client\./,
+    rest: /210,00\s€ libérés sur la carte du client/,
+    goesTo: 'Le lien de paiement part vers',
+    problem: /Ce n’est pas une adresse e-mail que la demande peut garder/,
+    corrected: /L’e-mail du client est désormais/,
+  },
+  de: {
+    higherRole: /Die Rolle Leitung könnte dem Gast erstatten\./,
+    rest: /210,00\s€ werden auf der Karte des Gastes freigegeben/,
+    goesTo: 'Der Zahlungslink geht an',
+    problem: /Keine E-Mail-Adresse, die die Anfrage behalten kann/,
+    corrected: /Die E-Mail des Gastes lautet jetzt/,
+  },
+} as const;
+
 /** How far the page, and each table's box, reach past their width (0: nothing scrolls sideways). */
 function overflows(page: Page): Promise<{ page: number; tables: number[] }> {
   return page.evaluate(() => ({
@@ -36,10 +61,10 @@ function overflows(page: Page): Promise<{ page: number; tables: number[] }> {
   }));
 }
 
-async function nothingScrollsSideways(page: Page, where: string): Promise<void> {
+async function nothingScrollsSideways(page: Page, where: string, tables = true): Promise<void> {
   const seen = await overflows(page);
   assert.equal(seen.page, 0, `the page scrolls sideways (${where})`);
-  assert.ok(seen.tables.length > 0, `a table (${where})`);
+  if (tables) assert.ok(seen.tables.length > 0, `a table (${where})`);
   assert.ok(
     seen.tables.every((x) => x === 0),
     `a table scrolls sideways in its box (${where}): ${seen.tables}`,
@@ -185,6 +210,51 @@ describe(`the front desk on a phone and a laptop (${ENGINE})`, { skip: skipWitho
           assert.deepEqual(await axeViolations(page), [], `axe (${where})`);
           await keepScreenshot(page, path.join(SCREENSHOTS, `phone-bulk-${language}-${width}.png`));
         });
+        await context.close();
+      });
+
+      test(`${language}: a request's page and its questions at 375 and 1280 px: who could act, the rest of a hold, the address first`, async () => {
+        const says = SAYS[language];
+        const paid = await createRequest(t, { request_type: 'DEPOSIT', amount: 120 });
+        await arrangeStatus(t.db, paid.uuid, 'CAPTURED', { amountCaptured: 12_000 });
+        const held = await createRequest(t, { request_type: 'IMPRINT', amount: 250, guest_last_name: 'Holder' });
+        await arrangeStatus(t.db, held.uuid, 'AUTHORISED_TO_VALIDATE');
+        const typo = `guest.${language}@exmaple.com`;
+        const unpaid = await createRequest(t, { request_type: 'DEPOSIT', amount: 80, guest_email: typo });
+        const { context, page } = await signedIn('desk', locale);
+        const readable = async (where: string, text: RegExp | string) => {
+          await nothingScrollsSideways(page, where, false);
+          const el = page.locator('main').getByText(text).first();
+          assert.ok(await el.isVisible(), `${text} (${where})`);
+          const box = await el.boundingBox();
+          const width = page.viewportSize()?.width ?? 0;
+          assert.ok(box && box.x >= 0 && box.x + box.width <= width, `${text} inside the screen (${where})`);
+          assert.deepEqual(await axeViolations(page), [], `axe (${where})`);
+        };
+        await page.goto(`/control/requests/${paid.uuid}`);
+        await atEachWidth(page, (width) => readable(`captured deposit, ${language} at ${width} px`, says.higherRole));
+        await page.goto(`/control/requests/${held.uuid}/confirm?action=capture&amount=40`);
+        await atEachWidth(page, async (width) => {
+          await readable(`partial capture, ${language} at ${width} px`, says.rest);
+          await keepScreenshot(page, path.join(SCREENSHOTS, `phone-partial-capture-${language}-${width}.png`));
+        });
+        await page.goto(`/control/requests/${unpaid.uuid}/confirm?action=resend`);
+        await atEachWidth(page, async (width) => {
+          const where = `resend, ${language} at ${width} px`;
+          await readable(where, `${says.goesTo} ${typo}.`);
+          const first = await page.locator('main section p').first().textContent();
+          assert.equal(first, `${says.goesTo} ${typo}.`, `the address first (${where})`);
+        });
+        // Without the form's own check (a browser's type="email"), the service's: beside the field.
+        await page.locator('#guest-email').evaluate((el) => el.setAttribute('type', 'text'));
+        await page.locator('#guest-email').fill('guest@');
+        await page.locator('main form button[type="submit"]').click();
+        await atEachWidth(page, (width) => readable(`refused address, ${language} at ${width} px`, says.problem));
+        assert.equal(await page.locator('#guest-email').getAttribute('aria-invalid'), 'true');
+        await page.locator('#guest-email').fill(`guest.${language}@example.com`);
+        await page.locator('main form button[type="submit"]').click();
+        await page.waitForURL(`**/control/requests/${unpaid.uuid}`);
+        await atEachWidth(page, (width) => readable(`corrected, ${language} at ${width} px`, says.corrected));
         await context.close();
       });
     }

@@ -200,6 +200,7 @@ function actionForm(ctx: PageContext, row: DetailRow, action: RequestAction): Sa
   // GET: the form asks for a confirmation page; the action itself is the POST from that page.
   return html`<form method="get" action="/control/requests/${row.id}/confirm">
 <input type="hidden" name="action" value="${action}">
+${action === 'resend' ? html`<p class="hint">${w.resendGoesTo(row.guest_email)}</p>` : ''}
 ${
   AMOUNT_ACTIONS.has(action)
     ? html`<div class="field"><label for="${id}">${w.amountOptional}</label>
@@ -409,10 +410,55 @@ ${holdChain(ctx, row, p.ledger)}
   });
 }
 
+/**
+ * What a money action's question rests on, before it: whose money, what is held or captured,
+ * what moves now and what is left (a partial capture frees the rest of the hold on the card).
+ */
+function moneyFacts(ctx: PageContext, row: DetailRow, action: RequestAction, cents: number): SafeHtml | '' {
+  const w = REQUESTS_MESSAGES[ctx.language];
+  const money = (c: number) => formatAmount(c, row.currency, ctx);
+  const guest = html`<div><dt>${ctx.m.guest}</dt><dd>${row.guest_first_name} ${row.guest_last_name}<br><small>${row.guest_email}</small></dd></div>`;
+  const item = (label: string, value: string) => html`<div><dt>${label}</dt><dd>${value}</dd></div>`;
+  if (action === 'capture') {
+    const rest = row.amount - cents;
+    return html`<dl class="summary facts">${guest}${item(w.factHeld, money(row.amount))}${item(w.factCaptureNow, money(cents))}
+${item(w.factRest, rest > 0 ? w.restOfHoldFreed(money(rest)) : w.noRest)}</dl>`;
+  }
+  if (action === 'release') {
+    return html`<dl class="summary facts">${guest}${item(w.factHeld, money(cents))}${item(w.factCharged, money(0))}</dl>`;
+  }
+  if (action === 'refund') {
+    const left = row.amount_captured - row.amount_refunded - cents;
+    return html`<dl class="summary facts">${guest}${item(w.captured, money(row.amount_captured))}${item(w.refunded, money(row.amount_refunded))}
+${item(w.factRefundNow, money(cents))}${item(w.factLeft, money(left))}</dl>`;
+  }
+  return '';
+}
+
+/**
+ * A resend's first line is where the link goes; the address can be corrected in the same form
+ * (a typo the guest pointed out), checked as the API checks it.
+ */
+function resendFields(ctx: PageContext, row: DetailRow, given?: { email: string; problem?: string }): SafeHtml {
+  const w = REQUESTS_MESSAGES[ctx.language];
+  const problem = given?.problem;
+  return html`<div class="field"><label for="guest-email">${w.guestEmailLabel}</label>
+<input id="guest-email" name="guest_email" type="email" required maxlength="254" autocomplete="off" value="${given?.email ?? row.guest_email}" aria-describedby="guest-email-hint${problem ? ' guest-email-problem' : ''}"${problem ? html` aria-invalid="true"` : ''}>
+<p id="guest-email-hint" class="hint">${w.guestEmailHint}</p>
+${problem ? html`<p id="guest-email-problem" class="problem">${problem}</p>` : ''}</div>`;
+}
+
 /** The question before any action, with the amount in words: a slipped digit reads differently. */
 export function confirmPage(
   ctx: PageContext,
-  p: { row: DetailRow; action: RequestAction; cents?: number; nonce: string },
+  p: {
+    row: DetailRow;
+    action: RequestAction;
+    cents?: number;
+    nonce: string;
+    /** A resend's address as given, and why it was refused: the page again, the problem beside it. */
+    email?: { email: string; problem?: string };
+  },
 ): string {
   const { m } = ctx;
   const w = REQUESTS_MESSAGES[ctx.language];
@@ -431,9 +477,12 @@ export function confirmPage(
     title: m.confirmTitle,
     current: 'requests',
     body: html`<section class="card narrow" aria-labelledby="confirm-h"><h1 id="confirm-h">${m.confirmTitle}</h1>
+${action === 'resend' ? html`<p class="confirm">${w.resendGoesTo(row.guest_email)}</p>` : ''}
+${AMOUNT_ACTIONS.has(action) || action === 'release' ? moneyFacts(ctx, row, action, cents) : ''}
 <p class="confirm">${question}</p>
 <form method="post" action="/control/requests/${row.id}/${action}">
 ${csrfField(ctx)}
+${action === 'resend' ? resendFields(ctx, row, p.email) : ''}
 ${p.cents !== undefined ? html`<input type="hidden" name="amount" value="${(p.cents / 100).toFixed(2)}">` : ''}
 <input type="hidden" name="nonce" value="${p.nonce}">
 <div class="buttons"><button type="submit"${action === 'resend' ? '' : html` class="${action === 'release' ? 'secondary' : 'danger'}"`}>${w.confirm}</button>

@@ -83,6 +83,24 @@ const en = {
   confirmCancel: (ref: string) => `Cancel ${ref}? The payment link stops working.`,
   confirmDelete: (ref: string) => `Delete ${ref}? It disappears from every list and from the API.`,
   confirmResend: (ref: string) => `Send the payment link of ${ref} to the guest again?`,
+  // The confirmation's facts, before its question.
+  factHeld: 'Held on the card',
+  factCaptureNow: 'To capture now',
+  factRest: 'The rest of the hold',
+  restOfHoldFreed: (amount: string) =>
+    `${amount} freed on the guest’s card, never charged; nothing more can be captured on this request`,
+  noRest: 'none: the whole hold is captured',
+  factCharged: 'Charged to the guest',
+  factRefundNow: 'To refund now',
+  factLeft: 'Left to refund after this',
+  // A resend: where it goes, and the address corrected there.
+  resendGoesTo: (email: string) => `The payment link goes to ${email}.`,
+  guestEmailLabel: 'Guest’s e-mail',
+  guestEmailHint: 'Wrong? Correct it here: the request keeps the new address, and the audit records the change.',
+  guestEmailInvalid:
+    'Not an e-mail address the request can keep (name@example.com, at most 254 characters). Nothing was changed or sent.',
+  guestEmailCorrected: (email: string) =>
+    `The guest’s e-mail is now ${email}; the payment link e-mail is on its way there.`,
   released: 'Released',
   ledgerStates: {
     requested: 'Asked',
@@ -189,6 +207,23 @@ const fr: T = {
   confirmCancel: (ref) => `Annuler ${ref} ? Le lien de paiement ne fonctionnera plus.`,
   confirmDelete: (ref) => `Supprimer ${ref} ? Elle disparaît de toutes les listes et de l’API.`,
   confirmResend: (ref) => `Renvoyer au client le lien de paiement de ${ref} ?`,
+  factHeld: 'Bloqué sur la carte',
+  factCaptureNow: 'À encaisser maintenant',
+  factRest: 'Le reste de l’empreinte',
+  restOfHoldFreed: (amount) =>
+    `${amount} libérés sur la carte du client, jamais débités ; rien de plus ne pourra être encaissé sur cette demande`,
+  noRest: 'aucun : toute l’empreinte est encaissée',
+  factCharged: 'Débité au client',
+  factRefundNow: 'À rembourser maintenant',
+  factLeft: 'Restant à rembourser ensuite',
+  resendGoesTo: (email) => `Le lien de paiement part vers ${email}.`,
+  guestEmailLabel: 'E-mail du client',
+  guestEmailHint:
+    'Erroné ? Corrigez-le ici : la demande garde la nouvelle adresse, et le journal enregistre la modification.',
+  guestEmailInvalid:
+    'Ce n’est pas une adresse e-mail que la demande peut garder (nom@exemple.fr, 254 caractères au plus). Rien n’a été modifié ni envoyé.',
+  guestEmailCorrected: (email) =>
+    `L’e-mail du client est désormais ${email} ; l’e-mail du lien de paiement part vers cette adresse.`,
   released: 'Libérée',
   ledgerStates: {
     requested: 'Demandée',
@@ -296,6 +331,23 @@ const de: T = {
   confirmCancel: (ref) => `${ref} stornieren? Der Zahlungslink funktioniert dann nicht mehr.`,
   confirmDelete: (ref) => `${ref} löschen? Die Anfrage verschwindet aus allen Listen und aus der API.`,
   confirmResend: (ref) => `Den Zahlungslink von ${ref} erneut an den Gast senden?`,
+  factHeld: 'Auf der Karte vorautorisiert',
+  factCaptureNow: 'Jetzt abzubuchen',
+  factRest: 'Rest der Vorautorisierung',
+  restOfHoldFreed: (amount) =>
+    `${amount} werden auf der Karte des Gastes freigegeben, nie abgebucht; danach kann bei dieser Anfrage nichts mehr abgebucht werden`,
+  noRest: 'keiner: Die ganze Vorautorisierung wird abgebucht',
+  factCharged: 'Dem Gast belastet',
+  factRefundNow: 'Jetzt zu erstatten',
+  factLeft: 'Danach noch erstattbar',
+  resendGoesTo: (email) => `Der Zahlungslink geht an ${email}.`,
+  guestEmailLabel: 'E-Mail des Gastes',
+  guestEmailHint:
+    'Falsch? Korrigieren Sie sie hier: Die Anfrage behält die neue Adresse, das Protokoll hält die Änderung fest.',
+  guestEmailInvalid:
+    'Keine E-Mail-Adresse, die die Anfrage behalten kann (name@beispiel.de, höchstens 254 Zeichen). Nichts wurde geändert oder gesendet.',
+  guestEmailCorrected: (email) =>
+    `Die E-Mail des Gastes lautet jetzt ${email}; die E-Mail mit dem Zahlungslink geht an diese Adresse.`,
   released: 'Freigegeben',
   ledgerStates: {
     requested: 'Angefragt',

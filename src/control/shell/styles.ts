@@ -91,6 +91,10 @@ tr.incident td { background: #fdf2f2; }
 .summary div { display: flex; justify-content: space-between; gap: 1rem; border-bottom: 1px dotted #c9ccd2; }
 .summary dt { color: #3d4149; }
 .summary dd { margin: 0; font-weight: 600; text-align: right; overflow-wrap: anywhere; }
+/* The facts a confirmation rests on: one under the other, each label above its value. */
+.summary.facts { grid-template-columns: 1fr; margin-bottom: 0.75rem; }
+.summary.facts div { display: block; padding: 0.25rem 0; }
+.summary.facts dd { text-align: left; }
 pre { background: #f3f4f6; border: 1px solid #c9ccd2; border-radius: 0.375rem; padding: 0.75rem; overflow-x: auto;
   white-space: pre-wrap; overflow-wrap: anywhere; }
 .key { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 1rem; width: 100%; }
