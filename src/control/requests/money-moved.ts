@@ -7,11 +7,13 @@ export const movesMoney = (l: Pick<LedgerRow, 'kind'>): boolean => MONEY_KINDS.h
 
 /**
  * The amount a ledger row moved, as staff read it. A release records 0 (nothing is charged),
- * yet what it did was free the hold it ended: the last hold placed before it (a renewal's
- * release ends the old hold), or the request's amount where no hold row is kept.
+ * yet what it did was free the hold it ended: its parent (a renewal's release names the hold it
+ * replaces), else the last hold placed before it, else the request's amount.
  */
 export function movedAmount(l: LedgerRow, ledger: readonly LedgerRow[], requestAmount: number): number {
   if (l.kind !== 'release' || l.amount !== 0) return l.amount;
+  const parent = l.parent_id === null ? undefined : ledger.find((x) => x.id === l.parent_id);
+  if (parent?.kind === 'hold') return parent.amount;
   const at = ledger.findIndex((x) => x.id === l.id);
   for (let i = (at < 0 ? ledger.length : at) - 1; i >= 0; i--) {
     const before = ledger[i];
