@@ -244,6 +244,18 @@ describe(`the front desk's pages say what they mean (${ENGINE})`, { timeout: 180
       cells.some((c) => /Second facteur: aucun/.test(c)),
       cells.join(' | '),
     );
+    // Text that only looks like a day or a time (a search typed into an export's filter) stays text.
+    await t.repos.audit.record({
+      username: 'root-words',
+      tenantId: null,
+      ip: '10.9.0.1',
+      action: 'export',
+      outcome: 'ok',
+      detail: { what: 'requests', filter: { q: '2026-02-31' }, at: '2026-13-01T00:00:00Z' },
+    });
+    const odd = await root.get('/control/audit?action=export');
+    assert.equal(odd.statusCode, 200);
+    assert.match(text(odd.body), /Fichier: demandes.*Recherche: 2026-02-31/);
     for (const body of [page, audit]) {
       const cellsText = tableRows(body, 'content').flat().join(' ');
       assert.doesNotMatch(cellsText, /[{}[\]"]|second_factor|\bnone\b|\bok\b/, cellsText);

@@ -25,8 +25,12 @@ function settingName(ctx: PageContext, field: string): string {
   return label ? label.replace(/\s*\(.*\)$/, '') : field;
 }
 
-const day = (ctx: PageContext, iso: string) =>
-  new Intl.DateTimeFormat(ctx.m.locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${iso}T00:00:00Z`));
+/** A day as the page's language writes it; text that only looks like one (2026-02-31) stays text. */
+function day(ctx: PageContext, iso: string): string {
+  const d = new Date(`${iso}T00:00:00Z`);
+  if (Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== iso) return iso;
+  return new Intl.DateTimeFormat(ctx.m.locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(d);
+}
 
 function label(ctx: PageContext, key: string): SafeHtml {
   const w = ADMIN_MESSAGES[ctx.language];
