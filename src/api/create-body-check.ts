@@ -10,6 +10,7 @@ import { CreateBody } from './schemas.ts';
 import { makeAjv } from './validator.ts';
 
 const validate = makeAjv(false).compile(CreateBody);
+const validateGuestEmail = makeAjv(false).compile(CreateBody.properties.guest_email);
 
 export interface SchemaIssue {
   keyword?: string;
@@ -62,4 +63,12 @@ export function checkCreateBody(body: Record<string, unknown>): CreatePaymentReq
   const input = copy as unknown as CreatePaymentRequestInput;
   validateCreate(input);
   return input;
+}
+
+/**
+ * A guest's e-mail address as the create body checks it (its schema's `email` format and length),
+ * for the back office's correction of one: the address a request may hold is the API's.
+ */
+export function isGuestEmail(value: string): boolean {
+  return validateGuestEmail(value) === true;
 }

@@ -6,7 +6,7 @@ import { completeDocument } from './openapi-document.ts';
 import { paymentRequestsRoutes } from './payment-requests-routes.ts';
 
 export { type ApiCaller, type Authenticator, authenticator } from './authenticator.ts';
-export { checkCreateBody } from './create-body-check.ts';
+export { checkCreateBody, isGuestEmail } from './create-body-check.ts';
 
 import './request-fields.ts';
 

@@ -72,6 +72,8 @@ export interface HistoryRow {
   actor: string | null;
   detail: Record<string, unknown> | null;
   created_at: Date;
+  /** The money ledger's row of the operation that made the change (a hold, capture, refund…). */
+  ledger_id: string | null;
 }
 
 /**
@@ -210,7 +212,8 @@ export function controlRequestsRepository(db: Queryable) {
 
     async history(id: string): Promise<HistoryRow[]> {
       const r = await db.query<HistoryRow>(
-        'SELECT from_status, to_status, source, actor, detail, created_at FROM status_history WHERE payment_request_id = $1 ORDER BY id',
+        `SELECT from_status, to_status, source, actor, detail, created_at, ledger_id::text AS ledger_id
+           FROM status_history WHERE payment_request_id = $1 ORDER BY id`,
         [id],
       );
       return r.rows;
@@ -236,6 +239,22 @@ export function controlRequestsRepository(db: Queryable) {
      * Queues the payment-link e-mail again. `nonce` comes from the form, so a double submit
      * or a reload queues it once (the outbox's cause is unique).
      */
+    /**
+     * A guest's e-mail address corrected (a typo the guest pointed out): the address the request
+     * had before, or undefined when it is not the tenant's. Its e-mails read the address when
+     * they are sent, so one queued after this goes to the new one.
+     */
+    async correctGuestEmail(tenantId: string, id: string, email: string): Promise<{ before: string } | undefined> {
+      const r = await db.query<{ before: string }>(
+        `UPDATE payment_requests p SET guest_email = $3, updated_at = now()
+           FROM (SELECT id, guest_email FROM payment_requests WHERE id = $2 AND tenant_id = $1 FOR UPDATE) old
+          WHERE p.id = old.id
+          RETURNING old.guest_email AS before`,
+        [tenantId, id, email],
+      );
+      return r.rows[0];
+    },
+
     async queueLinkEmail(tenantId: string, id: string, nonce: string): Promise<boolean> {
       const r = await db.query(
         `INSERT INTO email_outbox (tenant_id, payment_request_id, kind, cause)

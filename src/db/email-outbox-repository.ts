@@ -81,6 +81,9 @@ export interface EmailSubjectRow {
   contact_email: string | null;
   /** The bank's answer to the last hold, and how many holds it refused. */
   last_hold_error: string | null;
+  /** That answer in the closed list of decline reasons, and the provider's code for it. */
+  hold_decline_reason: string | null;
+  hold_decline_code: string | null;
   guarantee_failures: number;
 }
 
@@ -141,7 +144,7 @@ export function emailOutboxRepository(db: Queryable) {
                 p.guest_first_name, p.guest_last_name, p.guest_email, p.status, p.link_expires_at, p.reservation_data,
                 p.masked_pan, p.card_network, p.card_expiry_month, p.card_expiry_year, p.updated_at,
                 t.name AS tenant_name, t.sender_email, t.timezone, t.hold_days, a.provider AS account_provider,
-                t.contact_email, p.last_hold_error, p.guarantee_failures
+                t.contact_email, p.last_hold_error, p.guarantee_failures, p.hold_decline_reason, p.hold_decline_code
            FROM payment_requests p JOIN tenants t ON t.id = p.tenant_id
            LEFT JOIN provider_accounts a ON a.tenant_id = p.tenant_id
           WHERE p.id = ANY($1::uuid[])`,

@@ -1,5 +1,6 @@
 import type { DigestPayload } from '../day-plan/index.ts';
 import { type OutboxEmail, type TenantMailRow, UNPAID_STATUSES } from '../db/index.ts';
+import { isDeclineReason } from '../domain/index.ts';
 import { renderDailyDigest } from './digest-template.ts';
 import type { EmailSubject } from './email-subjects.ts';
 import { renderGuaranteeFailedGuest, renderGuaranteeFailedHotel } from './guarantee-templates.ts';
@@ -42,7 +43,9 @@ function renderFor(row: OutboxEmail, s: EmailSubject, publicBaseUrl: string): Re
       return renderGuaranteeFailedGuest(s, s.tenant_name, publicBaseUrl);
     case 'guarantee_failed_hotel':
       return renderGuaranteeFailedHotel(s, s.tenant_name, publicBaseUrl, {
-        reason: s.last_hold_error,
+        // The reason in words in each language; a refusal from before reasons were kept, "other".
+        reason: isDeclineReason(s.hold_decline_reason) ? s.hold_decline_reason : s.last_hold_error ? 'other' : null,
+        code: s.hold_decline_code ?? s.last_hold_error,
         failures: s.guarantee_failures,
         guestAsked: row.guest_asked === true,
       });

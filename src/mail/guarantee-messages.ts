@@ -1,4 +1,4 @@
-import type { Language } from '../domain/index.ts';
+import type { DeclineReason, Language } from '../domain/index.ts';
 
 /**
  * The strings of the two e-mails of a failed guarantee (docs/lifecycle.md, "A refused hold"):
@@ -17,6 +17,8 @@ export interface GuaranteeMailMessages {
   guestAsked: string;
   guestNotAsked: string;
   hotelAction: string;
+  /** Why a bank refuses (docs/holds.md), as the hotel's alert words it. */
+  declineReasons: Record<DeclineReason, string>;
 }
 
 const fr: GuaranteeMailMessages = {
@@ -28,13 +30,24 @@ const fr: GuaranteeMailMessages = {
   guestAction: 'Enregistrer une autre carte',
   hotelSubject: (reference) => `Garantie refusée : ${reference}`,
   hotelIntro: (amount, guest) =>
-    `La banque a refusé la garantie de ${amount} sur la carte de ${guest}. La demande est en ERROR : la réservation n’est plus garantie.`,
+    `La banque a refusé la garantie de ${amount} sur la carte de ${guest}. La demande attend une autre carte : la réservation n’est plus garantie.`,
   reasonLabel: 'Motif',
   failuresLabel: 'Refus pour cette demande',
   guestAsked: 'Le client a reçu un e-mail qui lui demande une autre carte, par le même lien.',
   guestNotAsked:
     'Le client n’a pas été sollicité automatiquement : contactez-le, ou annulez la demande. Une nouvelle carte par le même lien est garantie au prochain passage de la tâche quotidienne.',
   hotelAction: 'Voir la demande',
+  declineReasons: {
+    insufficient_funds: 'Provision insuffisante',
+    do_not_honour: 'Refusée par la banque',
+    expired_card: 'Carte expirée',
+    lost_or_stolen: 'Carte déclarée perdue ou volée',
+    authentication_required: 'Le porteur doit s’authentifier',
+    try_again_later: 'Banque indisponible',
+    invalid_card: 'Carte non valide',
+    provider_error: 'Erreur technique du prestataire',
+    other: 'Refusée, motif inconnu',
+  },
 };
 
 const en: GuaranteeMailMessages = {
@@ -46,13 +59,24 @@ const en: GuaranteeMailMessages = {
   guestAction: 'Register another card',
   hotelSubject: (reference) => `Guarantee refused: ${reference}`,
   hotelIntro: (amount, guest) =>
-    `The bank refused the guarantee of ${amount} on the card of ${guest}. The request is in ERROR: the booking is no longer guaranteed.`,
+    `The bank refused the guarantee of ${amount} on the card of ${guest}. The request now waits for another card: the booking is no longer guaranteed.`,
   reasonLabel: 'Reason',
   failuresLabel: 'Refusals for this request',
   guestAsked: 'The guest was e-mailed and asked for another card, through the same link.',
   guestNotAsked:
     'The guest was not asked automatically: contact them, or cancel the request. A new card given through the same link is held at the next run of the daily job.',
   hotelAction: 'Open the request',
+  declineReasons: {
+    insufficient_funds: 'Insufficient funds',
+    do_not_honour: 'Refused by the bank',
+    expired_card: 'Card expired',
+    lost_or_stolen: 'Card reported lost or stolen',
+    authentication_required: 'The cardholder must authenticate',
+    try_again_later: 'Bank unavailable',
+    invalid_card: 'Card not valid',
+    provider_error: 'Technical error at the provider',
+    other: 'Refused, reason not known',
+  },
 };
 
 const de: GuaranteeMailMessages = {
@@ -64,13 +88,24 @@ const de: GuaranteeMailMessages = {
   guestAction: 'Andere Karte hinterlegen',
   hotelSubject: (reference) => `Garantie abgelehnt: ${reference}`,
   hotelIntro: (amount, guest) =>
-    `Die Bank hat die Garantie über ${amount} auf der Karte von ${guest} abgelehnt. Die Anfrage steht auf ERROR: Die Reservierung ist nicht mehr garantiert.`,
+    `Die Bank hat die Garantie über ${amount} auf der Karte von ${guest} abgelehnt. Die Anfrage wartet auf eine andere Karte: Die Reservierung ist nicht mehr garantiert.`,
   reasonLabel: 'Grund',
   failuresLabel: 'Ablehnungen dieser Anfrage',
   guestAsked: 'Der Gast hat eine E-Mail erhalten, die ihn über denselben Link um eine andere Karte bittet.',
   guestNotAsked:
     'Der Gast wurde nicht automatisch angeschrieben: Kontaktieren Sie ihn oder stornieren Sie die Anfrage. Eine neue Karte über denselben Link wird beim nächsten Lauf des täglichen Jobs garantiert.',
   hotelAction: 'Anfrage öffnen',
+  declineReasons: {
+    insufficient_funds: 'Unzureichende Deckung',
+    do_not_honour: 'Von der Bank abgelehnt',
+    expired_card: 'Karte abgelaufen',
+    lost_or_stolen: 'Karte als verloren oder gestohlen gemeldet',
+    authentication_required: 'Der Karteninhaber muss sich authentifizieren',
+    try_again_later: 'Bank nicht erreichbar',
+    invalid_card: 'Karte ungültig',
+    provider_error: 'Technischer Fehler beim Anbieter',
+    other: 'Abgelehnt, Grund unbekannt',
+  },
 };
 
 export const GUARANTEE_MAIL_MESSAGES: Record<Language, GuaranteeMailMessages> = { fr, en, de };

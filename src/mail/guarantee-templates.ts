@@ -1,4 +1,4 @@
-import { formatMoney, LANGUAGES, type Language } from '../domain/index.ts';
+import { type DeclineReason, formatMoney, LANGUAGES, type Language } from '../domain/index.ts';
 import { html } from '../html/index.ts';
 import { oneLine } from './escape.ts';
 import { GUARANTEE_MAIL_MESSAGES } from './guarantee-messages.ts';
@@ -52,8 +52,10 @@ ${signatureHtml(m, hotel)}`;
 }
 
 export interface HotelFacts {
-  /** The bank's answer, as the provider worded it. */
-  reason: string | null;
+  /** Why the bank refused, in the closed list (worded in each language of the e-mail). */
+  reason: DeclineReason | null;
+  /** The provider's code for it (or, without one, its own message): a detail after the words. */
+  code: string | null;
   failures: number;
   /** The guest got the e-mail asking for another card for this refusal. */
   guestAsked: boolean;
@@ -80,7 +82,14 @@ export function renderGuaranteeFailedHotel(
       ...reservationLines(req, m),
       ...cardLines(req, m),
       [m.imprintAmountLabel, amount],
-      ...(facts.reason ? [[g.reasonLabel, oneLine(facts.reason)] as [string, string]] : []),
+      ...(facts.reason
+        ? [
+            [g.reasonLabel, `${g.declineReasons[facts.reason]}${facts.code ? ` (${oneLine(facts.code)})` : ''}`] as [
+              string,
+              string,
+            ],
+          ]
+        : []),
       [g.failuresLabel, String(facts.failures)],
     ];
     const next = facts.guestAsked ? g.guestAsked : g.guestNotAsked;

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { runBulkJobs } from '../../src/bulk-actions/index.ts';
 import { arrangeStatus } from '../helpers/fixtures.ts';
 import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
-import { ControlClient, createUser } from './control-client.ts';
+import { ControlClient, createUser, withoutLabels } from './control-client.ts';
 
 describe(`back office bulk actions (${ENGINE})`, { timeout: 120_000 }, () => {
   let t: TestApp;
@@ -90,7 +90,7 @@ describe(`back office bulk actions (${ENGINE})`, { timeout: 120_000 }, () => {
     const done = await c.get(progressUrl);
     assert.doesNotMatch(done.body, /http-equiv="refresh"/);
     const states = [
-      ...done.body.matchAll(
+      ...withoutLabels(done.body).matchAll(
         />((?:IMP|DEP)-[\d-]+)<\/a><\/td><td>Capture<\/td>\s*<td class="num">([^<]*)<\/td>\s*<td><span class="status (\w+)"/g,
       ),
     ].map((m) => [m[1], m[2], m[3]]);

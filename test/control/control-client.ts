@@ -7,6 +7,12 @@ import type { TestApp } from '../helpers/test-app.ts';
 export const PASSWORD = 'correct horse battery staple';
 
 /**
+ * A page without its cells' `data-label`s (each column's heading again, which a phone shows
+ * beside the cell), for tests that read a table's cells by their markup.
+ */
+export const withoutLabels = (body: string): string => body.replace(/ data-label="[^"]*"/g, '');
+
+/**
  * A browser's share of the back office over app.inject: a cookie jar, and the CSRF token of
  * the last page read, as a form on that page would carry it. Real app, real database.
  */

@@ -42,7 +42,7 @@ describe(`back office times: the hotel's zone, labelled (${ENGINE})`, { timeout:
     assert.match((await root.get(`/control/requests/${inParis.uuid}`)).body, /25 nov\. 2026, 08:41 UTC\+1/);
   });
 
-  test('a scheduled job reads its next run in its own zone: 0 7 * * * in Europe/Paris is 07:00', async () => {
+  test('the scheduled jobs read in the zone they share: 0 7 * * * in Europe/Paris is 07:00; else all in UTC', async () => {
     await createUser(t, 'root-jobs');
     const root = await new ControlClient(t, '10.7.0.3').signedIn('root-jobs');
     await root.get('/control/schedules');
@@ -52,8 +52,16 @@ describe(`back office times: the hotel's zone, labelled (${ENGINE})`, { timeout:
       enabled: 'on',
     });
     assert.equal(saved.statusCode, 303);
-    const page = await root.get('/control/schedules');
-    const section = /id="job-create_deferred_payments"[\s\S]*?<\/p>/.exec(page.body)?.[0] ?? '';
-    assert.match(section, /Next run: [^<·]*, 07:00 CET/);
+    const nextRun = (body: string) => /id="job-create_deferred_payments"[\s\S]*?<\/p>/.exec(body)?.[0] ?? '';
+    // Jobs in other zones: one zone on the page, UTC, said at its foot.
+    await t.db.query("UPDATE job_schedules SET timezone = 'UTC' WHERE job = 'purge_events'");
+    const mixed = (await root.get('/control/schedules')).body;
+    assert.match(nextRun(mixed), /Next run: [^<·]*, 06:00 UTC/);
+    assert.match(mixed, /Times on this page: UTC\./);
+    // Every job in Paris: the page reads Paris time.
+    await t.db.query("UPDATE job_schedules SET timezone = 'Europe/Paris'");
+    const paris = (await root.get('/control/schedules')).body;
+    assert.match(nextRun(paris), /Next run: [^<·]*, 07:00 CET/);
+    assert.match(paris, /Times on this page: Central European Time \(Europe\/Paris\)\./);
   });
 });

@@ -164,6 +164,8 @@ describe(`roles in a real browser (${ENGINE})`, { skip: skipWithoutChromium, tim
     await group.page.locator('#tenant-switch').selectOption(other.tenantId);
     await group.page.getByRole('button', { name: 'Switch' }).click();
     await group.page.waitForURL('**/control/requests');
+    // On a phone the navigation is folded behind its Menu button, which opens without script.
+    await group.page.getByText('Menu', { exact: true }).click();
     await group.page.getByRole('link', { name: 'Team', exact: true }).click();
     await group.page.locator('#add-name').fill('clerk');
     await group.page.locator('#add-role').selectOption('frontdesk');

@@ -151,6 +151,8 @@ describe(`the Today page in a real browser (${ENGINE})`, { skip: skipWithoutChro
 
   test('without script: the page from the nav, and the settings form turns reminders and the digest on', async () => {
     const { context, page } = await signedIn('desk', 375, false);
+    // On a phone the navigation is folded behind its Menu button, which opens without script.
+    await page.getByText('Menu', { exact: true }).click();
     await page.getByRole('link', { name: 'Today' }).click();
     await page.waitForURL('**/control/today');
     assert.ok(await page.getByRole('heading', { name: 'Failed guarantees' }).isVisible());

@@ -110,7 +110,16 @@ describe(`a refused hold: the hotel is told, the guest gives another card, the n
     const hotel = await eventually(async () => mailTo(HOTEL)[0], 'the hotel e-mail');
     assert.match(hotel.subject, /Garantie refusée : .*Guarantee refused: .*Garantie abgelehnt: /);
     assert.ok(hotel.text.includes(c.reference), hotel.text);
-    assert.ok(hotel.text.includes('sandbox: the bank refused the hold'), 'the bank’s answer');
+    // The bank's answer in words in each language, the provider's code beside it; no status code.
+    for (const reason of [
+      'Refusée par la banque (do_not_honour)',
+      'Refused by the bank (do_not_honour)',
+      'Von der Bank abgelehnt (do_not_honour)',
+    ])
+      assert.ok(hotel.text.includes(reason), `the bank’s answer: ${reason}\n${hotel.text}`);
+    assert.ok(hotel.text.includes('The request now waits for another card'), hotel.text);
+    assert.doesNotMatch(hotel.text, /\bERROR\b/);
+    assert.doesNotMatch(hotel.html, /\bERROR\b/);
     assert.ok(hotel.text.includes('The guest was e-mailed and asked for another card'), hotel.text);
     assert.ok(hotel.text.includes(`/control/requests/${c.uuid}`), hotel.text);
     const asked = mailTo(guest).filter((m) => m.subject.includes('n’a pas pu garantir'));

@@ -80,10 +80,10 @@ export function sessionsTable(ctx: PageContext, sessions: readonly SessionView[]
   }</tr></thead>
 <tbody>${sessions.map((s) => {
     const device = deviceSummary(s.userAgent, ctx.language);
-    return html`<tr><td>${device}${s.current ? html` <span class="status active">${a.thisSession}</span>` : ''}</td>
-<td>${s.ip ?? '—'}</td><td>${when(s.signedInAt)}</td><td>${when(s.lastSeenAt)}</td>${
+    return html`<tr><td data-label="${a.device}">${device}${s.current ? html` <span class="status active">${a.thisSession}</span>` : ''}</td>
+<td data-label="${a.address}">${s.ip ?? '—'}</td><td data-label="${a.signedInAt}">${when(s.signedInAt)}</td><td data-label="${a.lastSeen}">${when(s.lastSeenAt)}</td>${
       signOut
-        ? html`<td>${
+        ? html`<td data-label="${ctx.m.actions}">${
             s.current
               ? ''
               : html`<form method="post" action="/control/account/sessions/end">${csrfField(ctx)}<input type="hidden" name="session" value="${s.idHash}">
@@ -100,6 +100,7 @@ function sessionsPage(ctx: PageContext, sessions: readonly SessionView[]): strin
   return page(ctx, {
     title: a.sessions,
     current: 'account',
+    times: true,
     body: html`<h1>${a.sessions}</h1>
 <section class="card"><p>${a.sessionsIntro}</p>
 ${sessionsTable(ctx, sessions, true)}

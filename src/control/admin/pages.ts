@@ -1,16 +1,11 @@
 import type { AdminUserWithRoles, TwoFactorState } from '../../admin-users/index.ts';
 import type { AuditRow, JobRunRow, ScheduleRow, Tenant } from '../../db/index.ts';
-import { isMoneyReason } from '../../domain/index.ts';
 import { html, type SafeHtml } from '../../html/index.ts';
 import { ACCOUNT_MESSAGES, type SessionView, sessionsTable } from '../account/index.ts';
-import { REASON_MESSAGES } from '../requests/index.ts';
-import { csrfField, formatAmount, formatDateTime, type PageContext, page } from '../shell/index.ts';
+import { csrfField, formatDateTime, type PageContext, page } from '../shell/index.ts';
 import { ROLE_MESSAGES } from '../team/index.ts';
+import { auditDetail, jobCounts } from './readable.ts';
 import { ADMIN_MESSAGES } from './words.ts';
-
-/** Audit detail fields that hold a role ("none": no role anywhere; "unlisted": a route with no line). */
-const ROLE_DETAILS = new Set(['role', 'before', 'need']);
-const roleWords = (ctx: PageContext): Record<string, string> => ROLE_MESSAGES[ctx.language].roleNames;
 
 /** A user's roles in words: "superuser", or "Hotel A: Manager, Hotel B: Viewer". */
 function rolesText(ctx: PageContext, u: AdminUserWithRoles): string {
@@ -29,14 +24,15 @@ export function tenantsPage(ctx: PageContext, tenants: readonly Tenant[], issues
   return page(ctx, {
     title: w.tenants,
     current: 'tenants',
+    times: true,
     body: html`<h1>${w.tenants}</h1>
 <section class="card"><div class="table-wrap" tabindex="0"><table><caption>${w.tenants}</caption>
 <thead><tr><th scope="col">${w.name}</th><th scope="col">${w.timezone}</th><th scope="col">${m.created}</th><th scope="col">${m.actions}</th></tr></thead>
 <tbody>${tenants.map(
       (
         t,
-      ) => html`<tr><td>${t.name}<br><small><code>${t.id}</code></small></td><td>${t.timezone}</td><td>${formatDateTime(t.created_at, ctx)}</td>
-<td><a href="/control/settings?tenant=${t.id}">${m.navSettings}</a> · <a href="/control/keys?tenant=${t.id}">${m.navKeys}</a></td></tr>`,
+      ) => html`<tr><td data-label="${w.name}">${t.name}<br><small><code>${t.id}</code></small></td><td data-label="${w.timezone}">${t.timezone}</td><td data-label="${m.created}">${formatDateTime(t.created_at, ctx)}</td>
+<td data-label="${m.actions}"><a href="/control/settings?tenant=${t.id}">${m.navSettings}</a> · <a href="/control/keys?tenant=${t.id}">${m.navKeys}</a></td></tr>`,
     )}</tbody></table></div></section>
 <section class="card" aria-labelledby="new-tenant-h"><h2 id="new-tenant-h">${w.newTenant}</h2>${problems(issues)}
 <form method="post" action="/control/tenants">${csrfField(ctx)}
@@ -64,9 +60,9 @@ export function usersPage(
 <tbody>${users.map(
       (
         u,
-      ) => html`<tr><td><a href="/control/users/${encodeURIComponent(u.username)}">${u.username}</a></td><td>${rolesText(ctx, u)}</td>
-<td><span class="status ${u.disabled ? 'revoked' : 'active'}">${u.disabled ? w.disabled : w.active}</span></td>
-<td>${
+      ) => html`<tr><td data-label="${m.username}"><a href="/control/users/${encodeURIComponent(u.username)}">${u.username}</a></td><td data-label="${w.role}">${rolesText(ctx, u)}</td>
+<td data-label="${m.status}"><span class="status ${u.disabled ? 'revoked' : 'active'}">${u.disabled ? w.disabled : w.active}</span></td>
+<td data-label="${m.actions}">${
         u.id === ctx.user?.id
           ? ''
           : html`<form method="post" action="/control/users/${u.username}/${u.disabled ? 'enable' : 'disable'}">${csrfField(ctx)}
@@ -118,24 +114,28 @@ ${sessionsTable(ctx, p.sessions, false)}
 }
 
 export function schedulesPage(
-  ctx: PageContext,
+  pageCtx: PageContext,
   schedules: readonly ScheduleRow[],
   runs: readonly JobRunRow[],
   issues: readonly string[] = [],
 ): string {
+  // One zone on the page: the zone the schedules share (a cron "0 7 * * *" in Europe/Paris then
+  // reads 07:00), else the user's (UTC); each job's own zone is in its form.
+  const zones = [...new Set(schedules.map((s) => s.timezone))];
+  const ctx = zones.length === 1 && zones[0] ? { ...pageCtx, timeZone: zones[0] } : pageCtx;
   const { m } = ctx;
   const w = ADMIN_MESSAGES[ctx.language];
-  // A job's times in its own schedule's zone: "0 7 * * *" in Europe/Paris reads 07:00.
-  const when = (d: Date | null, zone: string) => (d ? formatDateTime(d, ctx, zone) : '—');
+  const when = (d: Date | null) => (d ? formatDateTime(d, ctx) : '—');
   return page(ctx, {
     title: w.schedules,
     current: 'schedules',
+    times: true,
     body: html`<h1>${w.schedules}</h1>${problems(issues)}
 ${schedules.map(
   (
     s,
   ) => html`<section class="card" aria-labelledby="job-${s.job}"><h2 id="job-${s.job}">${w.jobNames[s.job] ?? s.job} <small><code>${s.job}</code></small></h2>
-<p>${w.nextRun}: ${when(s.next_run_at, s.timezone)} · ${w.lastRun}: ${when(s.last_run_at, s.timezone)}${s.last_outcome ? html` <span class="status ${s.last_outcome}">${s.last_outcome}</span>` : ''}</p>
+<p>${w.nextRun}: ${when(s.next_run_at)} · ${w.lastRun}: ${when(s.last_run_at)}${s.last_outcome ? html` <span class="status ${s.last_outcome}">${w.runOutcomes[s.last_outcome] ?? s.last_outcome}</span>` : ''}</p>
 <form method="post" action="/control/schedules/${s.job}" class="filters">${csrfField(ctx)}
 <div class="field"><label for="cron-${s.job}">${w.cron}</label><input id="cron-${s.job}" name="cron" value="${s.cron}" required></div>
 <div class="field"><label for="tz-${s.job}">${w.timezone}</label><input id="tz-${s.job}" name="timezone" value="${s.timezone}" required></div>
@@ -149,8 +149,8 @@ ${schedules.map(
 <tbody>${runs.map(
       (
         r,
-      ) => html`<tr><td>${formatDateTime(r.started_at, ctx)}</td><td>${w.jobNames[r.job] ?? r.job}</td><td><span class="status ${r.outcome}">${r.outcome}</span></td>
-<td>${r.counts ? JSON.stringify(r.counts) : ''}</td><td>${r.error ?? ''}</td></tr>`,
+      ) => html`<tr><td data-label="${m.when}">${formatDateTime(r.started_at, ctx)}</td><td data-label="${w.job}">${w.jobNames[r.job] ?? r.job}</td><td data-label="${m.outcome}"><span class="status ${r.outcome}">${w.runOutcomes[r.outcome] ?? r.outcome}</span></td>
+<td data-label="${w.counts}">${jobCounts(ctx, r.counts)}</td><td data-label="${m.error}">${r.error ? html`<code>${r.error}</code>` : ''}</td></tr>`,
     )}</tbody></table></div></section>`,
   });
 }
@@ -161,28 +161,6 @@ export interface AuditQuery {
   reference?: string;
   from?: string;
   to?: string;
-}
-
-/** A detail value as a reader wants it: money as money, lists counted, codes named. */
-function auditDetail(ctx: PageContext, a: AuditRow): SafeHtml {
-  const w = ADMIN_MESSAGES[ctx.language];
-  const currency = a.request_currency ?? (typeof a.detail.currency === 'string' ? a.detail.currency : 'EUR');
-  const entries = Object.entries(a.detail ?? {}).filter(([k]) => k !== 'currency');
-  if (entries.length === 0) {
-    // A money action with no amount moved all there was: say so rather than nothing.
-    return ['capture', 'refund'].includes(a.action) && a.outcome === 'ok' ? html`${w.auditAll}` : html``;
-  }
-  const show = (k: string, v: unknown): string => {
-    if (k === 'amount' && typeof v === 'number') return formatAmount(v, currency, ctx);
-    if (k === 'action' && typeof v === 'string') return w.auditActions[v] ?? v;
-    if (k === 'move_reason' && isMoneyReason(v)) return REASON_MESSAGES[ctx.language].reasons[v];
-    // Roles by their names in the page's language (viewer → Consultation), never the code word.
-    if (ROLE_DETAILS.has(k) && typeof v === 'string') return roleWords(ctx)[v as 'viewer'] ?? v;
-    if (Array.isArray(v)) return String(v.length);
-    if (v !== null && typeof v === 'object') return JSON.stringify(v);
-    return String(v);
-  };
-  return html`${entries.map(([k, v], i) => html`${i > 0 ? html`<br>` : ''}${w.auditDetail[k] ?? k}: ${show(k, v)}`)}`;
 }
 
 /** What an entry acted on, by name: the request's reference, the hotel's name. */
@@ -205,6 +183,7 @@ export function auditPage(
   return page(ctx, {
     title: w.audit,
     current: 'audit',
+    times: true,
     body: html`<h1>${w.audit}</h1>
 <form method="get" action="/control/audit" class="card filters">
 <div class="field"><label for="a-action">${m.action}</label><select id="a-action" name="action"><option value="">${w.auditAnyAction}</option>${actions.map(
@@ -224,9 +203,9 @@ export function auditPage(
 <tbody>${p.rows.map(
             (
               a,
-            ) => html`<tr><td>${formatDateTime(a.at, ctx, a.tenant_timezone ?? ctx.timeZone)}</td><td>${a.username ?? ''}</td>
-<td>${w.auditActions[a.action] ?? a.action}</td><td>${auditTarget(a)}</td>
-<td><span class="status ${a.outcome}">${w.auditOutcomes[a.outcome] ?? a.outcome}</span></td><td>${a.ip ?? ''}</td><td>${auditDetail(ctx, a)}</td></tr>`,
+            ) => html`<tr><td data-label="${m.when}">${formatDateTime(a.at, ctx)}</td><td data-label="${m.who}">${a.username ?? ''}</td>
+<td data-label="${m.action}">${w.auditActions[a.action] ?? a.action}</td><td data-label="${w.target}">${auditTarget(a)}</td>
+<td data-label="${m.outcome}"><span class="status ${a.outcome}">${w.auditOutcomes[a.outcome] ?? a.outcome}</span></td><td data-label="${w.ip}">${a.ip ?? ''}</td><td data-label="${m.details}">${auditDetail(ctx, a)}</td></tr>`,
           )}</tbody></table></div>`
     }
 ${p.next ? html`<nav class="pager" aria-label="${w.audit}"><a href="${p.next}" rel="next">${m.nextPage}</a></nav>` : ''}</section>`,

@@ -293,7 +293,8 @@ export async function adminRoutes(instance: FastifyInstance): Promise<void> {
           outcome: r.outcome,
           detail: r.outcome === 'ok' ? r.counts : { error: r.error },
         });
-        if (r.outcome === 'ok') flash(request, 'ok', `${ctx.m.done} ${JSON.stringify(r.counts)}`);
+        // What the run found is in the runs table, in words: the notice only says it ran.
+        if (r.outcome === 'ok') flash(request, 'ok', ADMIN_MESSAGES[ctx.language].runDone);
         else flash(request, 'error', `${ctx.m.error}: ${r.error}`);
       }
       return reply.redirect('/control/schedules', 303);

@@ -26,7 +26,9 @@ function requestCell(row: { payment_request_id: string; reference: string | null
 const tenantHead = (ctx: PageContext) =>
   ctx.user?.tenantId === null ? html`<th scope="col">${ctx.m.tenant}</th>` : html``;
 const tenantCell = (ctx: PageContext, row: { tenant_name: string | null; tenant_id: string }) =>
-  ctx.user?.tenantId === null ? html`<td>${row.tenant_name ?? row.tenant_id}</td>` : html``;
+  ctx.user?.tenantId === null
+    ? html`<td data-label="${ctx.m.tenant}">${row.tenant_name ?? row.tenant_id}</td>`
+    : html``;
 
 /** What an open disagreement asks of the hotel, one sentence per problem. */
 export function incidentActions(ctx: PageContext, i: BooksIncidentRow): string[] {
@@ -56,10 +58,10 @@ function incidentsTable(ctx: PageContext, rows: readonly BooksIncidentRow[]): Sa
 <tbody>${rows.map(
     (
       i,
-    ) => html`<tr class="incident"><td>${requestCell(i)}</td>${tenantCell(ctx, i)}<td>${statusName(ctx, i.status)}</td>
-<td class="num">${formatAmount(i.provider_net, i.currency, ctx)}</td><td class="num">${formatAmount(i.payreq_net, i.currency, ctx)}</td>
-<td class="num">${String(i.open_holds)}</td><td>${formatDateTime(i.opened_at, ctx)}<br><small>${b.lastSeen} ${formatDateTime(i.last_seen_at, ctx)}</small></td>
-<td>${incidentActions(ctx, i).map((a) => html`<p>${a}</p>`)}</td></tr>`,
+    ) => html`<tr class="incident"><td data-label="${m.reference}">${requestCell(i)}</td>${tenantCell(ctx, i)}<td data-label="${m.status}">${statusName(ctx, i.status)}</td>
+<td data-label="${b.providerNet}" class="num">${formatAmount(i.provider_net, i.currency, ctx)}</td><td data-label="${b.payreqNet}" class="num">${formatAmount(i.payreq_net, i.currency, ctx)}</td>
+<td data-label="${b.openHolds}" class="num">${String(i.open_holds)}</td><td data-label="${b.since}">${formatDateTime(i.opened_at, ctx)}<br><small>${b.lastSeen} ${formatDateTime(i.last_seen_at, ctx)}</small></td>
+<td data-label="${m.books.need}">${incidentActions(ctx, i).map((a) => html`<p>${a}</p>`)}</td></tr>`,
   )}</tbody></table></div>`;
 }
 
@@ -74,10 +76,10 @@ function inDoubtTable(ctx: PageContext, rows: readonly InDoubtOperationRow[], es
 <tbody>${rows.map(
     (
       l,
-    ) => html`<tr${escalated(l) ? html` class="incident"` : ''}><td>${formatDateTime(l.created_at, ctx)}</td><td>${requestCell(l)}</td>${tenantCell(ctx, l)}<td>${l.kind} <small>#${l.id}</small>${l.error ? html`<br><small>${l.error}</small>` : ''}</td>
-<td class="num">${formatAmount(l.amount, l.currency, ctx)}</td>
-<td>${(l.answer_transaction_id ?? l.provider_transaction_id) ? html`<code>${l.answer_transaction_id ?? l.provider_transaction_id}</code>` : ''}${l.provider_status ? html`<br><small>${l.provider_status}</small>` : ''}</td>
-<td>${escalated(l) ? settleForm(ctx, l, escalateHours) : b.waitReconcile}</td></tr>`,
+    ) => html`<tr${escalated(l) ? html` class="incident"` : ''}><td data-label="${b.since}">${formatDateTime(l.created_at, ctx)}</td><td data-label="${m.reference}">${requestCell(l)}</td>${tenantCell(ctx, l)}<td data-label="${m.kind}">${m.ledgerKinds[l.kind] ?? l.kind} <small>#${l.id}</small>${l.error ? html`<br><small><code>${l.error}</code></small>` : ''}</td>
+<td data-label="${m.amount}" class="num">${formatAmount(l.amount, l.currency, ctx)}</td>
+<td data-label="${b.providerShows}">${(l.answer_transaction_id ?? l.provider_transaction_id) ? html`<code>${l.answer_transaction_id ?? l.provider_transaction_id}</code>` : ''}${l.provider_status ? html`<br><small><code>${l.provider_status}</code></small>` : ''}</td>
+<td data-label="${m.books.need}">${escalated(l) ? settleForm(ctx, l, escalateHours) : b.waitReconcile}</td></tr>`,
   )}</tbody></table></div>`;
 }
 
@@ -106,8 +108,8 @@ function misplacedTable(ctx: PageContext, rows: readonly MisplacedMoneyRow[]): S
 <tbody>${rows.map(
     (
       l,
-    ) => html`<tr class="incident"><td>${formatDateTime(l.created_at, ctx)}</td><td>${requestCell(l)}</td>${tenantCell(ctx, l)}<td>${l.kind}</td>
-<td class="num">${formatAmount(l.amount, l.currency, ctx)}</td><td>${l.incident}</td><td>${b.giveBack}</td></tr>`,
+    ) => html`<tr class="incident"><td data-label="${m.when}">${formatDateTime(l.created_at, ctx)}</td><td data-label="${m.reference}">${requestCell(l)}</td>${tenantCell(ctx, l)}<td data-label="${m.kind}">${m.ledgerKinds[l.kind] ?? l.kind}</td>
+<td data-label="${m.amount}" class="num">${formatAmount(l.amount, l.currency, ctx)}</td><td data-label="${b.reason}"><code>${l.incident}</code></td><td data-label="${m.books.need}">${b.giveBack}</td></tr>`,
   )}</tbody></table></div>`;
 }
 
@@ -134,6 +136,7 @@ export function booksPage(ctx: PageContext, data: BooksPageData, tenantNames: Re
   return page(ctx, {
     title: b.title,
     current: 'books',
+    times: true,
     body: html`<h1>${b.title}</h1>
 <p>${b.intro}</p>
 <section class="card" aria-labelledby="books-runs-h"><h2 id="books-runs-h">${b.lastCheck}</h2>${runsList(ctx, data.runs, tenantNames)}</section>
@@ -155,9 +158,9 @@ export function requestIncidents(ctx: PageContext, rows: readonly BooksIncidentR
 <tbody>${rows.map(
     (
       i,
-    ) => html`<tr${i.resolved_at ? '' : html` class="incident"`}><td>${formatDateTime(i.opened_at, ctx)}${i.resolved_at ? html`<br><small>${b.resolved} ${formatDateTime(i.resolved_at, ctx)}</small>` : ''}</td>
-<td>${statusName(ctx, i.status)}</td><td class="num">${formatAmount(i.provider_net, i.currency, ctx)}</td>
-<td class="num">${formatAmount(i.payreq_net, i.currency, ctx)}</td><td class="num">${String(i.open_holds)}</td>
-<td>${i.resolved_at ? b.agreesAgain : incidentActions(ctx, i).map((a) => html`<p>${a}</p>`)}</td></tr>`,
+    ) => html`<tr${i.resolved_at ? '' : html` class="incident"`}><td data-label="${b.since}">${formatDateTime(i.opened_at, ctx)}${i.resolved_at ? html`<br><small>${b.resolved} ${formatDateTime(i.resolved_at, ctx)}</small>` : ''}</td>
+<td data-label="${m.status}">${statusName(ctx, i.status)}</td><td data-label="${b.providerNet}" class="num">${formatAmount(i.provider_net, i.currency, ctx)}</td>
+<td data-label="${b.payreqNet}" class="num">${formatAmount(i.payreq_net, i.currency, ctx)}</td><td data-label="${b.openHolds}" class="num">${String(i.open_holds)}</td>
+<td data-label="${m.books.need}">${i.resolved_at ? b.agreesAgain : incidentActions(ctx, i).map((a) => html`<p>${a}</p>`)}</td></tr>`,
   )}</tbody></table></div></section>`;
 }

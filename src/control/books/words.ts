@@ -10,7 +10,8 @@ const en = {
   intro:
     'Where payreq’s books and the payment provider’s differ, or are not known yet. A check compares, for each order, the provider’s net (taken less given back) with payreq’s captured less refunded amounts, and looks for holds left open.',
   lastCheck: 'Last checks',
-  noCheck: 'No books check has finished yet. It runs every day (job books_check), or with payreq books check.',
+  noCheck:
+    'No books check has finished yet. It runs every day (the scheduled job “Books check”), or when the operator runs it.',
   checkSummary: (since: string, orders: number, agree: number, disagree: number, inDoubt: number) =>
     `Orders moved since ${since}: ${orders} checked, ${agree} agree, ${disagree} disagree, ${inDoubt} in doubt.`,
   everyTenant: 'every tenant',
@@ -67,7 +68,7 @@ const fr: BooksMessages = {
     'Là où les comptes de payreq et ceux du prestataire de paiement diffèrent, ou ne sont pas encore connus. Une vérification compare, pour chaque commande, le net du prestataire (encaissé moins remboursé) aux montants capturés moins remboursés de payreq, et cherche les empreintes restées ouvertes.',
   lastCheck: 'Dernières vérifications',
   noCheck:
-    'Aucune vérification des comptes n’est encore terminée. Elle a lieu chaque jour (tâche books_check), ou avec payreq books check.',
+    'Aucune vérification des comptes n’est encore terminée. Elle a lieu chaque jour (tâche planifiée « Contrôle des comptes »), ou quand l’exploitant la lance.',
   checkSummary: (since: string, orders: number, agree: number, disagree: number, inDoubt: number) =>
     `Commandes modifiées depuis le ${since} : ${orders} vérifiées, ${agree} concordantes, ${disagree} en désaccord, ${inDoubt} incertaines.`,
   everyTenant: 'tous les établissements',
@@ -122,7 +123,7 @@ const de: BooksMessages = {
     'Wo die Bücher von payreq und die des Zahlungsanbieters voneinander abweichen oder noch nicht bekannt sind. Eine Prüfung vergleicht je Bestellung den Saldo des Anbieters (eingezogen abzüglich erstattet) mit dem von payreq (erfasst abzüglich erstattet) und sucht offen gebliebene Reservierungen.',
   lastCheck: 'Letzte Prüfungen',
   noCheck:
-    'Noch keine Prüfung der Bücher ist abgeschlossen. Sie läuft täglich (Job books_check) oder mit payreq books check.',
+    'Noch keine Prüfung der Bücher ist abgeschlossen. Sie läuft täglich (geplante Aufgabe „Buchhaltungsprüfung“) oder wenn der Betreiber sie startet.',
   checkSummary: (since: string, orders: number, agree: number, disagree: number, inDoubt: number) =>
     `Seit ${since} bewegte Bestellungen: ${orders} geprüft, ${agree} stimmen überein, ${disagree} weichen ab, ${inDoubt} ungewiss.`,
   everyTenant: 'alle Mandanten',

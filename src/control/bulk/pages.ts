@@ -53,9 +53,9 @@ ${going.length === 0 ? html`<p class="flash error" role="status">${w.bulkNoneEli
 <tbody>${p.plan.map(
       (
         x,
-      ) => html`<tr${x.cents === undefined ? html` class="left-out"` : ''}><td><a href="/control/requests/${x.row.id}">${x.row.reference}</a></td>
-<td>${x.row.guest_first_name} ${x.row.guest_last_name}</td><td>${m.statuses[x.row.status] ?? x.row.status}</td>
-<td class="num">${
+      ) => html`<tr${x.cents === undefined ? html` class="left-out"` : ''}><td data-label="${m.reference}"><a href="/control/requests/${x.row.id}">${x.row.reference}</a></td>
+<td data-label="${m.guest}">${x.row.guest_first_name} ${x.row.guest_last_name}</td><td data-label="${m.status}">${m.statuses[x.row.status] ?? x.row.status}</td>
+<td data-label="${m.amount}" class="num">${
         x.cents === undefined
           ? w.bulkLeftOut(m.statuses[x.row.status] ?? x.row.status)
           : html`${formatAmount(x.cents, x.row.currency, ctx)}${p.action === 'release' ? html`<br><small>${w.bulkReleaseNothing}</small>` : ''}`
@@ -100,9 +100,9 @@ export function bulkPage(ctx: PageContext, jobs: readonly (BulkJobRow & { refere
 <tbody>${jobs.map(
       (
         j,
-      ) => html`<tr><td><a href="/control/requests/${j.payment_request_id}">${j.reference ?? j.payment_request_id}</a></td><td>${actionLabel[j.action]}</td>
-<td class="num">${j.amount !== null && j.currency ? formatAmount(j.amount, j.currency, ctx) : '—'}</td>
-<td><span class="status ${j.state}" data-state="${j.state}">${label[j.state] ?? j.state}</span></td><td>${(j.reason_code && w.bulkReasons[j.reason_code]) ?? j.reason ?? ''}</td></tr>`,
+      ) => html`<tr><td data-label="${m.reference}"><a href="/control/requests/${j.payment_request_id}">${j.reference ?? j.payment_request_id}</a></td><td data-label="${m.action}">${actionLabel[j.action]}</td>
+<td data-label="${m.amount}" class="num">${j.amount !== null && j.currency ? formatAmount(j.amount, j.currency, ctx) : '—'}</td>
+<td data-label="${m.outcome}"><span class="status ${j.state}" data-state="${j.state}">${label[j.state] ?? j.state}</span></td><td data-label="${m.details}">${(j.reason_code && w.bulkReasons[j.reason_code]) ?? j.reason ?? ''}</td></tr>`,
     )}</tbody></table></div>
 ${totalLine(ctx, w.bulkTotal, totals(moving))}
 ${totalLine(ctx, w.bulkTotalDone, totals(moving.filter((j) => j.state === 'done')))}

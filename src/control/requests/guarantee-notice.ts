@@ -1,7 +1,9 @@
 import type { ControlDetailRow } from '../../db/index.ts';
+import { isDeclineReason } from '../../domain/index.ts';
 import { html, type SafeHtml } from '../../html/index.ts';
 import { formatDateTime, type PageContext } from '../shell/index.ts';
 import { GUARANTEE_CONTROL_MESSAGES } from './guarantee-words.ts';
+import { REQUESTS_MESSAGES } from './words.ts';
 
 /**
  * A failed guarantee on the request's page: while it waits for a new card (ERROR after a
@@ -11,13 +13,12 @@ import { GUARANTEE_CONTROL_MESSAGES } from './guarantee-words.ts';
 export function guaranteeNotice(ctx: PageContext, row: ControlDetailRow): SafeHtml | '' {
   if (!row.guarantee_failed_at) return '';
   const g = GUARANTEE_CONTROL_MESSAGES[ctx.language];
-  const when = formatDateTime(row.guarantee_failed_at, ctx, row.tenant_timezone);
+  const when = formatDateTime(row.guarantee_failed_at, ctx);
   // A refused renewal: the old hold still guarantees until it lapses, a new card replaces it.
   if (row.status === 'AUTHORISED_TO_VALIDATE' && row.hold_decline_reason) {
-    const ends = formatDateTime(row.hold_expires_at, ctx, row.tenant_timezone);
     return html`<section class="flash error" role="status" aria-labelledby="guarantee-h">
 <h2 id="guarantee-h">${g.failedTitle}</h2>
-<p>${g.renewalRefused(when, ends, row.last_hold_error)}</p>
+<p>${g.renewalRefused(when, formatDateTime(row.hold_expires_at, ctx), declineWords(ctx, row))}${declineCode(row)}</p>
 <p>${row.guarantee_asks > 0 ? g.guestAsked(row.guarantee_asks) : g.guestNotAsked}</p>
 <p>${g.renewalNextSteps}</p>
 </section>`;
@@ -27,10 +28,26 @@ export function guaranteeNotice(ctx: PageContext, row: ControlDetailRow): SafeHt
   }
   return html`<section class="flash error" role="status" aria-labelledby="guarantee-h">
 <h2 id="guarantee-h">${g.failedTitle}</h2>
-<p>${g.failedText(when, row.guarantee_failures, row.last_hold_error)}</p>
+<p>${g.failedText(when, row.guarantee_failures, declineWords(ctx, row))}${declineCode(row)}</p>
 <p>${row.guarantee_asks > 0 ? g.guestAsked(row.guarantee_asks) : g.guestNotAsked}</p>
 <p>${g.nextSteps}</p>
 </section>`;
+}
+
+/**
+ * The bank's answer in the reader's language (the closed list of decline reasons): the provider's
+ * own words are English, or a code. A refusal from before reasons were kept reads "reason not known".
+ */
+function declineWords(ctx: PageContext, row: ControlDetailRow): string | null {
+  const reasons = REQUESTS_MESSAGES[ctx.language].declineReasons;
+  if (isDeclineReason(row.hold_decline_reason)) return reasons[row.hold_decline_reason];
+  return row.last_hold_error ? reasons.other : null;
+}
+
+/** The provider's code (or, without one, its message), as a detail in a <code>. */
+function declineCode(row: ControlDetailRow): SafeHtml | '' {
+  const code = row.hold_decline_code ?? row.last_hold_error;
+  return code ? html` <small><code>${code}</code></small>` : '';
 }
 
 /** The requests list's filter: every request, or only failed guarantees waiting for a card. */

@@ -32,7 +32,7 @@ const en: GuaranteeControlMessages = {
   guestAsked: (asks) => `The guest was e-mailed the payment link to register another card (${asks} time(s) so far).`,
   guestNotAsked: 'The guest was not e-mailed automatically: contact them with the payment link below.',
   nextSteps:
-    'A new card given through the same link is held at the next run of the daily job (or at once with payreq job run create_deferred_payments). Otherwise, cancel the request.',
+    'A new card given through the same link is held at the next run of the daily job (a superuser can run it at once: Scheduled jobs, Holds before arrival, Run now). Otherwise, cancel the request.',
   recovered: (failures, when) =>
     `The bank refused ${failures} hold(s) of this guarantee, the last on ${when}; the guest has registered another card since.`,
   renewalRefused: (when, ends, reason) =>
@@ -52,7 +52,7 @@ const fr: GuaranteeControlMessages = {
     `Le client a reçu le lien de paiement par e-mail pour enregistrer une autre carte (${asks} fois jusqu’ici).`,
   guestNotAsked: 'Le client n’a pas été prévenu automatiquement : contactez-le avec le lien de paiement ci-dessous.',
   nextSteps:
-    'Une nouvelle carte donnée par le même lien est garantie au prochain passage de la tâche quotidienne (ou tout de suite avec payreq job run create_deferred_payments). Sinon, annulez la demande.',
+    'Une nouvelle carte donnée par le même lien est garantie au prochain passage de la tâche quotidienne (un super-utilisateur peut la lancer tout de suite : Tâches planifiées, Empreintes avant l’arrivée, Exécuter maintenant). Sinon, annulez la demande.',
   recovered: (failures, when) =>
     `La banque a refusé ${failures} garantie(s) de cette demande, la dernière le ${when} ; le client a enregistré une autre carte depuis.`,
   renewalRefused: (when, ends, reason) =>
@@ -72,7 +72,7 @@ const de: GuaranteeControlMessages = {
     `Der Gast hat den Zahlungslink per E-Mail erhalten, um eine andere Karte zu hinterlegen (bisher ${asks}-mal).`,
   guestNotAsked: 'Der Gast wurde nicht automatisch benachrichtigt: Kontaktieren Sie ihn mit dem Zahlungslink unten.',
   nextSteps:
-    'Eine neue Karte über denselben Link wird beim nächsten Lauf des täglichen Jobs garantiert (oder sofort mit payreq job run create_deferred_payments). Andernfalls stornieren Sie die Anfrage.',
+    'Eine neue Karte über denselben Link wird beim nächsten Lauf des täglichen Jobs garantiert (ein Superuser kann ihn sofort starten: Geplante Aufgaben, Vorautorisierungen vor der Anreise, Jetzt ausführen). Andernfalls stornieren Sie die Anfrage.',
   recovered: (failures, when) =>
     `Die Bank hat ${failures} Garantie(n) dieser Anfrage abgelehnt, zuletzt am ${when}; der Gast hat seitdem eine andere Karte hinterlegt.`,
   renewalRefused: (when, ends, reason) =>

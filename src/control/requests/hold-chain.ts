@@ -30,7 +30,7 @@ export function holdChain(ctx: PageContext, row: ControlDetailRow, ledger: reado
 <tbody>${holds.map(
     (
       h,
-    ) => html`<tr><td><code>${h.provider_transaction_id ?? ''}</code>${h.parent_id ? html` <small>(${w.renewal})</small>` : ''}</td>
-<td>${when(h.updated_at)}</td><td>${when(h.hold_expires_at)}</td><td>${fate(h)}</td></tr>`,
+    ) => html`<tr><td data-label="${w.hold}"><code>${h.provider_transaction_id ?? ''}</code>${h.parent_id ? html` <small>(${w.renewal})</small>` : ''}</td>
+<td data-label="${w.placed}">${when(h.updated_at)}</td><td data-label="${w.ends}">${when(h.hold_expires_at)}</td><td data-label="${w.now}">${fate(h)}</td></tr>`,
   )}</tbody></table></div></section>`;
 }

@@ -33,7 +33,7 @@ export function totalsAndExport(
 <thead><tr><th scope="col">${e.totalsCurrency}</th><th scope="col" class="num">${e.totalsRequested}</th><th scope="col" class="num">${e.totalsCaptured}</th><th scope="col" class="num">${e.totalsRefunded}</th></tr></thead>
 <tbody>${totals.map(
                 (t) =>
-                  html`<tr><th scope="row">${t.currency}</th><td class="num">${formatAmount(t.requested, t.currency, ctx)}</td><td class="num">${formatAmount(t.captured, t.currency, ctx)}</td><td class="num">${formatAmount(t.refunded, t.currency, ctx)}</td></tr>`,
+                  html`<tr><th scope="row" data-label="${e.totalsCurrency}">${t.currency}</th><td data-label="${e.totalsRequested}" class="num">${formatAmount(t.requested, t.currency, ctx)}</td><td data-label="${e.totalsCaptured}" class="num">${formatAmount(t.captured, t.currency, ctx)}</td><td data-label="${e.totalsRefunded}" class="num">${formatAmount(t.refunded, t.currency, ctx)}</td></tr>`,
               )}</tbody></table></div>`
         }`;
   // The filter as hidden fields (a page link is no filter of the file), beside the choice.

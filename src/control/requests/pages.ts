@@ -27,6 +27,7 @@ import {
   csrfField,
   formatAmount,
   formatDateTime,
+  leastRoleFor,
   mayUse,
   type PageContext,
   page,
@@ -35,6 +36,7 @@ import { reminderHistoryRows } from '../today/index.ts';
 import { AMOUNT_ACTIONS, allowedActions, fullAmount, type RequestAction } from './actions.ts';
 import { guaranteeFilter, guaranteeNotice } from './guarantee-notice.ts';
 import { holdChain } from './hold-chain.ts';
+import { movedAmount, movesMoney } from './money-moved.ts';
 import { REASON_MESSAGES } from './reason-words.ts';
 import { REQUESTS_MESSAGES } from './words.ts';
 
@@ -124,7 +126,7 @@ ${guaranteeFilter(ctx, q.guarantee)}
 }
 
 export function listPage(
-  ctx: PageContext,
+  pageCtx: PageContext,
   p: {
     query: ListQuery;
     rows: readonly ControlListRow[];
@@ -139,6 +141,9 @@ export function listPage(
     totals: SafeHtml;
   },
 ): string {
+  // One zone on the page: the hotel's, or the one a superuser filters on; else the user's (UTC).
+  const chosen = p.query.tenant ? p.tenants.find((t) => t.id === p.query.tenant) : undefined;
+  const ctx = chosen ? { ...pageCtx, timeZone: chosen.timezone } : pageCtx;
   const { m } = ctx;
   const w = REQUESTS_MESSAGES[ctx.language];
   const allTenants = ctx.user?.tenantId === null;
@@ -150,18 +155,18 @@ export function listPage(
 <caption>${m.navRequests}</caption>
 <thead><tr><th scope="col"><input type="checkbox" id="select-all" aria-label="${w.select}"></th>
 <th scope="col">${m.reference}</th>${allTenants ? html`<th scope="col">${m.tenant}</th>` : ''}<th scope="col">${m.status}</th><th scope="col">${m.guest}</th>
-<th scope="col">${m.reservation}</th><th scope="col" class="num">${m.amount}</th><th scope="col">${m.checkin}</th><th scope="col">${m.created}</th></tr></thead>
+<th scope="col" class="num">${m.amount}</th><th scope="col">${m.reservation}</th><th scope="col">${m.checkin}</th><th scope="col">${m.created}</th></tr></thead>
 <tbody>${p.rows.map(
           (r) => html`<tr>
-<td><input type="checkbox" name="ids" value="${r.id}" aria-label="${w.selectRow(r.reference)}"></td>
-<td><a href="/control/requests/${r.id}">${r.reference}</a><br><small>${m.types[r.request_type]}</small></td>
-${allTenants ? html`<td>${r.tenant_name}</td>` : ''}
-<td>${listStatusBadge(r, ctx)}</td>
-<td>${r.guest_first_name} ${r.guest_last_name}<br><small>${r.guest_email}</small></td>
-<td>${r.reservation_ref}</td>
-<td class="num">${formatAmount(r.amount, r.currency, ctx)}</td>
-<td>${r.checkin ?? ''}</td>
-<td>${formatDateTime(r.created_at, ctx, r.tenant_timezone)}</td>
+<td data-label="${w.select}"><input type="checkbox" name="ids" value="${r.id}" aria-label="${w.selectRow(r.reference)}"></td>
+<td data-label="${m.reference}"><a href="/control/requests/${r.id}">${r.reference}</a><br><small>${m.types[r.request_type]}</small></td>
+${allTenants ? html`<td data-label="${m.tenant}">${r.tenant_name}</td>` : ''}
+<td data-label="${m.status}">${listStatusBadge(r, ctx)}</td>
+<td data-label="${m.guest}">${r.guest_first_name} ${r.guest_last_name}<br><small>${r.guest_email}</small></td>
+<td data-label="${m.amount}" class="num">${formatAmount(r.amount, r.currency, ctx)}</td>
+<td data-label="${m.reservation}">${r.reservation_ref}</td>
+<td data-label="${m.checkin}">${r.checkin ?? ''}</td>
+<td data-label="${m.created}">${formatDateTime(r.created_at, ctx)}</td>
 </tr>`,
         )}</tbody></table></div>
 ${bulkButtons(ctx)}
@@ -169,6 +174,7 @@ ${bulkButtons(ctx)}
   return page(ctx, {
     title: m.navRequests,
     current: 'requests',
+    times: true,
     body: html`<h1>${m.navRequests}</h1>
 ${may(ctx, 'GET', '/control/requests/new') ? html`<p><a class="button" href="/control/requests/new">${m.newRequest}</a></p>` : ''}
 ${filters(ctx, p.query, p.tenants)}
@@ -199,6 +205,7 @@ function actionForm(ctx: PageContext, row: DetailRow, action: RequestAction): Sa
   // GET: the form asks for a confirmation page; the action itself is the POST from that page.
   return html`<form method="get" action="/control/requests/${row.id}/confirm">
 <input type="hidden" name="action" value="${action}">
+${action === 'resend' ? html`<p class="hint">${w.resendGoesTo(row.guest_email)}</p>` : ''}
 ${
   AMOUNT_ACTIONS.has(action)
     ? html`<div class="field"><label for="${id}">${w.amountOptional}</label>
@@ -245,12 +252,17 @@ ${html`<div><dt>${m.status}</dt><dd>${released ? releasedBadge(ctx) : statusBadg
 ${item(m.tenant, row.tenant_name)}
 ${item(m.amount, money(row.amount))}${item(w.captured, money(row.amount_captured))}${item(w.refunded, money(row.amount_refunded))}
 ${item(m.guest, `${row.guest_first_name} ${row.guest_last_name}`)}${item(m.email, row.guest_email)}${item(m.phone, row.guest_phone)}
-${item(m.guestLanguage, row.language)}${item(m.reservation, row.reservation_ref)}${item(m.checkin, row.checkin)}
+${item(m.guestLanguage, languageName(ctx, row.language))}${item(m.reservation, row.reservation_ref)}${item(m.checkin, row.checkin)}
 ${item(w.card, row.masked_pan ? `${row.masked_pan}${row.card_expiry_month ? ` (${String(row.card_expiry_month).padStart(2, '0')}/${row.card_expiry_year})` : ''}` : '')}
-${item(w.holdExpires, row.hold_expires_at ? formatDateTime(row.hold_expires_at, ctx, row.tenant_timezone) : '')}
-${item(w.linkExpires, formatDateTime(row.link_expires_at, ctx, row.tenant_timezone))}
-${item(m.created, formatDateTime(row.created_at, ctx, row.tenant_timezone))}
+${item(w.holdExpires, row.hold_expires_at ? formatDateTime(row.hold_expires_at, ctx) : '')}
+${item(w.linkExpires, formatDateTime(row.link_expires_at, ctx))}
+${item(m.created, formatDateTime(row.created_at, ctx))}
 </dl>`;
+}
+
+/** A language by its name in the reader's language: "English", "anglais", "Englisch", not "en". */
+function languageName(ctx: PageContext, code: string): string {
+  return new Intl.DisplayNames([ctx.m.locale], { type: 'language' }).of(code) ?? code;
 }
 
 function reservationData(ctx: PageContext, data: Record<string, unknown>): SafeHtml {
@@ -263,7 +275,23 @@ function reservationData(ctx: PageContext, data: Record<string, unknown>): SafeH
   )}</dl>`;
 }
 
-function ledgerTable(ctx: PageContext, row: DetailRow, ledger: readonly LedgerRow[]): SafeHtml {
+/**
+ * Why an operation did not go through, for staff: a refused hold's reason in their language
+ * (its history row keeps it), with the provider's own message, English or a code, as a detail.
+ */
+function ledgerError(ctx: PageContext, l: LedgerRow, history: readonly HistoryRow[]): SafeHtml | '' {
+  if (!l.error) return '';
+  const reason = history.find((h) => h.ledger_id === l.id)?.detail?.decline_reason;
+  const words = isDeclineReason(reason) ? html`${REQUESTS_MESSAGES[ctx.language].declineReasons[reason]} ` : '';
+  return html`<br><small>${words}<code>${l.error}</code></small>`;
+}
+
+function ledgerTable(
+  ctx: PageContext,
+  row: DetailRow,
+  ledger: readonly LedgerRow[],
+  history: readonly HistoryRow[],
+): SafeHtml {
   const { m } = ctx;
   const w = REQUESTS_MESSAGES[ctx.language];
   if (ledger.length === 0) return html`<p>${w.noLedger}</p>`;
@@ -273,27 +301,29 @@ function ledgerTable(ctx: PageContext, row: DetailRow, ledger: readonly LedgerRo
 <tbody>${ledger.map(
     (
       l,
-    ) => html`<tr${l.incident ? html` class="incident"` : ''}><td>${formatDateTime(l.created_at, ctx, row.tenant_timezone)}</td><td>${m.ledgerKinds[l.kind] ?? l.kind}</td>
-<td class="num">${formatAmount(l.amount, l.currency || row.currency, ctx)}</td><td><span class="status ${l.state}">${w.ledgerStates[l.state] ?? l.state}</span>${l.error ? html`<br><small>${l.error}</small>` : ''}</td>
-<td>${l.provider} ${l.provider_transaction_id ?? ''}</td><td>${w.sources[l.source] ?? l.source}${l.actor ? ` · ${l.actor}` : ''}</td><td>${l.incident ? html`<strong>${l.incident}</strong>` : ''}</td></tr>`,
+    ) => html`<tr${l.incident ? html` class="incident"` : ''}><td data-label="${m.when}">${formatDateTime(l.created_at, ctx)}</td><td data-label="${m.kind}">${m.ledgerKinds[l.kind] ?? l.kind}</td>
+<td data-label="${m.amount}" class="num">${formatAmount(movedAmount(l, ledger, row.amount), l.currency || row.currency, ctx)}</td><td data-label="${w.state}"><span class="status ${l.state}">${w.ledgerStates[l.state] ?? l.state}</span>${ledgerError(ctx, l, history)}</td>
+<td data-label="${w.transaction}">${l.provider} ${l.provider_transaction_id ?? ''}</td><td data-label="${m.who}">${w.sources[l.source] ?? l.source}${l.actor ? ` · ${l.actor}` : ''}</td><td data-label="${w.incident}">${l.incident ? html`<strong>${w.incident}</strong><br><small><code>${l.incident}</code></small>` : ''}</td></tr>`,
   )}</tbody></table></div>`;
 }
 
 function historyTable(
   ctx: PageContext,
+  row: DetailRow,
   history: readonly HistoryRow[],
-  timeZone: string,
+  ledger: readonly LedgerRow[],
   reminders: readonly ReminderHistoryRow[],
 ): SafeHtml {
   const { m } = ctx;
   const w = REQUESTS_MESSAGES[ctx.language];
   // Reminders (e-mails) take their place among the status changes, by time.
-  const changes = history.map((h) => ({ at: new Date(h.created_at), row: historyRow(ctx, h, timeZone) }));
-  const rows = [...changes, ...reminderHistoryRows(ctx, reminders, timeZone)].sort(
+  const changes = history.map((h) => ({ at: new Date(h.created_at), row: historyRow(ctx, h, row, ledger) }));
+  const labels = { when: m.when, from: w.from, to: w.to, money: w.moneyMoved, source: w.source, who: m.who };
+  const rows = [...changes, ...reminderHistoryRows(ctx, reminders, ctx.timeZone, labels)].sort(
     (a, b) => a.at.getTime() - b.at.getTime(),
   );
   return html`<div class="table-wrap" tabindex="0"><table><caption>${w.history}</caption>
-<thead><tr><th scope="col">${m.when}</th><th scope="col">${w.from}</th><th scope="col">${w.to}</th><th scope="col">${w.source}</th><th scope="col">${m.who}</th></tr></thead>
+<thead><tr><th scope="col">${m.when}</th><th scope="col">${w.from}</th><th scope="col">${w.to}</th><th scope="col" class="num">${w.moneyMoved}</th><th scope="col">${w.source}</th><th scope="col">${m.who}</th></tr></thead>
 <tbody>${rows.map((r) => r.row)}</tbody></table></div>`;
 }
 
@@ -307,15 +337,58 @@ function declined(ctx: PageContext, h: HistoryRow): SafeHtml | '' {
   return html`<br><small>${w.declineReasons[reason]}${code && code !== reason ? html` (<code>${code}</code>)` : ''}${again}</small>`;
 }
 
-function historyRow(ctx: PageContext, h: HistoryRow, timeZone: string): SafeHtml {
+/**
+ * The money a status change moved, from its ledger row: "Refund: €40.00" on a partial refund
+ * (which keeps CAPTURED), the hold freed by a release, what a partial capture left on the card.
+ */
+function moneyOfChange(ctx: PageContext, h: HistoryRow, row: DetailRow, ledger: readonly LedgerRow[]): SafeHtml | '' {
+  const l = h.ledger_id === null ? undefined : ledger.find((x) => x.id === h.ledger_id);
+  if (!l || !movesMoney(l)) return '';
+  const { m } = ctx;
   const w = REQUESTS_MESSAGES[ctx.language];
-  return html`<tr${h.to_status === 'INCIDENT' ? html` class="incident"` : ''}><td>${formatDateTime(h.created_at, ctx, timeZone)}</td>
-<td>${h.from_status ? statusBadge(h.from_status, ctx) : '—'}</td><td>${h.to_status === 'INCIDENT' ? html`<strong>${w.incident}</strong>${h.detail ? html`<br><small>${JSON.stringify(h.detail)}</small>` : ''}` : isRelease(h) ? releasedBadge(ctx) : html`${statusBadge(h.to_status, ctx)}${declined(ctx, h)}${moveReasonLine(ctx, h)}`}</td>
-<td>${w.sources[h.source] ?? h.source}</td><td>${h.actor ?? ''}</td></tr>`;
+  const currency = l.currency || row.currency;
+  const cents = movedAmount(l, ledger, row.amount);
+  const state = l.state === 'succeeded' ? '' : html`<br><small>${w.ledgerStates[l.state] ?? l.state}</small>`;
+  const rest =
+    l.kind === 'capture' && l.state === 'succeeded' && row.request_type === 'IMPRINT' && cents < row.amount
+      ? html`<br><small>${w.restFreed(formatAmount(row.amount - cents, currency, ctx))}</small>`
+      : '';
+  return html`${w.moved(m.ledgerKinds[l.kind] ?? l.kind, formatAmount(cents, currency, ctx))}${state}${rest}`;
+}
+
+function historyRow(ctx: PageContext, h: HistoryRow, row: DetailRow, ledger: readonly LedgerRow[]): SafeHtml {
+  const w = REQUESTS_MESSAGES[ctx.language];
+  return html`<tr${h.to_status === 'INCIDENT' ? html` class="incident"` : ''}><td data-label="${ctx.m.when}">${formatDateTime(h.created_at, ctx)}</td>
+<td data-label="${w.from}">${h.from_status ? statusBadge(h.from_status, ctx) : '—'}</td><td data-label="${w.to}">${h.to_status === 'INCIDENT' ? html`<strong>${w.incident}</strong>${typeof h.detail?.incident === 'string' ? html`<br><small><code>${h.detail.incident}</code></small>` : ''}` : isRelease(h) ? releasedBadge(ctx) : html`${statusBadge(h.to_status, ctx)}${declined(ctx, h)}${moveReasonLine(ctx, h)}`}</td>
+<td data-label="${w.moneyMoved}" class="num">${moneyOfChange(ctx, h, row, ledger)}</td>
+<td data-label="${w.source}">${w.sources[h.source] ?? h.source}</td><td data-label="${ctx.m.who}">${h.actor ?? ''}</td></tr>`;
+}
+
+/**
+ * What the status allows that the user's role does not, said by the role that could: a front
+ * desk on a captured deposit reads that a manager could refund it, not that nothing is possible.
+ */
+function higherRoles(ctx: PageContext, shown: readonly RequestAction[], withheld: readonly RequestAction[]): SafeHtml {
+  if (withheld.length === 0) return html``;
+  const w = REQUESTS_MESSAGES[ctx.language];
+  const byRole = new Map<string, RequestAction[]>();
+  for (const a of withheld) {
+    const role = leastRoleFor('POST', '/control/requests/:id/:action', a) ?? 'superuser';
+    byRole.set(role, [...(byRole.get(role) ?? []), a]);
+  }
+  const list = new Intl.ListFormat(ctx.m.locale, { type: 'disjunction' });
+  const roleName = (r: string) => ctx.m.roleNames[r as 'manager'] ?? r;
+  const mine = roleName(ctx.user?.standing ?? 'viewer');
+  const lines = [...byRole].map(([role, actions]) =>
+    w.higherRoleCould(roleName(role), list.format(actions.map((a) => w.actionPhrases[a]))),
+  );
+  return html`${shown.length === 0 ? html`<p>${w.notForYourRole(mine)}</p>` : ''}${lines.map(
+    (l) => html`<p class="hint">${l}</p>`,
+  )}`;
 }
 
 export function detailPage(
-  ctx: PageContext,
+  pageCtx: PageContext,
   p: {
     row: DetailRow;
     history: readonly HistoryRow[];
@@ -328,14 +401,19 @@ export function detailPage(
     reminders?: readonly ReminderHistoryRow[];
   },
 ): string {
+  const { row } = p;
+  // One zone on the page, the hotel's (a superuser's too): the details, ledger, history, books.
+  const ctx = { ...pageCtx, timeZone: row.tenant_timezone };
   const { m } = ctx;
   const w = REQUESTS_MESSAGES[ctx.language];
-  const { row } = p;
   // What the status allows and the user's role may do (route-roles.ts); the route refuses the rest.
-  const actions = allowedActions(row).filter((a) => may(ctx, 'POST', '/control/requests/:id/:action', a));
+  const possible = allowedActions(row);
+  const actions = possible.filter((a) => may(ctx, 'POST', '/control/requests/:id/:action', a));
+  const withheld = possible.filter((a) => !actions.includes(a));
   return page(ctx, {
     title: row.reference,
     current: 'requests',
+    times: true,
     body: html`<p><a href="/control/requests">${m.back}</a></p>
 <h1>${row.reference}</h1>
 ${noHoldWillBePlaced(row) ? html`<p class="flash error" role="status">${w.noHoldWillBePlaced}</p>` : ''}
@@ -349,13 +427,14 @@ ${
     : ''
 }
 <section class="card" aria-labelledby="actions-h"><h2 id="actions-h">${m.actions}</h2>
-${actions.length === 0 ? html`<p>${w.noActions}</p>` : html`<div class="actions">${actions.map((a) => actionForm(ctx, row, a))}</div>`}
+${possible.length === 0 ? html`<p>${w.noActions}</p>` : ''}${actions.length > 0 ? html`<div class="actions">${actions.map((a) => actionForm(ctx, row, a))}</div>` : ''}
+${higherRoles(ctx, actions, withheld)}
 </section>
 <section class="card" aria-labelledby="data-h"><h2 id="data-h">${w.reservationData}</h2>${reservationData(ctx, row.reservation_data)}</section>
 ${requestIncidents(ctx, p.incidents ?? [])}
 ${holdChain(ctx, row, p.ledger)}
-<section class="card" aria-labelledby="ledger-h"><h2 id="ledger-h">${w.ledger}</h2>${ledgerTable(ctx, row, p.ledger)}</section>
-<section class="card" aria-labelledby="history-h"><h2 id="history-h">${w.history}</h2>${historyTable(ctx, p.history, row.tenant_timezone, p.reminders ?? [])}</section>`,
+<section class="card" aria-labelledby="ledger-h"><h2 id="ledger-h">${w.ledger}</h2>${ledgerTable(ctx, row, p.ledger, p.history)}</section>
+<section class="card" aria-labelledby="history-h"><h2 id="history-h">${w.history}</h2>${historyTable(ctx, row, p.history, p.ledger, p.reminders ?? [])}</section>`,
   });
 }
 
@@ -366,10 +445,56 @@ function confirmReason(ctx: PageContext, why: MoveReason | undefined): SafeHtml 
   return html`<p class="reason">${r.because(said)}${why?.note ? html` · ${why.note}` : ''}</p>`;
 }
 
+/**
+ * What a money action's question rests on, before it: whose money, what is held or captured,
+ * what moves now and what is left (a partial capture frees the rest of the hold on the card).
+ */
+function moneyFacts(ctx: PageContext, row: DetailRow, action: RequestAction, cents: number): SafeHtml | '' {
+  const w = REQUESTS_MESSAGES[ctx.language];
+  const money = (c: number) => formatAmount(c, row.currency, ctx);
+  const guest = html`<div><dt>${ctx.m.guest}</dt><dd>${row.guest_first_name} ${row.guest_last_name}<br><small>${row.guest_email}</small></dd></div>`;
+  const item = (label: string, value: string) => html`<div><dt>${label}</dt><dd>${value}</dd></div>`;
+  if (action === 'capture') {
+    const rest = row.amount - cents;
+    return html`<dl class="summary facts">${guest}${item(w.factHeld, money(row.amount))}${item(w.factCaptureNow, money(cents))}
+${item(w.factRest, rest > 0 ? w.restOfHoldFreed(money(rest)) : w.noRest)}</dl>`;
+  }
+  if (action === 'release') {
+    return html`<dl class="summary facts">${guest}${item(w.factHeld, money(cents))}${item(w.factCharged, money(0))}</dl>`;
+  }
+  if (action === 'refund') {
+    const left = row.amount_captured - row.amount_refunded - cents;
+    return html`<dl class="summary facts">${guest}${item(w.captured, money(row.amount_captured))}${item(w.refunded, money(row.amount_refunded))}
+${item(w.factRefundNow, money(cents))}${item(w.factLeft, money(left))}</dl>`;
+  }
+  return '';
+}
+
+/**
+ * A resend's first line is where the link goes; the address can be corrected in the same form
+ * (a typo the guest pointed out), checked as the API checks it.
+ */
+function resendFields(ctx: PageContext, row: DetailRow, given?: { email: string; problem?: string }): SafeHtml {
+  const w = REQUESTS_MESSAGES[ctx.language];
+  const problem = given?.problem;
+  return html`<div class="field"><label for="guest-email">${w.guestEmailLabel}</label>
+<input id="guest-email" name="guest_email" type="email" required maxlength="254" autocomplete="off" value="${given?.email ?? row.guest_email}" aria-describedby="guest-email-hint${problem ? ' guest-email-problem' : ''}"${problem ? html` aria-invalid="true"` : ''}>
+<p id="guest-email-hint" class="hint">${w.guestEmailHint}</p>
+${problem ? html`<p id="guest-email-problem" class="problem">${problem}</p>` : ''}</div>`;
+}
+
 /** The question before any action, with the amount in words: a slipped digit reads differently. */
 export function confirmPage(
   ctx: PageContext,
-  p: { row: DetailRow; action: RequestAction; cents?: number; nonce: string; why?: MoveReason },
+  p: {
+    row: DetailRow;
+    action: RequestAction;
+    cents?: number;
+    nonce: string;
+    /** A resend's address as given, and why it was refused: the page again, the problem beside it. */
+    email?: { email: string; problem?: string };
+    why?: MoveReason;
+  },
 ): string {
   const { m } = ctx;
   const w = REQUESTS_MESSAGES[ctx.language];
@@ -388,10 +513,13 @@ export function confirmPage(
     title: m.confirmTitle,
     current: 'requests',
     body: html`<section class="card narrow" aria-labelledby="confirm-h"><h1 id="confirm-h">${m.confirmTitle}</h1>
+${action === 'resend' ? html`<p class="confirm">${w.resendGoesTo(row.guest_email)}</p>` : ''}
+${AMOUNT_ACTIONS.has(action) || action === 'release' ? moneyFacts(ctx, row, action, cents) : ''}
 <p class="confirm">${question}</p>
 ${AMOUNT_ACTIONS.has(action) ? confirmReason(ctx, p.why) : ''}
 <form method="post" action="/control/requests/${row.id}/${action}">
 ${csrfField(ctx)}
+${action === 'resend' ? resendFields(ctx, row, p.email) : ''}
 ${p.cents !== undefined ? html`<input type="hidden" name="amount" value="${(p.cents / 100).toFixed(2)}">` : ''}
 ${p.why?.reason ? html`<input type="hidden" name="reason" value="${p.why.reason}">` : ''}
 ${p.why?.note ? html`<input type="hidden" name="note" value="${p.why.note}">` : ''}

@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
+import { isGuestEmail } from '../../api/index.ts';
 import type { ControlListFilter } from '../../db/index.ts';
 import {
   AppError,
@@ -32,13 +33,23 @@ import {
   tenantScope,
   user,
 } from '../shell/index.ts';
-import { AMOUNT_ACTIONS, allowedActions, parseAmountField, REQUEST_ACTIONS, type RequestAction } from './actions.ts';
+import {
+  AMOUNT_ACTIONS,
+  allowedActions,
+  fullAmount,
+  parseAmountField,
+  REQUEST_ACTIONS,
+  type RequestAction,
+} from './actions.ts';
 import { TOTALS_CAP, totalsAndExport } from './list-totals.ts';
 import { confirmPage, type DetailRow, detailPage, type ListQuery, listPage } from './pages.ts';
 import { REASON_MESSAGES } from './reason-words.ts';
 import { REQUESTS_MESSAGES } from './words.ts';
 
 export const PAGE_SIZE = 50;
+
+/** Actions that move or free money: their audit line says how much. */
+const MONEY_ACTIONS: ReadonlySet<RequestAction> = new Set(['capture', 'release', 'refund']);
 
 const DATE_FILTERS = ['created_from', 'created_to', 'checkin_from', 'checkin_to'] as const;
 type DateFilter = (typeof DATE_FILTERS)[number];
@@ -79,11 +90,15 @@ const ConfirmQueryString = Type.Object({
   ...REASON_FIELDS,
 });
 const ActionParams = Type.Object({ id: Type.String({ maxLength: 200 }), action: Form.choice(REQUEST_ACTIONS) });
-/** The confirmation page's form: the amount and reason it showed (capture, refund) and the operation's nonce. */
+/**
+ * The confirmation page's form: the amount and reason it showed (capture, refund), the
+ * operation's nonce, and for a resend the guest's address (corrected there, or as it was).
+ */
 const ActionForm = Type.Object({
   amount: Form.optionalText(100),
   ...REASON_FIELDS,
   nonce: Form.optionalText(100),
+  guest_email: Form.optionalText(1000),
   _csrf: Form.csrf,
 });
 
@@ -406,14 +421,48 @@ export async function requestsRoutes(control: FastifyInstance): Promise<void> {
       const ctx = await pageContext(request, reply);
       const w = REQUESTS_MESSAGES[ctx.language];
       // A body that is not the confirmation page's form (a field repeated, too long, not text)
-      // is refused as an unreadable amount or nonce is: nothing moves.
-      const form = request.validationError ? undefined : request.body;
+      // is refused as an unreadable amount or nonce is: nothing moves. A resend's address that is
+      // not one is answered beside its field (below).
+      const emailOnly = bad.size === 1 && bad.has('guest_email');
+      const form = request.validationError && !emailOnly ? undefined : request.body;
       const cents = AMOUNT_ACTIONS.has(action) ? parseAmountField(form?.amount) : undefined;
       const nonce = form?.nonce ?? '';
       const why = AMOUNT_ACTIONS.has(action) ? formReason(form) : undefined;
       if (!form || cents === null || why === null || (action === 'resend' && !isUuid(nonce))) {
         flash(request, 'error', `${ctx.m.invalid}`);
         return reply.redirect(`/control/requests/${row.id}`, 303);
+      }
+      let corrected = false;
+      if (action === 'resend' && allowedActions(row).includes('resend')) {
+        // The address corrected on the confirmation: checked as the API checks it, kept, audited;
+        // refused, the page comes back with the problem beside the field, nothing changed or sent.
+        const email = emailOnly ? String(form.guest_email ?? '').slice(0, 1000) : form.guest_email?.trim();
+        if (email !== undefined && email !== row.guest_email) {
+          if (emailOnly || !isGuestEmail(email)) {
+            await audit(request, {
+              tenantId: row.tenant_id,
+              action: 'guest_email_changed',
+              target: row.reference,
+              paymentRequestId: row.id,
+              outcome: 'refused',
+              detail: { reason: 'invalid' },
+            });
+            const page = confirmPage(ctx, { row, action, nonce, email: { email, problem: w.guestEmailInvalid } });
+            return reply.code(422).type('text/html; charset=utf-8').send(page);
+          }
+          const changed = await repos.controlRequests.correctGuestEmail(row.tenant_id, row.id, email);
+          if (!changed) throw controlNotFound();
+          await audit(request, {
+            tenantId: row.tenant_id,
+            action: 'guest_email_changed',
+            target: row.reference,
+            paymentRequestId: row.id,
+            outcome: 'ok',
+            detail: { previous: changed.before, email },
+          });
+          row.guest_email = email;
+          corrected = true;
+        }
       }
       const result = await performAction(request, row, action, cents, nonce, why);
       await audit(request, {
@@ -423,14 +472,17 @@ export async function requestsRoutes(control: FastifyInstance): Promise<void> {
         paymentRequestId: row.id,
         outcome: result.outcome,
         detail: {
-          ...(cents !== undefined ? { amount: cents } : {}),
+          // What the confirmation showed: the amount given, else all there was (a release: the hold).
+          ...(MONEY_ACTIONS.has(action) ? { amount: cents ?? fullAmount(action, row) } : {}),
           ...(why?.reason ? { move_reason: why.reason } : {}),
           ...(why?.note ? { move_note: why.note } : {}),
           ...(result.message ? { reason: result.message } : {}),
         },
       });
-      if (result.outcome === 'ok') flash(request, 'ok', action === 'resend' ? w.resentTo(row.guest_email) : ctx.m.done);
-      else if (result.outcome === 'in_doubt') flash(request, 'doubt', ctx.m.inDoubt);
+      if (result.outcome === 'ok') {
+        const sent = corrected ? w.guestEmailCorrected(row.guest_email) : w.resentTo(row.guest_email);
+        flash(request, 'ok', action === 'resend' ? sent : ctx.m.done);
+      } else if (result.outcome === 'in_doubt') flash(request, 'doubt', ctx.m.inDoubt);
       else flash(request, 'error', `${ctx.m.refused}: ${result.message}`);
       const deleted = action === 'delete' && result.outcome === 'ok';
       return reply.redirect(deleted ? '/control/requests' : `/control/requests/${row.id}`, 303);

@@ -5,6 +5,7 @@
  */
 import type { DeclineReason } from '../../domain/index.ts';
 import type { ControlLanguage } from '../shell/index.ts';
+import type { RequestAction } from './actions.ts';
 
 const en = {
   allTenants: 'All hotels',
@@ -60,6 +61,17 @@ const en = {
   triedAgain: 'tried again at the next run',
   noLedger: 'No provider operation recorded.',
   noActions: 'No action is possible in this status.',
+  // What a higher role could do where the reader's cannot (the role's name, the actions in a list).
+  notForYourRole: (role: string) => `Your role (${role}) cannot act on this request in its status.`,
+  higherRoleCould: (role: string, actions: string) => `The role ${role} could ${actions}.`,
+  actionPhrases: {
+    capture: 'capture the hold',
+    release: 'release the hold',
+    refund: 'refund the guest',
+    cancel: 'cancel the request',
+    delete: 'delete the request',
+    resend: 'send the payment link again',
+  } as Record<RequestAction, string>,
   cancel: 'Cancel the request',
   delete: 'Delete',
   resend: 'Resend the payment link e-mail',
@@ -71,11 +83,36 @@ const en = {
   confirmCancel: (ref: string) => `Cancel ${ref}? The payment link stops working.`,
   confirmDelete: (ref: string) => `Delete ${ref}? It disappears from every list and from the API.`,
   confirmResend: (ref: string) => `Send the payment link of ${ref} to the guest again?`,
+  // The confirmation's facts, before its question.
+  factHeld: 'Held on the card',
+  factCaptureNow: 'To capture now',
+  factRest: 'The rest of the hold',
+  restOfHoldFreed: (amount: string) =>
+    `${amount} freed on the guest’s card, never charged; nothing more can be captured on this request`,
+  noRest: 'none: the whole hold is captured',
+  factCharged: 'Charged to the guest',
+  factRefundNow: 'To refund now',
+  factLeft: 'Left to refund after this',
+  // A resend: where it goes, and the address corrected there.
+  resendGoesTo: (email: string) => `The payment link goes to ${email}.`,
+  guestEmailLabel: 'Guest’s e-mail',
+  guestEmailHint: 'Wrong? Correct it here: the request keeps the new address, and the audit records the change.',
+  guestEmailInvalid:
+    'Not an e-mail address the request can keep (name@example.com, at most 254 characters). Nothing was changed or sent.',
+  guestEmailCorrected: (email: string) =>
+    `The guest’s e-mail is now ${email}; the payment link e-mail is on its way there.`,
   released: 'Released',
-  ledgerStates: { requested: 'Asked', in_doubt: 'In doubt', succeeded: 'Succeeded', failed: 'Failed' } as Record<
-    string,
-    string
-  >,
+  ledgerStates: {
+    requested: 'Asked',
+    in_doubt: 'In doubt',
+    succeeded: 'Succeeded',
+    failed: 'Failed',
+    refused: 'Refused',
+  } as Record<string, string>,
+  // The history's money column: what each change moved.
+  moneyMoved: 'Money',
+  moved: (kind: string, amount: string) => `${kind}: ${amount}`,
+  restFreed: (amount: string) => `${amount} freed on the card`,
   sources: {
     api: 'PMS (API)',
     guest: 'Guest',
@@ -149,6 +186,16 @@ const fr: T = {
   triedAgain: 'nouvel essai au prochain passage',
   noLedger: 'Aucune opération enregistrée.',
   noActions: 'Aucune action n’est possible dans ce statut.',
+  notForYourRole: (role) => `Votre rôle (${role}) ne permet aucune action sur cette demande dans son statut.`,
+  higherRoleCould: (role, actions) => `Le rôle ${role} pourrait ${actions}.`,
+  actionPhrases: {
+    capture: 'encaisser l’empreinte',
+    release: 'libérer l’empreinte',
+    refund: 'rembourser le client',
+    cancel: 'annuler la demande',
+    delete: 'supprimer la demande',
+    resend: 'renvoyer le lien de paiement',
+  },
   cancel: 'Annuler la demande',
   delete: 'Supprimer',
   resend: 'Renvoyer l’e-mail avec le lien de paiement',
@@ -160,8 +207,34 @@ const fr: T = {
   confirmCancel: (ref) => `Annuler ${ref} ? Le lien de paiement ne fonctionnera plus.`,
   confirmDelete: (ref) => `Supprimer ${ref} ? Elle disparaît de toutes les listes et de l’API.`,
   confirmResend: (ref) => `Renvoyer au client le lien de paiement de ${ref} ?`,
+  factHeld: 'Bloqué sur la carte',
+  factCaptureNow: 'À encaisser maintenant',
+  factRest: 'Le reste de l’empreinte',
+  restOfHoldFreed: (amount) =>
+    `${amount} libérés sur la carte du client, jamais débités ; rien de plus ne pourra être encaissé sur cette demande`,
+  noRest: 'aucun : toute l’empreinte est encaissée',
+  factCharged: 'Débité au client',
+  factRefundNow: 'À rembourser maintenant',
+  factLeft: 'Restant à rembourser ensuite',
+  resendGoesTo: (email) => `Le lien de paiement part vers ${email}.`,
+  guestEmailLabel: 'E-mail du client',
+  guestEmailHint:
+    'Erroné ? Corrigez-le ici : la demande garde la nouvelle adresse, et le journal enregistre la modification.',
+  guestEmailInvalid:
+    'Ce n’est pas une adresse e-mail que la demande peut garder (nom@exemple.fr, 254 caractères au plus). Rien n’a été modifié ni envoyé.',
+  guestEmailCorrected: (email) =>
+    `L’e-mail du client est désormais ${email} ; l’e-mail du lien de paiement part vers cette adresse.`,
   released: 'Libérée',
-  ledgerStates: { requested: 'Demandée', in_doubt: 'Incertaine', succeeded: 'Réussie', failed: 'Échouée' },
+  ledgerStates: {
+    requested: 'Demandée',
+    in_doubt: 'Incertaine',
+    succeeded: 'Réussie',
+    failed: 'Échouée',
+    refused: 'Refusée',
+  },
+  moneyMoved: 'Montant',
+  moved: (kind, amount) => `${kind} : ${amount}`,
+  restFreed: (amount) => `${amount} libérés sur la carte`,
   sources: {
     api: 'PMS (API)',
     guest: 'Client',
@@ -179,6 +252,8 @@ const fr: T = {
     nights: 'Nuits',
   },
 };
+
+const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 const de: T = {
   allTenants: 'Alle Unterkünfte',
@@ -233,20 +308,57 @@ const de: T = {
   triedAgain: 'neuer Versuch beim nächsten Lauf',
   noLedger: 'Kein Vorgang erfasst.',
   noActions: 'In diesem Status ist keine Aktion möglich.',
+  notForYourRole: (role) => `Mit Ihrer Rolle (${role}) ist bei dieser Anfrage in ihrem Status keine Aktion möglich.`,
+  higherRoleCould: (role, actions) => `Die Rolle ${role} könnte ${actions}.`,
+  actionPhrases: {
+    capture: 'die Vorautorisierung abbuchen',
+    release: 'die Vorautorisierung freigeben',
+    refund: 'dem Gast erstatten',
+    cancel: 'die Anfrage stornieren',
+    delete: 'die Anfrage löschen',
+    resend: 'den Zahlungslink erneut senden',
+  },
   cancel: 'Anfrage stornieren',
   delete: 'Löschen',
   resend: 'E-Mail mit dem Zahlungslink erneut senden',
   amountOptional: 'Betrag (leer: alles)',
   confirm: 'Bestätigen',
-  confirmCapture: (words, ref) => `${words} für ${ref} abbuchen?`,
+  // A German sentence starts with a capital, though the amount in words does not.
+  confirmCapture: (words, ref) => `${capital(words)} für ${ref} abbuchen?`,
   confirmRelease: (words, ref) =>
     `Die Vorautorisierung über ${words} für ${ref} freigeben? Der Betrag auf der Karte des Gastes wird wieder frei.`,
-  confirmRefund: (words, ref) => `${words} an den Gast von ${ref} erstatten?`,
+  confirmRefund: (words, ref) => `${capital(words)} an den Gast von ${ref} erstatten?`,
   confirmCancel: (ref) => `${ref} stornieren? Der Zahlungslink funktioniert dann nicht mehr.`,
   confirmDelete: (ref) => `${ref} löschen? Die Anfrage verschwindet aus allen Listen und aus der API.`,
   confirmResend: (ref) => `Den Zahlungslink von ${ref} erneut an den Gast senden?`,
+  factHeld: 'Auf der Karte vorautorisiert',
+  factCaptureNow: 'Jetzt abzubuchen',
+  factRest: 'Rest der Vorautorisierung',
+  restOfHoldFreed: (amount) =>
+    `${amount} werden auf der Karte des Gastes freigegeben, nie abgebucht; danach kann bei dieser Anfrage nichts mehr abgebucht werden`,
+  noRest: 'keiner: Die ganze Vorautorisierung wird abgebucht',
+  factCharged: 'Dem Gast belastet',
+  factRefundNow: 'Jetzt zu erstatten',
+  factLeft: 'Danach noch erstattbar',
+  resendGoesTo: (email) => `Der Zahlungslink geht an ${email}.`,
+  guestEmailLabel: 'E-Mail des Gastes',
+  guestEmailHint:
+    'Falsch? Korrigieren Sie sie hier: Die Anfrage behält die neue Adresse, das Protokoll hält die Änderung fest.',
+  guestEmailInvalid:
+    'Keine E-Mail-Adresse, die die Anfrage behalten kann (name@beispiel.de, höchstens 254 Zeichen). Nichts wurde geändert oder gesendet.',
+  guestEmailCorrected: (email) =>
+    `Die E-Mail des Gastes lautet jetzt ${email}; die E-Mail mit dem Zahlungslink geht an diese Adresse.`,
   released: 'Freigegeben',
-  ledgerStates: { requested: 'Angefragt', in_doubt: 'Ungewiss', succeeded: 'Erfolgreich', failed: 'Fehlgeschlagen' },
+  ledgerStates: {
+    requested: 'Angefragt',
+    in_doubt: 'Ungewiss',
+    succeeded: 'Erfolgreich',
+    failed: 'Fehlgeschlagen',
+    refused: 'Abgelehnt',
+  },
+  moneyMoved: 'Betrag',
+  moved: (kind, amount) => `${kind}: ${amount}`,
+  restFreed: (amount) => `${amount} auf der Karte freigegeben`,
   sources: {
     api: 'PMS (API)',
     guest: 'Gast',

@@ -1,1 +1,2 @@
 export { configRoutes } from './routes.ts';
+export { SETTINGS_MESSAGES } from './words.ts';

@@ -24,14 +24,17 @@ export function keysPage(
 ${action === 'revoke' ? '' : csrfField(ctx)}<input type="hidden" name="tenant" value="${t.id}">
 <button type="submit" class="${danger ? 'danger' : 'secondary'}">${label}</button></form>`;
   const rows = p.keys.map(
-    (k) => html`<tr><td><code>${k.prefix}</code></td><td>${k.label}</td>
-<td><span class="status ${k.status}">${w.keyStatus[k.status] ?? k.status}</span></td>
-<td>${formatDateTime(k.created_at, ctx)}</td><td>${when(k.last_used_at)}</td><td>${when(k.expires_at)}</td>
-<td><div class="buttons">${k.status === 'active' ? keyForm(k, 'disable', m.disable) : ''}${k.status === 'disabled' ? keyForm(k, 'enable', m.enable) : ''}${k.status !== 'revoked' ? keyForm(k, 'revoke', w.revoke, true) : ''}</div></td></tr>`,
+    (
+      k,
+    ) => html`<tr><td data-label="${w.prefix}"><code>${k.prefix}</code></td><td data-label="${w.label}">${k.label}</td>
+<td data-label="${m.status}"><span class="status ${k.status}">${w.keyStatus[k.status] ?? k.status}</span></td>
+<td data-label="${m.created}">${formatDateTime(k.created_at, ctx)}</td><td data-label="${w.lastUsed}">${when(k.last_used_at)}</td><td data-label="${w.expires}">${when(k.expires_at)}</td>
+<td data-label="${m.actions}"><div class="buttons">${k.status === 'active' ? keyForm(k, 'disable', m.disable) : ''}${k.status === 'disabled' ? keyForm(k, 'enable', m.enable) : ''}${k.status !== 'revoked' ? keyForm(k, 'revoke', w.revoke, true) : ''}</div></td></tr>`,
   );
   return page(ctx, {
     title: w.keys,
     current: 'keys',
+    times: true,
     body: html`<h1>${w.keys} · ${t.name}</h1>
 ${tenantChooser(ctx, '/control/keys', p.tenants, t.id)}
 ${

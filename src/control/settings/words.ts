@@ -51,7 +51,7 @@ const en = {
   providerShopId: 'Shop ID',
   providerSandbox: 'Sandbox (no real payments)',
   providerNone: 'None yet',
-  providerAccountHint: 'Set on the server with payreq tenant set-provider; its keys are never shown.',
+  providerAccountHint: 'Set by the operator on the server; its keys are never shown.',
   guestPageHeading: 'Guest page',
   securityHeading: 'Security',
   securityIntro:
@@ -81,7 +81,7 @@ const fr: SettingsMessages = {
   revoke: 'Révoquer',
   confirmRevoke: (p) => `Révoquer la clé ${p} ? La révocation est définitive : la clé répondra 403 pour toujours.`,
   noKeys: 'Aucune clé API pour le moment.',
-  keyStatus: { active: 'active', disabled: 'désactivée', revoked: 'révoquée' },
+  keyStatus: { active: 'en service', disabled: 'désactivée', revoked: 'révoquée' },
   settings: 'Paramètres de l’établissement',
   webhookDisabled: (url, when, reason) =>
     `Le webhook ${url} a été désactivé le ${when} (${reason}) : plus rien ne lui est envoyé. Une fois le récepteur réparé, réactivez-le sur la page Webhooks et renvoyez ses envois en échec depuis son journal.`,
@@ -111,7 +111,7 @@ const fr: SettingsMessages = {
   providerShopId: 'Identifiant de boutique',
   providerSandbox: 'Bac à sable (aucun paiement réel)',
   providerNone: 'Aucun pour l’instant',
-  providerAccountHint: 'Se règle sur le serveur avec payreq tenant set-provider ; ses clés ne sont jamais affichées.',
+  providerAccountHint: 'Réglé par l’exploitant sur le serveur ; ses clés ne sont jamais affichées.',
   guestPageHeading: 'Page du client',
   securityHeading: 'Sécurité',
   securityIntro:
@@ -171,8 +171,7 @@ const de: SettingsMessages = {
   providerShopId: 'Shop-ID',
   providerSandbox: 'Sandbox (keine echten Zahlungen)',
   providerNone: 'Noch keines',
-  providerAccountHint:
-    'Wird auf dem Server mit payreq tenant set-provider eingerichtet; seine Schlüssel werden nie angezeigt.',
+  providerAccountHint: 'Wird vom Betreiber auf dem Server eingerichtet; seine Schlüssel werden nie angezeigt.',
   guestPageHeading: 'Gästeseite',
   securityHeading: 'Sicherheit',
   securityIntro:

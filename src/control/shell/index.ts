@@ -23,8 +23,9 @@ export {
   notFoundPage,
   type PageContext,
   page,
+  zoneName,
 } from './layout.ts';
-export { allows, mayUse, type Need, needOf, routeKey } from './route-roles.ts';
+export { allows, leastRoleFor, mayUse, type Need, needOf, routeKey } from './route-roles.ts';
 export {
   ABSOLUTE_MS,
   CSRF_COOKIE,

@@ -79,6 +79,18 @@ export function formatDateTime(d: Date | string | null, ctx: PageContext, timeZo
   return zone ? `${when} ${zone}` : when;
 }
 
+/**
+ * A zone by its name in the reader's language and its IANA id ("Central European Time
+ * (Europe/Paris)"); UTC is UTC.
+ */
+export function zoneName(ctx: PageContext, timeZone = ctx.timeZone): string {
+  if (/^(Etc\/)?(UTC|GMT|Universal|Zulu)$/.test(timeZone)) return 'UTC';
+  const name = new Intl.DateTimeFormat(ctx.m.locale, { timeZone, timeZoneName: 'longGeneric' })
+    .formatToParts(new Date())
+    .find((p) => p.type === 'timeZoneName')?.value;
+  return name ? `${name} (${timeZone})` : timeZone;
+}
+
 export function formatAmount(cents: number, currency: Currency | string, ctx: PageContext): string {
   return formatMoney(cents, currency as Currency, ctx.m.locale);
 }
@@ -106,10 +118,16 @@ function nav(ctx: PageContext, current: Section | undefined): SafeHtml {
     ] as [Section, string, string][]
   ).filter(([, href]) => mayUse(user.standing, 'GET', href));
   if (items.length === 0) return html``;
-  return html`<nav class="main" aria-label="${m.navigation}"><ul>${items.map(
-    ([id, href, label]) =>
-      html`<li><a href="${href}"${id === current ? html` aria-current="page"` : ''}>${label}</a></li>`,
-  )}</ul></nav>`;
+  const list = (cls: string) =>
+    html`<ul class="${cls}">${items.map(
+      ([id, href, label]) =>
+        html`<li><a href="${href}"${id === current ? html` aria-current="page"` : ''}>${label}</a></li>`,
+    )}</ul>`;
+  // The same items twice: in a row on a wide screen, behind one Menu button on a phone (a
+  // <details>, no script). The stylesheet shows one of them (the other is display: none, so
+  // neither read nor focused).
+  return html`<nav class="main" aria-label="${m.navigation}">${list('nav-wide')}
+<details class="nav-fold"><summary>${m.menu}</summary>${list('nav-folded')}</details></nav>`;
 }
 
 /** A user with roles on several tenants switches here; the choice lives in their session. */
@@ -136,7 +154,17 @@ function languageSwitch(ctx: PageContext): SafeHtml {
 
 export function page(
   ctx: PageContext,
-  p: { title: string; current?: Section; body: SafeHtml; refreshSeconds?: number },
+  p: {
+    title: string;
+    current?: Section;
+    body: SafeHtml;
+    refreshSeconds?: number;
+    /**
+     * The page shows times: all of them in `ctx.timeZone` (one zone per page), which a line at
+     * its foot names.
+     */
+    times?: boolean;
+  },
 ): string {
   const { m, user } = ctx;
   return htmlDocument({
@@ -168,6 +196,7 @@ ${nav(ctx, p.current)}
 <main id="content" tabindex="-1">
 ${ctx.flash ? html`<p class="flash ${ctx.flash.kind === 'ok' ? '' : ctx.flash.kind}" role="status">${ctx.flash.text}</p>` : ''}
 ${p.body}
+${p.times ? html`<p class="hint zone-note">${m.timesIn(zoneName(ctx))}</p>` : ''}
 </main>`,
   }).value;
 }

@@ -154,6 +154,15 @@ export function allows(standing: Standing, need: Need): boolean {
   return rank >= RANK[need];
 }
 
+/**
+ * The least role a route (and its action) needs, for a page to say who could do what the user
+ * cannot; undefined for a route or action with no line.
+ */
+export function leastRoleFor(method: string, url: string, action?: string): Need | undefined {
+  const need = needOf(routeKey(method, url), { params: { action }, query: { action }, body: { action } });
+  return need === 'unlisted' || need === 'unknown_action' ? undefined : need;
+}
+
 /** For pages: whether the user may use a route (hide a nav item, a button they could not use). */
 export function mayUse(standing: Standing, method: string, url: string, action?: string): boolean {
   const key = routeKey(method, url);

@@ -4,8 +4,11 @@ export const CONTROL_SCRIPT_PATH = '/control/assets/control.js';
 
 /**
  * The guest page's palette and type (navy banner, white cards, 7:1 text contrast, thick amber
- * focus ring), laid out for work: wide tables at 1280 px that scroll inside their own box on a
- * phone (375 px) rather than squeezing; nothing else is ever wider than the screen.
+ * focus ring), laid out for work: wide tables at 1280 px; on a phone (up to 40rem) each table row
+ * becomes a card of its own, every cell under the label its column's heading gives it
+ * (`data-label`), so nothing scrolls sideways and no column (an amount) is cut off; the
+ * navigation folds behind one Menu button (a `<details>`, no script). Nothing is ever wider
+ * than the screen.
  */
 export const CONTROL_CSS = `
 *, *::before, *::after { box-sizing: border-box; }
@@ -27,6 +30,13 @@ nav.main { background: #0b2440; padding: 0 1rem; }
 nav.main ul { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: 0 0.25rem; }
 nav.main a { display: inline-block; color: #ffffff; padding: 0.625rem 0.75rem; text-decoration: none; }
 nav.main a[aria-current="page"] { background: #f3f4f6; color: #12355b; font-weight: 700; }
+/* The folded navigation of a phone: the same items behind one button, shown below 40rem only. */
+nav.main .nav-fold { display: none; }
+nav.main .nav-fold summary { display: inline-block; color: #ffffff; font-weight: 700; padding: 0.625rem 0.75rem;
+  cursor: pointer; min-height: 2.75rem; }
+nav.main .nav-fold[open] summary { text-decoration: underline; }
+nav.main .nav-fold ul { flex-direction: column; padding-bottom: 0.5rem; }
+nav.main .nav-fold a { display: block; }
 main { display: block; max-width: 80rem; margin: 0 auto; padding: 1rem; }
 .card { background: #ffffff; border: 1px solid #c9ccd2; border-radius: 0.5rem; padding: 1rem; margin-bottom: 1rem; }
 .narrow { max-width: 28rem; margin: 2rem auto; }
@@ -81,6 +91,10 @@ tr.incident td { background: #fdf2f2; }
 .summary div { display: flex; justify-content: space-between; gap: 1rem; border-bottom: 1px dotted #c9ccd2; }
 .summary dt { color: #3d4149; }
 .summary dd { margin: 0; font-weight: 600; text-align: right; overflow-wrap: anywhere; }
+/* The facts a confirmation rests on: one under the other, each label above its value. */
+.summary.facts { grid-template-columns: 1fr; margin-bottom: 0.75rem; }
+.summary.facts div { display: block; padding: 0.25rem 0; }
+.summary.facts dd { text-align: left; }
 pre { background: #f3f4f6; border: 1px solid #c9ccd2; border-radius: 0.375rem; padding: 0.75rem; overflow-x: auto;
   white-space: pre-wrap; overflow-wrap: anywhere; }
 .key { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 1rem; width: 100%; }
@@ -97,6 +111,27 @@ code, .key, td, dd { overflow-wrap: anywhere; }
 td.wide-text { min-width: 14rem; }
 img { max-width: 100%; }
 @media (max-width: 30rem) { .filters .wide { grid-column: auto; } main { padding: 0.75rem; } .narrow { margin: 1rem auto; } }
+@media (max-width: 40rem) {
+  nav.main .nav-wide { display: none; }
+  nav.main .nav-fold { display: block; }
+  /* Stacked rows: a card per row, each cell under its column's label; the headings are still read. */
+  .table-wrap { overflow-x: visible; }
+  .table-wrap table, .table-wrap tbody, .table-wrap tr, .table-wrap td, .table-wrap tbody th { display: block; width: 100%; }
+  .table-wrap caption { display: block; }
+  .table-wrap thead { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden;
+    clip-path: inset(50%); white-space: nowrap; border: 0; }
+  .table-wrap tr { border: 1px solid #c9ccd2; border-radius: 0.5rem; margin-bottom: 0.75rem; padding: 0.25rem 0.75rem;
+    background: #ffffff; }
+  .table-wrap tr.incident { border-color: #9b1c1c; }
+  .table-wrap td, .table-wrap tbody th { border-bottom: 1px dotted #c9ccd2; padding: 0.375rem 0; background: none; }
+  .table-wrap tr > :last-child { border-bottom: 0; }
+  .table-wrap tr.incident td { background: none; }
+  .table-wrap td.num, .table-wrap th.num { text-align: left; white-space: normal; }
+  .table-wrap td.wide-text { min-width: 0; }
+  .table-wrap [data-label]::before { content: attr(data-label); display: inline-block; min-width: 7.5rem;
+    margin-right: 0.5rem; font-weight: 600; color: #3d4149; }
+  .table-wrap tbody th[data-label]::before { font-weight: 400; }
+}
 @media (min-width: 48rem) { main { padding: 1.5rem; } .card { padding: 1.25rem; } }
 `;
 

@@ -32,9 +32,9 @@ export function teamPage(
     const me = row.user_id === ctx.user?.id;
     const id = `role-${row.user_id}`;
     return html`<tr><th scope="row">${row.username}${me ? html` <small>${r.you}</small>` : ''}</th>
-<td>${r.roleNames[row.role]}</td>
-<td><span class="status ${row.disabled_at ? 'revoked' : 'active'}">${row.disabled_at ? r.disabled : r.active}</span></td>
-<td><form method="post" action="/control/team/${row.user_id}/role" class="buttons">${csrfField(ctx)}${tenantField}
+<td data-label="${r.role}">${r.roleNames[row.role]}</td>
+<td data-label="${r.status}"><span class="status ${row.disabled_at ? 'revoked' : 'active'}">${row.disabled_at ? r.disabled : r.active}</span></td>
+<td data-label="${r.actions}"><form method="post" action="/control/team/${row.user_id}/role" class="buttons">${csrfField(ctx)}${tenantField}
 <select id="${id}" name="role" aria-label="${r.roleOf(row.username)}">${roleOptions(ctx, row.role)}</select>
 <button type="submit" class="secondary">${r.change}</button></form>
 <form method="post" action="/control/team/${row.user_id}/remove">${csrfField(ctx)}${tenantField}

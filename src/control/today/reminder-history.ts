@@ -12,6 +12,8 @@ export function reminderHistoryRows(
   ctx: PageContext,
   rows: readonly ReminderHistoryRow[],
   timeZone: string,
+  /** The history table's column headings, each cell's label on a phone. */
+  labels: { when: string; from: string; to: string; money: string; source: string; who: string },
 ): { at: Date; row: SafeHtml }[] {
   const t = TODAY_MESSAGES[ctx.language];
   return rows.map((r) => {
@@ -24,8 +26,8 @@ export function reminderHistoryRows(
           : t.reminderNotSent(r.reminder_number);
     return {
       at,
-      row: html`<tr class="reminder"><td>${formatDateTime(at, ctx, timeZone)}</td><td>—</td>
-<td>${what}${r.status === 'failed' && r.last_error ? html`<br><small>${r.last_error}</small>` : ''}</td><td>${t.reminderSource}</td><td></td></tr>`,
+      row: html`<tr class="reminder"><td data-label="${labels.when}">${formatDateTime(at, ctx, timeZone)}</td><td data-label="${labels.from}">—</td>
+<td data-label="${labels.to}">${what}${r.status === 'failed' && r.last_error ? html`<br><small>${r.last_error}</small>` : ''}</td><td data-label="${labels.money}" class="num"></td><td data-label="${labels.source}">${t.reminderSource}</td><td data-label="${labels.who}"></td></tr>`,
     };
   });
 }

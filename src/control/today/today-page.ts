@@ -40,8 +40,8 @@ function requestTable(
   )}</tr></thead>
 <tbody>${rows.map(
     (r) =>
-      html`<tr><td>${referenceCell(r)}</td><td>${r.guest_first_name} ${r.guest_last_name}</td><td class="num">${formatAmount(r.amount, r.currency, ctx)}</td>${extra.map(
-        (e) => html`<td>${e.cell(r)}</td>`,
+      html`<tr><td data-label="${m.reference}">${referenceCell(r)}</td><td data-label="${TODAY_MESSAGES[ctx.language].guest}">${r.guest_first_name} ${r.guest_last_name}</td><td data-label="${m.amount}" class="num">${formatAmount(r.amount, r.currency, ctx)}</td>${extra.map(
+        (e) => html`<td data-label="${e.head}">${e.cell(r)}</td>`,
       )}</tr>`,
   )}</tbody></table></div>`;
 }
@@ -55,7 +55,7 @@ function incidentsTable(ctx: PageContext, rows: readonly BooksIncidentRow[]): Sa
 <thead><tr><th scope="col">${m.reference}</th><th scope="col">${t.when}</th><th scope="col">${m.books.need}</th></tr></thead>
 <tbody>${rows.map(
     (i) =>
-      html`<tr class="incident"><td>${referenceCell(i)}</td><td>${formatDateTime(i.opened_at, ctx)}</td><td>${incidentActions(ctx, i).map((a) => html`<p>${a}</p>`)}</td></tr>`,
+      html`<tr class="incident"><td data-label="${m.reference}">${referenceCell(i)}</td><td data-label="${t.when}">${formatDateTime(i.opened_at, ctx)}</td><td data-label="${m.books.need}">${incidentActions(ctx, i).map((a) => html`<p>${a}</p>`)}</td></tr>`,
   )}</tbody></table></div>`;
 }
 
@@ -68,7 +68,7 @@ function inDoubtTable(ctx: PageContext, rows: readonly InDoubtOperationRow[]): S
 <thead><tr><th scope="col">${m.reference}</th><th scope="col">${m.kind}</th><th scope="col" class="num">${m.amount}</th><th scope="col">${t.when}</th></tr></thead>
 <tbody>${rows.map(
     (l) =>
-      html`<tr><td>${referenceCell(l)}</td><td>${m.ledgerKinds[l.kind] ?? l.kind}</td><td class="num">${formatAmount(l.amount, l.currency, ctx)}</td><td>${formatDateTime(l.updated_at, ctx)}</td></tr>`,
+      html`<tr><td data-label="${m.reference}">${referenceCell(l)}</td><td data-label="${m.kind}">${m.ledgerKinds[l.kind] ?? l.kind}</td><td data-label="${m.amount}" class="num">${formatAmount(l.amount, l.currency, ctx)}</td><td data-label="${t.when}">${formatDateTime(l.updated_at, ctx)}</td></tr>`,
   )}</tbody></table></div>`;
 }
 
@@ -92,6 +92,7 @@ export function todayPage(ctx: PageContext, p: { plan: DayPlan; tenant: Tenant; 
   return page(c, {
     title: t.title,
     current: 'today',
+    times: true,
     body: html`<h1>${t.title} · ${p.tenant.name}</h1>
 ${tenantChooser(c, '/control/today', p.tenants, p.tenant.id)}
 <p>${t.intro(day(c, plan.today), plan.timeZone)}</p>

@@ -12,7 +12,11 @@ export interface FreshSecret {
   rotatedUntil?: string;
 }
 
-/** An event type in the staff's words: `payment_request.captured` is "Captured". */
+/**
+ * An event type in the staff's words: `payment_request.captured` is "Captured",
+ * `payment_request.guarantee_failed` "Guarantee failed (the bank refused the hold)". Every type
+ * has its words (test/control/front-desk.test.ts checks each one in each language).
+ */
 export function eventName(ctx: PageContext, type: string | null): string {
   if (type === null) return WEBHOOK_MESSAGES[ctx.language].eventGone;
   const status = type.replace(/^payment_request\./, '').toUpperCase();
@@ -61,10 +65,10 @@ function endpointRow(ctx: PageContext, e: EndpointSummaryRow, tz: string): SafeH
     e.previous_secret_expires_at && new Date(e.previous_secret_expires_at).getTime() > Date.now()
       ? html`<br><small>${w.oldSecretUntil(when(e.previous_secret_expires_at))}</small>`
       : '';
-  return html`<tr><td class="wide-text"><code>${e.url}</code>${grace}</td>
-<td>${e.events.length === 0 ? w.everyEvent : e.events.map((t) => eventName(ctx, t)).join(', ')}</td>
-<td>${state}</td><td>${last}</td><td>${w.failureCounts(e.failed_deliveries, e.pending_deliveries)}</td>
-<td><div class="buttons"><a href="/control/webhooks/${e.id}" aria-label="${w.logOf(e.url)}">${w.log}</a>
+  return html`<tr><td data-label="${w.url}" class="wide-text"><code>${e.url}</code>${grace}</td>
+<td data-label="${w.events}">${e.events.length === 0 ? w.everyEvent : e.events.map((t) => eventName(ctx, t)).join(', ')}</td>
+<td data-label="${w.state}">${state}</td><td data-label="${w.lastDelivery}">${last}</td><td data-label="${w.failures}">${w.failureCounts(e.failed_deliveries, e.pending_deliveries)}</td>
+<td data-label="${ctx.m.actions}"><div class="buttons"><a href="/control/webhooks/${e.id}" aria-label="${w.logOf(e.url)}">${w.log}</a>
 ${e.status === 'enabled' ? confirm('disable', w.disable, w.disableOf(e.url), true) : post('enable', w.enable, w.enableOf(e.url))}
 ${confirm('rotate', w.rotate, w.rotateOf(e.url))}</div></td></tr>`;
 }
@@ -80,7 +84,7 @@ function addForm(ctx: PageContext, tenant: Tenant, given?: { url: string; events
 <p class="hint">${w.eventsHint}</p>
 ${EVENT_TYPES.map(
   (t, i) =>
-    html`<div class="field check"><label for="webhook-event-${i}"><input id="webhook-event-${i}" type="checkbox" name="events" value="${t}"${given?.events.includes(t) ? html` checked` : ''}> ${eventName(ctx, t)}</label></div>`,
+    html`<div class="field check"><label for="webhook-event-${i}"><input id="webhook-event-${i}" type="checkbox" name="events" value="${t}"${given?.events.includes(t) ? html` checked` : ''}> ${eventName(ctx, t)} <small><code>${t}</code></small></label></div>`,
 )}
 </fieldset>
 <button type="submit">${w.add}</button></form></section>`;
@@ -103,10 +107,13 @@ export function webhooksPage(
   const w = WEBHOOK_MESSAGES[ctx.language];
   const tz = p.tenant.timezone;
   const freshOf = p.fresh && p.endpoints.find((e) => e.id === p.fresh?.endpointId);
-  return page(ctx, {
-    title: w.title,
-    current: 'webhooks',
-    body: html`<h1>${w.title} · ${p.tenant.name}</h1>
+  return page(
+    { ...ctx, timeZone: tz },
+    {
+      title: w.title,
+      current: 'webhooks',
+      times: true,
+      body: html`<h1>${w.title} · ${p.tenant.name}</h1>
 ${tenantChooser(ctx, '/control/webhooks', p.tenants, p.tenant.id)}
 ${p.problem ? html`<p class="flash error" role="alert">${w.invalid(p.problem)}</p>` : ''}
 <p>${w.intro}</p>
@@ -121,7 +128,8 @@ ${
 <tbody>${p.endpoints.map((e) => endpointRow(ctx, e, tz))}</tbody></table></div>`
 }</section>
 ${addForm(ctx, p.tenant, p.given)}`,
-  });
+    },
+  );
 }
 
 /** The confirmation before disabling an endpoint or rotating its secret. */
@@ -148,10 +156,10 @@ function deliveryRow(ctx: PageContext, e: WebhookEndpointRow, d: DeliveryLogRow,
     : html`<p>${w.notTriedYet}</p>`;
   const next = d.status === 'pending' ? html`<p><small>${w.nextAttempt(when(d.next_attempt_at))}</small></p>` : '';
   const canResend = e.status === 'enabled' && d.status !== 'pending' && d.type !== null;
-  return html`<tr><td>${eventName(ctx, d.type)}<br><small>#${d.event_id}</small></td>
-<td><span class="status ${stateClass}">${w.deliveryStates[d.status] ?? d.status}</span></td>
-<td>${tries}${next}</td>
-<td>${
+  return html`<tr><td data-label="${w.event}">${eventName(ctx, d.type)}<br><small>#${d.event_id}</small></td>
+<td data-label="${w.delivery}"><span class="status ${stateClass}">${w.deliveryStates[d.status] ?? d.status}</span></td>
+<td data-label="${w.attempts}">${tries}${next}</td>
+<td data-label="${ctx.m.actions}">${
     canResend
       ? html`<form method="post" action="/control/webhooks/${e.id}/deliveries/${d.id}/resend">${csrfField(ctx)}<button type="submit" class="secondary" aria-label="${w.resendOf(d.event_id)}">${w.resend}</button></form>`
       : ''
@@ -172,10 +180,13 @@ export function deliveryLogPage(
   const { m } = ctx;
   const w = WEBHOOK_MESSAGES[ctx.language];
   const e = p.endpoint;
-  return page(ctx, {
-    title: w.log,
-    current: 'webhooks',
-    body: html`<h1>${w.log} · ${p.tenant.name}</h1>
+  return page(
+    { ...ctx, timeZone: p.tenant.timezone },
+    {
+      title: w.log,
+      current: 'webhooks',
+      times: true,
+      body: html`<h1>${w.log} · ${p.tenant.name}</h1>
 <section class="card"><dl class="summary"><div><dt>${w.endpoint}</dt><dd><code>${e.url}</code></dd></div>
 <div><dt>${w.state}</dt><dd>${w.states[e.status] ?? e.status}</dd></div></dl>
 <p>${w.logIntro}</p></section>
@@ -188,8 +199,9 @@ ${
 <tbody>${p.deliveries.map((d) => deliveryRow(ctx, e, d, p.tenant.timezone))}</tbody></table></div>`
 }
 <p class="pager">${p.paged ? html`<a href="/control/webhooks/${e.id}">${w.newest}</a> ` : ''}${
-      p.older ? html`<a href="/control/webhooks/${e.id}?before=${enc(p.older)}">${w.older}</a>` : ''
-    }</p></section>
+        p.older ? html`<a href="/control/webhooks/${e.id}?before=${enc(p.older)}">${w.older}</a>` : ''
+      }</p></section>
 <p><a href="/control/webhooks?tenant=${e.tenant_id}">${w.backToList}</a></p>`,
-  });
+    },
+  );
 }

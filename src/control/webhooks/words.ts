@@ -81,6 +81,10 @@ const en = {
     PARTIALLY_REFUNDED: 'Partially refunded',
     DELETED: 'Deleted',
     INCIDENT: 'Incident (money sent back)',
+    GUARANTEE_FAILED: 'Guarantee failed (the bank refused the hold)',
+    HOLD_DECLINED: 'Hold refused, tried again later',
+    HOLD_RENEWED: 'Hold renewed',
+    RELEASED: 'Hold released',
   } as Record<string, string>,
   auditDetail: {
     url: 'URL',
@@ -171,6 +175,10 @@ const fr: WebhookMessages = {
     PARTIALLY_REFUNDED: 'Remboursé en partie',
     DELETED: 'Supprimé',
     INCIDENT: 'Incident (argent renvoyé)',
+    GUARANTEE_FAILED: 'Garantie échouée (la banque a refusé l’empreinte)',
+    HOLD_DECLINED: 'Empreinte refusée, nouvel essai plus tard',
+    HOLD_RENEWED: 'Empreinte renouvelée',
+    RELEASED: 'Empreinte libérée',
   },
   auditDetail: {
     url: 'URL',
@@ -259,6 +267,10 @@ const de: WebhookMessages = {
     PARTIALLY_REFUNDED: 'Teilweise erstattet',
     DELETED: 'Gelöscht',
     INCIDENT: 'Vorfall (Geld zurückgesendet)',
+    GUARANTEE_FAILED: 'Garantie fehlgeschlagen (die Bank hat die Vorautorisierung abgelehnt)',
+    HOLD_DECLINED: 'Vorautorisierung abgelehnt, neuer Versuch später',
+    HOLD_RENEWED: 'Vorautorisierung erneuert',
+    RELEASED: 'Vorautorisierung freigegeben',
   },
   auditDetail: {
     url: 'URL',
