@@ -14,8 +14,8 @@ export interface DueRenewal {
   /** The live hold: its ledger row (the renewal's parent) and its transaction. */
   live_hold_id: string;
   live_transaction_id: string;
-  /** The live hold's end: the run's keyset. */
-  hold_expires_at: Date;
+  /** The live hold's end, exactly as stored (microseconds: a Date keeps milliseconds): the run's keyset. */
+  cursor_at: string;
 }
 
 /** A hold a renewal replaced and nobody has released yet, still alive. */
@@ -39,7 +39,7 @@ const DECISION_DATE = `COALESCE(CASE WHEN p.reservation_data->>'checkout' ~ '^\\
                                      THEN (p.reservation_data->>'checkout')::date END, p.checkin + 1)`;
 
 const DUE_COLUMNS = `p.id, p.tenant_id, p.reference, p.amount, p.currency, p.card_token,
-  p.card_network_transaction_id, p.provider, p.hold_expires_at, live.id::text AS live_hold_id,
+  p.card_network_transaction_id, p.provider, p.hold_expires_at::text AS cursor_at, live.id::text AS live_hold_id,
   p.provider_transaction_id AS live_transaction_id`;
 
 /** The live hold's ledger row: the succeeded hold of the request's own transaction. */
@@ -64,7 +64,7 @@ export function holdRenewalsRepository(db: Queryable) {
      */
     async dueBatch(
       runDay: string,
-      after: { expiresAt: Date; id: string } | null,
+      after: { expiresAt: string; id: string } | null,
       limit: number,
     ): Promise<DueRenewal[]> {
       const r = await db.query<DueRenewal>(

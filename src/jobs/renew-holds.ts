@@ -161,11 +161,11 @@ export async function renewHolds(
     after = batch[batch.length - 1]?.id ?? null;
     await renew(batch);
   }
-  for (let after: { expiresAt: Date; id: string } | null = null; ; ) {
+  for (let after: { expiresAt: string; id: string } | null = null; ; ) {
     const batch = await ctx.renewals.dueBatch(date, after, groupSize);
     const last = batch[batch.length - 1];
     if (!last) break;
-    after = { expiresAt: last.hold_expires_at, id: last.id };
+    after = { expiresAt: last.cursor_at, id: last.id };
     await renew(batch);
   }
 
