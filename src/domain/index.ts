@@ -9,6 +9,7 @@ export * from './hold-lapse.ts';
 export * from './money.ts';
 export * from './references.ts';
 export * from './refunds.ts';
+export * from './remittances.ts';
 export * from './statuses.ts';
 export * from './timestamps.ts';
 export * from './transitions.ts';
