@@ -116,13 +116,14 @@ function ipnBody(
   fields: CheckoutFields,
   eventId: string,
   decision: ReturnType<typeof decide>,
-  ids: { transactionId: string; token?: string },
+  ids: { transactionId: string; legacyTransId: string; token?: string },
   card: { number: string; expMonth: number; expYear: number },
 ): SandboxIpnBody {
   const base = {
     event_id: eventId,
     order_id: fields.order_id,
     transaction_id: ids.transactionId,
+    transaction_number: ids.legacyTransId,
     currency: fields.currency,
     created_at: new Date().toISOString(),
   };
