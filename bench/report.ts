@@ -4,6 +4,7 @@ import type { GrowthResults } from './growth.ts';
 import type { MachineInfo } from './machine.ts';
 import type { ReadPoint } from './reads.ts';
 import type { RequestCost } from './request-costs.ts';
+import type { SettlementsFigures } from './settlements-import.ts';
 
 export interface JobFigures {
   engine: string;
@@ -33,6 +34,7 @@ export interface EngineResults {
   job?: JobFigures;
   controlSearch?: ControlSearchResults;
   costs?: RequestCost[];
+  settlements?: SettlementsFigures;
 }
 
 export interface BenchResults {
@@ -134,6 +136,19 @@ export function verdicts(r: BenchResults): Verdict[] {
         target: `${engine}: daily job peak RSS < 200 MB`,
         measured: `${f0(e.job.peak_rss_mb)} MB`,
         met: e.job.peak_rss_mb < 200,
+      });
+    }
+    if (e.settlements) {
+      const s = e.settlements;
+      out.push({
+        target: `${engine}: a remittance report of 100,000 lines imported in under 10 s`,
+        measured: `${s.first_s.toFixed(1)} s for ${f0(s.lines)} lines`,
+        met: s.first_s < 10 && s.lines >= 100_000,
+      });
+      out.push({
+        target: `${engine}: the import's heap grows by under 64 MB, whatever the file's size`,
+        measured: `${f0(s.peak_heap_growth_mb)} MB for a ${s.file_mb.toFixed(1)} MB file`,
+        met: s.peak_heap_growth_mb < 64,
       });
     }
   }
@@ -284,6 +299,17 @@ export function renderMarkdown(r: BenchResults, notes: string): string {
         `\`${j.command}\` over ${f0(j.imprints)} due imprints against the sandbox provider: ${f0(j.held)} held in ${j.wall_s.toFixed(1)} s, ` +
           `${f0(j.per_second)} imprints per second, peak RSS ${f0(j.peak_rss_mb)} MB.` +
           (j.job_cpu_s === undefined ? '' : ` CPU: ${jobCpu(j)}.`),
+        '',
+      );
+    }
+    if (e.settlements) {
+      const s = e.settlements;
+      L.push('### 6. Importing a remittance report', '');
+      L.push(
+        `A bank reconciliation report of ${f0(s.lines)} lines (${s.file_mb.toFixed(1)} MB, Lyra's V2 layout) streamed from ` +
+          `disk into \`importJrb\`, ${f0(s.matched)} of them matched against the ledger: ${s.first_s.toFixed(1)} s ` +
+          `(${f0(s.lines_per_second)} lines/s); the same file again ${s.again_s.toFixed(1)} s (it adds nothing). ` +
+          `The heap grew by ${f0(s.peak_heap_growth_mb)} MB at most; peak RSS ${f0(s.peak_rss_mb)} MB.`,
         '',
       );
     }

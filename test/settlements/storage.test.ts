@@ -22,10 +22,13 @@ async function ledgerRow(
   return { id: (r.rows[0] as { id: string }).id, order };
 }
 
+/** A line key as the importer stores it (a digest written as a uuid), from a short name. */
+const keyOf = (name: string) => `00000000-0000-4000-8000-${Buffer.from(name).toString('hex').padStart(12, '0')}`;
+
 function line(remittanceId: string, key: string, over: Partial<NewRemittanceLine> = {}): NewRemittanceLine {
   return {
     remittanceId,
-    key,
+    key: keyOf(key),
     transactionId: key,
     orderId: randomUUID(),
     direction: 'debit',
@@ -114,10 +117,13 @@ describe(`remittances storage (${ENGINE})`, () => {
     );
     assert.equal(shown[0]?.unmatched_reason, 'unknown_order');
     assert.equal(shown[1]?.ledger_kind, 'payment');
-    assert.deepEqual(
-      [...(await t.db.transaction((tx) => repos.remittances.paidOut(tx, [paid.id, refunded.id, '999999'])))].sort(),
-      [paid.id, refunded.id].sort(),
+    const money = await t.db.transaction((tx) =>
+      repos.remittances.remittableRows(tx, hotel, [paid.order, refunded.order, randomUUID()]),
     );
+    assert.deepEqual([...money.byOrder.keys()].sort(), [paid.order, refunded.order].sort());
+    assert.deepEqual([...money.held].sort(), [paid.id, refunded.id].sort(), 'held by a line already');
+    const theirs = await t.db.transaction((tx) => repos.remittances.remittableRows(tx, other, [paid.order]));
+    assert.equal(theirs.byOrder.size, 0, "another hotel's order is none of this one's");
   });
 
   test('a line that matched nothing and now does is matched; a matched line keeps its row', async () => {

@@ -36,12 +36,14 @@ CREATE INDEX remittances_tenant_date ON remittances (tenant_id, remittance_date,
 -- a debit or a credit of `amount`, the fee the provider kept on it (negative: a commission given
 -- back) and the net; then what it matched: the request and the ledger row, or why nothing
 -- (unmatched_reason; expected_amount: payreq's amount when the two differ). `line_key` names the
--- operation within its remittance, so importing a file again, or one overlapping it, adds nothing.
+-- operation within its remittance (a digest of what identifies it in any report: its payment
+-- date, transaction, direction, operation number, order and amount; 16 bytes, a short index key),
+-- so importing a file again, or one overlapping it, adds nothing.
 CREATE TABLE remittance_lines (
   id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
   remittance_id bigint NOT NULL REFERENCES remittances (id) ON DELETE CASCADE,
   tenant_id uuid NOT NULL,
-  line_key text NOT NULL,
+  line_key uuid NOT NULL,
   transaction_id text NOT NULL,
   order_id text NOT NULL,
   direction text NOT NULL CHECK (direction IN ('debit', 'credit')),
@@ -55,7 +57,9 @@ CREATE TABLE remittance_lines (
   -- The provider's own reconciliation status of the line (Lyra: MATCH_OK), as written.
   match_status text,
   payment_request_id uuid,
-  ledger_id bigint REFERENCES money_ledger (id),
+  -- No foreign key: ledger rows are never deleted, and a key is a check (a trigger and an index
+  -- probe) for each of an import's lines.
+  ledger_id bigint,
   unmatched_reason text CHECK (unmatched_reason IN ('unknown_order', 'unknown_transaction', 'direction_differs',
     'currency_differs', 'amount_differs', 'already_paid_out')),
   expected_amount bigint,
@@ -72,8 +76,8 @@ CREATE TABLE remittance_lines (
 CREATE INDEX remittance_lines_ledger ON remittance_lines (ledger_id) WHERE ledger_id IS NOT NULL;
 -- A request's payouts, for its page.
 CREATE INDEX remittance_lines_request ON remittance_lines (payment_request_id) WHERE payment_request_id IS NOT NULL;
--- A remittance's lines, unmatched first, for its page and the export.
-CREATE INDEX remittance_lines_remittance ON remittance_lines (remittance_id, (ledger_id IS NOT NULL), id);
+-- A remittance's lines (its page, the export) are found by the unique index's first column and
+-- sorted there: one index fewer to write for each of the import's lines.
 
 -- Matching reads an order's money by money_ledger_request (payment_request_id, id): an order has
 -- a handful of rows, so a batch of a thousand lines is a thousand index ranges of a few rows, and
