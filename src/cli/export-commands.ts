@@ -1,5 +1,12 @@
 import { dayAfter, midnightIn } from '../domain/index.ts';
-import { EXPORT_FORMATS, EXPORT_KINDS, type ExportFormat, type ExportKind, exportChunks } from '../exports/index.ts';
+import {
+  EXPORT_FORMATS,
+  EXPORT_KINDS,
+  type ExportFormat,
+  type ExportKind,
+  exportChunks,
+  settlementChunks,
+} from '../exports/index.ts';
 import { CliError } from './cli-error.ts';
 import type { CommandSpec } from './command-context.ts';
 import * as check from './input-checks.ts';
@@ -15,12 +22,15 @@ function oneOf<T extends string>(option: string, value: string | undefined, allo
 export const exportCommand: CommandSpec = {
   name: 'export',
   summary: "a hotel's requests or ledger movements over a period, as CSV or JSON, to standard output",
-  usage: 'payreq export --tenant ID --from DATE --to DATE [--what requests|ledger] [--format csv|json]',
+  usage: 'payreq export --tenant ID --from DATE --to DATE [--what requests|ledger|settlements] [--format csv|json]',
   help: [
     '  --tenant ID              the hotel',
     '  --from DATE, --to DATE   YYYY-MM-DD, both days included, in the hotel’s time zone',
-    '  --what requests|ledger   requests created in the period (default), or the ledger',
-    '                           movements (holds, captures, payments, refunds...) made in it',
+    '  --what requests|ledger|settlements',
+    '                           requests created in the period (default), the ledger',
+    '                           movements (holds, captures, payments, refunds...) made in it,',
+    '                           or the lines of the remittances dated in it, each with what it',
+    '                           matched (docs/payouts.md)',
     '  --format csv|json        CSV with a header row (default), or a JSON array of objects',
     '',
     'Amounts are decimals with their currency in a column of their own; times are ISO 8601 in',
@@ -44,7 +54,12 @@ export const exportCommand: CommandSpec = {
     check.calendarDate('from', from);
     check.calendarDate('to', to);
     if (to < from) throw new CliError(`--to must not be before --from (got ${from} to ${to})`);
-    const what: ExportKind = oneOf('what', options.what as string | undefined, EXPORT_KINDS, 'requests');
+    const what: ExportKind | 'settlements' = oneOf(
+      'what',
+      options.what as string | undefined,
+      [...EXPORT_KINDS, 'settlements'] as const,
+      'requests',
+    );
     const format: ExportFormat = oneOf('format', options.format as string | undefined, EXPORT_FORMATS, 'csv');
     const tenant = await ctx.repos.tenants.find(tenantId);
     if (!tenant) throw new CliError(`no tenant with id ${tenantId} (see \`payreq tenant list\`)`);
@@ -57,7 +72,11 @@ export const exportCommand: CommandSpec = {
     // Written as it goes where the user's own process runs it; collected inside the service.
     const collected: string[] = [];
     const write = ctx.out ?? (async (chunk: string) => void collected.push(chunk));
-    for await (const chunk of exportChunks(ctx.repos, filter, what, format)) await write(chunk);
+    const chunks =
+      what === 'settlements'
+        ? settlementChunks(ctx.repos, { tenantId, from, to }, format)
+        : exportChunks(ctx.repos, filter, what, format);
+    for await (const chunk of chunks) await write(chunk);
     return { json: {}, text: '', raw: collected.join('') };
   },
 };

@@ -1,5 +1,8 @@
-import type { ControlListFilter, ExportCursor, Repositories } from '../db/index.ts';
-import { type ExportColumn, LEDGER_COLUMNS, REQUEST_COLUMNS } from './columns.ts';
+import type { ControlListFilter, ExportCursor, Repositories, SettlementExportRow } from '../db/index.ts';
+
+type SettlementCursor = { date: string; remittance: string; line: string };
+
+import { type ExportColumn, LEDGER_COLUMNS, REQUEST_COLUMNS, SETTLEMENT_COLUMNS } from './columns.ts';
 import { csvField, csvLine } from './csv.ts';
 
 export const EXPORT_KINDS = ['requests', 'ledger'] as const;
@@ -10,7 +13,7 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 /** Rows read per round trip: large enough to amortise it, small enough to stay a few MB. */
 const PAGE_ROWS = 1000;
 
-type Page<Row> = (after: ExportCursor | undefined) => Promise<Row[]>;
+type Page<Row, Cursor> = (after: Cursor | undefined) => Promise<Row[]>;
 
 /**
  * An export as text chunks, one per page of rows: a consumer that writes each before asking
@@ -48,14 +51,32 @@ export async function* exportChunks(
   }
 }
 
-async function* render<Row>(
-  columns: readonly ExportColumn<Row>[],
-  page: Page<Row>,
+/**
+ * A hotel's remittance lines, remittance by remittance, for remittances dated `from` to `to`
+ * (YYYY-MM-DD, both included): `payreq export --what settlements` and the Payouts page's
+ * download. A page of lines at a time, as the other exports.
+ */
+export async function* settlementChunks(
+  repos: Pick<Repositories, 'remittances'>,
+  range: { tenantId: string; from: string; to: string },
   format: ExportFormat,
-  cursorOf: (row: Row) => ExportCursor,
+): AsyncGenerator<string> {
+  yield* render<SettlementExportRow, SettlementCursor>(
+    SETTLEMENT_COLUMNS,
+    (after) => repos.remittances.exportLines(range.tenantId, range.from, range.to, after, PAGE_ROWS),
+    format,
+    (r) => ({ date: r.remittance_date, remittance: r.remittance_id, line: r.id }),
+  );
+}
+
+async function* render<Row, Cursor = ExportCursor>(
+  columns: readonly ExportColumn<Row>[],
+  page: Page<Row, Cursor>,
+  format: ExportFormat,
+  cursorOf: (row: Row) => Cursor,
 ): AsyncGenerator<string> {
   yield format === 'csv' ? csvLine(columns.map((c) => csvField(c.header))) : '[';
-  let after: ExportCursor | undefined;
+  let after: Cursor | undefined;
   let first = true;
   for (;;) {
     const rows = await page(after);

@@ -7,4 +7,5 @@ export {
   type ExportFormat,
   type ExportKind,
   exportChunks,
+  settlementChunks,
 } from './export-stream.ts';

@@ -101,7 +101,7 @@ describe(`the sandbox's remittance report, imported end to end (${ENGINE})`, { t
       'a fee of 1.4 % + 0.25 a debit; none on a refund',
     );
     assert.ok(
-      rows.every((x) => x.REMITTANCE_NB === day && x.REMITTANCE_DATE === day && /^\d{6}$/.test(x.TRANSACTION_ID)),
+      rows.every((x) => x.REMITTANCE_NB === day && x.REMITTANCE_DATE === day && /^\d{6}$/.test(x.TRANSACTION_ID ?? '')),
     );
 
     // A line for an order payreq does not know, as the provider's back office would add one.
@@ -116,7 +116,14 @@ describe(`the sandbox's remittance report, imported end to end (${ENGINE})`, { t
     assert.deepEqual(await importFile(hotel.tenantId, file), counts, 'imported again: the same file');
     const listed = await list(hotel.tenantId);
     assert.equal(listed.length, 1, 'still one remittance');
-    const [remittance] = listed as [Record<string, number>];
+    const remittance = listed[0] as {
+      lines: number;
+      matched: number;
+      unmatched: number;
+      gross: number;
+      fees: number;
+      net: number;
+    };
     assert.equal(remittance.lines, 4, 'of four lines');
     assert.equal(remittance.matched, 3);
     assert.equal(remittance.unmatched, 1);
