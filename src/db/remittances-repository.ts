@@ -321,6 +321,12 @@ export function remittancesRepository(db: Database) {
       return r.rows[0];
     },
 
+    /** A remittance by its id, whichever hotel's (the caller checks the user may see that hotel). */
+    async byId(id: string): Promise<RemittanceRow | undefined> {
+      const r = await db.query<RemittanceRow>(`SELECT ${REMITTANCE_COLUMNS} FROM remittances r WHERE r.id = $1`, [id]);
+      return r.rows[0];
+    },
+
     /** A remittance's lines, unmatched first, then as the report listed them. */
     async lines(remittanceId: string, limit = 1000): Promise<RemittanceLineRow[]> {
       const r = await db.query<RemittanceLineRow>(

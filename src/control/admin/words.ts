@@ -4,6 +4,8 @@
  * string missing in one language is a type error. The audit names other rooms' actions and
  * details (roles, webhooks) and the job list names Today's jobs: composed here from their doors.
  */
+
+import { PAYOUT_MESSAGES } from '../payouts/index.ts';
 import type { ControlLanguage } from '../shell/index.ts';
 import { ROLE_MESSAGES } from '../team/index.ts';
 import { TODAY_MESSAGES } from '../today/index.ts';
@@ -68,6 +70,7 @@ const en = {
     job_run: 'Job run by hand',
     webhook_endpoint_disabled: 'Webhook endpoint disabled',
     ...WEBHOOK_MESSAGES.en.auditActions,
+    ...PAYOUT_MESSAGES.en.auditActions,
   } as Record<string, string>,
   auditDetail: {
     ...ROLE_MESSAGES.en.auditDetail,
@@ -80,6 +83,7 @@ const en = {
     request_type: 'Type',
     fields: 'Fields',
     ...WEBHOOK_MESSAGES.en.auditDetail,
+    ...PAYOUT_MESSAGES.en.auditDetail,
   } as Record<string, string>,
   auditAll: 'all that was left',
   jobNames: {
@@ -157,6 +161,7 @@ const fr: AdminMessages = {
     job_run: 'Tâche lancée à la main',
     webhook_endpoint_disabled: 'Webhook désactivé',
     ...WEBHOOK_MESSAGES.fr.auditActions,
+    ...PAYOUT_MESSAGES.fr.auditActions,
   },
   auditDetail: {
     ...ROLE_MESSAGES.fr.auditDetail,
@@ -169,6 +174,7 @@ const fr: AdminMessages = {
     request_type: 'Type',
     fields: 'Champs',
     ...WEBHOOK_MESSAGES.fr.auditDetail,
+    ...PAYOUT_MESSAGES.fr.auditDetail,
   },
   auditAll: 'tout le restant',
   jobNames: {
@@ -244,6 +250,7 @@ const de: AdminMessages = {
     job_run: 'Job manuell gestartet',
     webhook_endpoint_disabled: 'Webhook deaktiviert',
     ...WEBHOOK_MESSAGES.de.auditActions,
+    ...PAYOUT_MESSAGES.de.auditActions,
   },
   auditDetail: {
     ...ROLE_MESSAGES.de.auditDetail,
@@ -256,6 +263,7 @@ const de: AdminMessages = {
     request_type: 'Typ',
     fields: 'Felder',
     ...WEBHOOK_MESSAGES.de.auditDetail,
+    ...PAYOUT_MESSAGES.de.auditDetail,
   },
   auditAll: 'der gesamte Rest',
   jobNames: {
