@@ -209,7 +209,7 @@ function addDays(date: string, days: number): string {
  * On Linux, VmHWM from /proc/self/status: getrusage's maxRSS survives exec, so it can carry
  * the high-water mark of the forked copy of this (large) benchmark process.
  */
-const RSS_PRELOAD = `data:text/javascript,${encodeURIComponent(
+export const RSS_PRELOAD = `data:text/javascript,${encodeURIComponent(
   `import { readFileSync, writeFileSync } from 'node:fs';
    process.on('exit', () => {
      let kb = process.resourceUsage().maxRSS, how = 'maxRSS';

@@ -1,6 +1,6 @@
 // `npm run bench`: measures the service beside its references in one run and writes
 // BENCHMARKS.md and BENCHMARKS.json. Options: --quick (short runs, smaller growth and job),
-// --engine postgres|pglite (repeatable), --only create,reads,growth,job,control,costs, --out DIR.
+// --engine postgres|pglite (repeatable), --only create,reads,growth,job,control,costs,settlements, --out DIR.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -14,6 +14,7 @@ import { machineInfo } from './machine.ts';
 import { benchReads } from './reads.ts';
 import { type BenchResults, renderMarkdown, verdicts } from './report.ts';
 import { benchRequestCosts } from './request-costs.ts';
+import { benchSettlementsImport } from './settlements-import.ts';
 
 const { values } = parseArgs({
   options: {
@@ -26,7 +27,7 @@ const { values } = parseArgs({
 
 const ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const engines = (values.engine ?? ['postgres', 'pglite']) as Engine[];
-const sections = new Set((values.only ?? 'costs,create,reads,growth,job,control').split(','));
+const sections = new Set((values.only ?? 'costs,create,reads,growth,job,control,settlements').split(','));
 const quick = values.quick ?? false;
 const seconds = quick ? 2 : 4;
 const rounds = quick ? 1 : 2;
@@ -96,6 +97,10 @@ for (const engine of engines) {
     } finally {
       await fresh.drop();
     }
+  }
+  if (sections.has('settlements')) {
+    // A remittance report of 100,000 lines imported, streamed from disk (10,000 with --quick).
+    e.settlements = await benchSettlementsImport(engine, ADMIN_URL, quick ? 10_000 : 100_000, log);
   }
 }
 

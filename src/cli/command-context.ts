@@ -38,6 +38,12 @@ export interface CommandArgs {
   stdin?: string;
   /** The bytes of the file named by the command's `file` option, read by the invoking process. */
   file?: Buffer;
+  /**
+   * The file named by the command's `streamed` positional, opened by the invoking process and
+   * read as it goes (a report of a hundred thousand lines never sits in memory). Absent inside a
+   * running service, which gets a small file's bytes as `file` instead.
+   */
+  stream?: () => AsyncIterable<Uint8Array>;
 }
 
 /** A command's answer in both forms; the runner prints one of them (`--json` or not). */
@@ -91,5 +97,12 @@ export interface CommandSpec {
    * (to the running service too): the service never opens a path it was handed.
    */
   file?: string;
+  /**
+   * The positional (e.g. `FILE`) naming a file the command reads as a stream, in the process the
+   * user ran. A file small enough to travel in one control-channel request goes as `file` bytes
+   * too, so a running service can take it; a larger one only where this process opens the
+   * database itself.
+   */
+  streamed?: string;
   run?: (ctx: CommandContext, args: CommandArgs) => Promise<Outcome>;
 }

@@ -17,6 +17,7 @@ import { migrateCommand } from './migrate-command.ts';
 import { tenantSetProvider } from './provider-commands.ts';
 import { scheduleList, scheduleRuns, scheduleSet } from './schedule-commands.ts';
 import { secretsReseal } from './secrets-commands.ts';
+import { settlementsImport, settlementsList } from './settlements-commands.ts';
 import { tenantCreate, tenantList, tenantSetLogo, tenantShow, tenantUpdate } from './tenant-commands.ts';
 import {
   webhookCreate,
@@ -61,6 +62,8 @@ export const COMMANDS: readonly CommandSpec[] = [
   scheduleRuns,
   booksCheck,
   booksSettle,
+  settlementsImport,
+  settlementsList,
   exportCommand,
   webhookCreate,
   webhookList,

@@ -8,6 +8,7 @@ import {
   type ExportFormat,
   type ExportKind,
   exportChunks,
+  settlementChunks,
 } from '../exports/index.ts';
 import { CliError } from './cli-error.ts';
 import type { CommandSpec } from './command-context.ts';
@@ -25,12 +26,15 @@ export const exportCommand: CommandSpec = {
   name: 'export',
   summary: "a hotel's requests or ledger movements over a period, as CSV or JSON, to standard output",
   usage:
-    'payreq export --tenant ID --from DATE --to DATE [--what requests|ledger] [--format csv|json] [--csv-dialect excel-fr|excel-de|rfc4180]',
+    'payreq export --tenant ID --from DATE --to DATE [--what requests|ledger|settlements] [--format csv|json] [--csv-dialect excel-fr|excel-de|rfc4180]',
   help: [
     '  --tenant ID              the hotel',
     '  --from DATE, --to DATE   YYYY-MM-DD, both days included, in the hotel’s time zone',
-    '  --what requests|ledger   requests created in the period (default), or the ledger',
-    '                           movements (holds, captures, payments, refunds...) made in it',
+    '  --what requests|ledger|settlements',
+    '                           requests created in the period (default), the ledger',
+    '                           movements (holds, captures, payments, refunds...) made in it,',
+    '                           or the lines of the remittances dated in it, each with what it',
+    '                           matched (docs/payouts.md)',
     '  --format csv|json        CSV with a header row (default), or a JSON array of objects',
     '  --csv-dialect D          excel-fr or excel-de: `;` between fields and a decimal comma,',
     '                           as a French or German spreadsheet opens them; rfc4180: `,` and',
@@ -61,7 +65,12 @@ export const exportCommand: CommandSpec = {
     check.calendarDate('from', from);
     check.calendarDate('to', to);
     if (to < from) throw new CliError(`--to must not be before --from (got ${from} to ${to})`);
-    const what: ExportKind = oneOf('what', options.what as string | undefined, EXPORT_KINDS, 'requests');
+    const what: ExportKind | 'settlements' = oneOf(
+      'what',
+      options.what as string | undefined,
+      [...EXPORT_KINDS, 'settlements'] as const,
+      'requests',
+    );
     const format: ExportFormat = oneOf('format', options.format as string | undefined, EXPORT_FORMATS, 'csv');
     const dialectOption = options['csv-dialect'] as string | undefined;
     const chosen =
@@ -80,13 +89,12 @@ export const exportCommand: CommandSpec = {
     // Written as it goes where the user's own process runs it; collected inside the service.
     const collected: string[] = [];
     const write = ctx.out ?? (async (chunk: string) => void collected.push(chunk));
-    for await (const chunk of exportChunks(
-      ctx.repos,
-      filter,
-      what,
-      format === 'csv' ? { format, dialect } : { format },
-    ))
-      await write(chunk);
+    const shape = format === 'csv' ? { format, dialect } : { format };
+    const chunks =
+      what === 'settlements'
+        ? settlementChunks(ctx.repos, { tenantId, from, to }, shape)
+        : exportChunks(ctx.repos, filter, what, shape);
+    for await (const chunk of chunks) await write(chunk);
     return { json: {}, text: '', raw: collected.join('') };
   },
 };

@@ -143,7 +143,11 @@ export const JOBS: readonly CliJob[] = [
     async run(ctx, { date }) {
       // Noon UTC falls on that date in every hotel's zone from UTC-11 to UTC+11.
       const r = await sendDailyDigests(
-        { repos: ctx.repos, inDoubtGraceSeconds: ctx.config.inDoubtGraceSeconds },
+        {
+          repos: ctx.repos,
+          inDoubtGraceSeconds: ctx.config.inDoubtGraceSeconds,
+          settlementDelayDays: ctx.config.settlementDelayDays,
+        },
         date ? new Date(`${date}T12:00:00Z`) : new Date(),
       );
       return {

@@ -3,7 +3,7 @@
 import { loadConfig, loadDotEnv } from '../config/index.ts';
 import { controlCommands } from './control-commands.ts';
 import { errorLine, parseCommandLine, runCli } from './index.ts';
-import { readInputFile } from './read-input-file.ts';
+import { openStreamedFile, readInputFile } from './read-input-file.ts';
 
 const MAX_STDIN_BYTES = 64 * 1024;
 
@@ -40,12 +40,16 @@ async function main(argv: readonly string[]): Promise<number> {
     await serve(config, controlCommands);
     return 0;
   }
-  const { stdin, file } = parsed.spec;
+  const { stdin, file, streamed } = parsed.spec;
   const path = file ? parsed.args.options[file] : undefined;
+  const streamedPath = streamed
+    ? parsed.args.positionals[(parsed.spec.positionals ?? []).indexOf(streamed)]
+    : undefined;
   const args = {
     ...parsed.args,
     ...(stdin && parsed.args.options[stdin] === true ? { stdin: await readStdin() } : {}),
     ...(file && typeof path === 'string' ? { file: await readInputFile(file, path) } : {}),
+    ...(streamed && streamedPath !== undefined ? await openStreamedFile(streamed, streamedPath) : {}),
   };
   const result = await runCli({ ...parsed, args }, argv, config, (chunk) => write(process.stdout, chunk));
   await write(process.stdout, result.stdout);

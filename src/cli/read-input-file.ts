@@ -1,4 +1,5 @@
-import { readFile, stat } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { open, readFile, stat } from 'node:fs/promises';
 import { CliError } from './cli-error.ts';
 
 /**
@@ -29,5 +30,27 @@ export async function readInputFile(option: string, path: string): Promise<Buffe
     if (err instanceof CliError) throw err;
     const code = (err as NodeJS.ErrnoException).code ?? '';
     throw new CliError(`cannot read --${option} ${path}: ${REASONS[code] ?? (err as Error).message}`);
+  }
+}
+
+/**
+ * A file a command reads as a stream (`streamed`), checked here, in this process, so that one
+ * that cannot be read says why in one line before anything runs: its bytes when it is small
+ * enough to travel to a running service, and always a way to open it again as a stream.
+ */
+export async function openStreamedFile(
+  name: string,
+  path: string,
+): Promise<{ file?: Buffer; stream: () => AsyncIterable<Uint8Array> }> {
+  try {
+    const info = await stat(path);
+    if (info.isDirectory()) throw Object.assign(new Error('directory'), { code: 'EISDIR' });
+    // Readable now, or the reason why (permission denied), not halfway through the command.
+    await (await open(path, 'r')).close();
+    const stream = () => createReadStream(path, { highWaterMark: 64 * 1024 });
+    return info.size <= MAX_INPUT_FILE_BYTES ? { file: await readFile(path), stream } : { stream };
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? '';
+    throw new CliError(`cannot read ${name} ${path}: ${REASONS[code] ?? (err as Error).message}`);
   }
 }

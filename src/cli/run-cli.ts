@@ -5,6 +5,7 @@ import { migrate, openDatabase, repositories } from '../db/index.ts';
 import { DataDirBusyError, sendToService, socketPathFor, tryLock } from '../instance/index.ts';
 import { CliError } from './cli-error.ts';
 import type { CommandResult } from './command-context.ts';
+import { MAX_INPUT_FILE_BYTES } from './read-input-file.ts';
 import { executeCommand, failure, type ParsedInvocation } from './run-command.ts';
 
 /**
@@ -43,8 +44,12 @@ async function runOnDataDir(
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   let deadline = Date.now() + BUSY_WAIT_MS;
   let lastHolder: number | undefined;
+  // A streamed file too large to travel to a running service: this process must hold the directory.
+  const ownOnly = parsed.args.stream !== undefined && parsed.args.file === undefined;
   for (;;) {
-    const answer = await sendToService(socketPathFor(dir), argv, parsed.args.stdin, parsed.args.file);
+    const answer = ownOnly
+      ? undefined
+      : await sendToService(socketPathFor(dir), argv, parsed.args.stdin, parsed.args.file);
     if (answer) return answer;
     const lock = tryLock(dir, 'cli');
     if ('release' in lock) {
@@ -53,6 +58,11 @@ async function runOnDataDir(
       } finally {
         lock.release();
       }
+    }
+    if (ownOnly && lock.role === 'serve') {
+      throw new CliError(
+        `the running service (process ${lock.pid}) holds ${dir}, and this file is over ${MAX_INPUT_FILE_BYTES / 1024} kB, more than a command sends it: import it on the back office's Payouts page, or stop the service first`,
+      );
     }
     // Commands queued on the directory take turns: the wait restarts whenever the lock
     // changes hands, and runs out only when one holder keeps it too long.

@@ -75,6 +75,12 @@ export interface Config {
    * a manager to settle by hand after looking at the provider's back office.
    */
   inDoubtEscalateHours: number;
+  /**
+   * How many days after payreq captured or refunded money the provider's remittance should
+   * hold it: past them, money no imported remittance holds is "not paid out" (the Payouts page,
+   * the daily digest).
+   */
+  settlementDelayDays: number;
   /** The sandbox's first IPN retry delay; later ones double (tests shorten it). */
   sandboxIpnRetryMs: number;
   /** The e-mail outbox's first retry delay after an SMTP failure; later ones double up to 1 h. */
@@ -294,6 +300,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     providerTimeoutMs,
     inDoubtGraceSeconds,
     inDoubtEscalateHours: int(env, 'IN_DOUBT_ESCALATE_HOURS', 24, 1, 720),
+    settlementDelayDays: int(env, 'SETTLEMENT_DELAY_DAYS', 3, 1, 60),
     sandboxIpnRetryMs: int(env, 'SANDBOX_IPN_RETRY_MS', 1000, 10, 60_000),
     mailRetryBaseMs: int(env, 'MAIL_RETRY_BASE_MS', 30_000, 10, 3_600_000),
     mailBacklogMaxAgeHours: int(env, 'MAIL_BACKLOG_MAX_AGE_HOURS', 24, 0, 8760),

@@ -8,6 +8,7 @@ import { adminRoutes } from './admin/index.ts';
 import { booksRoutes } from './books/index.ts';
 import { bulkRoutes } from './bulk/index.ts';
 import { newRequestRoutes } from './new-request/index.ts';
+import { payoutsRoutes } from './payouts/index.ts';
 import { requestsRoutes } from './requests/index.ts';
 import { configRoutes } from './settings/index.ts';
 import type { ControlMessages } from './shell/index.ts';
@@ -214,6 +215,7 @@ export async function controlPlugin(app: FastifyInstance, opts: { now?: () => Da
       await control.register(configRoutes);
       await control.register(adminRoutes);
       await control.register(booksRoutes);
+      await control.register(payoutsRoutes);
       await control.register(todayRoutes);
       await control.register(teamRoutes);
       await control.register(tenantSwitchRoutes);

@@ -39,6 +39,12 @@ export interface DayPlanWords {
   incidentNeed: string;
   inDoubtNeed: string;
   more: string;
+  notPaidOut: string;
+  notPaidOutIntro: (days: number) => string;
+  noNotPaidOut: string;
+  /** A ledger movement in a word: a guest's payment, a capture, a refund. */
+  movements: Record<string, string>;
+  openPayouts: string;
   digestSubject: (hotel: string, date: string) => string;
   digestIntro: (hotel: string, date: string, zone: string) => string;
   openToday: string;
@@ -88,6 +94,12 @@ const en: DayPlanWords = {
   incidentNeed: 'payreq’s books and the provider’s differ: see the Books page.',
   inDoubtNeed: 'Nobody knows yet whether the money moved: do not repeat it, reconciliation settles it.',
   more: 'There are more: the back office lists them all.',
+  notPaidOut: 'Not paid out',
+  notPaidOutIntro: (days) =>
+    `Money captured or refunded more than ${days} days ago that no imported remittance of the provider holds: import the missing bank reconciliation reports, or ask the provider.`,
+  noNotPaidOut: 'Nothing: every older payment and refund is in an imported remittance.',
+  movements: { payment: 'guest payment', capture: 'capture', refund: 'refund' },
+  openPayouts: 'Open the Payouts page',
   digestSubject: (hotel, date) => `${hotel}: your day, ${date}`,
   digestIntro: (hotel, date, zone) => `What needs someone at ${hotel} today, ${date} (times in ${zone}).`,
   openToday: 'Open the Today page',
@@ -138,6 +150,12 @@ const fr: DayPlanWords = {
   incidentNeed: 'Les comptes de payreq et ceux du prestataire diffèrent : voir la page Comptes.',
   inDoubtNeed: 'On ne sait pas encore si l’argent a bougé : ne la refaites pas, le rapprochement s’en charge.',
   more: 'Il y en a d’autres : le back-office les montre toutes.',
+  notPaidOut: 'Non versé',
+  notPaidOutIntro: (days) =>
+    `L’argent encaissé ou remboursé il y a plus de ${days} jours qu’aucune remise importée du prestataire ne contient : importez les journaux de rapprochement bancaire manquants, ou interrogez le prestataire.`,
+  noNotPaidOut: 'Rien : chaque paiement et remboursement plus ancien figure dans une remise importée.',
+  movements: { payment: 'paiement du client', capture: 'capture', refund: 'remboursement' },
+  openPayouts: 'Ouvrir la page Versements',
   digestSubject: (hotel, date) => `${hotel} : votre journée du ${date}`,
   digestIntro: (hotel, date, zone) =>
     `Ce qui demande l’attention de ${hotel} aujourd’hui, ${date} (heures en ${zone}).`,
@@ -190,6 +208,12 @@ const de: DayPlanWords = {
   incidentNeed: 'Die Bücher von payreq und die des Anbieters weichen ab: siehe die Seite Bücher.',
   inDoubtNeed: 'Noch weiß niemand, ob das Geld bewegt wurde: nicht wiederholen, der Abgleich klärt es.',
   more: 'Es gibt weitere: das Backoffice zeigt alle.',
+  notPaidOut: 'Nicht ausgezahlt',
+  notPaidOutIntro: (days) =>
+    `Geld, das vor mehr als ${days} Tagen eingezogen oder erstattet wurde und das keine importierte Auszahlung des Anbieters enthält: importieren Sie die fehlenden Bankabgleichsberichte oder fragen Sie den Anbieter.`,
+  noNotPaidOut: 'Nichts: jede ältere Zahlung und Erstattung ist in einer importierten Auszahlung.',
+  movements: { payment: 'Zahlung des Gastes', capture: 'Einziehung', refund: 'Erstattung' },
+  openPayouts: 'Seite Auszahlungen öffnen',
   digestSubject: (hotel, date) => `${hotel}: Ihr Tag, ${date}`,
   digestIntro: (hotel, date, zone) => `Was heute, ${date}, bei ${hotel} Aufmerksamkeit braucht (Zeiten in ${zone}).`,
   openToday: 'Seite Heute öffnen',

@@ -1,4 +1,11 @@
-import type { BooksIncidentRow, DayPlanRow, DayTotals, InDoubtOperationRow, Repositories } from '../db/index.ts';
+import type {
+  BooksIncidentRow,
+  DayPlanRow,
+  DayTotals,
+  InDoubtOperationRow,
+  NotPaidOutRow,
+  Repositories,
+} from '../db/index.ts';
 import { addDays, lapsesBeforeDecision, localDate } from '../domain/index.ts';
 
 /** Rows a list shows at most: the page and the e-mail say when there are more. */
@@ -67,21 +74,54 @@ export async function dayPlan(
   };
 }
 
+/**
+ * Money no imported remittance holds, past the settlement delay (docs/payouts.md): null before
+ * the hotel's first remittance (a hotel that imports none is not told every payment is missing).
+ */
+export interface NotPaidOut {
+  delayDays: number;
+  count: number;
+  rows: Pick<NotPaidOutRow, 'payment_request_id' | 'reference' | 'kind' | 'amount' | 'currency' | 'created_at'>[];
+}
+
 /** The digest's content: the day plan and yesterday's totals, as stored in the outbox (JSON). */
 export interface DigestPayload {
   plan: DayPlan;
   yesterday: string;
   totals: DayTotals;
+  /** Absent from digests queued before payouts were kept. */
+  notPaidOut?: NotPaidOut | null;
 }
 
 export async function digestPayload(
-  repos: Pick<Repositories, 'dayPlan' | 'books'>,
+  repos: Pick<Repositories, 'dayPlan' | 'books' | 'remittances'>,
   tenant: DayPlanTenant,
   now: Date,
-  opts: { inDoubtGraceSeconds: number },
+  opts: { inDoubtGraceSeconds: number; settlementDelayDays?: number },
 ): Promise<DigestPayload> {
   const plan = await dayPlan(repos, tenant, now, opts);
   const yesterday = addDays(plan.today, -1);
   const totals = await repos.dayPlan.dayTotals(tenant.id, yesterday, tenant.timezone);
-  return { plan, yesterday, totals };
+  const delayDays = opts.settlementDelayDays ?? 3;
+  const missing = await repos.remittances.notPaidOut(
+    tenant.id,
+    new Date(now.getTime() - delayDays * 24 * 3600 * 1000),
+    LIST_LIMIT,
+  );
+  const notPaidOut =
+    missing.since === null
+      ? null
+      : {
+          delayDays,
+          count: missing.count,
+          rows: missing.rows.map((r) => ({
+            payment_request_id: r.payment_request_id,
+            reference: r.reference,
+            kind: r.kind,
+            amount: r.amount,
+            currency: r.currency,
+            created_at: r.created_at,
+          })),
+        };
+  return { plan, yesterday, totals, notPaidOut };
 }

@@ -7,5 +7,6 @@ export {
   digestPayload,
   LAPSE_WINDOW_MS,
   LIST_LIMIT,
+  type NotPaidOut,
 } from './day-plan.ts';
 export { DAY_PLAN_WORDS, type DayPlanWords, isGuaranteed } from './day-plan-words.ts';

@@ -18,6 +18,7 @@ import { moneyLedgerRepository } from './money-ledger-repository.ts';
 import { paymentRequestsRepository } from './payment-requests-repository.ts';
 import { providerAccountsRepository } from './provider-accounts-repository.ts';
 import { reconcileCheckRepository } from './reconcile-check-repository.ts';
+import { remittancesRepository } from './remittances-repository.ts';
 import { schedulesRepository } from './schedules-repository.ts';
 import { sealedValuesRepository } from './sealed-values-repository.ts';
 import { settingsRepository } from './settings-repository.ts';
@@ -158,6 +159,16 @@ export {
   tenantOfDeletedRequest,
 } from './provider-events-repository.ts';
 export type { CheckWindow, HeldWindow, ReconcileCheckRepository } from './reconcile-check-repository.ts';
+export type {
+  MonthlyFeesRow,
+  NewRemittanceLine,
+  NotPaidOutRow,
+  RemittanceKey,
+  RemittanceLineRow,
+  RemittanceRow,
+  RemittancesRepository,
+  SettlementExportRow,
+} from './remittances-repository.ts';
 export type { ClaimedRun, JobRunRow, ScheduleRow, SchedulesRepository } from './schedules-repository.ts';
 export {
   SEALED_COLUMNS,
@@ -199,6 +210,7 @@ export function repositories(db: Database) {
     ledger: moneyLedgerRepository(db),
     reconcileCheck: reconcileCheckRepository(db),
     books: booksRepository(db),
+    remittances: remittancesRepository(db),
     settings: settingsRepository(db),
     deferredHolds: deferredHoldsRepository(db),
     holdRenewals: holdRenewalsRepository(db),

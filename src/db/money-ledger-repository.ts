@@ -41,6 +41,11 @@ export interface LedgerEntry {
   /** Why the hotel moved the money (a capture's or refund's reason on domain/money-reasons.ts's list), and its note. */
   reason: string | null;
   reason_note: string | null;
+  /**
+   * The provider's short number of the transaction (Lyra's legacyTransId): how its bank
+   * reconciliation report names the operation. Null where the answer gave none, or written before.
+   */
+  legacy_trans_id: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -68,6 +73,8 @@ export interface NewLedgerEntry {
   /** Why the hotel asked for this move (a capture, a refund): a reason of the closed list, and a note. */
   reason?: string | null;
   reasonNote?: string | null;
+  /** A reported movement's transaction number, where the report gave one (see LedgerEntry). */
+  legacyTransId?: string;
 }
 
 /** A row `request` wrote: its id, and the account (version) it recorded, which the call must use. */
@@ -88,12 +95,12 @@ export interface LedgerAnswer {
 
 /** What the provider said of one requested row. */
 export type LedgerOutcome =
-  | { id: string; state: 'succeeded'; transactionId: string; status?: string | null }
+  | { id: string; state: 'succeeded'; transactionId: string; status?: string | null; legacyTransId?: string | null }
   | { id: string; state: 'failed' | 'refused' | 'in_doubt'; error: string; answer?: LedgerAnswer };
 
 const COLUMNS = `id::text, payment_request_id, tenant_id, kind, amount, currency, provider, provider_transaction_id,
   idempotency_key, state, incident, parent_id::text, source, actor, error, claim_token::text, provider_account,
-  answer_transaction_id, provider_status, decline_code, reason, reason_note, created_at, updated_at`;
+  answer_transaction_id, provider_status, decline_code, reason, reason_note, legacy_trans_id, created_at, updated_at`;
 
 /**
  * The new rows, as a table `e` of the WITH that writes them, from one JSON parameter (absent
@@ -230,8 +237,8 @@ export function moneyLedgerRepository(db: Database) {
     async recordReported(q: Queryable, e: NewLedgerEntry): Promise<string> {
       const r = await q.query<{ id: string }>(
         `INSERT INTO money_ledger (payment_request_id, tenant_id, kind, amount, currency, provider,
-           provider_transaction_id, idempotency_key, state, incident, source, actor, provider_account)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'succeeded', $9, $10, $11, COALESCE($12::int, ${ACCOUNT_NOW('$2')}))
+           provider_transaction_id, idempotency_key, state, incident, source, actor, provider_account, legacy_trans_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'succeeded', $9, $10, $11, COALESCE($12::int, ${ACCOUNT_NOW('$2')}), $13)
          RETURNING id::text`,
         [
           e.paymentRequestId,
@@ -246,6 +253,7 @@ export function moneyLedgerRepository(db: Database) {
           e.actor.source,
           e.actor.actor,
           e.providerAccount ?? null,
+          e.legacyTransId ?? null,
         ],
       );
       return (r.rows[0] as { id: string }).id;
@@ -264,15 +272,23 @@ export function moneyLedgerRepository(db: Database) {
                                                THEN o.txn ELSE l.provider_transaction_id END,
                 answer_transaction_id = COALESCE(o.txn, l.answer_transaction_id),
                 provider_status = COALESCE(o.status, l.provider_status),
-                decline_code = COALESCE(o.decline, l.decline_code)
-           FROM json_to_recordset($1::json) AS o(id bigint, state text, txn text, status text, decline text, error text)
+                decline_code = COALESCE(o.decline, l.decline_code),
+                legacy_trans_id = COALESCE(o.legacy, l.legacy_trans_id)
+           FROM json_to_recordset($1::json) AS o(id bigint, state text, txn text, status text, decline text, error text,
+                                                 legacy text)
           WHERE l.id = o.id AND (l.state = 'requested' OR (l.state = 'in_doubt' AND o.state <> 'in_doubt'))
           RETURNING l.id::text`,
         [
           JSON.stringify(
             outcomes.map((o) =>
               o.state === 'succeeded'
-                ? { id: o.id, state: o.state, txn: o.transactionId, status: o.status ?? null }
+                ? {
+                    id: o.id,
+                    state: o.state,
+                    txn: o.transactionId,
+                    status: o.status ?? null,
+                    legacy: o.legacyTransId ?? null,
+                  }
                 : {
                     id: o.id,
                     state: o.state,

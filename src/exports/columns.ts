@@ -1,4 +1,4 @@
-import type { LedgerExportRow, RequestExportRow } from '../db/index.ts';
+import type { LedgerExportRow, RequestExportRow, SettlementExportRow } from '../db/index.ts';
 import { isoInZone } from '../domain/index.ts';
 import { declineReasonOf } from '../providers/index.ts';
 
@@ -96,4 +96,34 @@ export const LEDGER_COLUMNS: readonly ExportColumn<LedgerExportRow>[] = [
   // Why the hotel captured or refunded: the code of the closed list (docs/money.md), and its note.
   { header: 'reason', value: (r) => r.reason },
   { header: 'reason_note', value: (r) => r.reason_note },
+];
+
+/** A remittance line, signed as money to the hotel: a credit's amount, fee and net count against it. */
+const signed = (r: SettlementExportRow, cents: number) => decimal(r.direction === 'debit' ? cents : -cents);
+
+export const SETTLEMENT_COLUMNS: readonly ExportColumn<SettlementExportRow>[] = [
+  { header: 'remittance_nb', value: (r) => r.remittance_nb },
+  { header: 'remittance_date', value: (r) => r.remittance_date },
+  { header: 'provider', value: (r) => r.provider },
+  { header: 'hotel', value: (r) => r.tenant_name },
+  { header: 'currency', value: (r) => r.currency },
+  { header: 'direction', value: (r) => r.direction },
+  { header: 'transaction_id', value: (r) => r.transaction_id },
+  { header: 'order_id', value: (r) => r.order_id },
+  { header: 'reference', value: (r) => r.reference },
+  { header: 'payment_date', value: (r) => r.payment_date },
+  // The gross as money to the hotel (a refund negative), the fee the provider kept, the net paid out.
+  { header: 'gross', value: (r) => signed(r, r.amount), money: true },
+  { header: 'fee', value: (r) => decimal(r.fee), money: true },
+  { header: 'net', value: (r) => decimal(r.net), money: true },
+  { header: 'matched', value: (r) => (r.ledger_id ? 'true' : 'false') },
+  { header: 'movement_id', value: (r) => r.ledger_id },
+  { header: 'unmatched_reason', value: (r) => r.unmatched_reason },
+  {
+    header: 'payreq_amount',
+    value: (r) => (r.expected_amount === null ? null : decimal(r.expected_amount)),
+    money: true,
+  },
+  { header: 'payment_method', value: (r) => r.payment_method },
+  { header: 'provider_match_status', value: (r) => r.match_status },
 ];

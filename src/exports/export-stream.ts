@@ -1,5 +1,5 @@
-import type { ControlListFilter, ExportCursor, Repositories } from '../db/index.ts';
-import { type ExportColumn, LEDGER_COLUMNS, REQUEST_COLUMNS } from './columns.ts';
+import type { ControlListFilter, ExportCursor, Repositories, SettlementExportRow } from '../db/index.ts';
+import { type ExportColumn, LEDGER_COLUMNS, REQUEST_COLUMNS, SETTLEMENT_COLUMNS } from './columns.ts';
 import { BYTE_ORDER_MARK, type CsvDialect, csvDecimal, csvField, csvLine } from './csv.ts';
 
 export const EXPORT_KINDS = ['requests', 'ledger'] as const;
@@ -10,7 +10,9 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 /** Rows read per round trip: large enough to amortise it, small enough to stay a few MB. */
 const PAGE_ROWS = 1000;
 
-type Page<Row> = (after: ExportCursor | undefined) => Promise<Row[]>;
+type Page<Row, Cursor = ExportCursor> = (after: Cursor | undefined) => Promise<Row[]>;
+
+type SettlementCursor = { date: string; remittance: string; line: string };
 
 /** A file's shape: CSV in a dialect (csv.ts), or JSON. */
 export type ExportShape = { format: 'csv'; dialect: CsvDialect } | { format: 'json' };
@@ -51,6 +53,24 @@ export async function* exportChunks(
   }
 }
 
+/**
+ * A hotel's remittance lines, remittance by remittance, for remittances dated `from` to `to`
+ * (YYYY-MM-DD, both included): `payreq export --what settlements` and the Payouts page's
+ * download. A page of lines at a time, as the other exports.
+ */
+export async function* settlementChunks(
+  repos: Pick<Repositories, 'remittances'>,
+  range: { tenantId: string; from: string; to: string },
+  shape: ExportShape,
+): AsyncGenerator<string> {
+  yield* render<SettlementExportRow, SettlementCursor>(
+    SETTLEMENT_COLUMNS,
+    (after) => repos.remittances.exportLines(range.tenantId, range.from, range.to, after, PAGE_ROWS),
+    shape,
+    (r) => ({ date: r.remittance_date, remittance: r.remittance_id, line: r.id }),
+  );
+}
+
 /** A row's cells in a CSV dialect: amounts with the dialect's decimal separator. */
 function csvRow<Row>(columns: readonly ExportColumn<Row>[], row: Row, dialect: CsvDialect): string {
   return csvLine(
@@ -62,11 +82,11 @@ function csvRow<Row>(columns: readonly ExportColumn<Row>[], row: Row, dialect: C
   );
 }
 
-async function* render<Row>(
+async function* render<Row, Cursor = ExportCursor>(
   columns: readonly ExportColumn<Row>[],
-  page: Page<Row>,
+  page: Page<Row, Cursor>,
   shape: ExportShape,
-  cursorOf: (row: Row) => ExportCursor,
+  cursorOf: (row: Row) => Cursor,
 ): AsyncGenerator<string> {
   yield shape.format === 'csv'
     ? `${BYTE_ORDER_MARK}${csvLine(
@@ -74,7 +94,7 @@ async function* render<Row>(
         shape.dialect,
       )}`
     : '[';
-  let after: ExportCursor | undefined;
+  let after: Cursor | undefined;
   let first = true;
   for (;;) {
     const rows = await page(after);

@@ -9,4 +9,5 @@ export {
   type ExportKind,
   type ExportShape,
   exportChunks,
+  settlementChunks,
 } from './export-stream.ts';

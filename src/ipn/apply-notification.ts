@@ -151,6 +151,7 @@ export function notifications(deps: NotificationDeps) {
           incident: why ?? null,
           actor: { source: 'ipn', actor: provider },
           ...(n.account !== undefined ? { providerAccount: n.account } : {}),
+          ...(n.legacyTransId ? { legacyTransId: n.legacyTransId } : {}),
         });
         if (why || !row || !to) {
           const reason = why ?? 'not applicable';

@@ -23,7 +23,12 @@ function localHour(timeZone: string, at: Date): number {
  * or a catch-up after an outage finds it queued). Its content is computed here, at `now`.
  */
 export async function sendDailyDigests(
-  ctx: { repos: Pick<Repositories, 'dayPlan' | 'books'>; inDoubtGraceSeconds: number },
+  ctx: {
+    repos: Pick<Repositories, 'dayPlan' | 'books' | 'remittances'>;
+    inDoubtGraceSeconds: number;
+    /** SETTLEMENT_DELAY_DAYS: money older than this that no remittance holds is listed (default 3). */
+    settlementDelayDays?: number;
+  },
   now: Date,
 ): Promise<DigestsResult> {
   const result: DigestsResult = { now: now.toISOString(), queued: 0, waiting: 0, already: 0 };
@@ -34,6 +39,7 @@ export async function sendDailyDigests(
     }
     const payload = await digestPayload(ctx.repos, { id: t.id, timezone: t.timezone }, now, {
       inDoubtGraceSeconds: ctx.inDoubtGraceSeconds,
+      ...(ctx.settlementDelayDays !== undefined ? { settlementDelayDays: ctx.settlementDelayDays } : {}),
     });
     if (await ctx.repos.dayPlan.queueDigest(t.id, payload.plan.today, payload)) result.queued++;
     else result.already++;

@@ -23,8 +23,11 @@ export interface JobsContext {
   cardTokens: SecretBox;
   /** Each tenant's provider: the books check asks it for its view of each order. */
   providers: ProviderRegistry;
-  /** The digest lists operations in doubt as the Books page does (IN_DOUBT_GRACE_SECONDS). */
-  config?: { inDoubtGraceSeconds: number };
+  /**
+   * The digest lists operations in doubt as the Books page does (IN_DOUBT_GRACE_SECONDS), and
+   * money not paid out past SETTLEMENT_DELAY_DAYS as the Payouts page does.
+   */
+  config?: { inDoubtGraceSeconds: number; settlementDelayDays?: number };
 }
 
 /**
@@ -87,7 +90,14 @@ export const SCHEDULED_JOBS: Readonly<Record<string, ScheduledJob>> = {
   }),
   // Hourly: each tenant's digest once its own hour has come in its own zone (not the schedule's).
   send_daily_digests: async (ctx, now) => ({
-    ...(await sendDailyDigests({ repos: ctx.repos, inDoubtGraceSeconds: ctx.config?.inDoubtGraceSeconds ?? 120 }, now)),
+    ...(await sendDailyDigests(
+      {
+        repos: ctx.repos,
+        inDoubtGraceSeconds: ctx.config?.inDoubtGraceSeconds ?? 120,
+        settlementDelayDays: ctx.config?.settlementDelayDays ?? 3,
+      },
+      now,
+    )),
   }),
   // An Idempotency-Key replays its first answer for 24 hours; after that its row is dead weight.
   purge_idempotency_keys: async (ctx) => ({ purged: await ctx.repos.idempotency.purgeExpired() }),

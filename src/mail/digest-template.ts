@@ -90,6 +90,20 @@ function sections(p: DigestPayload, w: DayPlanWords): Section[] {
       lines: plan.arrivalsTomorrow.map((r) => requestLine(w, r, [])),
       capped: capped(plan.arrivalsTomorrow.length),
     },
+    ...(p.notPaidOut
+      ? [
+          {
+            title: w.notPaidOut,
+            intro: p.notPaidOut.rows.length > 0 ? w.notPaidOutIntro(p.notPaidOut.delayDays) : undefined,
+            empty: w.noNotPaidOut,
+            lines: p.notPaidOut.rows.map(
+              (r) =>
+                `${r.reference ?? r.payment_request_id} · ${w.movements[r.kind] ?? r.kind} · ${formatMoney(r.kind === 'refund' ? -r.amount : r.amount, r.currency as never, w.locale)} · ${at(r.created_at)}`,
+            ),
+            capped: p.notPaidOut.count > p.notPaidOut.rows.length,
+          },
+        ]
+      : []),
     { title: w.yesterday(day(p.yesterday)), empty: '', lines: yesterday, capped: false },
   ];
 }

@@ -52,6 +52,8 @@ export type Settled =
       status?: string;
       /** When the provider made the transaction, where its view said (a hold's end counts from it). */
       placedAt?: Date;
+      /** The transaction's short number, where the answer gave one (kept with the ledger row). */
+      legacyTransId?: string;
     }
   | { entry: EntryFacts; outcome: 'refused' | 'failed' | 'in_doubt'; error: string; answer?: ProviderAnswer };
 
@@ -137,6 +139,7 @@ function succeeded(entry: EntryFacts, answer: MoneyAnswer): Settled {
     outcome: 'succeeded',
     transactionId: answer.transactionId,
     ...(answer.status ? { status: answer.status } : {}),
+    ...(answer.legacyTransId ? { legacyTransId: answer.legacyTransId } : {}),
   };
 }
 
@@ -169,7 +172,13 @@ export function moneyRunner(deps: RunnerDeps) {
         tx,
         settled.map((s) =>
           s.outcome === 'succeeded'
-            ? { id: s.entry.id, state: 'succeeded' as const, transactionId: s.transactionId, status: s.status }
+            ? {
+                id: s.entry.id,
+                state: 'succeeded' as const,
+                transactionId: s.transactionId,
+                status: s.status,
+                legacyTransId: s.legacyTransId,
+              }
             : { id: s.entry.id, state: s.outcome, error: s.error, answer: s.answer },
         ),
       );

@@ -140,6 +140,8 @@ export interface ProviderNotification {
    */
   outcome: 'registered' | 'paid' | 'refused' | 'error';
   transactionId?: string;
+  /** The transaction's short number, as MoneyAnswer's: how the provider's reports name the payment. */
+  legacyTransId?: string;
   /** The provider's reusable card token (IMPRINT), stored encrypted. */
   cardToken?: string;
   /**
@@ -213,6 +215,12 @@ export interface MoneyAnswer {
   transactionId: string;
   /** Its status as the provider wrote it, where the answer said. */
   status?: string;
+  /**
+   * The provider's short number of that transaction, where the answer gave one: Lyra's
+   * legacyTransId (6 digits, unique in a shop for a day), the TRANSACTION_ID its bank
+   * reconciliation report names the operation by. Kept with the ledger row (docs/payouts.md).
+   */
+  legacyTransId?: string;
 }
 
 export type ProviderTransactionKind = 'verification' | 'payment' | 'hold' | 'refund';

@@ -42,6 +42,8 @@ const CONTRACT: Record<string, string> = {
   'POST /control/bulk cancel': 'frontdesk',
   'POST /control/bulk refund': 'manager',
   'GET /control/books': 'manager',
+  'GET /control/payouts': 'manager',
+  'POST /control/payouts/import': 'manager',
   'GET /control/keys': 'manager',
   'POST /control/keys': 'manager',
   'GET /control/settings': 'manager',

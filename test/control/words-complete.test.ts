@@ -37,6 +37,7 @@ describe('every room of the back office speaks English, French and German alike'
       'team',
       'today',
       'webhooks',
+      'payouts',
       'shell',
     ])
       assert.ok(rooms.has(`src/control/${room}`), `src/control/${room}/words.ts`);

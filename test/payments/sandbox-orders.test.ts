@@ -19,6 +19,7 @@ const FIELDS = [
   'reason',
   'refunded_amount',
   'status',
+  'transaction_number',
 ];
 
 interface OrderView {
@@ -32,9 +33,13 @@ async function order(t: ListeningApp, id: string): Promise<{ status: number; bod
   return { status: r.status, body: (await r.json()) as OrderView, type: r.headers.get('content-type') };
 }
 
-/** A transaction without its id and times, which the test cannot know; holds' ends are checked apart. */
+/**
+ * A transaction without its id, number and times, which the test cannot know (the number is
+ * checked to be six digits); holds' ends are checked apart.
+ */
 function shape(x: Record<string, unknown>) {
-  const { id: _id, created_at: _at, expires_at: _end, reason: _why, ...rest } = x;
+  const { id: _id, created_at: _at, expires_at: _end, reason: _why, transaction_number: number, ...rest } = x;
+  assert.match(String(number), /^[0-9]{6}$/, 'a transaction number of six digits, as Lyra gives');
   return rest;
 }
 

@@ -4,6 +4,8 @@
  * string missing in one language is a type error. The audit names other rooms' actions and
  * details (roles, webhooks) and the job list names Today's jobs: composed here from their doors.
  */
+
+import { PAYOUT_MESSAGES } from '../payouts/index.ts';
 import { REASON_MESSAGES } from '../requests/index.ts';
 import type { ControlLanguage } from '../shell/index.ts';
 import { ROLE_MESSAGES } from '../team/index.ts';
@@ -70,6 +72,7 @@ const en = {
     job_run: 'Job run by hand',
     webhook_endpoint_disabled: 'Webhook endpoint disabled',
     ...WEBHOOK_MESSAGES.en.auditActions,
+    ...PAYOUT_MESSAGES.en.auditActions,
   } as Record<string, string>,
   auditDetail: {
     ...ROLE_MESSAGES.en.auditDetail,
@@ -111,6 +114,7 @@ const en = {
     guarantee: 'Guarantee',
     tenant: 'Hotel',
     ...WEBHOOK_MESSAGES.en.auditDetail,
+    ...PAYOUT_MESSAGES.en.auditDetail,
   } as Record<string, string>,
   auditAll: 'all that was left',
   // Readable details: values the code records, and the counts a job's run returns.
@@ -269,6 +273,7 @@ const fr: AdminMessages = {
     job_run: 'Tâche lancée à la main',
     webhook_endpoint_disabled: 'Webhook désactivé',
     ...WEBHOOK_MESSAGES.fr.auditActions,
+    ...PAYOUT_MESSAGES.fr.auditActions,
   },
   auditDetail: {
     ...ROLE_MESSAGES.fr.auditDetail,
@@ -310,6 +315,7 @@ const fr: AdminMessages = {
     guarantee: 'Garantie',
     tenant: 'Établissement',
     ...WEBHOOK_MESSAGES.fr.auditDetail,
+    ...PAYOUT_MESSAGES.fr.auditDetail,
   },
   auditAll: 'tout le restant',
   yes: 'oui',
@@ -465,6 +471,7 @@ const de: AdminMessages = {
     job_run: 'Job manuell gestartet',
     webhook_endpoint_disabled: 'Webhook deaktiviert',
     ...WEBHOOK_MESSAGES.de.auditActions,
+    ...PAYOUT_MESSAGES.de.auditActions,
   },
   auditDetail: {
     ...ROLE_MESSAGES.de.auditDetail,
@@ -506,6 +513,7 @@ const de: AdminMessages = {
     guarantee: 'Garantie',
     tenant: 'Unterkunft',
     ...WEBHOOK_MESSAGES.de.auditDetail,
+    ...PAYOUT_MESSAGES.de.auditDetail,
   },
   auditAll: 'der gesamte Rest',
   yes: 'ja',

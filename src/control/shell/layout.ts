@@ -29,6 +29,7 @@ export type Section =
   | 'today'
   | 'requests'
   | 'books'
+  | 'payouts'
   | 'webhooks'
   | 'keys'
   | 'settings'
@@ -107,6 +108,7 @@ function nav(ctx: PageContext, current: Section | undefined): SafeHtml {
       ['today', '/control/today', m.navToday],
       ['requests', '/control/requests', m.navRequests],
       ['books', '/control/books', m.navBooks],
+      ['payouts', '/control/payouts', m.navPayouts],
       ['webhooks', '/control/webhooks', m.navWebhooks],
       ['keys', '/control/keys', m.navKeys],
       ['settings', '/control/settings', m.navSettings],

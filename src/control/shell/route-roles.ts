@@ -77,6 +77,10 @@ export const ROUTE_ROLES: Readonly<Record<string, Need | NeedByAction>> = {
   // Running the tenant: managers
   'GET /control/books': 'manager',
   'POST /control/books/settle': 'manager',
+  'GET /control/payouts': 'manager',
+  'GET /control/payouts/export': 'manager',
+  'GET /control/payouts/:id': 'manager',
+  'POST /control/payouts/import': 'manager',
   'GET /control/keys': 'manager',
   'POST /control/keys': 'manager',
   'GET /control/keys/:prefix/confirm-revoke': 'manager',

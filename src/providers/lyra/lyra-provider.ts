@@ -162,7 +162,7 @@ export function lyraProvider(account: LyraAccount, opts: { timeoutMs?: number } 
         'unknown',
       );
       const status = transactionStatus(t);
-      if (status === 'authorised') return { transactionId: t.uuid, status: t.detailedStatus };
+      if (status === 'authorised') return moneyAnswer(t);
       // Money taken where a hold was asked (a shop that captures whatever the call says): never
       // kept as a hold. Cancelled before the nightly batch, it is a refusal the hotel can read.
       if (status === 'captured') return cancelTakenHold(call, t);
@@ -176,8 +176,7 @@ export function lyraProvider(account: LyraAccount, opts: { timeoutMs?: number } 
       const amount = lyraAmount(call.amountCents, call.currency);
       const state = transactionStatus(held);
       // Asked again after a lost answer: already validated at this amount is done, not an error.
-      if (state === 'captured' && held.amount === amount)
-        return { transactionId: held.uuid, status: held.detailedStatus };
+      if (state === 'captured' && held.amount === amount) return moneyAnswer(held);
       // Lyra is still deciding: nothing was sent, ask again later.
       if (state === 'in_flight' || state === 'unknown') {
         throw new ProviderError('technical', `lyra: cannot capture ${held.uuid} now: it is ${held.detailedStatus}`);
@@ -235,7 +234,7 @@ export function lyraProvider(account: LyraAccount, opts: { timeoutMs?: number } 
         t.uuid === before.uuid &&
         ((status === 'cancelled' && before.amount === amount) ||
           (status === 'captured' && t.amount === before.amount - amount));
-      if (fell) return { transactionId: t.uuid, status: t.detailedStatus };
+      if (fell) return moneyAnswer(t);
       if (status === 'captured' || status === 'cancelled') {
         throw new ProviderError(
           'unknown',
@@ -257,7 +256,7 @@ export function lyraProvider(account: LyraAccount, opts: { timeoutMs?: number } 
         const answer = await client.call('Token/Cancel', { paymentMethodToken: t.paymentMethodToken });
         // The answer is a V4/Common/ResponseCodeAnswer: 0 is done.
         if (answer.responseCode !== 0) throw new ProviderError('unknown', 'lyra Token/Cancel: no responseCode 0');
-        return { transactionId: t.uuid };
+        return { transactionId: t.uuid, ...(t.legacyTransId ? { legacyTransId: t.legacyTransId } : {}) };
       }
       const cancelled = await money('Transaction/Cancel', { uuid: t.uuid, comment: comment(call) });
       return failUnlessDone('void', cancelled, ['cancelled']);
@@ -377,10 +376,19 @@ function answerOf(t: LyraTransaction) {
   return { transactionId: t.uuid, status: t.detailedStatus, declineCode: declineCodeOf(t) };
 }
 
+/** A transaction as a money call's answer: its uuid, its status, and its short number where Lyra gave one. */
+function moneyAnswer(t: LyraTransaction): MoneyAnswer {
+  return {
+    transactionId: t.uuid,
+    status: t.detailedStatus,
+    ...(t.legacyTransId ? { legacyTransId: t.legacyTransId } : {}),
+  };
+}
+
 /** The transaction's answer when its status is one of `done`; otherwise the error it means. */
 function failUnlessDone(what: string, t: LyraTransaction, done: readonly string[]): MoneyAnswer {
   const status = transactionStatus(t);
-  if (done.includes(status)) return { transactionId: t.uuid, status: t.detailedStatus };
+  if (done.includes(status)) return moneyAnswer(t);
   const why = `lyra ${what}: ${t.uuid} is ${t.detailedStatus}${t.errorCode ? ` (${declineCodeOf(t)})` : ''}`;
   if (isRefusal(t)) throw new ProviderError('refused', why, answerOf(t));
   // Lyra is still deciding, or says something this adapter's table does not know, or a state

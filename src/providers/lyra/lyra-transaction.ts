@@ -31,6 +31,11 @@ export interface LyraTransaction {
   expiryYear: number | null;
   /** The card network's id of this authorisation; a registration's is sent back on each MIT. */
   initialIssuerTransactionId: string | null;
+  /**
+   * `cardDetails.legacyTransId`: the transaction's 6-digit number (the form API's vads_trans_id),
+   * which the bank reconciliation report names it by (TRANSACTION_ID).
+   */
+  legacyTransId: string | null;
 }
 
 /** Reads one transaction; undefined when a field we rely on is missing or of the wrong type. */
@@ -65,6 +70,7 @@ export function readTransaction(value: unknown): LyraTransaction | undefined {
     expiryMonth: integerOr(card.expiryMonth),
     expiryYear: integerOr(card.expiryYear),
     initialIssuerTransactionId: stringOr(card.initialIssuerTransactionIdentifier),
+    legacyTransId: stringOr(card.legacyTransId),
   };
 }
 

@@ -141,6 +141,7 @@ function notificationOf({ orderId, transaction: t }: Payment): ProviderNotificat
     paymentRequestId: orderId,
     outcome,
     transactionId: t.uuid,
+    ...(t.legacyTransId ? { legacyTransId: t.legacyTransId } : {}),
     ...(t.paymentMethodToken && outcome === 'registered' ? { cardToken: t.paymentMethodToken } : {}),
     ...(t.initialIssuerTransactionId && outcome === 'registered'
       ? { initialIssuerTransactionId: t.initialIssuerTransactionId }

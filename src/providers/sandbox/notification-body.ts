@@ -7,6 +7,8 @@ export interface SandboxIpnBody {
   order_id: string;
   outcome: ProviderNotification['outcome'];
   transaction_id?: string;
+  /** The transaction's six-digit number (Lyra's legacyTransId): its remittance report's TRANSACTION_ID. */
+  transaction_number?: string;
   card_token?: string;
   masked_pan?: string;
   expiry_month?: number;
@@ -69,6 +71,7 @@ export function readIpnBody(raw: string): ProviderNotification {
   };
   const optional = {
     transactionId: text('transaction_id', false),
+    legacyTransId: text('transaction_number', false),
     cardToken: text('card_token', false),
     maskedPan: text('masked_pan', false),
     expiryMonth: whole('expiry_month', 1, 12),
@@ -85,6 +88,9 @@ export function readIpnBody(raw: string): ProviderNotification {
   // never stored as an incident that pages and the books would have to make sense of.
   if (n.currency !== undefined && !CHARGED_IN.includes(n.currency)) {
     throw new InvalidNotificationError(`currency "${n.currency}" is none the sandbox charges in`);
+  }
+  if (n.legacyTransId !== undefined && !/^[0-9]{6}$/.test(n.legacyTransId)) {
+    throw new InvalidNotificationError('transaction_number must be six digits');
   }
   if (n.outcome === 'registered' && !(n.cardToken && n.maskedPan && n.expiryMonth && n.expiryYear)) {
     throw new InvalidNotificationError('a registered card needs card_token, masked_pan and its expiry');

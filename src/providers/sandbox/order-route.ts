@@ -7,6 +7,8 @@ export const SANDBOX_ORDERS_PATH = '/sandbox/orders/:orderId';
 
 const Transaction = Type.Object({
   id: Type.String(),
+  /** Six digits, as Lyra's legacyTransId: how the sandbox's remittance report names the transaction. */
+  transaction_number: Type.String(),
   kind: Type.String(),
   status: Type.String(),
   amount: Type.Integer(),
@@ -48,6 +50,7 @@ export function orderRoute(app: FastifyInstance, store: SandboxStore): void {
         order_id: orderId.toLowerCase(),
         transactions: rows.map((t) => ({
           id: t.id,
+          transaction_number: t.legacy_trans_id,
           kind: t.kind,
           status: t.lapsed ? 'expired' : t.status,
           amount: t.amount,

@@ -111,7 +111,10 @@ export function sandboxProvider(opts: SandboxOptions): PaymentProvider {
       }
       if (decision === 'error') throw new ProviderError('technical', 'sandbox: technical error on the hold');
       if (!hold.transaction_id) throw new ProviderError('technical', 'sandbox: the hold was not recorded');
-      return { transactionId: hold.transaction_id };
+      return {
+        transactionId: hold.transaction_id,
+        ...(hold.legacy_trans_id ? { legacyTransId: hold.legacy_trans_id } : {}),
+      };
     },
 
     capture: (call) =>
@@ -172,7 +175,12 @@ async function operate(
     },
     move,
   );
-  if (result.done) return { transactionId: result.transactionId };
+  if (result.done) {
+    return {
+      transactionId: result.transactionId,
+      ...(result.legacyTransId ? { legacyTransId: result.legacyTransId } : {}),
+    };
+  }
   throw await refusal(store, call, operation, amount, result.reason);
 }
 

@@ -5,6 +5,7 @@ import { attemptExpired, type CheckoutFields, checkoutKey, verifyCheckout } from
 import { deliveryPolicy, leaseFor, sandboxJobKind } from './ipn-delivery.ts';
 import type { SandboxIpnBody } from './notification-body.ts';
 import { orderRoute } from './order-route.ts';
+import { reportRoute } from './report-route.ts';
 import { badRequestPage, cardPage, expiredPage, securityHeaders } from './sandbox-pages.ts';
 import { SANDBOX_PAY_PATH } from './sandbox-provider.ts';
 import { newId, sandboxStore } from './sandbox-store.ts';
@@ -23,7 +24,7 @@ function parseForm(body: string): Record<string, string> {
 }
 
 /**
- * The sandbox's own pages under `/sandbox/`, its order view, and the first attempt of each
+ * The sandbox's own pages under `/sandbox/`, its order view, its remittance report, and the first attempt of each
  * notification (the retries are the queue's: sandboxJobKind, run by the app's worker).
  * Registered only when the sandbox is the provider; it reads nothing of the service but its
  * own tables.
@@ -49,6 +50,7 @@ export async function sandboxRoutes(app: FastifyInstance): Promise<void> {
   const html = (reply: FastifyReply, code: number, body: string) => reply.code(code).headers(headers).send(body);
 
   orderRoute(app, store);
+  reportRoute(app, db);
 
   app.post(SANDBOX_PAY_PATH, { schema: { hide: true } }, async (request, reply) => {
     // No body, or a JSON one: not the card form, so no signed fields to find (400 below).
@@ -116,13 +118,14 @@ function ipnBody(
   fields: CheckoutFields,
   eventId: string,
   decision: ReturnType<typeof decide>,
-  ids: { transactionId: string; token?: string },
+  ids: { transactionId: string; legacyTransId: string; token?: string },
   card: { number: string; expMonth: number; expYear: number },
 ): SandboxIpnBody {
   const base = {
     event_id: eventId,
     order_id: fields.order_id,
     transaction_id: ids.transactionId,
+    transaction_number: ids.legacyTransId,
     currency: fields.currency,
     created_at: new Date().toISOString(),
   };

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import type { Database, Queryable } from '../../db/index.ts';
 import { networkOfCardNumber } from '../../domain/index.ts';
 import type { ClaimedJob } from '../../queue/index.ts';
@@ -33,6 +33,8 @@ export interface SandboxTransaction {
   reason: string | null;
   /** An authorised hold past its end, by the order's clock. */
   lapsed: boolean;
+  /** Its six-digit number, as Lyra's legacyTransId: what the sandbox's remittance report names it by. */
+  legacy_trans_id: string;
 }
 
 export interface StoredCard {
@@ -53,6 +55,8 @@ export interface NewTransaction {
   currency: string;
   token?: string | null;
   parentId?: string | null;
+  /** Its number, when the caller needed it first (a checkout's notification names it); else one is drawn. */
+  legacyTransId?: string;
 }
 
 /** A notification to post: the row, as the queue's job for it came to this instance. */
@@ -60,6 +64,11 @@ export interface PendingNotification {
   id: string;
   url: string;
   body: string;
+}
+
+/** A transaction's number as Lyra's: six digits (the table's default draws the same way). */
+export function newTransactionNumber(): string {
+  return String(randomInt(0, 900_000)).padStart(6, '0');
 }
 
 /** Ids in the provider's own style; random, so nothing can be guessed from one. */
@@ -98,7 +107,7 @@ const NOT_LAPSED = `(expires_at IS NULL OR expires_at > ${ORDER_CLOCK('sandbox_t
 const VALIDITY = JSON.stringify(holdValidityTable('sandbox'));
 
 const TX_COLUMNS =
-  'id, order_id, kind, status, amount, captured_amount, refunded_amount, currency, token, parent_id, decline_code, expires_at, reason';
+  'id, order_id, kind, status, amount, captured_amount, refunded_amount, currency, token, parent_id, decline_code, expires_at, reason, legacy_trans_id';
 const TX_SELECT = `${TX_COLUMNS.split(', ')
   .map((c) => `t.${c}`)
   .join(', ')}, ${LAPSED} AS lapsed`;
@@ -116,16 +125,30 @@ async function advanceClock(q: Queryable, orderId: string, at: Date | undefined)
 async function insertTransaction(q: Queryable, t: NewTransaction): Promise<string> {
   const id = t.id ?? newId('txn');
   await q.query(
-    `INSERT INTO sandbox_transactions (id, order_id, kind, status, amount, captured_amount, currency, token, parent_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-    [id, t.orderId, t.kind, t.status, t.amount, t.capturedAmount ?? 0, t.currency, t.token ?? null, t.parentId ?? null],
+    `INSERT INTO sandbox_transactions (id, order_id, kind, status, amount, captured_amount, currency, token, parent_id,
+       legacy_trans_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    [
+      id,
+      t.orderId,
+      t.kind,
+      t.status,
+      t.amount,
+      t.capturedAmount ?? 0,
+      t.currency,
+      t.token ?? null,
+      t.parentId ?? null,
+      t.legacyTransId ?? newTransactionNumber(),
+    ],
   );
   return id;
 }
 
 export type Operation = 'hold' | 'capture' | 'release' | 'refund' | 'void';
 
-export type OperationResult = { done: true; transactionId: string; replay: boolean } | { done: false; reason?: string };
+export type OperationResult =
+  | { done: true; transactionId: string; legacyTransId: string; replay: boolean }
+  | { done: false; reason?: string };
 
 /** Thrown inside an operation's transaction to roll its key back when nothing moved. */
 class NothingMoved extends Error {}
@@ -133,6 +156,15 @@ class NothingMoved extends Error {}
 async function moved(q: Queryable, sql: string, params: unknown[]): Promise<string | undefined> {
   const r = await q.query<{ id: string }>(sql, params);
   return r.rows[0]?.id;
+}
+
+/** A transaction's number (a capture or release names the hold's, a refund its own). */
+async function numberOf(q: Queryable, id: string): Promise<string> {
+  const r = await q.query<{ legacy_trans_id: string }>(
+    'SELECT legacy_trans_id FROM sandbox_transactions WHERE id = $1',
+    [id],
+  );
+  return r.rows[0]?.legacy_trans_id ?? '';
 }
 
 export function sandboxStore(db: Database) {
@@ -167,9 +199,14 @@ export function sandboxStore(db: Database) {
       requests: readonly HoldRequest[],
       refused: Readonly<Record<string, string>>,
       failing: readonly string[],
-    ): Promise<({ card_number: string; transaction_id: string | null } | undefined)[]> {
+    ): Promise<({ card_number: string; transaction_id: string | null; legacy_trans_id: string | null } | undefined)[]> {
       if (requests.length === 0) return [];
-      const r = await db.query<{ k: number; card_number: string; transaction_id: string | null }>(
+      const r = await db.query<{
+        k: number;
+        card_number: string;
+        transaction_id: string | null;
+        legacy_trans_id: string | null;
+      }>(
         `WITH req AS (
            SELECT * FROM unnest($1::text[], $2::text[], $3::uuid[], $4::int[], $5::text[], $7::text[],
                                 $10::timestamptz[], $11::text[]) WITH ORDINALITY
@@ -199,15 +236,17 @@ export function sandboxStore(db: Database) {
                   amount, currency, token, decline_code, placed_at,
                   CASE WHEN decline_code IS NULL THEN placed_at + make_interval(secs => window_secs) END, reason
              FROM card JOIN ops USING (key)
-           RETURNING id
+           RETURNING id, legacy_trans_id
          ), clock AS (
            INSERT INTO sandbox_clocks (order_id, at)
            SELECT DISTINCT ON (order_id) order_id, at FROM card JOIN ops USING (key)
             WHERE at IS NOT NULL ORDER BY order_id, at DESC
            ON CONFLICT (order_id) DO UPDATE SET at = GREATEST(sandbox_clocks.at, EXCLUDED.at)
          )
-         SELECT card.k::int AS k, card.card_number, COALESCE(prior.transaction_id, ins.id) AS transaction_id
-           FROM card LEFT JOIN ins ON ins.id = card.txn LEFT JOIN prior ON prior.k = card.k`,
+         SELECT card.k::int AS k, card.card_number, COALESCE(prior.transaction_id, ins.id) AS transaction_id,
+                COALESCE(ins.legacy_trans_id, made.legacy_trans_id) AS legacy_trans_id
+           FROM card LEFT JOIN ins ON ins.id = card.txn LEFT JOIN prior ON prior.k = card.k
+           LEFT JOIN sandbox_transactions made ON made.id = prior.transaction_id`,
         [
           requests.map((q) => q.token),
           requests.map(() => newId('txn')),
@@ -222,11 +261,16 @@ export function sandboxStore(db: Database) {
           requests.map((q) => q.reason ?? null),
         ],
       );
-      const answers: ({ card_number: string; transaction_id: string | null } | undefined)[] = requests.map(
-        () => undefined,
-      );
+      const answers: (
+        | { card_number: string; transaction_id: string | null; legacy_trans_id: string | null }
+        | undefined
+      )[] = requests.map(() => undefined);
       for (const row of r.rows)
-        answers[row.k - 1] = { card_number: row.card_number, transaction_id: row.transaction_id };
+        answers[row.k - 1] = {
+          card_number: row.card_number,
+          transaction_id: row.transaction_id,
+          legacy_trans_id: row.legacy_trans_id,
+        };
       return answers;
     },
 
@@ -247,13 +291,17 @@ export function sandboxStore(db: Database) {
       card?: { number: string; expMonth: number; expYear: number };
       transaction: NewTransaction;
       succeeded: boolean;
-      notification: { url: string; body: (ids: { transactionId: string; token?: string }) => string };
+      notification: {
+        url: string;
+        body: (ids: { transactionId: string; legacyTransId: string; token?: string }) => string;
+      };
       leaseMs: number;
     }): Promise<
       { transactionId: string; token?: string; notification: PendingNotification; job: ClaimedJob } | undefined
     > {
       return db.transaction(async (tx) => {
         const transactionId = newId('txn');
+        const legacyTransId = newTransactionNumber();
         const guard = await tx.query(
           `INSERT INTO sandbox_checkout_attempts (attempt_id, order_id, succeeded, transaction_id, registration)
            VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
@@ -274,8 +322,8 @@ export function sandboxStore(db: Database) {
             [token, opts.card.number, opts.card.expMonth, opts.card.expYear, networkOfCardNumber(opts.card.number)],
           );
         }
-        await insertTransaction(tx, { ...opts.transaction, id: transactionId, token: token ?? null });
-        const body = opts.notification.body({ transactionId, ...(token ? { token } : {}) });
+        await insertTransaction(tx, { ...opts.transaction, id: transactionId, token: token ?? null, legacyTransId });
+        const body = opts.notification.body({ transactionId, legacyTransId, ...(token ? { token } : {}) });
         const r = await tx.query<{ id: string }>(
           `INSERT INTO sandbox_notifications (url, body, attempts, next_attempt_at)
            VALUES ($1, $2, 1, now() + $3 * interval '1 millisecond') RETURNING id::text`,
@@ -320,7 +368,12 @@ export function sandboxStore(db: Database) {
             );
             const p = prior.rows[0];
             if (p && p.operation === op.operation && p.order_id === op.orderId) {
-              return { done: true, transactionId: p.transaction_id, replay: true };
+              return {
+                done: true,
+                transactionId: p.transaction_id,
+                legacyTransId: await numberOf(tx, p.transaction_id),
+                replay: true,
+              };
             }
             return { done: false, reason: 'idempotency key already used for another operation' };
           }
@@ -331,7 +384,7 @@ export function sandboxStore(db: Database) {
           if (moved !== op.transactionId) {
             await tx.query('UPDATE sandbox_operations SET transaction_id = $2 WHERE key = $1', [op.key, moved]);
           }
-          return { done: true, transactionId: moved, replay: false };
+          return { done: true, transactionId: moved, legacyTransId: await numberOf(tx, moved), replay: false };
         });
       } catch (err) {
         if (err instanceof NothingMoved) return { done: false };

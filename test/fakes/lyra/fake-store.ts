@@ -105,6 +105,17 @@ export function fakeStore(clock: FakeClock = fakeClock()) {
   /** Captured payments whose next refund the bank refuses, with its code. */
   const refundRefusals = new Map<string, string>();
 
+  /** Transaction numbers given out: six digits, never twice in one fake (Lyra: once a shop and day). */
+  const numbers = new Set<string>();
+  const transactionNumber = (): string => {
+    for (;;) {
+      const n = String(randomInt(0, 900_000)).padStart(6, '0');
+      if (!numbers.has(n)) {
+        numbers.add(n);
+        return n;
+      }
+    }
+  };
   /** Transactions' dates: Lyra's clock. */
   const now = () => clock.now().toISOString();
   /**
@@ -119,7 +130,7 @@ export function fakeStore(clock: FakeClock = fakeClock()) {
     }
   };
   const create = (
-    t: Omit<FakeTransaction, 'uuid' | 'creationDate' | 'comments' | 'networkTransactionId'>,
+    t: Omit<FakeTransaction, 'uuid' | 'creationDate' | 'comments' | 'networkTransactionId' | 'legacyTransId'>,
   ): FakeTransaction => {
     const created: FakeTransaction = {
       ...t,
@@ -127,6 +138,7 @@ export function fakeStore(clock: FakeClock = fakeClock()) {
       creationDate: now(),
       comments: [],
       networkTransactionId: networkId(),
+      legacyTransId: transactionNumber(),
     };
     transactions.set(created.uuid, created);
     return created;

@@ -31,6 +31,14 @@ export interface FakeTransaction {
    */
   networkTransactionId: string;
   /**
+   * `cardDetails.legacyTransId`: the transaction's number in the form API's terms (vads_trans_id),
+   * six digits as recorded (`"927516"`, `"948678"` in answers published with Lyra's own samples and
+   * PayZen integrations), unique within a shop for a day (vads_trans_id's rule); what the bank
+   * reconciliation report calls TRANSACTION_ID. `legacyTransDate` beside it, the transaction's
+   * creation date as recorded.
+   */
+  legacyTransId: string;
+  /**
    * A detailedStatus the answers show instead of `detailedStatus` (a state Lyra was seen passing
    * through), until the store settles it; the store's own logic goes by `detailedStatus`.
    */
@@ -139,6 +147,8 @@ export function transactionJson(t: FakeTransaction, shopId: string, type = 'V4/T
           captureDate: t.captureDate,
           _type: 'V4/PaymentMethod/Details/Cards/CardCaptureResponse',
         },
+        legacyTransId: t.legacyTransId,
+        legacyTransDate: t.creationDate,
         initialIssuerTransactionIdentifier: t.networkTransactionId,
         _type: 'V4/PaymentMethod/Details/CardDetails',
       },

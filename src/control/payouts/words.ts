@@ -1,0 +1,244 @@
+/**
+ * The words of the Payouts pages (/control/payouts), in English, French and German, read as
+ * `PAYOUT_MESSAGES[ctx.language]` (the menu's entry is the shell's, `m.navPayouts`). Its audit
+ * action is also the audit page's. A string missing in one language is a type error.
+ */
+import type { UnmatchedReason } from '../../domain/index.ts';
+import type { ControlLanguage } from '../shell/index.ts';
+
+const en = {
+  title: 'Payouts',
+  intro:
+    'The transfers the payment provider made to the hotel’s bank account. Each remittance shows what it paid out (gross: payments less refunds), what the provider kept (fees) and what reached the bank (net = gross − fees); each of its lines is matched to the money payreq moved, or says why not.',
+  importTitle: 'Import a bank reconciliation report',
+  importHelp:
+    'The provider e-mails it once a day (Lyra: the “bank reconciliation report”, a .csv file). Importing the same file again, or one that overlaps it, changes nothing.',
+  fileLabel: 'Report file',
+  importButton: 'Import',
+  imported: (remittances: number, lines: number, matched: number, unmatched: number) =>
+    `Imported: ${remittances} remittance(s), ${lines} line(s), ${matched} matched, ${unmatched} unmatched.`,
+  refused: (why: string) => `The file is refused and nothing was stored: ${why}`,
+  noFile: 'Choose the report file first.',
+  tooLarge: (mb: number) =>
+    `The file is larger than ${mb} MB: import it with the command line (payreq settlements import).`,
+  remittances: 'Remittances',
+  noRemittances: 'No remittance imported yet.',
+  date: 'Date',
+  remittance: 'Remittance',
+  currency: 'Currency',
+  gross: 'Gross',
+  fees: 'Fees',
+  net: 'Net',
+  lines: 'Lines',
+  matched: 'Matched',
+  unmatched: 'Unmatched',
+  open: (nb: string) => `Lines of remittance ${nb}`,
+  from: 'From',
+  to: 'To',
+  show: 'Show',
+  download: 'Download the lines (CSV)',
+  feesTitle: 'Fees per month',
+  month: 'Month',
+  count: 'Remittances',
+  notPaidOut: 'Not paid out',
+  notPaidOutIntro: (days: number) =>
+    `Money payreq captured or refunded more than ${days} days ago that no imported remittance holds. Import the reports that are missing; if a line stays here, ask the provider about it.`,
+  noNotPaidOut: 'Nothing: every payment, capture and refund older than that is in an imported remittance.',
+  notPaidOutBefore:
+    'Import a first report: from the payments it pays out on, the money no remittance holds is listed here.',
+  notPaidOutMore: (shown: number, total: number) => `The ${shown} oldest of ${total}.`,
+  kinds: { payment: 'Guest payment', capture: 'Capture', refund: 'Refund' } as Record<string, string>,
+  // One remittance
+  remittanceTitle: (nb: string, date: string) => `Remittance ${nb} of ${date}`,
+  back: 'All payouts',
+  totals: (lines: number, matched: number) => `${lines} line(s), ${matched} matched.`,
+  direction: 'Operation',
+  directions: { debit: 'Payment', credit: 'Refund' } as Record<string, string>,
+  transaction: 'Transaction',
+  request: 'Request',
+  order: 'Order',
+  paymentDate: 'Paid on',
+  amount: 'Amount',
+  status: 'Status',
+  matchedTo: (kind: string) => `Matched: ${kind}`,
+  expected: (amount: string) => `payreq: ${amount}`,
+  reasons: {
+    unknown_order:
+      'No request of this hotel has this order: a payment taken outside payreq (in the provider’s back office, by another shop), or another hotel’s.',
+    unknown_transaction: 'The request is this hotel’s, but payreq recorded no money under this transaction.',
+    direction_differs: 'A payment where payreq recorded a refund, or the other way round.',
+    currency_differs: 'Another currency than the one payreq moved.',
+    amount_differs: 'Another amount than payreq moved.',
+    already_paid_out: 'This money is in another remittance already: the provider paid it out twice.',
+  } satisfies Record<UnmatchedReason, string>,
+  unmatchedNeed:
+    'Look the operation up in the provider’s back office. If it was made there, nothing is wrong in payreq; if it should not exist or differs, settle it there or ask the provider. Once payreq’s books agree, importing the report again matches the line.',
+  auditActions: { payouts_imported: 'Bank reconciliation report imported' } as Record<string, string>,
+  auditDetail: {
+    remittances: 'Remittances',
+    lines: 'Lines',
+    matched: 'Matched',
+    unmatched: 'Unmatched',
+    bytes: 'Size (bytes)',
+    line: 'Line',
+  } as Record<string, string>,
+};
+
+export type PayoutMessages = typeof en;
+
+const fr: PayoutMessages = {
+  title: 'Versements',
+  intro:
+    'Les virements du prestataire de paiement sur le compte bancaire de l’hôtel. Chaque remise montre ce qu’elle a versé (brut : paiements moins remboursements), ce que le prestataire a gardé (commissions) et ce qui est arrivé en banque (net = brut − commissions) ; chacune de ses lignes est rapprochée de l’argent que payreq a fait circuler, ou dit pourquoi elle ne l’est pas.',
+  importTitle: 'Importer un journal de rapprochement bancaire',
+  importHelp:
+    'Le prestataire l’envoie par e-mail une fois par jour (Lyra : le « journal de rapprochement bancaire », un fichier .csv). Importer à nouveau le même fichier, ou un fichier qui le recoupe, ne change rien.',
+  fileLabel: 'Fichier du journal',
+  importButton: 'Importer',
+  imported: (remittances, lines, matched, unmatched) =>
+    `Importé : ${remittances} remise(s), ${lines} ligne(s), ${matched} rapprochée(s), ${unmatched} non rapprochée(s).`,
+  refused: (why) => `Le fichier est refusé et rien n’a été enregistré : ${why}`,
+  noFile: 'Choisissez d’abord le fichier du journal.',
+  tooLarge: (mb) => `Le fichier dépasse ${mb} Mo : importez-le en ligne de commande (payreq settlements import).`,
+  remittances: 'Remises',
+  noRemittances: 'Aucune remise importée pour l’instant.',
+  date: 'Date',
+  remittance: 'Remise',
+  currency: 'Devise',
+  gross: 'Brut',
+  fees: 'Commissions',
+  net: 'Net',
+  lines: 'Lignes',
+  matched: 'Rapprochées',
+  unmatched: 'Non rapprochées',
+  open: (nb) => `Lignes de la remise ${nb}`,
+  from: 'Du',
+  to: 'Au',
+  show: 'Afficher',
+  download: 'Télécharger les lignes (CSV)',
+  feesTitle: 'Commissions par mois',
+  month: 'Mois',
+  count: 'Remises',
+  notPaidOut: 'Non versé',
+  notPaidOutIntro: (days) =>
+    `L’argent que payreq a encaissé ou remboursé il y a plus de ${days} jours et qu’aucune remise importée ne contient. Importez les journaux manquants ; si une ligne reste ici, interrogez le prestataire.`,
+  noNotPaidOut: 'Rien : chaque paiement, capture et remboursement plus ancien figure dans une remise importée.',
+  notPaidOutBefore:
+    'Importez un premier journal : à partir des paiements qu’il verse, l’argent qu’aucune remise ne contient est listé ici.',
+  notPaidOutMore: (shown, total) => `Les ${shown} plus anciens sur ${total}.`,
+  kinds: { payment: 'Paiement du client', capture: 'Capture', refund: 'Remboursement' },
+  remittanceTitle: (nb, date) => `Remise ${nb} du ${date}`,
+  back: 'Tous les versements',
+  totals: (lines, matched) => `${lines} ligne(s), ${matched} rapprochée(s).`,
+  direction: 'Opération',
+  directions: { debit: 'Paiement', credit: 'Remboursement' },
+  transaction: 'Transaction',
+  request: 'Demande',
+  order: 'Commande',
+  paymentDate: 'Payé le',
+  amount: 'Montant',
+  status: 'État',
+  matchedTo: (kind) => `Rapprochée : ${kind}`,
+  expected: (amount) => `payreq : ${amount}`,
+  reasons: {
+    unknown_order:
+      'Aucune demande de cet hôtel ne porte cette commande : un paiement pris hors de payreq (dans le back-office du prestataire, par une autre boutique), ou celui d’un autre hôtel.',
+    unknown_transaction:
+      'La demande est bien de cet hôtel, mais payreq n’a enregistré aucun mouvement sous cette transaction.',
+    direction_differs: 'Un paiement là où payreq a enregistré un remboursement, ou l’inverse.',
+    currency_differs: 'Une autre devise que celle que payreq a fait circuler.',
+    amount_differs: 'Un autre montant que celui que payreq a fait circuler.',
+    already_paid_out: 'Cet argent figure déjà dans une autre remise : le prestataire l’a versé deux fois.',
+  },
+  unmatchedNeed:
+    'Cherchez l’opération dans le back-office du prestataire. Si elle y a été faite, rien n’est faux dans payreq ; si elle ne devrait pas exister ou diffère, réglez-la là-bas ou interrogez le prestataire. Une fois les comptes de payreq d’accord, importer à nouveau le journal rapproche la ligne.',
+  auditActions: { payouts_imported: 'Journal de rapprochement bancaire importé' },
+  auditDetail: {
+    remittances: 'Remises',
+    lines: 'Lignes',
+    matched: 'Rapprochées',
+    unmatched: 'Non rapprochées',
+    bytes: 'Taille (octets)',
+    line: 'Ligne',
+  },
+};
+
+const de: PayoutMessages = {
+  title: 'Auszahlungen',
+  intro:
+    'Die Überweisungen des Zahlungsanbieters auf das Bankkonto des Hotels. Jede Auszahlung zeigt, was sie ausgezahlt hat (brutto: Zahlungen abzüglich Erstattungen), was der Anbieter einbehielt (Gebühren) und was auf dem Konto ankam (netto = brutto − Gebühren); jede ihrer Zeilen ist dem Geld zugeordnet, das payreq bewegt hat, oder sagt, warum nicht.',
+  importTitle: 'Einen Bankabgleichsbericht importieren',
+  importHelp:
+    'Der Anbieter schickt ihn einmal täglich per E-Mail (Lyra: der „Bankabgleichsbericht“, eine .csv-Datei). Dieselbe Datei erneut zu importieren, oder eine, die sich mit ihr überschneidet, ändert nichts.',
+  fileLabel: 'Berichtsdatei',
+  importButton: 'Importieren',
+  imported: (remittances, lines, matched, unmatched) =>
+    `Importiert: ${remittances} Auszahlung(en), ${lines} Zeile(n), ${matched} zugeordnet, ${unmatched} nicht zugeordnet.`,
+  refused: (why) => `Die Datei wurde abgelehnt, nichts wurde gespeichert: ${why}`,
+  noFile: 'Wählen Sie zuerst die Berichtsdatei.',
+  tooLarge: (mb) =>
+    `Die Datei ist größer als ${mb} MB: importieren Sie sie über die Kommandozeile (payreq settlements import).`,
+  remittances: 'Auszahlungen',
+  noRemittances: 'Noch keine Auszahlung importiert.',
+  date: 'Datum',
+  remittance: 'Auszahlung',
+  currency: 'Währung',
+  gross: 'Brutto',
+  fees: 'Gebühren',
+  net: 'Netto',
+  lines: 'Zeilen',
+  matched: 'Zugeordnet',
+  unmatched: 'Nicht zugeordnet',
+  open: (nb) => `Zeilen der Auszahlung ${nb}`,
+  from: 'Von',
+  to: 'Bis',
+  show: 'Anzeigen',
+  download: 'Die Zeilen herunterladen (CSV)',
+  feesTitle: 'Gebühren pro Monat',
+  month: 'Monat',
+  count: 'Auszahlungen',
+  notPaidOut: 'Nicht ausgezahlt',
+  notPaidOutIntro: (days) =>
+    `Geld, das payreq vor mehr als ${days} Tagen eingezogen oder erstattet hat und das keine importierte Auszahlung enthält. Importieren Sie die fehlenden Berichte; bleibt eine Zeile hier, fragen Sie den Anbieter.`,
+  noNotPaidOut: 'Nichts: jede ältere Zahlung, Einziehung und Erstattung ist in einer importierten Auszahlung.',
+  notPaidOutBefore:
+    'Importieren Sie einen ersten Bericht: ab den Zahlungen, die er auszahlt, steht hier das Geld, das keine Auszahlung enthält.',
+  notPaidOutMore: (shown, total) => `Die ${shown} ältesten von ${total}.`,
+  kinds: { payment: 'Zahlung des Gastes', capture: 'Einziehung', refund: 'Erstattung' },
+  remittanceTitle: (nb, date) => `Auszahlung ${nb} vom ${date}`,
+  back: 'Alle Auszahlungen',
+  totals: (lines, matched) => `${lines} Zeile(n), ${matched} zugeordnet.`,
+  direction: 'Vorgang',
+  directions: { debit: 'Zahlung', credit: 'Erstattung' },
+  transaction: 'Transaktion',
+  request: 'Anfrage',
+  order: 'Bestellung',
+  paymentDate: 'Bezahlt am',
+  amount: 'Betrag',
+  status: 'Stand',
+  matchedTo: (kind) => `Zugeordnet: ${kind}`,
+  expected: (amount) => `payreq: ${amount}`,
+  reasons: {
+    unknown_order:
+      'Keine Anfrage dieses Hotels hat diese Bestellung: eine Zahlung außerhalb von payreq (im Backoffice des Anbieters, über einen anderen Shop) oder die eines anderen Hotels.',
+    unknown_transaction:
+      'Die Anfrage gehört diesem Hotel, aber payreq hat unter dieser Transaktion kein Geld verbucht.',
+    direction_differs: 'Eine Zahlung, wo payreq eine Erstattung verbucht hat, oder umgekehrt.',
+    currency_differs: 'Eine andere Währung als die, in der payreq Geld bewegt hat.',
+    amount_differs: 'Ein anderer Betrag als der, den payreq bewegt hat.',
+    already_paid_out: 'Dieses Geld ist bereits in einer anderen Auszahlung: der Anbieter hat es zweimal ausgezahlt.',
+  },
+  unmatchedNeed:
+    'Suchen Sie den Vorgang im Backoffice des Anbieters. Wurde er dort ausgeführt, ist in payreq nichts falsch; sollte er nicht existieren oder abweichen, klären Sie ihn dort oder fragen Sie den Anbieter. Sobald die Bücher von payreq übereinstimmen, ordnet ein erneuter Import des Berichts die Zeile zu.',
+  auditActions: { payouts_imported: 'Bankabgleichsbericht importiert' },
+  auditDetail: {
+    remittances: 'Auszahlungen',
+    lines: 'Zeilen',
+    matched: 'Zugeordnet',
+    unmatched: 'Nicht zugeordnet',
+    bytes: 'Größe (Bytes)',
+    line: 'Zeile',
+  },
+};
+
+export const PAYOUT_MESSAGES: Record<ControlLanguage, PayoutMessages> = { en, fr, de };
