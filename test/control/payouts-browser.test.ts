@@ -91,6 +91,8 @@ describe(`the Payouts page in a real browser (${ENGINE})`, { skip: skipWithoutCh
 
   test('without script: from the menu, the report uploaded, imported, its remittance opened', async () => {
     const { context, page } = await signedIn(375, false);
+    // On a phone the navigation is folded behind its Menu button, which opens without script.
+    await page.getByText('Menu', { exact: true }).click();
     await page.getByRole('link', { name: 'Payouts' }).click();
     await page.waitForURL('**/control/payouts');
     await page.getByLabel('Report file').setInputFiles({ name: 'jrb.csv', mimeType: 'text/csv', buffer: report });
