@@ -119,7 +119,7 @@ export {
   type RefusedHold,
 } from './guarantees-repository.ts';
 export { type GuestRequestRow, guestRequestsRepository } from './guest-requests-repository.ts';
-export type { DueRenewal, HoldRenewalsRepository, SupersededHold } from './hold-renewals-repository.ts';
+export type { DueRenewal, HoldRenewalsRepository, RenewalRead, SupersededHold } from './hold-renewals-repository.ts';
 export { migrate, pendingMigrations } from './migrate.ts';
 export type {
   LedgerEntry,

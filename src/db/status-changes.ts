@@ -127,8 +127,11 @@ export async function applyStatusChanges(q: Queryable, changes: readonly StatusC
               refund_note = CASE WHEN c.claim = 'refund' THEN c.move_note ELSE p.refund_note END,
               guarantee_failed_at = CASE WHEN c.guarantee_failed THEN date_trunc('milliseconds', now())
                                          ELSE p.guarantee_failed_at END,
-              renew_hold = CASE WHEN c.renew_hold THEN true WHEN c.hold_placed THEN false ELSE p.renew_hold END,
-              guarantee_failures = p.guarantee_failures + CASE WHEN c.guarantee_failed THEN 1 ELSE 0 END,
+              -- A new card is tried once: a hold placed, or refused (the guarantee failed again), ends the mark.
+              renew_hold = CASE WHEN c.renew_hold THEN true WHEN c.hold_placed OR c.guarantee_failed THEN false
+                                ELSE p.renew_hold END,
+              -- Every hold the bank refused, softly or for good, first or renewal.
+              guarantee_failures = p.guarantee_failures + CASE WHEN c.decline_reason IS NOT NULL THEN 1 ELSE 0 END,
               link_expires_at = CASE WHEN c.guarantee_failed AND p.checkin IS NOT NULL
                                      THEN GREATEST(p.link_expires_at, (p.checkin + 1)::timestamp AT TIME ZONE old.timezone)
                                      ELSE p.link_expires_at END,
