@@ -115,6 +115,7 @@ export {
   failedGuarantees,
   type GuaranteesRepository,
   guaranteesRepository,
+  queueDeclinedHoldMails,
   queueGuaranteeMails,
   type RefusedHold,
 } from './guarantees-repository.ts';

@@ -417,7 +417,7 @@ export function detailPage(
     body: html`<p><a href="/control/requests">${m.back}</a></p>
 <h1>${row.reference}</h1>
 ${noHoldWillBePlaced(row) ? html`<p class="flash error" role="status">${w.noHoldWillBePlaced}</p>` : ''}
-${guaranteeNotice(ctx, row)}
+${guaranteeNotice(ctx, row, p.ledger)}
 <section class="card" aria-labelledby="details-h"><h2 id="details-h">${m.details}</h2>${summary(ctx, row, p.history.some(isRelease))}</section>
 ${
   p.paymentLink

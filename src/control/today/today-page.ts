@@ -1,6 +1,6 @@
 import { type DayPlan, isGuaranteed } from '../../day-plan/index.ts';
 import type { BooksIncidentRow, DayPlanRow, InDoubtOperationRow, Tenant } from '../../db/index.ts';
-import { decisionDate } from '../../domain/index.ts';
+import { decisionDate, isDeclineReason } from '../../domain/index.ts';
 import { html, type SafeHtml } from '../../html/index.ts';
 import { formatIsoDate } from '../../i18n/index.ts';
 import { incidentActions } from '../books/index.ts';
@@ -105,6 +105,19 @@ ${section(
     { head: t.guarantee, cell: (r) => guarantee(c, r) },
   ]),
   plan.failedGuarantees.length > 0 ? t.failedGuaranteesIntro : undefined,
+)}
+${section(
+  'today-declined-h',
+  t.declinedHolds,
+  requestTable(c, t.declinedHolds, plan.declinedHolds ?? [], t.noDeclinedHolds, [
+    { head: t.checkin, cell: (r) => day(c, r.checkin) },
+    {
+      head: t.bankAnswer,
+      cell: (r) => t.declinedBecause[isDeclineReason(r.hold_decline_reason) ? r.hold_decline_reason : 'other'],
+    },
+    { head: t.next, cell: (r) => (r.checkin ? t.finalOn(day(c, r.checkin)) : '—') },
+  ]),
+  (plan.declinedHolds ?? []).length > 0 ? t.declinedHoldsIntro : undefined,
 )}
 ${section(
   'today-lapsing-h',

@@ -1,4 +1,10 @@
-import { applyStatusChanges, type Queryable, queueGuaranteeMails, releaseClaims } from '../../db/index.ts';
+import {
+  applyStatusChanges,
+  type Queryable,
+  queueDeclinedHoldMails,
+  queueGuaranteeMails,
+  releaseClaims,
+} from '../../db/index.ts';
 import { allowedFrom, type DeclineReason, isSoftDecline, targetOf } from '../../domain/index.ts';
 import { declineReasonOf, holdValidityTable } from '../../providers/index.ts';
 import type { MoneyOperation, Settled } from '../money-runner.ts';
@@ -97,12 +103,14 @@ export function holdOperationOn(date?: string, at?: Date): MoneyOperation {
         }),
       ]);
       const failed = new Set(applied.filter((a) => a.status === targetOf('deferred_hold_refused')).map((a) => a.id));
-      await queueGuaranteeMails(
-        tx,
+      const softly = new Set(applied.filter((a) => a.status === targetOf('deferred_hold_declined')).map((a) => a.id));
+      const mails = (ids: Set<string>) =>
         refused
-          .filter((s) => failed.has(s.entry.payment_request_id))
-          .map((s) => ({ id: s.entry.payment_request_id, ledgerId: s.entry.id })),
-      );
+          .filter((s) => ids.has(s.entry.payment_request_id))
+          .map((s) => ({ id: s.entry.payment_request_id, ledgerId: s.entry.id }));
+      await queueGuaranteeMails(tx, mails(failed));
+      // Declined softly: the hotel is told once that the card may not hold (tried again daily).
+      await queueDeclinedHoldMails(tx, mails(softly));
       await releaseClaims(
         tx,
         settled
