@@ -163,6 +163,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
  */
 function runQueue(app: FastifyInstance): void {
   let queue: QueueWorker | undefined;
+  app.decorate('wakeQueue', () => queue?.wake());
   app.addHook('onReady', async () => {
     if (!app.payreq.config.workers) return;
     // The sandbox's notification retries, when the sandbox is a provider: its own kind.

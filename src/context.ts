@@ -49,6 +49,8 @@ export interface AppContext {
 declare module 'fastify' {
   interface FastifyInstance {
     payreq: AppContext;
+    /** Looks at the job queue now (the scheduler queued a run): a no-op without workers. */
+    wakeQueue(): void;
   }
 }
 

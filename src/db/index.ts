@@ -170,7 +170,7 @@ export type {
   RemittancesRepository,
   SettlementExportRow,
 } from './remittances-repository.ts';
-export type { ClaimedRun, JobRunRow, ScheduleRow, SchedulesRepository } from './schedules-repository.ts';
+export type { ClaimedSlot, JobRunRow, ScheduleRow, SchedulesRepository } from './schedules-repository.ts';
 export {
   SEALED_COLUMNS,
   type SealedKind,

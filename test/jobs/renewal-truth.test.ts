@@ -43,12 +43,12 @@ describe(`renew_holds: one renewal per live hold, no card tried after a refusal 
     return (r.json().transactions as SandboxHold[]).filter((x) => x.kind === 'hold');
   };
   const openHolds = async (id: string) => (await holdsAtSandbox(id)).filter((h) => h.status === 'authorised');
-  async function imprint(checkin: string, card: string, nights = 7) {
-    const c = await createRequest(t, {
-      request_type: 'IMPRINT',
-      amount: 300,
-      reservation_data: { checkin, checkout: addDays(checkin, nights) },
-    });
+  async function imprint(checkin: string, card: string, nights = 7, tenant = t.tenant) {
+    const c = await createRequest(
+      t,
+      { request_type: 'IMPRINT', amount: 300, reservation_data: { checkin, checkout: addDays(checkin, nights) } },
+      tenant,
+    );
     await registerSandboxCard(t, c.uuid, card);
     return c.uuid as string;
   }
@@ -138,6 +138,41 @@ describe(`renew_holds: one renewal per live hold, no card tried after a refusal 
       assert.equal(renewals.length, 1, `${id}: renewed once`);
       assert.equal(await payreq.reconciler.checkRequest(id), undefined);
     }
+  });
+
+  test('two `job run renew_holds --date D` at once over forty due holds: one run, one open hold per order, the books agree', async () => {
+    await clear();
+    const checkin = '2027-11-10';
+    // A hotel of its own, so the books check reads this test's orders only.
+    const hotel = await t.newTenant('Forty Holds');
+    const ids: string[] = [];
+    for (let i = 0; i < 40; i++) ids.push(await imprint(checkin, VISA, 7, hotel));
+    assert.equal((await holdJob(addDays(checkin, -2))).held, 40);
+    const day = addDays(checkin, 2);
+    const [x, y] = await Promise.all([renewJob(day), renewJob(day)]);
+    // One ran; the other waited for it and printed its result.
+    assert.deepEqual(x, y);
+    assert.deepEqual({ due: x.due, renewed: x.renewed, released: x.released }, { due: 40, renewed: 40, released: 40 });
+    for (const id of ids) assert.equal((await openHolds(id)).length, 1, `${id}: one hold open`);
+    const runs = await t.repos.schedules.runs('renew_holds', 5);
+    assert.deepEqual(
+      runs.filter((r) => r.run_date === day).map((r) => [r.started_by, r.outcome]),
+      [['cli', 'ok']],
+      'one run of the job and day',
+    );
+    const books = await runCommand(['books', 'check', '--tenant', hotel.tenantId, '--json'], {
+      config: t.config,
+      db: t.db,
+      repos: t.repos,
+      app: t.app.payreq,
+    });
+    assert.equal(books.exitCode, 0, books.stdout + books.stderr);
+    assert.deepEqual(JSON.parse(books.stdout.trim().split('\n').at(-1) ?? '{}'), {
+      orders: 40,
+      agree: 40,
+      disagree: 0,
+      in_doubt: 0,
+    });
   });
 
   test('a refused renewal, then a new card refused for good: each tried once, never again', async () => {
