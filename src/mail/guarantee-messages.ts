@@ -91,7 +91,7 @@ const en: GuaranteeMailMessages = {
   },
   declinedSubject: (reference) => `Guarantee declined, tried again tomorrow: ${reference}`,
   declinedIntro: (amount, guest, reason) =>
-    `The bank declined the guarantee of ${amount} on the card of ${guest} (${reason}). The card stays the booking's guarantee for now.`,
+    `The bank declined the guarantee of ${amount} on the card of ${guest} (${reason}). The card stays the booking’s guarantee for now.`,
   declinedNext: (finalOn) =>
     finalOn
       ? `The daily job tries again tomorrow morning, then each morning; a refusal on ${finalOn}, the check-in day, is final: the guest is then asked for another card. You may contact them now.`
