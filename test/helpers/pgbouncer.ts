@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -69,14 +69,9 @@ default_pool_size = ${opts.poolSize ?? 4}
 max_client_conn = 500
 ${major > 1 || minor >= 21 ? 'max_prepared_statements = 0\n' : ''}`,
   );
-  // PgBouncer refuses to run as root: as root (CI's containers), it drops to nobody, who must
-  // read its files.
+  // PgBouncer refuses to run as root: as root (CI's containers) it reads its files, then drops
+  // to nobody.
   const asRoot = process.getuid?.() === 0;
-  if (asRoot) {
-    chmodSync(dir, 0o755);
-    chmodSync(ini, 0o644);
-    chmodSync(path.join(dir, 'userlist.txt'), 0o644);
-  }
   const child: ChildProcess = spawn(PGBOUNCER, [...(asRoot ? ['-u', 'nobody'] : []), ini], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { repositories } from '../../src/db/index.ts';
 import { singleKey } from '../../src/secrets/index.ts';
 import { createEndpoint } from '../../src/webhooks/index.ts';
-import { freePort, ServeProcess } from '../cli/payreq-process.ts';
+import { ServeProcess } from '../cli/payreq-process.ts';
 import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.ts';
 import { type Pgbouncer, pgbouncerMissing, startPgbouncer } from '../helpers/pgbouncer.ts';
 import { createBody, newTenant, type TenantWithKey } from '../helpers/test-app.ts';
@@ -54,7 +54,7 @@ describe(`two instances through PgBouncer in transaction pooling, one killed mid
   let tenant: TenantWithKey;
   /** Endpoint number (its path) by endpoint id. */
   const endpointNumber = new Map<string, number>();
-  let ports: [number, number];
+  const ports: number[] = [];
 
   before(async () => {
     if (skip) return;
@@ -74,27 +74,29 @@ describe(`two instances through PgBouncer in transaction pooling, one killed mid
       );
       endpointNumber.set(e.id, n);
     }
-    ports = [await freePort(), await freePort()];
     const name = new URL(testDb.url).pathname.slice(1);
-    const env = (port: number, host: string): NodeJS.ProcessEnv => ({
+    const env = (host: string): NodeJS.ProcessEnv => ({
       PATH: process.env.PATH,
       HOME: process.env.HOME,
       NODE_ENV: 'test',
       LOG_LEVEL: 'warn',
       HOST: '127.0.0.1',
-      PORT: String(port),
+      // A port of the system's choosing, read from the banner: none taken meanwhile by another.
+      PORT: '0',
       // Names the queue's lease owner: `<HOSTNAME>:<pid>`.
       HOSTNAME: host,
       DATABASE_URL: bouncer?.url(name),
       DATABASE_DIRECT_URL: testDb?.url,
-      PUBLIC_BASE_URL: `http://127.0.0.1:${ports[0]}`,
       WORKERS: 'on',
       SECRET_KEY: secretKey,
       WEBHOOKS_ALLOW_PRIVATE: 'on',
       WEBHOOK_RETRY_BASE_MS: '200',
     });
-    instances.push(await ServeProcess.start(env(ports[0], 'survivor'), dir));
-    instances.push(await ServeProcess.start(env(ports[1], 'victim'), dir));
+    for (const host of ['survivor', 'victim']) {
+      const s = await ServeProcess.start(env(host), dir);
+      instances.push(s);
+      ports.push(Number(/payreq listening on http:\/\/127\.0\.0\.1:(\d+) /.exec(s.stderr)?.[1]));
+    }
   });
 
   after(async () => {
@@ -114,6 +116,7 @@ describe(`two instances through PgBouncer in transaction pooling, one killed mid
     const gate = receiver;
     const [survivor, victim] = instances as [ServeProcess, ServeProcess];
     assert.match(survivor.stderr, /\(test, postgres through a pooler\)/, 'the banner says the pooler is in use');
+    assert.ok(ports.length === 2 && ports.every((p) => p > 0), `the instances listen on ${ports}`);
 
     let victimDead = false;
     let rr = 0;
