@@ -81,7 +81,8 @@ function localUrl(app: FastifyInstance, config: Config): string {
 function describeDatabase(config: Config): string {
   // Never the PostgreSQL URL itself: it carries the password.
   const d = config.database;
-  return d.engine === 'postgres' ? 'postgres' : `pglite ${d.dir ?? 'in memory'}`;
+  if (d.engine === 'pglite') return `pglite ${d.dir ?? 'in memory'}`;
+  return d.directUrl && d.directUrl !== d.url ? 'postgres through a pooler' : 'postgres';
 }
 
 /**

@@ -80,7 +80,7 @@ export type {
   LedgerRow,
   SearchMatch,
 } from './control-requests-repository.ts';
-export type { Database, Queryable, QueryOptions, QueryResult } from './database.ts';
+export type { Database, Queryable, QueryOptions, QueryResult, TransactionOptions } from './database.ts';
 export { PG, pgCode } from './database.ts';
 export {
   type DayPlanRepository,
