@@ -93,6 +93,7 @@ export async function buildContext(opts: ContextOptions): Promise<AppContext> {
     runner,
     providers,
     graceSeconds: opts.config.inDoubtGraceSeconds,
+    escalateSeconds: opts.config.inDoubtEscalateHours * 3600,
   });
   return {
     config: opts.config,

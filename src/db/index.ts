@@ -123,6 +123,7 @@ export { type GuestRequestRow, guestRequestsRepository } from './guest-requests-
 export type { DueRenewal, HoldRenewalsRepository, RenewalRead, SupersededHold } from './hold-renewals-repository.ts';
 export { migrate, pendingMigrations } from './migrate.ts';
 export type {
+  LateContradiction,
   LedgerEntry,
   LedgerKind,
   LedgerOutcome,

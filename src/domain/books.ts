@@ -94,7 +94,9 @@ export type BooksProblem =
   | 'capture_differs'
   | 'unsettled'
   | 'in_transit'
-  | 'unavailable';
+  | 'unavailable'
+  /** A provider's answer arrived after a person settled the operation, and says otherwise. */
+  | 'hand_settlement_contradicted';
 
 export type BooksVerdictKind = 'agree' | 'disagree' | 'in_doubt';
 
@@ -135,6 +137,7 @@ export const BOOKS_PROBLEM_WORDS: Readonly<Record<BooksProblem, string>> = {
   unsettled: 'an operation is in doubt or under way',
   in_transit: 'the provider has a transaction in transit',
   unavailable: "the provider's view could not be read",
+  hand_settlement_contradicted: 'a late answer of the provider contradicts an operation settled by hand',
 };
 
 /** The problems that leave an order in doubt rather than in disagreement. */
