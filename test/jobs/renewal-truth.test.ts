@@ -175,6 +175,30 @@ describe(`renew_holds: one renewal per live hold, no card tried after a refusal 
     });
   });
 
+  test('a replaced hold whose release failed is released by the next run, even once the request is deleted', async () => {
+    await clear();
+    const checkin = '2027-12-10';
+    const id = await imprint(checkin, VISA);
+    await holdJob(addDays(checkin, -2));
+    const day = addDays(checkin, 2);
+    assert.equal((await renewJob(day)).renewed, 1);
+    // As if the replaced hold's release had failed: its row failed, the sandbox's hold still open.
+    const old = await t.db.query<{ txn: string }>(
+      `UPDATE money_ledger SET state = 'failed' WHERE payment_request_id = $1 AND kind = 'release' AND parent_id IS NOT NULL
+       RETURNING (SELECT provider_transaction_id FROM money_ledger p WHERE p.id = money_ledger.parent_id) AS txn`,
+      [id],
+    );
+    const oldHold = old.rows[0]?.txn as string;
+    await t.db.query("UPDATE sandbox_transactions SET status = 'authorised' WHERE id = $1", [oldHold]);
+    assert.equal((await openHolds(id)).length, 2);
+    // The guest arrives: the hotel releases the live hold, then deletes the request.
+    assert.equal((await t.call({ method: 'POST', url: `/api/payment-requests/${id}/release/` })).statusCode, 200);
+    assert.equal((await t.call({ method: 'DELETE', url: `/api/payment-requests/${id}/` })).statusCode, 200);
+    const next = await renewJob(day);
+    assert.equal(next.released, 1, 'the replaced hold of a deleted request is released');
+    assert.deepEqual(await openHolds(id), [], "the guest's card is free");
+  });
+
   test('a refused renewal, then a new card refused for good: each tried once, never again', async () => {
     await clear();
     const checkin = '2027-10-10';
