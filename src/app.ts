@@ -212,12 +212,15 @@ function fastifyTrustProxy(tp: TrustProxy): boolean | string[] | ((address: stri
 }
 
 /**
- * The shared rate-limit store. Connected before the first request (a configured Redis that
- * cannot be reached stops the start). Every wait on it is bounded by `timeoutMs`: a command
- * with no answer fails then (a Redis that holds the bytes, a network partition), and its
- * connection is dropped so the next commands fail at once until it is back (no offline queue);
- * a rate limit whose command fails lets the request through (skipOnError) and the failure is
- * logged. Nothing that guards money uses Redis.
+ * The shared rate-limit store. Connected before the first request when it answers; a Redis
+ * that cannot be reached or never answers at start does not stop the start (a restart during a
+ * Redis outage must not become a payreq outage): the service serves with its rate limits
+ * failing open, says so in the log and on /readyz (degraded), and the client keeps connecting
+ * in the background until Redis answers, then uses it. Every wait on it is bounded by
+ * `timeoutMs`: a command with no answer fails then (a Redis that holds the bytes, a network
+ * partition), and its connection is dropped so the next commands fail at once until it is back
+ * (no offline queue); a rate limit whose command fails lets the request through (skipOnError)
+ * and the failure is logged. Nothing that guards money uses Redis.
  */
 async function connectRedis(url: string, timeoutMs: number, app: FastifyInstance): Promise<Redis> {
   const redis = new Redis(url, {
@@ -232,8 +235,11 @@ async function connectRedis(url: string, timeoutMs: number, app: FastifyInstance
   try {
     await redis.connect();
   } catch (err) {
-    redis.disconnect();
-    throw new Error(`REDIS_URL: cannot connect (${(err as Error).message})`);
+    // ioredis goes on reconnecting (its retry strategy): commands fail at once meanwhile.
+    app.log.warn(
+      { err: (err as Error).message },
+      'REDIS_URL does not answer at start: serving with rate limits failing open until it does',
+    );
   }
   app.addHook('onClose', async () => {
     await redis.quit().catch(() => redis.disconnect());
