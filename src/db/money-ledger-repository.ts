@@ -75,6 +75,11 @@ export interface NewLedgerEntry {
   reasonNote?: string | null;
   /** A reported movement's transaction number, where the report gave one (see LedgerEntry). */
   legacyTransId?: string;
+  /**
+   * The sandbox's test clock: the moment the operation happens for it (a run made for a given
+   * day), kept as the row's time so payreq's records and the sandbox's say the same; absent: now.
+   */
+  at?: Date;
 }
 
 /** A row `request` wrote: its id, and the account (version) it recorded, which the call must use. */
@@ -125,7 +130,8 @@ const COLUMNS = `id::text, payment_request_id, tenant_id, kind, amount, currency
 const NEW_ROWS = `e AS (
   SELECT * FROM json_to_recordset($1::json)
     AS u(request_id uuid, tenant_id uuid, kind text, amount int, currency text, provider text, txn text, key text,
-         incident text, parent_id bigint, source text, actor text, token uuid, reason text, reason_note text))`;
+         incident text, parent_id bigint, source text, actor text, token uuid, reason text, reason_note text,
+         at timestamptz))`;
 
 /**
  * The account a new row's call must go to. A move on an existing transaction (a capture or
@@ -153,9 +159,10 @@ const MADE_BY = `LEFT JOIN LATERAL (
  */
 const INSERT_REQUESTED = (where: string) => `INSERT INTO money_ledger (payment_request_id, tenant_id, kind, amount,
      currency, provider, provider_transaction_id, idempotency_key, state, incident, parent_id, source, actor, claim_token,
-     provider_account, reason, reason_note)
+     provider_account, reason, reason_note, created_at)
    SELECT e.request_id, e.tenant_id, e.kind, e.amount, e.currency, e.provider, e.txn, e.key, 'requested',
-          e.incident, e.parent_id, e.source, e.actor, e.token, ${ACCOUNT_OF_MOVE}, e.reason, e.reason_note
+          e.incident, e.parent_id, e.source, e.actor, e.token, ${ACCOUNT_OF_MOVE}, e.reason, e.reason_note,
+          COALESCE(e.at, now())
      FROM e ${MADE_BY} ${where}
    ON CONFLICT (idempotency_key) DO UPDATE
      SET state = 'requested', error = NULL, amount = EXCLUDED.amount, updated_at = now(),
@@ -185,6 +192,7 @@ function newRowParams(entries: readonly NewLedgerEntry[]): unknown[] {
         token: e.claimToken,
         reason: e.reason,
         reason_note: e.reasonNote,
+        at: e.at?.toISOString(),
       })),
     ),
   ];

@@ -89,6 +89,7 @@ export async function renewHolds(
         parentId: row.live_hold_id,
         idempotencyKey: key,
         actor,
+        ...clock(provider),
       },
       call: (p) =>
         p.silentHold({
@@ -120,6 +121,7 @@ export async function renewHolds(
         parentId: old.id,
         idempotencyKey: key,
         actor,
+        ...clock(old.provider),
       },
       call: (p) =>
         p.release({

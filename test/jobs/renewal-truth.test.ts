@@ -199,6 +199,49 @@ describe(`renew_holds: one renewal per live hold, no card tried after a refusal 
     assert.deepEqual(await openHolds(id), [], "the guest's card is free");
   });
 
+  test('the test clock is one clock: payreq records a run for a day at the moment the sandbox does', async () => {
+    await clear();
+    const checkin = '2028-01-10';
+    const id = await imprint(checkin, RENEWAL_REFUSED);
+    const holdDay = addDays(checkin, -2);
+    await holdJob(holdDay);
+    const renewDay = addDays(checkin, 2);
+    assert.equal((await renewJob(renewDay)).refused, 1);
+    // 07:00 and 07:15 in Paris (UTC+1 in January): the schedules' moments on those days.
+    const placed = `${holdDay}T06:00:00.000Z`;
+    const refused = `${renewDay}T06:15:00.000Z`;
+    const ledger = await t.db.query<{ kind: string; state: string; at: Date }>(
+      "SELECT kind, state, created_at AS at FROM money_ledger WHERE payment_request_id = $1 AND kind = 'hold' ORDER BY id",
+      [id],
+    );
+    assert.deepEqual(
+      ledger.rows.map((r) => [r.state, r.at.toISOString()]),
+      [
+        ['succeeded', placed],
+        ['refused', refused],
+      ],
+    );
+    const history = await t.db.query<{ to_status: string; at: Date }>(
+      "SELECT to_status, created_at AS at FROM status_history WHERE payment_request_id = $1 AND source = 'job' ORDER BY id",
+      [id],
+    );
+    assert.deepEqual(
+      history.rows.map((h) => h.at.toISOString()),
+      [placed, refused],
+    );
+    const d = await detail(id);
+    assert.equal(d.guarantee_failed_at, refused);
+    const atSandbox = await t.app.inject({
+      method: 'GET',
+      url: `/sandbox/orders/${id}`,
+      headers: { 'x-api-key': t.tenant.key },
+    });
+    const created = (atSandbox.json().transactions as { kind: string; created_at: string }[])
+      .filter((x) => x.kind === 'hold')
+      .map((x) => x.created_at);
+    assert.deepEqual(created, [placed, refused], 'the sandbox says the same');
+  });
+
   test('a refused renewal, then a new card refused for good: each tried once, never again', async () => {
     await clear();
     const checkin = '2027-10-10';

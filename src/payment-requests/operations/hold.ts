@@ -9,7 +9,7 @@ import { allowedFrom, type DeclineReason, isSoftDecline, targetOf } from '../../
 import { declineReasonOf, holdValidityTable } from '../../providers/index.ts';
 import type { MoneyOperation, Settled } from '../money-runner.ts';
 import { actorOf } from './entry-actor.ts';
-import { placedAt } from './placed-at.ts';
+import { onTestClock, placedAt } from './placed-at.ts';
 
 type Refused = Extract<Settled, { outcome: 'refused' | 'failed' | 'in_doubt' }>;
 
@@ -74,6 +74,7 @@ export function holdOperationOn(date?: string, at?: Date): MoneyOperation {
           token: s.entry.claim_token,
           actor: actorOf(s.entry),
           ledgerId: s.entry.id,
+          ...onTestClock(s, at),
           detail: { transaction_id: s.outcome === 'succeeded' ? s.transactionId : null },
           set: {
             providerTransactionId: s.outcome === 'succeeded' ? s.transactionId : undefined,
@@ -93,6 +94,7 @@ export function holdOperationOn(date?: string, at?: Date): MoneyOperation {
             token: s.entry.claim_token,
             actor: actorOf(s.entry),
             ledgerId: s.entry.id,
+            ...onTestClock(s, at),
             detail: declined(s),
             set: {
               holdError: s.error,

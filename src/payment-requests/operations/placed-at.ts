@@ -10,3 +10,8 @@ export function placedAt(s: Settled, at: Date | undefined): { at?: Date } {
   if (s.outcome === 'succeeded' && s.placedAt) return { at: s.placedAt };
   return at && s.entry.provider === 'sandbox' ? { at } : {};
 }
+
+/** The test clock's moment for a sandbox row's record (its history, a failed guarantee's time). */
+export function onTestClock(s: Settled, at: Date | undefined): { at?: Date } {
+  return at && s.entry.provider === 'sandbox' ? { at } : {};
+}
