@@ -112,7 +112,11 @@ describe(`Apaleo: a hotel's payments and refunds on its folios (${ENGINE})`, () 
     assert.equal(p?.method, 'VisaCredit');
     const other = apaleo.store.folios.find((f) => f.reservationId === 'RES-1' && !f.isMainFolio);
     assert.equal(other?.payments.length, 0);
-    const [posting] = await postings();
+    // Apaleo has it; payreq records its answer a moment later.
+    const posting = await eventually(async () => {
+      const [first] = await postings();
+      return first?.state === 'posted' ? first : undefined;
+    }, 'the posting recorded');
     assert.deepEqual(
       { ...posting, operation: typeof posting?.operation, posted_at: typeof posting?.posted_at },
       {
@@ -209,8 +213,10 @@ describe(`Apaleo: a hotel's payments and refunds on its folios (${ENGINE})`, () 
     const c = await paidDeposit('RES-4', 44);
     const main = apaleo.store.mainFolio('RES-4');
     await eventually(async () => (main?.payments.length ? true : undefined), 'the posting', 30_000);
-    const p = (await postings()).find((x) => x.reference === c.reference);
-    assert.equal(p?.state, 'posted');
+    await eventually(async () => {
+      const p = (await postings()).find((x) => x.reference === c.reference);
+      return p?.state === 'posted' ? true : undefined;
+    }, 'the posting recorded');
     assert.equal(main?.payments.length, 1);
     assert.equal(apaleo.store.issued(), issued + 1, 'one new token');
     const shown = await cli(['tenant', 'show', '--tenant', t.tenant.tenantId, '--json']);
