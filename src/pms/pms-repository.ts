@@ -63,6 +63,7 @@ export interface EventRow {
   state: 'pending' | 'done' | 'failed';
   outcome: string | null;
   attempts: number;
+  created_at: Date;
 }
 
 const CONNECTION = `tenant_id, kind, property_id, property_name, api_url, identity_url, secrets_sealed, version::text,
@@ -244,7 +245,8 @@ export function pmsRepository(db: Database) {
 
     async event(id: string): Promise<EventRow | undefined> {
       const r = await db.query<EventRow>(
-        `SELECT id::text, tenant_id, event_id, type, reservation_id, state, outcome, attempts FROM pms_events WHERE id = $1`,
+        `SELECT id::text, tenant_id, event_id, type, reservation_id, state, outcome, attempts, created_at
+           FROM pms_events WHERE id = $1`,
         [id],
       );
       return r.rows[0];

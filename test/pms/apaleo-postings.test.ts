@@ -224,21 +224,65 @@ describe(`Apaleo: a hotel's payments and refunds on its folios (${ENGINE})`, () 
     assert.equal(last.state, 'posted');
   });
 
+  test('Apaleo down: the first retry within 2 s, and the posting lands once it is back', async () => {
+    apaleo.store.addReservation({ id: 'RES-6', propertyId: 'MUC' });
+    apaleo.setDown(true);
+    const c = await paidDeposit('RES-6', 33);
+    const tries = await eventually(
+      async () => {
+        const seen = apaleo.calls.filter((x) => x.route === 'reservation' && x.path.endsWith('/RES-6'));
+        return seen.length >= 2 ? seen : undefined;
+      },
+      'two tries while down',
+      30_000,
+    );
+    assert.ok((tries[1]?.at ?? 0) - (tries[0]?.at ?? 0) < 2000, 'the first retry within 2 s');
+    const waiting = (await postings()).find((x) => x.reference === c.reference);
+    assert.equal(waiting?.state, 'pending');
+    assert.match(String(waiting?.reason), /not reached/);
+    apaleo.setDown(false);
+    await eventually(
+      async () => {
+        const p = (await postings()).find((x) => x.reference === c.reference);
+        return p?.state === 'posted' ? true : undefined;
+      },
+      'posted once Apaleo is back',
+      30_000,
+    );
+    assert.equal(apaleo.store.mainFolio('RES-6')?.payments.length, 1);
+  });
+
+  test('a 401 renews the token once: a second 401 is an answer (refused), never a loop', async () => {
+    apaleo.store.addReservation({ id: 'RES-8', propertyId: 'MUC' });
+    const issued = apaleo.store.issued();
+    apaleo.failNext('post-payment', { status: 401 });
+    apaleo.failNext('post-payment', { status: 401 });
+    const c = await paidDeposit('RES-8', 21);
+    const failed = await eventually(
+      async () => {
+        const p = (await postings(true)).find((x) => x.reference === c.reference);
+        return p ?? undefined;
+      },
+      'the refusal',
+      30_000,
+    );
+    assert.match(String(failed.reason), /HTTP 401/);
+    assert.equal(apaleo.calls.filter((x) => x.route === 'post-payment' && x.path.includes('RES-8')).length, 2);
+    assert.equal(apaleo.store.issued(), issued + 1, 'one token more, not one per try');
+    assert.equal(apaleo.store.mainFolio('RES-8')?.payments.length, 0);
+  });
+
   test('a posting Apaleo refuses for good (a closed folio) is failed with its reason, and lands once retried', async () => {
     apaleo.store.addReservation({ id: 'RES-5', propertyId: 'MUC' });
     const main = apaleo.store.mainFolio('RES-5');
     assert.ok(main);
     main.status = 'Closed';
     const c = await paidDeposit('RES-5', 70);
-    const [failed] = await eventually(
-      async () => {
-        const f = await postings(true);
-        return f.length > 0 ? f : undefined;
-      },
+    const failed = await eventually(
+      async () => (await postings(true)).find((f) => f.reference === c.reference),
       'the refusal',
       30_000,
     );
-    assert.equal(failed?.reference, c.reference);
     assert.match(String(failed?.reason), /HTTP 422: The folio RES-5-1 is closed/);
     main.status = 'Open';
     const retried = await cli([
@@ -252,7 +296,7 @@ describe(`Apaleo: a hotel's payments and refunds on its folios (${ENGINE})`, () 
     assert.equal(retried.exitCode, 0, retried.stderr);
     await eventually(async () => (main.payments.length ? true : undefined), 'the posting retried', 30_000);
     assert.equal(main.payments.length, 1);
-    assert.deepEqual(await postings(true), []);
+    assert.ok(!(await postings(true)).some((f) => f.reference === c.reference), 'no longer refused');
   });
 
   test('--pms none disconnects: show says null', async () => {

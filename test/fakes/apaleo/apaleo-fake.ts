@@ -55,6 +55,8 @@ export type ApaleoRoute =
 
 export interface ApaleoCall {
   route: ApaleoRoute | 'other';
+  /** When it came (epoch ms). */
+  at: number;
   method: string;
   path: string;
   authorization: string | null;
@@ -223,6 +225,7 @@ export async function startApaleoFake(): Promise<ApaleoFake> {
     const route = routeOf(method, path);
     calls.push({
       route,
+      at: Date.now(),
       method,
       path,
       authorization: req.headers.authorization ?? null,
