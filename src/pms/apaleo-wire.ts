@@ -34,6 +34,8 @@ export interface ApaleoFolio {
   type: string;
   isMainFolio: boolean;
   status: string;
+  /** The reservation it belongs to, where the answer says (`reservation.id`). */
+  reservationId: string | null;
 }
 
 export interface ApaleoFolioEntry {
@@ -57,13 +59,13 @@ const dayOf = (v: unknown) => (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}/.tes
 /** `GET /booking/v1/reservations/{id}`; undefined: not a reservation's shape. */
 export function readReservation(body: unknown): ApaleoReservation | undefined {
   const r = record(body);
-  const property = record(r?.property);
-  if (!r || typeof r.id !== 'string' || typeof property?.id !== 'string') return undefined;
+  const propertyId = text(record(r?.property)?.id) ?? text(r?.propertyId);
+  if (!r || typeof r.id !== 'string' || !propertyId) return undefined;
   const guest = record(r.primaryGuest) ?? {};
   const slices = Array.isArray(r.timeSlices) ? r.timeSlices : [];
   return {
     id: r.id,
-    propertyId: property.id,
+    propertyId,
     status: text(r.status) ?? '',
     arrival: dayOf(r.arrival),
     departure: dayOf(r.departure),
@@ -90,16 +92,30 @@ export function readFolios(body: unknown): ApaleoFolio[] | undefined {
   return list.flatMap((f) => {
     const o = record(f);
     if (!o || typeof o.id !== 'string') return [];
-    return [{ id: o.id, type: text(o.type) ?? '', isMainFolio: o.isMainFolio === true, status: text(o.status) ?? '' }];
+    return [
+      {
+        id: o.id,
+        type: text(o.type) ?? '',
+        isMainFolio: o.isMainFolio === true,
+        status: text(o.status) ?? '',
+        reservationId: text(record(o.reservation)?.id),
+      },
+    ];
   });
 }
 
 /**
  * The folio the guest's money goes to: the reservation's main guest folio (type Guest,
- * isMainFolio), wherever the list puts it; a reservation has one.
+ * isMainFolio), wherever the list puts it; a reservation has one. A folio the answer says is
+ * another reservation's is never it, whatever the list holds.
  */
-export function mainGuestFolio(folios: readonly ApaleoFolio[]): ApaleoFolio | undefined {
-  return folios.find((f) => f.type === 'Guest' && f.isMainFolio);
+export function mainGuestFolio(folios: readonly ApaleoFolio[], reservationId: string): ApaleoFolio | undefined {
+  return folios.find(
+    (f) =>
+      f.type.toLowerCase() === 'guest' &&
+      f.isMainFolio &&
+      (f.reservationId === null || f.reservationId === reservationId),
+  );
 }
 
 /** `GET …/payments` → `{"payments": [...]}`, `GET …/refunds` → `{"refunds": [...]}` (204: none). */

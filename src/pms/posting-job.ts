@@ -70,7 +70,7 @@ async function attempt(client: ApaleoClient, work: PostingWork, readBackFirst: b
   const list = readFolios(folios.body);
   if (!list)
     throw new ApaleoError({ kind: 'unavailable', message: 'Apaleo answered the folios unreadably', maybeSent: false });
-  const folio = mainGuestFolio(list);
+  const folio = mainGuestFolio(list, r.id);
   if (!folio) return { state: 'failed', reason: `Apaleo shows no main guest folio for reservation "${r.id}"` };
 
   const kind = work.kind === 'refund' ? 'refunds' : 'payments';

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { runCommand } from '../../src/cli/index.ts';
 import { type ApaleoFake, startApaleoFake } from '../fakes/apaleo/apaleo-fake.ts';
+import { arrangeStatus } from '../helpers/fixtures.ts';
 import { type ListeningApp, startListeningApp } from '../helpers/listening-app.ts';
 import { checkoutForm, detail, eventually, submitCard } from '../helpers/sandbox-checkout.ts';
 import { createRequest, ENGINE } from '../helpers/test-app.ts';
@@ -183,6 +184,37 @@ describe(`Apaleo: a hotel's payments and refunds on its folios (${ENGINE})`, () 
     assert.equal(main?.pspRefunds.length, 0);
     const kinds = (await postings()).filter((p) => p.reference === c.reference).map((p) => p.kind);
     assert.deepEqual(kinds.sort(), ['payment', 'refund']);
+  });
+
+  test('a no-show captured in part is posted as a payment of what was captured; the hold itself never', async () => {
+    apaleo.store.addReservation({ id: 'RES-9', propertyId: 'MUC' });
+    const c = await createRequest(t, {
+      request_type: 'IMPRINT',
+      amount: 200,
+      reservation_ref: 'RES-9',
+      reservation_data: { checkin: '2026-12-24', checkout: '2026-12-27' },
+    });
+    await arrangeStatus(t.db, c.uuid, 'AUTHORISED_TO_VALIDATE');
+    const r = await t.call({
+      method: 'POST',
+      url: `/api/payment-requests/${c.uuid}/capture/`,
+      payload: { amount: 80 },
+    });
+    assert.equal(r.statusCode, 200, r.body);
+    const main = apaleo.store.mainFolio('RES-9');
+    await eventually(async () => (main?.payments.length ? true : undefined), 'the capture posted', 30_000);
+    assert.deepEqual(
+      main?.payments.map((p) => [p.amount.amount, p.method]),
+      [[80, 'VisaCredit']],
+    );
+    const kinds = await t.db.query<{ kind: string }>(
+      `SELECT l.kind FROM pms_postings p JOIN money_ledger l ON l.id = p.ledger_id WHERE p.reservation_id = 'RES-9'`,
+    );
+    assert.deepEqual(
+      kinds.rows.map((k) => k.kind),
+      ['capture'],
+      'the hold (a ledger row too) is not money',
+    );
   });
 
   test('Apaleo answering 503 three times, then one answer lost: the posting lands exactly once within 60 s', async () => {
