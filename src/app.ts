@@ -26,6 +26,7 @@ import { guestRoutes } from './guest/index.ts';
 import { healthRoutes } from './health/index.ts';
 import { ipnRoutes } from './ipn/index.ts';
 import { metricsRoute, recordRequests } from './metrics/index.ts';
+import { pmsWebhookRoutes } from './pms/index.ts';
 import { sandboxJobKind, sandboxRoutes } from './providers/sandbox/index.ts';
 import type { QueueWorker } from './queue/index.ts';
 import { startServiceQueue } from './service-queue.ts';
@@ -145,6 +146,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   recordRequests(app, app.payreq.metrics);
   await app.register(apiPlugin);
   await app.register(ipnRoutes);
+  await app.register(pmsWebhookRoutes);
   await app.register(guestRoutes);
   await app.register(controlPlugin, { now: opts.now });
   if (app.payreq.providers.byName('sandbox')) await app.register(sandboxRoutes);

@@ -2,6 +2,7 @@ import { bulkJobKind } from './bulk-actions/index.ts';
 import type { AppContext } from './context.ts';
 import { SCHEDULED_JOB_NAMES, scheduledJobKind } from './jobs/index.ts';
 import { type MailLog, mailWorkerKind } from './mail/index.ts';
+import { pmsJobKind } from './pms/index.ts';
 import { type JobKind, type QueueWorker, startQueueWorker } from './queue/index.ts';
 import { webhookJobKind } from './webhooks/index.ts';
 
@@ -35,7 +36,7 @@ export async function startServiceQueue(
   );
   const worker = startQueueWorker({
     db: ctx.db,
-    kinds: [mail.kind, webhooks, bulkJobKind(ctx, log), ...scheduled, ...extraKinds],
+    kinds: [mail.kind, webhooks, bulkJobKind(ctx, log), pmsJobKind(ctx, log), ...scheduled, ...extraKinds],
     log,
   });
   return {

@@ -19,7 +19,7 @@ export type ScheduledJobName =
   | 'purge_admin_sessions';
 
 /** The kinds of background work; one more is one more name here and one kind definition. */
-export type JobKindName = 'mail' | 'webhook_delivery' | 'bulk_job' | 'sandbox_notification' | ScheduledJobName;
+export type JobKindName = 'mail' | 'webhook_delivery' | 'bulk_job' | 'sandbox_notification' | 'pms' | ScheduledJobName;
 
 /** A job this worker holds the lease on; `fence` is what lets it settle the job. */
 export interface ClaimedJob {

@@ -6,6 +6,7 @@
  */
 
 import { PAYOUT_MESSAGES } from '../payouts/index.ts';
+import { PMS_MESSAGES } from '../pms/index.ts';
 import { REASON_MESSAGES } from '../requests/index.ts';
 import type { ControlLanguage } from '../shell/index.ts';
 import { ROLE_MESSAGES } from '../team/index.ts';
@@ -73,6 +74,7 @@ const en = {
     webhook_endpoint_disabled: 'Webhook endpoint disabled',
     ...WEBHOOK_MESSAGES.en.auditActions,
     ...PAYOUT_MESSAGES.en.auditActions,
+    ...PMS_MESSAGES.en.auditActions,
   } as Record<string, string>,
   auditDetail: {
     ...ROLE_MESSAGES.en.auditDetail,
@@ -279,6 +281,7 @@ const fr: AdminMessages = {
     webhook_endpoint_disabled: 'Webhook désactivé',
     ...WEBHOOK_MESSAGES.fr.auditActions,
     ...PAYOUT_MESSAGES.fr.auditActions,
+    ...PMS_MESSAGES.fr.auditActions,
   },
   auditDetail: {
     ...ROLE_MESSAGES.fr.auditDetail,
@@ -482,6 +485,7 @@ const de: AdminMessages = {
     webhook_endpoint_disabled: 'Webhook deaktiviert',
     ...WEBHOOK_MESSAGES.de.auditActions,
     ...PAYOUT_MESSAGES.de.auditActions,
+    ...PMS_MESSAGES.de.auditActions,
   },
   auditDetail: {
     ...ROLE_MESSAGES.de.auditDetail,

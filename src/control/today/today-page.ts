@@ -3,7 +3,9 @@ import type { BooksIncidentRow, DayPlanRow, InDoubtOperationRow, Tenant } from '
 import { decisionDate, isDeclineReason } from '../../domain/index.ts';
 import { html, type SafeHtml } from '../../html/index.ts';
 import { formatIsoDate } from '../../i18n/index.ts';
+import type { PostingRow } from '../../pms/index.ts';
 import { incidentActions } from '../books/index.ts';
+import { failedPostingsSection } from '../pms/index.ts';
 import { formatAmount, formatDateTime, type PageContext, page, tenantChooser } from '../shell/index.ts';
 import { TODAY_MESSAGES } from './words.ts';
 
@@ -80,7 +82,16 @@ const section = (id: string, title: string, body: SafeHtml, intro?: string) =>
  * failed guarantees, holds about to lapse, incidents and operations in doubt, today's and
  * tomorrow's arrivals with their guarantee. The daily digest e-mails the same lists.
  */
-export function todayPage(ctx: PageContext, p: { plan: DayPlan; tenant: Tenant; tenants: readonly Tenant[] }): string {
+export function todayPage(
+  ctx: PageContext,
+  p: {
+    plan: DayPlan;
+    tenant: Tenant;
+    tenants: readonly Tenant[];
+    /** Postings Apaleo refused for good (undefined: a hotel not connected, with none). */
+    postings?: readonly PostingRow[];
+  },
+): string {
   const { m } = ctx;
   const t = TODAY_MESSAGES[ctx.language];
   const { plan } = p;
@@ -136,6 +147,7 @@ ${section(
 )}
 ${section('today-incidents-h', t.incidents, incidentsTable(c, plan.incidents))}
 ${section('today-doubt-h', t.inDoubt, inDoubtTable(c, plan.inDoubt))}
+${failedPostingsSection(c, p.postings)}
 ${section(
   'today-arrivals-h',
   t.arrivalsToday(day(c, plan.today)),
