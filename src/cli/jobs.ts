@@ -123,6 +123,8 @@ const FROM_CLI = 'cli';
  */
 export async function runJobByHand(ctx: CommandContext, job: CliJob, date: string | undefined): Promise<Outcome> {
   let result: { run: JobRunRow; joined: boolean };
+  // The counts as the job gave them, when it ran here (the record's JSON keeps no key order).
+  let ranHere: Record<string, unknown> | undefined;
   try {
     result = await runJobNow(
       {
@@ -130,7 +132,10 @@ export async function runJobByHand(ctx: CommandContext, job: CliJob, date: strin
         repos: ctx.repos,
         config: ctx.config,
         context: async () => ctx.app ?? (await serviceContext(ctx)),
-        ...(ctx.app ? { onRun: (r) => ctx.app?.metrics.jobRun(r.job, r.outcome, r.seconds) } : {}),
+        onRun: (r) => {
+          ranHere = r.counts;
+          ctx.app?.metrics.jobRun(r.job, r.outcome, r.seconds);
+        },
       },
       job.name,
       { ...(date ? { date } : {}), startedBy: FROM_CLI },
@@ -145,7 +150,7 @@ export async function runJobByHand(ctx: CommandContext, job: CliJob, date: strin
       `${job.name} for ${run.run_date}: the run ${joined ? 'under way ' : ''}failed: ${run.error ?? run.outcome}`,
     );
   }
-  const counts = run.counts ?? {};
+  const counts = ranHere ?? run.counts ?? {};
   const under = joined
     ? `(a run of ${job.name} for ${run.run_date} was under way, started by ${run.started_by ?? 'another process'}: its result)\n`
     : '';
