@@ -196,7 +196,10 @@ export const tenantShow: CommandSpec = {
     const account = await ctx.repos.providerAccounts.find(tenant.id);
     const width = Math.max(...SETTING_FIELDS.map((f) => f.name.length)) + 2;
     return {
-      json: { ...present(tenant), provider_account: presentProviderAccount(account) },
+      json: {
+        ...present(tenant),
+        provider_account: presentProviderAccount(account, { publicBaseUrl: ctx.config.publicBaseUrl }),
+      },
       text: `${describe(tenant)}\n${'provider'.padEnd(width)}${describeProviderAccount(account)}`,
     };
   },

@@ -44,6 +44,8 @@ export function incidentActions(ctx: PageContext, i: BooksIncidentRow): string[]
     actions.push(i.status === 'AUTHORISED_TO_VALIDATE' ? b.secondHold : b.holdOpen(statusName(ctx, i.status)));
   }
   if (i.problems.includes('capture_differs')) actions.push(b.captureDiffers);
+  if (i.problems.includes('hold_lapsed')) actions.push(b.holdLapsed);
+  if (i.problems.includes('disputed')) actions.push(b.disputed);
   return actions;
 }
 

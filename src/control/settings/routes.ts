@@ -131,7 +131,11 @@ export async function configRoutes(instance: FastifyInstance): Promise<void> {
     const ctx = await pageContext(request, reply);
     const webhooks = await payreq.repos.webhooks.listEndpoints(p.tenant.id);
     const providerAccount = await payreq.repos.providerAccounts.find(p.tenant.id);
-    return send(reply, settingsPage(ctx, { ...p, webhooks, providerAccount }), 422);
+    return send(
+      reply,
+      settingsPage(ctx, { ...p, webhooks, providerAccount, publicBaseUrl: payreq.config.publicBaseUrl }),
+      422,
+    );
   };
 
   control.get('/keys', { schema: { querystring: TenantQuery }, attachValidation: true }, async (request, reply) => {
@@ -303,7 +307,16 @@ export async function configRoutes(instance: FastifyInstance): Promise<void> {
     const { tenant, tenants } = await configTenant(request, request.query.tenant);
     const webhooks = await payreq.repos.webhooks.listEndpoints(tenant.id);
     const providerAccount = await payreq.repos.providerAccounts.find(tenant.id);
-    return send(reply, settingsPage(await pageContext(request, reply), { tenant, tenants, webhooks, providerAccount }));
+    return send(
+      reply,
+      settingsPage(await pageContext(request, reply), {
+        tenant,
+        tenants,
+        webhooks,
+        providerAccount,
+        publicBaseUrl: payreq.config.publicBaseUrl,
+      }),
+    );
   });
 
   control.post(
