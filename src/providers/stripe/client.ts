@@ -50,6 +50,11 @@ interface SdkError {
   setup_intent?: { id?: string; status?: string } | null;
 }
 
+/** Stripe's messages name a key by its last characters: payreq's logs name none of it. */
+function withoutKeys(message: string): string {
+  return message.replace(/\b(?:sk|rk|pk)_(?:test|live)_[A-Za-z0-9*]+/g, '(the key)');
+}
+
 function sdkError(err: unknown): SdkError | undefined {
   if (!(err instanceof Error)) return undefined;
   const e = err as Error & SdkError;
@@ -84,7 +89,7 @@ export function declineCodeOfError(err: unknown): string | null {
 export function moneyError(what: string, err: unknown): ProviderError {
   if (err instanceof ProviderError) return err;
   const e = sdkError(err);
-  const message = `stripe ${what}: ${e?.message ?? (err instanceof Error ? err.message : String(err))}`;
+  const message = withoutKeys(`stripe ${what}: ${e?.message ?? (err instanceof Error ? err.message : String(err))}`);
   switch (e?.type) {
     case 'StripeCardError':
       return new ProviderError('refused', message, cardAnswer(err));
@@ -102,7 +107,7 @@ export function moneyError(what: string, err: unknown): ProviderError {
 export function readError(what: string, err: unknown): ProviderError {
   if (err instanceof ProviderError) return err.kind === 'unknown' ? new ProviderError('unavailable', err.message) : err;
   const e = sdkError(err);
-  const message = `stripe ${what}: ${e?.message ?? (err instanceof Error ? err.message : String(err))}`;
+  const message = withoutKeys(`stripe ${what}: ${e?.message ?? (err instanceof Error ? err.message : String(err))}`);
   return new ProviderError(e?.type === 'StripeInvalidRequestError' ? 'technical' : 'unavailable', message);
 }
 
