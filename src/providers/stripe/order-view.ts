@@ -50,7 +50,9 @@ export async function orderView(
         pi.status === 'succeeded'
           ? await stripe.refunds.list({ payment_intent: pi.id, limit: PAGE }).autoPagingToArray({ limit: 10_000 })
           : [];
-      transactions.push(...paymentView(pi, refunds));
+      // Newest first, as the lists come: its refunds (made after it), then the payment itself.
+      const [payment, ...given] = paymentView(pi, refunds);
+      transactions.push(...given, payment as ProviderTransaction);
     }
     for (const si of setups) {
       if (si.metadata?.[METADATA.request] !== orderId || seen.has(si.id)) continue;
@@ -58,7 +60,9 @@ export async function orderView(
       transactions.push(setupView(si));
     }
   }
-  transactions.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id));
+  // Oldest first: Stripe lists newest first, so within one second the list's own order, reversed.
+  transactions.reverse();
+  transactions.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
   // Holds and refunds carry their operation's key; a capture or a cancel writes none of its own.
   return { orderId, transactions, keysKept: false };
 }

@@ -606,6 +606,31 @@ export function accountOps(a: FakeAccount, clock: FakeClock, emit: (a: FakeAccou
       }
     },
 
+    /** The cardholder disputes a payment with the bank (`charge.dispute.created`). */
+    dispute(piId: string, reason = 'fraudulent') {
+      const pi = get(piId, 'payment_intent');
+      const ch = get(pi.latest_charge as string, 'charge');
+      ch.disputed = true;
+      const dp = put({
+        id: newId('dp'),
+        object: 'dispute',
+        amount: pi.amount_received,
+        balance_transactions: [],
+        charge: ch.id,
+        created: now(),
+        currency: pi.currency,
+        evidence_details: { due_by: now() + 7 * DAY, has_evidence: false, past_due: false, submission_count: 0 },
+        is_charge_refundable: false,
+        livemode: a.livemode,
+        metadata: {},
+        payment_intent: pi.id,
+        reason,
+        status: 'needs_response',
+      });
+      event('charge.dispute.created', dp);
+      return dp;
+    },
+
     /** A test makes the saved card decline every charge from now on. */
     goBad(pmId: string, decline: Decline) {
       const state = a.cards.get(pmId);

@@ -460,7 +460,11 @@ function idsOf(json: unknown): string[] {
 
 /** A list as Stripe pages it: newest first, `limit` (10 by default, at most 100), a cursor either way. */
 function list(items: StripeObject[], params: FormObject, url: string) {
-  const sorted = [...items].sort((x, y) => y.created - x.created || (y.id < x.id ? -1 : y.id > x.id ? 1 : 0));
+  // Newest first; made in the same second, the later made first (the account keeps them in order).
+  const sorted = items
+    .map((o, i) => ({ o, i }))
+    .sort((x, y) => y.o.created - x.o.created || y.i - x.i)
+    .map((x) => x.o);
   const limit = Math.min(100, Math.max(1, Number(text(params.limit) ?? 10) || 10));
   let from = 0;
   const after = text(params.starting_after);
