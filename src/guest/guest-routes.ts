@@ -245,6 +245,8 @@ async function guestPages(app: FastifyInstance): Promise<void> {
     let req = await load(request, reply);
     if (!req) return reply;
     const query = stringsOf(request.query);
+    // Read again once the provider was asked: what it said is applied now, by this page or by
+    // the notification that raced it (whose commit the duplicate waited for).
     if (Object.keys(query).length > 0 && (await confirmReturn(request, req, query))) {
       req = (await findGuestRequest(db, req.id)) ?? req;
     }
@@ -263,13 +265,14 @@ async function guestPages(app: FastifyInstance): Promise<void> {
     req: GuestRequest,
     query: Record<string, string>,
   ): Promise<boolean> {
+    // True when the provider told something (applied here or already): the page reads the request again.
     try {
       const provider = await providers.forTenant(req.tenantId);
       const read = await provider.confirmGuestReturn?.(req.id, query);
       if (!read) return false;
       const outcome = await notifications.apply(provider.name, read);
       request.log.info({ request: req.id, event: read.eventId, outcome }, 'guest return confirmed with the provider');
-      return outcome === 'applied';
+      return true;
     } catch (err) {
       if (!(err instanceof InvalidNotificationError) && !(err instanceof ProviderError)) throw err;
       request.log.warn({ request: req.id, reason: err.message }, 'guest return not confirmed');
