@@ -67,7 +67,7 @@ describe(`payreq tenant set-provider --provider stripe against the Stripe fake (
     assertFails(wrong, /^error: Stripe key check failed, nothing stored: .*Invalid API Key/);
     assert.doesNotMatch(wrong.stderr, /WrongKeyNobodyHas/, 'the key is never printed');
     const cases: [string[], string | undefined, RegExp][] = [
-      [stripeArgs(), undefined, /standard input must be a JSON object {"secret_key", "webhook_secret"?}/],
+      [stripeArgs(), undefined, /standard input must be a JSON object \{"secret_key", "webhook_secret"\?\}/],
       [stripeArgs(), '{}', /"secret_key" is required/],
       [stripeArgs(), '{"secret_key": "pk_test_notasecretkey000"}', /must be a Stripe secret or restricted key/],
       [stripeArgs(), '{"secret_key": "sk_test_51Fine00000000", "webhook_secret": "nope"}', /whsec_/],

@@ -29,36 +29,46 @@ export async function orderView(
 ): Promise<ProviderOrder> {
   const transactions: ProviderTransaction[] = [];
   const seen = new Set<string>();
-  for (const { customerId } of customers) {
-    let intents: Stripe.PaymentIntent[];
-    let setups: Stripe.SetupIntent[];
-    try {
-      intents = await stripe.paymentIntents
-        .list({ customer: customerId, limit: PAGE, expand: ['data.latest_charge'] })
-        .autoPagingToArray({ limit: 10_000 });
-      setups = await stripe.setupIntents
-        .list({ customer: customerId, limit: PAGE, expand: ['data.payment_method'] })
-        .autoPagingToArray({ limit: 10_000 });
-    } catch (err) {
-      if (errorCode(err) === 'resource_missing') continue;
-      throw err;
-    }
-    for (const pi of intents) {
-      if (pi.metadata?.[METADATA.request] !== orderId || seen.has(pi.id)) continue;
-      seen.add(pi.id);
-      const refunds =
-        pi.status === 'succeeded'
-          ? await stripe.refunds.list({ payment_intent: pi.id, limit: PAGE }).autoPagingToArray({ limit: 10_000 })
-          : [];
-      // Newest first, as the lists come: its refunds (made after it), then the payment itself.
-      const [payment, ...given] = paymentView(pi, refunds);
-      transactions.push(...given, payment as ProviderTransaction);
-    }
-    for (const si of setups) {
-      if (si.metadata?.[METADATA.request] !== orderId || seen.has(si.id)) continue;
-      seen.add(si.id);
-      transactions.push(setupView(si));
-    }
+  // Each customer's lists at once, then each payment's refunds at once: the view is read within
+  // the provider bound, however many objects the order has.
+  const lists = await Promise.all(
+    customers.map(async ({ customerId }) => {
+      try {
+        return await Promise.all([
+          stripe.paymentIntents
+            .list({ customer: customerId, limit: PAGE, expand: ['data.latest_charge'] })
+            .autoPagingToArray({ limit: 10_000 }),
+          stripe.setupIntents
+            .list({ customer: customerId, limit: PAGE, expand: ['data.payment_method'] })
+            .autoPagingToArray({ limit: 10_000 }),
+        ]);
+      } catch (err) {
+        // A customer this account does not know: made on another Stripe account of the hotel's.
+        if (errorCode(err) === 'resource_missing') return [[], []] as [Stripe.PaymentIntent[], Stripe.SetupIntent[]];
+        throw err;
+      }
+    }),
+  );
+  const intents = lists.flatMap(([pis]) => pis).filter((pi) => pi.metadata?.[METADATA.request] === orderId);
+  const setups = lists.flatMap(([, sis]) => sis).filter((si) => si.metadata?.[METADATA.request] === orderId);
+  const refundsOf = await Promise.all(
+    intents.map((pi) =>
+      pi.status === 'succeeded'
+        ? stripe.refunds.list({ payment_intent: pi.id, limit: PAGE }).autoPagingToArray({ limit: 10_000 })
+        : Promise.resolve([] as Stripe.Refund[]),
+    ),
+  );
+  intents.forEach((pi, i) => {
+    if (seen.has(pi.id)) return;
+    seen.add(pi.id);
+    // Newest first, as the lists come: its refunds (made after it), then the payment itself.
+    const [payment, ...given] = paymentView(pi, refundsOf[i] ?? []);
+    transactions.push(...given, payment as ProviderTransaction);
+  });
+  for (const si of setups) {
+    if (seen.has(si.id)) continue;
+    seen.add(si.id);
+    transactions.push(setupView(si));
   }
   // Oldest first: Stripe lists newest first, so within one second the list's own order, reversed.
   transactions.reverse();

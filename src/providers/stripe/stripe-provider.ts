@@ -388,6 +388,8 @@ export function stripeProvider(account: StripeAccount, opts: StripeProviderOptio
 
     async getOrder(orderId): Promise<ProviderOrder> {
       try {
+        // Every customer of the request: another version may be the same Stripe account (a key set
+        // again); one this account does not know shows nothing here.
         const customers = await opts.customers.forOrder(orderId);
         return await orderView(await api(), orderId, customers);
       } catch (err) {
