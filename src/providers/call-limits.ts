@@ -31,21 +31,24 @@ export const STRIPE_TRIES = 2;
 const STRIPE_RETRY_PAUSE_MS = 500;
 
 /**
- * Each try of a Stripe request: the tries and their pauses fit within Lyra's share of the
- * bound, so a Stripe call that times out in the runner is over soon after.
+ * Each try of a Stripe request: the tries and the time given to Stripe's rate limiter (a 429
+ * is tried again, paced, for at most one try's length) share Lyra's part of the bound, so a
+ * Stripe call that times out in the runner is over soon after.
  */
 export function stripeRequestTimeoutMs(boundMs: number): number {
-  return Math.max(1, Math.floor(lyraRequestTimeoutMs(boundMs) / STRIPE_TRIES));
+  return Math.max(1, Math.floor(lyraRequestTimeoutMs(boundMs) / (STRIPE_TRIES + 1)));
 }
 
 /**
  * The longest a money call can still be under way after it started: the runner stops waiting
  * at `boundMs`, but a call that timed out goes on (nothing can take back what was sent) until
  * its last request is answered or aborted. The sandbox is bounded by `boundMs`; a Lyra call by
- * its requests' own timeouts, one after the other; a Stripe call by its tries and the pauses
- * between them (a hold reads its charge after, when it was not given: one request more).
+ * its requests' own timeouts, one after the other; a Stripe call by its tries, the pause
+ * between them, the time a 429 is tried again, and a hold's read of its charge when the answer
+ * did not carry it.
  */
 export function longestProviderCallMs(boundMs: number): number {
-  const stripe = (STRIPE_TRIES + 1) * stripeRequestTimeoutMs(boundMs) + (STRIPE_TRIES - 1) * STRIPE_RETRY_PAUSE_MS;
+  // Its tries, the rate limiter's share, a hold's charge read, the pause between the tries.
+  const stripe = (STRIPE_TRIES + 2) * stripeRequestTimeoutMs(boundMs) + (STRIPE_TRIES - 1) * STRIPE_RETRY_PAUSE_MS;
   return Math.max(boundMs, LYRA_REQUESTS_PER_MONEY_CALL * lyraRequestTimeoutMs(boundMs), stripe);
 }

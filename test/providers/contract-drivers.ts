@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { STRIPE_TRIES, stripeRequestTimeoutMs } from '../../src/providers/call-limits.ts';
 import { type MoneyAnswer, type PaymentProvider, ProviderError } from '../../src/providers/index.ts';
 import { TEST_CARDS } from '../../src/providers/sandbox/test-cards.ts';
 import { DECLINE_CODES, LYRA_CARDS } from '../fakes/lyra/fake-store.ts';
@@ -34,6 +35,11 @@ export interface ContractDriver {
   readonly declineKeepsAttemptOpen: boolean;
   /** The card as the provider shows it (Stripe gives the last four digits only). */
   readonly maskedPan: RegExp;
+  /**
+   * When the adapter itself gives up on a call that is never answered, where that comes before
+   * the runner's bound (Stripe: the SDK's two tries and its pause); undefined: the bound.
+   */
+  readonly givesUpAfterMs?: number;
   /**
    * The guest, on the payment link (opened through payreq's guest page), types `card` on the
    * provider's form. Answers the provider's signed notification, held back: the test delivers it.
@@ -246,6 +252,7 @@ export async function stripeDriver(): Promise<ContractDriver> {
     cards: { accepted: STRIPE_CARDS.visa, refused: STRIPE_CARDS.declined, technical: STRIPE_CARDS.processingError },
     declineKeepsAttemptOpen: true,
     maskedPan: /^X{12}\d{4}$/,
+    givesUpAfterMs: STRIPE_TRIES * stripeRequestTimeoutMs(PROVIDER_TIMEOUT_MS) + 500,
     async guestPays(_id, paymentLink, card) {
       const visit = await openCheckout(t, paymentLink);
       assert.ok(visit, 'the payment page sends the guest to Checkout');

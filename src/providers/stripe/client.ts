@@ -123,6 +123,26 @@ function cardAnswer(err: unknown): ProviderAnswer | undefined {
   };
 }
 
+/**
+ * A call Stripe's rate limiter refused (429: "Too many requests", before anything was done;
+ * docs.stripe.com/rate-limits recommends trying again with exponential backoff) is tried again
+ * with the same key, after a growing, jittered pause, for at most `budgetMs` in all: a hotel
+ * whose day has more holds than Stripe takes a second is held over a few seconds, not failed
+ * until the next run. What the budget leaves is the 429 itself: technical, nothing done.
+ */
+export async function paced<T>(call: () => Promise<T>, budgetMs: number): Promise<T> {
+  const start = Date.now();
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await call();
+    } catch (err) {
+      const pause = Math.min(2_000, 100 * 2 ** attempt) * (0.5 + Math.random() / 2);
+      if (sdkError(err)?.type !== 'StripeRateLimitError' || Date.now() - start + pause > budgetMs) throw err;
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
+}
+
 /** An object's id whether the API expanded it or not. */
 export function idOf(value: string | { id: string } | null | undefined): string | null {
   if (!value) return null;

@@ -14,7 +14,7 @@ import {
   type ProviderOrder,
   type TransactionCall,
 } from '../payment-provider.ts';
-import { errorCode, idOf, moneyError, readError, type StripeClient, stripeClient } from './client.ts';
+import { errorCode, idOf, moneyError, paced, readError, type StripeClient, stripeClient } from './client.ts';
 import type { StripeCustomerStore } from './customer-store.ts';
 import {
   CHECKOUT_LOCALES,
@@ -77,6 +77,8 @@ function cardOf(token: string): { customer: string; paymentMethod: string } {
 export function stripeProvider(account: StripeAccount, opts: StripeProviderOptions): StripeProvider {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const now = opts.now ?? (() => new Date());
+  /** A call paced through Stripe's rate limiter, for at most one try's length. */
+  const limited = <T>(call: () => Promise<T>): Promise<T> => paced(call, timeoutMs);
   let client: Promise<StripeClient> | undefined;
   const api = (): Promise<StripeClient> => {
     client ??= stripeClient({ apiUrl: account.apiUrl, secretKey: account.secretKey, timeoutMs });
@@ -87,13 +89,15 @@ export function stripeProvider(account: StripeAccount, opts: StripeProviderOptio
   async function customerFor(stripe: StripeClient, input: GuestCheckoutInput): Promise<string> {
     const known = (await opts.customers.forOrder(input.paymentRequestId)).find((c) => c.account === account.version);
     if (known) return known.customerId;
-    const customer = await stripe.customers.create(
-      {
-        email: input.guestEmail,
-        metadata: { [METADATA.request]: input.paymentRequestId, [METADATA.reference]: input.reference },
-      },
-      // Two tabs opening the link at once make one customer: the same key replays the first.
-      { idempotencyKey: `payreq-customer-${input.paymentRequestId}-${account.version}` },
+    const customer = await limited(() =>
+      stripe.customers.create(
+        {
+          email: input.guestEmail,
+          metadata: { [METADATA.request]: input.paymentRequestId, [METADATA.reference]: input.reference },
+        },
+        // Two tabs opening the link at once make one customer: the same key replays the first.
+        { idempotencyKey: `payreq-customer-${input.paymentRequestId}-${account.version}` },
+      ),
     );
     await opts.customers.save({
       orderId: input.paymentRequestId,
@@ -193,9 +197,8 @@ export function stripeProvider(account: StripeAccount, opts: StripeProviderOptio
               };
         // A new attempt each time the guest asks (no money moves): a key of its own, so that
         // the SDK's retries of this one request make one session.
-        const session = await stripe.checkout.sessions.create(params, {
-          idempotencyKey: `payreq-checkout-${input.paymentRequestId}-${randomUUID()}`,
-        });
+        const key = `payreq-checkout-${input.paymentRequestId}-${randomUUID()}`;
+        const session = await limited(() => stripe.checkout.sessions.create(params, { idempotencyKey: key }));
         if (!session.url) throw new ProviderError('technical', `stripe: session ${session.id} has no url`);
         return { kind: 'hosted-page', url: session.url };
       } catch (err) {
@@ -293,19 +296,21 @@ export function stripeProvider(account: StripeAccount, opts: StripeProviderOptio
       const stripe = await api();
       let pi: Stripe.PaymentIntent;
       try {
-        pi = await stripe.paymentIntents.create(
-          {
-            amount: amountOf(call.amountCents, call.currency),
-            currency: call.currency.toLowerCase(),
-            customer,
-            payment_method: paymentMethod,
-            capture_method: 'manual',
-            confirm: true,
-            off_session: true,
-            metadata: keyed(call),
-            expand: ['latest_charge'],
-          },
-          { idempotencyKey: call.idempotencyKey },
+        pi = await limited(() =>
+          stripe.paymentIntents.create(
+            {
+              amount: amountOf(call.amountCents, call.currency),
+              currency: call.currency.toLowerCase(),
+              customer,
+              payment_method: paymentMethod,
+              capture_method: 'manual',
+              confirm: true,
+              off_session: true,
+              metadata: keyed(call),
+              expand: ['latest_charge'],
+            },
+            { idempotencyKey: call.idempotencyKey },
+          ),
         );
       } catch (err) {
         // The saved card (or its customer) is not on this account: no hold can ever be placed
@@ -326,10 +331,12 @@ export function stripeProvider(account: StripeAccount, opts: StripeProviderOptio
       const amount = amountOf(call.amountCents, call.currency);
       const stripe = await api();
       try {
-        const pi = await stripe.paymentIntents.capture(
-          call.transactionId,
-          { amount_to_capture: amount },
-          { idempotencyKey: call.idempotencyKey },
+        const pi = await limited(() =>
+          stripe.paymentIntents.capture(
+            call.transactionId,
+            { amount_to_capture: amount },
+            { idempotencyKey: call.idempotencyKey },
+          ),
         );
         if (pi.status === 'succeeded' && pi.amount_received === amount)
           return { transactionId: pi.id, status: pi.status };
@@ -348,9 +355,11 @@ export function stripeProvider(account: StripeAccount, opts: StripeProviderOptio
       const stripe = await api();
       let refund: Stripe.Refund;
       try {
-        refund = await stripe.refunds.create(
-          { payment_intent: call.transactionId, amount, metadata: keyed(call) },
-          { idempotencyKey: call.idempotencyKey },
+        refund = await limited(() =>
+          stripe.refunds.create(
+            { payment_intent: call.transactionId, amount, metadata: keyed(call) },
+            { idempotencyKey: call.idempotencyKey },
+          ),
         );
       } catch (err) {
         throw moneyError('refund', err);
@@ -379,7 +388,7 @@ export function stripeProvider(account: StripeAccount, opts: StripeProviderOptio
         const setup = await stripe.setupIntents.retrieve(call.transactionId);
         const pm = idOf(setup.payment_method);
         if (!pm) throw new ProviderError('refused', `stripe void: ${setup.id} saved no card`);
-        await stripe.paymentMethods.detach(pm, {}, { idempotencyKey: call.idempotencyKey });
+        await limited(() => stripe.paymentMethods.detach(pm, {}, { idempotencyKey: call.idempotencyKey }));
         return { transactionId: setup.id, status: 'detached' };
       } catch (err) {
         throw moneyError('void', err);
@@ -402,7 +411,9 @@ export function stripeProvider(account: StripeAccount, opts: StripeProviderOptio
   async function cancelHold(call: TransactionCall, what: 'release' | 'void'): Promise<MoneyAnswer> {
     const stripe = await api();
     try {
-      const pi = await stripe.paymentIntents.cancel(call.transactionId, {}, { idempotencyKey: call.idempotencyKey });
+      const pi = await limited(() =>
+        stripe.paymentIntents.cancel(call.transactionId, {}, { idempotencyKey: call.idempotencyKey }),
+      );
       if (pi.status === 'canceled') return { transactionId: pi.id, status: pi.status };
       throw new ProviderError('unknown', `stripe ${what}: ${pi.id} is ${pi.status}`);
     } catch (err) {

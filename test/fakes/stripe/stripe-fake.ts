@@ -25,20 +25,30 @@ export const FAKE_KEYS = {
 } as const;
 
 /**
- * What the next call to a route meets (INVENTED, for tests). Every fault but `slow` and
- * `technical` is sticky: once a call with an Idempotency-Key met it, every later call with
- * the same key (the SDK's retries) meets it too, until clearFaults().
+ * What the next call to a route meets (INVENTED, for tests). Every fault but `slow` and a
+ * shown status is sticky: once a call with an Idempotency-Key met it, every later call with
+ * the same key (the SDK's retries, payreq's paced tries after a 429) meets it too, until
+ * clearFaults().
  * - lose: the call is performed, the connection closed before the answer;
  * - late: performed, the answer never sent (the connection stays open);
  * - hang: not performed, no answer;
  * - slow: performed, the answer sent after `delayMs`;
- * - technical: 429 `rate_limit_error`, nothing done (Stripe refused the load);
+ * - technical: 429 `rate_limit_error`, nothing done (Stripe refused the load), every try;
+ * - throttled: the same 429 for this one call only (the next try gets through);
  * - crash: 500 `api_error` before anything is done;
  * - { status, stored }: performed, its answer showing the PaymentIntent or Refund in `status`
  *   (a state in transit, or one no table knows); `stored`: every later view shows it too until
  *   settleShown().
  */
-export type Fault = 'lose' | 'late' | 'hang' | 'slow' | 'technical' | 'crash' | { status: string; stored?: boolean };
+export type Fault =
+  | 'lose'
+  | 'late'
+  | 'hang'
+  | 'slow'
+  | 'technical'
+  | 'throttled'
+  | 'crash'
+  | { status: string; stored?: boolean };
 
 export interface DeliveryRecord {
   delivery: Delivery;
@@ -260,11 +270,11 @@ export async function startStripeFake(): Promise<StripeFake> {
     // Faults: a key that met a sticky one meets it again; otherwise the route's next.
     const queued = (idemKey && sticky.get(`${key}:${idemKey}`)) || faults.get(matched.route)?.shift();
     const fault = queued?.fault;
-    if (queued && idemKey && fault !== 'slow' && fault !== 'technical' && typeof fault !== 'object') {
+    if (queued && idemKey && fault !== 'slow' && fault !== 'throttled' && typeof fault !== 'object') {
       sticky.set(`${key}:${idemKey}`, queued);
     }
     if (fault === 'hang') return;
-    if (fault === 'technical') {
+    if (fault === 'technical' || fault === 'throttled') {
       return sendJson(res, 429, {
         error: {
           type: 'invalid_request_error',
