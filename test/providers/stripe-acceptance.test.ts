@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { SCHEDULED_JOBS } from '../../src/jobs/index.ts';
+import { sendDueEmails } from '../../src/mail/index.ts';
 import type { StripeObject } from '../fakes/stripe/fake-store.ts';
 import { useStripeAccount } from '../fakes/stripe/give-account.ts';
 import { backOnResultPage, openCheckout, submitCheckout } from '../fakes/stripe/guest-pays.ts';
@@ -10,6 +11,7 @@ import { guestCall } from '../guest/guest-helpers.ts';
 import { type ListeningApp, startListeningApp } from '../helpers/listening-app.ts';
 import { eventually } from '../helpers/sandbox-checkout.ts';
 import { createRequest, ENGINE } from '../helpers/test-app.ts';
+import { type SmtpSink, startSmtpSink } from '../mail/smtp-sink.ts';
 
 /** The daily job's day, and the check-in two days later it holds for. */
 const D = '2026-12-10';
@@ -25,14 +27,17 @@ type Detail = Record<string, unknown> & { status: string };
 describe(`a hotel on Stripe, the issue's scenario (${ENGINE})`, { timeout: 300_000 }, () => {
   let t: ListeningApp;
   let fake: StripeFake;
+  let smtp: SmtpSink;
   before(async () => {
     fake = await startStripeFake();
-    t = await startListeningApp({ env: { PROVIDER_TIMEOUT_MS: '3000', TRUST_PROXY: 'true' } });
+    smtp = await startSmtpSink();
+    t = await startListeningApp({ env: { PROVIDER_TIMEOUT_MS: '3000', TRUST_PROXY: 'true', SMTP_URL: smtp.url } });
     await useStripeAccount(t, t.tenant.tenantId, fake);
   });
   after(async () => {
     await t?.close();
     await fake?.close();
+    await smtp?.close();
   });
 
   const detail = async (id: string): Promise<Detail> => {
@@ -240,11 +245,34 @@ describe(`a hotel on Stripe, the issue's scenario (${ENGINE})`, { timeout: 300_0
   });
 
   test('4000 0027 6000 3184: off session, the bank asks for authentication: a failed guarantee whose reason says so', async () => {
-    const c = await registered(70, STRIPE_CARDS.alwaysAuthenticate);
+    const c = await createRequest(t, {
+      request_type: 'IMPRINT',
+      amount: 70,
+      language: 'en',
+      guest_email: 'authenticate@example.test',
+      reservation_data: { checkin: CHECKIN },
+    });
+    const { done } = await guestOnCheckout(c.payment_link, STRIPE_CARDS.alwaysAuthenticate);
+    assert.equal(done.status, 303);
+    await eventually(async () => ((await detail(c.uuid)).status === 'AUTHORISED' ? true : undefined), 'saved');
     await dailyJob();
     const d = await detail(c.uuid);
     assert.equal(d.status, 'ERROR');
     assert.equal(d.hold_decline_reason, 'authentication_required');
+    // The guest is asked to come back through the link and confirm the card.
+    await sendDueEmails(t.app.payreq);
+    const mail = await eventually(
+      async () =>
+        smtp.messages.find(
+          (m) => m.envelopeTo.includes('authenticate@example.test') && /could not guarantee/.test(m.subject),
+        ),
+      'the guest e-mail',
+    );
+    assert.match(
+      mail.text,
+      /Your bank asks you to confirm this card yourself: please come back through the same secure link/,
+    );
+    assert.ok(mail.text.includes(`/payment/${c.uuid}/`), 'the same link');
   });
 
   test('a release: the hold cancelled at Stripe, CANCELLED, nothing taken', async () => {
