@@ -26,6 +26,7 @@ import { guestRoutes } from './guest/index.ts';
 import { healthRoutes } from './health/index.ts';
 import { ipnRoutes } from './ipn/index.ts';
 import { metricsRoute, recordRequests } from './metrics/index.ts';
+import { pmsWebhookRoutes } from './pms/index.ts';
 import { sandboxJobKind, sandboxRoutes } from './providers/sandbox/index.ts';
 import type { QueueWorker } from './queue/index.ts';
 import { startServiceQueue } from './service-queue.ts';
@@ -145,6 +146,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   recordRequests(app, app.payreq.metrics);
   await app.register(apiPlugin);
   await app.register(ipnRoutes);
+  await app.register(pmsWebhookRoutes);
   await app.register(guestRoutes);
   await app.register(controlPlugin, { now: opts.now });
   if (app.payreq.providers.byName('sandbox')) await app.register(sandboxRoutes);
@@ -163,6 +165,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
  */
 function runQueue(app: FastifyInstance): void {
   let queue: QueueWorker | undefined;
+  app.decorate('wakeQueue', () => queue?.wake());
   app.addHook('onReady', async () => {
     if (!app.payreq.config.workers) return;
     // The sandbox's notification retries, when the sandbox is a provider: its own kind.
@@ -211,12 +214,15 @@ function fastifyTrustProxy(tp: TrustProxy): boolean | string[] | ((address: stri
 }
 
 /**
- * The shared rate-limit store. Connected before the first request (a configured Redis that
- * cannot be reached stops the start). Every wait on it is bounded by `timeoutMs`: a command
- * with no answer fails then (a Redis that holds the bytes, a network partition), and its
- * connection is dropped so the next commands fail at once until it is back (no offline queue);
- * a rate limit whose command fails lets the request through (skipOnError) and the failure is
- * logged. Nothing that guards money uses Redis.
+ * The shared rate-limit store. Connected before the first request when it answers; a Redis
+ * that cannot be reached or never answers at start does not stop the start (a restart during a
+ * Redis outage must not become a payreq outage): the service serves with its rate limits
+ * failing open, says so in the log and on /readyz (degraded), and the client keeps connecting
+ * in the background until Redis answers, then uses it. Every wait on it is bounded by
+ * `timeoutMs`: a command with no answer fails then (a Redis that holds the bytes, a network
+ * partition), and its connection is dropped so the next commands fail at once until it is back
+ * (no offline queue); a rate limit whose command fails lets the request through (skipOnError)
+ * and the failure is logged. Nothing that guards money uses Redis.
  */
 async function connectRedis(url: string, timeoutMs: number, app: FastifyInstance): Promise<Redis> {
   const redis = new Redis(url, {
@@ -231,8 +237,11 @@ async function connectRedis(url: string, timeoutMs: number, app: FastifyInstance
   try {
     await redis.connect();
   } catch (err) {
-    redis.disconnect();
-    throw new Error(`REDIS_URL: cannot connect (${(err as Error).message})`);
+    // ioredis goes on reconnecting (its retry strategy): commands fail at once meanwhile.
+    app.log.warn(
+      { err: (err as Error).message },
+      'REDIS_URL does not answer at start: serving with rate limits failing open until it does',
+    );
   }
   app.addHook('onClose', async () => {
     await redis.quit().catch(() => redis.disconnect());

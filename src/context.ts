@@ -50,6 +50,8 @@ export interface AppContext {
 declare module 'fastify' {
   interface FastifyInstance {
     payreq: AppContext;
+    /** Looks at the job queue now (the scheduler queued a run): a no-op without workers. */
+    wakeQueue(): void;
   }
 }
 
@@ -93,6 +95,7 @@ export async function buildContext(opts: ContextOptions): Promise<AppContext> {
     runner,
     providers,
     graceSeconds: opts.config.inDoubtGraceSeconds,
+    escalateSeconds: opts.config.inDoubtEscalateHours * 3600,
   });
   return {
     config: opts.config,

@@ -81,7 +81,8 @@ function localUrl(app: FastifyInstance, config: Config): string {
 function describeDatabase(config: Config): string {
   // Never the PostgreSQL URL itself: it carries the password.
   const d = config.database;
-  return d.engine === 'postgres' ? 'postgres' : `pglite ${d.dir ?? 'in memory'}`;
+  if (d.engine === 'pglite') return `pglite ${d.dir ?? 'in memory'}`;
+  return d.directUrl && d.directUrl !== d.url ? 'postgres through a pooler' : 'postgres';
 }
 
 /**
@@ -137,13 +138,10 @@ export async function startService(
     await app.listen({ host: config.host, port: config.port });
     const demo = await createDemoDataOnce(config, repos);
     if (config.workers) {
-      // Every instance runs it: the slot claim keeps N instances from running a slot twice.
-      // Stopped before the database closes (cleanups run in reverse), waiting for the job in
-      // progress. The queue's worker (e-mails, webhooks, bulk jobs) is the app's (app.ts).
-      const scheduler = startScheduler(app.payreq, app.log, {
-        onRun: (r) => app.payreq.metrics.jobRun(r.job, r.outcome, r.seconds),
-        leaseSeconds: config.jobLeaseSeconds,
-      });
+      // Every instance runs it: the slot claim keeps N instances from queuing a slot twice, and
+      // the queue (the app's worker, app.ts) runs each run once. Stopped before the database
+      // closes (cleanups run in reverse).
+      const scheduler = startScheduler(app.payreq, app.log, { onQueued: () => app.wakeQueue() });
       cleanups.push(() => scheduler.stop());
     }
 

@@ -1,6 +1,8 @@
 import { bulkJobKind } from './bulk-actions/index.ts';
 import type { AppContext } from './context.ts';
+import { SCHEDULED_JOB_NAMES, scheduledJobKind } from './jobs/index.ts';
 import { type MailLog, mailWorkerKind } from './mail/index.ts';
+import { pmsJobKind } from './pms/index.ts';
 import { type JobKind, type QueueWorker, startQueueWorker } from './queue/index.ts';
 import { webhookJobKind } from './webhooks/index.ts';
 
@@ -20,9 +22,21 @@ export async function startServiceQueue(
     allowPrivate: ctx.config.webhooksAllowPrivate,
     log,
   });
+  // Every scheduled job's runs, scheduled or by hand: a kind each, one run at a time per instance.
+  const scheduled = SCHEDULED_JOB_NAMES.map((name) =>
+    scheduledJobKind(async () => ctx, ctx.repos, name, {
+      leaseSeconds: ctx.config.jobLeaseSeconds,
+      onRun: (r) => {
+        ctx.metrics.jobRun(r.job, r.outcome, r.seconds);
+        const about = { job: r.job, run: r.run, date: r.date, attempt: r.attempt, seconds: r.seconds };
+        if (r.outcome === 'ok') log.info({ ...about, counts: r.counts }, 'scheduled job done');
+        else log.error({ ...about, error: r.error }, 'scheduled job failed');
+      },
+    }),
+  );
   const worker = startQueueWorker({
     db: ctx.db,
-    kinds: [mail.kind, webhooks, bulkJobKind(ctx, log), ...extraKinds],
+    kinds: [mail.kind, webhooks, bulkJobKind(ctx, log), pmsJobKind(ctx, log), ...scheduled, ...extraKinds],
     log,
   });
   return {

@@ -80,7 +80,8 @@ export function bulkJobKind(ctx: BulkContext, log?: BulkLog): JobKind<BulkOutcom
         await settle.done();
         return 'done';
       }
-      await bulkJobsRepository(ctx.db).start(job.id, claimed.attempts);
+      // Marked running in the queue's fenced step: a worker whose lease was taken writes nothing.
+      await settle.keep((tx) => bulkJobsRepository(tx).start(job.id, claimed.attempts));
       let result: Awaited<ReturnType<typeof moveMoney>>;
       try {
         result = await moveMoney(ctx, job);

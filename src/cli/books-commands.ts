@@ -62,25 +62,32 @@ export const booksSettle: CommandSpec = {
   name: 'books settle',
   summary: 'settle by hand an operation reconcile cannot decide, after looking at the provider',
   usage:
-    'payreq books settle --operation ID --as done|refused --reason TEXT [--transaction ID] [--username NAME] [--json]',
+    'payreq books settle --operation ID --as done|refused --reason TEXT [--transaction ID] [--force] [--username NAME] [--json]',
   help: [
     '  --operation ID     the operation (its ledger id, as the Books page and reconcile name it)',
     '  --as done|refused  what the provider shows: done (it happened) or refused (nothing moved)',
     "  --reason TEXT      why: what was seen in the provider's back office (kept in the audit)",
     "  --transaction ID   the provider's transaction, when a hold or refund settled as done",
     '                     has none on record',
+    '  --force            settle it although it is younger than IN_DOUBT_ESCALATE_HOURS, or the',
+    '                     provider shows otherwise (both printed; the audit says it was forced)',
     '  --username NAME    who decides (recorded in the audit; default: the command line)',
     '',
-    'Only an undecided operation (in doubt, or asked by a process that died) can be settled. It',
-    'goes through the same step as an answer from the provider: a hold settled refused is a',
-    'failed guarantee (the hotel is told, the guest asked for another card); a refund or capture',
-    'settled refused frees the request for another try.',
+    'Only an undecided operation (in doubt, or asked by a process that died) can be settled. The',
+    "provider's view of the order is read first and printed: a decision it contradicts, or one",
+    'made before the escalation delay (reconcile may still settle it), is refused unless',
+    "--force. A transaction named must be one of the order's at the provider and not one the",
+    'ledger already accounts for. It goes through the same step as an answer from the provider:',
+    'a hold settled refused is a failed guarantee (the hotel is told, the guest asked for another',
+    'card); a refund or capture settled refused frees the request for another try. A provider',
+    'answer arriving later that says otherwise opens an incident on the Books page.',
   ].join('\n'),
   options: {
     operation: { type: 'string' },
     as: { type: 'string' },
     reason: { type: 'string' },
     transaction: { type: 'string' },
+    force: { type: 'boolean' },
     username: { type: 'string' },
   },
   needs: 'schema',
@@ -103,11 +110,12 @@ export const booksSettle: CommandSpec = {
         : printable('username', check.text('username', options.username as string, 100));
     const app = ctx.app ?? (await serviceContext(ctx));
     try {
-      const row = await app.reconciler.settleByHand({
+      const { row, providerShows, forced } = await app.reconciler.settleByHand({
         ledgerId: operation,
         as,
         reason,
         ...(transaction ? { transactionId: transaction } : {}),
+        ...(options.force === true ? { force: true } : {}),
         by: { username, ip: null },
       });
       const json = {
@@ -117,8 +125,15 @@ export const booksSettle: CommandSpec = {
         state: row.state,
         transaction_id:
           row.kind === 'hold' || row.kind === 'refund' ? row.provider_transaction_id : row.answer_transaction_id,
+        provider_shows: providerShows,
+        forced,
       };
-      return { json, text: `operation ${row.id} (${row.kind} of ${row.payment_request_id}) settled: ${row.state}` };
+      return {
+        json,
+        text:
+          `operation ${row.id} (${row.kind} of ${row.payment_request_id}) settled: ${row.state}${forced ? ' (forced)' : ''}\n` +
+          `the provider shows: ${providerShows}`,
+      };
     } catch (err) {
       if (err instanceof SettleRefused) throw new CliError(err.message);
       throw err;

@@ -14,6 +14,7 @@ import { exportCommand } from './export-commands.ts';
 import { jobRunCommand } from './job-commands.ts';
 import { keyCreate, keyDisable, keyEnable, keyList, keyRevoke } from './key-commands.ts';
 import { migrateCommand } from './migrate-command.ts';
+import { pmsPostings, pmsRetry, tenantSetPms } from './pms-commands.ts';
 import { tenantSetProvider } from './provider-commands.ts';
 import { scheduleList, scheduleRuns, scheduleSet } from './schedule-commands.ts';
 import { secretsReseal } from './secrets-commands.ts';
@@ -51,6 +52,9 @@ export const COMMANDS: readonly CommandSpec[] = [
   tenantUpdate,
   tenantSetLogo,
   tenantSetProvider,
+  tenantSetPms,
+  pmsPostings,
+  pmsRetry,
   keyCreate,
   keyList,
   keyDisable,

@@ -1,16 +1,7 @@
-import {
-  analyzeTables,
-  createDeferredPayments,
-  dateIn,
-  expirePaymentRequests,
-  purgeEvents,
-  reconcileClaims,
-  renewHolds,
-  SCHEDULED_JOBS,
-  scheduledMomentOn,
-  sendDailyDigests,
-  sendPaymentReminders,
-} from '../jobs/index.ts';
+import type { JobRunRow } from '../db/index.ts';
+import { RunRefused, runJobNow, SCHEDULED_JOB_NAMES } from '../jobs/index.ts';
+import type { ScheduledJobName } from '../queue/index.ts';
+import { CliError } from './cli-error.ts';
 import type { CommandContext, Outcome } from './command-context.ts';
 
 /**
@@ -22,54 +13,16 @@ export async function serviceContext(ctx: CommandContext) {
   return buildContext({ config: ctx.config, db: ctx.db });
 }
 
+type Counts = Record<string, unknown>;
+const n = (c: Counts, key: string) => Number(c[key] ?? 0);
+
 /** A scheduled job as `payreq job run NAME` sees it. */
 export interface CliJob {
   /** The job's name on the command line, e.g. `create_deferred_payments`. */
-  name: string;
+  name: ScheduledJobName;
   summary: string;
-  /**
-   * Runs the job once, now, as if today were `date` (YYYY-MM-DD; undefined: the real today),
-   * and says what it did. Its slot claim keeps it from running twice with the scheduler.
-   */
-  run(ctx: CommandContext, opts: { date: string | undefined }): Promise<Outcome>;
-}
-
-/** Today's date where the service runs, as `YYYY-MM-DD` ('sv' formats dates that way). */
-function today(): string {
-  return new Date().toLocaleDateString('sv');
-}
-
-/**
- * Today where a scheduled job's schedule says, as its scheduled runs read it: a run by hand just
- * after midnight in the hotel's zone (still yesterday on a UTC host) looks at the same check-ins
- * as the scheduled run of that night, not a day behind. The process's own date if the job has
- * no schedule row.
- */
-async function scheduleToday(ctx: CommandContext, job: string): Promise<string> {
-  const schedule = await ctx.repos.schedules.get(job);
-  return schedule ? dateIn(schedule.timezone, new Date()) : today();
-}
-
-/**
- * The sandbox's test clock for a run made for `date` (`--date`): that day's scheduled moment of
- * the job, in its schedule's zone (noon UTC without a schedule row). The sandbox stamps the holds
- * and releases of the run with it, so a stay can be played day by day; Lyra lives in real time.
- */
-async function testClock(ctx: CommandContext, job: string, date: string | undefined): Promise<Date | undefined> {
-  if (!date) return undefined;
-  const schedule = await ctx.repos.schedules.get(job);
-  return (
-    (schedule ? scheduledMomentOn(schedule.cron, schedule.timezone, date) : undefined) ?? new Date(`${date}T12:00:00Z`)
-  );
-}
-
-/**
- * The moment `--date` stands for in a job that works with instants: the end of that day in the
- * process's time zone (the same zone `today()` reads), so `--date` expires everything whose
- * deadline falls on or before that day.
- */
-function endOfDay(date: string): Date {
-  return new Date(`${date}T23:59:59.999`);
+  /** What a run did, in a line (or a few) for the terminal. */
+  describe(counts: Counts): string;
 }
 
 /** The jobs the CLI can run by name; `job run` and its help list them. */
@@ -77,135 +30,124 @@ export const JOBS: readonly CliJob[] = [
   {
     name: 'create_deferred_payments',
     summary: 'place the holds of imprints whose check-in is within 2 days',
-    async run(ctx, { date }) {
-      // Inside the service, its own context; from the CLI alone, one built on the CLI's database.
-      const app = ctx.app ?? (await serviceContext(ctx));
-      const at = await testClock(ctx, 'create_deferred_payments', date);
-      const r = await createDeferredPayments(
-        { holds: ctx.repos.deferredHolds, runner: app.runner, cardTokens: app.cardTokens },
-        date ?? (await scheduleToday(ctx, 'create_deferred_payments')),
-        at ? { at } : {},
+    describe: (r) => {
+      const window = (r.window ?? {}) as { from?: string; to?: string };
+      return (
+        `create_deferred_payments for ${r.date} (check-in ${window.from} to ${window.to}): ` +
+        `${n(r, 'considered')} due, ${n(r, 'held')} held, ${n(r, 'refused')} refused, ${n(r, 'declined')} declined (tried again), ` +
+        `${n(r, 'failed')} failed (retried next run), ${n(r, 'in_doubt')} in doubt (settled by reconcile_claims), ${n(r, 'skipped')} skipped`
       );
-      return {
-        json: { job: 'create_deferred_payments', ...r },
-        text:
-          `create_deferred_payments for ${r.date} (check-in ${r.window.from} to ${r.window.to}): ` +
-          `${r.considered} due, ${r.held} held, ${r.refused} refused, ${r.failed} failed (retried next run), ` +
-          `${r.in_doubt} in doubt (settled by reconcile_claims), ${r.skipped} skipped\n`,
-      };
     },
   },
   {
     name: 'renew_holds',
     summary: 'renew the holds that would lapse before the hotel decides (check-out), before they do',
-    async run(ctx, { date }) {
-      const app = ctx.app ?? (await serviceContext(ctx));
-      const at = await testClock(ctx, 'renew_holds', date);
-      const r = await renewHolds(
-        { renewals: ctx.repos.holdRenewals, runner: app.runner, cardTokens: app.cardTokens },
-        date ?? (await scheduleToday(ctx, 'renew_holds')),
-        at ? { at } : {},
-      );
-      return {
-        json: { job: 'renew_holds', ...r },
-        text:
-          `renew_holds for ${r.date}: ${r.due} due, ${r.renewed} renewed, ${r.refused} refused (guarantee failed), ` +
-          `${r.in_doubt} in doubt (settled by reconcile_claims), ${r.failed} failed (retried next run), ` +
-          `${r.skipped} skipped, ${r.released} replaced holds released\n`,
-      };
-    },
+    describe: (r) =>
+      `renew_holds for ${r.date}: ${n(r, 'due')} due, ${n(r, 'renewed')} renewed, ${n(r, 'refused')} refused (guarantee failed), ` +
+      `${n(r, 'in_doubt')} in doubt (settled by reconcile_claims), ${n(r, 'failed')} failed (retried next run), ` +
+      `${n(r, 'skipped')} skipped, ${n(r, 'released')} replaced holds released`,
   },
   {
     name: 'expire_payment_requests',
-    summary: 'expire holds past their end and links past their lifetime (--date: as of the end of that day)',
-    async run(ctx, { date }) {
-      const r = await expirePaymentRequests({ expiry: ctx.repos.expiry }, date ? endOfDay(date) : new Date());
-      return {
-        json: { job: 'expire_payment_requests', ...r },
-        text: `expire_payment_requests as of ${r.now}: ${r.holds_expired} holds expired, ${r.links_expired} links expired\n`,
-      };
-    },
+    summary:
+      'expire holds past their end and links past their lifetime (--date: as of the end of that day; a link never before its own end)',
+    describe: (r) =>
+      `expire_payment_requests as of ${r.now}: ${n(r, 'holds_expired')} holds expired, ${n(r, 'links_expired')} links expired`,
   },
   {
     name: 'send_payment_reminders',
     summary: 'queue the reminders of unpaid links whose slot has come (--date: as of the end of that day)',
-    async run(ctx, { date }) {
-      const r = await sendPaymentReminders({ dayPlan: ctx.repos.dayPlan }, date ? endOfDay(date) : new Date());
-      return {
-        json: { job: 'send_payment_reminders', ...r },
-        text: `send_payment_reminders as of ${r.now}: ${r.queued} reminders queued\n`,
-      };
-    },
+    describe: (r) => `send_payment_reminders as of ${r.now}: ${n(r, 'queued')} reminders queued`,
   },
   {
     name: 'send_daily_digests',
     summary: "queue each tenant's daily digest whose hour has come in its zone (--date: as of noon UTC that day)",
-    async run(ctx, { date }) {
-      // Noon UTC falls on that date in every hotel's zone from UTC-11 to UTC+11.
-      const r = await sendDailyDigests(
-        {
-          repos: ctx.repos,
-          inDoubtGraceSeconds: ctx.config.inDoubtGraceSeconds,
-          settlementDelayDays: ctx.config.settlementDelayDays,
-        },
-        date ? new Date(`${date}T12:00:00Z`) : new Date(),
-      );
-      return {
-        json: { job: 'send_daily_digests', ...r },
-        text: `send_daily_digests as of ${r.now}: ${r.queued} queued, ${r.already} queued before, ${r.waiting} waiting for their hour\n`,
-      };
-    },
+    describe: (r) =>
+      `send_daily_digests as of ${r.now}: ${n(r, 'queued')} queued, ${n(r, 'already')} queued before, ${n(r, 'waiting')} waiting for their hour`,
   },
   {
     name: 'purge_events',
     summary: 'delete delivered webhook log rows after 30 days and events after 90 days',
-    async run(ctx) {
-      const r = await purgeEvents(ctx.repos);
-      return {
-        json: { job: 'purge_events', ...r },
-        text: `purge_events: ${r.deliveries} delivered webhook log rows and ${r.events} events deleted\n`,
-      };
-    },
+    describe: (r) =>
+      `purge_events: ${n(r, 'deliveries')} delivered webhook log rows and ${n(r, 'events')} events deleted`,
   },
   {
     name: 'analyze_tables',
     summary: "refresh the query planner's statistics of every table (PGlite has no autovacuum to do it)",
-    async run(ctx) {
-      const r = await analyzeTables(ctx.repos);
-      return {
-        json: { job: 'analyze_tables', ...r },
-        text: `analyze_tables: ${r.tables} tables analyzed in ${r.ms} ms\n`,
-      };
-    },
+    describe: (r) => `analyze_tables: ${n(r, 'tables')} tables analyzed in ${n(r, 'ms')} ms`,
   },
   {
     name: 'reconcile_claims',
     summary: "settle operations in doubt by the provider's view, give back misplaced money, check the books",
-    async run(ctx) {
-      const app = ctx.app ?? (await serviceContext(ctx));
-      const r = await reconcileClaims(app.reconciler);
-      const mismatches = r.mismatches.map((m) => `  ${m.reference ?? m.payment_request_id}: ${m.problem}\n`).join('');
-      return {
-        json: { job: 'reconcile_claims', ...r },
-        text:
-          `reconcile_claims: ${r.examined} open operations, ${r.settled} settled as done, ${r.refused} as refused, ` +
-          `${r.not_done} as not done, ` +
-          `${r.unknown} still in doubt, ${r.given_back} given back, ${r.claims_released} claims freed, ` +
-          `${r.accounts_found} old rows given their account; ` +
-          `${r.checked} of ${r.touched} requests touched in the window checked ` +
-          `(${r.check_complete ? 'complete' : 'the next run carries on'}), ${r.mismatches.length} mismatches\n${mismatches}`,
-      };
+    describe: (r) => {
+      const mismatches = (
+        (r.mismatches ?? []) as { reference?: string; payment_request_id?: string; problem?: string }[]
+      )
+        .map((m) => `  ${m.reference ?? m.payment_request_id}: ${m.problem}\n`)
+        .join('');
+      return (
+        `reconcile_claims: ${n(r, 'examined')} open operations, ${n(r, 'settled')} settled as done, ${n(r, 'refused')} as refused, ` +
+        `${n(r, 'not_done')} as not done, ${n(r, 'unknown')} still in doubt, ${n(r, 'given_back')} given back, ` +
+        `${n(r, 'claims_released')} claims freed, ${n(r, 'accounts_found')} old rows given their account; ` +
+        `${n(r, 'checked')} of ${n(r, 'touched')} requests touched in the window checked ` +
+        `(${r.check_complete ? 'complete' : 'the next run carries on'}), ${((r.mismatches ?? []) as unknown[]).length} mismatches\n${mismatches}`
+      ).trimEnd();
     },
   },
   {
     name: 'books_check',
     summary: "every tenant's orders moved in the last 7 days against the provider's view (see payreq books check)",
-    async run(ctx) {
-      const app = ctx.app ?? (await serviceContext(ctx));
-      const job = SCHEDULED_JOBS.books_check;
-      if (!job) throw new Error('books_check is not a scheduled job of this version');
-      const r = await job(app, new Date(), 'UTC');
-      return { json: { job: 'books_check', ...r }, text: `books_check: ${JSON.stringify(r)}\n` };
-    },
+    describe: (r) => `books_check: ${JSON.stringify(r)}`,
   },
 ];
+
+/** The scheduled jobs `job run` also accepts, with a plain description of what they did. */
+const MORE: readonly ScheduledJobName[] = SCHEDULED_JOB_NAMES.filter((name) => !JOBS.some((j) => j.name === name));
+
+export const RUNNABLE: readonly CliJob[] = [
+  ...JOBS,
+  ...MORE.map((name) => ({
+    name,
+    summary: 'housekeeping, run daily by the scheduler',
+    describe: (r: Counts) => `${name}: ${JSON.stringify(r)}`,
+  })),
+];
+
+/** Who started a run from here: the command line (inside the service, still the command line). */
+const FROM_CLI = 'cli';
+
+/**
+ * Runs `job` through the one queue, as of `date` (undefined: today in its schedule's zone), and
+ * prints what the run did: this one's, or, when a run of the same job and day was under way,
+ * that one's once it ended (exit 0 either way). A failed run is an error (exit 1).
+ */
+export async function runJobByHand(ctx: CommandContext, job: CliJob, date: string | undefined): Promise<Outcome> {
+  let result: { run: JobRunRow; joined: boolean };
+  try {
+    result = await runJobNow(
+      {
+        db: ctx.db,
+        repos: ctx.repos,
+        config: ctx.config,
+        context: async () => ctx.app ?? (await serviceContext(ctx)),
+        ...(ctx.app ? { onRun: (r) => ctx.app?.metrics.jobRun(r.job, r.outcome, r.seconds) } : {}),
+      },
+      job.name,
+      { ...(date ? { date } : {}), startedBy: FROM_CLI },
+    );
+  } catch (err) {
+    if (err instanceof RunRefused) throw new CliError(err.message);
+    throw err;
+  }
+  const { run, joined } = result;
+  if (run.outcome !== 'ok') {
+    throw new CliError(
+      `${job.name} for ${run.run_date}: the run ${joined ? 'under way ' : ''}failed: ${run.error ?? run.outcome}`,
+    );
+  }
+  const counts = run.counts ?? {};
+  const under = joined
+    ? `(a run of ${job.name} for ${run.run_date} was under way, started by ${run.started_by ?? 'another process'}: its result)\n`
+    : '';
+  return { json: { job: job.name, ...counts }, text: `${under}${job.describe(counts)}\n` };
+}

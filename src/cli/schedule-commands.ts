@@ -30,6 +30,8 @@ function presentRun(r: JobRunRow): Record<string, unknown> {
     counts: r.counts,
     error: r.error,
     attempt: r.attempt,
+    run_date: r.run_date,
+    started_by: r.started_by,
   };
 }
 
@@ -115,7 +117,7 @@ export const scheduleRuns: CommandSpec = {
     const runs = await ctx.repos.schedules.runs(name, limit);
     const lines = runs.map(
       (r) =>
-        `${iso(r.started_at)}  ${r.job.padEnd(26)} ${r.outcome.padEnd(8)} slot ${iso(r.slot)}  ` +
+        `${iso(r.started_at)}  ${r.job.padEnd(26)} ${r.outcome.padEnd(8)} for ${r.run_date ?? '?'}  by ${(r.started_by ?? '?').padEnd(12)} ` +
         (r.attempt > 1 ? `attempt ${r.attempt}  ` : '') +
         (r.error ? `error: ${r.error}` : JSON.stringify(r.counts ?? {})),
     );

@@ -12,6 +12,7 @@ import {
 import { CliError } from './cli-error.ts';
 import type { CommandContext, CommandSpec, OptionSpec } from './command-context.ts';
 import * as check from './input-checks.ts';
+import { pmsOf } from './pms-commands.ts';
 
 const DEFAULT_TIMEZONE = 'Europe/Paris';
 
@@ -188,19 +189,23 @@ export const tenantShow: CommandSpec = {
     '  --tenant ID  the tenant to show',
     'provider_account: the account `payreq tenant set-provider` set (provider, shop id, URLs, mode),',
     'without its password or keys; "configured": true when it is a real provider account.',
+    'pms: null, or the Apaleo connection `payreq tenant set-pms` made (property, last posting), never its secret.',
   ].join('\n'),
   options: { tenant: { type: 'string' } },
   needs: 'schema',
   async run(ctx, { options }) {
     const tenant = await shownTenant(ctx, options.tenant as string | undefined);
     const account = await ctx.repos.providerAccounts.find(tenant.id);
+    const pms = await pmsOf(ctx, tenant.id);
     const width = Math.max(...SETTING_FIELDS.map((f) => f.name.length)) + 2;
+    const pmsLine = pms ? `apaleo  property ${String(pms.property_id)}` : 'none';
     return {
       json: {
         ...present(tenant),
         provider_account: presentProviderAccount(account, { publicBaseUrl: ctx.config.publicBaseUrl }),
+        pms,
       },
-      text: `${describe(tenant)}\n${'provider'.padEnd(width)}${describeProviderAccount(account)}`,
+      text: `${describe(tenant)}\n${'provider'.padEnd(width)}${describeProviderAccount(account)}\n${'pms'.padEnd(width)}${pmsLine}`,
     };
   },
 };

@@ -192,6 +192,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   } catch (err) {
     throw new ConfigError((err as Error).message);
   }
+  const directUrl = env.DATABASE_DIRECT_URL || undefined;
+  // PGlite is in the process: no pooler in front of it, nothing to reach directly.
+  if (directUrl && database.engine === 'postgres') {
+    if (!/^postgres(ql)?:\/\//.test(directUrl)) {
+      throw new ConfigError(
+        `DATABASE_DIRECT_URL must start with postgres:// or postgresql:// (got ${directUrl.split(':')[0]}:...)`,
+      );
+    }
+    database = { ...database, directUrl };
+  }
   const publicBaseUrl = (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, '');
   try {
     new URL(publicBaseUrl);

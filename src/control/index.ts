@@ -9,6 +9,7 @@ import { booksRoutes } from './books/index.ts';
 import { bulkRoutes } from './bulk/index.ts';
 import { newRequestRoutes } from './new-request/index.ts';
 import { payoutsRoutes } from './payouts/index.ts';
+import { pmsRoutes } from './pms/index.ts';
 import { requestsRoutes } from './requests/index.ts';
 import { configRoutes } from './settings/index.ts';
 import type { ControlMessages } from './shell/index.ts';
@@ -221,6 +222,7 @@ export async function controlPlugin(app: FastifyInstance, opts: { now?: () => Da
       await control.register(tenantSwitchRoutes);
       await control.register(invitationRoutes);
       await control.register(webhookRoutes);
+      await control.register(pmsRoutes);
     },
     { prefix: '/control' },
   );

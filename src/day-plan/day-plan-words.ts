@@ -1,4 +1,4 @@
-import type { Language, Status } from '../domain/index.ts';
+import type { DeclineReason, Language, Status } from '../domain/index.ts';
 
 /**
  * The words of the hotel's day, shared by the back office's Today page and the daily digest
@@ -12,6 +12,14 @@ export interface DayPlanWords {
   failedGuarantees: string;
   failedGuaranteesIntro: string;
   noFailedGuarantees: string;
+  /** Holds declined softly before the check-in day, tried again each morning. */
+  declinedHolds: string;
+  declinedHoldsIntro: string;
+  noDeclinedHolds: string;
+  /** The bank's answer, in a word of the closed list. */
+  declinedBecause: Record<DeclineReason, string>;
+  /** When the refusal becomes final: the check-in day's run. */
+  finalOn: (date: string) => string;
   lapsingHolds: string;
   lapsingHoldsIntro: string;
   noLapsingHolds: string;
@@ -56,6 +64,22 @@ const en: DayPlanWords = {
   failedGuarantees: 'Failed guarantees',
   failedGuaranteesIntro: 'The daily job could not hold these cards: the stay is not guaranteed. Contact the guest.',
   noFailedGuarantees: 'No failed guarantee.',
+  declinedHolds: 'Holds declined, tried again',
+  declinedHoldsIntro:
+    'The bank declined these holds for now (insufficient funds, bank unavailable): the card stays the guarantee, the daily job tries again each morning, and a refusal on the check-in day is final. Contact the guest if the stay must be guaranteed sooner.',
+  noDeclinedHolds: 'No hold declined.',
+  declinedBecause: {
+    insufficient_funds: 'insufficient funds',
+    do_not_honour: 'refused by the bank',
+    expired_card: 'card expired',
+    lost_or_stolen: 'card reported lost or stolen',
+    authentication_required: 'the cardholder must authenticate',
+    try_again_later: 'bank unavailable',
+    invalid_card: 'card not valid',
+    provider_error: 'technical error at the provider',
+    other: 'reason not known',
+  },
+  finalOn: (date) => `tried again tomorrow; final on ${date}`,
   lapsingHolds: 'Holds about to lapse',
   lapsingHoldsIntro:
     'These holds end within 24 hours, before the hotel decides (check-out, or the day after check-in without one): capture or release them before they lapse.',
@@ -112,6 +136,22 @@ const fr: DayPlanWords = {
   failedGuaranteesIntro:
     'Le traitement quotidien n’a pas pu bloquer ces cartes : le séjour n’est pas garanti. Contactez le client.',
   noFailedGuarantees: 'Aucune garantie en échec.',
+  declinedHolds: 'Garanties déclinées, réessayées',
+  declinedHoldsIntro:
+    'La banque a décliné ces garanties pour l’instant (provision insuffisante, banque indisponible) : la carte reste la garantie, le traitement quotidien réessaie chaque matin, et un refus le jour d’arrivée est définitif. Contactez le client si le séjour doit être garanti plus tôt.',
+  noDeclinedHolds: 'Aucune garantie déclinée.',
+  declinedBecause: {
+    insufficient_funds: 'provision insuffisante',
+    do_not_honour: 'refusée par la banque',
+    expired_card: 'carte expirée',
+    lost_or_stolen: 'carte déclarée perdue ou volée',
+    authentication_required: 'le porteur doit s’authentifier',
+    try_again_later: 'banque indisponible',
+    invalid_card: 'carte non valide',
+    provider_error: 'erreur technique du prestataire',
+    other: 'motif inconnu',
+  },
+  finalOn: (date) => `réessayée demain ; définitive le ${date}`,
   lapsingHolds: 'Empreintes sur le point d’expirer',
   lapsingHoldsIntro:
     'Ces empreintes prennent fin dans les 24 heures, avant la décision de l’hôtel (le départ, ou le lendemain de l’arrivée à défaut) : encaissez-les ou levez-les avant qu’elles n’expirent.',
@@ -169,6 +209,22 @@ const de: DayPlanWords = {
   failedGuaranteesIntro:
     'Der tägliche Lauf konnte diese Karten nicht vorautorisieren: der Aufenthalt ist nicht garantiert. Kontaktieren Sie den Gast.',
   noFailedGuarantees: 'Keine fehlgeschlagene Garantie.',
+  declinedHolds: 'Vorläufig abgelehnte Garantien, erneut versucht',
+  declinedHoldsIntro:
+    'Die Bank hat diese Garantien vorerst abgelehnt (Deckung unzureichend, Bank nicht erreichbar): Die Karte bleibt die Garantie, der tägliche Lauf versucht es jeden Morgen erneut, und eine Ablehnung am Anreisetag ist endgültig. Kontaktieren Sie den Gast, wenn der Aufenthalt früher garantiert sein muss.',
+  noDeclinedHolds: 'Keine vorläufig abgelehnte Garantie.',
+  declinedBecause: {
+    insufficient_funds: 'unzureichende Deckung',
+    do_not_honour: 'von der Bank abgelehnt',
+    expired_card: 'Karte abgelaufen',
+    lost_or_stolen: 'Karte als verloren oder gestohlen gemeldet',
+    authentication_required: 'der Karteninhaber muss sich authentifizieren',
+    try_again_later: 'Bank nicht erreichbar',
+    invalid_card: 'Karte ungültig',
+    provider_error: 'technischer Fehler beim Anbieter',
+    other: 'Grund unbekannt',
+  },
+  finalOn: (date) => `morgen erneut versucht; endgültig am ${date}`,
   lapsingHolds: 'Bald ablaufende Vorautorisierungen',
   lapsingHoldsIntro:
     'Diese Vorautorisierungen enden innerhalb von 24 Stunden, vor der Entscheidung des Hotels (Abreise, oder der Tag nach der Anreise ohne Abreisedatum): buchen Sie sie ab oder geben Sie sie frei, bevor sie ablaufen.',

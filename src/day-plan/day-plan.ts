@@ -27,6 +27,11 @@ export interface DayPlan {
   today: string;
   tomorrow: string;
   failedGuarantees: DayPlanRow[];
+  /**
+   * Holds the bank declined softly before the check-in day: tried again each morning, final on
+   * the check-in day. Absent from digests queued before they were listed.
+   */
+  declinedHolds?: DayPlanRow[];
   /** Holds ending within 24 hours, before the hotel's decision (check-out, or the day after check-in). */
   lapsingHolds: DayPlanRow[];
   arrivalsToday: DayPlanRow[];
@@ -48,8 +53,9 @@ export async function dayPlan(
 ): Promise<DayPlan> {
   const today = localDate(tenant.timezone, now);
   const tomorrow = addDays(today, 1);
-  const [failed, ending, arrivals, incidents, inDoubt] = await Promise.all([
+  const [failed, declined, ending, arrivals, incidents, inDoubt] = await Promise.all([
     repos.dayPlan.failedGuarantees(tenant.id, LIST_LIMIT),
+    repos.dayPlan.declinedHolds(tenant.id, LIST_LIMIT),
     repos.dayPlan.holdsEnding(tenant.id, now, new Date(now.getTime() + LAPSE_WINDOW_MS), LIST_LIMIT),
     repos.dayPlan.arrivals(tenant.id, [today, tomorrow], 2 * LIST_LIMIT),
     repos.books.openIncidents(tenant.id, LIST_LIMIT),
@@ -62,6 +68,7 @@ export async function dayPlan(
     today,
     tomorrow,
     failedGuarantees: failed,
+    declinedHolds: declined,
     // The daily renewal replaces a hold the day before it would lapse: one still here, ending
     // before the decision, was not renewed (no date to decide by, a refusal, a run that failed).
     lapsingHolds: ending.filter(

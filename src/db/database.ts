@@ -22,19 +22,30 @@ export interface Queryable {
   ): Promise<QueryResult<T>>;
 }
 
+export interface TransactionOptions {
+  /** Its statements may take longer than the database timeout (migrations building an index). */
+  unbounded?: boolean;
+  /**
+   * On PostgreSQL, run on a connection to the server itself (DATABASE_DIRECT_URL), not through
+   * the connection pooler DATABASE_URL may name: a migration waits for the migrations' lock and
+   * builds indexes for as long as it takes, holding its connection throughout, which a pooler's
+   * few server connections and its timeouts are not for. The same pool when there is no pooler.
+   */
+  direct?: boolean;
+}
+
 export interface Database extends Queryable {
   readonly engine: 'pglite' | 'postgres';
-  /**
-   * Runs `fn` in one transaction on one connection; rolls back if it throws. `unbounded`: its
-   * statements may take longer than the database timeout (migrations building an index).
-   */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: { unbounded?: boolean }): Promise<T>;
+  /** Runs `fn` in one transaction on one connection; rolls back if it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /**
    * Follows `channel` (PostgreSQL's LISTEN): `onNotice` gets each NOTIFY's payload once the
    * writing transaction commits, whichever process or instance wrote. `undefined` means notices
    * may have been missed (the listening connection was lost and is back): drop everything the
    * notices would have invalidated. Resolves to a function that stops following. Both engines
-   * have it; a wrapper without it (a test double) follows no notices.
+   * have it; a wrapper without it (a test double) follows no notices. On PostgreSQL it holds a
+   * session of its own on DATABASE_DIRECT_URL: a transaction pooler would hand the LISTEN's
+   * server connection to other clients and the notices would never arrive.
    */
   listen?(channel: string, onNotice: (payload: string | undefined) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;

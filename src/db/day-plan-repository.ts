@@ -25,6 +25,9 @@ export interface DayPlanRow {
   /** When its status last changed (for a failed guarantee: when the daily job failed it). */
   changed_at: Date;
   last_hold_error: string | null;
+  /** Why the bank declined the last hold (the closed list), and the provider's code for it. */
+  hold_decline_reason: string | null;
+  hold_decline_code: string | null;
 }
 
 export interface ReminderHistoryRow {
@@ -54,7 +57,8 @@ export interface DigestTenantRow {
 
 const ROW = `p.id, p.tenant_id::text, p.reference, p.request_type, p.status, p.amount, p.currency,
   p.guest_first_name, p.guest_last_name, p.reservation_ref, to_char(p.checkin, 'YYYY-MM-DD') AS checkin,
-  p.reservation_data->>'checkout' AS checkout, p.hold_expires_at, p.updated_at AS changed_at, p.last_hold_error`;
+  p.reservation_data->>'checkout' AS checkout, p.hold_expires_at, p.updated_at AS changed_at, p.last_hold_error,
+  p.hold_decline_reason, p.hold_decline_code`;
 
 /**
  * The queries of the hotel's day: reminders to queue, the Today page's lists and the daily
@@ -131,6 +135,21 @@ export function dayPlanRepository(db: Queryable) {
         `SELECT ${ROW.replace('p.updated_at AS changed_at', 'p.guarantee_failed_at AS changed_at')}
            FROM payment_requests p
           WHERE p.tenant_id = $1 AND ${GUARANTEE_FAILED('p')}
+          ORDER BY p.checkin NULLS LAST, p.reference LIMIT $2`,
+        [tenantId, limit],
+      );
+      return r.rows;
+    },
+
+    /**
+     * Holds the bank declined softly before the check-in day: the IMPRINT stays AUTHORISED, its
+     * card the guarantee, and the daily job tries again each morning until the check-in day's
+     * run, whose refusal is final. Soonest check-in first; read through their partial index.
+     */
+    async declinedHolds(tenantId: string, limit: number): Promise<DayPlanRow[]> {
+      const r = await db.query<DayPlanRow>(
+        `SELECT ${ROW} FROM payment_requests p
+          WHERE p.tenant_id = $1 AND p.status = 'AUTHORISED' AND p.hold_decline_reason IS NOT NULL
           ORDER BY p.checkin NULLS LAST, p.reference LIMIT $2`,
         [tenantId, limit],
       );

@@ -10,11 +10,12 @@ export type OutboxKind =
   | 'refund_notice'
   | 'guarantee_failed_guest'
   | 'guarantee_failed_hotel'
+  | 'hold_declined_hotel'
   | 'payment_reminder'
   | 'daily_digest';
 
 /** E-mails to the hotel (its contact address), not to the guest: they do not set `email_sent`. */
-export const HOTEL_KINDS: readonly OutboxKind[] = ['guarantee_failed_hotel'];
+export const HOTEL_KINDS: readonly OutboxKind[] = ['guarantee_failed_hotel', 'hold_declined_hotel'];
 
 /** An e-mail to send: its outbox row, with what renders it. */
 export interface OutboxEmail {
@@ -85,6 +86,10 @@ export interface EmailSubjectRow {
   hold_decline_reason: string | null;
   hold_decline_code: string | null;
   guarantee_failures: number;
+  /** The check-in day (YYYY-MM-DD), or null: a soft decline is final on that day's run. */
+  checkin: string | null;
+  /** The hotel's language (its digest's): the language of the e-mails to the hotel. */
+  hotel_language: Language;
 }
 
 /** An e-mail as the worker rendered it, kept in development for the mail viewer. */
@@ -144,7 +149,8 @@ export function emailOutboxRepository(db: Queryable) {
                 p.guest_first_name, p.guest_last_name, p.guest_email, p.status, p.link_expires_at, p.reservation_data,
                 p.masked_pan, p.card_network, p.card_expiry_month, p.card_expiry_year, p.updated_at,
                 t.name AS tenant_name, t.sender_email, t.timezone, t.hold_days, a.provider AS account_provider,
-                t.contact_email, p.last_hold_error, p.guarantee_failures, p.hold_decline_reason, p.hold_decline_code
+                t.contact_email, p.last_hold_error, p.guarantee_failures, p.hold_decline_reason, p.hold_decline_code,
+                to_char(p.checkin, 'YYYY-MM-DD') AS checkin, t.digest_language AS hotel_language
            FROM payment_requests p JOIN tenants t ON t.id = p.tenant_id
            LEFT JOIN provider_accounts a ON a.tenant_id = p.tenant_id
           WHERE p.id = ANY($1::uuid[])`,

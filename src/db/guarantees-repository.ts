@@ -58,6 +58,25 @@ export async function queueGuaranteeMails(q: Queryable, refused: readonly Refuse
   );
 }
 
+/**
+ * Tells the hotel that a hold was declined softly before the check-in day (the card stays the
+ * guarantee, the daily job tries again): once per request, however many mornings it is declined
+ * again (the cause names the request), while the tenant has a contact address. In the
+ * transaction that recorded the declines.
+ */
+export async function queueDeclinedHoldMails(q: Queryable, declined: readonly RefusedHold[]): Promise<void> {
+  if (declined.length === 0) return;
+  await q.query(
+    `INSERT INTO email_outbox (tenant_id, payment_request_id, kind, cause, ledger_id)
+     SELECT p.tenant_id, p.id, 'hold_declined_hotel', 'hold_declined_hotel:' || p.id, r.ledger_id
+       FROM unnest($1::uuid[], $2::bigint[]) AS r(id, ledger_id)
+       JOIN payment_requests p ON p.id = r.id JOIN tenants t ON t.id = p.tenant_id
+      WHERE t.contact_email IS NOT NULL
+     ON CONFLICT (cause) DO NOTHING`,
+    [declined.map((r) => r.id), declined.map((r) => r.ledgerId)],
+  );
+}
+
 /** The back office's reads of failed guarantees (`repos.guarantees`). */
 export function guaranteesRepository(db: Queryable) {
   return {

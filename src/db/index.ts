@@ -81,7 +81,7 @@ export type {
   LedgerRow,
   SearchMatch,
 } from './control-requests-repository.ts';
-export type { Database, Queryable, QueryOptions, QueryResult } from './database.ts';
+export type { Database, Queryable, QueryOptions, QueryResult, TransactionOptions } from './database.ts';
 export { PG, pgCode } from './database.ts';
 export {
   type DayPlanRepository,
@@ -116,13 +116,15 @@ export {
   failedGuarantees,
   type GuaranteesRepository,
   guaranteesRepository,
+  queueDeclinedHoldMails,
   queueGuaranteeMails,
   type RefusedHold,
 } from './guarantees-repository.ts';
 export { type GuestRequestRow, guestRequestsRepository } from './guest-requests-repository.ts';
-export type { DueRenewal, HoldRenewalsRepository, SupersededHold } from './hold-renewals-repository.ts';
+export type { DueRenewal, HoldRenewalsRepository, RenewalRead, SupersededHold } from './hold-renewals-repository.ts';
 export { migrate, pendingMigrations } from './migrate.ts';
 export type {
+  LateContradiction,
   LedgerEntry,
   LedgerKind,
   LedgerOutcome,
@@ -170,7 +172,7 @@ export type {
   RemittancesRepository,
   SettlementExportRow,
 } from './remittances-repository.ts';
-export type { ClaimedRun, JobRunRow, ScheduleRow, SchedulesRepository } from './schedules-repository.ts';
+export type { ClaimedSlot, JobRunRow, ScheduleRow, SchedulesRepository } from './schedules-repository.ts';
 export {
   SEALED_COLUMNS,
   type SealedKind,

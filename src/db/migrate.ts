@@ -62,8 +62,9 @@ export async function migrate(db: Database): Promise<string[]> {
         applied.push(file);
       }
       return applied;
-      // A migration may build an index on a large table: longer than any request may wait.
+      // A migration may build an index on a large table: longer than any request may wait. It
+      // holds its connection throughout, waiting for the lock included: never a pooler's.
     },
-    { unbounded: true },
+    { unbounded: true, direct: true },
   );
 }

@@ -75,6 +75,11 @@ export interface NewLedgerEntry {
   reasonNote?: string | null;
   /** A reported movement's transaction number, where the report gave one (see LedgerEntry). */
   legacyTransId?: string;
+  /**
+   * The sandbox's test clock: the moment the operation happens for it (a run made for a given
+   * day), kept as the row's time so payreq's records and the sandbox's say the same; absent: now.
+   */
+  at?: Date;
 }
 
 /** A row `request` wrote: its id, and the account (version) it recorded, which the call must use. */
@@ -94,9 +99,24 @@ export interface LedgerAnswer {
 }
 
 /** What the provider said of one requested row. */
-export type LedgerOutcome =
+export type LedgerOutcome = (
   | { id: string; state: 'succeeded'; transactionId: string; status?: string | null; legacyTransId?: string | null }
-  | { id: string; state: 'failed' | 'refused' | 'in_doubt'; error: string; answer?: LedgerAnswer };
+  | { id: string; state: 'failed' | 'refused' | 'in_doubt'; error: string; answer?: LedgerAnswer }
+) & {
+  /** Settled by hand (`payreq books settle`, the Books page): who decided. */
+  settledBy?: string;
+};
+
+/** An answer from the provider, late, against an operation a person had settled otherwise. */
+export interface LateContradiction {
+  id: string;
+  /** What the person settled it as, and who. */
+  settledAs: string;
+  settledBy: string;
+  /** What the provider said: succeeded, refused or failed, and the transaction it named. */
+  providerSaid: string;
+  transactionId: string | null;
+}
 
 const COLUMNS = `id::text, payment_request_id, tenant_id, kind, amount, currency, provider, provider_transaction_id,
   idempotency_key, state, incident, parent_id::text, source, actor, error, claim_token::text, provider_account,
@@ -110,7 +130,8 @@ const COLUMNS = `id::text, payment_request_id, tenant_id, kind, amount, currency
 const NEW_ROWS = `e AS (
   SELECT * FROM json_to_recordset($1::json)
     AS u(request_id uuid, tenant_id uuid, kind text, amount int, currency text, provider text, txn text, key text,
-         incident text, parent_id bigint, source text, actor text, token uuid, reason text, reason_note text))`;
+         incident text, parent_id bigint, source text, actor text, token uuid, reason text, reason_note text,
+         at timestamptz))`;
 
 /**
  * The account a new row's call must go to. A move on an existing transaction (a capture or
@@ -138,9 +159,10 @@ const MADE_BY = `LEFT JOIN LATERAL (
  */
 const INSERT_REQUESTED = (where: string) => `INSERT INTO money_ledger (payment_request_id, tenant_id, kind, amount,
      currency, provider, provider_transaction_id, idempotency_key, state, incident, parent_id, source, actor, claim_token,
-     provider_account, reason, reason_note)
+     provider_account, reason, reason_note, created_at)
    SELECT e.request_id, e.tenant_id, e.kind, e.amount, e.currency, e.provider, e.txn, e.key, 'requested',
-          e.incident, e.parent_id, e.source, e.actor, e.token, ${ACCOUNT_OF_MOVE}, e.reason, e.reason_note
+          e.incident, e.parent_id, e.source, e.actor, e.token, ${ACCOUNT_OF_MOVE}, e.reason, e.reason_note,
+          COALESCE(e.at, now())
      FROM e ${MADE_BY} ${where}
    ON CONFLICT (idempotency_key) DO UPDATE
      SET state = 'requested', error = NULL, amount = EXCLUDED.amount, updated_at = now(),
@@ -170,6 +192,7 @@ function newRowParams(entries: readonly NewLedgerEntry[]): unknown[] {
         token: e.claimToken,
         reason: e.reason,
         reason_note: e.reasonNote,
+        at: e.at?.toISOString(),
       })),
     ),
   ];
@@ -267,7 +290,7 @@ export function moneyLedgerRepository(db: Database) {
       if (outcomes.length === 0) return new Set();
       const r = await q.query<{ id: string }>(
         `UPDATE money_ledger l
-            SET state = o.state, error = o.error, updated_at = now(),
+            SET state = o.state, error = o.error, updated_at = now(), settled_by = o.by,
                 provider_transaction_id = CASE WHEN l.kind IN ('hold', 'refund') AND o.state = 'succeeded'
                                                THEN o.txn ELSE l.provider_transaction_id END,
                 answer_transaction_id = COALESCE(o.txn, l.answer_transaction_id),
@@ -275,7 +298,7 @@ export function moneyLedgerRepository(db: Database) {
                 decline_code = COALESCE(o.decline, l.decline_code),
                 legacy_trans_id = COALESCE(o.legacy, l.legacy_trans_id)
            FROM json_to_recordset($1::json) AS o(id bigint, state text, txn text, status text, decline text, error text,
-                                                 legacy text)
+                                                 legacy text, by text)
           WHERE l.id = o.id AND (l.state = 'requested' OR (l.state = 'in_doubt' AND o.state <> 'in_doubt'))
           RETURNING l.id::text`,
         [
@@ -288,6 +311,7 @@ export function moneyLedgerRepository(db: Database) {
                     txn: o.transactionId,
                     status: o.status ?? null,
                     legacy: o.legacyTransId ?? null,
+                    by: o.settledBy ?? null,
                   }
                 : {
                     id: o.id,
@@ -296,12 +320,65 @@ export function moneyLedgerRepository(db: Database) {
                     txn: o.answer?.transactionId ?? null,
                     status: o.answer?.status ?? null,
                     decline: o.answer?.declineCode ?? null,
+                    by: o.settledBy ?? null,
                   },
             ),
           ),
         ],
       );
       return new Set(r.rows.map((row) => row.id));
+    },
+
+    /**
+     * Of these outcomes that found their rows already settled, the ones that contradict a
+     * settlement made by hand: the provider says it happened where a person said refused, or
+     * the reverse. A failed call (nothing reached) contradicts nothing.
+     */
+    async contradictedByHand(q: Queryable, outcomes: readonly LedgerOutcome[]): Promise<LateContradiction[]> {
+      const said = outcomes.filter((o) => o.state === 'succeeded' || o.state === 'refused');
+      if (said.length === 0) return [];
+      const r = await q.query<{ id: string; state: string; settled_by: string }>(
+        `SELECT id::text, state, settled_by FROM money_ledger WHERE id = ANY($1::bigint[]) AND settled_by IS NOT NULL`,
+        [said.map((o) => o.id)],
+      );
+      const rows = new Map(r.rows.map((row) => [row.id, row]));
+      return said.flatMap((o) => {
+        const row = rows.get(o.id);
+        if (!row || (o.state === 'succeeded') === (row.state === 'succeeded')) return [];
+        const txn = o.state === 'succeeded' ? o.transactionId : (o.answer?.transactionId ?? null);
+        return [
+          { id: o.id, settledAs: row.state, settledBy: row.settled_by, providerSaid: o.state, transactionId: txn },
+        ];
+      });
+    },
+
+    /**
+     * A late answer against a hand settlement, never dropped: an incident on the request's books
+     * (the Books page; the next books check refreshes its figures), and a line of the audit.
+     */
+    async recordContradiction(q: Queryable, c: LateContradiction): Promise<void> {
+      await q.query(
+        `WITH row AS (
+           SELECT l.id, l.payment_request_id, l.tenant_id, l.kind, l.amount, l.currency, p.reference, p.status,
+                  COALESCE(p.amount_captured - p.amount_refunded, 0) AS net
+             FROM money_ledger l LEFT JOIN payment_requests p ON p.id = l.payment_request_id
+            WHERE l.id = $1::bigint
+         ), audit AS (
+           INSERT INTO admin_audit (username, tenant_id, ip, action, target, payment_request_id, outcome, detail)
+           SELECT NULL, tenant_id, NULL, 'ledger.late_answer', id::text, payment_request_id, 'refused',
+                  jsonb_build_object('kind', kind, 'amount', amount, 'settled_as', $2::text, 'settled_by', $3::text,
+                                     'provider_said', $4::text, 'transaction_id', $5::text)
+             FROM row
+         )
+         INSERT INTO books_incidents (payment_request_id, tenant_id, reference, currency, problems, provider_net,
+                                      payreq_net, open_holds, status)
+         SELECT payment_request_id, tenant_id, reference, currency, ARRAY['hand_settlement_contradicted'], net, net, 0, status
+           FROM row
+         ON CONFLICT (payment_request_id) WHERE resolved_at IS NULL
+         DO UPDATE SET problems = ARRAY(SELECT DISTINCT unnest(books_incidents.problems || EXCLUDED.problems)),
+                       last_seen_at = now()`,
+        [c.id, c.settledAs, c.settledBy, c.providerSaid, c.transactionId],
+      );
     },
 
     /** Marks a reported movement as an incident: it must not count where the status did not move. */

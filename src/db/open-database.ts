@@ -4,7 +4,12 @@ import { openPglite, type PgliteRole } from './pglite-database.ts';
 import { openPostgres } from './postgres-database.ts';
 
 export type DatabaseLocation =
-  | { engine: 'postgres'; url: string }
+  | {
+      engine: 'postgres';
+      url: string;
+      /** DATABASE_DIRECT_URL: the server itself when `url` is a connection pooler's; unset: `url`. */
+      directUrl?: string;
+    }
   | { engine: 'pglite'; dir: string | undefined /* undefined: in memory */ };
 
 /** DATABASE_URL picks the engine: `postgres://`, `postgresql://`, `pglite://DIR`, `pglite://memory`. */
@@ -26,13 +31,17 @@ export function parseDatabaseUrl(url: string): DatabaseLocation {
  * PGlite cluster from a `dumpDataDir()` archive instead of an empty one (the test suite starts
  * every file from one migrated copy). `timeoutMs` bounds, on PostgreSQL, the wait for a
  * connection and for each statement's answer (the service passes DATABASE_TIMEOUT_MS); PGlite
- * runs in-process and has nothing to wait for.
+ * runs in-process and has nothing to wait for. A PostgreSQL location's `directUrl` is where
+ * LISTEN and the migrations go when `url` is a pooler's (postgres-database.ts); PGlite has no
+ * pooler and no second address.
  */
 export async function openDatabase(
   location: DatabaseLocation,
   role: PgliteRole = 'service',
   options: { timeoutMs?: number; initialData?: Blob } = {},
 ): Promise<Database> {
-  if (location.engine === 'postgres') return openPostgres(location.url, { timeoutMs: options.timeoutMs });
+  if (location.engine === 'postgres') {
+    return openPostgres(location.url, { timeoutMs: options.timeoutMs, directUrl: location.directUrl });
+  }
   return openPglite(location.dir, role, options.initialData);
 }

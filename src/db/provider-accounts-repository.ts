@@ -61,6 +61,18 @@ export function providerAccountsRepository(db: Queryable) {
       ]);
       return r.rows[0];
     },
+    /**
+     * The hotels that take real payments (an account at a real provider), by name, at most
+     * `limit`: a test clock must never touch their requests.
+     */
+    async liveTenants(limit: number): Promise<string[]> {
+      const r = await db.query<{ name: string }>(
+        `SELECT t.name FROM provider_accounts a JOIN tenants t ON t.id = a.tenant_id
+          WHERE a.provider <> 'sandbox' ORDER BY t.name LIMIT $1`,
+        [limit],
+      );
+      return r.rows.map((row) => row.name);
+    },
     /** The accounts of several tenants in one query (a group of the daily job's holds). */
     async findMany(tenantIds: readonly string[]): Promise<ProviderAccountRow[]> {
       if (tenantIds.length === 0) return [];

@@ -17,31 +17,33 @@ export interface JobRunRow {
   slot: Date;
   started_at: Date;
   finished_at: Date | null;
-  outcome: 'running' | 'ok' | 'failed';
+  /** queued: waiting for a worker; running; then ok or failed. */
+  outcome: 'queued' | 'running' | 'ok' | 'failed';
   counts: Record<string, unknown> | null;
   error: string | null;
-  /** 1, or more when the slot was run again after the process running it died. */
+  /** 1, or more when the run was taken over after the process running it died. */
   attempt: number;
-  /** While running: the run belongs to a dead process once this has passed. */
-  lease_until: Date | null;
+  /** The day it ran for (YYYY-MM-DD; null for runs recorded before it was kept). */
+  run_date: string | null;
+  /** Who asked for it: 'scheduler', 'cli', or 'user:<username>'; null for older runs. */
+  started_by: string | null;
 }
 
-/** A run this instance holds: the row and the attempt it is on (a run taken over is on the next one). */
-export interface ClaimedRun {
-  id: string;
+/** A slot claimed by this instance's scheduler pass: its run, queued. */
+export interface ClaimedSlot {
+  run: string;
   slot: Date;
-  attempt: number;
 }
 
 const SCHEDULE_COLUMNS = 'job, cron, timezone, enabled, last_run_at, next_run_at, last_outcome, updated_at';
-const RUN_COLUMNS = 'id::text AS id, job, slot, started_at, finished_at, outcome, counts, error, attempt, lease_until';
+const RUN_COLUMNS = `id::text AS id, job, slot, started_at, finished_at, outcome, counts, error, attempt,
+  to_char(run_date, 'YYYY-MM-DD') AS run_date, started_by`;
 
 /**
- * Job schedules and their run history. The claim of a due slot is the unique
- * (job, slot) row in job_runs: whichever instance inserts it runs the slot, the others skip it.
- * A run holds a lease (`lease_until`, renewed while it goes on, on the database's clock so that
- * instances whose clocks differ agree); a `running` row whose lease has passed is a dead
- * process's, and is taken over by one instance.
+ * Job schedules and their run history. The claim of a due slot is the unique (job, slot) row
+ * in job_runs: whichever instance inserts it queues the slot's run, the others skip it. Every
+ * run, scheduled or by hand, is then a job of the one queue (src/jobs/job-runs.ts): the queue
+ * leases it and takes it over when its process dies; job_runs records what became of it.
  */
 export function schedulesRepository(db: Queryable) {
   return {
@@ -73,131 +75,95 @@ export function schedulesRepository(db: Queryable) {
     },
 
     /**
-     * Claims the schedule's due slot (its next_run_at, if it is enabled and due at `now`) and
-     * moves the schedule on to `next`, in one statement: a crash between the two cannot leave a
-     * claimed slot as the schedule's next run forever. The slot is read and written by the
-     * database itself (never round-tripped through a JS Date, which would drop microseconds).
-     * The schedule row is locked for the statement, so a concurrent claim waits, then finds the
-     * schedule already moved on; the unique (job, slot) row settles any other race. The run is
-     * leased for `leaseSeconds`. Returns the run, or undefined when another instance has it.
+     * Claims the schedule's due slot (its next_run_at, if it is enabled and due at `now`) as a
+     * queued run for `runDate`, and moves the schedule on to `next`, in one statement: a crash
+     * between the two cannot leave a claimed slot as the schedule's next run forever. The slot
+     * is read and written by the database itself (never round-tripped through a JS Date, which
+     * would drop microseconds). The schedule row is locked for the statement, so a concurrent
+     * claim waits, then finds the schedule already moved on; the unique (job, slot) row settles
+     * any other race. Returns the run, or undefined when another instance has the slot. `q`:
+     * the transaction that also queues it.
      */
-    async claim(job: string, now: Date, next: Date, leaseSeconds: number): Promise<ClaimedRun | undefined> {
-      const r = await db.query<ClaimedRun>(
+    async claimSlot(
+      job: string,
+      now: Date,
+      next: Date,
+      runDate: string,
+      q: Queryable = db,
+    ): Promise<ClaimedSlot | undefined> {
+      const r = await q.query<ClaimedSlot>(
         `WITH due AS (
            SELECT job, next_run_at FROM job_schedules
             WHERE job = $1 AND enabled AND next_run_at <= $2::timestamptz
             FOR UPDATE
          ), claimed AS (
-           INSERT INTO job_runs (job, slot, lease_until)
-           SELECT job, next_run_at, now() + make_interval(secs => $4) FROM due
-           ON CONFLICT (job, slot) DO NOTHING RETURNING id, slot, attempt
+           INSERT INTO job_runs (job, slot, outcome, run_date, started_by)
+           SELECT job, next_run_at, 'queued', $4::date, 'scheduler' FROM due
+           ON CONFLICT (job, slot) DO NOTHING RETURNING id, slot
          ), moved AS (
            UPDATE job_schedules SET next_run_at = $3 WHERE job = $1 AND EXISTS (SELECT 1 FROM claimed)
          )
-         SELECT id::text AS id, slot, attempt FROM claimed`,
-        [job, now, next, leaseSeconds],
+         SELECT id::text AS run, slot FROM claimed`,
+        [job, now, next, runDate],
       );
       return r.rows[0];
     },
 
     /**
-     * A run asked by hand ("run now"), outside the schedule, which it leaves as it is. Its slot
-     * is the second it was asked in: a double submit within it runs once (unique job, slot).
+     * A run asked outside the schedule (the command line, the back office's "Run now"), which it
+     * leaves as it is: queued for `runDate`, by `startedBy`. Its slot is the moment it was asked.
      */
-    async startManual(job: string, leaseSeconds: number): Promise<ClaimedRun | undefined> {
-      const r = await db.query<ClaimedRun>(
-        `INSERT INTO job_runs (job, slot, lease_until)
-         VALUES ($1, date_trunc('second', now()), now() + make_interval(secs => $2))
-         ON CONFLICT (job, slot) DO NOTHING RETURNING id::text AS id, slot, attempt`,
-        [job, leaseSeconds],
+    async requestRun(job: string, runDate: string, startedBy: string, q: Queryable = db): Promise<string> {
+      const r = await q.query<{ id: string }>(
+        `INSERT INTO job_runs (job, slot, outcome, run_date, started_by)
+         VALUES ($1, clock_timestamp(), 'queued', $2::date, $3) RETURNING id::text AS id`,
+        [job, runDate, startedBy],
+      );
+      return (r.rows[0] as { id: string }).id;
+    },
+
+    /** A run that joined another of the same job and day instead (asked by hand): no record of its own. */
+    async dropQueued(runId: string, q: Queryable = db): Promise<void> {
+      await q.query("DELETE FROM job_runs WHERE id = $1::bigint AND outcome = 'queued'", [runId]);
+    },
+
+    /**
+     * The run starts, as attempt `attempt` (the queue's count of claims: more than one when the
+     * run was taken over after its process died). Only a run not yet ended. `q`: the queue's
+     * fenced step, so a worker whose lease was taken writes nothing.
+     */
+    async startRun(runId: string, attempt: number, q: Queryable = db): Promise<JobRunRow | undefined> {
+      const r = await q.query<JobRunRow>(
+        `UPDATE job_runs SET outcome = 'running', attempt = $2,
+                started_at = CASE WHEN outcome = 'queued' THEN now() ELSE started_at END
+          WHERE id = $1::bigint AND outcome IN ('queued', 'running') RETURNING ${RUN_COLUMNS}`,
+        [runId, attempt],
       );
       return r.rows[0];
     },
 
-    /**
-     * Extends a run's lease, while it is still `running` on this attempt: once another instance
-     * has taken it over (its lease had passed), the attempt has moved on and this changes nothing.
-     */
-    async renewLease(run: ClaimedRun, leaseSeconds: number): Promise<void> {
-      await db.query(
-        `UPDATE job_runs SET lease_until = now() + make_interval(secs => $3)
-          WHERE id = $1::bigint AND attempt = $2 AND outcome = 'running'`,
-        [run.id, run.attempt, leaseSeconds],
-      );
-    },
-
-    /** The jobs with a `running` run whose lease has passed (nearly always none: one index probe). */
-    async jobsWithLapsedRuns(): Promise<string[]> {
-      const r = await db.query<{ job: string }>(
-        "SELECT DISTINCT job FROM job_runs WHERE outcome = 'running' AND lease_until < now()",
-      );
-      return r.rows.map((row) => row.job);
-    },
-
-    /**
-     * Takes over the runs of `job` whose process died (still `running`, lease passed), in one
-     * statement. The newest one is run again on its own row, as its next attempt, leased to the
-     * caller, when `retry` (the schedule is enabled) and it has had fewer than `maxAttempts`;
-     * every other one is closed as failed, its work left to that retry or to the next slot
-     * (each job catches up what is still undone). Its rows locked, a concurrent caller waits,
-     * then finds them leased again or closed and takes nothing. Returns the run to make, if any.
-     */
-    async takeOverLapsed(
-      job: string,
-      opts: { retry: boolean; maxAttempts: number; leaseSeconds: number },
-    ): Promise<ClaimedRun | undefined> {
-      const r = await db.query<ClaimedRun>(
-        `WITH lapsed AS (
-           SELECT id, slot, attempt, started_at FROM job_runs
-            WHERE job = $1 AND outcome = 'running' AND lease_until < now()
-            FOR UPDATE
-         ), retried AS (
-           UPDATE job_runs r SET attempt = r.attempt + 1, lease_until = now() + make_interval(secs => $4)
-            WHERE r.id = (SELECT id FROM lapsed ORDER BY slot DESC, id DESC LIMIT 1)
-              AND $2::boolean AND r.attempt < $3
-            RETURNING r.id, r.slot, r.attempt
-         ), closed AS (
-           UPDATE job_runs r SET outcome = 'failed', finished_at = now(),
-                  error = 'abandoned: the process running attempt ' || r.attempt || ' stopped before it ended' ||
-                          CASE WHEN $2::boolean AND r.attempt >= $3 THEN ' (not run again after ' || r.attempt || ' attempts)'
-                               WHEN $2::boolean THEN ' (its work is left to a newer run)'
-                               ELSE ' (the schedule is off)' END
-             FROM lapsed l
-            WHERE r.id = l.id AND r.id NOT IN (SELECT id FROM retried)
-            RETURNING l.started_at
-         ), told AS (
-           UPDATE job_schedules SET last_run_at = (SELECT max(started_at) FROM closed), last_outcome = 'failed'
-            WHERE job = $1 AND EXISTS (SELECT 1 FROM closed) AND NOT EXISTS (SELECT 1 FROM retried)
-         )
-         SELECT id::text AS id, slot, attempt FROM retried`,
-        [job, opts.retry, opts.maxAttempts, opts.leaseSeconds],
-      );
-      return r.rows[0];
-    },
-
-    /**
-     * Records how a run ended, on the run and on its schedule: only if it is still this attempt's
-     * (a run taken over, its lease having passed, is recorded by the attempt that took it over).
-     * False when it was not.
-     */
-    async finish(
-      run: ClaimedRun,
-      job: string,
+    /** How a run ended, on the run and on its schedule. `q`: the queue's fenced settlement. */
+    async endRun(
+      runId: string,
       outcome: 'ok' | 'failed',
       counts: Record<string, unknown> | null,
       error: string | null,
-    ): Promise<boolean> {
-      const r = await db.query<{ finished: boolean }>(
+      q: Queryable = db,
+    ): Promise<void> {
+      await q.query(
         `WITH run AS (
-           UPDATE job_runs SET finished_at = now(), outcome = $3, counts = $4::jsonb, error = $5
-            WHERE id = $1::bigint AND attempt = $6 AND outcome = 'running' RETURNING started_at
-         ), told AS (
-           UPDATE job_schedules s SET last_run_at = run.started_at, last_outcome = $3 FROM run WHERE s.job = $2
+           UPDATE job_runs SET finished_at = now(), outcome = $2, counts = $3::jsonb, error = $4
+            WHERE id = $1::bigint AND outcome IN ('queued', 'running') RETURNING job, started_at
          )
-         SELECT EXISTS (SELECT 1 FROM run) AS finished`,
-        [run.id, job, outcome, counts === null ? null : JSON.stringify(counts), error, run.attempt],
+         UPDATE job_schedules s SET last_run_at = run.started_at, last_outcome = $2 FROM run WHERE s.job = run.job`,
+        [runId, outcome, counts === null ? null : JSON.stringify(counts), error],
       );
-      return r.rows[0]?.finished === true;
+    },
+
+    /** One run, as it stands now. */
+    async run(runId: string): Promise<JobRunRow | undefined> {
+      const r = await db.query<JobRunRow>(`SELECT ${RUN_COLUMNS} FROM job_runs WHERE id = $1::bigint`, [runId]);
+      return r.rows[0];
     },
 
     /** Recent runs, newest first, of one job or of all. */

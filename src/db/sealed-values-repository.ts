@@ -30,6 +30,8 @@ export const SEALED_COLUMNS = {
   },
   // Back-office users' TOTP secrets, each bound to its user id.
   totp_secrets: { table: 'admin_two_factor', key: 'user_id', column: 'secret_sealed', purpose: 'totp-secret' },
+  // A hotel's Apaleo client id and secret (src/pms), bound to its tenant id.
+  pms_connections: { table: 'pms_connections', key: 'tenant_id', column: 'secrets_sealed', purpose: 'pms-connection' },
 } as const;
 
 export type SealedKind = keyof typeof SEALED_COLUMNS;

@@ -63,6 +63,11 @@ export interface StatusChange {
   };
   /** An e-mail the change makes due, queued in the same transaction (one per cause). */
   email?: 'deposit_confirmation';
+  /**
+   * The sandbox's test clock: when the change happens for it (a job run made for a given day).
+   * Its history row and a failed guarantee's time say that moment; absent: now.
+   */
+  at?: Date;
 }
 
 export interface AppliedChange {
@@ -91,7 +96,7 @@ export async function applyStatusChanges(q: Queryable, changes: readonly StatusC
               exp_year int, hold_caps jsonb, hold_error text, email text, hold_placed boolean, network_txn text,
               token uuid, guarantee_failed boolean, card_network text,
               decline_reason text, decline_code text, hold_at timestamptz, renew_hold boolean, move_reason text,
-              move_note text, hold_ends_by timestamptz)
+              move_note text, at timestamptz, hold_ends_by timestamptz)
      ), old AS (
        SELECT p.id, p.status, t.hold_days, t.timezone FROM payment_requests p JOIN c ON c.id = p.id
          JOIN tenants t ON t.id = p.tenant_id
@@ -132,10 +137,13 @@ export async function applyStatusChanges(q: Queryable, changes: readonly StatusC
               capture_note = CASE WHEN c.claim = 'capture' THEN c.move_note ELSE p.capture_note END,
               refund_reason = CASE WHEN c.claim = 'refund' THEN c.move_reason ELSE p.refund_reason END,
               refund_note = CASE WHEN c.claim = 'refund' THEN c.move_note ELSE p.refund_note END,
-              guarantee_failed_at = CASE WHEN c.guarantee_failed THEN date_trunc('milliseconds', now())
+              guarantee_failed_at = CASE WHEN c.guarantee_failed THEN date_trunc('milliseconds', COALESCE(c.at, now()))
                                          ELSE p.guarantee_failed_at END,
-              renew_hold = CASE WHEN c.renew_hold THEN true WHEN c.hold_placed THEN false ELSE p.renew_hold END,
-              guarantee_failures = p.guarantee_failures + CASE WHEN c.guarantee_failed THEN 1 ELSE 0 END,
+              -- A new card is tried once: a hold placed, or refused (the guarantee failed again), ends the mark.
+              renew_hold = CASE WHEN c.renew_hold THEN true WHEN c.hold_placed OR c.guarantee_failed THEN false
+                                ELSE p.renew_hold END,
+              -- Every hold the bank refused, softly or for good, first or renewal.
+              guarantee_failures = p.guarantee_failures + CASE WHEN c.decline_reason IS NOT NULL THEN 1 ELSE 0 END,
               link_expires_at = CASE WHEN c.guarantee_failed AND p.checkin IS NOT NULL
                                      THEN GREATEST(p.link_expires_at, (p.checkin + 1)::timestamp AT TIME ZONE old.timezone)
                                      ELSE p.link_expires_at END,
@@ -157,8 +165,10 @@ export async function applyStatusChanges(q: Queryable, changes: readonly StatusC
          FROM upd JOIN c ON c.id = upd.id
         WHERE c.hold_placed AND l.id = c.ledger_id
      ), h AS (
-       INSERT INTO status_history (payment_request_id, tenant_id, from_status, to_status, source, actor, detail, ledger_id)
-       SELECT upd.id, upd.tenant_id, upd.from_status, upd.status, c.source, c.actor, c.detail, c.ledger_id
+       INSERT INTO status_history (payment_request_id, tenant_id, from_status, to_status, source, actor, detail, ledger_id,
+                                   created_at)
+       SELECT upd.id, upd.tenant_id, upd.from_status, upd.status, c.source, c.actor, c.detail, c.ledger_id,
+              COALESCE(c.at, now())
          FROM upd JOIN c ON c.id = upd.id
      ), mail AS (
        INSERT INTO email_outbox (tenant_id, payment_request_id, kind, cause)
@@ -206,6 +216,7 @@ function changeRow(c: StatusChange) {
     renew_hold: c.set?.renewHold === true,
     move_reason: c.set?.moveReason?.reason,
     move_note: c.set?.moveReason?.note,
+    at: c.at?.toISOString(),
   };
 }
 

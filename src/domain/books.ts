@@ -97,6 +97,8 @@ export type BooksProblem =
   | 'unsettled'
   | 'in_transit'
   | 'unavailable'
+  /** A provider's answer arrived after a person settled the operation, and says otherwise. */
+  | 'hand_settlement_contradicted'
   | 'hold_lapsed'
   | 'disputed';
 
@@ -139,6 +141,7 @@ export const BOOKS_PROBLEM_WORDS: Readonly<Record<BooksProblem, string>> = {
   unsettled: 'an operation is in doubt or under way',
   in_transit: 'the provider has a transaction in transit',
   unavailable: "the provider's view could not be read",
+  hand_settlement_contradicted: 'a late answer of the provider contradicts an operation settled by hand',
   hold_lapsed: 'the provider let the hold lapse',
   disputed: 'the cardholder disputed the payment with the bank',
 };

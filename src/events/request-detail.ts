@@ -131,14 +131,15 @@ const FIELDS = {
       type: ['string', 'null'],
       format: 'date-time',
       description:
-        'IMPRINT: when the bank last refused the hold placed before arrival (a failed guarantee; the request is then ERROR until the guest registers another card through the same link); null while none was refused. An addition to the original integration contract.',
+        'IMPRINT: when the bank last refused a hold for good (a failed guarantee): the hold placed before arrival (the request is then ERROR until the guest registers another card through the same link), or the renewal of a live hold (the request stays AUTHORISED_TO_VALIDATE, the old hold guaranteeing until it lapses, and a new card given through the link replaces it); null while none was refused for good. An addition to the original integration contract.',
     }),
   ),
   guarantee_failures: value(
     'guarantee_failures',
     Type.Integer({
       minimum: 0,
-      description: 'IMPRINT: how many holds the bank refused for this request (0 for a DEPOSIT). An addition.',
+      description:
+        'IMPRINT: how many holds the bank refused for this request, soft declines, refused renewals and refused replacement cards included (0 for a DEPOSIT). An addition.',
     }),
   ),
   hold_decline_reason: value(

@@ -105,6 +105,8 @@ export async function createDeferredPayments(
   /** The hold of one claimed row, as the runner makes it: under a key of its own. */
   function move(row: DueImprint): MoneyMove {
     const key = operationKey('hold');
+    // The test clock reaches only the sandbox: its hold, and payreq's record of it, at that moment.
+    const onClock = options.at && (row.provider ?? 'sandbox') === 'sandbox' ? { at: options.at } : {};
     return {
       entry: {
         paymentRequestId: row.id,
@@ -116,6 +118,7 @@ export async function createDeferredPayments(
         providerTransactionId: null,
         idempotencyKey: key,
         actor: { source: 'job', actor: 'create_deferred_payments' },
+        ...onClock,
       },
       call: (provider) =>
         provider.silentHold({
@@ -126,7 +129,7 @@ export async function createDeferredPayments(
           cardToken: ctx.cardTokens.open(row.card_token, row.id),
           amountCents: row.amount,
           ...(row.card_network_transaction_id ? { initialIssuerTransactionId: row.card_network_transaction_id } : {}),
-          ...(options.at && (row.provider ?? 'sandbox') === 'sandbox' ? { at: options.at } : {}),
+          ...onClock,
         }),
     };
   }

@@ -8,6 +8,12 @@ export interface ExpireContext {
 export interface ExpireOptions {
   /** Rows moved per statement: a large backlog never holds many row locks at once. */
   batchSize?: number;
+  /**
+   * The latest moment a link may be taken to have expired: real time. A run as of a later
+   * moment (a test clock, `--date` after today) moves holds by it (the sandbox's orders live on
+   * that clock), never a link before its own link_expires_at has really passed.
+   */
+  linksUntil?: Date;
 }
 
 export interface ExpireResult {
@@ -36,6 +42,7 @@ export async function expirePaymentRequests(
 ): Promise<ExpireResult> {
   const limit = options.batchSize ?? 500;
   const result: ExpireResult = { now: now.toISOString(), holds_expired: 0, links_expired: 0 };
+  const linksUntil = options.linksUntil && options.linksUntil.getTime() < now.getTime() ? options.linksUntil : now;
   for (const rule of RULES) {
     const from = allowedFrom(rule.trigger);
     const to = targetOf(rule.trigger);
@@ -44,7 +51,7 @@ export async function expirePaymentRequests(
         deadline: rule.deadline,
         from,
         to,
-        now,
+        now: rule.deadline === 'link_expires_at' ? linksUntil : now,
         limit,
         trigger: rule.trigger,
       });

@@ -89,6 +89,7 @@ export async function renewHolds(
         parentId: row.live_hold_id,
         idempotencyKey: key,
         actor,
+        ...clock(provider),
       },
       call: (p) =>
         p.silentHold({
@@ -120,6 +121,7 @@ export async function renewHolds(
         parentId: old.id,
         idempotencyKey: key,
         actor,
+        ...clock(old.provider),
       },
       call: (p) =>
         p.release({
@@ -141,9 +143,10 @@ export async function renewHolds(
     for (const r of batch) seen.add(r.id);
     if (batch.length === 0) return;
     result.due += batch.length;
-    const ids = batch.map((r) => r.id);
+    // Claimed only where each request still is what this run read (its live hold, that hold's
+    // end, no attempt settled since): the parent of each new hold is the live hold claimed.
     const outcomes = await ctx.runner.run(operation, batch.map(renewal), batch.length, (tx, token) =>
-      ctx.renewals.claim(ids, token, tx),
+      ctx.renewals.claim(batch, token, tx),
     );
     for (const o of outcomes) {
       if (o.outcome === 'succeeded') result.renewed++;
@@ -161,8 +164,9 @@ export async function renewHolds(
     after = batch[batch.length - 1]?.id ?? null;
     await renew(batch);
   }
+  const moment = at ?? new Date();
   for (let after: { expiresAt: string; id: string } | null = null; ; ) {
-    const batch = await ctx.renewals.dueBatch(date, after, groupSize);
+    const batch = await ctx.renewals.dueBatch(date, after, groupSize, moment);
     const last = batch[batch.length - 1];
     if (!last) break;
     after = { expiresAt: last.cursor_at, id: last.id };
@@ -171,7 +175,7 @@ export async function renewHolds(
 
   // The replaced holds, this run's and any left by an earlier one, released while alive.
   for (;;) {
-    const old = await ctx.renewals.superseded(at ?? new Date(), groupSize);
+    const old = await ctx.renewals.superseded(moment, groupSize);
     if (old.length === 0) break;
     const outcomes = await ctx.runner.run(supersededReleaseOperation, old.map(release), old.length);
     result.released += outcomes.filter((o) => o.outcome === 'succeeded').length;

@@ -3,6 +3,7 @@ import { BooksCheckBusy, checkBooks, defaultSince } from '../books/index.ts';
 import type { Database, Repositories } from '../db/index.ts';
 import type { MoneyRunner, Reconciler } from '../payment-requests/index.ts';
 import type { ProviderRegistry } from '../providers/index.ts';
+import type { ScheduledJobName } from '../queue/index.ts';
 import type { SecretBox } from '../secrets/index.ts';
 import { analyzeTables } from './analyze-tables.ts';
 import { createDeferredPayments } from './create-deferred-payments.ts';
@@ -28,32 +29,80 @@ export interface JobsContext {
    * money not paid out past SETTLEMENT_DELAY_DAYS as the Payouts page does.
    */
   config?: { inDoubtGraceSeconds: number; settlementDelayDays?: number };
+  /** Scheduled runs counted by job and outcome, where the service keeps metrics. */
+  metrics?: { jobRun(job: string, outcome: 'ok' | 'failed', seconds: number): void };
 }
 
 /**
- * A job the scheduler can run: given the service, the moment of the run and the schedule's time
- * zone, does its work and returns counts for the run history.
+ * The day a run is for and, for a run made for a given day (`payreq job run NAME --date D`), the
+ * sandbox's test clock: the moment D's scheduled run happens, which the sandbox stamps on what
+ * it does (real providers live in real time). Unset: the day at `now` in the schedule's zone.
  */
-export type ScheduledJob = (ctx: JobsContext, now: Date, timezone: string) => Promise<Record<string, unknown>>;
+export interface RunFor {
+  date?: string;
+  testClock?: Date;
+}
+
+/**
+ * A job the scheduler can run: given the service, the moment of the run, the schedule's time
+ * zone and the day it is for, does its work and returns counts for the run history.
+ */
+export type ScheduledJob = (
+  ctx: JobsContext,
+  now: Date,
+  timezone: string,
+  run?: RunFor,
+) => Promise<Record<string, unknown>>;
+
+/**
+ * What a run made for a given day D stands for, per job: `hold_day`, D's due requests, at D's
+ * scheduled moment on the sandbox's test clock; `end_of_day`, as of the last moment of D (every
+ * deadline on or before it has passed); `noon_utc`, as of noon UTC on D (that date in every
+ * hotel's zone from UTC-11 to UTC+11); `none`, the job has no day: it runs as of now.
+ */
+export type RunDay = 'hold_day' | 'end_of_day' | 'noon_utc' | 'none';
+
+export const RUN_DAY: Readonly<Record<ScheduledJobName, RunDay>> = {
+  create_deferred_payments: 'hold_day',
+  renew_holds: 'hold_day',
+  expire_payment_requests: 'end_of_day',
+  send_payment_reminders: 'end_of_day',
+  send_daily_digests: 'noon_utc',
+  purge_events: 'none',
+  reconcile_claims: 'none',
+  books_check: 'none',
+  purge_idempotency_keys: 'none',
+  analyze_tables: 'none',
+  purge_admin_sessions: 'none',
+};
+
+export const SCHEDULED_JOB_NAMES = Object.keys(RUN_DAY) as ScheduledJobName[];
+
+export function isScheduledJobName(name: string): name is ScheduledJobName {
+  return Object.hasOwn(RUN_DAY, name);
+}
 
 /** The jobs by the name their schedule row carries (the rows are seeded by the migrations). */
-export const SCHEDULED_JOBS: Readonly<Record<string, ScheduledJob>> = {
+export const SCHEDULED_JOBS: Readonly<Record<ScheduledJobName, ScheduledJob>> = {
   // "Today" is the date where the hotel is, not where the server is.
-  create_deferred_payments: async (ctx, now, timezone) => ({
+  create_deferred_payments: async (ctx, now, timezone, run) => ({
     ...(await createDeferredPayments(
       { holds: ctx.repos.deferredHolds, runner: ctx.runner, cardTokens: ctx.cardTokens },
-      dateIn(timezone, now),
+      run?.date ?? dateIn(timezone, now),
+      run?.testClock ? { at: run.testClock } : {},
     )),
   }),
   // After the holds before arrival: the live holds that would lapse before the hotel decides.
-  renew_holds: async (ctx, now, timezone) => ({
+  renew_holds: async (ctx, now, timezone, run) => ({
     ...(await renewHolds(
       { renewals: ctx.repos.holdRenewals, runner: ctx.runner, cardTokens: ctx.cardTokens },
-      dateIn(timezone, now),
+      run?.date ?? dateIn(timezone, now),
+      run?.testClock ? { at: run.testClock } : {},
     )),
   }),
+  // A link never expires before its own end in real time, whatever moment the run is for.
   expire_payment_requests: async (ctx, now) => ({
-    ...(await expirePaymentRequests({ expiry: ctx.repos.expiry }, now)),
+    ...(await expirePaymentRequests({ expiry: ctx.repos.expiry }, now, { linksUntil: new Date() })),
   }),
   purge_events: async (ctx) => ({ ...(await purgeEvents(ctx.repos)) }),
   reconcile_claims: async (ctx) => {

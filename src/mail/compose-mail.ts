@@ -3,7 +3,11 @@ import { type OutboxEmail, type TenantMailRow, UNPAID_STATUSES } from '../db/ind
 import { isDeclineReason } from '../domain/index.ts';
 import { renderDailyDigest } from './digest-template.ts';
 import type { EmailSubject } from './email-subjects.ts';
-import { renderGuaranteeFailedGuest, renderGuaranteeFailedHotel } from './guarantee-templates.ts';
+import {
+  renderGuaranteeFailedGuest,
+  renderGuaranteeFailedHotel,
+  renderHoldDeclinedHotel,
+} from './guarantee-templates.ts';
 import {
   type RenderedMail,
   renderCardRegistered,
@@ -54,6 +58,12 @@ function renderFor(row: OutboxEmail, s: EmailSubject, publicBaseUrl: string): Re
         failures: s.guarantee_failures,
         guestAsked: row.guest_asked === true,
       });
+    case 'hold_declined_hotel':
+      return renderHoldDeclinedHotel(s, s.tenant_name, publicBaseUrl, {
+        reason: isDeclineReason(s.hold_decline_reason) ? s.hold_decline_reason : 'other',
+        code: s.hold_decline_code,
+        finalOn: s.checkin,
+      });
     case 'payment_reminder':
       return renderPaymentLink(s, s.tenant_name, publicBaseUrl, {
         number: row.reminder_number ?? 1,
@@ -66,7 +76,7 @@ function renderFor(row: OutboxEmail, s: EmailSubject, publicBaseUrl: string): Re
 
 /** Where the e-mail goes: the guest, or for the hotel's own e-mails its contact address. */
 function recipientOf(row: OutboxEmail, s: EmailSubject): string {
-  if (row.kind !== 'guarantee_failed_hotel') return s.guest_email;
+  if (row.kind !== 'guarantee_failed_hotel' && row.kind !== 'hold_declined_hotel') return s.guest_email;
   // Queued only while the tenant had one; removed since, the e-mail has nowhere to go.
   if (!s.contact_email) throw new Error('the tenant has no contact_email');
   return s.contact_email;

@@ -1,6 +1,6 @@
 import { DAY_PLAN_WORDS, type DayPlanWords, type DigestPayload, isGuaranteed, LIST_LIMIT } from '../day-plan/index.ts';
 import type { DayPlanRow, TenantMailRow } from '../db/index.ts';
-import { decisionDate, formatMoney } from '../domain/index.ts';
+import { decisionDate, formatMoney, isDeclineReason } from '../domain/index.ts';
 import { html, type SafeHtml } from '../html/index.ts';
 import { formatInstant, formatIsoDate } from '../i18n/index.ts';
 import { oneLine } from './escape.ts';
@@ -53,6 +53,19 @@ function sections(p: DigestPayload, w: DayPlanWords): Section[] {
         requestLine(w, r, [...(r.checkin ? [day(r.checkin)] : []), w.failedOn(at(r.changed_at))]),
       ),
       capped: capped(plan.failedGuarantees.length),
+    },
+    {
+      title: w.declinedHolds,
+      intro: (plan.declinedHolds ?? []).length > 0 ? w.declinedHoldsIntro : undefined,
+      empty: w.noDeclinedHolds,
+      lines: (plan.declinedHolds ?? []).map((r) =>
+        requestLine(w, r, [
+          ...(r.checkin ? [day(r.checkin)] : []),
+          w.declinedBecause[isDeclineReason(r.hold_decline_reason) ? r.hold_decline_reason : 'other'],
+          ...(r.checkin ? [w.finalOn(day(r.checkin))] : []),
+        ]),
+      ),
+      capped: capped((plan.declinedHolds ?? []).length),
     },
     {
       title: w.lapsingHolds,

@@ -24,6 +24,11 @@ export interface GuaranteeMailMessages {
   hotelAction: string;
   /** Why a bank refuses (docs/holds.md), as the hotel's alert words it. */
   declineReasons: Record<DeclineReason, string>;
+  /** A soft decline before the check-in day: the hotel is told once, the card tried again. */
+  declinedSubject: (reference: string) => string;
+  declinedIntro: (amount: string, guest: string, reason: string) => string;
+  /** What happens next; `finalOn` the check-in day in words, or null without one. */
+  declinedNext: (finalOn: string | null) => string;
 }
 
 const fr: GuaranteeMailMessages = {
@@ -55,6 +60,13 @@ const fr: GuaranteeMailMessages = {
     provider_error: 'Erreur technique du prestataire',
     other: 'Refusée, motif inconnu',
   },
+  declinedSubject: (reference) => `Garantie déclinée, réessayée demain : ${reference}`,
+  declinedIntro: (amount, guest, reason) =>
+    `La banque a décliné la garantie de ${amount} sur la carte de ${guest} (${reason}). La carte reste la garantie de la réservation pour l’instant.`,
+  declinedNext: (finalOn) =>
+    finalOn
+      ? `La tâche quotidienne réessaie demain matin, puis chaque matin ; un refus le ${finalOn}, jour d’arrivée, est définitif : le client est alors invité à donner une autre carte. Vous pouvez le contacter dès maintenant.`
+      : 'La tâche quotidienne réessaie demain matin. Vous pouvez contacter le client dès maintenant.',
 };
 
 const en: GuaranteeMailMessages = {
@@ -86,6 +98,13 @@ const en: GuaranteeMailMessages = {
     provider_error: 'Technical error at the provider',
     other: 'Refused, reason not known',
   },
+  declinedSubject: (reference) => `Guarantee declined, tried again tomorrow: ${reference}`,
+  declinedIntro: (amount, guest, reason) =>
+    `The bank declined the guarantee of ${amount} on the card of ${guest} (${reason}). The card stays the booking’s guarantee for now.`,
+  declinedNext: (finalOn) =>
+    finalOn
+      ? `The daily job tries again tomorrow morning, then each morning; a refusal on ${finalOn}, the check-in day, is final: the guest is then asked for another card. You may contact them now.`
+      : 'The daily job tries again tomorrow morning. You may contact the guest now.',
 };
 
 const de: GuaranteeMailMessages = {
@@ -117,6 +136,13 @@ const de: GuaranteeMailMessages = {
     provider_error: 'Technischer Fehler beim Anbieter',
     other: 'Abgelehnt, Grund unbekannt',
   },
+  declinedSubject: (reference) => `Garantie vorläufig abgelehnt, morgen erneut versucht: ${reference}`,
+  declinedIntro: (amount, guest, reason) =>
+    `Die Bank hat die Garantie über ${amount} auf der Karte von ${guest} vorläufig abgelehnt (${reason}). Die Karte bleibt vorerst die Garantie der Reservierung.`,
+  declinedNext: (finalOn) =>
+    finalOn
+      ? `Der tägliche Job versucht es morgen früh erneut, dann jeden Morgen; eine Ablehnung am ${finalOn}, dem Anreisetag, ist endgültig: Der Gast wird dann um eine andere Karte gebeten. Sie können ihn schon jetzt kontaktieren.`
+      : 'Der tägliche Job versucht es morgen früh erneut. Sie können den Gast schon jetzt kontaktieren.',
 };
 
 export const GUARANTEE_MAIL_MESSAGES: Record<Language, GuaranteeMailMessages> = { fr, en, de };

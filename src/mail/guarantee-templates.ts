@@ -1,5 +1,6 @@
 import { type DeclineReason, formatMoney, LANGUAGES, type Language } from '../domain/index.ts';
 import { html } from '../html/index.ts';
+import { formatIsoDate } from '../i18n/index.ts';
 import { oneLine } from './escape.ts';
 import { GUARANTEE_MAIL_MESSAGES } from './guarantee-messages.ts';
 import { MAIL_MESSAGES } from './mail-messages.ts';
@@ -114,4 +115,34 @@ ${detailsHtml(s.lines)}
   )}`;
   const subject = sections.map((s) => s.g.hotelSubject(req.reference)).join(' / ');
   return { subject: oneLine(`${hotel}: ${subject}`), text, html: layout(hotel, LANGUAGES[0], body) };
+}
+
+/**
+ * A hold the bank declined softly before the check-in day (insufficient funds, an issuer that
+ * did not answer): the card stays the guarantee and the daily job tries again, so the hotel is
+ * told once per request, in its own language, that it may not hold, and when it becomes final.
+ */
+export function renderHoldDeclinedHotel(
+  req: MailRequest & { guest_email: string; hotel_language: Language },
+  hotelName: string,
+  publicBaseUrl: string,
+  facts: { reason: DeclineReason; code: string | null; finalOn: string | null },
+): RenderedMail {
+  const lang = req.hotel_language;
+  const m = MAIL_MESSAGES[lang];
+  const g = GUARANTEE_MAIL_MESSAGES[lang];
+  const hotel = oneLine(hotelName);
+  const url = `${publicBaseUrl}/control/requests/${encodeURIComponent(req.id)}`;
+  const guest = `${guestName(req)} <${oneLine(req.guest_email)}>`;
+  const amount = formatMoney(req.amount, req.currency, m.locale);
+  const reason = `${g.declineReasons[facts.reason]}${facts.code ? ` (${oneLine(facts.code)})` : ''}`;
+  const intro = g.declinedIntro(amount, guest, reason);
+  const next = g.declinedNext(facts.finalOn ? formatIsoDate(facts.finalOn, m.locale) : null);
+  const lines: [string, string][] = [...reservationLines(req, m), ...cardLines(req, m), [m.imprintAmountLabel, amount]];
+  const text = [intro, next, '', detailsText(lines), `${g.hotelAction}: ${url}`, ''].join('\n');
+  const body = html`<p>${intro}</p>
+<p>${next}</p>
+${detailsHtml(lines)}
+<p><a href="${url}">${g.hotelAction}</a></p>`;
+  return { subject: oneLine(`${hotel}: ${g.declinedSubject(req.reference)}`), text, html: layout(hotel, lang, body) };
 }

@@ -44,7 +44,7 @@ export type EntryFacts = Pick<
  * reached, and said nothing moved; in_doubt: nobody knows yet. `status` and `answer`: what the
  * provider said of the transaction, stored with the ledger row.
  */
-export type Settled =
+export type Settled = (
   | {
       entry: EntryFacts;
       outcome: 'succeeded';
@@ -57,7 +57,11 @@ export type Settled =
       /** A hold's end as the provider stated it (Stripe's `capture_before`), where it did. */
       holdEndsAt?: Date;
     }
-  | { entry: EntryFacts; outcome: 'refused' | 'failed' | 'in_doubt'; error: string; answer?: ProviderAnswer };
+  | { entry: EntryFacts; outcome: 'refused' | 'failed' | 'in_doubt'; error: string; answer?: ProviderAnswer }
+) & {
+  /** A person's decision (`books settle`), not the provider's answer: who made it. */
+  settledBy?: string;
+};
 
 /** One move to make: its ledger row, and the provider call that makes it. */
 export interface MoneyMove {
@@ -167,26 +171,36 @@ function failure(entry: EntryFacts, err: unknown): Settled {
 export function moneyRunner(deps: RunnerDeps) {
   const { db, ledger, providers } = deps;
 
-  /** Settles rows and records what they did; only rows still open take an outcome (one winner). */
+  /**
+   * Settles rows and records what they did; only rows still open take an outcome (one winner).
+   * An answer that finds its row settled already is dropped, unless a person settled it by hand
+   * and the provider now says otherwise: that is an incident, on the Books page and in the audit.
+   */
   async function record(op: MoneyOperation, settled: readonly Settled[]): Promise<Settled[]> {
     if (settled.length === 0) return [];
     return db.transaction(async (tx) => {
-      const took = await ledger.settle(
-        tx,
-        settled.map((s) =>
-          s.outcome === 'succeeded'
-            ? {
-                id: s.entry.id,
-                state: 'succeeded' as const,
-                transactionId: s.transactionId,
-                status: s.status,
-                legacyTransId: s.legacyTransId,
-              }
-            : { id: s.entry.id, state: s.outcome, error: s.error, answer: s.answer },
-        ),
-      );
+      const outcomes = settled.map((s) => ({
+        ...(s.outcome === 'succeeded'
+          ? {
+              id: s.entry.id,
+              state: 'succeeded' as const,
+              transactionId: s.transactionId,
+              status: s.status,
+              legacyTransId: s.legacyTransId,
+            }
+          : { id: s.entry.id, state: s.outcome, error: s.error, answer: s.answer }),
+        ...(s.settledBy ? { settledBy: s.settledBy } : {}),
+      }));
+      const took = await ledger.settle(tx, outcomes);
       const won = settled.filter((s) => took.has(s.entry.id));
       await op.record(tx, won);
+      const late = outcomes.filter((o) => !took.has(o.id) && !settled.find((s) => s.entry.id === o.id)?.settledBy);
+      if (late.length > 0) {
+        for (const c of await ledger.contradictedByHand(tx, late)) {
+          await ledger.recordContradiction(tx, c);
+          deps.log?.warn(c, 'a late answer contradicts a settlement made by hand: an incident');
+        }
+      }
       return won;
     });
   }

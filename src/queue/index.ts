@@ -24,6 +24,7 @@ export {
   jobStore,
   type Narrow,
   type RecordOutcome,
+  type ScheduledJobName,
 } from './job-store.ts';
 export { type QueueWorker, type QueueWorkerOptions, startQueueWorker } from './queue-worker.ts';
 export { type AfterFailure, afterFailure, type RetryPolicy, retryDelayMs } from './retry-policy.ts';

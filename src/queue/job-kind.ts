@@ -20,6 +20,12 @@ export interface Settle {
   ): Promise<AfterFailure>;
   /** Not attempted after all: due again at `runAt`, the attempt not counted. */
   postpone(runAt: Date, record?: RecordOutcome): Promise<void>;
+  /**
+   * Still at work: the lease is extended by the kind's lease from now, and `record` written
+   * with it, fenced (a handler whose lease was taken over gets LeaseLostError). A long job
+   * calls it as it starts (marking its domain row) and then every so often; it settles nothing.
+   */
+  keep(record?: RecordOutcome): Promise<void>;
 }
 
 /**

@@ -1,8 +1,25 @@
 import type { Database, Queryable } from '../db/index.ts';
 import { LeaseLostError } from './errors.ts';
 
+/**
+ * The scheduled jobs (src/jobs/): each is a kind of its own, one job per day it runs for, so
+ * two runs of one job and day exclude each other whoever started them.
+ */
+export type ScheduledJobName =
+  | 'create_deferred_payments'
+  | 'renew_holds'
+  | 'expire_payment_requests'
+  | 'purge_events'
+  | 'reconcile_claims'
+  | 'books_check'
+  | 'send_payment_reminders'
+  | 'send_daily_digests'
+  | 'purge_idempotency_keys'
+  | 'analyze_tables'
+  | 'purge_admin_sessions';
+
 /** The kinds of background work; one more is one more name here and one kind definition. */
-export type JobKindName = 'mail' | 'webhook_delivery' | 'bulk_job' | 'sandbox_notification';
+export type JobKindName = 'mail' | 'webhook_delivery' | 'bulk_job' | 'sandbox_notification' | 'pms' | ScheduledJobName;
 
 /** A job this worker holds the lease on; `fence` is what lets it settle the job. */
 export interface ClaimedJob {
@@ -94,6 +111,44 @@ export function jobStore(db: Database) {
         const ids = await narrow(tx, { limit: o.limit, now: o.now });
         return ids.length === 0 ? [] : claimDue(tx, kind, o, ids);
       });
+    },
+
+    /**
+     * Queues a job for a domain row, unless one is queued for it already (the unique kind and
+     * ref: one live job per row). Answers the new job's id, or undefined when it was there.
+     */
+    async enqueue(kind: JobKindName, ref: string, payload: unknown, q: Queryable = db): Promise<string | undefined> {
+      const r = await q.query<{ id: string }>(
+        `INSERT INTO jobs (kind, ref, payload) VALUES ($1, $2, $3::jsonb)
+         ON CONFLICT (kind, ref) DO NOTHING RETURNING id::text AS id`,
+        [kind, ref, JSON.stringify(payload)],
+      );
+      return r.rows[0]?.id;
+    },
+
+    /** Takes one job by its id, if it is due and not leased (see claimDue). */
+    async claimById(kind: JobKindName, id: string, o: Omit<ClaimOptions, 'limit'>): Promise<ClaimedJob | undefined> {
+      return (await claimDue(db, kind, { ...o, limit: 1 }, [id]))[0];
+    },
+
+    /** Whether a job is still queued (or running): gone once done or given up. */
+    async live(id: string): Promise<boolean> {
+      const r = await db.query('SELECT 1 FROM jobs WHERE id = $1::bigint', [id]);
+      return r.rows.length > 0;
+    },
+
+    /**
+     * Still at work: the lease runs `leaseMs` from now, and `record` is written with it, fenced
+     * like a settlement (a worker whose lease was taken over gets LeaseLostError, writes nothing).
+     */
+    extend(job: ClaimedJob, leaseMs: number, record?: RecordOutcome): Promise<void> {
+      return fenced(
+        job,
+        `UPDATE jobs SET lease_until = now() + make_interval(secs => $3::double precision / 1000)
+          WHERE id = $1::bigint AND fence = $2::bigint`,
+        [leaseMs],
+        record,
+      );
     },
 
     /** The job of a domain row, as its creator holds it (a first attempt made inline). */

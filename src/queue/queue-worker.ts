@@ -67,11 +67,19 @@ export function startQueueWorker(opts: QueueWorkerOptions): QueueWorker {
       unlisten = await db.listen(CHANNEL, () => loop.wake());
     },
     async round() {
-      for (const kind of kinds) await fill(kind);
       // A kind with every slot taken is woken by its next free slot, not by its due jobs.
-      const open = kinds.filter((k) => (inFlight.get(k.name)?.size ?? 0) < k.concurrency).map((k) => k.name);
+      const open = () => kinds.filter((k) => (inFlight.get(k.name)?.size ?? 0) < k.concurrency).map((k) => k.name);
+      // One look for every kind, then a claim only for those with a job due: an idle round is
+      // one statement however many kinds there are (the scheduled jobs are a kind each).
+      const due = await store.msUntilNextDue(open());
+      const claimable = kinds.filter((k) => (due.get(k.name) ?? 1) <= 0);
+      for (const kind of claimable) await fill(kind);
       let wait = pollMs;
-      for (const ms of (await store.msUntilNextDue(open)).values()) {
+      if (claimable.length === 0) {
+        for (const ms of due.values()) wait = Math.min(wait, ms);
+        return wait;
+      }
+      for (const ms of (await store.msUntilNextDue(open())).values()) {
         // Due, yet not claimed with slots free: held back (an endpoint's limits or back-off, or
         // another instance's claim in progress). Looked at again shortly, never in a spin.
         wait = Math.min(wait, ms > 0 ? ms : HELD_BACK_WAIT_MS);

@@ -53,6 +53,10 @@ export async function runClaimed<O extends string>(
       once();
       await store.postpone(job, runAt, record);
     },
+    async keep(record) {
+      if (settled) throw new Error(`job ${job.id} kept after it was settled`);
+      await store.extend(job, kind.policy.leaseMs, record);
+    },
   };
   try {
     return await kind.run(job, settle, now);

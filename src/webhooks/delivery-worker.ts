@@ -146,11 +146,15 @@ async function deliver(
     return 'delivered';
   }
   const giveUpAfterMs = opts.giveUpAfterMs ?? GIVE_UP_AFTER_MS;
+  const days = Math.round(giveUpAfterMs / 86_400_000);
   // The delivery log decides when a delivery fails (3 days from first_attempt_due) and when
-  // its endpoint has failed for too long: the queue follows (the row failed, its job goes).
+  // its endpoint has failed for too long: the queue follows (the row failed, its job goes). The
+  // endpoint is disabled in the same fenced step: a worker whose lease was taken disables nothing.
   let outcome = { deliveryFailed: false, endpointExhausted: false };
+  let disabled = false;
   await settle.fail(error, () => async (tx) => {
-    outcome = await webhooksRepository(tx as Database).recordFailure({
+    const repo = webhooksRepository(tx as Database);
+    outcome = await repo.recordFailure({
       id: row.id,
       endpointId: row.endpoint_id,
       statusCode: status,
@@ -162,19 +166,19 @@ async function deliver(
       timing,
       at: opts.now?.(),
     });
+    if (!outcome.endpointExhausted) return;
+    disabled =
+      (await repo.disableEndpoint({
+        endpointId: row.endpoint_id,
+        reason: `every delivery failed for ${days} days; last error: ${error}`,
+        keepErrorOf: row.id,
+        at: opts.now?.(),
+      })) !== undefined;
   });
   log.info(
     { deliveryId: row.id, eventId: row.event_id, attempts: row.attempts, final: outcome.deliveryFailed, err: error },
     'webhook not delivered',
   );
-  if (!outcome.endpointExhausted) return 'failed';
-  const days = Math.round(giveUpAfterMs / 86_400_000);
-  const disabled = await ctx.repos.webhooks.disableEndpoint({
-    endpointId: row.endpoint_id,
-    reason: `every delivery failed for ${days} days; last error: ${error}`,
-    keepErrorOf: row.id,
-    at: opts.now?.(),
-  });
   if (!disabled) return 'failed';
   // The notice: the operator's log, the tenant's audit log and settings page in the back
   // office, and `payreq webhook list`, until the hotel fixes its receiver and registers it again.

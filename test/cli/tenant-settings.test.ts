@@ -98,6 +98,8 @@ describe(`payreq tenant update and show (${ENGINE})`, { timeout: 300_000 }, () =
         logo: null,
         created_at: undefined,
         provider_account: { provider: 'none', configured: false },
+        // Not connected to a property management system (docs/apaleo.md).
+        pms: null,
       },
     );
 

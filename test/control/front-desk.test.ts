@@ -236,8 +236,9 @@ describe(`the front desk's pages say what they mean (${ENGINE})`, { timeout: 180
     const page = (await root.get('/control/schedules')).body;
     assert.match(text(page), /Effectué : l’exécution est la première des exécutions récentes ci-dessous\./);
     const run = tableRows(page, 'content')[0] ?? [];
-    assert.equal(run[2], 'Effectuée');
-    assert.match(run[3] ?? '', /^(rien à faire|.*(Empreintes échues|Liens expirés) : \d)/);
+    assert.equal(run[3], 'root-words', 'who started it');
+    assert.equal(run[4], 'Effectuée');
+    assert.match(run[5] ?? '', /^(rien à faire|.*(Empreintes échues|Liens expirés) : \d)/);
     const audit = (await root.get('/control/audit')).body;
     const cells = tableRows(audit, 'content').map((r) => r.at(-1) ?? '');
     assert.ok(

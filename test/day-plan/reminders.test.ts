@@ -6,6 +6,7 @@ import { type Database, openDatabase } from '../../src/db/index.ts';
 import { runDueJobs, sendPaymentReminders } from '../../src/jobs/index.ts';
 import { sendDueEmails } from '../../src/mail/index.ts';
 import { ControlClient, createUser } from '../control/control-client.ts';
+import { runQueuedJobs } from '../helpers/scheduled-runs.ts';
 import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { type SmtpSink, startSmtpSink } from '../mail/smtp-sink.ts';
 
@@ -51,8 +52,13 @@ describe(`reminders of unpaid links, two instances on one database (${ENGINE})`,
       sendPaymentReminders({ dayPlan: a().repos.dayPlan }, now),
       sendPaymentReminders({ dayPlan: b.repos.dayPlan }, now),
     ]);
-    // The scheduler ran the slot on exactly one instance.
+    // The scheduler queued the slot on exactly one instance; the queue runs it once.
     assert.equal(ra.length + rb.length, 1, 'one scheduler run of the slot');
+    const [qa, qb] = await Promise.all([
+      runQueuedJobs(a(), { only: ['send_payment_reminders'] }),
+      runQueuedJobs(b, { only: ['send_payment_reminders'] }),
+    ]);
+    assert.deepEqual([...qa, ...qb], ['ok']);
   }
   const remindersOf = async (id: string) =>
     (

@@ -18,6 +18,14 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
+/**
+ * TEST_POSTGRES_POOLER_URL: a connection pooler in transaction mode in front of TEST_POSTGRES_URL's
+ * server (PgBouncer, every database passed through). The test's database connection then goes
+ * through it, as an instance's DATABASE_URL would, with the server itself as its
+ * DATABASE_DIRECT_URL (LISTEN, migrations); `url`, for child processes, stays the server's.
+ */
+export const POOLER_ENV = 'TEST_POSTGRES_POOLER_URL';
+
 function adminUrl(): string {
   const url = process.env.TEST_POSTGRES_URL;
   if (!url) throw new Error('TEST_DATABASE=postgres needs TEST_POSTGRES_URL');
@@ -39,7 +47,10 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const name = `payreq_test_${randomBytes(6).toString('hex')}`;
   await createPostgresDatabase(adminUrl(), name, process.env[POSTGRES_TEMPLATE_ENV] || undefined);
   const url = databaseUrl(adminUrl(), name);
-  const db = await openDatabase({ engine: 'postgres', url });
+  const pooler = process.env[POOLER_ENV];
+  const db = await openDatabase(
+    pooler ? { engine: 'postgres', url: databaseUrl(pooler, name), directUrl: url } : { engine: 'postgres', url },
+  );
   await migrate(db);
   return {
     db,

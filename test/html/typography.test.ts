@@ -5,6 +5,7 @@ import { ADMIN_MESSAGES } from '../../src/control/admin/words.ts';
 import { BOOKS_MESSAGES } from '../../src/control/books/words.ts';
 import { BULK_MESSAGES } from '../../src/control/bulk/words.ts';
 import { NEW_REQUEST_MESSAGES } from '../../src/control/new-request/words.ts';
+import { PMS_MESSAGES } from '../../src/control/pms/words.ts';
 import { EXPORT_MESSAGES } from '../../src/control/requests/export-words.ts';
 import { GUARANTEE_CONTROL_MESSAGES } from '../../src/control/requests/guarantee-words.ts';
 import { REQUESTS_MESSAGES } from '../../src/control/requests/words.ts';
@@ -70,6 +71,7 @@ const CATALOGUES = {
   settings: SETTINGS_MESSAGES,
   admin: ADMIN_MESSAGES,
   books: BOOKS_MESSAGES,
+  pms: PMS_MESSAGES,
 };
 
 describe('typography of what guests and staff read', () => {

@@ -5,9 +5,10 @@ import {
   createDeferredPayments,
   type DeferredPaymentsOptions,
   runDueJobs,
-  runUnderLease,
   SCHEDULED_JOBS,
+  scheduledJobKind,
 } from '../../src/jobs/index.ts';
+import { jobStore, runClaimed, runDueJobs as runQueueRound } from '../../src/queue/index.ts';
 import { registerSandboxCard } from '../helpers/fixtures.ts';
 import { countingProvider } from '../helpers/providers.ts';
 import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
@@ -223,12 +224,18 @@ describe(`create_deferred_payments against the sandbox (${ENGINE})`, () => {
     const together = new Promise<void>((r) => {
       bothRead = r;
     });
+    let firstRead: () => void = () => {};
+    const oneRead = new Promise<void>((r) => {
+      firstRead = r;
+    });
     const racing = {
       ...holds,
       async dueBatch(...args: Parameters<typeof holds.dueBatch>) {
         const batch = await holds.dueBatch(...args);
         if (batch.length > 0) {
-          if (++reading === 2) bothRead();
+          reading++;
+          if (reading === 1) firstRead();
+          if (reading === 2) bothRead();
           await together;
         }
         return batch;
@@ -236,22 +243,28 @@ describe(`create_deferred_payments against the sandbox (${ENGINE})`, () => {
     };
     const ctx = { ...t.app.payreq, repos: { ...t.repos, deferredHolds: racing } };
     const daily = SCHEDULED_JOBS.create_deferred_payments;
-    assert.ok(daily);
+    const seen: Record<string, unknown>[] = [];
+    const counted = async (...args: Parameters<typeof daily>) => {
+      const r = await daily(...args);
+      seen.push(r);
+      return r;
+    };
+    const kind = scheduledJobKind(async () => ctx, t.repos, job, { jobs: { [job]: counted } });
     try {
-      const first = await schedules.claim(job, now, new Date(now.getTime() + 86_400_000), 60);
+      const [queued] = await runDueJobs(t.app.payreq, now);
+      assert.ok(queued);
+      const first = await jobStore(t.db).claimById(job, queued.queueJob, { leaseMs: 60_000, owner: 'stalls:1' });
       assert.ok(first);
-      // The first run's process stalls past its lease: for the database it is dead.
-      await t.db.query("UPDATE job_runs SET lease_until = now() - interval '1 second' WHERE id = $1::bigint", [
-        first.id,
-      ]);
-      // It wakes up and goes on while another pass takes its slot over: the two work at once.
-      const [stalled, [retry]] = await Promise.all([
-        runUnderLease(schedules, job, first, 60, () => daily(ctx, now, 'Europe/Paris')),
-        runDueJobs(ctx, now, { jobs: { create_deferred_payments: daily } }),
-      ]);
-      assert.equal(retry?.attempt, 2);
-      assert.equal(stalled.superseded, true, 'the stalled run no longer owns the row');
-      const sum = (k: string) => Number(stalled.counts?.[k]) + Number(retry?.counts?.[k]);
+      // The first run starts; its worker stalls past its lease: for the database it is dead.
+      const stalled = runClaimed(t.db, kind, first, now);
+      await oneRead;
+      await t.db.query("UPDATE jobs SET lease_until = now() - interval '1 second' WHERE id = $1::bigint", [first.id]);
+      // It wakes up and goes on while another worker takes its run over: the two work at once.
+      const [stalledOutcome, retried] = await Promise.all([stalled, runQueueRound(t.db, kind)]);
+      assert.deepEqual(retried, ['ok']);
+      assert.equal(stalledOutcome, 'lease_lost', 'the stalled run no longer owns the run');
+      const sum = (k: string) => seen.reduce((n, r) => n + Number(r[k]), 0);
+      assert.equal(seen.length, 2);
       assert.deepEqual(
         { considered: sum('considered'), held: sum('held'), skipped: sum('skipped') },
         { considered: 80, held: 40, skipped: 40 },
@@ -265,6 +278,7 @@ describe(`create_deferred_payments against the sandbox (${ENGINE})`, () => {
       assert.deepEqual({ outcome: row?.outcome, attempt: row?.attempt }, { outcome: 'ok', attempt: 2 });
     } finally {
       await t.db.query('DELETE FROM job_runs');
+      await t.db.query("DELETE FROM jobs WHERE kind = 'create_deferred_payments'");
       await t.db.query('UPDATE job_schedules SET enabled = true, next_run_at = NULL');
     }
   });

@@ -3,6 +3,7 @@ import { after, describe, test } from 'node:test';
 import { buildApp } from '../../src/app.ts';
 import { ConfigError, loadConfig } from '../../src/config/index.ts';
 import { openDatabase } from '../../src/db/index.ts';
+import { addDays, localDate, midnightIn } from '../../src/domain/index.ts';
 import { cliEnv, killAll, parseJson, payreq, pgliteDataDir, scratchDir } from '../cli/payreq-process.ts';
 import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.ts';
 import { createBody, newTenant } from '../helpers/test-app.ts';
@@ -42,7 +43,10 @@ describe(`payreq job run expire_payment_requests, and WORKERS (${ENGINE})`, () =
     const app = await buildApp({ config: loadConfig({ ...env, NODE_ENV: 'test' } as NodeJS.ProcessEnv), db });
     const tenant = await newTenant(app.payreq.repos);
     const ids: string[] = [];
-    for (const end of ['2026-12-10T22:59:59.999Z', '2026-12-10T23:00:00.000Z']) {
+    // Yesterday in Paris: a past day, which a run by hand catches up (a later day is a test clock).
+    const day = addDays(localDate('Europe/Paris', new Date()), -1);
+    const endOfDay = new Date(midnightIn(addDays(day, 1), 'Europe/Paris').getTime() - 1);
+    for (const end of [endOfDay, new Date(endOfDay.getTime() + 1)]) {
       const r = await app.inject({
         method: 'POST',
         url: '/api/payment-requests/',
@@ -56,18 +60,18 @@ describe(`payreq job run expire_payment_requests, and WORKERS (${ENGINE})`, () =
     await app.close();
     await db.close();
 
-    // The end of 10 December in Paris is 22:59:59.999 UTC: the first link ends then, the second just after.
+    // The first link ends at the last moment of that day in Paris, the second just after.
     const first = parseJson<Record<string, unknown>>(
-      await payreq(['job', 'run', 'expire_payment_requests', '--date', '2026-12-10', '--json'], env, scratch.dir),
+      await payreq(['job', 'run', 'expire_payment_requests', '--date', day, '--json'], env, scratch.dir),
     );
     assert.deepEqual(first, {
       job: 'expire_payment_requests',
-      now: '2026-12-10T22:59:59.999Z',
+      now: endOfDay.toISOString(),
       holds_expired: 0,
       links_expired: 1,
     });
     const second = parseJson<Record<string, unknown>>(
-      await payreq(['job', 'run', 'expire_payment_requests', '--date', '2026-12-10', '--json'], env, scratch.dir),
+      await payreq(['job', 'run', 'expire_payment_requests', '--date', day, '--json'], env, scratch.dir),
     );
     assert.equal(second.links_expired, 0);
     const check = await open();

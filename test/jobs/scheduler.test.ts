@@ -4,13 +4,24 @@ import { loadConfig } from '../../src/config/index.ts';
 import type { AppContext } from '../../src/context.ts';
 import { buildContext } from '../../src/context.ts';
 import { type Database, openDatabase } from '../../src/db/index.ts';
-import { nextRunAfter, runDueJobs, type ScheduledJob, startScheduler } from '../../src/jobs/index.ts';
+import {
+  dateIn,
+  nextRunAfter,
+  queueRun,
+  runDueJobs,
+  runJobNow,
+  type ScheduledJob,
+  scheduledJobKind,
+  startScheduler,
+} from '../../src/jobs/index.ts';
+import { jobStore, runClaimed } from '../../src/queue/index.ts';
 import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.ts';
+import { runQueuedJobs } from '../helpers/scheduled-runs.ts';
 
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
 
-describe(`the scheduler, two instances on one database (${ENGINE})`, () => {
+describe(`the scheduler queues, the queue runs: two instances on one database (${ENGINE})`, () => {
   let testDb: TestDatabase;
   let second: Database;
   let a: AppContext;
@@ -30,6 +41,7 @@ describe(`the scheduler, two instances on one database (${ENGINE})`, () => {
   });
   beforeEach(async () => {
     await testDb.db.query('DELETE FROM job_runs');
+    await testDb.db.query("DELETE FROM jobs WHERE kind NOT IN ('mail', 'webhook_delivery', 'bulk_job')");
     await testDb.db.query(
       "UPDATE job_schedules SET enabled = false, next_run_at = NULL, cron = CASE job WHEN 'create_deferred_payments' THEN '0 7 * * *' ELSE '0 * * * *' END, timezone = 'Europe/Paris', last_run_at = NULL, last_outcome = NULL",
     );
@@ -47,7 +59,7 @@ describe(`the scheduler, two instances on one database (${ENGINE})`, () => {
     return s;
   };
   const runsOf = (job: string) => a.repos.schedules.runs(job, 100);
-  /** A stand-in job that counts its calls and takes a moment, so concurrent passes overlap. */
+  /** A stand-in job that counts its calls and takes a moment, so concurrent workers overlap. */
   function countingJob(): { job: ScheduledJob; calls: number } {
     const c = {
       calls: 0,
@@ -59,8 +71,45 @@ describe(`the scheduler, two instances on one database (${ENGINE})`, () => {
     };
     return c;
   }
+  /** A job that tells when it has started and ends only when the test lets it. */
+  function gatedJob(counts: Record<string, unknown> = { gated: 1 }) {
+    let started: () => void = () => {};
+    const hasStarted = new Promise<void>((r) => {
+      started = r;
+    });
+    let release: () => void = () => {};
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const job: ScheduledJob = async () => {
+      started();
+      await gate;
+      return counts;
+    };
+    return { job, hasStarted, release };
+  }
+  /** Resolves once `sql` (one boolean column, `ok`) answers true; the clock that matters is the database's. */
+  async function until(sql: string, params: unknown[]): Promise<void> {
+    for (;;) {
+      const r = await testDb.db.query<{ ok: boolean }>(sql, params);
+      if (r.rows[0]?.ok) return;
+      await new Promise((res) => setTimeout(res, 50));
+    }
+  }
+  /** The queue job of a queued run, claimed by a worker that then died (or stalled): leased, never settled. */
+  async function claimedByADeadWorker(queueJob: string, leaseMs: number) {
+    const job = await jobStore(testDb.db).claimById('expire_payment_requests', queueJob, {
+      leaseMs,
+      owner: 'dead:1',
+    });
+    assert.ok(job);
+    return job;
+  }
+  /** Time passing for a dead worker: its lease is over. */
+  const lapse = (queueJob: string) =>
+    testDb.db.query("UPDATE jobs SET lease_until = now() - interval '1 second' WHERE id = $1::bigint", [queueJob]);
 
-  test('the same due slot, passed by both instances at once, runs exactly once', async () => {
+  test('the same due slot, passed by both instances at once, is queued once and run once', async () => {
     const counter = countingJob();
     const jobs = { expire_payment_requests: counter.job };
     const now = new Date('2026-12-10T09:00:30Z');
@@ -68,53 +117,55 @@ describe(`the scheduler, two instances on one database (${ENGINE})`, () => {
       const slot = new Date(now.getTime() + round * HOUR - 30_000);
       await due('expire_payment_requests', slot);
       const at = new Date(now.getTime() + round * HOUR);
-      const [ra, rb] = await Promise.all([runDueJobs(a, at, { jobs }), runDueJobs(b, at, { jobs })]);
-      assert.equal(ra.length + rb.length, 1, `round ${round}: ${ra.length} + ${rb.length} runs`);
+      const [qa, qb] = await Promise.all([runDueJobs(a, at), runDueJobs(b, at)]);
+      assert.equal(qa.length + qb.length, 1, `round ${round}: ${qa.length} + ${qb.length} queued`);
+      const [ra, rb] = await Promise.all([runQueuedJobs(a, { jobs }), runQueuedJobs(b, { jobs })]);
+      assert.equal(ra.length + rb.length, 1, `round ${round}: run by one worker`);
     }
     assert.equal(counter.calls, 5);
     const runs = await runsOf('expire_payment_requests');
     assert.equal(runs.length, 5);
-    assert.ok(runs.every((r) => r.outcome === 'ok' && r.finished_at !== null));
+    assert.ok(runs.every((r) => r.outcome === 'ok' && r.finished_at !== null && r.started_by === 'scheduler'));
     assert.deepEqual(runs[0]?.counts, { done: 1 });
+    assert.equal(runs[0]?.run_date, '2026-12-10', 'the day it ran for, in the schedule’s zone');
   });
 
-  test('a slot missed for 3 days runs once on return, and the next run is in the future', async () => {
+  test('a slot missed for 3 days is queued once on return, and the next run is in the future', async () => {
     const counter = countingJob();
     const jobs = { create_deferred_payments: counter.job };
     const now = new Date('2026-12-13T10:00:00Z');
     // 07:00 Paris on the 10th: the 10th, 11th, 12th and 13th slots were all missed.
     await due('create_deferred_payments', new Date('2026-12-10T06:00:00Z'));
-    const first = await Promise.all([runDueJobs(a, now, { jobs }), runDueJobs(b, now, { jobs })]);
+    const first = await Promise.all([runDueJobs(a, now), runDueJobs(b, now)]);
     assert.equal(first.flat().length, 1);
+    await runQueuedJobs(a, { jobs });
     assert.equal(counter.calls, 1);
     const s = await schedule('create_deferred_payments');
     assert.equal(s.next_run_at?.toISOString(), '2026-12-14T06:00:00.000Z');
     assert.equal(s.last_outcome, 'ok');
     assert.ok(s.last_run_at);
     // Later the same day: nothing due.
-    assert.deepEqual(await runDueJobs(a, new Date(now.getTime() + HOUR), { jobs }), []);
+    assert.deepEqual(await runDueJobs(a, new Date(now.getTime() + HOUR)), []);
     assert.equal((await runsOf('create_deferred_payments')).length, 1);
   });
 
   test('a disabled schedule never runs', async () => {
-    const counter = countingJob();
-    const jobs = { expire_payment_requests: counter.job };
     await due('expire_payment_requests', new Date('2026-12-10T08:00:00Z'));
     await testDb.db.query("UPDATE job_schedules SET enabled = false WHERE job = 'expire_payment_requests'");
-    for (let d = 0; d < 3; d++) await runDueJobs(a, new Date(Date.parse('2026-12-10T09:00:00Z') + d * DAY), { jobs });
-    assert.equal(counter.calls, 0);
+    for (let d = 0; d < 3; d++) {
+      assert.deepEqual(await runDueJobs(a, new Date(Date.parse('2026-12-10T09:00:00Z') + d * DAY)), []);
+    }
     assert.equal((await runsOf('expire_payment_requests')).length, 0);
   });
 
   test('a schedule never planned gets its next run on the first pass, without running', async () => {
-    const counter = countingJob();
     await testDb.db.query("UPDATE job_schedules SET enabled = true WHERE job = 'expire_payment_requests'");
     const now = new Date('2026-12-10T09:10:00Z');
-    assert.deepEqual(await runDueJobs(a, now, { jobs: { expire_payment_requests: counter.job } }), []);
+    assert.deepEqual(await runDueJobs(a, now), []);
     assert.equal((await schedule('expire_payment_requests')).next_run_at?.toISOString(), '2026-12-10T10:00:00.000Z');
   });
 
-  test('a failing job is recorded as failed with its error, and the schedule goes on', async () => {
+  test('a failing job is recorded as failed with its error, not retried, and the schedule goes on', async () => {
     let fail = true;
     const jobs: Record<string, ScheduledJob> = {
       expire_payment_requests: async () => {
@@ -123,8 +174,9 @@ describe(`the scheduler, two instances on one database (${ENGINE})`, () => {
       },
     };
     await due('expire_payment_requests', new Date('2026-12-10T09:00:00Z'));
-    const [r] = await runDueJobs(a, new Date('2026-12-10T09:00:05Z'), { jobs });
-    assert.deepEqual({ outcome: r?.outcome, error: r?.error }, { outcome: 'failed', error: 'database on fire' });
+    await runDueJobs(a, new Date('2026-12-10T09:00:05Z'));
+    assert.deepEqual(await runQueuedJobs(a, { jobs }), ['failed']);
+    assert.deepEqual(await runQueuedJobs(a, { jobs }), [], 'not tried again');
     const [run] = await runsOf('expire_payment_requests');
     assert.deepEqual(
       { outcome: run?.outcome, error: run?.error, finished: run?.finished_at !== null },
@@ -134,8 +186,8 @@ describe(`the scheduler, two instances on one database (${ENGINE})`, () => {
     assert.equal(s.last_outcome, 'failed');
     assert.equal(s.next_run_at?.toISOString(), '2026-12-10T10:00:00.000Z');
     fail = false;
-    const [next] = await runDueJobs(a, new Date('2026-12-10T10:00:01Z'), { jobs });
-    assert.equal(next?.outcome, 'ok');
+    await runDueJobs(a, new Date('2026-12-10T10:00:01Z'));
+    assert.deepEqual(await runQueuedJobs(a, { jobs }), ['ok']);
     s = await schedule('expire_payment_requests');
     assert.equal(s.last_outcome, 'ok');
   });
@@ -145,12 +197,15 @@ describe(`the scheduler, two instances on one database (${ENGINE})`, () => {
     const now = new Date('2026-12-09T23:30:00Z');
     await due('create_deferred_payments', new Date('2026-12-09T06:00:00Z'));
     await due('expire_payment_requests', new Date('2026-12-09T23:00:00Z'));
-    const reports = await runDueJobs(a, now);
-    const byJob = Object.fromEntries(reports.map((r) => [r.job, r]));
-    assert.equal(byJob.create_deferred_payments?.outcome, 'ok');
-    assert.equal(byJob.create_deferred_payments?.counts?.date, '2026-12-10');
-    assert.equal(byJob.expire_payment_requests?.outcome, 'ok');
-    assert.equal(byJob.expire_payment_requests?.counts?.now, now.toISOString());
+    const queued = await runDueJobs(a, now);
+    assert.deepEqual(queued.map((q) => [q.job, q.date]).sort(), [
+      ['create_deferred_payments', '2026-12-10'],
+      ['expire_payment_requests', '2026-12-10'],
+    ]);
+    await runQueuedJobs(a, { only: ['create_deferred_payments', 'expire_payment_requests'] });
+    const [deferred] = await runsOf('create_deferred_payments');
+    assert.equal(deferred?.outcome, 'ok');
+    assert.equal(deferred?.counts?.date, '2026-12-10');
     const [run] = await runsOf('expire_payment_requests');
     assert.deepEqual(run?.counts, { now: now.toISOString(), holds_expired: 0, links_expired: 0 });
   });
@@ -168,89 +223,56 @@ describe(`the scheduler, two instances on one database (${ENGINE})`, () => {
     // 02:30 happens twice on 31 October: one run only.
     assert.equal(paris('2027-10-31T00:30:00Z', '30 2 * * *'), '2027-11-01T01:30:00.000Z');
     // Through a pass: a daily slot on the Saturday moves to Sunday 05:00 UTC.
-    const counter = countingJob();
     await due('create_deferred_payments', new Date('2027-03-27T06:00:00Z'));
-    await runDueJobs(a, new Date('2027-03-27T06:00:10Z'), { jobs: { create_deferred_payments: counter.job } });
+    await runDueJobs(a, new Date('2027-03-27T06:00:10Z'));
     assert.equal((await schedule('create_deferred_payments')).next_run_at?.toISOString(), '2027-03-28T05:00:00.000Z');
   });
 
-  /** Resolves once `sql` (one boolean column, `ok`) answers true; the clock that matters is the database's. */
-  async function until(sql: string, params: unknown[]): Promise<void> {
-    for (;;) {
-      const r = await testDb.db.query<{ ok: boolean }>(sql, params);
-      if (r.rows[0]?.ok) return;
-      await new Promise((res) => setTimeout(res, 50));
-    }
-  }
-  /** The slot claimed by an instance that then died: its row, leased for `leaseSeconds`, never renewed. */
-  async function claimedByADeadInstance(job: string, slot: Date, leaseSeconds: number) {
-    await due(job, slot);
-    const run = await a.repos.schedules.claim(job, slot, new Date(slot.getTime() + HOUR), leaseSeconds);
-    assert.ok(run);
-    return run;
-  }
-  /** Time passing for a dead instance's run: its lease is over. */
-  const lapse = (runId: string) =>
-    testDb.db.query("UPDATE job_runs SET lease_until = now() - interval '1 second' WHERE id = $1::bigint", [runId]);
-
-  test('a run whose process died is run again once its lease passes, by one instance, as attempt 2', async () => {
+  test('a run whose worker died is run again once its lease passes, by one instance, as attempt 2', async () => {
     const counter = countingJob();
     const jobs = { expire_payment_requests: counter.job };
-    const slot = new Date('2026-12-10T09:00:00Z');
-    const dead = await claimedByADeadInstance('expire_payment_requests', slot, 1);
-    const later = new Date('2026-12-10T09:00:30Z');
+    await due('expire_payment_requests', new Date('2026-12-10T09:00:00Z'));
+    const [queued] = await runDueJobs(a, new Date('2026-12-10T09:00:05Z'));
+    assert.ok(queued);
+    await claimedByADeadWorker(queued.queueJob, 1000);
     // Its lease has not passed yet: it may be alive, nobody takes its run.
-    const early = await Promise.all([runDueJobs(a, later, { jobs }), runDueJobs(b, later, { jobs })]);
+    const early = await Promise.all([runQueuedJobs(a, { jobs }), runQueuedJobs(b, { jobs })]);
     assert.equal(early.flat().length, 0);
-    await until('SELECT lease_until < now() AS ok FROM job_runs WHERE id = $1::bigint', [dead.id]);
-    const [ra, rb] = await Promise.all([runDueJobs(a, later, { jobs }), runDueJobs(b, later, { jobs })]);
-    const ran = [...ra, ...rb];
-    assert.equal(ran.length, 1, `${ra.length} + ${rb.length} runs`);
-    assert.deepEqual(
-      { slot: ran[0]?.slot.toISOString(), attempt: ran[0]?.attempt, outcome: ran[0]?.outcome },
-      { slot: slot.toISOString(), attempt: 2, outcome: 'ok' },
-    );
+    await until('SELECT lease_until < now() AS ok FROM jobs WHERE id = $1::bigint', [queued.queueJob]);
+    const [ra, rb] = await Promise.all([runQueuedJobs(a, { jobs }), runQueuedJobs(b, { jobs })]);
+    assert.deepEqual([...ra, ...rb], ['ok'], `${ra.length} + ${rb.length} runs`);
     assert.equal(counter.calls, 1);
     const runs = await runsOf('expire_payment_requests');
     assert.deepEqual(
       runs.map((r) => ({ id: r.id, outcome: r.outcome, attempt: r.attempt, done: r.finished_at !== null })),
-      [{ id: dead.id, outcome: 'ok', attempt: 2, done: true }],
+      [{ id: queued.run, outcome: 'ok', attempt: 2, done: true }],
     );
     assert.equal((await schedule('expire_payment_requests')).last_outcome, 'ok');
     // Nothing left to take over.
-    assert.deepEqual(await runDueJobs(b, new Date('2026-12-10T09:01:00Z'), { jobs }), []);
+    assert.deepEqual(await runQueuedJobs(b, { jobs }), []);
   });
 
   test('a slow run that is alive renews its lease: no other instance takes it over', async () => {
-    let started: () => void = () => {};
-    const hasStarted = new Promise<void>((r) => {
-      started = r;
-    });
-    let release: () => void = () => {};
-    const gate = new Promise<void>((r) => {
-      release = r;
-    });
+    const slow = gatedJob({ slow: 1 });
     const counter = countingJob();
-    const slow: ScheduledJob = async () => {
-      started();
-      await gate;
-      return { slow: 1 };
-    };
     await due('expire_payment_requests', new Date(Date.now() - 1000));
-    const log = { info: () => {}, error: () => {} };
-    const s = startScheduler(a, log, { jobs: { expire_payment_requests: slow }, leaseSeconds: 2 });
+    await runDueJobs(a, new Date());
+    const running = runQueuedJobs(a, { jobs: { expire_payment_requests: slow.job }, leaseSeconds: 2 });
     try {
-      await hasStarted;
-      const [run] = await runsOf('expire_payment_requests');
-      assert.ok(run?.lease_until);
+      await slow.hasStarted;
+      const leased = await testDb.db.query<{ until: Date }>(
+        "SELECT lease_until AS until FROM jobs WHERE kind = 'expire_payment_requests'",
+      );
+      const first = leased.rows[0]?.until;
+      assert.ok(first);
       // The lease it was claimed with is over: only its renewals keep the run its own.
-      await until('SELECT now() > $1::timestamptz AS ok', [run.lease_until]);
-      assert.deepEqual(await runDueJobs(b, new Date(), { jobs: { expire_payment_requests: counter.job } }), []);
+      await until('SELECT now() > $1::timestamptz AS ok', [first]);
+      assert.deepEqual(await runQueuedJobs(b, { jobs: { expire_payment_requests: counter.job } }), []);
       assert.equal(counter.calls, 0);
     } finally {
-      release();
-      await s.stop();
+      slow.release();
     }
+    assert.deepEqual(await running, ['ok']);
     const runs = await runsOf('expire_payment_requests');
     assert.deepEqual(
       runs.map((r) => ({ outcome: r.outcome, attempt: r.attempt, counts: r.counts })),
@@ -258,37 +280,37 @@ describe(`the scheduler, two instances on one database (${ENGINE})`, () => {
     );
   });
 
-  test('a run outliving its lease (a stalled process) is run again elsewhere; its own outcome is not recorded', async () => {
-    const slot = new Date('2026-12-10T09:00:00Z');
-    const stalled = await claimedByADeadInstance('expire_payment_requests', slot, 60);
-    await lapse(stalled.id);
-    const [retry] = await runDueJobs(b, new Date('2026-12-10T09:00:30Z'), {
-      jobs: { expire_payment_requests: async () => ({ by: 'b' }) },
+  test('a run outliving its lease (a stalled worker) is run again elsewhere; its own outcome is not recorded', async () => {
+    await due('expire_payment_requests', new Date('2026-12-10T09:00:00Z'));
+    const [queued] = await runDueJobs(a, new Date('2026-12-10T09:00:05Z'));
+    assert.ok(queued);
+    const stalled = await claimedByADeadWorker(queued.queueJob, 60_000);
+    await lapse(queued.queueJob);
+    assert.deepEqual(await runQueuedJobs(b, { jobs: { expire_payment_requests: async () => ({ by: 'b' }) } }), ['ok']);
+    // The stalled worker wakes up and goes on: its lease is no longer its own, it writes nothing.
+    const kind = scheduledJobKind(async () => a, a.repos, 'expire_payment_requests', {
+      jobs: { expire_payment_requests: async () => ({ by: 'a' }) },
     });
-    assert.equal(retry?.attempt, 2);
-    // The stalled process wakes up and ends: the run is no longer its attempt's.
-    assert.equal(await a.repos.schedules.finish(stalled, 'expire_payment_requests', 'ok', { by: 'a' }, null), false);
+    assert.equal(await runClaimed(testDb.db, kind, stalled, new Date()), 'lease_lost');
     const [run] = await runsOf('expire_payment_requests');
-    assert.deepEqual({ outcome: run?.outcome, counts: run?.counts }, { outcome: 'ok', counts: { by: 'b' } });
+    assert.deepEqual(
+      { outcome: run?.outcome, counts: run?.counts, attempt: run?.attempt },
+      { outcome: 'ok', counts: { by: 'b' }, attempt: 2 },
+    );
   });
 
-  test('a slot whose process died 3 times is closed as failed and not run again; a newer slot still runs', async () => {
+  test('a run whose worker died 3 times is closed as failed and not run again; a newer day still runs', async () => {
     const counter = countingJob();
     const jobs = { expire_payment_requests: counter.job };
-    const slot = new Date('2026-12-10T09:00:00Z');
-    const dead = await claimedByADeadInstance('expire_payment_requests', slot, 60);
-    for (const attempt of [2, 3]) {
-      await lapse(dead.id);
-      // Taken over, and that process dies too before it ends.
-      const run = await a.repos.schedules.takeOverLapsed('expire_payment_requests', {
-        retry: true,
-        maxAttempts: 3,
-        leaseSeconds: 60,
-      });
-      assert.equal(run?.attempt, attempt);
+    await due('expire_payment_requests', new Date('2026-12-10T09:00:00Z'));
+    const [queued] = await runDueJobs(a, new Date('2026-12-10T09:00:05Z'));
+    assert.ok(queued);
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      await lapse(queued.queueJob);
+      assert.equal((await claimedByADeadWorker(queued.queueJob, 60_000)).attempts, attempt);
     }
-    await lapse(dead.id);
-    assert.deepEqual(await runDueJobs(b, new Date('2026-12-10T09:30:00Z'), { jobs }), []);
+    await lapse(queued.queueJob);
+    assert.deepEqual(await runQueuedJobs(b, { jobs }), ['abandoned']);
     assert.equal(counter.calls, 0);
     const [run] = await runsOf('expire_payment_requests');
     assert.equal(run?.outcome, 'failed');
@@ -297,53 +319,100 @@ describe(`the scheduler, two instances on one database (${ENGINE})`, () => {
       /^abandoned: the process running attempt 3 stopped .*not run again after 3 attempts/,
     );
     assert.equal((await schedule('expire_payment_requests')).last_outcome, 'failed');
-    const [next] = await runDueJobs(b, new Date('2026-12-10T10:00:05Z'), { jobs });
-    assert.deepEqual({ attempt: next?.attempt, outcome: next?.outcome }, { attempt: 1, outcome: 'ok' });
+    await runDueJobs(b, new Date('2026-12-11T10:00:05Z'));
+    assert.deepEqual(await runQueuedJobs(b, { jobs }), ['ok']);
+    const [next] = await runsOf('expire_payment_requests');
+    assert.deepEqual({ attempt: next?.attempt, date: next?.run_date }, { attempt: 1, date: '2026-12-11' });
   });
 
   test('a dead run of a schedule that is off is closed as failed, not run again', async () => {
     const counter = countingJob();
-    const dead = await claimedByADeadInstance('expire_payment_requests', new Date('2026-12-10T09:00:00Z'), 60);
+    await due('expire_payment_requests', new Date('2026-12-10T09:00:00Z'));
+    const [queued] = await runDueJobs(a, new Date('2026-12-10T09:00:05Z'));
+    assert.ok(queued);
+    await claimedByADeadWorker(queued.queueJob, 60_000);
     await testDb.db.query("UPDATE job_schedules SET enabled = false WHERE job = 'expire_payment_requests'");
-    await lapse(dead.id);
-    assert.deepEqual(
-      await runDueJobs(a, new Date('2026-12-10T09:30:00Z'), { jobs: { expire_payment_requests: counter.job } }),
-      [],
-    );
+    await lapse(queued.queueJob);
+    assert.deepEqual(await runQueuedJobs(a, { jobs: { expire_payment_requests: counter.job } }), ['abandoned']);
     const [run] = await runsOf('expire_payment_requests');
     assert.deepEqual({ outcome: run?.outcome, calls: counter.calls }, { outcome: 'failed', calls: 0 });
     assert.match(run?.error ?? '', /\(the schedule is off\)$/);
   });
 
-  test('startScheduler passes on its own and stop() waits for the job in progress', async () => {
-    // The job tells when it has started and ends only when the test lets it: no guessing with sleeps.
-    let finished = false;
-    let started: () => void = () => {};
-    const hasStarted = new Promise<void>((r) => {
-      started = r;
+  test('a run by hand while the scheduled run of the same job and day is under way waits for it and answers its result', async () => {
+    const gated = gatedJob({ scheduled: 1 });
+    await due('expire_payment_requests', new Date(Date.now() - 1000));
+    const [slot] = await runDueJobs(a, new Date());
+    assert.ok(slot);
+    const scheduled = runQueuedJobs(b, { jobs: { expire_payment_requests: gated.job } });
+    await gated.hasStarted;
+    let joined: (j: boolean) => void = () => {};
+    const queued = new Promise<boolean>((r) => {
+      joined = r;
     });
-    let release: () => void = () => {};
-    const gate = new Promise<void>((r) => {
-      release = r;
-    });
-    const jobs: Record<string, ScheduledJob> = {
-      expire_payment_requests: async () => {
-        started();
-        await gate;
-        finished = true;
-        return {};
+    const byHand = runJobNow(
+      { db: testDb.db, repos: a.repos, config: a.config, context: async () => a, onQueued: (q) => joined(q.joined) },
+      'expire_payment_requests',
+      { startedBy: 'cli' },
+    );
+    // The run by hand is not queued beside it: it waits for the one under way.
+    assert.equal(await queued, true);
+    gated.release();
+    const [done, answer] = await Promise.all([scheduled, byHand]);
+    assert.deepEqual(done, ['ok']);
+    assert.equal(answer.joined, true);
+    assert.deepEqual(
+      { id: answer.run.id, counts: answer.run.counts, by: answer.run.started_by },
+      { id: slot.run, counts: { scheduled: 1 }, by: 'scheduler' },
+    );
+    assert.equal((await runsOf('expire_payment_requests')).length, 1);
+  });
+
+  test('a scheduled slot while a run by hand of the same job and day is under way joins it: one run', async () => {
+    const gated = gatedJob({ by_hand: 1 });
+    const today = new Date();
+    const date = dateIn('Europe/Paris', today);
+    // A run by hand, queued and taken by a worker that is at it.
+    const mine = await queueRun(
+      testDb.db,
+      'expire_payment_requests',
+      date,
+      { now: today },
+      {
+        record: (tx) => a.repos.schedules.requestRun('expire_payment_requests', date, 'cli', tx),
+        drop: (tx, run) => a.repos.schedules.dropQueued(run, tx),
       },
-    };
+    );
+    assert.equal(mine?.joined, false);
+    const worker = runQueuedJobs(b, { jobs: { expire_payment_requests: gated.job } });
+    await gated.hasStarted;
+    await due('expire_payment_requests', new Date(today.getTime() - 1000));
+    const [slot] = await runDueJobs(a, today);
+    assert.deepEqual({ joined: slot?.joined, run: slot?.run }, { joined: true, run: mine?.run }, 'the slot joins it');
+    gated.release();
+    assert.deepEqual(await worker, ['ok']);
+    const runs = await runsOf('expire_payment_requests');
+    assert.deepEqual(
+      runs.map((r) => [r.started_by, r.outcome]),
+      [['cli', 'ok']],
+    );
+  });
+
+  test('startScheduler passes on its own and tells of each slot it queued', async () => {
     await due('expire_payment_requests', new Date(Date.now() - 1000));
     const logged: string[] = [];
     const log = { info: (_o: object, m: string) => logged.push(m), error: (_o: object, m: string) => logged.push(m) };
-    const s = startScheduler(a, log, { jobs, intervalMs: 10 });
-    await hasStarted;
-    // stop() is asked while the job runs; what it resolves with is whether the job had ended by then.
-    const stopped = s.stop().then(() => finished);
-    await new Promise((r) => setImmediate(r));
-    release();
-    assert.equal(await stopped, true, 'stop() resolved before the job in progress ended');
-    assert.deepEqual(logged, ['scheduled job done']);
+    let queued: () => void = () => {};
+    const hasQueued = new Promise<void>((r) => {
+      queued = r;
+    });
+    const s = startScheduler(a, log, { intervalMs: 10, onQueued: () => queued() });
+    await hasQueued;
+    await s.stop();
+    assert.deepEqual(logged, ['scheduled job queued']);
+    assert.deepEqual(
+      (await runsOf('expire_payment_requests')).map((r) => r.outcome),
+      ['queued'],
+    );
   });
 });

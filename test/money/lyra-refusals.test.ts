@@ -201,11 +201,16 @@ describe(`Lyra: refusals read as refusals, and nothing waits for ever (${ENGINE}
       assert.ok(r.stderr.length > 0 && !/at \w+ \(/.test(r.stderr), r.stderr);
       assert.match(r.stderr, /--(operation|as|reason)|no operation/, 'the error says what is wrong');
     }
-    // A refund settled done needs the CREDIT: the row names none yet.
-    const missing = await cli(['books', 'settle', '--operation', operation, '--as', 'done', '--reason', 'seen']);
-    assert.match(missing.stderr, /--transaction/);
     const credit = fake.store.order(id).find((x) => x.operationType === 'CREDIT');
     assert.ok(credit);
+    // Too young: reconcile may still settle it. Refused, saying what Lyra shows: the CREDIT.
+    const young = await cli(['books', 'settle', '--operation', operation, '--as', 'done', '--reason', 'seen']);
+    assert.equal(young.exitCode, 1);
+    assert.match(young.stderr, /minutes old.*--force.*the provider shows: done \(transaction /);
+    assert.ok(young.stderr.includes(credit.uuid), young.stderr);
+    await t.db.query("UPDATE money_ledger SET created_at = now() - interval '25 hours' WHERE id = $1::bigint", [
+      operation,
+    ]);
     const r = await cli([
       'books',
       'settle',
@@ -222,13 +227,16 @@ describe(`Lyra: refusals read as refusals, and nothing waits for ever (${ENGINE}
       '--json',
     ]);
     assert.equal(r.exitCode, 0, r.stderr);
-    assert.deepEqual(JSON.parse(r.stdout), {
+    const { provider_shows: shows, ...settled } = JSON.parse(r.stdout);
+    assert.deepEqual(settled, {
       operation,
       payment_request_id: id,
       kind: 'refund',
       state: 'succeeded',
       transaction_id: credit.uuid,
+      forced: false,
     });
+    assert.match(shows, new RegExp(`^done \\(transaction ${credit.uuid}`));
     assert.deepEqual([(await find(id))?.amount_refunded, (await find(id))?.pending_action], [1000, null]);
     assert.equal(await t.app.payreq.reconciler.checkRequest(id), undefined);
   });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { SCHEDULED_JOBS } from '../../src/jobs/index.ts';
+import type { HoldRenewalsRepository } from '../../src/db/index.ts';
+import { dateIn, renewHolds, SCHEDULED_JOBS } from '../../src/jobs/index.ts';
 import { eventually } from '../helpers/sandbox-checkout.ts';
 import { auditResponses, createRequest, ENGINE } from '../helpers/test-app.ts';
 import {
@@ -206,6 +207,52 @@ for (const start of [sandboxDriver, lyraDriver, stripeDriver]) {
       await booksAgree(c.uuid);
     });
 
+    test('renewal race: a run that read before another renewed in full claims nothing; one renewal, one release, one open hold', async () => {
+      const c = await heldImprint(130);
+      const ends = new Date(String((await detail(c.uuid)).hold_expires_at));
+      const runDay = dateIn('Europe/Paris', new Date(ends.getTime() - 86_400_000));
+      const payreq = p.t.app.payreq;
+      const renewals = payreq.repos.holdRenewals;
+      let hasRead: () => void = () => {};
+      const read = new Promise<void>((r) => {
+        hasRead = r;
+      });
+      let letClaim: () => void = () => {};
+      const firstDone = new Promise<void>((r) => {
+        letClaim = r;
+      });
+      let waited = false;
+      // The second run reads the due holds, then waits while the first renews them in full.
+      const stale: HoldRenewalsRepository = {
+        ...renewals,
+        async dueBatch(...args) {
+          const rows = await renewals.dueBatch(...args);
+          if (rows.some((r) => r.id === c.uuid) && !waited) {
+            waited = true;
+            hasRead();
+            await firstDone;
+          }
+          return rows;
+        },
+      };
+      const ctx = { runner: payreq.runner, cardTokens: payreq.cardTokens };
+      const second = renewHolds({ ...ctx, renewals: stale }, runDay);
+      await read;
+      const first = await renewHolds({ ...ctx, renewals }, runDay);
+      letClaim();
+      const late = await second;
+      assert.ok(first.renewed >= 1 && first.released === first.renewed, JSON.stringify(first));
+      assert.equal(late.renewed, 0, JSON.stringify(late));
+      const order = await (await payreq.providers.forTenant(p.t.tenant.tenantId)).getOrder(c.uuid);
+      const holds = order.transactions.filter((x) => x.kind === 'hold');
+      assert.deepEqual(
+        holds.map((x) => x.status),
+        ['cancelled', 'authorised'],
+        'one renewal, the replaced hold released, one hold open at the provider',
+      );
+      await booksAgree(c.uuid);
+    });
+
     test('partial capture: a one-night fee of the hold; the rest is freed', async () => {
       const c = await heldImprint(150);
       const r = await action(c.uuid, 'capture', { amount: 45.5 });
@@ -273,7 +320,7 @@ for (const start of [sandboxDriver, lyraDriver, stripeDriver]) {
         await SCHEDULED_JOBS.create_deferred_payments!(p.t.app.payreq, new Date(`${day}T10:00:00Z`), 'Europe/Paris');
         const d = await detail(c.uuid);
         assert.equal(d.status, 'AUTHORISED', `after ${day}'s run`);
-        assert.equal(d.guarantee_failures, 0);
+        assert.equal(d.guarantee_failures, day === D ? 1 : 2, 'every refused hold counts, soft ones too');
         assert.equal(d.hold_decline_reason, 'insufficient_funds');
         assert.deepEqual(await lastEvent(), { type: 'payment_request.hold_declined', reason: 'insufficient_funds' });
         await booksAgree(c.uuid);
@@ -282,7 +329,7 @@ for (const start of [sandboxDriver, lyraDriver, stripeDriver]) {
       await SCHEDULED_JOBS.create_deferred_payments!(p.t.app.payreq, new Date(`${CHECKIN}T10:00:00Z`), 'Europe/Paris');
       const failed = await detail(c.uuid);
       assert.equal(failed.status, 'ERROR');
-      assert.equal(failed.guarantee_failures, 1);
+      assert.equal(failed.guarantee_failures, 3);
       assert.deepEqual(await lastEvent(), { type: 'payment_request.guarantee_failed', reason: 'insufficient_funds' });
       const event = await p.t.db.query<{ data: Record<string, unknown> }>(
         `SELECT data FROM events WHERE payment_request_id = $1 AND type = 'payment_request.guarantee_failed'`,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { type NewRemittanceLine, type Repositories, repositories } from '../../src/db/index.ts';
+import { type NewRemittanceLine, PG, pgCode, type Repositories, repositories } from '../../src/db/index.ts';
 import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.ts';
 
 /** A ledger row of money that moved (no request needed: the ledger keeps no foreign key to one). */
@@ -199,5 +199,42 @@ describe(`remittances storage (${ENGINE})`, () => {
     assert.deepEqual(await repos.remittances.feesByMonth(hotel), [
       { month: '2026-11', currency: 'EUR', remittances: 3, gross: 21_000, fees: 425, net: 20_575 },
     ]);
+  });
+
+  test('one ledger row is paid out once: a second line holding it is refused by the database', async () => {
+    // A hotel of its own: the tests above count their hotel's remittances.
+    const hotel = (await repos.tenants.create({ name: 'Hôtel Payé Une Fois' })).id;
+    const [first] = await t.db.transaction((tx) =>
+      repos.remittances.remittanceIds(
+        tx,
+        hotel,
+        'lyra',
+        [{ remittanceNb: '5001', remittanceDate: '2026-11-22', currency: 'EUR' }],
+        null,
+      ),
+    );
+    const [second] = await t.db.transaction((tx) =>
+      repos.remittances.remittanceIds(
+        tx,
+        hotel,
+        'lyra',
+        [{ remittanceNb: '5002', remittanceDate: '2026-11-23', currency: 'EUR' }],
+        null,
+      ),
+    );
+    assert.ok(first && second);
+    const paid = await ledgerRow(t, hotel, 'payment', 7_000, '500001');
+    const holding = (id: string) =>
+      line(id, 'x', { ledgerId: paid.id, paymentRequestId: paid.order, unmatchedReason: null });
+    await t.db.transaction((tx) => repos.remittances.storeLines(tx, hotel, [holding(first)]));
+    await assert.rejects(
+      t.db.transaction((tx) => repos.remittances.storeLines(tx, hotel, [holding(second)])),
+      (err: unknown) => pgCode(err) === PG.uniqueViolation,
+    );
+    const held = await t.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM remittance_lines WHERE ledger_id = $1',
+      [paid.id],
+    );
+    assert.equal(held.rows[0]?.n, 1);
   });
 });

@@ -272,10 +272,10 @@ export interface components {
             link_expires_at: string;
             /**
              * Format: date-time
-             * @description IMPRINT: when the bank last refused the hold placed before arrival (a failed guarantee; the request is then ERROR until the guest registers another card through the same link); null while none was refused. An addition to the original integration contract.
+             * @description IMPRINT: when the bank last refused a hold for good (a failed guarantee): the hold placed before arrival (the request is then ERROR until the guest registers another card through the same link), or the renewal of a live hold (the request stays AUTHORISED_TO_VALIDATE, the old hold guaranteeing until it lapses, and a new card given through the link replaces it); null while none was refused for good. An addition to the original integration contract.
              */
             guarantee_failed_at: string | null;
-            /** @description IMPRINT: how many holds the bank refused for this request (0 for a DEPOSIT). An addition. */
+            /** @description IMPRINT: how many holds the bank refused for this request, soft declines, refused renewals and refused replacement cards included (0 for a DEPOSIT). An addition. */
             guarantee_failures: number;
             /**
              * @description IMPRINT: why the bank declined the last hold payreq tried to place, on a closed list (insufficient_funds, try_again_later and provider_error are soft: tried again at the next daily run until the check-in day; the others end the guarantee); null when none was declined since the card was registered or the hold placed. An addition.

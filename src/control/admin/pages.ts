@@ -1,6 +1,7 @@
 import type { AdminUserWithRoles, TwoFactorState } from '../../admin-users/index.ts';
 import type { AuditRow, JobRunRow, ScheduleRow, Tenant } from '../../db/index.ts';
 import { html, type SafeHtml } from '../../html/index.ts';
+import { formatIsoDate } from '../../i18n/index.ts';
 import { ACCOUNT_MESSAGES, type SessionView, sessionsTable } from '../account/index.ts';
 import { csrfField, formatDateTime, type PageContext, page } from '../shell/index.ts';
 import { ROLE_MESSAGES } from '../team/index.ts';
@@ -113,6 +114,14 @@ ${sessionsTable(ctx, p.sessions, false)}
   });
 }
 
+/** Who started a run, in words: the scheduler, the command line, or the user by name. */
+function startedBy(w: (typeof ADMIN_MESSAGES)['en'], by: string | null): string {
+  if (by === null) return '—';
+  if (by === 'scheduler') return w.byScheduler;
+  if (by === 'cli') return w.byCommandLine;
+  return by.startsWith('user:') ? by.slice('user:'.length) : by;
+}
+
 export function schedulesPage(
   pageCtx: PageContext,
   schedules: readonly ScheduleRow[],
@@ -145,11 +154,13 @@ ${schedules.map(
 </section>`,
 )}
 <section class="card"><div class="table-wrap" tabindex="0"><table><caption>${w.runs}</caption>
-<thead><tr><th scope="col">${m.when}</th><th scope="col">${w.job}</th><th scope="col">${m.outcome}</th><th scope="col">${w.counts}</th><th scope="col">${m.error}</th></tr></thead>
+<thead><tr><th scope="col">${m.when}</th><th scope="col">${w.job}</th><th scope="col">${w.runFor}</th><th scope="col">${w.startedBy}</th><th scope="col">${m.outcome}</th><th scope="col">${w.counts}</th><th scope="col">${m.error}</th></tr></thead>
 <tbody>${runs.map(
       (
         r,
-      ) => html`<tr><td data-label="${m.when}">${formatDateTime(r.started_at, ctx)}</td><td data-label="${w.job}">${w.jobNames[r.job] ?? r.job}</td><td data-label="${m.outcome}"><span class="status ${r.outcome}">${w.runOutcomes[r.outcome] ?? r.outcome}</span></td>
+      ) => html`<tr><td data-label="${m.when}">${formatDateTime(r.started_at, ctx)}</td><td data-label="${w.job}">${w.jobNames[r.job] ?? r.job}</td>
+<td data-label="${w.runFor}">${r.run_date ? formatIsoDate(r.run_date, m.locale) : '—'}</td><td data-label="${w.startedBy}">${startedBy(w, r.started_by)}</td>
+<td data-label="${m.outcome}"><span class="status ${r.outcome}">${w.runOutcomes[r.outcome] ?? r.outcome}</span>${r.attempt > 1 ? html` <small>${w.attempt(r.attempt)}</small>` : ''}</td>
 <td data-label="${w.counts}">${jobCounts(ctx, r.counts)}</td><td data-label="${m.error}">${r.error ? html`<code>${r.error}</code>` : ''}</td></tr>`,
     )}</tbody></table></div></section>`,
   });

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { adminUsers, normaliseUsername, scryptParams, twoFactor } from '../../admin-users/index.ts';
 import { AppError, addDays, isIsoDate, midnightIn } from '../../domain/index.ts';
-import { cronProblem, nextRunAfter, runUnderLease, SCHEDULED_JOBS } from '../../jobs/index.ts';
+import { cronProblem, isScheduledJobName, nextRunAfter, runJobNow } from '../../jobs/index.ts';
 import { parseSetting, SETTING_FIELDS } from '../../tenants/index.ts';
 import { ACCOUNT_MESSAGES, issueText, userSessions } from '../account/index.ts';
 import {
@@ -277,26 +277,33 @@ export async function adminRoutes(instance: FastifyInstance): Promise<void> {
     async (request, reply) => {
       refuseInvalid(request);
       const schedule = await payreq.repos.schedules.get(request.params.job);
-      const job = schedule ? SCHEDULED_JOBS[schedule.job] : undefined;
-      if (!schedule || !job) throw controlNotFound();
+      const name = schedule?.job;
+      if (!name || !isScheduledJobName(name)) throw controlNotFound();
       const ctx = await pageContext(request, reply);
-      const leaseSeconds = payreq.config.jobLeaseSeconds;
-      const run = await payreq.repos.schedules.startManual(schedule.job, leaseSeconds);
-      if (run) {
-        const r = await runUnderLease(payreq.repos.schedules, schedule.job, run, leaseSeconds, () =>
-          job(payreq, control.controlNow(), schedule.timezone),
-        );
-        await audit(request, {
-          tenantId: null,
-          action: 'job_run',
-          target: schedule.job,
-          outcome: r.outcome,
-          detail: r.outcome === 'ok' ? r.counts : { error: r.error },
-        });
-        // What the run found is in the runs table, in words: the notice only says it ran.
-        if (r.outcome === 'ok') flash(request, 'ok', ADMIN_MESSAGES[ctx.language].runDone);
-        else flash(request, 'error', `${ctx.m.error}: ${r.error}`);
-      }
+      // Through the one queue, as a scheduled run: a run of the same job and day under way is
+      // waited for (a double submit, the scheduler's slot), not doubled.
+      const { run } = await runJobNow(
+        {
+          db: payreq.db,
+          repos: payreq.repos,
+          config: payreq.config,
+          context: async () => payreq,
+          onRun: (r) => payreq.metrics.jobRun(r.job, r.outcome, r.seconds),
+        },
+        name,
+        { startedBy: `user:${user(request).username}` },
+      );
+      const outcome = run.outcome === 'ok' ? 'ok' : 'failed';
+      await audit(request, {
+        tenantId: null,
+        action: 'job_run',
+        target: name,
+        outcome,
+        detail: outcome === 'ok' ? (run.counts ?? undefined) : { error: run.error },
+      });
+      // What the run found is in the runs table, in words: the notice only says it ran.
+      if (outcome === 'ok') flash(request, 'ok', ADMIN_MESSAGES[ctx.language].runDone);
+      else flash(request, 'error', `${ctx.m.error}: ${run.error}`);
       return reply.redirect('/control/schedules', 303);
     },
   );

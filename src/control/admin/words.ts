@@ -6,6 +6,7 @@
  */
 
 import { PAYOUT_MESSAGES } from '../payouts/index.ts';
+import { PMS_MESSAGES } from '../pms/index.ts';
 import { REASON_MESSAGES } from '../requests/index.ts';
 import type { ControlLanguage } from '../shell/index.ts';
 import { ROLE_MESSAGES } from '../team/index.ts';
@@ -73,6 +74,7 @@ const en = {
     webhook_endpoint_disabled: 'Webhook endpoint disabled',
     ...WEBHOOK_MESSAGES.en.auditActions,
     ...PAYOUT_MESSAGES.en.auditActions,
+    ...PMS_MESSAGES.en.auditActions,
   } as Record<string, string>,
   auditDetail: {
     ...ROLE_MESSAGES.en.auditDetail,
@@ -122,7 +124,12 @@ const en = {
   no: 'no',
   runDone: 'Done: the run is the first of the recent runs below.',
   nothingToDo: 'nothing to do',
-  runOutcomes: { ok: 'Done', failed: 'Failed' } as Record<string, string>,
+  runOutcomes: { ok: 'Done', failed: 'Failed', queued: 'Queued', running: 'Running' } as Record<string, string>,
+  runFor: 'For',
+  startedBy: 'Started by',
+  byScheduler: 'Scheduler',
+  byCommandLine: 'Command line',
+  attempt: (n: number) => `attempt ${n}`,
   auditValues: {
     none: 'none',
     totp: 'code from an app',
@@ -274,6 +281,7 @@ const fr: AdminMessages = {
     webhook_endpoint_disabled: 'Webhook désactivé',
     ...WEBHOOK_MESSAGES.fr.auditActions,
     ...PAYOUT_MESSAGES.fr.auditActions,
+    ...PMS_MESSAGES.fr.auditActions,
   },
   auditDetail: {
     ...ROLE_MESSAGES.fr.auditDetail,
@@ -322,7 +330,12 @@ const fr: AdminMessages = {
   no: 'non',
   runDone: 'Effectué : l’exécution est la première des exécutions récentes ci-dessous.',
   nothingToDo: 'rien à faire',
-  runOutcomes: { ok: 'Effectuée', failed: 'Échouée' },
+  runOutcomes: { ok: 'Effectuée', failed: 'Échouée', queued: 'En attente', running: 'En cours' },
+  runFor: 'Pour le',
+  startedBy: 'Lancée par',
+  byScheduler: 'Planificateur',
+  byCommandLine: 'Ligne de commande',
+  attempt: (n: number) => `tentative ${n}`,
   auditValues: {
     none: 'aucun',
     totp: 'code d’une application',
@@ -472,6 +485,7 @@ const de: AdminMessages = {
     webhook_endpoint_disabled: 'Webhook deaktiviert',
     ...WEBHOOK_MESSAGES.de.auditActions,
     ...PAYOUT_MESSAGES.de.auditActions,
+    ...PMS_MESSAGES.de.auditActions,
   },
   auditDetail: {
     ...ROLE_MESSAGES.de.auditDetail,
@@ -520,7 +534,12 @@ const de: AdminMessages = {
   no: 'nein',
   runDone: 'Ausgeführt: Der Lauf steht als erster unter den letzten Läufen unten.',
   nothingToDo: 'nichts zu tun',
-  runOutcomes: { ok: 'Ausgeführt', failed: 'Fehlgeschlagen' },
+  runOutcomes: { ok: 'Ausgeführt', failed: 'Fehlgeschlagen', queued: 'Wartet', running: 'Läuft' },
+  runFor: 'Für',
+  startedBy: 'Gestartet von',
+  byScheduler: 'Planer',
+  byCommandLine: 'Kommandozeile',
+  attempt: (n: number) => `Versuch ${n}`,
   auditValues: {
     none: 'keiner',
     totp: 'Code aus einer App',

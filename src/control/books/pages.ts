@@ -44,6 +44,7 @@ export function incidentActions(ctx: PageContext, i: BooksIncidentRow): string[]
     actions.push(i.status === 'AUTHORISED_TO_VALIDATE' ? b.secondHold : b.holdOpen(statusName(ctx, i.status)));
   }
   if (i.problems.includes('capture_differs')) actions.push(b.captureDiffers);
+  if (i.problems.includes('hand_settlement_contradicted')) actions.push(b.handContradicted);
   if (i.problems.includes('hold_lapsed')) actions.push(b.holdLapsed);
   if (i.problems.includes('disputed')) actions.push(b.disputed);
   return actions;
@@ -165,4 +166,41 @@ export function requestIncidents(ctx: PageContext, rows: readonly BooksIncidentR
 <td data-label="${b.payreqNet}" class="num">${formatAmount(i.payreq_net, i.currency, ctx)}</td><td data-label="${b.openHolds}" class="num">${String(i.open_holds)}</td>
 <td data-label="${m.books.need}">${i.resolved_at ? b.agreesAgain : incidentActions(ctx, i).map((a) => html`<p>${a}</p>`)}</td></tr>`,
   )}</tbody></table></div></section>`;
+}
+
+/** What the settlement form sent, to send it again once confirmed. */
+export interface SettleAttempt {
+  operation: string;
+  as: 'done' | 'refused';
+  reason: string;
+  transaction?: string;
+}
+
+/**
+ * A hand settlement the service refused because it is too young or the provider shows
+ * otherwise: why, what the provider shows, and the same decision again with `force`.
+ */
+export function settleConfirmPage(
+  ctx: PageContext,
+  attempt: SettleAttempt,
+  why: 'young' | 'contradicts' | 'unchecked',
+  providerShows: string,
+  escalateHours: number,
+): string {
+  const b = BOOKS_MESSAGES[ctx.language];
+  return page(ctx, {
+    title: b.confirmTitle,
+    current: 'books',
+    body: html`<h1>${b.confirmTitle}</h1>
+<section class="card" aria-labelledby="confirm-h"><h2 id="confirm-h">#${attempt.operation}: ${attempt.as === 'done' ? b.settleDone : b.settleRefused}</h2>
+<p>${b.confirmWhy[why](escalateHours)}</p>
+<p>${b.confirmShows}: <code>${providerShows}</code></p>
+<form method="post" action="/control/books/settle">${csrfField(ctx)}
+<input type="hidden" name="operation" value="${attempt.operation}">
+<input type="hidden" name="as" value="${attempt.as}">
+<input type="hidden" name="reason" value="${attempt.reason}">
+${attempt.transaction ? html`<input type="hidden" name="transaction" value="${attempt.transaction}">` : ''}
+<input type="hidden" name="force" value="on">
+<button type="submit">${b.confirm}</button> <a href="/control/books">${b.cancel}</a></form></section>`,
+  });
 }

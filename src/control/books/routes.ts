@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { SettleRefused } from '../../payment-requests/index.ts';
 import { controlNotFound, flash, pageContext, tenantScope } from '../shell/index.ts';
-import { booksPage } from './pages.ts';
+import { booksPage, settleConfirmPage } from './pages.ts';
 import { BOOKS_MESSAGES } from './words.ts';
 
 /** The hand settlement form; anything else is refused with the page's own message. */
@@ -12,6 +12,8 @@ const SettleForm = Type.Object({
   as: Type.Union([Type.Literal('done'), Type.Literal('refused')]),
   reason: Type.String({ minLength: 1, maxLength: 500, pattern: '^[^\\u0000-\\u001f]*$' }),
   transaction: Type.Optional(Type.String({ maxLength: 200, pattern: '^[^\\u0000-\\u001f]*$' })),
+  /** Sent by the confirmation: record it although it is young or the provider shows otherwise. */
+  force: Type.Optional(Type.Literal('on')),
   _csrf: Type.Optional(Type.String()),
 });
 
@@ -60,12 +62,24 @@ export async function booksRoutes(instance: FastifyInstance): Promise<void> {
         as: body.as,
         reason: body.reason,
         ...(transaction ? { transactionId: transaction } : {}),
+        ...(body.force === 'on' ? { force: true } : {}),
         tenantId: tenantScope(request, undefined),
         by: { username: request.controlUser?.username ?? null, ip: request.ip },
       });
       flash(request, 'ok', BOOKS_MESSAGES[ctx.language].settled);
     } catch (err) {
       if (!(err instanceof SettleRefused)) throw err;
+      if (err.why && err.providerShows !== undefined) {
+        // Too young, or against the provider: the manager confirms, knowing what it shows.
+        const attempt = {
+          operation: body.operation,
+          as: body.as,
+          reason: body.reason,
+          ...(transaction ? { transaction } : {}),
+        };
+        const page = settleConfirmPage(ctx, attempt, err.why, err.providerShows, payreq.config.inDoubtEscalateHours);
+        return reply.code(409).type('text/html; charset=utf-8').send(page);
+      }
       flash(request, 'error', err.message);
     }
     return reply.redirect('/control/books', 303);

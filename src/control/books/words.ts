@@ -62,6 +62,18 @@ const en = {
     'The provider did not answer in time: nobody knows yet whether the money moved. Do not repeat the operation. Reconciliation settles it from the provider’s view within minutes; if it stays here for more than an hour, check that the provider account works.',
   giveBack:
     'Money arrived where it should not (shown on the request). payreq gives it back automatically; if it stays here, give it back in the provider’s back office.',
+  handContradicted:
+    'The provider answered late, after this operation was settled by hand, and says it went otherwise (see the audit, “ledger.late_answer”): look the order up in the provider’s back office and put the difference right there.',
+  confirmTitle: 'Record it anyway?',
+  confirmWhy: {
+    young: (hours: number) =>
+      `This operation is younger than ${hours} hours: reconciliation may still settle it from the provider’s view.`,
+    contradicts: () => 'What you record contradicts what the provider shows now.',
+    unchecked: () => 'The provider’s view could not be read, so the transaction you named could not be checked.',
+  } as Record<'young' | 'contradicts' | 'unchecked', (hours: number) => string>,
+  confirmShows: 'The provider shows',
+  confirm: 'Record it anyway',
+  cancel: 'Back to the Books page',
 };
 
 export type BooksMessages = typeof en;
@@ -123,6 +135,19 @@ const fr: BooksMessages = {
     'Le prestataire n’a pas répondu à temps : personne ne sait encore si l’argent a bougé. Ne refaites pas l’opération. La réconciliation la règle d’après le prestataire en quelques minutes ; si elle reste ici plus d’une heure, vérifiez que le compte du prestataire fonctionne.',
   giveBack:
     'De l’argent est arrivé là où il n’aurait pas dû (voir la demande). payreq le rend automatiquement ; s’il reste ici, rendez-le depuis le back-office du prestataire.',
+  handContradicted:
+    'Le prestataire a répondu tardivement, après que cette opération a été tranchée à la main, et dit qu’elle s’est passée autrement (voir le journal, « ledger.late_answer ») : consultez la commande dans le back-office du prestataire et corrigez l’écart là-bas.',
+  confirmTitle: 'L’enregistrer quand même ?',
+  confirmWhy: {
+    young: (hours: number) =>
+      `Cette opération a moins de ${hours} heures : le rapprochement peut encore la trancher d’après le prestataire.`,
+    contradicts: () => 'Ce que vous enregistrez contredit ce que montre le prestataire maintenant.',
+    unchecked: () =>
+      'La vue du prestataire n’a pas pu être lue : la transaction indiquée n’a donc pas pu être vérifiée.',
+  } as Record<'young' | 'contradicts' | 'unchecked', (hours: number) => string>,
+  confirmShows: 'Le prestataire montre',
+  confirm: 'L’enregistrer quand même',
+  cancel: 'Retour à la page Comptes',
 };
 
 const de: BooksMessages = {
@@ -182,6 +207,19 @@ const de: BooksMessages = {
     'Der Anbieter hat nicht rechtzeitig geantwortet: Noch weiß niemand, ob Geld bewegt wurde. Wiederholen Sie den Vorgang nicht. Der Abgleich klärt ihn binnen Minuten anhand der Sicht des Anbieters; bleibt er länger als eine Stunde hier, prüfen Sie das Anbieterkonto.',
   giveBack:
     'Geld ist angekommen, wo es nicht hingehört (siehe Anfrage). payreq gibt es automatisch zurück; bleibt es hier, geben Sie es im Backoffice des Anbieters zurück.',
+  handContradicted:
+    'Der Anbieter hat verspätet geantwortet, nachdem dieser Vorgang von Hand entschieden wurde, und sagt, er sei anders verlaufen (siehe Protokoll, „ledger.late_answer“): Sehen Sie den Auftrag im Backoffice des Anbieters nach und gleichen Sie die Abweichung dort aus.',
+  confirmTitle: 'Trotzdem erfassen?',
+  confirmWhy: {
+    young: (hours: number) =>
+      `Dieser Vorgang ist jünger als ${hours} Stunden: Der Abgleich kann ihn noch anhand der Sicht des Anbieters entscheiden.`,
+    contradicts: () => 'Was Sie erfassen, widerspricht dem, was der Anbieter jetzt zeigt.',
+    unchecked: () =>
+      'Die Sicht des Anbieters konnte nicht gelesen werden, daher konnte die angegebene Transaktion nicht geprüft werden.',
+  } as Record<'young' | 'contradicts' | 'unchecked', (hours: number) => string>,
+  confirmShows: 'Der Anbieter zeigt',
+  confirm: 'Trotzdem erfassen',
+  cancel: 'Zurück zur Seite Bücher',
 };
 
 export const BOOKS_MESSAGES: Record<ControlLanguage, BooksMessages> = { en, fr, de };

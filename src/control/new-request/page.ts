@@ -47,7 +47,13 @@ const GUEST_LANGUAGES = [
  */
 export function newRequestPage(
   ctx: PageContext,
-  p: { form: NewRequestForm; errors: readonly FieldIssue[]; tenants: readonly Tenant[] },
+  p: {
+    form: NewRequestForm;
+    errors: readonly FieldIssue[];
+    tenants: readonly Tenant[];
+    /** "From an Apaleo reservation", for a hotel connected to Apaleo (src/control/pms). */
+    prefill?: SafeHtml;
+  },
 ): string {
   const { m } = ctx;
   const w = NEW_REQUEST_MESSAGES[ctx.language];
@@ -81,6 +87,7 @@ ${
     ? html`<div class="flash error" role="alert"><p>${w.fixFields}</p>${superuser ? '' : p.errors.filter((e) => formField(e) === 'tenant').map((e) => html`<p>${say(e)}</p>`)}</div>`
     : ''
 }
+${p.prefill ?? ''}
 <section class="card narrow"><p>${w.newRequestIntro}</p>
 <form method="post" action="/control/requests/new" novalidate>${csrfField(ctx)}
 ${

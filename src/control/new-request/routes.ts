@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { checkCreateBody } from '../../api/index.ts';
 import { AppError, errors as appErrors, type FieldIssue } from '../../domain/index.ts';
+import { PMS_MESSAGES, pmsConnected, prefillFromReservation, prefillSection } from '../pms/index.ts';
 import { parseAmountField } from '../requests/index.ts';
 import { audit, Form, flash, pageContext, tenantContextOf, tenantScope, user } from '../shell/index.ts';
 import { type NewRequestForm, newRequestPage } from './page.ts';
@@ -44,6 +45,12 @@ const NewRequestBody = Type.Object({
   checkout: Form.optionalText(500),
   room_type: Form.optionalText(500),
   _csrf: Form.csrf,
+});
+
+/** "From an Apaleo reservation": the reservation id, and a superuser's hotel. */
+const NewRequestQuery = Type.Object({
+  apaleo_reservation: Type.Optional(Type.String({ maxLength: 100 })),
+  tenant: Type.Optional(Type.String({ maxLength: 64 })),
 });
 
 /** The fields the schema refused, each with its issue as the page words it (too long, not text). */
@@ -91,12 +98,37 @@ export async function newRequestRoutes(control: FastifyInstance): Promise<void> 
     ['lyra', 'stripe'].includes((await repos.providerAccounts.find(tenantId))?.provider ?? 'none');
   const tenantsFor = async (tenantId: string | null) => (tenantId === null ? await repos.tenants.list() : []);
 
-  control.get('/requests/new', async (request, reply) => {
-    const ctx = await pageContext(request, reply);
-    const form: NewRequestForm = { request_type: 'IMPRINT', currency: 'EUR', language: ctx.language };
-    const tenants = await tenantsFor(user(request).tenantId);
-    return reply.type('text/html; charset=utf-8').send(newRequestPage(ctx, { form, errors: [], tenants }));
-  });
+  const typedGet = control.withTypeProvider<TypeBoxTypeProvider>();
+  typedGet.get(
+    '/requests/new',
+    { schema: { querystring: NewRequestQuery }, attachValidation: true },
+    async (request, reply) => {
+      let ctx = await pageContext(request, reply);
+      const form: NewRequestForm = { request_type: 'IMPRINT', currency: 'EUR', language: ctx.language };
+      const u = user(request);
+      const tenants = await tenantsFor(u.tenantId);
+      // A hotel connected to Apaleo fills the form from one of its reservations (docs/apaleo.md).
+      const query = request.validationError ? {} : request.query;
+      const tenantId =
+        u.tenantId ?? (query.tenant && tenants.some((t) => t.id === query.tenant) ? query.tenant : undefined);
+      const connected = tenantId ? await pmsConnected(control.payreq, tenantId) : false;
+      const reservation = query.apaleo_reservation?.trim();
+      if (connected && tenantId && reservation) {
+        const w = PMS_MESSAGES[ctx.language];
+        const found = await prefillFromReservation(control.payreq, tenantId, reservation);
+        if ('form' in found) {
+          Object.assign(form, found.form, u.tenantId === null ? { tenant: tenantId } : {});
+          ctx = { ...ctx, flash: { kind: 'ok', text: w.prefilled(reservation) } };
+        } else {
+          ctx = { ...ctx, flash: { kind: 'error', text: w.notPrefilled(found.problem) } };
+        }
+      }
+      const prefill = connected
+        ? prefillSection(ctx, { reservation, tenant: u.tenantId === null ? tenantId : undefined })
+        : undefined;
+      return reply.type('text/html; charset=utf-8').send(newRequestPage(ctx, { form, errors: [], tenants, prefill }));
+    },
+  );
 
   // The refusal is attached: the role and CSRF checks come first, and the page answers a field
   // the schema refused beside that field, as it answers the API's issues.

@@ -20,6 +20,9 @@ export interface GuaranteeControlMessages {
   renewalRefused: (when: string, ends: string, reason: string | null) => string;
   /** What happens to a new card after a refused renewal. */
   renewalNextSteps: string;
+  /** A hold declined softly before the check-in day: tried again, final on `final` (the check-in day). */
+  declinedTitle: string;
+  declinedText: (reason: string, final: string | null) => string;
 }
 
 const en: GuaranteeControlMessages = {
@@ -39,6 +42,9 @@ const en: GuaranteeControlMessages = {
     `The bank refused to renew the hold of this guarantee on ${when}${reason ? ` (${reason})` : ''}. The current hold still guarantees the stay until ${ends}, then lapses.`,
   renewalNextSteps:
     'A new card given through the same link is held at the next renewal run, which then releases the current hold. You may also capture what is owed before the hold lapses.',
+  declinedTitle: 'The bank declined the hold: tried again tomorrow',
+  declinedText: (reason, final) =>
+    `The bank declined the hold of this guarantee for now${reason ? ` (${reason})` : ''}. The card stays the guarantee; the daily job tries again tomorrow morning${final ? `, and a refusal on ${final} (the check-in day) is final` : ''}. Contact the guest if the stay must be guaranteed sooner.`,
 };
 
 const fr: GuaranteeControlMessages = {
@@ -59,6 +65,9 @@ const fr: GuaranteeControlMessages = {
     `La banque a refusé le renouvellement de l’empreinte de cette garantie le ${when}${reason ? ` (${reason})` : ''}. L’empreinte actuelle garantit encore le séjour jusqu’au ${ends}, puis expire.`,
   renewalNextSteps:
     'Une nouvelle carte donnée par le même lien est garantie au prochain renouvellement, qui libère alors l’empreinte actuelle. Vous pouvez aussi encaisser ce qui est dû avant qu’elle n’expire.',
+  declinedTitle: 'La banque a décliné la garantie : nouvel essai demain',
+  declinedText: (reason, final) =>
+    `La banque a décliné la garantie de cette demande pour l’instant${reason ? ` (${reason})` : ''}. La carte reste la garantie ; la tâche quotidienne réessaie demain matin${final ? `, et un refus le ${final} (jour d’arrivée) est définitif` : ''}. Contactez le client si le séjour doit être garanti plus tôt.`,
 };
 
 const de: GuaranteeControlMessages = {
@@ -79,6 +88,9 @@ const de: GuaranteeControlMessages = {
     `Die Bank hat die Erneuerung der Vorautorisierung dieser Garantie am ${when} abgelehnt${reason ? ` (${reason})` : ''}. Die aktuelle Vorautorisierung garantiert den Aufenthalt noch bis ${ends} und läuft dann ab.`,
   renewalNextSteps:
     'Eine neue Karte über denselben Link wird bei der nächsten Erneuerung garantiert, die dann die aktuelle Vorautorisierung freigibt. Sie können auch vor dem Ablauf einziehen, was geschuldet ist.',
+  declinedTitle: 'Die Bank hat die Garantie vorläufig abgelehnt: morgen erneuter Versuch',
+  declinedText: (reason, final) =>
+    `Die Bank hat die Garantie dieser Anfrage vorerst abgelehnt${reason ? ` (${reason})` : ''}. Die Karte bleibt die Garantie; der tägliche Job versucht es morgen früh erneut${final ? `, und eine Ablehnung am ${final} (Anreisetag) ist endgültig` : ''}. Kontaktieren Sie den Gast, wenn der Aufenthalt früher garantiert sein muss.`,
 };
 
 export const GUARANTEE_CONTROL_MESSAGES: Record<ControlLanguage, GuaranteeControlMessages> = { en, fr, de };

@@ -15,7 +15,7 @@ export function holdChain(ctx: PageContext, row: ControlDetailRow, ledger: reado
   const when = (d: Date | null) => formatDateTime(d, ctx, row.tenant_timezone);
   const fate = (h: LedgerRow): string => {
     const release = ledger.find((l) => l.parent_id === h.id && l.kind === 'release');
-    if (release?.state === 'succeeded') return w.released(when(release.updated_at));
+    if (release?.state === 'succeeded') return w.released(when(release.created_at));
     if (h.provider_transaction_id === row.provider_transaction_id) {
       if (row.status === 'AUTHORISED_TO_VALIDATE') return w.live;
       if (row.status === 'CAPTURED' || row.status === 'REFUNDED') return w.captured;
@@ -31,6 +31,6 @@ export function holdChain(ctx: PageContext, row: ControlDetailRow, ledger: reado
     (
       h,
     ) => html`<tr><td data-label="${w.hold}"><code>${h.provider_transaction_id ?? ''}</code>${h.parent_id ? html` <small>(${w.renewal})</small>` : ''}</td>
-<td data-label="${w.placed}">${when(h.updated_at)}</td><td data-label="${w.ends}">${when(h.hold_expires_at)}</td><td data-label="${w.now}">${fate(h)}</td></tr>`,
+<td data-label="${w.placed}">${when(h.created_at)}</td><td data-label="${w.ends}">${when(h.hold_expires_at)}</td><td data-label="${w.now}">${fate(h)}</td></tr>`,
   )}</tbody></table></div></section>`;
 }

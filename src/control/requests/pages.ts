@@ -21,7 +21,9 @@ import {
   triggersOf,
 } from '../../domain/index.ts';
 import { html, type SafeHtml } from '../../html/index.ts';
+import type { PostingRow } from '../../pms/index.ts';
 import { requestIncidents } from '../books/index.ts';
+import { requestPostingsSection } from '../pms/index.ts';
 import {
   amountInWords,
   csrfField,
@@ -399,6 +401,8 @@ export function detailPage(
     paymentLink?: string;
     /** Its reminders (docs/e-mail.md, "Reminders"), shown in its history. */
     reminders?: readonly ReminderHistoryRow[];
+    /** Its postings on the reservation's Apaleo folio (docs/apaleo.md). */
+    postings?: readonly PostingRow[];
   },
 ): string {
   const { row } = p;
@@ -417,7 +421,7 @@ export function detailPage(
     body: html`<p><a href="/control/requests">${m.back}</a></p>
 <h1>${row.reference}</h1>
 ${noHoldWillBePlaced(row) ? html`<p class="flash error" role="status">${w.noHoldWillBePlaced}</p>` : ''}
-${guaranteeNotice(ctx, row)}
+${guaranteeNotice(ctx, row, p.ledger)}
 <section class="card" aria-labelledby="details-h"><h2 id="details-h">${m.details}</h2>${summary(ctx, row, p.history.some(isRelease))}</section>
 ${
   p.paymentLink
@@ -432,6 +436,7 @@ ${higherRoles(ctx, actions, withheld)}
 </section>
 <section class="card" aria-labelledby="data-h"><h2 id="data-h">${w.reservationData}</h2>${reservationData(ctx, row.reservation_data)}</section>
 ${requestIncidents(ctx, p.incidents ?? [])}
+${requestPostingsSection(ctx, p.postings ?? [])}
 ${holdChain(ctx, row, p.ledger)}
 <section class="card" aria-labelledby="ledger-h"><h2 id="ledger-h">${w.ledger}</h2>${ledgerTable(ctx, row, p.ledger, p.history)}</section>
 <section class="card" aria-labelledby="history-h"><h2 id="history-h">${w.history}</h2>${historyTable(ctx, row, p.history, p.ledger, p.reminders ?? [])}</section>`,

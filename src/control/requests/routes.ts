@@ -19,6 +19,7 @@ import {
   STATUSES,
 } from '../../domain/index.ts';
 import { CSV_DIALECTS, dialectForLanguage, EXPORT_KINDS, type ExportKind, exportChunks } from '../../exports/index.ts';
+import { requestPostings } from '../pms/index.ts';
 import {
   audit,
   controlNotFound,
@@ -355,18 +356,27 @@ export async function requestsRoutes(control: FastifyInstance): Promise<void> {
   typed.get('/requests/:id', { schema: { params: RequestParams }, attachValidation: true }, async (request, reply) => {
     if (request.validationError) throw controlNotFound();
     const row = await scopedRequest(request, request.params.id);
-    const [history, ledger, incidents, reminders] = await Promise.all([
+    const [history, ledger, incidents, reminders, postings] = await Promise.all([
       repos.controlRequests.history(row.id),
       repos.controlRequests.ledger(row.id),
       repos.books.incidentsOfRequest(row.id),
       repos.dayPlan.reminderHistory(row.id),
+      requestPostings(control.payreq, row.tenant_id, row.id),
     ]);
     const paymentLink = allowedActions(row).includes('resend')
       ? `${control.payreq.config.publicBaseUrl}/payment/${row.id}/`
       : undefined;
     return html(
       reply,
-      detailPage(await pageContext(request, reply), { row, history, ledger, incidents, paymentLink, reminders }),
+      detailPage(await pageContext(request, reply), {
+        row,
+        history,
+        ledger,
+        incidents,
+        paymentLink,
+        reminders,
+        postings,
+      }),
     );
   });
 

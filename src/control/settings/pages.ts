@@ -90,6 +90,8 @@ export function settingsPage(
     webhooks?: readonly WebhookEndpointRow[];
     /** The tenant's payment provider account, shown read-only (set with the command line). */
     providerAccount?: ProviderAccountRow;
+    /** The hotel's Apaleo connection (src/control/pms). */
+    pms?: SafeHtml;
     /** Where the instance is reached: a Stripe account's webhook address. */
     publicBaseUrl?: string;
   },
@@ -158,6 +160,7 @@ ${securityFields}
 </fieldset>
 <button type="submit">${m.save}</button></form>
 ${providerAccountSection(ctx, p.providerAccount, p.publicBaseUrl ?? '')}
+${p.pms ?? ''}
 ${logoSection(ctx, p.tenant, p.logoProblem)}`,
   });
 }

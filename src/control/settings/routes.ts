@@ -14,6 +14,7 @@ import {
   setTenantLogo,
   updateTenantSettings,
 } from '../../tenants/index.ts';
+import { pmsSettingsSection, pmsSettingsView } from '../pms/index.ts';
 import type { ControlLanguage } from '../shell/index.ts';
 import { audit, controlNotFound, Form, flash, pageContext, refusedFields, tenantScope, user } from '../shell/index.ts';
 import { confirmRevokePage, keysPage, settingsPage } from './pages.ts';
@@ -126,14 +127,15 @@ export async function configRoutes(instance: FastifyInstance): Promise<void> {
   const settingsAgain = async (
     request: FastifyRequest,
     reply: FastifyReply,
-    p: Omit<Parameters<typeof settingsPage>[1], 'webhooks' | 'providerAccount'>,
+    p: Omit<Parameters<typeof settingsPage>[1], 'webhooks' | 'providerAccount' | 'pms'>,
   ) => {
     const ctx = await pageContext(request, reply);
     const webhooks = await payreq.repos.webhooks.listEndpoints(p.tenant.id);
     const providerAccount = await payreq.repos.providerAccounts.find(p.tenant.id);
+    const pms = pmsSettingsSection(ctx, p.tenant.id, await pmsSettingsView(request, p.tenant.id));
     return send(
       reply,
-      settingsPage(ctx, { ...p, webhooks, providerAccount, publicBaseUrl: payreq.config.publicBaseUrl }),
+      settingsPage(ctx, { ...p, webhooks, providerAccount, pms, publicBaseUrl: payreq.config.publicBaseUrl }),
       422,
     );
   };
@@ -307,15 +309,21 @@ export async function configRoutes(instance: FastifyInstance): Promise<void> {
     const { tenant, tenants } = await configTenant(request, request.query.tenant);
     const webhooks = await payreq.repos.webhooks.listEndpoints(tenant.id);
     const providerAccount = await payreq.repos.providerAccounts.find(tenant.id);
+    const ctx = await pageContext(request, reply);
+    // The Apaleo connect form's refusal, if one was just made: shown beside it, as a 422.
+    const pmsView = await pmsSettingsView(request, tenant.id);
+    const pms = pmsSettingsSection(ctx, tenant.id, pmsView);
     return send(
       reply,
-      settingsPage(await pageContext(request, reply), {
+      settingsPage(ctx, {
         tenant,
         tenants,
         webhooks,
         providerAccount,
+        pms,
         publicBaseUrl: payreq.config.publicBaseUrl,
       }),
+      pmsView.problem ? 422 : 200,
     );
   });
 

@@ -74,6 +74,7 @@ export const ROUTE_ROLES: Readonly<Record<string, Need | NeedByAction>> = {
   'GET /control/requests/:id/confirm': { from: 'query', name: 'action', roles: REQUEST_ACTION_ROLES },
   'POST /control/requests/:id/:action': { from: 'params', name: 'action', roles: REQUEST_ACTION_ROLES },
   'POST /control/bulk': { from: 'body', name: 'action', roles: REQUEST_ACTION_ROLES },
+  'POST /control/pms/postings/:id/retry': 'frontdesk',
   // Running the tenant: managers
   'GET /control/books': 'manager',
   'POST /control/books/settle': 'manager',
@@ -89,6 +90,9 @@ export const ROUTE_ROLES: Readonly<Record<string, Need | NeedByAction>> = {
   'POST /control/settings': 'manager',
   'POST /control/settings/logo': 'manager',
   'POST /control/settings/logo/remove': 'manager',
+  'POST /control/settings/pms': 'manager',
+  'POST /control/settings/pms/disconnect': 'manager',
+  'POST /control/settings/pms/reservations': 'manager',
   'GET /control/audit': 'manager',
   'GET /control/webhooks': 'manager',
   'POST /control/webhooks': 'manager',

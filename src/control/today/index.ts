@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { dayPlan } from '../../day-plan/index.ts';
+import { failedPostings } from '../pms/index.ts';
 import { controlNotFound, pageContext, tenantScope, user } from '../shell/index.ts';
 import { todayPage } from './today-page.ts';
 
@@ -28,7 +29,8 @@ export async function todayRoutes(control: FastifyInstance): Promise<void> {
       inDoubtGraceSeconds: payreq.config.inDoubtGraceSeconds,
     });
     const ctx = await pageContext(request, reply);
-    return reply.type('text/html; charset=utf-8').send(todayPage(ctx, { plan, tenant, tenants }));
+    const postings = await failedPostings(payreq, tenant.id);
+    return reply.type('text/html; charset=utf-8').send(todayPage(ctx, { plan, tenant, tenants, postings }));
   });
 }
 export { reminderHistoryRows } from './reminder-history.ts';

@@ -1,9 +1,11 @@
 import { type DayPlan, isGuaranteed } from '../../day-plan/index.ts';
 import type { BooksIncidentRow, DayPlanRow, InDoubtOperationRow, Tenant } from '../../db/index.ts';
-import { decisionDate } from '../../domain/index.ts';
+import { decisionDate, isDeclineReason } from '../../domain/index.ts';
 import { html, type SafeHtml } from '../../html/index.ts';
 import { formatIsoDate } from '../../i18n/index.ts';
+import type { PostingRow } from '../../pms/index.ts';
 import { incidentActions } from '../books/index.ts';
+import { failedPostingsSection } from '../pms/index.ts';
 import { formatAmount, formatDateTime, type PageContext, page, tenantChooser } from '../shell/index.ts';
 import { TODAY_MESSAGES } from './words.ts';
 
@@ -80,7 +82,16 @@ const section = (id: string, title: string, body: SafeHtml, intro?: string) =>
  * failed guarantees, holds about to lapse, incidents and operations in doubt, today's and
  * tomorrow's arrivals with their guarantee. The daily digest e-mails the same lists.
  */
-export function todayPage(ctx: PageContext, p: { plan: DayPlan; tenant: Tenant; tenants: readonly Tenant[] }): string {
+export function todayPage(
+  ctx: PageContext,
+  p: {
+    plan: DayPlan;
+    tenant: Tenant;
+    tenants: readonly Tenant[];
+    /** Postings Apaleo refused for good (undefined: a hotel not connected, with none). */
+    postings?: readonly PostingRow[];
+  },
+): string {
   const { m } = ctx;
   const t = TODAY_MESSAGES[ctx.language];
   const { plan } = p;
@@ -107,6 +118,19 @@ ${section(
   plan.failedGuarantees.length > 0 ? t.failedGuaranteesIntro : undefined,
 )}
 ${section(
+  'today-declined-h',
+  t.declinedHolds,
+  requestTable(c, t.declinedHolds, plan.declinedHolds ?? [], t.noDeclinedHolds, [
+    { head: t.checkin, cell: (r) => day(c, r.checkin) },
+    {
+      head: t.bankAnswer,
+      cell: (r) => t.declinedBecause[isDeclineReason(r.hold_decline_reason) ? r.hold_decline_reason : 'other'],
+    },
+    { head: t.next, cell: (r) => (r.checkin ? t.finalOn(day(c, r.checkin)) : '—') },
+  ]),
+  (plan.declinedHolds ?? []).length > 0 ? t.declinedHoldsIntro : undefined,
+)}
+${section(
   'today-lapsing-h',
   t.lapsingHolds,
   requestTable(c, t.lapsingHolds, plan.lapsingHolds, t.noLapsingHolds, [
@@ -123,6 +147,7 @@ ${section(
 )}
 ${section('today-incidents-h', t.incidents, incidentsTable(c, plan.incidents))}
 ${section('today-doubt-h', t.inDoubt, inDoubtTable(c, plan.inDoubt))}
+${failedPostingsSection(c, p.postings)}
 ${section(
   'today-arrivals-h',
   t.arrivalsToday(day(c, plan.today)),

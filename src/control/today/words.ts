@@ -15,6 +15,8 @@ const en = {
   guarantee: 'Guarantee',
   when: 'When',
   checkin: 'Check-in',
+  bankAnswer: 'Bank’s answer',
+  next: 'Next',
   allBooks: 'The Books page has the details and what to do.',
   settingsHeading: 'Reminders and digest',
   settingsIntro:
@@ -48,6 +50,8 @@ const fr: TodayMessages = {
   guarantee: 'Garantie',
   when: 'Quand',
   checkin: 'Arrivée',
+  bankAnswer: 'Réponse de la banque',
+  next: 'Ensuite',
   allBooks: 'La page Comptes donne le détail et ce qu’il faut faire.',
   settingsHeading: 'Relances et résumé',
   settingsIntro:
@@ -79,6 +83,8 @@ const de: TodayMessages = {
   guarantee: 'Garantie',
   when: 'Wann',
   checkin: 'Anreise',
+  bankAnswer: 'Antwort der Bank',
+  next: 'Weiter',
   allBooks: 'Die Seite Bücher zeigt die Einzelheiten und was zu tun ist.',
   settingsHeading: 'Erinnerungen und Zusammenfassung',
   settingsIntro:

@@ -1,9 +1,15 @@
-import { applyStatusChanges, type Queryable, queueGuaranteeMails, releaseClaims } from '../../db/index.ts';
+import {
+  applyStatusChanges,
+  type Queryable,
+  queueDeclinedHoldMails,
+  queueGuaranteeMails,
+  releaseClaims,
+} from '../../db/index.ts';
 import { allowedFrom, type DeclineReason, isSoftDecline, targetOf } from '../../domain/index.ts';
 import { declineReasonOf, holdValidityTable } from '../../providers/index.ts';
 import type { MoneyOperation, Settled } from '../money-runner.ts';
 import { actorOf } from './entry-actor.ts';
-import { placedAt } from './placed-at.ts';
+import { onTestClock, placedAt } from './placed-at.ts';
 
 type Refused = Extract<Settled, { outcome: 'refused' | 'failed' | 'in_doubt' }>;
 
@@ -68,6 +74,7 @@ export function holdOperationOn(date?: string, at?: Date): MoneyOperation {
           token: s.entry.claim_token,
           actor: actorOf(s.entry),
           ledgerId: s.entry.id,
+          ...onTestClock(s, at),
           detail: { transaction_id: s.outcome === 'succeeded' ? s.transactionId : null },
           set: {
             providerTransactionId: s.outcome === 'succeeded' ? s.transactionId : undefined,
@@ -87,6 +94,7 @@ export function holdOperationOn(date?: string, at?: Date): MoneyOperation {
             token: s.entry.claim_token,
             actor: actorOf(s.entry),
             ledgerId: s.entry.id,
+            ...onTestClock(s, at),
             detail: declined(s),
             set: {
               holdError: s.error,
@@ -97,12 +105,14 @@ export function holdOperationOn(date?: string, at?: Date): MoneyOperation {
         }),
       ]);
       const failed = new Set(applied.filter((a) => a.status === targetOf('deferred_hold_refused')).map((a) => a.id));
-      await queueGuaranteeMails(
-        tx,
+      const softly = new Set(applied.filter((a) => a.status === targetOf('deferred_hold_declined')).map((a) => a.id));
+      const mails = (ids: Set<string>) =>
         refused
-          .filter((s) => failed.has(s.entry.payment_request_id))
-          .map((s) => ({ id: s.entry.payment_request_id, ledgerId: s.entry.id })),
-      );
+          .filter((s) => ids.has(s.entry.payment_request_id))
+          .map((s) => ({ id: s.entry.payment_request_id, ledgerId: s.entry.id }));
+      await queueGuaranteeMails(tx, mails(failed));
+      // Declined softly: the hotel is told once that the card may not hold (tried again daily).
+      await queueDeclinedHoldMails(tx, mails(softly));
       await releaseClaims(
         tx,
         settled

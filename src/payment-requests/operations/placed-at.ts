@@ -12,3 +12,8 @@ export function placedAt(s: Settled, at: Date | undefined): { at?: Date; endsBy?
   if (s.outcome === 'succeeded' && s.placedAt) return { at: s.placedAt, ...endsBy };
   return at && s.entry.provider === 'sandbox' ? { at, ...endsBy } : endsBy;
 }
+
+/** The test clock's moment for a sandbox row's record (its history, a failed guarantee's time). */
+export function onTestClock(s: Settled, at: Date | undefined): { at?: Date } {
+  return at && s.entry.provider === 'sandbox' ? { at } : {};
+}

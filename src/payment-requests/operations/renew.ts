@@ -3,7 +3,7 @@ import { allowedFrom, targetOf } from '../../domain/index.ts';
 import { declineReasonOf, holdValidityTable } from '../../providers/index.ts';
 import type { MoneyOperation, Settled } from '../money-runner.ts';
 import { actorOf } from './entry-actor.ts';
-import { placedAt } from './placed-at.ts';
+import { onTestClock, placedAt } from './placed-at.ts';
 
 type Refused = Extract<Settled, { outcome: 'refused' | 'failed' | 'in_doubt' }>;
 
@@ -33,6 +33,7 @@ export function renewOperationAt(at?: Date): MoneyOperation {
           token: s.entry.claim_token,
           actor: actorOf(s.entry),
           ledgerId: s.entry.id,
+          ...onTestClock(s, at),
           detail: { transaction_id: s.outcome === 'succeeded' ? s.transactionId : null, reason: 'reauthorisation' },
           set: {
             providerTransactionId: s.outcome === 'succeeded' ? s.transactionId : undefined,
@@ -50,6 +51,7 @@ export function renewOperationAt(at?: Date): MoneyOperation {
           token: s.entry.claim_token,
           actor: actorOf(s.entry),
           ledgerId: s.entry.id,
+          ...onTestClock(s, at),
           detail: {
             reason: s.error,
             decline_reason: reason(s),

@@ -32,6 +32,14 @@ export interface SandboxMessages {
   technicalError: string;
   /** Registered, then blocked: every hold or charge refused. */
   blockedAfterRegistration: string;
+  /** A Mastercard: accepted, its holds living 7 days. */
+  mastercard: string;
+  /** Registered, then every hold declined softly (insufficient funds). */
+  softDecline: string;
+  /** Registered, then every hold refused for good (stolen). */
+  stolen: string;
+  /** Registered and held once; every later hold (a renewal) refused. */
+  renewalRefused: string;
   anyOther: string;
   testCardsHint: string;
   invalidTitle: string;
@@ -72,6 +80,12 @@ const en: SandboxMessages = {
   technicalError: 'technical error',
   blockedAfterRegistration:
     'registered (IMPRINT), then every hold or charge refused: a card blocked after registration',
+  mastercard: 'accepted, a Mastercard: its holds last 7 days (a Visa’s 4 days 18 hours)',
+  softDecline:
+    'registered (IMPRINT), then every hold declined softly, insufficient funds: tried again until the check-in day',
+  stolen: 'registered (IMPRINT), then every hold refused for good: the card is reported stolen',
+  renewalRefused:
+    'registered (IMPRINT) and held once; every later hold (the renewal of a long stay’s hold) refused, do not honour',
   anyOther: 'any other valid card number',
   testCardsHint: 'Use any future expiry date and any 3-digit security code.',
   invalidTitle: 'Invalid payment form',
@@ -114,6 +128,12 @@ const fr: SandboxMessages = {
   technicalError: 'erreur technique',
   blockedAfterRegistration:
     'enregistrée (IMPRINT), puis toute garantie ou tout débit refusé : une carte bloquée après l’enregistrement',
+  mastercard: 'acceptée, une Mastercard : ses garanties durent 7 jours (celles d’une Visa 4 jours et 18 heures)',
+  softDecline:
+    'enregistrée (IMPRINT), puis toute garantie déclinée provisoirement, provision insuffisante : réessayée jusqu’au jour d’arrivée',
+  stolen: 'enregistrée (IMPRINT), puis toute garantie refusée définitivement : la carte est déclarée volée',
+  renewalRefused:
+    'enregistrée (IMPRINT) et garantie une fois ; toute garantie suivante (le renouvellement pour un long séjour) refusée, ne pas honorer',
   anyOther: 'tout autre numéro de carte valide',
   testCardsHint: 'Utilisez une date d’expiration future et un cryptogramme quelconque de 3 chiffres.',
   invalidTitle: 'Formulaire de paiement invalide',
@@ -156,6 +176,12 @@ const de: SandboxMessages = {
   technicalError: 'technischer Fehler',
   blockedAfterRegistration:
     'hinterlegt (IMPRINT), danach wird jede Garantie und jede Belastung abgelehnt: eine nach der Hinterlegung gesperrte Karte',
+  mastercard: 'akzeptiert, eine Mastercard: ihre Garantien gelten 7 Tage (die einer Visa 4 Tage und 18 Stunden)',
+  softDecline:
+    'hinterlegt (IMPRINT), danach wird jede Garantie vorläufig abgelehnt, Deckung unzureichend: bis zum Anreisetag erneut versucht',
+  stolen: 'hinterlegt (IMPRINT), danach wird jede Garantie endgültig abgelehnt: die Karte ist als gestohlen gemeldet',
+  renewalRefused:
+    'hinterlegt (IMPRINT) und einmal garantiert; jede weitere Garantie (die Erneuerung bei einem langen Aufenthalt) abgelehnt, nicht ausführen',
   anyOther: 'jede andere gültige Kartennummer',
   testCardsHint: 'Verwenden Sie ein beliebiges künftiges Ablaufdatum und eine beliebige 3-stellige Prüfnummer.',
   invalidTitle: 'Ungültiges Zahlungsformular',

@@ -38,15 +38,22 @@ ${body}
 }
 
 function testCards(m: SandboxMessages): SafeHtml {
+  const rows: [string, string][] = [
+    [TEST_CARDS.accepted, m.accepted],
+    [TEST_CARDS.mastercard, m.mastercard],
+    [TEST_CARDS.refused, m.refused],
+    [TEST_CARDS.technicalError, m.technicalError],
+    [TEST_CARDS.blockedAfterRegistration, m.blockedAfterRegistration],
+    [TEST_CARDS.softDeclineAfterRegistration, m.softDecline],
+    [TEST_CARDS.stolenAfterRegistration, m.stolen],
+    [TEST_CARDS.renewalRefused, m.renewalRefused],
+    [m.anyOther, m.accepted],
+  ];
   return html`<h2>${m.testCards}</h2>
 <table>
 <thead><tr><th scope="col">${m.cardColumn}</th><th scope="col">${m.outcomeColumn}</th></tr></thead>
 <tbody>
-<tr><td>${TEST_CARDS.accepted}</td><td>${m.accepted}</td></tr>
-<tr><td>${TEST_CARDS.refused}</td><td>${m.refused}</td></tr>
-<tr><td>${TEST_CARDS.technicalError}</td><td>${m.technicalError}</td></tr>
-<tr><td>${TEST_CARDS.blockedAfterRegistration}</td><td>${m.blockedAfterRegistration}</td></tr>
-<tr><td>${m.anyOther}</td><td>${m.accepted}</td></tr>
+${rows.map(([card, outcome]) => html`<tr><td data-label="${m.cardColumn}">${card}</td><td data-label="${m.outcomeColumn}">${outcome}</td></tr>`)}
 </tbody>
 </table>
 <p>${m.testCardsHint}</p>`;

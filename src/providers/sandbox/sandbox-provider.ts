@@ -21,7 +21,7 @@ import {
   type SandboxTransaction,
   sandboxStore,
 } from './sandbox-store.ts';
-import { decide, REFUSAL_REASONS, TEST_CARDS } from './test-cards.ts';
+import { decide, LATER_HOLDS_REFUSED, REFUSAL_REASONS, TEST_CARDS } from './test-cards.ts';
 
 /** The cards that fail technically: the hold's SQL writes nothing for them. */
 const FAILING = [TEST_CARDS.technicalError];
@@ -48,7 +48,12 @@ export function sandboxProvider(opts: SandboxOptions): PaymentProvider {
   const formKey = checkoutKey(opts.secretKey);
   const notificationKey = ipnKey(opts.secretKey);
   const placeHold = coalesce(
-    (requests: readonly HoldRequest[]) => store.holdsOnCards(requests, REFUSAL_REASONS, FAILING),
+    (requests: readonly HoldRequest[]) =>
+      store.holdsOnCards(requests, {
+        refused: REFUSAL_REASONS,
+        laterHoldsRefused: LATER_HOLDS_REFUSED,
+        failing: FAILING,
+      }),
     HOLD_GROUP,
   );
 
@@ -98,9 +103,9 @@ export function sandboxProvider(opts: SandboxOptions): PaymentProvider {
         ...(call.reason ? { reason: call.reason } : {}),
       });
       if (!hold) throw new ProviderError('technical', 'sandbox: unknown card token');
-      const decision = decide(hold.card_number, 'charge');
-      if (decision === 'refused') {
-        const reason = REFUSAL_REASONS[hold.card_number] ?? 'other';
+      // The vault's answer: a card refused on every hold, or on every hold after its first.
+      if (hold.decline_code) {
+        const reason = hold.decline_code;
         throw new ProviderError(
           'refused',
           `sandbox: the bank refused the hold (${reason})`,
@@ -109,7 +114,9 @@ export function sandboxProvider(opts: SandboxOptions): PaymentProvider {
             : undefined,
         );
       }
-      if (decision === 'error') throw new ProviderError('technical', 'sandbox: technical error on the hold');
+      if (decide(hold.card_number, 'charge') === 'error') {
+        throw new ProviderError('technical', 'sandbox: technical error on the hold');
+      }
       if (!hold.transaction_id) throw new ProviderError('technical', 'sandbox: the hold was not recorded');
       return {
         transactionId: hold.transaction_id,

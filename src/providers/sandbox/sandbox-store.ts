@@ -89,6 +89,14 @@ export interface HoldRequest {
   reason?: string;
 }
 
+/** What the vault did with one hold: its card, its transaction, and the bank's code if it refused it. */
+export interface HeldOnCard {
+  card_number: string;
+  transaction_id: string | null;
+  legacy_trans_id: string | null;
+  decline_code: string | null;
+}
+
 /**
  * The order's clock: real time, or, once a job run for a given day (the test clock) touched the
  * order, the latest moment such a run stamped on it. Its holds lapse by it.
@@ -197,16 +205,17 @@ export function sandboxStore(db: Database) {
      */
     async holdsOnCards(
       requests: readonly HoldRequest[],
-      refused: Readonly<Record<string, string>>,
-      failing: readonly string[],
-    ): Promise<({ card_number: string; transaction_id: string | null; legacy_trans_id: string | null } | undefined)[]> {
+      cards: {
+        /** Cards refused on every hold, with their decline code. */
+        refused: Readonly<Record<string, string>>;
+        /** Cards held once on an order, then refused on every later hold of it. */
+        laterHoldsRefused: Readonly<Record<string, string>>;
+        /** Cards whose holds fail technically (nothing recorded). */
+        failing: readonly string[];
+      },
+    ): Promise<(HeldOnCard | undefined)[]> {
       if (requests.length === 0) return [];
-      const r = await db.query<{
-        k: number;
-        card_number: string;
-        transaction_id: string | null;
-        legacy_trans_id: string | null;
-      }>(
+      const r = await db.query<HeldOnCard & { k: number }>(
         `WITH req AS (
            SELECT * FROM unnest($1::text[], $2::text[], $3::uuid[], $4::int[], $5::text[], $7::text[],
                                 $10::timestamptz[], $11::text[]) WITH ORDINALITY
@@ -219,7 +228,15 @@ export function sandboxStore(db: Database) {
              FROM req CROSS JOIN LATERAL (SELECT s.transaction_id FROM sandbox_operations s
                                            WHERE s.key = req.key LIMIT 1) o
          ), card AS (
-           SELECT req.*, t.card_number, $8::jsonb ->> t.card_number AS decline_code,
+           SELECT req.*, t.card_number,
+                  COALESCE($8::jsonb ->> t.card_number,
+                           -- CASE keeps the lookup to the cards it concerns: not on the daily job's path.
+                           CASE WHEN $12::jsonb ? t.card_number THEN
+                             CASE WHEN EXISTS (SELECT 1 FROM sandbox_transactions h
+                                                WHERE h.order_id = req.order_id AND h.kind = 'hold'
+                                                  AND h.status <> 'refused')
+                                  THEN $12::jsonb ->> t.card_number END
+                           END) AS decline_code,
                   COALESCE(req.at, now()) AS placed_at,
                   ($9::jsonb ->> COALESCE(t.network, 'other'))::int AS window_secs
              FROM req JOIN sandbox_tokens t ON t.token = req.token
@@ -244,7 +261,8 @@ export function sandboxStore(db: Database) {
            ON CONFLICT (order_id) DO UPDATE SET at = GREATEST(sandbox_clocks.at, EXCLUDED.at)
          )
          SELECT card.k::int AS k, card.card_number, COALESCE(prior.transaction_id, ins.id) AS transaction_id,
-                COALESCE(ins.legacy_trans_id, made.legacy_trans_id) AS legacy_trans_id
+                COALESCE(ins.legacy_trans_id, made.legacy_trans_id) AS legacy_trans_id,
+                COALESCE(made.decline_code, card.decline_code) AS decline_code
            FROM card LEFT JOIN ins ON ins.id = card.txn LEFT JOIN prior ON prior.k = card.k
            LEFT JOIN sandbox_transactions made ON made.id = prior.transaction_id`,
         [
@@ -253,24 +271,17 @@ export function sandboxStore(db: Database) {
           requests.map((q) => q.orderId),
           requests.map((q) => q.amount),
           requests.map((q) => q.currency),
-          failing,
+          cards.failing,
           requests.map((q) => q.key),
-          JSON.stringify(refused),
+          JSON.stringify(cards.refused),
           VALIDITY,
           requests.map((q) => q.at?.toISOString() ?? null),
           requests.map((q) => q.reason ?? null),
+          JSON.stringify(cards.laterHoldsRefused),
         ],
       );
-      const answers: (
-        | { card_number: string; transaction_id: string | null; legacy_trans_id: string | null }
-        | undefined
-      )[] = requests.map(() => undefined);
-      for (const row of r.rows)
-        answers[row.k - 1] = {
-          card_number: row.card_number,
-          transaction_id: row.transaction_id,
-          legacy_trans_id: row.legacy_trans_id,
-        };
+      const answers: (HeldOnCard | undefined)[] = requests.map(() => undefined);
+      for (const { k, ...held } of r.rows) answers[k - 1] = held;
       return answers;
     },
 

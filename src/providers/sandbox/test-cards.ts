@@ -22,6 +22,11 @@ export const TEST_CARDS = {
   softDeclineAfterRegistration: '4000000000009995',
   /** Registers, then every hold on it is declined for good: the card is reported stolen. */
   stolenAfterRegistration: '4000000000009979',
+  /**
+   * Registers and its first hold succeeds; every later hold on the order (a renewal) is refused,
+   * do not honour: a hotel rehearses a refused renewal and the guest's new card.
+   */
+  renewalRefused: '4000000000000044',
 } as const;
 
 /** Why the sandbox's bank refuses a hold or a charge on each card it refuses, as its decline code. */
@@ -30,6 +35,11 @@ export const REFUSAL_REASONS: Readonly<Record<string, DeclineReason>> = {
   [TEST_CARDS.blockedAfterRegistration]: 'do_not_honour',
   [TEST_CARDS.softDeclineAfterRegistration]: 'insufficient_funds',
   [TEST_CARDS.stolenAfterRegistration]: 'lost_or_stolen',
+};
+
+/** Held once on an order, then refused on every later hold of it (its renewals), with this reason. */
+export const LATER_HOLDS_REFUSED: Readonly<Record<string, DeclineReason>> = {
+  [TEST_CARDS.renewalRefused]: 'do_not_honour',
 };
 
 /** Registered fine, refused on every later hold or charge. */

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { FakeServiceError, LYRA_CARDS } from '../../fakes/lyra/fake-store.ts';
+import { DECLINE_CODES, FakeServiceError, LYRA_CARDS } from '../../fakes/lyra/fake-store.ts';
 import { useLyraShop } from '../../fakes/lyra/give-account.ts';
 import {
   DEMO_SHOP,
@@ -152,6 +152,19 @@ export async function lyraWorld(): Promise<ProviderWorld<string>> {
           manualValidation: true,
           metadata: { payreq_key: `hold:late:${orderId}:${Date.now()}` },
         });
+        return true;
+      }
+      return false;
+    },
+    async cardGoesBad(orderId) {
+      // The order's last registered card, in whichever shop registered it.
+      for (const { store } of [...fake.shops()].reverse()) {
+        const token = store
+          .order(orderId)
+          .filter((x) => x.operationType === 'VERIFICATION' && x.paymentMethodToken)
+          .at(-1)?.paymentMethodToken;
+        if (!token || !store.card(token)) continue;
+        store.refuseCardFromNowOn(token, DECLINE_CODES.stolenCard);
         return true;
       }
       return false;

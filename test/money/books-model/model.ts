@@ -36,6 +36,10 @@ export type Step =
   | { kind: 'burst'; i: number; actions: Action[] }
   | { kind: 'job'; fault: Fault | null }
   | { kind: 'renew'; fault: Fault | null }
+  /** Two renewal runs at once (a run by hand beside the scheduled one, two instances). */
+  | { kind: 'renew_race'; fault: Fault | null }
+  /** The request's last card goes bad: the bank refuses every later hold on it for good. */
+  | { kind: 'card_bad'; i: number }
   | { kind: 'reconcile' }
   | { kind: 'switch' }
   | { kind: 'remit' }
@@ -99,6 +103,8 @@ function step(n: number, has: { switch: boolean; remit: boolean }): fc.Arbitrary
     },
     { weight: 3, arbitrary: fc.record({ kind: fc.constant('job' as const), fault: fault() }) },
     { weight: 2, arbitrary: fc.record({ kind: fc.constant('renew' as const), fault: fault() }) },
+    { weight: 1, arbitrary: fc.record({ kind: fc.constant('renew_race' as const), fault: fault() }) },
+    { weight: 2, arbitrary: fc.record({ kind: fc.constant('card_bad' as const), i }) },
     { weight: 1, arbitrary: fc.constant({ kind: 'reconcile' as const }) },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('late_hold' as const), i }) },
   ];
@@ -257,8 +263,17 @@ function booksModel<Form>(world: ProviderWorld<Form>) {
         }
       }
       seen.set(id, now);
+      // A card the bank refused a renewal on is never held again: after a refused renewal, no
+      // renewal (placed or refused) until the guest gives another card.
+      let refusedCard = false;
       for (const h of await t.repos.paymentRequests.history(id)) {
         assert.ok(MOVES.has(`${h.from_status}>${h.to_status}`), `${when}: ${id} ${h.from_status} -> ${h.to_status}`);
+        if (h.from_status !== 'AUTHORISED_TO_VALIDATE' || h.to_status !== 'AUTHORISED_TO_VALIDATE') continue;
+        if (h.source === 'ipn') refusedCard = false;
+        else if (h.source === 'job') {
+          assert.ok(!refusedCard, `${when}: ${id} a hold tried again on a card whose renewal the bank refused`);
+          if ((h.detail as { decline_reason?: unknown } | null)?.decline_reason) refusedCard = true;
+        }
       }
       if (final) assert.deepEqual(rest, { open: false, owed: false, claimed: false }, `${when}: ${id} at rest`);
       if (rest.claimed && !rest.open) assert.fail(`${when}: ${id} is claimed with no operation under way`);
@@ -342,6 +357,14 @@ function booksModel<Form>(world: ProviderWorld<Form>) {
           break;
         case 'renew':
           await (s.fault ? withFault('hold', s.fault, renew) : renew());
+          break;
+        case 'renew_race': {
+          const both = () => Promise.all([renew(), renew()]);
+          await (s.fault ? withFault('hold', s.fault, both) : both());
+          break;
+        }
+        case 'card_bad':
+          await world.cardGoesBad(request.uuid);
           break;
         case 'reconcile':
           await reconcile();

@@ -83,6 +83,16 @@ export async function sandboxWorld(): Promise<ProviderWorld<HostedCardForm>> {
       );
       return (r.rowCount ?? 0) > 0;
     },
+    async cardGoesBad(orderId) {
+      const r = await t.db.query(
+        `UPDATE sandbox_tokens SET card_number = '4000000000009979'
+          WHERE token = (SELECT token FROM sandbox_transactions
+                          WHERE order_id = $1 AND kind = 'verification' AND token IS NOT NULL
+                          ORDER BY created_at DESC, id DESC LIMIT 1)`,
+        [orderId],
+      );
+      return (r.rowCount ?? 0) > 0;
+    },
     close: () => t.close(),
   };
 }

@@ -3,7 +3,7 @@ import type { StripeObject } from '../../fakes/stripe/fake-store.ts';
 import { useStripeAccount } from '../../fakes/stripe/give-account.ts';
 import { backOnResultPage, type CheckoutVisit, openCheckout, submitCheckout } from '../../fakes/stripe/guest-pays.ts';
 import { type Fault as StripeFault, startStripeFake } from '../../fakes/stripe/stripe-fake.ts';
-import { STRIPE_CARDS } from '../../fakes/stripe/test-cards.ts';
+import { LATER_DECLINES, STRIPE_CARDS } from '../../fakes/stripe/test-cards.ts';
 import { startListeningApp } from '../../helpers/listening-app.ts';
 import type { TenantWithKey } from '../../helpers/test-app.ts';
 import type { Card, Fault, MoneyCall, ProviderWorld } from './world.ts';
@@ -153,6 +153,14 @@ export async function stripeWorld(): Promise<ProviderWorld<CheckoutVisit>> {
         return true;
       }
       return false;
+    },
+    async cardGoesBad(orderId) {
+      // The order's last saved card, in whichever account saved it.
+      const saved = ofOrder(orderId, 'setup_intent').filter(({ o }) => o.status === 'succeeded' && o.payment_method);
+      const last = saved.sort((a, b) => a.o.created - b.o.created).at(-1);
+      if (!last?.ops) return false;
+      last.ops.ops.goBad(last.o.payment_method as string, LATER_DECLINES.hard);
+      return true;
     },
     decide: () => fake.settleShown(),
     async switchAccount(hotel) {

@@ -65,6 +65,11 @@ export interface ProviderWorld<Form> {
    * registered card, under a key no ledger row has. False: the order has no card to hold.
    */
   landLateHold(orderId: string): Promise<boolean>;
+  /**
+   * The order's last registered card goes bad: the bank refuses every later hold on it for good
+   * (reported stolen). False: the order has no card.
+   */
+  cardGoesBad(orderId: string): Promise<boolean>;
   /** The provider decides whatever it showed in a status no table knows (the `unknown` fault). */
   decide?(): void;
   close(): Promise<void>;
