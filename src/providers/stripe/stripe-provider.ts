@@ -236,6 +236,10 @@ export function stripeProvider(account: StripeAccount, opts: StripeProviderOptio
           case 'checkout.session.async_payment_succeeded': {
             const id = stringIn(object, 'id');
             if (!id) throw new InvalidNotificationError(`${event.type}: no session id`);
+            // Another sale on the hotel's account (the event is verified: what it says is Stripe's).
+            const order = stringIn(object, 'client_reference_id') ?? metadataOrder;
+            if (!order || !isUuid(order))
+              throw new IgnoredNotification(`${event.type}: not a payreq request's session`);
             const n = await fromSession(id, undefined);
             if (!n) throw new IgnoredNotification(`${event.type}: session ${id} is not complete or not paid`);
             return n;
