@@ -19,6 +19,7 @@ import {
   type PaymentProvider,
   type ProviderRegistry,
   sandboxProvider,
+  stripeCustomerStore,
   withTimeouts,
 } from './providers/index.ts';
 import { providerSecrets, resolveSecretKeys, type SecretBox, type SecretKeyRing, secretBox } from './secrets/index.ts';
@@ -75,6 +76,7 @@ export async function buildContext(opts: ContextOptions): Promise<AppContext> {
     timeoutMs: opts.config.providerTimeoutMs,
     // Metered outside the timeouts: a call cut off by its timeout counts as unavailable.
     meter: (provider) => meteredProvider(provider, metrics),
+    stripeCustomers: stripeCustomerStore(opts.db),
     // PAYMENT_PROVIDER=sandbox: a tenant with no real account pays in the sandbox (development,
     // tests); lyra: it cannot take payments at all, as production requires.
     ...(opts.config.paymentProvider === 'sandbox' ? { sandbox: sandboxFor(opts, secretKey, metrics) } : {}),

@@ -203,9 +203,9 @@ export const paymentRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const refused = (request.validationError as { validation?: SchemaIssue[] } | undefined)?.validation;
       if (refused && !refused.every(statedByCreateRules)) throw createRefusal(refused, request.body);
       const c = caller(request);
-      // No sandbox to fall back on (PAYMENT_PROVIDER=lyra, as production runs): a tenant with no
-      // real account could never be paid. Read with the API key (same query, same cache).
-      if (config.paymentProvider === 'lyra' && !c.realProvider) throw errors.providerNotConfigured();
+      // No sandbox to fall back on (PAYMENT_PROVIDER=lyra or stripe, as production runs): a tenant
+      // with no real account could never be paid. Read with the API key (same query, same cache).
+      if (config.paymentProvider !== 'sandbox' && !c.realProvider) throw errors.providerNotConfigured();
       const warnings = createWarnings(request.body);
       // A keyed create stores its key and response in its one statement (withKeyInStatement).
       return withKeyInStatement(repos, request, reply, c, {

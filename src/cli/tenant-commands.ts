@@ -200,7 +200,11 @@ export const tenantShow: CommandSpec = {
     const width = Math.max(...SETTING_FIELDS.map((f) => f.name.length)) + 2;
     const pmsLine = pms ? `apaleo  property ${String(pms.property_id)}` : 'none';
     return {
-      json: { ...present(tenant), provider_account: presentProviderAccount(account), pms },
+      json: {
+        ...present(tenant),
+        provider_account: presentProviderAccount(account, { publicBaseUrl: ctx.config.publicBaseUrl }),
+        pms,
+      },
       text: `${describe(tenant)}\n${'provider'.padEnd(width)}${describeProviderAccount(account)}\n${'pms'.padEnd(width)}${pmsLine}`,
     };
   },

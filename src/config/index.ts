@@ -52,7 +52,8 @@ export interface Config {
   tlsCert: string | undefined;
   tlsKey: string | undefined;
   smtpUrl: string | undefined;
-  paymentProvider: 'sandbox' | 'lyra';
+  /** sandbox: a tenant with no account of its own pays in the sandbox; lyra or stripe: it cannot pay at all. */
+  paymentProvider: 'sandbox' | 'lyra' | 'stripe';
   createRateLimit: number;
   secretKey: string | undefined;
   /** SECRET_KEY's id, recorded in every value it seals; `v1` unless set (what `v1:` values name). */
@@ -208,8 +209,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`PUBLIC_BASE_URL must be an absolute URL (got "${env.PUBLIC_BASE_URL}")`);
   }
   const paymentProvider = (env.PAYMENT_PROVIDER || 'sandbox') as Config['paymentProvider'];
-  if (!['sandbox', 'lyra'].includes(paymentProvider)) {
-    throw new ConfigError(`PAYMENT_PROVIDER must be sandbox or lyra (got "${env.PAYMENT_PROVIDER}")`);
+  if (!['sandbox', 'lyra', 'stripe'].includes(paymentProvider)) {
+    throw new ConfigError(`PAYMENT_PROVIDER must be sandbox, lyra or stripe (got "${env.PAYMENT_PROVIDER}")`);
   }
   if (production && paymentProvider === 'sandbox' && env.SANDBOX_IN_PRODUCTION !== 'true') {
     throw new ConfigError(

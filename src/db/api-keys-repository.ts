@@ -52,7 +52,7 @@ export function apiKeysRepository(db: Queryable) {
                 t.timezone AS tenant_timezone, t.create_rate_limit AS tenant_create_rate_limit,
                 t.link_lifetime_days AS tenant_link_lifetime_days,
                 t.confirmation_email AS tenant_confirmation_email,
-                coalesce(pa.provider = 'lyra', false) AS tenant_real_provider
+                coalesce(pa.provider IN ('lyra', 'stripe'), false) AS tenant_real_provider
            FROM api_keys k JOIN tenants t ON t.id = k.tenant_id
            LEFT JOIN provider_accounts pa ON pa.tenant_id = k.tenant_id
           WHERE k.prefix = $1`,

@@ -126,6 +126,34 @@ export async function countOpenBooksIncidents(q: Queryable): Promise<number> {
 }
 
 /**
+ * An incident the provider reported itself (its hold lapsed, a dispute): opened on the
+ * request, or added to its open one, so the Books and Today pages and the daily digest show
+ * it. `payreqNet`: what payreq counts as kept, for the page's columns.
+ */
+export async function openProviderIncident(
+  q: Queryable,
+  i: {
+    paymentRequestId: string;
+    tenantId: string;
+    reference: string | null;
+    currency: string;
+    problem: BooksProblem;
+    payreqNet: number;
+    status: Status | null;
+  },
+): Promise<void> {
+  await q.query(
+    `INSERT INTO books_incidents (payment_request_id, tenant_id, reference, currency, problems, provider_net,
+       payreq_net, open_holds, status)
+     VALUES ($1, $2, $3, $4, ARRAY[$5]::text[], $6, $6, 0, $7)
+     ON CONFLICT (payment_request_id) WHERE resolved_at IS NULL DO UPDATE
+       SET problems = ARRAY(SELECT DISTINCT unnest(books_incidents.problems || EXCLUDED.problems)),
+           status = EXCLUDED.status, last_seen_at = now()`,
+    [i.paymentRequestId, i.tenantId, i.reference, i.currency, i.problem, i.payreqNet, i.status],
+  );
+}
+
+/**
  * The SQL of the books check (0027_books_check.sql): its runs and their orders, the incidents
  * it opens and resolves, and what the Books page lists.
  */

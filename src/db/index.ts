@@ -62,6 +62,7 @@ export {
   type InDoubtOperationRow,
   type MisplacedMoneyRow,
   type OrderFacts,
+  openProviderIncident,
 } from './books-repository.ts';
 export {
   type BulkAction,

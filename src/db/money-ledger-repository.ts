@@ -471,7 +471,8 @@ export function moneyLedgerRepository(db: Database) {
 
     async forRequest(paymentRequestId: string, q: Queryable = db): Promise<LedgerEntry[]> {
       const r = await q.query<LedgerEntry>(
-        `SELECT ${COLUMNS} FROM money_ledger WHERE payment_request_id = $1 ORDER BY id`,
+        // By the row's bigint id: a bare `id` would name the output column, its text (10 before 9).
+        `SELECT ${COLUMNS} FROM money_ledger WHERE payment_request_id = $1 ORDER BY money_ledger.id`,
         [paymentRequestId],
       );
       return r.rows;

@@ -3,7 +3,7 @@ import type { Queryable } from './database.ts';
 import { GUARANTEE_FAILED } from './guarantee-failed.ts';
 
 /** The outcomes a provider reports, as the provider_events table records them. */
-export type ProviderEventOutcome = 'registered' | 'paid' | 'refused' | 'error';
+export type ProviderEventOutcome = 'registered' | 'paid' | 'refused' | 'error' | 'hold_lapsed' | 'disputed';
 
 /** What applying a provider event needs of its request, read under a row lock. */
 export interface NotifiedRequestRow {
@@ -17,6 +17,11 @@ export interface NotifiedRequestRow {
   checkin: string | null;
   /** Its guarantee failed and waits for another card (a refused hold, or a refused renewal). */
   guarantee_failed: boolean;
+  reference: string;
+  /** Its own transaction at the provider (the hold an IMPRINT holds, a DEPOSIT's payment). */
+  provider_transaction_id: string | null;
+  amount_captured: number;
+  amount_refunded: number;
 }
 
 /**
@@ -46,7 +51,8 @@ export async function markProviderEventApplied(q: Queryable, provider: string, e
 export async function lockNotifiedRequest(q: Queryable, id: string): Promise<NotifiedRequestRow | undefined> {
   const r = await q.query<NotifiedRequestRow>(
     `SELECT id, tenant_id, request_type, status, amount, currency, to_char(checkin, 'YYYY-MM-DD') AS checkin,
-            ${GUARANTEE_FAILED('payment_requests')} AS guarantee_failed
+            ${GUARANTEE_FAILED('payment_requests')} AS guarantee_failed, reference, provider_transaction_id,
+            amount_captured, amount_refunded
        FROM payment_requests
       WHERE id = $1 FOR UPDATE`,
     [id],

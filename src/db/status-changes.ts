@@ -37,6 +37,11 @@ export interface StatusChange {
       validity: Readonly<Record<CardNetwork, number>> | null;
       /** When it was placed, where that is not now: the sandbox's test clock. */
       at?: Date;
+      /**
+       * The hold's end as the provider stated it (Stripe's `capture_before`): it replaces the
+       * network's table for this hold; the tenant's hold length may only shorten it.
+       */
+      endsBy?: Date;
     };
     holdError?: string;
     /** The bank declined the hold: why (payreq's reason) and the provider's code; cleared by a hold placed or a new card. */
@@ -91,7 +96,7 @@ export async function applyStatusChanges(q: Queryable, changes: readonly StatusC
               exp_year int, hold_caps jsonb, hold_error text, email text, hold_placed boolean, network_txn text,
               token uuid, guarantee_failed boolean, card_network text,
               decline_reason text, decline_code text, hold_at timestamptz, renew_hold boolean, move_reason text,
-              move_note text, at timestamptz)
+              move_note text, at timestamptz, hold_ends_by timestamptz)
      ), old AS (
        SELECT p.id, p.status, t.hold_days, t.timezone FROM payment_requests p JOIN c ON c.id = p.id
          JOIN tenants t ON t.id = p.tenant_id
@@ -115,6 +120,8 @@ export async function applyStatusChanges(q: Queryable, changes: readonly StatusC
               card_expiry_month = COALESCE(c.exp_month, p.card_expiry_month),
               card_expiry_year = COALESCE(c.exp_year, p.card_expiry_year),
               hold_expires_at = CASE WHEN NOT c.hold_placed THEN p.hold_expires_at
+                                     WHEN c.hold_ends_by IS NOT NULL THEN LEAST(
+                                       COALESCE(c.hold_at, now()) + make_interval(days => old.hold_days), c.hold_ends_by)
                                      WHEN c.hold_caps IS NULL THEN COALESCE(c.hold_at, now()) + make_interval(days => old.hold_days)
                                      ELSE COALESCE(c.hold_at, now()) + LEAST(make_interval(days => old.hold_days), make_interval(
                                        secs => (c.hold_caps ->> COALESCE(p.card_network, 'other'))::int)) END,
@@ -202,6 +209,7 @@ function changeRow(c: StatusChange) {
     email: c.email,
     hold_placed: c.set?.holdPlaced !== undefined,
     hold_at: c.set?.holdPlaced?.at?.toISOString(),
+    hold_ends_by: c.set?.holdPlaced?.endsBy?.toISOString(),
     network_txn: c.set?.networkTransactionId,
     token: c.token,
     guarantee_failed: c.set?.guaranteeFailed === true,

@@ -84,7 +84,9 @@ export function replacedHoldsOf(rows: readonly HoldChainRow[]): string[] {
  * less refunded): the money moved on another transaction;
  * unsettled: an operation's outcome is unknown on payreq's side (in doubt, or under way);
  * in_transit: the provider shows a transaction not settled yet (or in a state not known);
- * unavailable: the provider's view could not be read.
+ * unavailable: the provider's view could not be read;
+ * hold_lapsed, disputed: reported by the provider itself (an event), never found by the check:
+ * the provider let the request's hold lapse; the cardholder disputed the payment with the bank.
  */
 export type BooksProblem =
   | 'net_differs'
@@ -96,7 +98,9 @@ export type BooksProblem =
   | 'in_transit'
   | 'unavailable'
   /** A provider's answer arrived after a person settled the operation, and says otherwise. */
-  | 'hand_settlement_contradicted';
+  | 'hand_settlement_contradicted'
+  | 'hold_lapsed'
+  | 'disputed';
 
 export type BooksVerdictKind = 'agree' | 'disagree' | 'in_doubt';
 
@@ -138,6 +142,8 @@ export const BOOKS_PROBLEM_WORDS: Readonly<Record<BooksProblem, string>> = {
   in_transit: 'the provider has a transaction in transit',
   unavailable: "the provider's view could not be read",
   hand_settlement_contradicted: 'a late answer of the provider contradicts an operation settled by hand',
+  hold_lapsed: 'the provider let the hold lapse',
+  disputed: 'the cardholder disputed the payment with the bank',
 };
 
 /** The problems that leave an order in doubt rather than in disagreement. */

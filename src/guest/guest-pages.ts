@@ -154,10 +154,31 @@ function embeddedForm(m: Messages, form: EmbeddedCardForm): SafeHtml {
 </section>`;
 }
 
+/**
+ * A provider whose card page is its own (Stripe Checkout): a button that asks payreq to open an
+ * attempt there (a POST to `action`, answered with a redirect), so that a page view opens none.
+ */
+export interface ProviderPageButton {
+  kind: 'provider-page';
+  action: string;
+  /** The provider's name as the guest reads it. */
+  provider: string;
+}
+
+function providerPageForm(m: Messages, form: ProviderPageButton): SafeHtml {
+  return html`<section class="card" aria-labelledby="card-heading">
+<h2 id="card-heading">${m.cardHeading}</h2>
+<p class="note">${m.providerPageNote(form.provider)}</p>
+<form method="post" action="${form.action}" class="card-form">
+<button type="submit">${m.goToProvider(form.provider)}</button>
+</form>
+</section>`;
+}
+
 /** The payment page proper: who, how much, what will happen, and the provider's card form. */
 export function paymentPage(
   req: GuestRequest,
-  form: GuestCheckout,
+  form: Exclude<GuestCheckout, { kind: 'hosted-page' }> | ProviderPageButton,
   opts: { retry: boolean; testMode: boolean },
 ): string {
   const m = MESSAGES[req.language];
@@ -181,7 +202,13 @@ ${summary(req, m)}
 ${termsLink(req.hotel, m)}
 ${opts.retry ? html`<p class="notice">${retryNotice(req, m)}</p>` : ''}
 </div>
-${form.kind === 'embedded-form' ? embeddedForm(m, form) : cardForm(req, m, form)}`,
+${
+  form.kind === 'embedded-form'
+    ? embeddedForm(m, form)
+    : form.kind === 'provider-page'
+      ? providerPageForm(m, form)
+      : cardForm(req, m, form)
+}`,
   });
 }
 

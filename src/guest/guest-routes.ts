@@ -32,7 +32,7 @@ export async function guestRoutes(app: FastifyInstance): Promise<void> {
 }
 
 async function guestPages(app: FastifyInstance): Promise<void> {
-  const { config, db, guest, providers } = app.payreq;
+  const { config, db, guest, providers, notifications } = app.payreq;
   const publicOrigin = originOf(config.publicBaseUrl, config.publicBaseUrl);
   const defaultPolicy = contentSecurityPolicy(publicOrigin ? [publicOrigin] : []);
   const languages = languageMemory();
@@ -86,7 +86,7 @@ async function guestPages(app: FastifyInstance): Promise<void> {
    * A provider's own script draws the form: its static host, and no other, is admitted by the
    * page's policy. Its script and theme must come from that one origin.
    */
-  const checkoutPolicy = (form: GuestCheckout): string | undefined => {
+  const checkoutPolicy = (form: Exclude<GuestCheckout, { kind: 'hosted-page' }>): string | undefined => {
     if (form.kind === 'card-form') return formPolicy(form.action);
     const origins = new Set(
       [form.scriptUrl, form.themeStylesheetUrl, form.themeScriptUrl].map((u) => formTarget(u, config.publicBaseUrl)),
@@ -161,6 +161,14 @@ async function guestPages(app: FastifyInstance): Promise<void> {
     // Opening the form is what moves NOT_INITIATED to PENDING (a no-op otherwise).
     if (req.status === 'NOT_INITIATED') await guest.openForm(req.id);
     const provider = await providers.forTenant(req.tenantId);
+    const hosted = provider.hostedCheckout;
+    if (hosted) {
+      // The provider's own page: a button that opens an attempt there when the guest asks.
+      const origins = hosted.origins.filter((o) => formTarget(o, config.publicBaseUrl) === o);
+      reply.header('content-security-policy', contentSecurityPolicy([publicOrigin, ...origins].filter(isString)));
+      const button = { kind: 'provider-page' as const, action: `/payment/${req.id}/checkout/`, provider: hosted.name };
+      return page(reply, 200, paymentPage(req, button, { retry: view.retry, testMode: testMode(req) }));
+    }
     let form: GuestCheckout;
     try {
       form = await provider.startGuestPayment({
@@ -180,6 +188,7 @@ async function guestPages(app: FastifyInstance): Promise<void> {
       request.log.warn({ kind: err.kind, reason: err.message, request: req.id }, 'guest payment unavailable');
       return page(reply.header('retry-after', '60'), 503, outcomePage(req, 'unavailable', { testMode: testMode(req) }));
     }
+    if (form.kind === 'hosted-page') throw new Error('a hosted page is opened by its button, not by the page');
     const policy = checkoutPolicy(form);
     if (!policy) {
       request.log.error(
@@ -192,11 +201,85 @@ async function guestPages(app: FastifyInstance): Promise<void> {
     return page(reply, 200, paymentPage(req, form, { retry: view.retry, testMode: testMode(req) }));
   });
 
-  const result = async (request: FastifyRequest<IdParams>, reply: FastifyReply) => {
+  /**
+   * The guest asks to go to the provider's own page (the payment page's button): one attempt
+   * is opened there and the guest sent to it (303). Anything else goes back to the payment
+   * page, which says where the request stands.
+   */
+  app.post<IdParams>('/:id/checkout/', { onRequest: limit }, async (request, reply) => {
     const req = await load(request, reply);
     if (!req) return reply;
+    const back = `/payment/${encodeURIComponent(req.id)}/`;
+    if (paymentPageView(req).kind !== 'form') return reply.redirect(back, 303);
+    const provider = await providers.forTenant(req.tenantId);
+    if (!provider.hostedCheckout) return reply.redirect(back, 303);
+    if (req.status === 'NOT_INITIATED') await guest.openForm(req.id);
+    let form: GuestCheckout;
+    try {
+      form = await provider.startGuestPayment({
+        paymentRequestId: req.id,
+        reference: req.reference,
+        requestType: req.requestType,
+        amountCents: req.amountCents,
+        currency: req.currency,
+        language: req.language,
+        guestEmail: req.guestEmail,
+        merchantName: req.hotelName,
+        returnUrl: `${config.publicBaseUrl}/payment/${req.id}/result/`,
+        cancelUrl: `${config.publicBaseUrl}/payment/${req.id}/`,
+        notifyUrl: `${config.publicBaseUrl}/ipn/${provider.name}/`,
+      });
+    } catch (err) {
+      if (!(err instanceof ProviderError)) throw err;
+      request.log.warn({ kind: err.kind, reason: err.message, request: req.id }, 'guest payment unavailable');
+      return page(reply.header('retry-after', '60'), 503, outcomePage(req, 'unavailable', { testMode: testMode(req) }));
+    }
+    if (form.kind !== 'hosted-page' || !formTarget(form.url, config.publicBaseUrl)) {
+      request.log.error({ request: req.id, kind: form.kind }, 'provider gave no http(s) page to send the guest to');
+      return page(reply.header('retry-after', '60'), 503, outcomePage(req, 'unavailable', { testMode: testMode(req) }));
+    }
+    return reply.redirect(form.url, 303);
+  });
+
+  const result = async (request: FastifyRequest<IdParams>, reply: FastifyReply) => {
+    let req = await load(request, reply);
+    if (!req) return reply;
+    const query = stringsOf(request.query);
+    // Read again once the provider was asked: what it said is applied now, by this page or by
+    // the notification that raced it (whose commit the duplicate waited for).
+    if (Object.keys(query).length > 0 && (await confirmReturn(request, req, query))) {
+      req = (await findGuestRequest(db, req.id)) ?? req;
+    }
     return page(reply, 200, outcomePage(req, resultPageView(req), { testMode: testMode(req) }));
   };
+
+  /**
+   * The guest came back from the provider's page with what it put in the address (Stripe's
+   * `session_id`): the provider is asked, with the hotel's key, what became of that attempt,
+   * and the answer applied as its notification would be (the same event: whichever comes
+   * first wins, the other changes nothing). Anything wrong is logged and the page shows the
+   * request as it stands: the notification still comes.
+   */
+  async function confirmReturn(
+    request: FastifyRequest,
+    req: GuestRequest,
+    query: Record<string, string>,
+  ): Promise<boolean> {
+    // True when the provider told something (applied here or already): the page reads the request again.
+    try {
+      const provider = await providers.forTenant(req.tenantId);
+      const read = await provider.confirmGuestReturn?.(req.id, query);
+      if (!read) return false;
+      const outcome = await notifications.apply(provider.name, read);
+      request.log.info({ request: req.id, event: read.eventId, outcome }, 'guest return confirmed with the provider');
+      return true;
+    } catch (err) {
+      if (!(err instanceof InvalidNotificationError) && !(err instanceof ProviderError)) throw err;
+      request.log.warn({ request: req.id, reason: err.message }, 'guest return not confirmed');
+      return false;
+    }
+  }
+
   app.get<IdParams>('/:id/result/', { onRequest: limit }, result);
   // A provider that returns the guest with a POST: answer with a redirect, so that a reload
   // (or the processing page's refresh) is a plain GET and never a form resubmission.
@@ -227,6 +310,14 @@ async function guestPages(app: FastifyInstance): Promise<void> {
       request.log.warn({ request: req.id, reason: err.message }, 'guest browser return refused');
     }
   }
+}
+
+/** The text values of a query string (the provider's return), nothing else. */
+function stringsOf(query: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (typeof query !== 'object' || query === null) return out;
+  for (const [k, v] of Object.entries(query)) if (typeof v === 'string' && v.length <= 500) out[k] = v;
+  return out;
 }
 
 /** The origin the card form posts to, when its action is an http(s) URL; else undefined. */

@@ -86,11 +86,12 @@ function renewalRefused(req: GuestRequest): boolean {
 }
 
 /**
- * Whether the guest's money is only pretend: a Lyra account in TEST mode, or the sandbox, which
- * serves a tenant with no account of its own when the instance runs it (PAYMENT_PROVIDER=sandbox).
- * Without either, no payment can happen at all, and no page claims a test.
+ * Whether the guest's money is only pretend: a Lyra account in TEST mode, a Stripe account with
+ * a test key, or the sandbox, which serves a tenant with no account of its own when the
+ * instance runs it (PAYMENT_PROVIDER=sandbox). Without either, no payment can happen at all,
+ * and no page claims a test.
  */
 export function inTestMode(account: GuestRequest['account'], sandboxRuns: boolean): boolean {
-  if (account?.provider === 'lyra') return account.mode !== 'PRODUCTION';
+  if (account?.provider === 'lyra' || account?.provider === 'stripe') return account.mode !== 'PRODUCTION';
   return sandboxRuns;
 }

@@ -31,6 +31,10 @@ export interface Messages extends PaymentWording {
    * that runs no script or blocks the provider's (the script takes its place once it draws).
    */
   scriptNeeded: string;
+  /** The button that sends the guest to the provider's own payment page (Stripe Checkout). */
+  goToProvider: (provider: string) => string;
+  /** Said beside it: where the guest goes, and that the card goes there, not to the hotel. */
+  providerPageNote: (provider: string) => string;
   retryNotice: string;
   /** Shown above the card form when the provider is the sandbox: no one types a real card there. */
   testMode: string;
@@ -85,6 +89,9 @@ const fr: Messages = {
   pay: (amount) => `Payer ${amount}`,
   providerNote:
     'Vos données de carte sont transmises directement à notre prestataire de paiement sécurisé ; l’établissement ne les voit jamais.',
+  goToProvider: (provider) => `Continuer vers la page de paiement sécurisée de ${provider}`,
+  providerPageNote: (provider) =>
+    `Vous allez saisir votre carte sur la page sécurisée de ${provider}, notre prestataire de paiement, puis revenir ici ; l’établissement ne voit jamais vos données de carte.`,
   scriptNeeded:
     'Le formulaire de carte de notre prestataire de paiement s’affiche ici. S’il n’apparaît pas, ce navigateur bloque JavaScript ou le site du prestataire : autorisez-les pour cette page puis rechargez-la, ou ouvrez ce lien dans un autre navigateur. Aucun montant n’a été débité.',
   retryNotice:
@@ -180,6 +187,9 @@ const en: Messages = {
   registerCard: 'Register my card',
   pay: (amount) => `Pay ${amount}`,
   providerNote: 'Your card details go directly to our secure payment provider; the hotel never sees them.',
+  goToProvider: (provider) => `Continue to ${provider}’s secure payment page`,
+  providerPageNote: (provider) =>
+    `You will enter your card on the secure page of ${provider}, our payment provider, then come back here; the hotel never sees your card details.`,
   scriptNeeded:
     'Our payment provider’s card form appears here. If it does not, this browser is blocking JavaScript or the provider’s site: allow them for this page and reload it, or open this link in another browser. Nothing has been charged.',
   retryNotice: 'Your previous attempt failed because of a technical error. No money was taken. You can try again.',
@@ -274,6 +284,9 @@ const de: Messages = {
   pay: (amount) => `${amount} bezahlen`,
   providerNote:
     'Ihre Kartendaten werden direkt an unseren sicheren Zahlungsdienstleister übermittelt; die Unterkunft sieht sie nie.',
+  goToProvider: (provider) => `Weiter zur sicheren Zahlungsseite von ${provider}`,
+  providerPageNote: (provider) =>
+    `Sie geben Ihre Karte auf der sicheren Seite von ${provider}, unserem Zahlungsdienstleister, ein und kehren dann hierher zurück; die Unterkunft sieht Ihre Kartendaten nie.`,
   scriptNeeded:
     'Hier erscheint das Kartenformular unseres Zahlungsdienstleisters. Falls nicht, blockiert dieser Browser JavaScript oder die Seite des Dienstleisters: Erlauben Sie beides für diese Seite und laden Sie sie neu, oder öffnen Sie diesen Link in einem anderen Browser. Es wurde nichts abgebucht.',
   retryNotice:

@@ -6,6 +6,8 @@ import {
   type MoneyLedgerRepository,
   markProviderEventApplied,
   type NotifiedRequestRow,
+  openProviderIncident,
+  type Queryable,
   recordIncident,
   recordProviderEvent,
   type StatusChange,
@@ -32,12 +34,17 @@ import type { SecretBox } from '../secrets/index.ts';
  */
 export type NotificationOutcome = 'applied' | 'duplicate' | 'ignored' | 'incident' | 'unknown_order';
 
-const TRIGGER_OF: Record<ProviderNotification['outcome'], Trigger> = {
+/** The outcomes of a guest's payment, each a move of the transition table. */
+type GuestOutcome = 'registered' | 'paid' | 'refused' | 'error';
+
+const TRIGGER_OF: Record<GuestOutcome, Trigger> = {
   registered: 'guest_registers_card',
   paid: 'guest_pays',
   refused: 'payment_refused',
   error: 'payment_error',
 };
+
+type GuestNotification = ProviderNotification & { outcome: GuestOutcome };
 
 type LockedRow = NotifiedRequestRow;
 
@@ -46,7 +53,7 @@ type LockedRow = NotifiedRequestRow;
  * for an IMPRINT whose renewal the bank refused (its old hold still the guarantee) replaces the
  * card. Registered on a hold that did not fail, it is not applicable (an incident, voided).
  */
-function triggerOf(n: ProviderNotification, row: LockedRow): Trigger {
+function triggerOf(n: GuestNotification, row: LockedRow): Trigger {
   if (n.outcome === 'registered' && row.status === 'AUTHORISED_TO_VALIDATE' && row.guarantee_failed) {
     return 'guest_replaces_card';
   }
@@ -67,7 +74,7 @@ export interface NotificationDeps {
  * spot for another card) and the card is not kept. The provider accepted it; nothing was
  * debited (a registration moves no money), so nothing goes back.
  */
-function expiringCardRefused(n: ProviderNotification, row: LockedRow | undefined, now: Date): ProviderNotification {
+function expiringCardRefused(n: GuestNotification, row: LockedRow | undefined, now: Date): GuestNotification {
   if (n.outcome !== 'registered' || row?.request_type !== 'IMPRINT' || !row.checkin) return n;
   if (!n.expiryMonth || !n.expiryYear) return n;
   const today = now.toISOString().slice(0, 10);
@@ -86,7 +93,7 @@ function expiringCardRefused(n: ProviderNotification, row: LockedRow | undefined
  * Why money reported by the provider cannot be applied to the request as it stands, or
  * undefined when it can. Only a payment or a card registration moves anything.
  */
-function whyNotApplicable(n: ProviderNotification, row: LockedRow | undefined, to: Status | undefined) {
+function whyNotApplicable(n: GuestNotification, row: LockedRow | undefined, to: Status | undefined) {
   if (!row) return 'the request was deleted';
   if (!to) return `the request is ${row.status}`;
   if (n.outcome === 'paid') {
@@ -122,6 +129,7 @@ export function notifications(deps: NotificationDeps) {
         });
         if (!fresh) return 'duplicate';
         const row = await lockNotifiedRequest(tx, notified.paymentRequestId);
+        if (!isGuestOutcome(notified)) return providerReported(tx, notified, row, provider);
         const n = expiringCardRefused(notified, row, new Date());
         const tenantId = row?.tenant_id ?? (await tenantOfDeletedRequest(tx, n.paymentRequestId));
         if (!tenantId) return 'unknown_order';
@@ -197,7 +205,52 @@ export function notifications(deps: NotificationDeps) {
     },
   };
 
-  function change(n: ProviderNotification, row: LockedRow, to: Status, provider: string): StatusChange {
+  /**
+   * What the provider reports of its own (Stripe's events): a hold it let lapse moves the
+   * request to EXPIRED, as payreq's own expiry would at the hold's end, when it is the
+   * request's live hold; a dispute moves nothing. Either opens an incident the Books and Today
+   * pages and the daily digest show.
+   */
+  async function providerReported(
+    tx: Queryable,
+    n: ProviderNotification,
+    row: LockedRow | undefined,
+    provider: string,
+  ): Promise<NotificationOutcome> {
+    if (!row) return 'ignored';
+    const own = n.transactionId !== undefined && n.transactionId === row.provider_transaction_id;
+    if (!own) return 'ignored';
+    let status: Status = row.status;
+    if (n.outcome === 'hold_lapsed') {
+      const to = nextStatus(row.status, 'hold_expired', row.request_type);
+      if (!to) return 'ignored';
+      const moved = await applyStatusChanges(tx, [
+        {
+          id: row.id,
+          from: [row.status],
+          to,
+          actor: { source: 'ipn', actor: provider },
+          detail: { event_id: n.eventId, reason: 'hold_lapsed_at_provider', transaction_id: n.transactionId ?? null },
+        },
+      ]);
+      if (moved.length === 0) return 'ignored';
+      status = to;
+    }
+    await openProviderIncident(tx, {
+      paymentRequestId: row.id,
+      tenantId: row.tenant_id,
+      reference: row.reference,
+      currency: row.currency,
+      problem: n.outcome === 'hold_lapsed' ? 'hold_lapsed' : 'disputed',
+      payreqNet: Number(row.amount_captured) - Number(row.amount_refunded),
+      status,
+    });
+    await markProviderEventApplied(tx, provider, n.eventId);
+    deps.log?.warn({ request: row.id, event: n.eventId, outcome: n.outcome }, 'provider reported an incident');
+    return 'applied';
+  }
+
+  function change(n: GuestNotification, row: LockedRow, to: Status, provider: string): StatusChange {
     const paid = n.outcome === 'paid';
     // A new card while the old hold still guarantees: the hold's transaction stays the request's.
     const replaces = triggerOf(n, row) === 'guest_replaces_card';
@@ -227,3 +280,7 @@ export function notifications(deps: NotificationDeps) {
 }
 
 export type Notifications = ReturnType<typeof notifications>;
+
+function isGuestOutcome(n: ProviderNotification): n is GuestNotification {
+  return Object.hasOwn(TRIGGER_OF, n.outcome);
+}

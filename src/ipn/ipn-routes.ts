@@ -4,6 +4,7 @@ import {
   IgnoredNotification,
   InvalidNotificationError,
   type NotificationReceiver,
+  ProviderError,
   type ProviderRegistry,
   UnknownNotificationOrder,
 } from '../providers/index.ts';
@@ -37,6 +38,12 @@ export async function ipnRoutes(app: FastifyInstance): Promise<void> {
       try {
         notification = await receiver.receive(raw, request.headers);
       } catch (err) {
+        // Reading it needed the provider (Stripe's events name what payreq then asks for), which
+        // did not answer: nothing recorded, 502, and the provider sends the event again.
+        if (err instanceof ProviderError) {
+          request.log.warn({ reason: err.message, kind: err.kind }, 'IPN not read: the provider could not be asked');
+          throw errors.providerUnavailable();
+        }
         if (!(err instanceof InvalidNotificationError)) throw err;
         const why = { reason: err.message, ip: request.ip };
         // Authentic, about something payreq does not apply: acknowledged, or the provider retries for days.

@@ -44,7 +44,12 @@ function renderFor(row: OutboxEmail, s: EmailSubject, publicBaseUrl: string): Re
     case 'refund_notice':
       return renderMoneyNotice(row.kind, s, s.tenant_name, row.moved_amount);
     case 'guarantee_failed_guest':
-      return renderGuaranteeFailedGuest(s, s.tenant_name, publicBaseUrl);
+      return renderGuaranteeFailedGuest(
+        s,
+        s.tenant_name,
+        publicBaseUrl,
+        isDeclineReason(s.hold_decline_reason) ? s.hold_decline_reason : null,
+      );
     case 'guarantee_failed_hotel':
       return renderGuaranteeFailedHotel(s, s.tenant_name, publicBaseUrl, {
         // The reason in words in each language; a refusal from before reasons were kept, "other".

@@ -9,6 +9,11 @@ export interface GuaranteeMailMessages {
   guestSubject: (hotel: string) => string;
   guestIntro: (amount: string, hotel: string) => string;
   guestAsk: string;
+  /**
+   * Instead of guestAsk when the bank wants the cardholder to authenticate (an off-session hold
+   * cannot): only the guest can, through the same link.
+   */
+  guestAskAuthenticate: string;
   guestAction: string;
   hotelSubject: (reference: string) => string;
   hotelIntro: (amount: string, guest: string) => string;
@@ -32,6 +37,8 @@ const fr: GuaranteeMailMessages = {
     `Votre banque a refusé la garantie de ${amount} que ${hotel} a demandée sur votre carte avant votre arrivée. Votre réservation n’est plus garantie.`,
   guestAsk:
     'Merci d’enregistrer une autre carte par le même lien sécurisé : rien n’est débité, la garantie est demandée à nouveau avant votre arrivée.',
+  guestAskAuthenticate:
+    'Votre banque demande que vous confirmiez vous-même cette carte : revenez par le même lien sécurisé pour l’enregistrer à nouveau en la confirmant (ou pour en donner une autre). Rien n’est débité, la garantie est demandée à nouveau avant votre arrivée.',
   guestAction: 'Enregistrer une autre carte',
   hotelSubject: (reference) => `Garantie refusée : ${reference}`,
   hotelIntro: (amount, guest) =>
@@ -68,6 +75,8 @@ const en: GuaranteeMailMessages = {
     `Your bank refused the guarantee of ${amount} that ${hotel} asked for on your card before your arrival. Your booking is no longer guaranteed.`,
   guestAsk:
     'Please register another card through the same secure link: nothing is charged, and the guarantee is asked for again before your arrival.',
+  guestAskAuthenticate:
+    'Your bank asks you to confirm this card yourself: please come back through the same secure link to register it again and confirm it (or to give another card). Nothing is charged, and the guarantee is asked for again before your arrival.',
   guestAction: 'Register another card',
   hotelSubject: (reference) => `Guarantee refused: ${reference}`,
   hotelIntro: (amount, guest) =>
@@ -104,6 +113,8 @@ const de: GuaranteeMailMessages = {
     `Ihre Bank hat die Garantie über ${amount} abgelehnt, die ${hotel} vor Ihrer Anreise auf Ihrer Karte angefragt hat. Ihre Reservierung ist nicht mehr garantiert.`,
   guestAsk:
     'Bitte hinterlegen Sie über denselben sicheren Link eine andere Karte: Es wird nichts abgebucht, die Garantie wird vor Ihrer Anreise erneut angefragt.',
+  guestAskAuthenticate:
+    'Ihre Bank möchte, dass Sie diese Karte selbst bestätigen: Bitte kommen Sie über denselben sicheren Link zurück, um sie erneut zu hinterlegen und zu bestätigen (oder eine andere anzugeben). Es wird nichts abgebucht, die Garantie wird vor Ihrer Anreise erneut angefragt.',
   guestAction: 'Andere Karte hinterlegen',
   hotelSubject: (reference) => `Garantie abgelehnt: ${reference}`,
   hotelIntro: (amount, guest) =>

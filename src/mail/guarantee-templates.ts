@@ -21,9 +21,15 @@ import {
  * The bank refused the guarantee's hold: the guest is asked for another card, through the
  * same link (the request is in ERROR, which takes a new card), in the request's language.
  */
-export function renderGuaranteeFailedGuest(req: MailRequest, hotelName: string, publicBaseUrl: string): RenderedMail {
+export function renderGuaranteeFailedGuest(
+  req: MailRequest,
+  hotelName: string,
+  publicBaseUrl: string,
+  reason: DeclineReason | null = null,
+): RenderedMail {
   const m = MAIL_MESSAGES[req.language];
   const g = GUARANTEE_MAIL_MESSAGES[req.language];
+  const ask = reason === 'authentication_required' ? g.guestAskAuthenticate : g.guestAsk;
   const hotel = oneLine(hotelName);
   const amount = formatMoney(req.amount, req.currency, m.locale);
   const url = paymentUrl(publicBaseUrl, req.id);
@@ -32,7 +38,7 @@ export function renderGuaranteeFailedGuest(req: MailRequest, hotelName: string, 
     m.greeting(guestName(req)),
     '',
     g.guestIntro(amount, hotel),
-    g.guestAsk,
+    ask,
     '',
     detailsText(lines),
     '',
@@ -44,7 +50,7 @@ export function renderGuaranteeFailedGuest(req: MailRequest, hotelName: string, 
   ].join('\n');
   const body = html`<p>${m.greeting(guestName(req))}</p>
 <p>${g.guestIntro(amount, hotel)}</p>
-<p>${g.guestAsk}</p>
+<p>${ask}</p>
 ${detailsHtml(lines)}
 <p style="margin:24px 0"><a href="${url}" style="display:inline-block;background:#1d4ed8;color:#ffffff;padding:12px 20px;border-radius:6px;text-decoration:none">${g.guestAction}</a></p>
 <p style="font-size:13px;color:#52525b">${m.linkFallback}<br><a href="${url}">${url}</a></p>

@@ -33,8 +33,11 @@ export function meteredProvider(provider: PaymentProvider, metrics: ServiceMetri
         throw err;
       }
     };
+  const confirm = provider.confirmGuestReturn?.bind(provider);
   return {
     name: provider.name,
+    ...(provider.hostedCheckout ? { hostedCheckout: provider.hostedCheckout } : {}),
+    ...(confirm ? { confirmGuestReturn: timed('confirm_guest_return', confirm) } : {}),
     parseNotification: (raw, headers) => provider.parseNotification(raw, headers),
     readBrowserReturn: (raw) => provider.readBrowserReturn(raw),
     startGuestPayment: timed('start_guest_payment', (input) => provider.startGuestPayment(input)),

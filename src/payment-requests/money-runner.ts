@@ -54,6 +54,8 @@ export type Settled = (
       placedAt?: Date;
       /** The transaction's short number, where the answer gave one (kept with the ledger row). */
       legacyTransId?: string;
+      /** A hold's end as the provider stated it (Stripe's `capture_before`), where it did. */
+      holdEndsAt?: Date;
     }
   | { entry: EntryFacts; outcome: 'refused' | 'failed' | 'in_doubt'; error: string; answer?: ProviderAnswer }
 ) & {
@@ -144,6 +146,7 @@ function succeeded(entry: EntryFacts, answer: MoneyAnswer): Settled {
     transactionId: answer.transactionId,
     ...(answer.status ? { status: answer.status } : {}),
     ...(answer.legacyTransId ? { legacyTransId: answer.legacyTransId } : {}),
+    ...(answer.holdEndsAt ? { holdEndsAt: answer.holdEndsAt } : {}),
   };
 }
 

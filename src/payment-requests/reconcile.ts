@@ -235,6 +235,7 @@ export function reconciler(deps: ReconcilerDeps) {
                 transactionId: verdict.transactionId,
                 status: verdict.status,
                 ...(verdict.createdAt ? { placedAt: verdict.createdAt } : {}),
+                ...(verdict.endsAt ? { holdEndsAt: verdict.endsAt } : {}),
               },
             ]);
             books.known.add(verdict.transactionId);

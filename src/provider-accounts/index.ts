@@ -1,7 +1,7 @@
-// A tenant's payment provider account (each hotel its own Lyra shop, or the sandbox): checked,
+// A tenant's payment provider account (each hotel its own Lyra shop or Stripe account, or the sandbox): checked,
 // sealed and stored in one place, for the command line and the back office alike.
 
-export { describeProviderAccount, presentProviderAccount } from './present-provider-account.ts';
+export { describeProviderAccount, type PresentOptions, presentProviderAccount } from './present-provider-account.ts';
 export {
   LYRA_MODES,
   type LyraAccountInput,
@@ -9,6 +9,9 @@ export {
   type LyraMode,
   ProviderAccountInputError,
   ProviderCredentialsError,
+  type StripeAccountInput,
   setLyraAccount,
   setSandboxAccount,
+  setStripeAccount,
+  stripeWebhookUrl,
 } from './provider-account-setup.ts';

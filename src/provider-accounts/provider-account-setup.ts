@@ -1,5 +1,16 @@
+import { randomUUID } from 'node:crypto';
 import type { ProviderAccountRow, Repositories } from '../db/index.ts';
-import { checkLyraCredentials, type LyraSecrets } from '../providers/index.ts';
+import {
+  checkLyraCredentials,
+  checkStripeKey,
+  createWebhookEndpoint,
+  isWebhookSecret,
+  type LyraSecrets,
+  modeOfKey,
+  STRIPE_API_URL,
+  STRIPE_WEBHOOK_EVENTS,
+  type StripeSecrets,
+} from '../providers/index.ts';
 import { providerSecrets, type SecretKeyRing } from '../secrets/index.ts';
 
 export const LYRA_MODES = ['TEST', 'PRODUCTION'] as const;
@@ -18,7 +29,7 @@ export class ProviderAccountInputError extends Error {
   }
 }
 
-/** Lyra refused the credentials or could not be reached: nothing was stored. */
+/** The provider refused the credentials or could not be reached: nothing was stored. */
 export class ProviderCredentialsError extends Error {
   constructor(message: string) {
     super(message);
@@ -131,4 +142,93 @@ export async function setLyraAccount(
 /** Back to the built-in sandbox: no real payments. */
 export async function setSandboxAccount(deps: Pick<ProviderAccountDeps, 'repos'>, tenantId: string) {
   return deps.repos.providerAccounts.set(tenantId, { provider: 'sandbox' });
+}
+
+/** A Stripe account as a user gives it: `secrets` is the JSON of the key and, maybe, the webhook secret. */
+export interface StripeAccountInput {
+  apiUrl: string | undefined;
+  secrets: string | undefined;
+}
+
+/** Where Stripe sends a tenant's events: one address for every hotel (docs/stripe.md). */
+export function stripeWebhookUrl(publicBaseUrl: string): string {
+  return `${publicBaseUrl.replace(/\/+$/, '')}/ipn/stripe/`;
+}
+
+function parseStripeSecrets(text: string): { secret_key: string; webhook_secret?: string } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new ProviderAccountInputError('secrets', 'must be a JSON object {"secret_key", "webhook_secret"?}');
+  }
+  const given = (parsed ?? {}) as Record<string, unknown>;
+  const key = given.secret_key;
+  if (typeof key !== 'string' || key.trim() === '') {
+    throw new ProviderAccountInputError('secrets', '"secret_key" is required, a non-empty string');
+  }
+  if (!modeOfKey(key)) {
+    throw new ProviderAccountInputError(
+      'secrets',
+      '"secret_key" must be a Stripe secret or restricted key (sk_test_…, sk_live_…, rk_test_…, rk_live_…)',
+    );
+  }
+  const webhook = given.webhook_secret;
+  if (webhook === undefined || webhook === null) return { secret_key: key };
+  if (typeof webhook !== 'string' || !isWebhookSecret(webhook)) {
+    throw new ProviderAccountInputError('secrets', '"webhook_secret" must be the endpoint\'s signing secret (whsec_…)');
+  }
+  return { secret_key: key, webhook_secret: webhook };
+}
+
+/**
+ * A tenant's own Stripe account: the key tried with Stripe (a list of one PaymentIntent), its
+ * mode read from it (test or live), then, with no webhook secret given, payreq's webhook
+ * endpoint created at Stripe (`PUBLIC_BASE_URL/ipn/stripe/`, the events payreq reads) and the
+ * signing secret Stripe returns kept; the secrets sealed and stored last. Any failure stores
+ * nothing (an endpoint created before a failure to store is left at Stripe, named in the error).
+ */
+export async function setStripeAccount(
+  deps: ProviderAccountDeps & { publicBaseUrl: string },
+  tenantId: string,
+  input: StripeAccountInput,
+): Promise<ProviderAccountRow> {
+  const apiUrl = baseUrl('api_url', input.apiUrl ?? STRIPE_API_URL);
+  if (input.secrets === undefined) throw new ProviderAccountInputError('secrets', 'are required');
+  const given = parseStripeSecrets(input.secrets);
+  const mode = modeOfKey(given.secret_key) as 'TEST' | 'PRODUCTION';
+  try {
+    await checkStripeKey({ apiUrl, secretKey: given.secret_key });
+  } catch (err) {
+    // The message names the failure (a wrong key, host not reached), never the key.
+    throw new ProviderCredentialsError(`Stripe key check failed, nothing stored: ${(err as Error).message}`);
+  }
+  let webhookSecret = given.webhook_secret;
+  let webhookEndpointId: string | null = null;
+  if (!webhookSecret) {
+    try {
+      const endpoint = await createWebhookEndpoint({
+        apiUrl,
+        secretKey: given.secret_key,
+        url: stripeWebhookUrl(deps.publicBaseUrl),
+        events: STRIPE_WEBHOOK_EVENTS,
+        idempotencyKey: `payreq-webhook-endpoint-${tenantId}-${randomUUID()}`,
+      });
+      webhookSecret = endpoint.secret;
+      webhookEndpointId = endpoint.id;
+    } catch (err) {
+      throw new ProviderCredentialsError(
+        `Stripe webhook endpoint not created, nothing stored: ${(err as Error).message}`,
+      );
+    }
+  }
+  const secrets: StripeSecrets = { secret_key: given.secret_key, webhook_secret: webhookSecret };
+  const sealed = providerSecrets(deps.secretKeys).seal(JSON.stringify(secrets), tenantId);
+  return deps.repos.providerAccounts.set(tenantId, {
+    provider: 'stripe',
+    apiUrl,
+    mode,
+    secretsSealed: sealed,
+    webhookEndpointId,
+  });
 }

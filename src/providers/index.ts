@@ -4,6 +4,7 @@ export {
   type LyraSecrets,
   lyraAccountOf,
   type ProviderAccountSource,
+  stripeAccountOf,
 } from './account-registry.ts';
 export { longestProviderCallMs } from './call-limits.ts';
 export { declineReasonOf } from './decline-reason.ts';
@@ -16,6 +17,7 @@ export {
   type GuestCheckout,
   type GuestCheckoutInput,
   type HostedCardForm,
+  type HostedPaymentPage,
   IgnoredNotification,
   InvalidNotificationError,
   type MoneyAnswer,
@@ -39,6 +41,16 @@ export type {
   TenantProviders,
 } from './provider-registry.ts';
 export { sandboxProvider } from './sandbox/sandbox-provider.ts';
+export {
+  checkStripeKey,
+  createWebhookEndpoint,
+  isWebhookSecret,
+  modeOfKey,
+  STRIPE_API_URL,
+  STRIPE_WEBHOOK_EVENTS,
+  type StripeSecrets,
+  stripeCustomerStore,
+} from './stripe/index.ts';
 export {
   type LedgerBooks,
   type LedgerOperation,

@@ -88,6 +88,11 @@ export interface GuestCheckoutInput {
   merchantName: string;
   /** Where the provider sends the guest back: the service's result page. */
   returnUrl: string;
+  /**
+   * Where a provider's own page sends a guest who gives up before paying: the payment link,
+   * which takes another attempt. Absent: the provider has no such button.
+   */
+  cancelUrl?: string;
   /** Where the provider posts its notification: `{PUBLIC_BASE_URL}/ipn/<provider>/`. */
   notifyUrl: string;
 }
@@ -127,7 +132,18 @@ export interface EmbeddedCardForm {
   languageTag: string;
 }
 
-export type GuestCheckout = HostedCardForm | EmbeddedCardForm;
+/**
+ * The provider's own payment page (Stripe Checkout): the guest's browser is sent there (a 303
+ * from payreq's payment page, once the guest asks to go), pays or saves the card there, and
+ * comes back to the result page. The card never reaches payreq's origin.
+ */
+export interface HostedPaymentPage {
+  kind: 'hosted-page';
+  /** The page of this one attempt, at the provider. */
+  url: string;
+}
+
+export type GuestCheckout = HostedCardForm | EmbeddedCardForm | HostedPaymentPage;
 
 /** A verified provider event about one payment request. */
 export interface ProviderNotification {
@@ -136,9 +152,11 @@ export interface ProviderNotification {
   paymentRequestId: string;
   /**
    * registered: an IMPRINT's card was saved, nothing debited; paid: a DEPOSIT was captured;
-   * refused: the bank said no; error: a technical failure (the guest may retry).
+   * refused: the bank said no; error: a technical failure (the guest may retry);
+   * hold_lapsed: the provider let the hold `transactionId` lapse (nothing was taken);
+   * disputed: the cardholder disputed the payment `transactionId` with the bank (amountCents).
    */
-  outcome: 'registered' | 'paid' | 'refused' | 'error';
+  outcome: 'registered' | 'paid' | 'refused' | 'error' | 'hold_lapsed' | 'disputed';
   transactionId?: string;
   /** The transaction's short number, as MoneyAnswer's: how the provider's reports name the payment. */
   legacyTransId?: string;
@@ -221,6 +239,11 @@ export interface MoneyAnswer {
    * reconciliation report names the operation by. Kept with the ledger row (docs/payouts.md).
    */
   legacyTransId?: string;
+  /**
+   * A hold's end as the provider states it (Stripe's `capture_before`), where it does: it
+   * replaces the card network's table for this hold; the hotel's hold length may only shorten it.
+   */
+  holdEndsAt?: Date;
 }
 
 export type ProviderTransactionKind = 'verification' | 'payment' | 'hold' | 'refund';
@@ -263,6 +286,8 @@ export interface ProviderTransaction {
   /** Our idempotency keys of the operations that created or moved it, where the provider keeps them. */
   keys: string[];
   createdAt: Date;
+  /** A hold's end as the provider states it, where it does (see MoneyAnswer.holdEndsAt). */
+  endsAt?: Date;
   /** The tenant's account (its version) whose view showed it, when an order is read across accounts. */
   account?: number | null;
 }
@@ -280,8 +305,28 @@ export interface ProviderOrder {
 
 export interface PaymentProvider {
   readonly name: string;
+  /**
+   * The guest pays on the provider's own page (a HostedPaymentPage): the payment page shows
+   * the hotel and a button, and startGuestPayment is asked only when the guest presses it, so a
+   * page view (a link preview, a reload) opens no attempt at the provider. `name`: the provider
+   * as the guest reads it; `origins`: where its pages live (the button's redirect goes there,
+   * which the page's form-action admits).
+   */
+  readonly hostedCheckout?: { readonly name: string; readonly origins: readonly string[] };
   /** Prepares the guest's payment: IMPRINT registers the card (no debit), DEPOSIT pays now. */
   startGuestPayment(input: GuestCheckoutInput): Promise<GuestCheckout>;
+  /**
+   * The guest came back from the provider's page to the result page with what the provider
+   * put in the address (Stripe: `session_id`): the provider is asked, with the account's key,
+   * what became of that attempt of `orderId`. The same outcome as its notification (the same
+   * event id or transaction), so whichever is applied first wins and the other changes
+   * nothing. Undefined: nothing to apply yet. Throws InvalidNotificationError for an attempt
+   * that is not this order's.
+   */
+  confirmGuestReturn?(
+    orderId: string,
+    query: Readonly<Record<string, string>>,
+  ): Promise<ProviderNotification | undefined>;
   /** Verifies and reads a notification; throws InvalidNotificationError, never trusts an unsigned one. */
   parseNotification(rawBody: string, headers: Record<string, string | string[] | undefined>): ProviderNotification;
   /**

@@ -11,7 +11,7 @@ import type { ProviderOrder, ProviderTransaction } from './payment-provider.ts';
  *   reads): wait, and after the escalation delay an operator decides.
  */
 export type Verdict =
-  | { kind: 'done'; transactionId: string; status: string; createdAt?: Date }
+  | { kind: 'done'; transactionId: string; status: string; createdAt?: Date; endsAt?: Date }
   | { kind: 'refused'; transactionId: string; status: string; declineCode: string | null }
   | { kind: 'not_done' }
   | { kind: 'in_flight'; why: string }
@@ -78,8 +78,15 @@ export function holdVerdict(t: ProviderTransaction): Verdict {
       why: `${t.id} is a ${t.kind} (${t.providerStatus}), not a hold: money may have been taken`,
     };
   }
-  // A hold's end counts from when the provider placed it, not from when its answer is read.
-  return { kind: 'done', transactionId: t.id, status: t.providerStatus, createdAt: t.createdAt };
+  // A hold's end counts from when the provider placed it, not from when its answer is read;
+  // where the provider states the end itself (Stripe), that end.
+  return {
+    kind: 'done',
+    transactionId: t.id,
+    status: t.providerStatus,
+    createdAt: t.createdAt,
+    ...(t.endsAt ? { endsAt: t.endsAt } : {}),
+  };
 }
 
 /** A refund's verdict by its own transaction: given back, or refused, cancelled or failed (nothing given). */

@@ -37,8 +37,11 @@ export function withTimeouts(provider: PaymentProvider, ms: number): PaymentProv
     underway.catch(() => undefined);
     return bounded(underway, ms, () => new ProviderTimeout(what, ms, underway));
   };
+  const confirm = provider.confirmGuestReturn?.bind(provider);
   return {
     name: provider.name,
+    ...(provider.hostedCheckout ? { hostedCheckout: provider.hostedCheckout } : {}),
+    ...(confirm ? { confirmGuestReturn: (id, query) => read('guest return', () => confirm(id, query)) } : {}),
     parseNotification: (raw, headers) => provider.parseNotification(raw, headers),
     readBrowserReturn: (raw) => provider.readBrowserReturn(raw),
     startGuestPayment: (input) => read('start payment', () => provider.startGuestPayment(input)),

@@ -60,7 +60,11 @@ describe(`payreq tenant set-provider / tenant show against the Lyra fake (${ENGI
       [[...lyraArgs(), '--mode', 'LIVE'], SECRETS, /--mode must be TEST or PRODUCTION/],
       [[...lyraArgs(), '--mode', 'PRODUCTION'], SECRETS, /--mode PRODUCTION does not match the keys/],
       [lyraArgs().map((a) => (a === fake.apiUrl ? 'ftp://x/' : a)), SECRETS, /--api-url must be an http/],
-      [['tenant', 'set-provider', '--tenant', tenant, '--provider', 'stripe'], undefined, /--provider must be lyra/],
+      [
+        ['tenant', 'set-provider', '--tenant', tenant, '--provider', 'adyen'],
+        undefined,
+        /--provider must be lyra, stripe or sandbox/,
+      ],
       [
         ['tenant', 'set-provider', '--tenant', tenant, '--provider', 'sandbox', '--shop-id', '1'],
         undefined,

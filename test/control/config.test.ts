@@ -176,6 +176,20 @@ describe(`back office configuration: API keys and tenant settings (${ENGINE})`, 
     assert.ok(!lyra.body.includes('SEALED-SECRET-NEVER-SHOWN'), 'no secret, not even sealed');
     // Read-only: no field of the settings form carries it.
     assert.ok(!/name="shop_id"|name="mode"/.test(lyra.body));
+
+    await t.repos.providerAccounts.set(tenant.tenantId, {
+      provider: 'stripe',
+      apiUrl: 'https://api.stripe.com/',
+      mode: 'TEST',
+      secretsSealed: 'SEALED-STRIPE-SECRET-NEVER-SHOWN',
+      webhookEndpointId: 'we_123',
+    });
+    const stripe = await c.get(`/control/settings?tenant=${tenant.tenantId}`);
+    assert.match(stripe.body, /<dt>Provider<\/dt><dd>Stripe<\/dd>/);
+    assert.match(stripe.body, /<dt>Mode<\/dt><dd>TEST<\/dd>/);
+    assert.match(stripe.body, /<dt>Where Stripe sends its events<\/dt><dd>http:\/\/[^<]+\/ipn\/stripe\/<\/dd>/);
+    assert.match(stripe.body, /<dt>Webhook endpoint at Stripe<\/dt><dd>Created by payreq<\/dd>/);
+    assert.ok(!stripe.body.includes('SEALED-STRIPE-SECRET-NEVER-SHOWN'), 'no secret, not even sealed');
   });
 
   test('settings: staff reading French or German read each problem in their language', async () => {

@@ -30,9 +30,10 @@ describe(`POST /ipn/<provider>/ (${ENGINE})`, () => {
     assert.equal(events.rows[0]?.n, 0, 'nothing was recorded');
   });
 
-  test('a provider payreq does not know is not there: 404; lyra (per tenant account) is, and refuses junk', async () => {
-    assert.equal((await ipn('10.0.0.2', '{}', 'stripe')).statusCode, 404);
+  test('a provider payreq does not know is not there: 404; lyra and stripe (per tenant account) are, and refuse junk', async () => {
+    assert.equal((await ipn('10.0.0.2', '{}', 'adyen')).statusCode, 404);
     assert.equal((await ipn('10.0.0.2', '{}', 'lyra')).statusCode, 401);
+    assert.equal((await ipn('10.0.0.2', '{}', 'stripe')).statusCode, 401);
   });
 
   /** A notification signed as the sandbox signs them: it verifies. */

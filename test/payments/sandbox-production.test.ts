@@ -16,10 +16,11 @@ describe('the sandbox in production', () => {
     assert.equal(loadConfig({ ...PRODUCTION, SANDBOX_IN_PRODUCTION: 'true' }).paymentProvider, 'sandbox');
   });
 
-  test('allowed outside production; lyra (per-tenant accounts, no sandbox) is accepted in production', () => {
+  test('allowed outside production; lyra or stripe (per-tenant accounts, no sandbox) is accepted in production', () => {
     assert.equal(loadConfig({ NODE_ENV: 'development' }).paymentProvider, 'sandbox');
     assert.equal(loadConfig({ ...PRODUCTION, PAYMENT_PROVIDER: 'lyra' }).paymentProvider, 'lyra');
-    assert.throws(() => loadConfig({ ...PRODUCTION, PAYMENT_PROVIDER: 'stripe' }), ConfigError);
+    assert.equal(loadConfig({ ...PRODUCTION, PAYMENT_PROVIDER: 'stripe' }).paymentProvider, 'stripe');
+    assert.throws(() => loadConfig({ ...PRODUCTION, PAYMENT_PROVIDER: 'adyen' }), ConfigError);
   });
 
   test('the IPN retry delay is configurable within bounds', () => {

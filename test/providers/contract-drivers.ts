@@ -1,11 +1,16 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { STRIPE_TRIES, stripeRequestTimeoutMs } from '../../src/providers/call-limits.ts';
 import { type MoneyAnswer, type PaymentProvider, ProviderError } from '../../src/providers/index.ts';
 import { TEST_CARDS } from '../../src/providers/sandbox/test-cards.ts';
 import { DECLINE_CODES, LYRA_CARDS } from '../fakes/lyra/fake-store.ts';
 import { giveLyraAccount } from '../fakes/lyra/give-account.ts';
 import { type Fault, type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.ts';
+import { useStripeAccount } from '../fakes/stripe/give-account.ts';
+import { openCheckout, submitCheckout } from '../fakes/stripe/guest-pays.ts';
+import { type StripeFake, type Fault as StripeFault, startStripeFake } from '../fakes/stripe/stripe-fake.ts';
+import { LATER_DECLINES, STRIPE_CARDS } from '../fakes/stripe/test-cards.ts';
 import { guestCall } from '../guest/guest-helpers.ts';
 import { type ListeningApp, startListeningApp } from '../helpers/listening-app.ts';
 import { checkoutForm, submitCard } from '../helpers/sandbox-checkout.ts';
@@ -17,11 +22,24 @@ import { checkoutForm, submitCard } from '../helpers/sandbox-checkout.ts';
  * its daily job and its reconcile, the same for every provider.
  */
 export interface ContractDriver {
-  readonly name: 'sandbox' | 'lyra';
+  readonly name: 'sandbox' | 'lyra' | 'stripe';
   /** The service, with the provider serving its default tenant. */
   readonly t: ListeningApp;
   /** Card numbers the provider's test bank accepts, refuses, or fails on (technical). */
   readonly cards: { accepted: string; refused: string; technical: string };
+  /**
+   * A card declined (or failing) on the provider's own page leaves the attempt open there: the
+   * page asks the guest for another card and payreq is not told (Stripe Checkout). Otherwise the
+   * attempt ends, REFUSED or ERROR, and the guest comes back through the link.
+   */
+  readonly declineKeepsAttemptOpen: boolean;
+  /** The card as the provider shows it (Stripe gives the last four digits only). */
+  readonly maskedPan: RegExp;
+  /**
+   * When the adapter itself gives up on a call that is never answered, where that comes before
+   * the runner's bound (Stripe: the SDK's two tries and its pause); undefined: the bound.
+   */
+  readonly givesUpAfterMs?: number;
   /**
    * The guest, on the payment link (opened through payreq's guest page), types `card` on the
    * provider's form. Answers the provider's signed notification, held back: the test delivers it.
@@ -113,6 +131,8 @@ export async function sandboxDriver(): Promise<ContractDriver> {
     name: 'sandbox',
     t,
     cards: { accepted: '4242424242424242', refused: '4000000000000002', technical: '4000000000000119' },
+    declineKeepsAttemptOpen: false,
+    maskedPan: /^\d{6}X+\d{4}$/,
     async guestPays(id, paymentLink, card) {
       assert.equal((await guestCall(t, paymentLink)).statusCode, 200, 'the payment page');
       const before = received.length;
@@ -163,6 +183,8 @@ export async function lyraDriver(): Promise<ContractDriver> {
     name: 'lyra',
     t,
     cards: { accepted: LYRA_CARDS.accepted, refused: LYRA_CARDS.refused, technical: LYRA_CARDS.technicalError },
+    declineKeepsAttemptOpen: false,
+    maskedPan: /^\d{6}X+\d{4}$/,
     async guestPays(_id, paymentLink, card) {
       const page = await guestCall(t, paymentLink);
       assert.equal(page.statusCode, 200, 'the payment page');
@@ -195,6 +217,72 @@ export async function lyraDriver(): Promise<ContractDriver> {
     failNext: (op, fault) => fake.failNext(LYRA_SERVICE[op], LYRA_FAULT[fault]),
     async close() {
       await t.close();
+      await fake.close();
+    },
+  };
+}
+
+/** The Stripe call each money operation makes, where the fake injects a fault. */
+const STRIPE_ROUTE: Record<MoneyOp, string> = {
+  hold: 'POST /v1/payment_intents',
+  capture: 'POST /v1/payment_intents/:id/capture',
+  release: 'POST /v1/payment_intents/:id/cancel',
+  refund: 'POST /v1/refunds',
+};
+const STRIPE_FAULT: Record<'technical' | 'timeout', StripeFault> = { technical: 'technical', timeout: 'late' };
+
+/**
+ * The Stripe adapter on the stateful fake: the default tenant's account set up as `payreq
+ * tenant set-provider` does (its webhook endpoint created at the fake). The guest presses the
+ * payment page's button, lands on the fake's Checkout page and submits the card there; the
+ * fake's webhooks are held back, and the event the card made is the notification the test
+ * delivers (a decline's `payment_intent.payment_failed`: Checkout asks for another card).
+ */
+export async function stripeDriver(): Promise<ContractDriver> {
+  const fake: StripeFake = await startStripeFake();
+  const t = await startListeningApp({ env });
+  await useStripeAccount(t, t.tenant.tenantId, fake);
+  assert.equal((await t.app.payreq.providers.forTenant(t.tenant.tenantId)).name, 'stripe');
+  fake.holdWebhooks(true);
+  const outcomeEvents = ['checkout.session.completed', 'payment_intent.payment_failed', 'setup_intent.setup_failed'];
+
+  return {
+    name: 'stripe',
+    t,
+    cards: { accepted: STRIPE_CARDS.visa, refused: STRIPE_CARDS.declined, technical: STRIPE_CARDS.processingError },
+    declineKeepsAttemptOpen: true,
+    maskedPan: /^X{12}\d{4}$/,
+    givesUpAfterMs: STRIPE_TRIES * stripeRequestTimeoutMs(PROVIDER_TIMEOUT_MS) + 500,
+    async guestPays(_id, paymentLink, card) {
+      const visit = await openCheckout(t, paymentLink);
+      assert.ok(visit, 'the payment page sends the guest to Checkout');
+      fake.takeHeld();
+      await submitCheckout(visit, card);
+      const sent = fake.takeHeld().find((d) => outcomeEvents.includes(d.event.type as string));
+      assert.ok(sent, 'Stripe sent the attempt’s event');
+      return { path: '/ipn/stripe/', headers: sent.headers, body: sent.body };
+    },
+    forged: (n) => ({
+      ...n,
+      headers: {
+        ...n.headers,
+        'stripe-signature': (n.headers['stripe-signature'] ?? '').replace(/v1=[0-9a-f]+/, `v1=${'f'.repeat(64)}`),
+      },
+    }),
+    async cardGoesBad(id, how = 'hard') {
+      const setup = [...fake.account.objects.values()].find(
+        (o) =>
+          o.object === 'setup_intent' &&
+          o.status === 'succeeded' &&
+          (o.metadata as Record<string, string>).payreq_request === id,
+      );
+      assert.ok(setup?.payment_method, 'the saved card');
+      fake.ops.goBad(setup.payment_method as string, how === 'hard' ? LATER_DECLINES.hard : LATER_DECLINES.soft);
+    },
+    failNext: (op, fault) => fake.failNext(STRIPE_ROUTE[op], STRIPE_FAULT[fault]),
+    async close() {
+      await t.close();
+      fake.clearFaults();
       await fake.close();
     },
   };

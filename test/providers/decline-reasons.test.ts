@@ -65,6 +65,32 @@ describe('declines with a reason: one closed list, soft or hard', () => {
     assert.equal(isSoftDecline('other'), false);
   });
 
+  test("Stripe: its decline_code (or the error's code) decides; what Stripe says not to retry is never soft", () => {
+    assert.equal(declineReasonOf('stripe', 'insufficient_funds'), 'insufficient_funds');
+    assert.equal(declineReasonOf('stripe', 'generic_decline'), 'do_not_honour');
+    assert.equal(declineReasonOf('stripe', 'do_not_honor'), 'do_not_honour');
+    assert.equal(declineReasonOf('stripe', 'stolen_card'), 'lost_or_stolen');
+    assert.equal(declineReasonOf('stripe', 'lost_card'), 'lost_or_stolen');
+    assert.equal(declineReasonOf('stripe', 'expired_card'), 'expired_card');
+    assert.equal(declineReasonOf('stripe', 'authentication_required'), 'authentication_required');
+    assert.equal(declineReasonOf('stripe', 'try_again_later'), 'try_again_later');
+    assert.equal(declineReasonOf('stripe', 'processing_error'), 'provider_error');
+    assert.equal(declineReasonOf('stripe', 'resource_missing'), 'invalid_card');
+    assert.equal(declineReasonOf('stripe', 'card_declined'), 'other');
+    assert.equal(declineReasonOf('stripe', 'toString'), 'other');
+    // docs.stripe.com/declines/codes: "don't try again" in Stripe's next steps.
+    for (const code of [
+      'do_not_try_again',
+      'fraudulent',
+      'pickup_card',
+      'lost_card',
+      'stolen_card',
+      'security_violation',
+    ]) {
+      assert.equal(isSoftDecline(declineReasonOf('stripe', code)), false, code);
+    }
+  });
+
   test('soft: funds, a silent issuer, a technical failure; hard: everything the guest must fix', () => {
     const soft = DECLINE_REASON_CODES.filter(isSoftDecline).sort();
     assert.deepEqual(soft, ['insufficient_funds', 'provider_error', 'try_again_later']);

@@ -45,6 +45,8 @@ export function incidentActions(ctx: PageContext, i: BooksIncidentRow): string[]
   }
   if (i.problems.includes('capture_differs')) actions.push(b.captureDiffers);
   if (i.problems.includes('hand_settlement_contradicted')) actions.push(b.handContradicted);
+  if (i.problems.includes('hold_lapsed')) actions.push(b.holdLapsed);
+  if (i.problems.includes('disputed')) actions.push(b.disputed);
   return actions;
 }
 

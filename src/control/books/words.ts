@@ -54,6 +54,10 @@ const en = {
     'A second hold is open at the provider beside the request’s own: payreq cancels it at its next reconciliation; if it stays, cancel it in the provider’s back office.',
   captureDiffers:
     'The provider shows the money on another transaction than the request’s own: look the order up in the provider’s back office.',
+  holdLapsed:
+    'The provider let the request’s hold lapse before the stay was decided: nothing can be captured on it any more. Ask the guest for another card if the stay still needs a guarantee.',
+  disputed:
+    'The cardholder disputed this payment with their bank: answer the dispute in the provider’s dashboard before its deadline, with the booking’s evidence.',
   waitReconcile:
     'The provider did not answer in time: nobody knows yet whether the money moved. Do not repeat the operation. Reconciliation settles it from the provider’s view within minutes; if it stays here for more than an hour, check that the provider account works.',
   giveBack:
@@ -123,6 +127,10 @@ const fr: BooksMessages = {
     'Une seconde empreinte est ouverte chez le prestataire à côté de celle de la demande : payreq l’annule à son prochain rapprochement ; si elle reste, annulez-la dans le back-office du prestataire.',
   captureDiffers:
     'Le prestataire montre l’argent sur une autre transaction que celle de la demande : consultez la commande dans le back-office du prestataire.',
+  holdLapsed:
+    'Le prestataire a laissé expirer l’empreinte de la demande avant que le séjour soit tranché : plus rien ne peut être encaissé dessus. Demandez une autre carte au client si le séjour doit encore être garanti.',
+  disputed:
+    'Le porteur a contesté ce paiement auprès de sa banque : répondez à la contestation dans le tableau de bord du prestataire avant son échéance, avec les preuves de la réservation.',
   waitReconcile:
     'Le prestataire n’a pas répondu à temps : personne ne sait encore si l’argent a bougé. Ne refaites pas l’opération. La réconciliation la règle d’après le prestataire en quelques minutes ; si elle reste ici plus d’une heure, vérifiez que le compte du prestataire fonctionne.',
   giveBack:
@@ -191,6 +199,10 @@ const de: BooksMessages = {
     'Neben der Vorautorisierung der Anfrage ist beim Anbieter eine zweite offen: payreq storniert sie beim nächsten Abgleich; bleibt sie, stornieren Sie sie im Backoffice des Anbieters.',
   captureDiffers:
     'Der Anbieter zeigt das Geld auf einer anderen Transaktion als der der Anfrage: Sehen Sie die Bestellung im Backoffice des Anbieters nach.',
+  holdLapsed:
+    'Der Anbieter hat die Vorautorisierung der Anfrage verfallen lassen, bevor über den Aufenthalt entschieden war: Darauf kann nichts mehr eingezogen werden. Bitten Sie den Gast um eine andere Karte, falls der Aufenthalt noch garantiert werden muss.',
+  disputed:
+    'Der Karteninhaber hat diese Zahlung bei seiner Bank angefochten: Beantworten Sie die Anfechtung vor ihrer Frist im Dashboard des Anbieters, mit den Nachweisen der Buchung.',
   waitReconcile:
     'Der Anbieter hat nicht rechtzeitig geantwortet: Noch weiß niemand, ob Geld bewegt wurde. Wiederholen Sie den Vorgang nicht. Der Abgleich klärt ihn binnen Minuten anhand der Sicht des Anbieters; bleibt er länger als eine Stunde hier, prüfen Sie das Anbieterkonto.',
   giveBack:

@@ -91,10 +91,11 @@ function createBody(f: NewRequestForm): { body: Record<string, unknown>; issues:
  */
 export async function newRequestRoutes(control: FastifyInstance): Promise<void> {
   const { repos, commands, config } = control.payreq;
-  // As the API refuses it: with PAYMENT_PROVIDER=lyra (as production runs), a hotel with no
-  // real account of its own could never be paid.
+  // As the API refuses it: with PAYMENT_PROVIDER=lyra or stripe (as production runs), a hotel
+  // with no real account of its own could never be paid.
   const payable = async (tenantId: string) =>
-    config.paymentProvider !== 'lyra' || (await repos.providerAccounts.find(tenantId))?.provider === 'lyra';
+    config.paymentProvider === 'sandbox' ||
+    ['lyra', 'stripe'].includes((await repos.providerAccounts.find(tenantId))?.provider ?? 'none');
   const tenantsFor = async (tenantId: string | null) => (tenantId === null ? await repos.tenants.list() : []);
 
   const typedGet = control.withTypeProvider<TypeBoxTypeProvider>();

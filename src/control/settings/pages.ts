@@ -92,6 +92,8 @@ export function settingsPage(
     providerAccount?: ProviderAccountRow;
     /** The hotel's Apaleo connection (src/control/pms). */
     pms?: SafeHtml;
+    /** Where the instance is reached: a Stripe account's webhook address. */
+    publicBaseUrl?: string;
   },
 ): string {
   const { m } = ctx;
@@ -157,7 +159,7 @@ ${dayPlanFields}
 ${securityFields}
 </fieldset>
 <button type="submit">${m.save}</button></form>
-${providerAccountSection(ctx, p.providerAccount)}
+${providerAccountSection(ctx, p.providerAccount, p.publicBaseUrl ?? '')}
 ${p.pms ?? ''}
 ${logoSection(ctx, p.tenant, p.logoProblem)}`,
   });
@@ -168,19 +170,28 @@ ${logoSection(ctx, p.tenant, p.logoProblem)}`,
  * shop id, never a secret (the presenter has none to give). It is set on the server with
  * `payreq tenant set-provider`.
  */
-function providerAccountSection(ctx: PageContext, row: ProviderAccountRow | undefined): SafeHtml {
+function providerAccountSection(
+  ctx: PageContext,
+  row: ProviderAccountRow | undefined,
+  publicBaseUrl: string,
+): SafeHtml {
   const w = SETTINGS_MESSAGES[ctx.language];
-  const account = presentProviderAccount(row);
+  const account = presentProviderAccount(row, { publicBaseUrl });
   const item = (label: string, value: unknown) =>
     html`<div><dt>${label}</dt><dd>${value === null || value === undefined || value === '' ? '—' : String(value)}</dd></div>`;
-  const provider =
-    account.provider === 'lyra' ? 'Lyra' : account.provider === 'sandbox' ? w.providerSandbox : w.providerNone;
-  return html`<section class="card" aria-labelledby="provider-account"><h2 id="provider-account">${w.providerAccount}</h2>
-<dl class="summary">${item(w.providerName, provider)}${
+  const names: Record<string, string> = { lyra: 'Lyra', stripe: 'Stripe', sandbox: w.providerSandbox };
+  const provider = names[String(account.provider)] ?? w.providerNone;
+  const details =
     account.provider === 'lyra'
       ? html`${item(w.providerMode, account.mode)}${item(w.providerShopId, account.shop_id)}`
-      : ''
-  }</dl>
+      : account.provider === 'stripe'
+        ? html`${item(w.providerMode, account.mode)}${item(w.providerWebhookUrl, account.webhook_url)}${item(
+            w.providerWebhookEndpoint,
+            account.webhook_endpoint_created ? w.providerWebhookCreated : w.providerWebhookByOperator,
+          )}`
+        : '';
+  return html`<section class="card" aria-labelledby="provider-account"><h2 id="provider-account">${w.providerAccount}</h2>
+<dl class="summary">${item(w.providerName, provider)}${details}</dl>
 <p class="hint">${w.providerAccountHint}</p></section>`;
 }
 

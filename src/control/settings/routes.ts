@@ -133,7 +133,11 @@ export async function configRoutes(instance: FastifyInstance): Promise<void> {
     const webhooks = await payreq.repos.webhooks.listEndpoints(p.tenant.id);
     const providerAccount = await payreq.repos.providerAccounts.find(p.tenant.id);
     const pms = pmsSettingsSection(ctx, p.tenant.id, await pmsSettingsView(request, p.tenant.id));
-    return send(reply, settingsPage(ctx, { ...p, webhooks, providerAccount, pms }), 422);
+    return send(
+      reply,
+      settingsPage(ctx, { ...p, webhooks, providerAccount, pms, publicBaseUrl: payreq.config.publicBaseUrl }),
+      422,
+    );
   };
 
   control.get('/keys', { schema: { querystring: TenantQuery }, attachValidation: true }, async (request, reply) => {
@@ -311,7 +315,14 @@ export async function configRoutes(instance: FastifyInstance): Promise<void> {
     const pms = pmsSettingsSection(ctx, tenant.id, pmsView);
     return send(
       reply,
-      settingsPage(ctx, { tenant, tenants, webhooks, providerAccount, pms }),
+      settingsPage(ctx, {
+        tenant,
+        tenants,
+        webhooks,
+        providerAccount,
+        pms,
+        publicBaseUrl: payreq.config.publicBaseUrl,
+      }),
       pmsView.problem ? 422 : 200,
     );
   });

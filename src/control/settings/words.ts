@@ -52,6 +52,10 @@ const en = {
   providerSandbox: 'Sandbox (no real payments)',
   providerNone: 'None yet',
   providerAccountHint: 'Set by the operator on the server; its keys are never shown.',
+  providerWebhookUrl: 'Where Stripe sends its events',
+  providerWebhookEndpoint: 'Webhook endpoint at Stripe',
+  providerWebhookCreated: 'Created by payreq',
+  providerWebhookByOperator: 'Configured by the operator in Stripe’s dashboard',
   guestPageHeading: 'Guest page',
   securityHeading: 'Security',
   securityIntro:
@@ -112,6 +116,10 @@ const fr: SettingsMessages = {
   providerSandbox: 'Bac à sable (aucun paiement réel)',
   providerNone: 'Aucun pour l’instant',
   providerAccountHint: 'Réglé par l’exploitant sur le serveur ; ses clés ne sont jamais affichées.',
+  providerWebhookUrl: 'Adresse où Stripe envoie ses événements',
+  providerWebhookEndpoint: 'Point de terminaison webhook chez Stripe',
+  providerWebhookCreated: 'Créé par payreq',
+  providerWebhookByOperator: 'Configuré par l’exploitant dans le tableau de bord de Stripe',
   guestPageHeading: 'Page du client',
   securityHeading: 'Sécurité',
   securityIntro:
@@ -172,6 +180,10 @@ const de: SettingsMessages = {
   providerSandbox: 'Sandbox (keine echten Zahlungen)',
   providerNone: 'Noch keines',
   providerAccountHint: 'Wird vom Betreiber auf dem Server eingerichtet; seine Schlüssel werden nie angezeigt.',
+  providerWebhookUrl: 'Wohin Stripe seine Ereignisse sendet',
+  providerWebhookEndpoint: 'Webhook-Endpunkt bei Stripe',
+  providerWebhookCreated: 'Von payreq angelegt',
+  providerWebhookByOperator: 'Vom Betreiber im Stripe-Dashboard eingerichtet',
   guestPageHeading: 'Gästeseite',
   securityHeading: 'Sicherheit',
   securityIntro:

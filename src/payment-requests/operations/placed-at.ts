@@ -6,9 +6,11 @@ import type { Settled } from '../money-runner.ts';
  * clock for a run made for a given day. A hold's end counts from it: counted from a late
  * recording, it would be said to last longer than it does.
  */
-export function placedAt(s: Settled, at: Date | undefined): { at?: Date } {
-  if (s.outcome === 'succeeded' && s.placedAt) return { at: s.placedAt };
-  return at && s.entry.provider === 'sandbox' ? { at } : {};
+export function placedAt(s: Settled, at: Date | undefined): { at?: Date; endsBy?: Date } {
+  // A provider that states the hold's end (Stripe's capture_before): that end, not its network's table.
+  const endsBy = s.outcome === 'succeeded' && s.holdEndsAt ? { endsBy: s.holdEndsAt } : {};
+  if (s.outcome === 'succeeded' && s.placedAt) return { at: s.placedAt, ...endsBy };
+  return at && s.entry.provider === 'sandbox' ? { at, ...endsBy } : endsBy;
 }
 
 /** The test clock's moment for a sandbox row's record (its history, a failed guarantee's time). */
