@@ -74,14 +74,14 @@ export function bulkJobKind(ctx: BulkContext, log?: BulkLog): JobKind<BulkOutcom
     name: 'bulk_job',
     policy: { baseMs: 1000, maxMs: 60_000, leaseMs: LEASE_MS },
     concurrency: 1,
-    async run(claimed, settle) {
+    async run(claimed, finish) {
       const job = await bulkJobsRepository(ctx.db).load(claimed.ref);
       if (!job) {
-        await settle.done();
+        await finish.done();
         return 'done';
       }
       // Marked running in the queue's fenced step: a worker whose lease was taken writes nothing.
-      await settle.keep((tx) => bulkJobsRepository(tx).start(job.id, claimed.attempts));
+      await finish.keep((tx) => bulkJobsRepository(tx).start(job.id, claimed.attempts));
       let result: Awaited<ReturnType<typeof moveMoney>>;
       try {
         result = await moveMoney(ctx, job);
@@ -90,8 +90,8 @@ export function bulkJobKind(ctx: BulkContext, log?: BulkLog): JobKind<BulkOutcom
         result = { state: 'failed', reason: 'unexpected error; see the service log', code: null };
       }
       const { state, reason, code } = result;
-      // The job's result and its audit line, with the job settled: all or nothing.
-      await settle.done(async (tx) => {
+      // The job's result and its audit line, with the job finished: all or nothing.
+      await finish.done(async (tx) => {
         await bulkJobsRepository(tx).finish(job.id, state, reason, code);
         await auditRepository(tx).record({
           username: job.username,

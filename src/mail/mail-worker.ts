@@ -68,7 +68,7 @@ export function smtpTransport(smtpUrl: string): Transporter {
 
 const silentLog: MailLog = { info() {}, warn() {}, error() {} };
 
-/** `gone`: its outbox row was settled or deleted meanwhile; nothing to send. */
+/** `gone`: its outbox row was finished or deleted meanwhile; nothing to send. */
 export type MailOutcome = 'sent' | 'failed' | 'logged' | 'gone';
 
 /**
@@ -76,8 +76,8 @@ export type MailOutcome = 'sent' | 'failed' | 'logged' | 'gone';
  * logged, and kept for a start with SMTP).
  *
  * Never twice for one cause: the cause is UNIQUE in the outbox, and a row is marked sent (with
- * its job settled, fenced) right after the SMTP server accepted it. The window left is a crash
- * (or a lost database) between that acceptance and the settlement: the lease then runs out and
+ * its job finished, fenced) right after the SMTP server accepted it. The window left is a crash
+ * (or a lost database) between that acceptance and the finish: the lease then runs out and
  * the row is sent again. The Message-ID, derived from the cause, lets receiving servers and
  * clients drop that duplicate.
  */
@@ -90,17 +90,17 @@ export function mailJobKind(ctx: MailContext, transport: Transporter | undefined
     name: 'mail',
     policy: mailRetryPolicy(ctx.config.mailRetryBaseMs),
     concurrency: CONCURRENCY,
-    async run(job, settle, now) {
+    async run(job, finish, now) {
       const q = emailOutboxRepository(ctx.db);
       const row = await q.load(job.ref);
       // Sent, failed or deleted (its tenant was) since the job was queued: nothing left to do.
       if (!row) {
-        await settle.done();
+        await finish.done();
         return 'gone';
       }
       const attempts = job.attempts;
       const giveUp = async (reason: string) => {
-        await settle.fail(
+        await finish.fail(
           reason,
           () => (tx) => emailOutboxRepository(tx).markFailed(row.id, reason, now, true, attempts),
           {
@@ -111,7 +111,7 @@ export function mailJobKind(ctx: MailContext, transport: Transporter | undefined
       };
       const fail = async (err: unknown) => {
         const reason = err instanceof Error ? err.message : String(err);
-        const after = await settle.fail(
+        const after = await finish.fail(
           reason,
           (a) => (tx) => emailOutboxRepository(tx).markFailed(row.id, reason, a.runAt, a.final, attempts),
         );
@@ -144,7 +144,7 @@ export function mailJobKind(ctx: MailContext, transport: Transporter | undefined
           'e-mail not sent: SMTP_URL is not set',
         );
         const at = new Date(now.getTime() + LOGGED_ONLY_RECHECK_MS);
-        await settle.postpone(at, async (tx) => {
+        await finish.postpone(at, async (tx) => {
           await emailOutboxRepository(tx).keepPending(row.id, at, attempts - 1);
           if (keepForViewer) await emailOutboxRepository(tx).keepDevMessage(row.id, kept(message, now));
         });
@@ -155,7 +155,7 @@ export function mailJobKind(ctx: MailContext, transport: Transporter | undefined
       } catch (err) {
         return fail(err);
       }
-      await settle.done(async (tx) => {
+      await finish.done(async (tx) => {
         await emailOutboxRepository(tx).markSent(row.id, attempts);
         if (keepForViewer) await emailOutboxRepository(tx).keepDevMessage(row.id, kept(message, now));
       });
