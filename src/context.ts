@@ -1,8 +1,9 @@
-import { type Authenticator, authenticator } from './api/authenticator.ts';
+import { type Authenticator, authenticator } from './api/index.ts';
 import type { Config } from './config/index.ts';
 import { type Database, type Repositories, repositories } from './db/index.ts';
 import { type Notifications, notifications } from './ipn/index.ts';
 import { meteredProvider, type ServiceMetrics, serviceMetrics } from './metrics/index.ts';
+import { type Reconciler, reconciler } from './money-audit/index.ts';
 import {
   type GuestCommands,
   guestCommands,
@@ -10,8 +11,6 @@ import {
   moneyRunner,
   type PaymentRequestCommands,
   paymentRequestCommands,
-  type Reconciler,
-  reconciler,
 } from './payment-requests/index.ts';
 import {
   accountRegistry,

@@ -10,11 +10,11 @@ import {
   isUuid,
   MONEY_REASONS,
   moveReason,
-  noHoldWillBePlaced,
   type RequestType,
   type Status,
   TIMESTAMP_RANGE_MESSAGE,
 } from '../domain/index.ts';
+import { noHoldWillBePlaced } from '../holds/index.ts';
 import type { ApiCaller } from './authenticator.ts';
 import { createRefusal, type SchemaIssue, statedByCreateRules } from './create-body-check.ts';
 import { validationWith } from './error-handler.ts';

@@ -1,4 +1,5 @@
-import { formatMoney, holdMonthFor, isIsoDate, type Language } from '../domain/index.ts';
+import { formatMoney, isIsoDate, type Language } from '../domain/index.ts';
+import { holdMonthFor } from '../holds/index.ts';
 import { html, htmlDocument, type SafeHtml } from '../html/index.ts';
 import type { EmbeddedCardForm, GuestCheckout, HostedCardForm } from '../providers/index.ts';
 import { GUARANTEE_GUEST_MESSAGES, monthWords } from './guarantee-messages.ts';

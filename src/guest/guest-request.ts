@@ -1,12 +1,6 @@
 import { guestRequestsRepository, type Queryable } from '../db/index.ts';
-import {
-  CARD_EXPIRES_BEFORE_HOLD,
-  type Currency,
-  isUuid,
-  type Language,
-  type RequestType,
-  type Status,
-} from '../domain/index.ts';
+import { type Currency, isUuid, type Language, type RequestType, type Status } from '../domain/index.ts';
+import { CARD_EXPIRES_BEFORE_HOLD } from '../holds/index.ts';
 import { holdDaysTold } from '../providers/index.ts';
 import { logoPath } from '../tenants/index.ts';
 

@@ -1,18 +1,19 @@
 import { signInThrottle } from '../admin-users/index.ts';
-import { BooksCheckBusy, checkBooks, defaultSince } from '../books/index.ts';
 import type { Database, Repositories } from '../db/index.ts';
-import type { MoneyRunner, Reconciler } from '../payment-requests/index.ts';
+import { createDeferredPayments, deferredHoldsRepository, holdRenewalsRepository, renewHolds } from '../holds/index.ts';
+import type { Reconciler } from '../money-audit/index.ts';
+import { BooksCheckBusy, checkBooks, defaultSince } from '../money-audit/index.ts';
+import type { MoneyRunner } from '../payment-requests/index.ts';
+import { remittancesRepository } from '../payouts/index.ts';
 import type { ProviderRegistry } from '../providers/index.ts';
 import type { ScheduledJobName } from '../queue/index.ts';
 import type { SecretBox } from '../secrets/index.ts';
 import { analyzeTables } from './analyze-tables.ts';
-import { createDeferredPayments } from './create-deferred-payments.ts';
 import { sendDailyDigests } from './daily-digests.ts';
 import { expirePaymentRequests } from './expire-payment-requests.ts';
 import { sendPaymentReminders } from './payment-reminders.ts';
 import { purgeEvents } from './purge-events.ts';
 import { reconcileClaims } from './reconcile-claims.ts';
-import { renewHolds } from './renew-holds.ts';
 import { dateIn } from './schedule-times.ts';
 
 /** What the scheduled jobs need from the service: its database, repositories, money runner and card vault. */
@@ -87,7 +88,7 @@ export const SCHEDULED_JOBS: Readonly<Record<ScheduledJobName, ScheduledJob>> = 
   // "Today" is the date where the hotel is, not where the server is.
   create_deferred_payments: async (ctx, now, timezone, run) => ({
     ...(await createDeferredPayments(
-      { holds: ctx.repos.deferredHolds, runner: ctx.runner, cardTokens: ctx.cardTokens },
+      { holds: deferredHoldsRepository(ctx.db), runner: ctx.runner, cardTokens: ctx.cardTokens },
       run?.date ?? dateIn(timezone, now),
       run?.testClock ? { at: run.testClock } : {},
     )),
@@ -95,7 +96,7 @@ export const SCHEDULED_JOBS: Readonly<Record<ScheduledJobName, ScheduledJob>> = 
   // After the holds before arrival: the live holds that would lapse before the hotel decides.
   renew_holds: async (ctx, now, timezone, run) => ({
     ...(await renewHolds(
-      { renewals: ctx.repos.holdRenewals, runner: ctx.runner, cardTokens: ctx.cardTokens },
+      { renewals: holdRenewalsRepository(ctx.db), runner: ctx.runner, cardTokens: ctx.cardTokens },
       run?.date ?? dateIn(timezone, now),
       run?.testClock ? { at: run.testClock } : {},
     )),
@@ -141,7 +142,7 @@ export const SCHEDULED_JOBS: Readonly<Record<ScheduledJobName, ScheduledJob>> = 
   send_daily_digests: async (ctx, now) => ({
     ...(await sendDailyDigests(
       {
-        repos: ctx.repos,
+        repos: { ...ctx.repos, remittances: remittancesRepository(ctx.db) },
         inDoubtGraceSeconds: ctx.config?.inDoubtGraceSeconds ?? 120,
         settlementDelayDays: ctx.config?.settlementDelayDays ?? 3,
       },

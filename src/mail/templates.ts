@@ -1,5 +1,6 @@
 import type { EmailSubjectRow } from '../db/index.ts';
-import { formatMoney, holdDateFor, type Language, renewedUntil } from '../domain/index.ts';
+import { formatMoney, type Language } from '../domain/index.ts';
+import { holdDateFor, renewedUntil } from '../holds/index.ts';
 import { html, type SafeHtml } from '../html/index.ts';
 import { formatInstantWithZone, formatIsoDate, isIsoDate } from '../i18n/index.ts';
 import { oneLine } from './escape.ts';

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { remittancesRepository } from '../../src/payouts/index.ts';
 import { createRequest, ENGINE, startTestApp, type TenantWithKey, type TestApp } from '../helpers/test-app.ts';
-import { jrb, type Operation } from '../settlements/jrb-file.ts';
+import { jrb, type Operation } from '../payouts/jrb-file.ts';
 import { ControlClient, createUser } from './control-client.ts';
 
 const DAY = 86_400_000;
@@ -78,7 +79,7 @@ describe(`the back office's Payouts page (${ENGINE})`, () => {
     assert.match(missing ?? '', /€50\.00/);
     assert.doesNotMatch(missing ?? '', /€120\.00/);
     assert.match(page.body, /Fees per month/);
-    const [remittance] = await t.repos.remittances.list(hotel.tenantId);
+    const [remittance] = await remittancesRepository(t.db).list(hotel.tenantId);
     assert.ok(remittance);
     const detail = await c.get(`/control/payouts/${remittance.id}`);
     assert.equal(detail.statusCode, 200);
@@ -123,7 +124,7 @@ describe(`the back office's Payouts page (${ENGINE})`, () => {
   });
 
   test('managers and superusers only; a manager of another hotel sees nothing of this one', async () => {
-    const [remittance] = await t.repos.remittances.list(hotel.tenantId);
+    const [remittance] = await remittancesRepository(t.db).list(hotel.tenantId);
     assert.ok(remittance);
     const desk = await new ControlClient(t).signedIn('desk-a');
     assert.equal((await desk.get('/control/payouts')).statusCode, 403);

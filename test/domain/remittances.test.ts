@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { currencyOfCode, lineAmounts, matchLine, type RemittableRow } from '../../src/domain/index.ts';
+import { currencyOfCode } from '../../src/domain/index.ts';
+import { lineAmounts, matchLine, type RemittableRow } from '../../src/payouts/index.ts';
 
 const row = (id: string, kind: RemittableRow['kind'], amount: number, number: string | null): RemittableRow => ({
   id,

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { runCommand } from '../../src/cli/index.ts';
-import type { HoldRenewalsRepository } from '../../src/db/index.ts';
 import { addDays } from '../../src/domain/index.ts';
-import { renewHolds } from '../../src/jobs/index.ts';
+import type { HoldRenewalsRepository } from '../../src/holds/index.ts';
+import { holdRenewalsRepository, renewHolds } from '../../src/holds/index.ts';
 import { registerSandboxCard } from '../helpers/fixtures.ts';
 import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
 
@@ -74,7 +74,7 @@ describe(`renew_holds: one renewal per live hold, no card tried after a refusal 
     const day = addDays(checkin, 2);
     const at = new Date(`${day}T06:15:00Z`);
     const payreq = t.app.payreq;
-    const renewals = payreq.repos.holdRenewals;
+    const renewals = holdRenewalsRepository(payreq.db);
     // The second run reads the due holds, then waits while the first renews them in full.
     let hasRead: () => void = () => {};
     const read = new Promise<void>((r) => {
@@ -126,7 +126,7 @@ describe(`renew_holds: one renewal per live hold, no card tried after a refusal 
     const day = addDays(checkin, 2);
     const at = new Date(`${day}T06:15:00Z`);
     const payreq = t.app.payreq;
-    const ctx = { runner: payreq.runner, cardTokens: payreq.cardTokens, renewals: payreq.repos.holdRenewals };
+    const ctx = { runner: payreq.runner, cardTokens: payreq.cardTokens, renewals: holdRenewalsRepository(payreq.db) };
     const runs = await Promise.all([
       renewHolds(ctx, day, { at, groupSize: 5 }),
       renewHolds(ctx, day, { at, groupSize: 3 }),

@@ -1,6 +1,7 @@
-import type { MonthlyFeesRow, NotPaidOutRow, RemittanceLineRow, RemittanceRow, Tenant } from '../../db/index.ts';
+import type { Tenant } from '../../db/index.ts';
 import { html, type SafeHtml } from '../../html/index.ts';
 import { formatIsoDate } from '../../i18n/index.ts';
+import type { MonthlyFeesRow, NotPaidOutRow, RemittanceLineRow, RemittanceRow } from '../../payouts/index.ts';
 import { csrfField, formatAmount, formatDateTime, type PageContext, page, tenantChooser } from '../shell/index.ts';
 import { PAYOUT_MESSAGES } from './words.ts';
 

@@ -11,8 +11,8 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { Type } from 'typebox';
 import type { Tenant } from '../../db/index.ts';
 import { AppError, dayAfter, isIsoDate } from '../../domain/index.ts';
-import { dialectForLanguage, settlementChunks } from '../../exports/index.ts';
-import { importJrb, JrbRefused, tenantProvider } from '../../settlements/index.ts';
+import { dialectForLanguage, payoutChunks } from '../../exports/index.ts';
+import { importJrb, JrbRefused, remittancesRepository, tenantProvider } from '../../payouts/index.ts';
 import {
   audit,
   controlNotFound,
@@ -110,6 +110,7 @@ export async function payoutsRoutes(instance: FastifyInstance): Promise<void> {
   const control = instance.withTypeProvider<TypeBoxTypeProvider>();
   const { payreq } = control;
   const { repos } = payreq;
+  const remittances = remittancesRepository(payreq.db);
 
   const pageData = async (
     tenant: Tenant,
@@ -117,12 +118,12 @@ export async function payoutsRoutes(instance: FastifyInstance): Promise<void> {
     range: { from?: string; to?: string },
   ): Promise<PayoutsPageData> => {
     const delayDays = payreq.config.settlementDelayDays;
-    const [remittances, months, notPaidOut] = await Promise.all([
-      repos.remittances.list(tenant.id, { ...range, limit: 500 }),
-      repos.remittances.feesByMonth(tenant.id),
-      repos.remittances.notPaidOut(tenant.id, new Date(Date.now() - delayDays * 86_400_000), NOT_PAID_OUT_ROWS),
+    const [list, months, notPaidOut] = await Promise.all([
+      remittances.list(tenant.id, { ...range, limit: 500 }),
+      remittances.feesByMonth(tenant.id),
+      remittances.notPaidOut(tenant.id, new Date(Date.now() - delayDays * 86_400_000), NOT_PAID_OUT_ROWS),
     ]);
-    return { tenant, tenants, remittances, months, notPaidOut, delayDays, range };
+    return { tenant, tenants, remittances: list, months, notPaidOut, delayDays, range };
   };
 
   control.get('/payouts', { schema: { querystring: ListQuery }, attachValidation: true }, async (request, reply) => {
@@ -151,7 +152,7 @@ export async function payoutsRoutes(instance: FastifyInstance): Promise<void> {
       // The export's CSV starts with its byte-order mark, in the hotel's spreadsheet dialect.
       const shape = { format: 'csv' as const, dialect: dialectForLanguage(tenant.digest_language) };
       async function* file() {
-        yield* settlementChunks(repos, { tenantId: tenant.id, from, to }, shape);
+        yield* payoutChunks({ remittances }, { tenantId: tenant.id, from, to }, shape);
       }
       return reply
         .type('text/csv; charset=utf-8')
@@ -166,13 +167,13 @@ export async function payoutsRoutes(instance: FastifyInstance): Promise<void> {
     { schema: { params: RemittanceParams, querystring: TenantQuery }, attachValidation: true },
     async (request, reply) => {
       refuseInvalid(request);
-      const remittance = await repos.remittances.byId(request.params.id);
+      const remittance = await remittances.byId(request.params.id);
       if (!remittance) throw controlNotFound();
       // Another hotel's remittance is no page of this user's: 404, as an unknown one.
       tenantScope(request, remittance.tenant_id);
       const tenant = await repos.tenants.find(remittance.tenant_id);
       if (!tenant) throw controlNotFound();
-      const lines = await repos.remittances.lines(remittance.id, LINES_SHOWN);
+      const lines = await remittances.lines(remittance.id, LINES_SHOWN);
       const ctx = await pageContext(request, reply);
       return send(reply, remittancePage(ctx, { tenant, remittance, lines }));
     },
@@ -216,7 +217,7 @@ export async function payoutsRoutes(instance: FastifyInstance): Promise<void> {
         const provider = await tenantProvider(repos, payreq.config.paymentProvider, tenant.id);
         try {
           const r = await importJrb(
-            { db: payreq.db, repos },
+            { db: payreq.db },
             { tenantId: tenant.id, provider },
             createReadStream(upload.file),
           );

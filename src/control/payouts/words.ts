@@ -3,7 +3,7 @@
  * `PAYOUT_MESSAGES[ctx.language]` (the menu's entry is the shell's, `m.navPayouts`). Its audit
  * action is also the audit page's. A string missing in one language is a type error.
  */
-import type { UnmatchedReason } from '../../domain/index.ts';
+import type { UnmatchedReason } from '../../payouts/index.ts';
 import type { ControlLanguage } from '../shell/index.ts';
 
 const en = {

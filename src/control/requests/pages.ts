@@ -14,12 +14,12 @@ import {
   MAX_REASON_NOTE,
   MONEY_REASONS,
   type MoveReason,
-  noHoldWillBePlaced,
   REQUEST_TYPES,
   STATUSES,
   type Status,
   triggersOf,
 } from '../../domain/index.ts';
+import { noHoldWillBePlaced } from '../../holds/index.ts';
 import { html, type SafeHtml } from '../../html/index.ts';
 import type { PostingRow } from '../../pms/index.ts';
 import { requestIncidents } from '../books/index.ts';

@@ -1,0 +1,115 @@
+import {
+  type ByteSource,
+  importJrb,
+  JrbRefused,
+  presentRemittance,
+  remittancesRepository,
+  tenantProvider,
+} from '../payouts/index.ts';
+import { CliError } from './cli-error.ts';
+import type { CommandSpec } from './command-context.ts';
+import * as check from './input-checks.ts';
+
+export const payoutsImport: CommandSpec = {
+  name: 'payouts import',
+  summary: "import the provider's bank reconciliation report (Lyra's JRB) of a hotel and match its lines",
+  usage: 'payreq payouts import --tenant ID FILE [--json]',
+  help: [
+    '  --tenant ID   the hotel whose report it is',
+    "  FILE          the report as the provider's back office e-mails it (Lyra's JRB, TABLE_V1 to",
+    '                TABLE_V3; UTF-8 or Latin-1; CRLF or LF; amounts in the currency’s smallest unit)',
+    '',
+    'Stores each remittance the file names and each of its lines, matched to the money payreq',
+    'moved by its order and transaction number, or saying why not (docs/payouts.md). Prints',
+    '{"remittances": n, "lines": n, "matched": n, "unmatched": n} for the file. Importing the same',
+    "file, or one overlapping it, again adds nothing. A file that is not the report's layout is",
+    'refused as a whole, naming its line and what is wrong there, and nothing is stored.',
+    'The file is read as it goes: a report of any size holds little memory. One over 512 kB',
+    'cannot be sent to a running service that holds a PGlite directory (stop it, or upload the',
+    "file on the back office's Payouts page).",
+  ].join('\n'),
+  options: { tenant: { type: 'string' } },
+  positionals: ['FILE'],
+  streamed: 'FILE',
+  needs: 'schema',
+  async run(ctx, { options, file, stream }) {
+    const tenantId = check.tenantId(options.tenant as string | undefined);
+    if (!(await ctx.repos.tenants.find(tenantId))) {
+      throw new CliError(`no tenant with id ${tenantId} (see \`payreq tenant list\`)`);
+    }
+    // The invoking process read the file; without it (a caller that bypassed it), nothing to import.
+    const source: ByteSource | undefined = stream ? stream() : file ? [file] : undefined;
+    if (!source) throw new CliError('FILE was not read');
+    const provider = await tenantProvider(ctx.repos, ctx.config.paymentProvider, tenantId);
+    try {
+      const r = await importJrb({ db: ctx.db }, { tenantId, provider }, source);
+      return {
+        json: { ...r },
+        text: `${r.remittances} remittance(s), ${r.lines} line(s): ${r.matched} matched, ${r.unmatched} unmatched`,
+      };
+    } catch (err) {
+      if (err instanceof JrbRefused) throw new CliError(`the file is refused, nothing was stored: ${err.message}`);
+      throw err;
+    }
+  },
+};
+
+export const payoutsList: CommandSpec = {
+  name: 'payouts list',
+  summary: "a hotel's imported remittances: gross, fees, net, lines matched and unmatched",
+  usage: 'payreq payouts list --tenant ID [--from DATE] [--to DATE] [--json]',
+  help: [
+    '  --tenant ID              the hotel',
+    '  --from DATE, --to DATE   remittance dates, YYYY-MM-DD, both days included',
+    '',
+    'Newest first. With --json: {"remittances": [{"remittance_nb", "remittance_date", "currency",',
+    '"gross", "fees", "net", "lines", "matched", "unmatched"}]}, amounts as decimal numbers in the',
+    "currency's unit, as the API gives them (gross = debits - credits, net = gross - fees).",
+  ].join('\n'),
+  options: { tenant: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' } },
+  needs: 'schema',
+  async run(ctx, { options }) {
+    const tenantId = check.tenantId(options.tenant as string | undefined);
+    const from = options.from as string | undefined;
+    const to = options.to as string | undefined;
+    if (from !== undefined) check.calendarDate('from', from);
+    if (to !== undefined) check.calendarDate('to', to);
+    if (from !== undefined && to !== undefined && to < from) {
+      throw new CliError(`--to must not be before --from (got ${from} to ${to})`);
+    }
+    if (!(await ctx.repos.tenants.find(tenantId))) {
+      throw new CliError(`no tenant with id ${tenantId} (see \`payreq tenant list\`)`);
+    }
+    const rows = await remittancesRepository(ctx.db).list(tenantId, {
+      ...(from !== undefined ? { from } : {}),
+      ...(to !== undefined ? { to } : {}),
+    });
+    const remittances = rows.map(presentRemittance);
+    const text =
+      remittances.length === 0
+        ? 'no remittance'
+        : remittances
+            .map(
+              (r) =>
+                `${r.remittance_date}  ${r.remittance_nb}  ${r.currency}  gross ${r.gross.toFixed(2)}  fees ${r.fees.toFixed(2)}  net ${r.net.toFixed(2)}  ${r.matched}/${r.lines} matched`,
+            )
+            .join('\n');
+    return { json: { remittances }, text };
+  },
+};
+
+/**
+ * `payreq settlements import|list`: the first spelling of the payouts commands, kept as an alias
+ * for the scripts that use it (the same options, the same output).
+ */
+function alias(of: CommandSpec, name: string): CommandSpec {
+  return {
+    ...of,
+    name,
+    summary: `the same as \`payreq ${of.name}\` (its first spelling, kept as an alias)`,
+    usage: of.usage.replace(`payreq ${of.name}`, `payreq ${name}`),
+  };
+}
+
+export const settlementsImport = alias(payoutsImport, 'settlements import');
+export const settlementsList = alias(payoutsList, 'settlements list');

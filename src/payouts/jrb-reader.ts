@@ -1,0 +1,286 @@
+import { type Currency, currencyOfCode, isIsoDate } from '../domain/index.ts';
+import { lineAmounts, type RemittanceDirection } from './payout-matching.ts';
+
+/**
+ * Lyra's bank reconciliation report (JRB), read as Lyra documents it ("Understanding the
+ * structure of a bank reconciliation report" V1, V2, V3 on the PayZen, Systempay and Lyra
+ * Collect sites; docs/payouts.md): records of `;`-separated fields, one a line, ending with a
+ * carriage return (LF alone is read too). A `TITRE` record (shop, delivery time, `TABLE_V1`,
+ * `TABLE_V2` or `TABLE_V3`), an `ENTETE` record naming the columns, one `MATCHING` record per
+ * remitted operation, and `FIN`, which lets the file's consistency be checked. Columns are
+ * read by the ENTETE's labels, never by position: the versions name and order them
+ * differently (V1's CARD_TYPE is V2's PAYMENT_METHOD), and a shop may have more of them.
+ * Amounts are integers in the currency's smallest unit (the report's default amount format).
+ */
+
+/** A file's bytes, as they come: a stream read as it goes, or chunks in memory. */
+export type ByteSource = AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
+
+/** The versions of the layout payreq reads. */
+export const JRB_VERSIONS = ['TABLE_V1', 'TABLE_V2', 'TABLE_V3'] as const;
+
+/** The labels a MATCHING record must have for payreq to place and match it. */
+const REQUIRED = [
+  'TRANSACTION_ID',
+  'ORDER_ID',
+  'OPERATION_TYPE',
+  'REMITTANCE_DATE',
+  'REMITTANCE_NB',
+  'BRUT_AMOUNT',
+  'CURRENCY_CODE',
+] as const;
+
+/** Longer than any record of the layout (22 short fields, a return context): not a report. */
+const MAX_LINE_BYTES = 16 * 1024;
+/** More than any amount a hotel's remittance holds, in minor units; also safely an integer. */
+const MAX_AMOUNT = 1e13;
+const MAX_TEXT = 255;
+
+/** A file refused as a whole: the line it failed on (1 is the first) and why, in one sentence. */
+export class JrbRefused extends Error {
+  readonly line: number;
+  readonly reason: string;
+  constructor(line: number, reason: string) {
+    super(line > 0 ? `line ${line}: ${reason}` : reason);
+    this.line = line;
+    this.reason = reason;
+    this.name = 'JrbRefused';
+  }
+}
+
+/** One remitted operation, as read; amounts in minor units (fee and net signed, see lineAmounts). */
+export interface JrbLine {
+  /** Its line in the file. */
+  line: number;
+  transactionId: string;
+  orderId: string;
+  direction: RemittanceDirection;
+  /** The gross of the operation, unsigned (BRUT_AMOUNT). */
+  amount: number;
+  fee: number;
+  net: number;
+  currency: Currency;
+  /** YYYY-MM-DD. */
+  remittanceDate: string;
+  remittanceNb: string;
+  /** YYYY-MM-DD, when given. */
+  paymentDate: string | null;
+  operationNumber: string | null;
+  paymentMethod: string | null;
+  matchStatus: string | null;
+  /** Names the operation within its remittance: the same in every report that lists it. */
+  key: string;
+}
+
+export type JrbRecord =
+  | { kind: 'title'; shop: string; version: (typeof JRB_VERSIONS)[number]; line: number }
+  | { kind: 'matching'; value: JrbLine }
+  | { kind: 'end'; line: number; count: number };
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+const latin1 = new TextDecoder('latin1');
+
+/** A line's text: UTF-8 when it is, Latin-1 otherwise (each byte a character: never refused). */
+function decode(bytes: Uint8Array, first: boolean): string {
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    text = latin1.decode(bytes);
+  }
+  return first && text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** The source's lines, with their numbers: split on LF, a CR before it dropped; memory a line at a time. */
+async function* linesOf(source: ByteSource): AsyncGenerator<{ n: number; text: string }> {
+  let pending: Uint8Array[] = [];
+  let pendingBytes = 0;
+  let n = 0;
+  const finish = (tail: Uint8Array) => {
+    const parts = pendingBytes === 0 ? [tail] : [...pending, tail];
+    const size = pendingBytes + tail.length;
+    pending = [];
+    pendingBytes = 0;
+    const whole = parts.length === 1 ? (parts[0] as Uint8Array) : Buffer.concat(parts, size);
+    const end = whole.length > 0 && whole[whole.length - 1] === 0x0d ? whole.length - 1 : whole.length;
+    n++;
+    return { n, text: decode(whole.subarray(0, end), n === 1) };
+  };
+  for await (const chunk of source) {
+    let start = 0;
+    for (;;) {
+      const lf = chunk.indexOf(0x0a, start);
+      if (lf === -1) break;
+      yield finish(chunk.subarray(start, lf));
+      start = lf + 1;
+    }
+    if (start < chunk.length) {
+      pending.push(chunk.subarray(start));
+      pendingBytes += chunk.length - start;
+      if (pendingBytes > MAX_LINE_BYTES)
+        throw new JrbRefused(n + 1, `longer than ${MAX_LINE_BYTES} bytes: not a JRB record`);
+    }
+  }
+  if (pendingBytes > 0) yield finish(new Uint8Array(0));
+}
+
+/** A field as written, without the blanks or quotes around it. */
+function clean(field: string): string {
+  const t = field.trim();
+  return t.length >= 2 && t.startsWith('"') && t.endsWith('"') ? t.slice(1, -1).trim() : t;
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
+
+/**
+ * The report's records, one at a time, checked as they come; throws JrbRefused on the first
+ * thing that is not Lyra's layout, naming its line. A consumer that stores as it reads must do
+ * so in one transaction and roll it back on the refusal (the end's count is only checked last).
+ */
+export async function* readJrb(source: ByteSource): AsyncGenerator<JrbRecord> {
+  let state: 'title' | 'header' | 'records' | 'ended' = 'title';
+  let labels = new Map<string, number>();
+  let count = 0;
+  let last = 0;
+  for await (const { n, text } of linesOf(source)) {
+    last = n;
+    if (text.trim() === '') continue;
+    if (CONTROL.test(text)) throw new JrbRefused(n, 'holds a control character: not a JRB record');
+    const fields = text.split(';').map(clean);
+    const code = fields[0] ?? '';
+    if (state === 'ended') throw new JrbRefused(n, `"${code.slice(0, 20)}" after the FIN record`);
+    if (state === 'title') {
+      if (code !== 'TITRE') {
+        throw new JrbRefused(
+          n,
+          `a bank reconciliation report starts with its TITRE record, not "${code.slice(0, 20)}"`,
+        );
+      }
+      const version = fields[3] ?? '';
+      if (!(JRB_VERSIONS as readonly string[]).includes(version)) {
+        throw new JrbRefused(n, `version "${version.slice(0, 20)}" is none payreq reads (${JRB_VERSIONS.join(', ')})`);
+      }
+      yield { kind: 'title', shop: (fields[1] ?? '').slice(0, MAX_TEXT), version: version as never, line: n };
+      state = 'header';
+      continue;
+    }
+    if (state === 'header') {
+      if (code !== 'ENTETE')
+        throw new JrbRefused(n, `the TITRE record is followed by ENTETE, not "${code.slice(0, 20)}"`);
+      labels = new Map();
+      fields.forEach((label, i) => {
+        if (i === 0 || label === '') return;
+        if (labels.has(label)) throw new JrbRefused(n, `ENTETE names ${label} twice`);
+        labels.set(label, i);
+      });
+      const missing = REQUIRED.filter((l) => !labels.has(l));
+      if (missing.length > 0) throw new JrbRefused(n, `ENTETE lacks ${missing.join(', ')}`);
+      state = 'records';
+      continue;
+    }
+    if (code === 'FIN') {
+      const stated = fields[1] ?? '';
+      if (stated !== '' && (!/^[0-9]{1,9}$/.test(stated) || Number(stated) !== count)) {
+        throw new JrbRefused(
+          n,
+          `FIN counts "${stated.slice(0, 20)}" records, the file holds ${count} MATCHING records`,
+        );
+      }
+      yield { kind: 'end', line: n, count };
+      state = 'ended';
+      continue;
+    }
+    if (code !== 'MATCHING') {
+      throw new JrbRefused(n, `"${code.slice(0, 20)}" is no record of the report (MATCHING lines, then FIN)`);
+    }
+    count++;
+    yield { kind: 'matching', value: matching(n, fields, labels) };
+  }
+  if (state === 'title') throw new JrbRefused(0, 'the file is empty');
+  if (state !== 'ended') throw new JrbRefused(last + 1, 'the file ends before its FIN record (cut short?)');
+}
+
+function matching(n: number, fields: readonly string[], labels: ReadonlyMap<string, number>): JrbLine {
+  const value = (label: string): string => {
+    const i = labels.get(label);
+    return i === undefined ? '' : (fields[i] ?? '');
+  };
+  const text = (label: string, required: boolean): string | null => {
+    const v = value(label);
+    if (v === '') {
+      if (required) throw new JrbRefused(n, `${label} is empty`);
+      return null;
+    }
+    if (v.length > MAX_TEXT) throw new JrbRefused(n, `${label} is longer than ${MAX_TEXT} characters`);
+    return v;
+  };
+  const date = (label: string, required: boolean): string | null => {
+    const v = text(label, required);
+    if (v === null) return null;
+    const iso = /^([0-9]{4})([0-9]{2})([0-9]{2})$/.exec(v);
+    const day = iso ? `${iso[1]}-${iso[2]}-${iso[3]}` : '';
+    if (!iso || !isIsoDate(day)) throw new JrbRefused(n, `${label} "${v.slice(0, 20)}" is not a date YYYYMMDD`);
+    return day;
+  };
+  const amount = (label: string, required: boolean): number | undefined => {
+    const v = text(label, required);
+    if (v === null) return undefined;
+    if (/^-?[0-9]+[.,][0-9]+$/.test(v)) {
+      throw new JrbRefused(
+        n,
+        `${label} "${v}" is not in the currency's smallest unit: choose that amount format for the report in Lyra's back office`,
+      );
+    }
+    if (!/^-?[0-9]{1,15}$/.test(v) || Math.abs(Number(v)) > MAX_AMOUNT) {
+      throw new JrbRefused(n, `${label} "${v.slice(0, 20)}" is not an amount`);
+    }
+    return Math.abs(Number(v));
+  };
+
+  const type = value('OPERATION_TYPE');
+  if (type !== 'DT' && type !== 'CT') {
+    throw new JrbRefused(n, `OPERATION_TYPE "${type.slice(0, 20)}" is neither DT (debit) nor CT (credit)`);
+  }
+  const direction: RemittanceDirection = type === 'DT' ? 'debit' : 'credit';
+  const code = value('CURRENCY_CODE');
+  const currency = currencyOfCode(code);
+  if (!currency) {
+    throw new JrbRefused(n, `CURRENCY_CODE "${code.slice(0, 20)}" is none payreq takes (978 EUR, 756 CHF, 840 USD)`);
+  }
+  const commissionCode = value('COMMISSION_CURRENCY');
+  if (commissionCode !== '' && currencyOfCode(commissionCode) !== currency) {
+    throw new JrbRefused(n, `COMMISSION_CURRENCY "${commissionCode.slice(0, 20)}" is not the line's currency ${code}`);
+  }
+  const gross = amount('BRUT_AMOUNT', true) as number;
+  const net = amount('NET_AMOUNT', false);
+  const commission = amount('COMMISSION_AMOUNT', false);
+  const money = lineAmounts(direction, gross, net, commission);
+  if (!money) {
+    throw new JrbRefused(
+      n,
+      `BRUT_AMOUNT ${gross}, NET_AMOUNT ${net ?? '(none)'} and COMMISSION_AMOUNT ${commission ?? '(none)'} do not add up (amounts in the currency's smallest unit?)`,
+    );
+  }
+  const transactionId = text('TRANSACTION_ID', true) as string;
+  const orderId = text('ORDER_ID', false) ?? '';
+  const paymentDate = date('PAYMENT_DATE', false);
+  const operationNumber = text('OPERATION_NUMBER', false);
+  return {
+    line: n,
+    transactionId,
+    orderId,
+    direction,
+    amount: gross,
+    fee: money.fee,
+    net: money.net,
+    currency,
+    remittanceDate: date('REMITTANCE_DATE', true) as string,
+    remittanceNb: text('REMITTANCE_NB', true) as string,
+    paymentDate,
+    operationNumber,
+    paymentMethod: text('PAYMENT_METHOD', false) ?? text('CARD_TYPE', false),
+    matchStatus: text('MATCH_STATUS', false),
+    key: [paymentDate ?? '', transactionId, type, operationNumber ?? '', orderId, String(gross)].join('|'),
+  };
+}
