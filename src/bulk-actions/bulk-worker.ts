@@ -1,5 +1,5 @@
 import { auditRepository, type BulkJobRow, bulkJobsRepository, type Database, type Repositories } from '../db/index.ts';
-import { AppError } from '../domain/index.ts';
+import { AppError, isMoneyReason, moveReason } from '../domain/index.ts';
 import type { PaymentRequestCommands, TenantContext } from '../payment-requests/index.ts';
 import { type JobKind, runDueJobs } from '../queue/index.ts';
 
@@ -54,7 +54,9 @@ async function moveMoney(
     }
     // The job names its operation: run again after its worker died (the lease ran out), it
     // finds its own move by this key and reports it done, never refused by the status it left.
-    const once = { retryKey: `bulk:${job.id}` };
+    // The reason and note the user gave the batch go with each move, as a single move's do.
+    const why = moveReason(isMoneyReason(job.move_reason) ? job.move_reason : undefined, job.move_note);
+    const once = { retryKey: `bulk:${job.id}`, why };
     // Exactly the amount the user confirmed: if the request moved on since (less held, less
     // left to refund), the command refuses rather than move another amount.
     const amount = job.amount === null ? undefined : job.amount / 100;
@@ -101,7 +103,12 @@ export function bulkJobKind(ctx: BulkContext, log?: BulkLog): JobKind<BulkOutcom
           target: job.batch_id,
           paymentRequestId: job.payment_request_id,
           outcome: state === 'done' ? 'ok' : state,
-          detail: { ...(job.amount !== null ? { amount: job.amount } : {}), ...(reason ? { reason } : {}) },
+          detail: {
+            ...(job.amount !== null ? { amount: job.amount } : {}),
+            ...(job.move_reason ? { move_reason: job.move_reason } : {}),
+            ...(job.move_note ? { move_note: job.move_note } : {}),
+            ...(reason ? { reason } : {}),
+          },
         });
       });
       return state;

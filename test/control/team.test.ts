@@ -89,7 +89,7 @@ describe(`roles: the Team page and the tenant switch (${ENGINE})`, { timeout: 24
     assert.equal(again.statusCode, 303);
     assert.match((await roamer.get('/control/invitations')).body, /That invitation is no longer waiting\./);
     const team = await boss.get('/control/team');
-    assert.match(team.body, /<th scope="row">roamer<\/th>/);
+    assert.match(team.body, /<th scope="row" data-label="Username">roamer<\/th>/);
     assert.doesNotMatch(team.body, /Hôtel Voisin/, 'another tenant’s roles are not shown');
 
     // Their home hotel stays theirs: the next sign-in lands there, and is filed under it.
@@ -244,7 +244,7 @@ describe(`roles: the Team page and the tenant switch (${ENGINE})`, { timeout: 24
     const page = await root.get(`/control/team?tenant=${other.tenantId}`);
     assert.equal(page.statusCode, 200);
     assert.match(page.body, /Team · Hôtel Voisin/);
-    assert.match(page.body, /<th scope="row">roamer<\/th>/);
+    assert.match(page.body, /<th scope="row" data-label="Username">roamer<\/th>/);
     const roamerId = (await t.repos.adminUsers.findByUsername('roamer'))?.id;
     const r = await root.post(`/control/team/${roamerId}/role`, { tenant: other.tenantId, role: 'manager' });
     assert.equal(r.headers.location, `/control/team?tenant=${other.tenantId}`);

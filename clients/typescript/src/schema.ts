@@ -298,6 +298,11 @@ export interface components {
             refund_reason: "no_show" | "late_cancellation" | "early_departure" | "damage" | "extras" | "goodwill" | "duplicate" | "guest_request" | "billing_error" | "other" | null;
             /** @description The last refund's free note; null when none was given. An addition. */
             refund_note: string | null;
+            /**
+             * Format: date-time
+             * @description IMPRINT: when the hotel released the hold without a debit (the guest arrived, or nothing was owed). The status stays CANCELLED, as for a cancelled request: released_at tells the two apart (a release is also the event `payment_request.released`). Null otherwise. An addition.
+             */
+            released_at: string | null;
         };
         /** Error */
         Error: {

@@ -220,8 +220,11 @@ ${reasonFields(ctx, action)}`
 </form>`;
 }
 
-/** Why the money moves: the closed list (none given by default) and a free note. */
-function reasonFields(ctx: PageContext, action: RequestAction): SafeHtml {
+/**
+ * Why the money moves: the closed list (none given by default) and a free note. The one form of
+ * a reason: a single move's question and the bulk confirmation both show it.
+ */
+export function reasonFields(ctx: PageContext, action: RequestAction): SafeHtml {
   const r = REASON_MESSAGES[ctx.language];
   return html`<div class="field"><label for="reason-${action}">${r.reason}</label>
 <select id="reason-${action}" name="reason"><option value="">${r.noReason}</option>${MONEY_REASONS.map(

@@ -31,7 +31,7 @@ export function teamPage(
   const rows = p.rows.map((row) => {
     const me = row.user_id === ctx.user?.id;
     const id = `role-${row.user_id}`;
-    return html`<tr><th scope="row">${row.username}${me ? html` <small>${r.you}</small>` : ''}</th>
+    return html`<tr><th scope="row" data-label="${r.username}">${row.username}${me ? html` <small>${r.you}</small>` : ''}</th>
 <td data-label="${r.role}">${r.roleNames[row.role]}</td>
 <td data-label="${r.status}"><span class="status ${row.disabled_at ? 'revoked' : 'active'}">${row.disabled_at ? r.disabled : r.active}</span></td>
 <td data-label="${r.actions}"><form method="post" action="/control/team/${row.user_id}/role" class="buttons">${csrfField(ctx)}${tenantField}
@@ -46,9 +46,13 @@ export function teamPage(
     body: html`<h1>${r.title} · ${t.name}</h1>
 ${tenantChooser(ctx, '/control/team', p.tenants, t.id)}
 <p>${r.intro(t.name)}</p>${problems(p.issues ?? [])}
-<section class="card"><div class="table-wrap" tabindex="0"><table><caption>${r.title}</caption>
+<section class="card">${
+      rows.length
+        ? html`<div class="table-wrap" tabindex="0"><table><caption>${r.title}</caption>
 <thead><tr><th scope="col">${r.username}</th><th scope="col">${r.role}</th><th scope="col">${r.status}</th><th scope="col">${r.actions}</th></tr></thead>
-<tbody>${rows.length ? rows : html`<tr><td colspan="4">${r.nobody}</td></tr>`}</tbody></table></div>
+<tbody>${rows}</tbody></table></div>`
+        : html`<p>${r.nobody}</p>`
+    }
 <ul class="hint">${TENANT_ROLES.map((x) => html`<li><strong>${r.roleNames[x]}</strong>: ${r.roleHints[x]}</li>`)}</ul></section>
 <section class="card" aria-labelledby="team-add-h"><h2 id="team-add-h">${r.addExisting}</h2><p class="hint">${r.addExistingHint}</p>
 <form method="post" action="/control/team/grant">${csrfField(ctx)}${tenantField}
