@@ -1,6 +1,7 @@
 export * from './books.ts';
 export * from './card-networks.ts';
 export * from './create-payment-request.ts';
+export * from './day-range.ts';
 export * from './decline-reasons.ts';
 export * from './delete-rules.ts';
 export * from './errors.ts';
