@@ -3,6 +3,10 @@ import {
   AppError,
   errors,
   type FieldIssue,
+  NAME_TEXT_MESSAGE,
+  NAME_TEXT_PATTERN,
+  NOTE_TEXT_MESSAGE,
+  NOTE_TEXT_PATTERN,
   PLAIN_TEXT_MESSAGE,
   PLAIN_TEXT_PATTERN,
   STORABLE_TEXT_PATTERN,
@@ -41,7 +45,9 @@ function issueCode(v: AjvIssue): string {
     case 'multipleOf':
       return 'amount_decimals';
     case 'pattern':
-      return v.params?.pattern === PLAIN_TEXT_PATTERN ? 'plain_text' : 'unstorable_text';
+      return v.params?.pattern === PLAIN_TEXT_PATTERN || v.params?.pattern === NAME_TEXT_PATTERN
+        ? 'plain_text'
+        : 'unstorable_text';
     case WELL_FORMED_KEYWORD:
       return 'unstorable_text';
     default:
@@ -58,6 +64,8 @@ function fieldIssues(validation: AjvIssue[], context: string | undefined): Field
     if (v.keyword === 'required') message = 'is required';
     if (v.keyword === 'pattern' && v.params?.pattern === STORABLE_TEXT_PATTERN) message = UNSTORABLE_TEXT_MESSAGE;
     if (v.keyword === 'pattern' && v.params?.pattern === PLAIN_TEXT_PATTERN) message = PLAIN_TEXT_MESSAGE;
+    if (v.keyword === 'pattern' && v.params?.pattern === NAME_TEXT_PATTERN) message = NAME_TEXT_MESSAGE;
+    if (v.keyword === 'pattern' && v.params?.pattern === NOTE_TEXT_PATTERN) message = NOTE_TEXT_MESSAGE;
     if (v.keyword === 'multipleOf') message = 'must have at most two decimals';
     if (v.keyword === WELL_FORMED_KEYWORD) message = UNSTORABLE_TEXT_MESSAGE;
     if (v.keyword === 'enum' && Array.isArray(v.params?.allowedValues)) {

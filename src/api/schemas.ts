@@ -7,6 +7,8 @@ import {
   MAX_REASON_NOTE,
   MONEY_REASONS,
   type MoneyReason,
+  NAME_TEXT_PATTERN,
+  NOTE_TEXT_PATTERN,
   PLAIN_TEXT_PATTERN,
   STORABLE_TEXT_PATTERN,
   WELL_FORMED_KEYWORD,
@@ -31,6 +33,10 @@ const Text = (opts: { minLength?: number; maxLength: number; description?: strin
 /** A name or a reference: storable text without bidirectional controls. */
 const PlainText = (opts: { minLength?: number; maxLength: number; description?: string }) =>
   Type.String({ ...opts, pattern: PLAIN_TEXT_PATTERN, [WELL_FORMED_KEYWORD]: true });
+
+/** A guest's name: plain text on one line (no line break, no control character). */
+const NameText = (opts: { minLength?: number; maxLength: number; description?: string }) =>
+  Type.String({ ...opts, pattern: NAME_TEXT_PATTERN, [WELL_FORMED_KEYWORD]: true });
 
 /** A realistic reservation, shared by the examples of the document. */
 export const EXAMPLE = {
@@ -142,8 +148,8 @@ export const CreateBody = Type.Object(
     ),
     currency: Type.Optional(Type.Enum([...CURRENCIES], { default: 'EUR', description: 'ISO 4217' })),
     guest_email: Type.String({ format: 'email', maxLength: 254 }),
-    guest_first_name: PlainText({ minLength: 1, maxLength: 100 }),
-    guest_last_name: PlainText({ minLength: 1, maxLength: 100 }),
+    guest_first_name: NameText({ minLength: 1, maxLength: 100 }),
+    guest_last_name: NameText({ minLength: 1, maxLength: 100 }),
     guest_phone: Type.Optional(Text({ maxLength: 32 })),
     language: Type.Optional(
       Type.Enum([...LANGUAGES], { default: 'fr', description: 'Language of the guest page and e-mails' }),
@@ -381,9 +387,10 @@ const MOVE_REASON = {
   note: {
     type: 'string',
     maxLength: MAX_REASON_NOTE,
-    pattern: STORABLE_TEXT_PATTERN,
+    pattern: NOTE_TEXT_PATTERN,
     [WELL_FORMED_KEYWORD]: true,
-    description: 'Free text beside the reason (what was damaged, what "other" is); omitted or empty: none.',
+    description:
+      'Free text beside the reason (what was damaged, what "other" is); tab and line breaks are text, other control characters are refused (400). Omitted or empty: none.',
   },
 };
 export interface MoveBody {

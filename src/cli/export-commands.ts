@@ -1,4 +1,4 @@
-import { dayAfter, midnightIn } from '../domain/index.ts';
+import { dayEnd, dayStart } from '../domain/index.ts';
 import {
   CSV_DIALECTS,
   type CsvDialect,
@@ -84,8 +84,8 @@ export const exportCommand: CommandSpec = {
     const dialect: CsvDialect = chosen ?? dialectForLanguage(tenant.digest_language);
     const filter = {
       tenantId,
-      createdFrom: midnightIn(from, tenant.timezone),
-      createdBefore: midnightIn(dayAfter(to), tenant.timezone),
+      createdFrom: dayStart(from, tenant.timezone),
+      createdBefore: dayEnd(to, tenant.timezone),
       limit: 0,
     };
     // Written as it goes where the user's own process runs it; collected inside the service.

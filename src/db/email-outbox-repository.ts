@@ -12,7 +12,8 @@ export type OutboxKind =
   | 'guarantee_failed_hotel'
   | 'hold_declined_hotel'
   | 'payment_reminder'
-  | 'daily_digest';
+  | 'daily_digest'
+  | 'team_invitation';
 
 /** E-mails to the hotel (its contact address), not to the guest: they do not set `email_sent`. */
 export const HOTEL_KINDS: readonly OutboxKind[] = ['guarantee_failed_hotel', 'hold_declined_hotel'];

@@ -20,6 +20,7 @@ import { sealedValuesRepository } from './sealed-values-repository.ts';
 import { settingsRepository } from './settings-repository.ts';
 import { signInThrottleRepository } from './sign-in-throttle-repository.ts';
 import { statisticsRepository } from './statistics-repository.ts';
+import { teamInvitationLinksRepository } from './team-invitation-links-repository.ts';
 import { teamInvitationsRepository } from './team-invitations-repository.ts';
 import { tenantsRepository } from './tenants-repository.ts';
 import { twoFactorRepository } from './two-factor-repository.ts';
@@ -215,7 +216,14 @@ export function repositories(db: Database) {
     dayPlan: dayPlanRepository(db),
     statistics: statisticsRepository(db),
     teamInvitations: teamInvitationsRepository(db),
+    invitationLinks: teamInvitationLinksRepository(db),
   };
 }
 export type Repositories = ReturnType<typeof repositories>;
+export {
+  type InvitationLinkRow,
+  type InvitationMailPayload,
+  NAMES_REFUSED_PER_LINK,
+  type TeamInvitationLinksRepository,
+} from './team-invitation-links-repository.ts';
 export type { InvitationRow, TeamInvitationsRepository } from './team-invitations-repository.ts';

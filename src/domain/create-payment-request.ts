@@ -74,6 +74,22 @@ export const PLAIN_TEXT_PATTERN = '^[^\\x00\\u061C\\u200E\\u200F\\u202A-\\u202E\
 export const PLAIN_TEXT_MESSAGE =
   'must not contain NUL characters, unpaired surrogates or bidirectional control characters';
 
+/**
+ * A guest's name: plain text on one line, no control character at all (a line break in a name
+ * splits an e-mail's greeting, a CSV row or a PMS folio line; no name holds one).
+ */
+export const NAME_TEXT_PATTERN = '^[^\\x00-\\x1F\\x7F-\\x9F\\u061C\\u200E\\u200F\\u202A-\\u202E\\u2066-\\u2069]*$';
+export const NAME_TEXT_MESSAGE =
+  'must be one line: no line breaks or other control characters, unpaired surrogates or bidirectional control characters';
+
+/**
+ * A note beside a money move: free text whose tab and line breaks are text, no other control
+ * character (an escape sequence, a NUL), as the back office refuses them in every form.
+ */
+export const NOTE_TEXT_PATTERN = '^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F-\\x9F]*$';
+export const NOTE_TEXT_MESSAGE =
+  'must not contain control characters (tab and line breaks are text) or unpaired surrogates';
+
 /** True when a string, or any key or string inside a JSON value, holds unstorable text. */
 export function hasUnstorableText(value: unknown): boolean {
   if (typeof value === 'string') return !isStorableText(value);

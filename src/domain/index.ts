@@ -3,6 +3,7 @@ export * from './calendar-dates.ts';
 export * from './card-networks.ts';
 export * from './create-payment-request.ts';
 export * from './currency-numbers.ts';
+export * from './day-range.ts';
 export * from './decline-reasons.ts';
 export * from './delete-rules.ts';
 export * from './errors.ts';

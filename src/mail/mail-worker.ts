@@ -3,7 +3,14 @@ import type { Config } from '../config/index.ts';
 import type { Database } from '../db/index.ts';
 import { emailOutboxRepository } from '../db/index.ts';
 import { type JobKind, type RetryPolicy, runDueJobs } from '../queue/index.ts';
-import { buildDigestMessage, buildMessage, hostOf, type Message, reminderNoLongerDue } from './compose-mail.ts';
+import {
+  buildDigestMessage,
+  buildMessage,
+  hostOf,
+  type Message,
+  reminderNoLongerDue,
+  TENANT_KINDS,
+} from './compose-mail.ts';
 import { type EmailSubject, emailSubjects } from './email-subjects.ts';
 
 /** The slice of a logger (pino, Fastify's) the worker writes to. */
@@ -121,9 +128,10 @@ export function mailJobKind(ctx: MailContext, transport: Transporter | undefined
       const s: EmailSubject | undefined = row.payment_request_id
         ? (await emailSubjects(q, [row.payment_request_id])).get(row.payment_request_id)
         : undefined;
-      const digestOf = row.kind === 'daily_digest' ? (await q.tenants([row.tenant_id]))[0] : undefined;
+      const forTenant = TENANT_KINDS.includes(row.kind);
+      const digestOf = forTenant ? (await q.tenants([row.tenant_id]))[0] : undefined;
       // The request was deleted after the e-mail was queued: nothing left to tell the guest.
-      if (!s && !digestOf) return giveUp(row.kind === 'daily_digest' ? 'tenant deleted' : 'payment request deleted');
+      if (!s && !digestOf) return giveUp(forTenant ? 'tenant deleted' : 'payment request deleted');
       // Paid, cancelled or expired since it was queued: the guest is not asked again.
       const dropped = s ? reminderNoLongerDue(row, s, now) : undefined;
       if (dropped) return giveUp(dropped);

@@ -232,10 +232,18 @@ function matching(n: number, fields: readonly string[], labels: ReadonlyMap<stri
         `${label} "${v}" is not in the currency's smallest unit: choose that amount format for the report in Lyra's back office`,
       );
     }
-    if (!/^-?[0-9]{1,15}$/.test(v) || Math.abs(Number(v)) > MAX_AMOUNT) {
+    // The layout's amounts are unsigned (OPERATION_TYPE says which way the money went): a sign
+    // is a file payreq cannot read as Lyra writes it, refused whole rather than turned positive.
+    if (/^-[0-9]/.test(v)) {
+      throw new JrbRefused(
+        n,
+        `${label} "${v.slice(0, 20)}" is negative: the report's amounts carry no sign (OPERATION_TYPE says debit or credit)`,
+      );
+    }
+    if (!/^[0-9]{1,15}$/.test(v) || Number(v) > MAX_AMOUNT) {
       throw new JrbRefused(n, `${label} "${v.slice(0, 20)}" is not an amount`);
     }
-    return Math.abs(Number(v));
+    return Number(v);
   };
 
   const type = value('OPERATION_TYPE');
@@ -255,6 +263,10 @@ function matching(n: number, fields: readonly string[], labels: ReadonlyMap<stri
   const gross = amount('BRUT_AMOUNT', true) as number;
   const net = amount('NET_AMOUNT', false);
   const commission = amount('COMMISSION_AMOUNT', false);
+  // A payment's fee is what the provider kept: its net cannot be above its gross.
+  if (direction === 'debit' && net !== undefined && net > gross) {
+    throw new JrbRefused(n, `NET_AMOUNT ${net} is above BRUT_AMOUNT ${gross}: a payment's fee cannot be negative`);
+  }
   const money = lineAmounts(direction, gross, net, commission);
   if (!money) {
     throw new JrbRefused(

@@ -99,8 +99,8 @@ export function matchLine(
  * (a debit adds, a credit takes back), the fee the provider kept (negative: a commission given
  * back with a refund), the net that reached the bank; net = gross - fee, always. Given both
  * NET_AMOUNT and COMMISSION_AMOUNT, they must agree, the fee either way round; an answer that
- * is not a number of the gross (a fee larger than the gross, the sign of amounts in another
- * unit) is refused: undefined.
+ * is not a number of the gross (a fee larger than the gross, a payment's fee below zero, the
+ * sign of amounts in another unit) is refused: undefined.
  */
 export function lineAmounts(
   direction: RemittanceDirection,
@@ -116,5 +116,7 @@ export function lineAmounts(
     if (commission !== undefined && Math.abs(fee) !== commission) return undefined;
   }
   if (Math.abs(fee) > amount) return undefined;
+  // A payment's fee is kept by the provider, never given: its net is not above its gross.
+  if (direction === 'debit' && fee < 0) return undefined;
   return { gross, fee, net: gross - fee };
 }

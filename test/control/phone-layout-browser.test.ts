@@ -19,7 +19,7 @@ import { arrangeStatus } from '../helpers/fixtures.ts';
 import { type ListeningApp, startListeningApp } from '../helpers/listening-app.ts';
 import { checkoutForm, submitCard } from '../helpers/sandbox-checkout.ts';
 import { createRequest, ENGINE } from '../helpers/test-app.ts';
-import { jrb } from '../settlements/jrb-file.ts';
+import { jrb } from '../payouts/jrb-file.ts';
 import { ControlClient, createUser, PASSWORD } from './control-client.ts';
 
 // Pictures for a reviewer (PAYREQ_SCREENSHOTS=1), in the checkout's git-ignored test-results/.

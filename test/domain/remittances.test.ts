@@ -82,6 +82,7 @@ describe("a line's fee and net", () => {
     assert.equal(lineAmounts('debit', 10_000, 9_800, 165), undefined);
     assert.equal(lineAmounts('debit', 10_000, 983_500, undefined), undefined, 'a net in ten-thousandths');
     assert.equal(lineAmounts('debit', 100, undefined, 101), undefined);
+    assert.equal(lineAmounts('debit', 10_000, 10_100, undefined), undefined, 'a payment’s net above its gross');
   });
 });
 

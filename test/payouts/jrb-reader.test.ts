@@ -108,6 +108,12 @@ describe("Lyra's bank reconciliation report, read by its labels", () => {
     await refused(replace(';20261121;', ';20261131;'), 3, /REMITTANCE_DATE "20261131" is not a date/);
     await refused(replace(';978;CB;', ';826;CB;'), 3, /CURRENCY_CODE "826"/);
     await refused(replace(';11807;193;', ';11800;193;'), 3, /do not add up/);
+    // Signed amounts are refused whole, naming the line, never turned positive; a payment's net
+    // above its gross (a negative fee) too.
+    await refused(replace(';12000;MATCH_OK', ';-12000;MATCH_OK'), 3, /BRUT_AMOUNT "-12000" is negative/);
+    await refused(replace(';11807;193;', ';-11807;193;'), 3, /NET_AMOUNT "-11807" is negative/);
+    await refused(replace(';11807;193;', ';11807;-193;'), 3, /COMMISSION_AMOUNT "-193" is negative/);
+    await refused(replace(';11807;193;', ';12193;;'), 3, /NET_AMOUNT 12193 is above BRUT_AMOUNT 12000/);
     await refused(replace(';482977;', ';;'), 4, /TRANSACTION_ID is empty/);
     await refused(replace('FIN;2', 'FIN;3'), 5, /FIN counts "3".*holds 2/);
     await refused(`${good}MATCHING;x\r\n`, 6, /after the FIN record/);

@@ -453,7 +453,7 @@ export interface components {
              * @enum {string}
              */
             reason?: "no_show" | "late_cancellation" | "early_departure" | "damage" | "extras" | "goodwill" | "duplicate" | "guest_request" | "billing_error" | "other";
-            /** @description Free text beside the reason (what was damaged, what "other" is); omitted or empty: none. */
+            /** @description Free text beside the reason (what was damaged, what "other" is); tab and line breaks are text, other control characters are refused (400). Omitted or empty: none. */
             note?: string;
         } | null;
         /** PaymentRequestAction */
@@ -475,7 +475,7 @@ export interface components {
              * @enum {string}
              */
             reason?: "no_show" | "late_cancellation" | "early_departure" | "damage" | "extras" | "goodwill" | "duplicate" | "guest_request" | "billing_error" | "other";
-            /** @description Free text beside the reason (what was damaged, what "other" is); omitted or empty: none. */
+            /** @description Free text beside the reason (what was damaged, what "other" is); tab and line breaks are text, other control characters are refused (400). Omitted or empty: none. */
             note?: string;
         } | null;
         /**

@@ -10,7 +10,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Tenant } from '../../db/index.ts';
-import { AppError, dayAfter, isIsoDate } from '../../domain/index.ts';
+import { AppError, DAY_RANGE_TEXT, dayAfter, isDayInRange, isIsoDate } from '../../domain/index.ts';
 import { dialectForLanguage, payoutChunks } from '../../exports/index.ts';
 import { importJrb, JrbRefused, remittancesRepository, tenantProvider } from '../../payouts/index.ts';
 import {
@@ -37,8 +37,9 @@ const LINES_SHOWN = 2000;
 const TenantQuery = Type.Object({ tenant: Type.Optional(Type.String({ maxLength: 64 })) });
 const ListQuery = Type.Object({
   tenant: Type.Optional(Type.String({ maxLength: 64 })),
-  from: Type.Optional(Type.String({ maxLength: 10 })),
-  to: Type.Optional(Type.String({ maxLength: 10 })),
+  // Any text up to 100: what is not a day in range is refused by dateOr, naming the field (400).
+  from: Type.Optional(Type.String({ maxLength: 100 })),
+  to: Type.Optional(Type.String({ maxLength: 100 })),
 });
 const RemittanceParams = Type.Object({ id: Type.String({ pattern: '^[1-9][0-9]{0,17}$' }) });
 /** The upload, multipart: its text fields, and the report as `spool` leaves it (checked by isUpload). */
@@ -97,8 +98,12 @@ async function payoutsTenant(request: FastifyRequest, named: unknown): Promise<{
   return { tenant, tenants };
 }
 
-/** A date of the list's filter: YYYY-MM-DD, or none (anything else is ignored, as an empty field). */
-const dateOr = (v: string | undefined) => (v !== undefined && isIsoDate(v) ? v : undefined);
+/** A date of the list's filter: empty is none; anything but a day in range is refused (400). */
+const dateOr = (v: string | undefined, field: 'from' | 'to') => {
+  if (!v) return undefined;
+  if (!isDayInRange(v)) throw new AppError('invalid_date', 400, `${field} must be ${DAY_RANGE_TEXT}`, { field });
+  return v;
+};
 
 /**
  * /control/payouts: a hotel's remittances (gross, fees, net), their lines matched to the money
@@ -129,7 +134,7 @@ export async function payoutsRoutes(instance: FastifyInstance): Promise<void> {
   control.get('/payouts', { schema: { querystring: ListQuery }, attachValidation: true }, async (request, reply) => {
     refuseInvalid(request);
     const { tenant, tenants } = await payoutsTenant(request, request.query.tenant);
-    const range = { from: dateOr(request.query.from), to: dateOr(request.query.to) };
+    const range = { from: dateOr(request.query.from, 'from'), to: dateOr(request.query.to, 'to') };
     const ctx = await pageContext(request, reply);
     return send(reply, payoutsPage(ctx, await pageData(tenant, tenants, range)));
   });
@@ -140,8 +145,8 @@ export async function payoutsRoutes(instance: FastifyInstance): Promise<void> {
     async (request, reply) => {
       refuseInvalid(request);
       const { tenant } = await payoutsTenant(request, request.query.tenant);
-      const from = dateOr(request.query.from) ?? '2000-01-01';
-      const to = dateOr(request.query.to) ?? dayAfter(new Date().toISOString().slice(0, 10));
+      const from = dateOr(request.query.from, 'from') ?? '2000-01-01';
+      const to = dateOr(request.query.to, 'to') ?? dayAfter(new Date().toISOString().slice(0, 10));
       await audit(request, {
         tenantId: tenant.id,
         action: 'export',

@@ -1,7 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Database } from '../../db/index.ts';
-import { CURRENCY_NUMBERS, type Currency, dayAfter, isIsoDate, isUuid, midnightIn } from '../../domain/index.ts';
+import {
+  CURRENCY_NUMBERS,
+  type Currency,
+  dayEnd,
+  dayStart,
+  END_OF_TIME,
+  isDayInRange,
+  isUuid,
+} from '../../domain/index.ts';
 
 export const SANDBOX_JRB_PATH = '/sandbox/reports/jrb';
 
@@ -125,9 +133,10 @@ export function reportRoute(app: FastifyInstance, db: Database): void {
     { schema: { hide: true, querystring: Query, response: { 400: Refusal, 404: Refusal } }, attachValidation: true },
     async (request, reply) => {
       const { tenant, date } = request.query;
-      if (request.validationError || !tenant || !isUuid(tenant) || !date || !isIsoDate(date)) {
+      if (request.validationError || !tenant || !isUuid(tenant) || !date || !isDayInRange(date)) {
         return reply.code(400).send({
-          error: 'Give tenant (a tenant id) and date (YYYY-MM-DD): /sandbox/reports/jrb?tenant=ID&date=2026-11-28',
+          error:
+            'Give tenant (a tenant id) and date (YYYY-MM-DD, 0100-01-01 to 9999-12-31): /sandbox/reports/jrb?tenant=ID&date=2026-11-28',
           code: 'invalid_query',
         });
       }
@@ -139,8 +148,8 @@ export function reportRoute(app: FastifyInstance, db: Database): void {
       const ops = await operationsOf(
         db,
         tenant.toLowerCase(),
-        midnightIn(date, hotel.timezone),
-        midnightIn(dayAfter(date), hotel.timezone),
+        dayStart(date, hotel.timezone),
+        dayEnd(date, hotel.timezone) ?? END_OF_TIME,
       );
       const lines = [
         ['TITRE', field(hotel.name).slice(0, 100), deliveredAt(new Date(), hotel.timezone), 'TABLE_V2'].join(';'),
