@@ -10,7 +10,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Tenant } from '../../db/index.ts';
-import { AppError, DAY_RANGE_TEXT, dayAfter, isDayInRange, isIsoDate } from '../../domain/index.ts';
+import { AppError, DAY_RANGE_TEXT, dayAfter, isDayInRange } from '../../domain/index.ts';
 import { dialectForLanguage, payoutChunks } from '../../exports/index.ts';
 import { importJrb, JrbRefused, remittancesRepository, tenantProvider } from '../../payouts/index.ts';
 import {
