@@ -152,11 +152,16 @@ describe(`money never paid out, and the settlements export (${ENGINE})`, () => {
     );
     // Every CSV starts with its byte-order mark, then the header.
     assert.equal(empty.stdout.split('\n')[0]?.startsWith('\uFEFFremittance_nb,remittance_date,'), true);
+    // `payouts` is the primary spelling, `settlements` its alias: the same lines.
+    assert.equal(
+      await run('--what', 'payouts', '--format', 'json'),
+      await run('--what', 'settlements', '--format', 'json'),
+    );
     const bad = await runCommand(
-      ['export', '--tenant', hotel.tenantId, '--from', from, '--to', to, '--what', 'payouts'],
+      ['export', '--tenant', hotel.tenantId, '--from', from, '--to', to, '--what', 'remittances'],
       ctx,
     );
     assert.equal(bad.exitCode, 1);
-    assert.match(bad.stderr, /--what must be one of requests, ledger, settlements/);
+    assert.match(bad.stderr, /--what must be one of requests, ledger, payouts, settlements/);
   });
 });
