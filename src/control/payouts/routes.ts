@@ -12,6 +12,7 @@ import { Type } from 'typebox';
 import type { Tenant } from '../../db/index.ts';
 import { AppError, dayAfter, isIsoDate } from '../../domain/index.ts';
 import { dialectForLanguage, settlementChunks } from '../../exports/index.ts';
+import { sandboxReport } from '../../providers/index.ts';
 import { importJrb, JrbRefused, tenantProvider } from '../../settlements/index.ts';
 import {
   audit,
@@ -39,6 +40,10 @@ const ListQuery = Type.Object({
   tenant: Type.Optional(Type.String({ maxLength: 64 })),
   from: Type.Optional(Type.String({ maxLength: 10 })),
   to: Type.Optional(Type.String({ maxLength: 10 })),
+});
+const SandboxReportQuery = Type.Object({
+  tenant: Type.Optional(Type.String({ maxLength: 64 })),
+  date: Type.Optional(Type.String({ maxLength: 10 })),
 });
 const RemittanceParams = Type.Object({ id: Type.String({ pattern: '^[1-9][0-9]{0,17}$' }) });
 /** The upload, multipart: its text fields, and the report as `spool` leaves it (checked by isUpload). */
@@ -158,6 +163,26 @@ export async function payoutsRoutes(instance: FastifyInstance): Promise<void> {
         .header('content-disposition', `attachment; filename="payreq-payouts-${from}-${to}.csv"`)
         .header('cache-control', 'no-store')
         .send(Readable.from(file()));
+    },
+  );
+
+  // The sandbox's remittance report of the hotel and a day, for a session of the hotel (the
+  // sandbox's own address asks for the hotel's API key): only while the sandbox is a provider.
+  control.get(
+    '/payouts/sandbox-report',
+    { schema: { querystring: SandboxReportQuery }, attachValidation: true },
+    async (request, reply) => {
+      refuseInvalid(request);
+      const { date } = request.query;
+      if (!payreq.providers.byName('sandbox') || date === undefined || !isIsoDate(date)) throw controlNotFound();
+      const { tenant } = await payoutsTenant(request, request.query.tenant);
+      const report = await sandboxReport(payreq.db, tenant.id, date);
+      if (!report) throw controlNotFound();
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${report.filename}"`)
+        .header('cache-control', 'no-store')
+        .send(report.body);
     },
   );
 
