@@ -211,11 +211,13 @@ describe(`the sandbox's order view, GET /sandbox/orders/<uuid> (${ENGINE})`, () 
     assert.equal((await order(t, c.uuid)).body.transactions.length, 1);
   });
 
-  test('read-only: POST, PUT and DELETE are not routes', async () => {
+  test('read-only: POST, PUT and DELETE are refused, 405 with Allow', async () => {
     const c = await createRequest(t, { request_type: 'DEPOSIT', amount: 9 });
     for (const method of ['POST', 'PUT', 'DELETE']) {
-      const r = await fetch(`${t.baseUrl}/sandbox/orders/${c.uuid}`, { method });
-      assert.equal(r.status, 404, method);
+      const r = await fetch(`${t.baseUrl}/sandbox/orders/${c.uuid}`, { method, headers: t.tenant.headers });
+      assert.equal(r.status, 405, method);
+      assert.equal(r.headers.get('allow'), 'GET, HEAD');
+      assert.equal(((await r.json()) as { code: string }).code, 'method_not_allowed');
     }
   });
 });
