@@ -1,6 +1,7 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import {
   CURRENCIES,
+  EMAIL_PATTERN,
   errors,
   LANGUAGES,
   MAX_AMOUNT,
@@ -147,7 +148,12 @@ export const CreateBody = Type.Object(
       }),
     ),
     currency: Type.Optional(Type.Enum([...CURRENCIES], { default: 'EUR', description: 'ISO 4217' })),
-    guest_email: Type.String({ format: 'email', maxLength: 254 }),
+    guest_email: Type.String({
+      pattern: EMAIL_PATTERN,
+      maxLength: 254,
+      description:
+        'A dot-atom local part and a domain of two labels or more (`jeanne.martin@example.com`); no quoted local part, no address literal, no single-label domain (422 format_email)',
+    }),
     guest_first_name: NameText({ minLength: 1, maxLength: 100 }),
     guest_last_name: NameText({ minLength: 1, maxLength: 100 }),
     guest_phone: Type.Optional(Text({ maxLength: 32 })),
@@ -408,8 +414,10 @@ export const RefundBody = Type.Unsafe<MoveBody | null>({
     amount: {
       type: 'number',
       exclusiveMinimum: 0,
+      maximum: MAX_AMOUNT,
       multipleOf: 0.01,
-      description: 'Partial refund, at most two decimals, at most what is left to refund; omitted: all of it',
+      description:
+        'Partial refund, at most two decimals, at most what is left to refund, at most 1,000,000 (422 amount_too_large); omitted: all of it',
     },
     ...MOVE_REASON,
   },
@@ -423,8 +431,10 @@ export const CaptureBody = Type.Unsafe<MoveBody | null>({
     amount: {
       type: 'number',
       exclusiveMinimum: 0,
+      maximum: MAX_AMOUNT,
       multipleOf: 0.01,
-      description: 'Partial capture, at most two decimals, at most the held amount; omitted: all of it',
+      description:
+        'Partial capture, at most two decimals, at most the held amount, at most 1,000,000 (422 amount_too_large); omitted: all of it',
     },
     ...MOVE_REASON,
   },

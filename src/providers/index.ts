@@ -40,6 +40,7 @@ export type {
   ProviderRegistry,
   TenantProviders,
 } from './provider-registry.ts';
+export { sandboxReport } from './sandbox/report-route.ts';
 export { sandboxProvider } from './sandbox/sandbox-provider.ts';
 export {
   checkStripeKey,

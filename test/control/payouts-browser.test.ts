@@ -47,7 +47,9 @@ describe(`the Payouts page in a real browser (${ENGINE})`, { skip: skipWithoutCh
     );
     const today = localDate('Europe/Paris', new Date());
     const text = await (
-      await fetch(`${t.baseUrl}/sandbox/reports/jrb?tenant=${t.tenant.tenantId}&date=${today}`)
+      await fetch(`${t.baseUrl}/sandbox/reports/jrb?tenant=${t.tenant.tenantId}&date=${today}`, {
+        headers: t.tenant.headers,
+      })
     ).text();
     const records = text.split('\r\n').filter((l) => l !== '');
     const labels = (records[1] ?? '').split(';');

@@ -147,4 +147,26 @@ describe(`the back office's Payouts page (${ENGINE})`, () => {
     assert.equal((await root.get('/control/payouts/99999999')).statusCode, 404);
     assert.equal((await root.get('/control/payouts/nope')).statusCode, 404);
   });
+
+  // The sandbox's remittance report names a hotel's orders: its own address asks for the hotel's
+  // API key, and a session of the hotel downloads it here.
+  test("the sandbox's report for a session of the hotel: a manager's own, never another hotel's", async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const a = await new ControlClient(t).signedIn('manager-a');
+    const own = await a.get(`/control/payouts/sandbox-report?date=${today}`);
+    assert.equal(own.statusCode, 200, own.body);
+    assert.match(own.headers['content-type'] as string, /text\/csv/);
+    assert.match(own.body, /^TITRE;[^;]*;[^;]*;TABLE_V2\r\nENTETE;/);
+    assert.equal((await a.get('/control/payouts/sandbox-report?date=2026-02-30')).statusCode, 404);
+    const b = await new ControlClient(t).signedIn('manager-b');
+    assert.equal(
+      (await b.get(`/control/payouts/sandbox-report?tenant=${hotel.tenantId}&date=${today}`)).statusCode,
+      404,
+    );
+    const desk = await new ControlClient(t).signedIn('desk-a');
+    assert.notEqual((await desk.get(`/control/payouts/sandbox-report?date=${today}`)).statusCode, 200);
+    const anonymous = await t.app.inject({ method: 'GET', url: `/control/payouts/sandbox-report?date=${today}` });
+    assert.equal(anonymous.statusCode, 303);
+    assert.match(anonymous.headers.location as string, /^\/control\/sign-in/);
+  });
 });

@@ -31,8 +31,9 @@ describe(`the sandbox's remittance report, imported end to end (${ENGINE})`, { t
     await t.close();
   });
 
-  const report = (tenant: string, date: string) =>
-    fetch(`${t.baseUrl}/sandbox/reports/jrb?tenant=${tenant}&date=${date}`);
+  /** The report as the hotel asks for it: with its own API key. */
+  const report = (who: TenantWithKey, date: string, tenant = who.tenantId) =>
+    fetch(`${t.baseUrl}/sandbox/reports/jrb?tenant=${tenant}&date=${date}`, { headers: who.headers });
   /** `payreq settlements import` as the running service runs it, the file's bytes sent with it. */
   const importFile = async (tenant: string, bytes: Buffer) => {
     const ctx = { config: t.config, db: t.db, repos: t.repos };
@@ -67,7 +68,7 @@ describe(`the sandbox's remittance report, imported end to end (${ENGINE})`, { t
     });
     assert.equal(refund.statusCode, 200, refund.body);
 
-    const r = await report(hotel.tenantId, today);
+    const r = await report(hotel, today);
     assert.equal(r.status, 200);
     assert.match(r.headers.get('content-type') ?? '', /^text\/csv; charset=utf-8/);
     assert.match(r.headers.get('content-disposition') ?? '', /attachment; filename="sandbox_JRB_V2_\d{8}\.csv"/);
@@ -137,7 +138,7 @@ describe(`the sandbox's remittance report, imported end to end (${ENGINE})`, { t
 
     // Another hotel sees nothing of it; its own day at the sandbox is empty.
     assert.deepEqual(await list(other.tenantId), []);
-    const theirs = await (await report(other.tenantId, today)).text();
+    const theirs = await (await report(other, today)).text();
     assert.equal(theirs.split('\r\n').filter((l) => l.startsWith('MATCHING;')).length, 0);
     assert.match(theirs, /\r\nFIN;0\r\n$/);
     assert.deepEqual(await importFile(other.tenantId, Buffer.from(theirs)), {
@@ -159,7 +160,7 @@ describe(`the sandbox's remittance report, imported end to end (${ENGINE})`, { t
       tenant: third,
     });
     assert.equal(capture.statusCode, 200, capture.body);
-    const text = await (await report(third.tenantId, today)).text();
+    const text = await (await report(third, today)).text();
     const line = text.split('\r\n').find((l) => l.startsWith('MATCHING;'));
     assert.ok(line?.includes(`;${imprint.uuid};`), text);
     assert.ok(line?.includes(';DT;1;'), line);
@@ -179,14 +180,37 @@ describe(`the sandbox's remittance report, imported end to end (${ENGINE})`, { t
       `tenant=nope&date=${today}`,
       `tenant=${hotel.tenantId}&date=2026-02-30`,
     ]) {
-      const r = await fetch(`${t.baseUrl}/sandbox/reports/jrb?${q}`);
+      const r = await fetch(`${t.baseUrl}/sandbox/reports/jrb?${q}`, { headers: hotel.headers });
       assert.equal(r.status, 400, q);
       assert.equal((await r.json()).code, 'invalid_query');
     }
-    const missing = await report(randomUUID(), today);
+    const missing = await report(hotel, today, randomUUID());
     assert.equal(missing.status, 404);
     assert.equal((await missing.json()).code, 'tenant_not_found');
-    const empty = await (await report(hotel.tenantId, '2020-01-01')).text();
+    const empty = await (await report(hotel, '2020-01-01')).text();
     assert.match(empty, /^TITRE;.*\r\nENTETE;.*\r\nFIN;0\r\n$/);
+  });
+
+  // Issue 47: the report named a hotel's orders to anyone who knew its tenant id, and an order id
+  // opens the guest's pages. It answers the hotel's own key only, in development too.
+  test("without the hotel's key: 401, and another hotel's key is told no such tenant", async () => {
+    await paidDeposit(t, 12, hotel);
+    const open = await fetch(`${t.baseUrl}/sandbox/reports/jrb?tenant=${hotel.tenantId}&date=${today}`);
+    assert.equal(open.status, 401);
+    assert.equal((await open.json()).code, 'unauthorized');
+    const wrongKey = await fetch(`${t.baseUrl}/sandbox/reports/jrb?tenant=${hotel.tenantId}&date=${today}`, {
+      headers: { 'x-api-key': 'pk_nope.nope' },
+    });
+    assert.equal(wrongKey.status, 401);
+    const theirs = await report(other, today, hotel.tenantId);
+    assert.equal(theirs.status, 404);
+    const body = await theirs.text();
+    assert.equal(JSON.parse(body).code, 'tenant_not_found');
+    assert.doesNotMatch(body, /MATCHING/);
+    // Without `tenant`, the key's own hotel.
+    const own = await (
+      await fetch(`${t.baseUrl}/sandbox/reports/jrb?date=${today}`, { headers: hotel.headers })
+    ).text();
+    assert.match(own, /^TITRE;Hôtel {2}du "Lac";/);
   });
 });

@@ -69,7 +69,9 @@ describe(`the provider's transaction number on each ledger row (${ENGINE})`, { t
     assert.equal(refunded?.kind, 'refund');
     assert.match(refunded?.legacy_trans_id ?? '', SIX_DIGITS);
     assert.equal(refunded?.legacy_trans_id, await sandboxNumber(t, refunded?.provider_transaction_id ?? null));
-    const view = await (await fetch(`${t.baseUrl}/sandbox/orders/${deposit.uuid}`)).json();
+    const view = await (
+      await fetch(`${t.baseUrl}/sandbox/orders/${deposit.uuid}`, { headers: t.tenant.headers })
+    ).json();
     assert.deepEqual(
       view.transactions.map((x: { transaction_number: string }) => x.transaction_number),
       [payment?.legacy_trans_id, refunded?.legacy_trans_id],

@@ -345,7 +345,7 @@ export interface components {
              * @enum {unknown}
              */
             currency?: "EUR" | "CHF" | "USD";
-            /** Format: email */
+            /** @description A dot-atom local part and a domain of two labels or more (`jeanne.martin@example.com`); no quoted local part, no address literal, no single-label domain (422 format_email) */
             guest_email: string;
             guest_first_name: string;
             guest_last_name: string;
@@ -446,7 +446,7 @@ export interface components {
         };
         /** CaptureRequest */
         CaptureRequest: {
-            /** @description Partial capture, at most two decimals, at most the held amount; omitted: all of it */
+            /** @description Partial capture, at most two decimals, at most the held amount, at most 1,000,000 (422 amount_too_large); omitted: all of it */
             amount?: number;
             /**
              * @description Why the hotel moves this money, on a closed list: no_show, late_cancellation, early_departure, damage, extras (minibar and other extras), goodwill, duplicate, guest_request, billing_error, other. Omitted: none given. Another value is refused (400 invalid_reason). Kept with the move: in the request's detail, its events, the back office's history and the ledger export.
@@ -468,7 +468,7 @@ export interface components {
         };
         /** RefundRequest */
         RefundRequest: {
-            /** @description Partial refund, at most two decimals, at most what is left to refund; omitted: all of it */
+            /** @description Partial refund, at most two decimals, at most what is left to refund, at most 1,000,000 (422 amount_too_large); omitted: all of it */
             amount?: number;
             /**
              * @description Why the hotel moves this money, on a closed list: no_show, late_cancellation, early_departure, damage, extras (minibar and other extras), goodwill, duplicate, guest_request, billing_error, other. Omitted: none given. Another value is refused (400 invalid_reason). Kept with the move: in the request's detail, its events, the back office's history and the ledger export.
@@ -2361,6 +2361,8 @@ export interface operations {
             /** @description The events that follow `after`, at most `limit` */
             200: {
                 headers: {
+                    /** @description RFC 8288 link to the next page (rel="next"), absent on the last page */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {

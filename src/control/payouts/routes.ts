@@ -13,6 +13,7 @@ import type { Tenant } from '../../db/index.ts';
 import { AppError, DAY_RANGE_TEXT, dayAfter, isDayInRange } from '../../domain/index.ts';
 import { dialectForLanguage, payoutChunks } from '../../exports/index.ts';
 import { importJrb, JrbRefused, remittancesRepository, tenantProvider } from '../../payouts/index.ts';
+import { sandboxReport } from '../../providers/index.ts';
 import {
   audit,
   controlNotFound,
@@ -40,6 +41,10 @@ const ListQuery = Type.Object({
   // Any text up to 100: what is not a day in range is refused by dateOr, naming the field (400).
   from: Type.Optional(Type.String({ maxLength: 100 })),
   to: Type.Optional(Type.String({ maxLength: 100 })),
+});
+const SandboxReportQuery = Type.Object({
+  tenant: Type.Optional(Type.String({ maxLength: 64 })),
+  date: Type.Optional(Type.String({ maxLength: 10 })),
 });
 const RemittanceParams = Type.Object({ id: Type.String({ pattern: '^[1-9][0-9]{0,17}$' }) });
 /** The upload, multipart: its text fields, and the report as `spool` leaves it (checked by isUpload). */
@@ -164,6 +169,26 @@ export async function payoutsRoutes(instance: FastifyInstance): Promise<void> {
         .header('content-disposition', `attachment; filename="payreq-payouts-${from}-${to}.csv"`)
         .header('cache-control', 'no-store')
         .send(Readable.from(file()));
+    },
+  );
+
+  // The sandbox's remittance report of the hotel and a day, for a session of the hotel (the
+  // sandbox's own address asks for the hotel's API key): only while the sandbox is a provider.
+  control.get(
+    '/payouts/sandbox-report',
+    { schema: { querystring: SandboxReportQuery }, attachValidation: true },
+    async (request, reply) => {
+      refuseInvalid(request);
+      const { date } = request.query;
+      if (!payreq.providers.byName('sandbox') || date === undefined || !isDayInRange(date)) throw controlNotFound();
+      const { tenant } = await payoutsTenant(request, request.query.tenant);
+      const report = await sandboxReport(payreq.db, tenant.id, date);
+      if (!report) throw controlNotFound();
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${report.filename}"`)
+        .header('cache-control', 'no-store')
+        .send(report.body);
     },
   );
 

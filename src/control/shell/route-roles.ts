@@ -83,6 +83,7 @@ export const ROUTE_ROLES: Readonly<Record<string, Need | NeedByAction>> = {
   'POST /control/books/settle': 'manager',
   'GET /control/payouts': 'manager',
   'GET /control/payouts/export': 'manager',
+  'GET /control/payouts/sandbox-report': 'manager',
   'GET /control/payouts/:id': 'manager',
   'POST /control/payouts/import': 'manager',
   'GET /control/keys': 'manager',
