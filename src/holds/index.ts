@@ -29,6 +29,7 @@ export {
   type RenewalRead,
   type SupersededHold,
 } from './hold-renewals-repository.ts';
+export { type HoldRepositories, holdRepositories } from './hold-repositories.ts';
 export { type RefusedHold, refusedHoldChange, refusedHoldReason } from './refused-hold.ts';
 export { type RenewHoldsContext, type RenewHoldsOptions, type RenewHoldsResult, renewHolds } from './renew-holds.ts';
 export { renewOperation, renewOperationAt, supersededReleaseOperation } from './renew-operation.ts';

@@ -1,6 +1,6 @@
 import { signInThrottle } from '../admin-users/index.ts';
 import type { Database, Repositories } from '../db/index.ts';
-import { createDeferredPayments, deferredHoldsRepository, holdRenewalsRepository, renewHolds } from '../holds/index.ts';
+import { createDeferredPayments, type HoldRepositories, renewHolds } from '../holds/index.ts';
 import type { Reconciler } from '../money-audit/index.ts';
 import { BooksCheckBusy, checkBooks, defaultSince } from '../money-audit/index.ts';
 import type { MoneyRunner } from '../payment-requests/index.ts';
@@ -20,6 +20,8 @@ import { dateIn } from './schedule-times.ts';
 export interface JobsContext {
   db: Database;
   repos: Repositories;
+  /** The hold jobs' own SQL. */
+  holds: HoldRepositories;
   runner: MoneyRunner;
   reconciler: Reconciler;
   cardTokens: SecretBox;
@@ -88,7 +90,7 @@ export const SCHEDULED_JOBS: Readonly<Record<ScheduledJobName, ScheduledJob>> = 
   // "Today" is the date where the hotel is, not where the server is.
   create_deferred_payments: async (ctx, now, timezone, run) => ({
     ...(await createDeferredPayments(
-      { holds: deferredHoldsRepository(ctx.db), runner: ctx.runner, cardTokens: ctx.cardTokens },
+      { holds: ctx.holds.deferred, runner: ctx.runner, cardTokens: ctx.cardTokens },
       run?.date ?? dateIn(timezone, now),
       run?.testClock ? { at: run.testClock } : {},
     )),
@@ -96,7 +98,7 @@ export const SCHEDULED_JOBS: Readonly<Record<ScheduledJobName, ScheduledJob>> = 
   // After the holds before arrival: the live holds that would lapse before the hotel decides.
   renew_holds: async (ctx, now, timezone, run) => ({
     ...(await renewHolds(
-      { renewals: holdRenewalsRepository(ctx.db), runner: ctx.runner, cardTokens: ctx.cardTokens },
+      { renewals: ctx.holds.renewals, runner: ctx.runner, cardTokens: ctx.cardTokens },
       run?.date ?? dateIn(timezone, now),
       run?.testClock ? { at: run.testClock } : {},
     )),

@@ -240,7 +240,7 @@ describe(`create_deferred_payments against the sandbox (${ENGINE})`, () => {
         return batch;
       },
     };
-    const ctx = { ...t.app.payreq, repos: { ...t.repos, deferredHolds: racing } };
+    const ctx = { ...t.app.payreq, holds: { ...t.app.payreq.holds, deferred: racing } };
     const daily = SCHEDULED_JOBS.create_deferred_payments;
     const seen: Record<string, unknown>[] = [];
     const counted = async (...args: Parameters<typeof daily>) => {
