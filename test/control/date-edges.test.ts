@@ -81,6 +81,7 @@ describe(`dates at the edge, every date field (${ENGINE})`, { timeout: 240_000 }
       const report = await t.app.inject({
         method: 'GET',
         url: `/sandbox/reports/jrb?tenant=${t.tenant.tenantId}&date=${encodeURIComponent(d)}`,
+        headers: t.tenant.headers,
       });
       assert.equal(report.statusCode, VALID.has(d) ? 200 : 400, `jrb ${d}: ${report.body.slice(0, 200)}`);
       for (const field of ['created_after', 'created_before', 'updated_after']) {
