@@ -4,6 +4,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import { Redis } from 'ioredis';
+import pino from 'pino';
 import {
   answerClientError,
   apiPlugin,
@@ -30,6 +31,7 @@ import { metricsRoute, recordRequests } from './metrics/index.ts';
 import { pmsWebhookRoutes } from './pms/index.ts';
 import { sandboxJobKind, sandboxRoutes } from './providers/sandbox/index.ts';
 import type { QueueWorker } from './queue/index.ts';
+import { installRequestLog } from './request-log.ts';
 import { startServiceQueue } from './service-queue.ts';
 
 export const BODY_LIMIT = 64 * 1024;
@@ -74,7 +76,11 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       level: config.logLevel,
       // Keys, card data and secrets never reach a log line.
       redact: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie'],
+      // Written without blocking the event loop (pino flushes what waits when the process exits).
+      ...(config.logLevel === 'silent' ? {} : { stream: pino.destination({ dest: 1, sync: false }) }),
     },
+    // One line per request, when it is answered (request-log.ts), not Fastify's two.
+    disableRequestLogging: true,
     bodyLimit: BODY_LIMIT,
     trustProxy: fastifyTrustProxy(config.trustProxy),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
@@ -101,6 +107,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.addHook('onClose', () => unfollow());
   app.setValidatorCompiler(validatorCompiler());
   installErrorHandling(app);
+  installRequestLog(app);
   installHeaderGuard(app);
   installRetryAfter(app);
   let stopping = false;
