@@ -8,7 +8,6 @@ import { controlRequestsRepository } from './control-requests-repository.ts';
 import type { Database } from './database.ts';
 import { dayPlanRepository } from './day-plan-repository.ts';
 import { eventsRepository } from './events-repository.ts';
-import { expiryRepository } from './expiry-repository.ts';
 import { exportsRepository } from './exports-repository.ts';
 import { guaranteesRepository } from './guarantees-repository.ts';
 import { idempotencyRepository } from './idempotency-repository.ts';
@@ -98,7 +97,6 @@ export {
   type TenantMailRow,
 } from './email-outbox-repository.ts';
 export type { ChangedFilter, EventRow, EventsRepository } from './events-repository.ts';
-export type { Deadline, ExpiryBatch, ExpiryRepository } from './expiry-repository.ts';
 export type {
   CurrencyTotals,
   ExportCursor,
@@ -117,7 +115,6 @@ export {
   queueGuaranteeMails,
   type RefusedHold,
 } from './guarantees-repository.ts';
-export { type GuestRequestRow, guestRequestsRepository } from './guest-requests-repository.ts';
 export { migrate, pendingMigrations } from './migrate.ts';
 export type {
   LateContradiction,
@@ -198,7 +195,6 @@ export function repositories(db: Database) {
     ledger: moneyLedgerRepository(db),
     books: booksRepository(db),
     settings: settingsRepository(db),
-    expiry: expiryRepository(db),
     schedules: schedulesRepository(db),
     events: eventsRepository(db),
     webhooks: webhooksRepository(db),

@@ -6,6 +6,7 @@ export {
   type ExpireResult,
   expirePaymentRequests,
 } from './expire-payment-requests.ts';
+export { type Deadline, type ExpiryBatch, type ExpiryRepository, expiryRepository } from './expiry-repository.ts';
 export {
   DEFAULT_LEASE_SECONDS,
   type JobKindOptions,

@@ -11,6 +11,7 @@ import type { SecretBox } from '../secrets/index.ts';
 import { analyzeTables } from './analyze-tables.ts';
 import { sendDailyDigests } from './daily-digests.ts';
 import { expirePaymentRequests } from './expire-payment-requests.ts';
+import { expiryRepository } from './expiry-repository.ts';
 import { sendPaymentReminders } from './payment-reminders.ts';
 import { purgeEvents } from './purge-events.ts';
 import { reconcileClaims } from './reconcile-claims.ts';
@@ -105,7 +106,7 @@ export const SCHEDULED_JOBS: Readonly<Record<ScheduledJobName, ScheduledJob>> = 
   }),
   // A link never expires before its own end in real time, whatever moment the run is for.
   expire_payment_requests: async (ctx, now) => ({
-    ...(await expirePaymentRequests({ expiry: ctx.repos.expiry }, now, { linksUntil: new Date() })),
+    ...(await expirePaymentRequests({ expiry: expiryRepository(ctx.db) }, now, { linksUntil: new Date() })),
   }),
   purge_events: async (ctx) => ({ ...(await purgeEvents(ctx.repos)) }),
   reconcile_claims: async (ctx) => {

@@ -1,6 +1,5 @@
+import { applyStatusChanges, type Database } from '../db/index.ts';
 import type { Status } from '../domain/index.ts';
-import type { Database } from './database.ts';
-import { applyStatusChanges } from './status-changes.ts';
 
 /** Which deadline a batch looks at: the end of a hold, or the end of a payment link's life. */
 export type Deadline = 'hold_expires_at' | 'link_expires_at';

@@ -1,7 +1,5 @@
+import { GUARANTEE_FAILED, type Queryable, type RequestSummaryFields } from '../db/index.ts';
 import type { CardNetwork, Language } from '../domain/index.ts';
-import type { Queryable } from './database.ts';
-import { GUARANTEE_FAILED } from './guarantee-failed.ts';
-import type { RequestSummaryFields } from './payment-requests-repository.ts';
 
 /** A request as the guest's pages read it, with its hotel's settings and provider account. */
 export interface GuestRequestRow extends RequestSummaryFields {
