@@ -1,3 +1,4 @@
+export { longestProviderCallMs } from '../provider-call-limits/index.ts';
 export {
   type AccountRegistryOptions,
   accountRegistry,
@@ -6,7 +7,6 @@ export {
   type ProviderAccountSource,
   stripeAccountOf,
 } from './account-registry.ts';
-export { longestProviderCallMs } from './call-limits.ts';
 export { declineReasonOf } from './decline-reason.ts';
 export { holdDaysTold, holdValiditySeconds, holdValidityTable } from './hold-validity.ts';
 export { checkLyraCredentials } from './lyra/index.ts';
