@@ -1,4 +1,3 @@
-export { longestProviderCallMs } from '../provider-call-limits/index.ts';
 export {
   type AccountRegistryOptions,
   accountRegistry,
