@@ -13,9 +13,9 @@ import {
   type PaymentRequestCommands,
   paymentRequestCommands,
 } from './payment-requests/index.ts';
+import { longestProviderCallMs } from './provider-call-limits/index.ts';
 import {
   accountRegistry,
-  longestProviderCallMs,
   type PaymentProvider,
   type ProviderRegistry,
   sandboxProvider,

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
-import { type DatabaseLocation, parseDatabaseUrl } from '../db/open-database.ts';
-import { longestProviderCallMs } from '../providers/call-limits.ts';
+import { type DatabaseLocation, parseDatabaseUrl } from '../database-location/index.ts';
+import { longestProviderCallMs } from '../provider-call-limits/index.ts';
 import { checkKeyId, KeyRingError, keyRing, LEGACY_KEY_ID, type NamedKey, parseOldKeys } from '../secrets/index.ts';
 import { estimatedBits, MIN_SECRET_KEY_BITS } from './secret-key-strength.ts';
 import { parseTrustProxy, type TrustProxy } from './trust-proxy.ts';

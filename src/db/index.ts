@@ -25,6 +25,8 @@ import { tenantsRepository } from './tenants-repository.ts';
 import { twoFactorRepository } from './two-factor-repository.ts';
 import { webhooksRepository } from './webhooks-repository.ts';
 
+// Read from DATABASE_URL in a room of its own (the configuration must not load this door).
+export { type DatabaseLocation, parseDatabaseUrl } from '../database-location/index.ts';
 export {
   type AdminSessionsRepository,
   sessionIdHash,
@@ -126,7 +128,7 @@ export type {
   NewLedgerEntry,
   RequestedRow,
 } from './money-ledger-repository.ts';
-export { type DatabaseLocation, openDatabase, parseDatabaseUrl } from './open-database.ts';
+export { openDatabase } from './open-database.ts';
 export {
   type ClaimedRow,
   CREATE_SQL,

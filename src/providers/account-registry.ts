@@ -1,6 +1,6 @@
 import type { ProviderAccountRow } from '../db/index.ts';
+import { lyraRequestTimeoutMs, stripeRequestTimeoutMs } from '../provider-call-limits/index.ts';
 import type { SecretBox } from '../secrets/index.ts';
-import { lyraRequestTimeoutMs, stripeRequestTimeoutMs } from './call-limits.ts';
 import { claimedOrderId, type LyraAccount, lyraProvider } from './lyra/index.ts';
 import {
   AccountGone,
@@ -63,7 +63,7 @@ export interface LyraSecrets {
   hmac_key: string;
 }
 
-/** Lyra's own timeout stays below the runner's bound (call-limits.ts). */
+/** Lyra's own timeout stays below the runner's bound (src/provider-call-limits/). */
 const lyraTimeout = lyraRequestTimeoutMs;
 
 /** The row with its secrets opened; a row that cannot be opened (SECRET_KEY changed) is unusable. */

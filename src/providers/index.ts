@@ -6,7 +6,6 @@ export {
   type ProviderAccountSource,
   stripeAccountOf,
 } from './account-registry.ts';
-export { longestProviderCallMs } from './call-limits.ts';
 export { declineReasonOf } from './decline-reason.ts';
 export { holdDaysTold, holdValiditySeconds, holdValidityTable } from './hold-validity.ts';
 export { checkLyraCredentials } from './lyra/index.ts';
