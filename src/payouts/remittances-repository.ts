@@ -221,6 +221,77 @@ export function remittancesRepository(db: Database) {
       return { byOrder, held };
     },
 
+    /** Which of `numbers` the hotel has a remittance of from `provider` already. */
+    async storedNumbers(
+      q: Queryable,
+      tenantId: string,
+      provider: string,
+      numbers: readonly string[],
+    ): Promise<Set<string>> {
+      if (numbers.length === 0) return new Set();
+      const r = await q.query<{ nb: string }>(
+        `SELECT DISTINCT remittance_nb AS nb FROM remittances
+          WHERE tenant_id = $1 AND provider = $2 AND remittance_nb = ANY($3::text[])`,
+        [tenantId, provider, numbers],
+      );
+      return new Set(r.rows.map((row) => row.nb));
+    },
+
+    /**
+     * The remittable Stripe money of the hotel's orders that a payout's lines name, by order:
+     * the orders of the ledger rows whose Stripe transaction (a PaymentIntent, a refund) is one
+     * of `transactionIds` (the partial index of 0110_stripe_accounts.sql), and the orders of
+     * `claimedOrders` (request uuids a source's metadata names). Each row's transaction number
+     * is its Stripe id. `orderOf`: the order each of those transactions is the hotel's money of.
+     */
+    async stripeRemittableRows(
+      tx: Queryable,
+      tenantId: string,
+      transactionIds: readonly string[],
+      claimedOrders: readonly string[],
+    ): Promise<{ byOrder: Map<string, RemittableRow[]>; held: Set<string>; orderOf: Map<string, string> }> {
+      const byOrder = new Map<string, RemittableRow[]>();
+      const held = new Set<string>();
+      const orderOf = new Map<string, string>();
+      if (transactionIds.length === 0 && claimedOrders.length === 0) return { byOrder, held, orderOf };
+      const r = await tx.query<{
+        order_id: string;
+        id: string;
+        kind: RemittableRow['kind'];
+        amount: number;
+        currency: string;
+        txn: string | null;
+        held: boolean;
+      }>(
+        `WITH o AS (
+           SELECT DISTINCT x.payment_request_id AS id FROM money_ledger x
+            WHERE x.provider = 'stripe' AND x.provider_transaction_id = ANY($2::text[]) AND x.tenant_id = $1
+           UNION SELECT unnest($3::uuid[])
+         )
+         SELECT o.id::text AS order_id, m.id::text AS id, m.kind, m.amount, m.currency, m.provider_transaction_id AS txn,
+                EXISTS (SELECT 1 FROM remittance_lines h WHERE h.ledger_id = m.id) AS held
+           FROM o CROSS JOIN LATERAL (SELECT * FROM money_ledger x WHERE x.payment_request_id = o.id ORDER BY x.id OFFSET 0) m
+          WHERE m.tenant_id = $1 AND m.provider = 'stripe' AND ${REMITTABLE}
+          ORDER BY o.id, m.id`,
+        [tenantId, transactionIds, claimedOrders],
+      );
+      const wanted = new Set(transactionIds);
+      for (const row of r.rows) {
+        const list = byOrder.get(row.order_id) ?? [];
+        list.push({
+          id: row.id,
+          kind: row.kind,
+          amount: row.amount,
+          currency: row.currency,
+          transactionNumber: row.txn,
+        });
+        byOrder.set(row.order_id, list);
+        if (row.held) held.add(row.id);
+        if (row.txn !== null && wanted.has(row.txn)) orderOf.set(row.txn, row.order_id);
+      }
+      return { byOrder, held, orderOf };
+    },
+
     /**
      * Stores the lines in one statement (each key once: the caller drops a repeat). A line stored
      * already (the same key in the same remittance) keeps what it holds, unless it matched nothing
