@@ -138,3 +138,51 @@ async function storePayout(
 function claimOf(l: StripePayoutLine): string | undefined {
   return l.claimedOrder && isUuid(l.claimedOrder) ? l.claimedOrder.toLowerCase() : undefined;
 }
+
+/** What the daily `fetch_payouts` run did, over every Stripe hotel. */
+export interface FetchAllResult extends ImportResult {
+  since: string;
+  /** Stripe hotels fetched, and those whose fetch failed (the others went on). */
+  hotels: number;
+  failed: number;
+  /** Each failed hotel and why (at most 50), for the run history. */
+  errors: { tenant_id: string; error: string }[];
+}
+
+/**
+ * The daily job: every hotel whose current account is a Stripe account, one after the other
+ * (Stripe's rate limits are per account, but payreq's database and its two cores are shared). A
+ * hotel whose fetch fails (Stripe down, a revoked key) is counted and named; the others go on,
+ * and the next run, looking back FETCH_DAYS_BACK days, catches it up.
+ */
+export async function fetchAllStripePayouts(
+  deps: FetchDeps & { accounts: { stripeAccounts(): Promise<{ tenant_id: string }[]> } },
+  since: string,
+): Promise<FetchAllResult> {
+  const result: FetchAllResult = {
+    since,
+    hotels: 0,
+    failed: 0,
+    remittances: 0,
+    lines: 0,
+    matched: 0,
+    unmatched: 0,
+    errors: [],
+  };
+  for (const { tenant_id: tenantId } of await deps.accounts.stripeAccounts()) {
+    result.hotels++;
+    try {
+      const r = await fetchStripePayouts(deps, tenantId, since);
+      result.remittances += r.remittances;
+      result.lines += r.lines;
+      result.matched += r.matched;
+      result.unmatched += r.unmatched;
+    } catch (err) {
+      result.failed++;
+      if (result.errors.length < 50) {
+        result.errors.push({ tenant_id: tenantId, error: err instanceof Error ? err.message : String(err) });
+      }
+    }
+  }
+  return result;
+}

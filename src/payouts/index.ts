@@ -5,7 +5,9 @@
 export {
   defaultFetchSince,
   FETCH_DAYS_BACK,
+  type FetchAllResult,
   type FetchDeps,
+  fetchAllStripePayouts,
   fetchStripePayouts,
   NotOnStripe,
 } from './fetch-stripe-payouts.ts';
