@@ -73,7 +73,7 @@ export const JOBS: readonly CliJob[] = [
   },
   {
     name: 'fetch_payouts',
-    summary: "fetch every Stripe hotel's paid payouts of the last 7 days not stored yet, and match their lines",
+    summary: "fetch every Stripe hotel's paid payouts of the last 30 days not stored yet, and match their lines",
     describe: (r) =>
       `fetch_payouts since ${r.since}: ${n(r, 'hotels')} Stripe hotels (${n(r, 'failed')} failed), ` +
       `${n(r, 'remittances')} payouts stored, ${n(r, 'lines')} lines: ${n(r, 'matched')} matched, ${n(r, 'unmatched')} unmatched`,

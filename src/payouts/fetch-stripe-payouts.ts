@@ -17,8 +17,12 @@ export interface FetchDeps {
   providers: Pick<ProviderRegistry, 'stripePayouts'>;
 }
 
-/** Days back the fetch looks when not told (`--since`): a week of missed runs is caught up. */
-export const FETCH_DAYS_BACK = 7;
+/**
+ * Days back the fetch looks when not told (`--since`): a month of missed runs, or a hotel's
+ * first month on Stripe, is caught up. Looking back further costs little: the payouts come in
+ * one list call per hundred, and those stored already are not read again.
+ */
+export const FETCH_DAYS_BACK = 30;
 
 /** The default `since`: FETCH_DAYS_BACK days before `now`'s day (UTC). */
 export function defaultFetchSince(now: Date): string {

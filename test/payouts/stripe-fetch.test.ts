@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { runCommand } from '../../src/cli/index.ts';
+import { dateIn, SCHEDULED_JOBS } from '../../src/jobs/index.ts';
 import type { StripeObject } from '../fakes/stripe/fake-store.ts';
 import { useStripeAccount } from '../fakes/stripe/give-account.ts';
 import { openCheckout, submitCheckout } from '../fakes/stripe/guest-pays.ts';
@@ -53,6 +54,26 @@ describe(`a Stripe payout fetched and matched line by line (${ENGINE})`, { timeo
     return c;
   }
 
+  /** An IMPRINT saved on Checkout, held by the daily job (check-in in two days), captured in part. */
+  async function captured(amount: number, capture: number) {
+    const today = dateIn('Europe/Paris', new Date());
+    const checkin = new Date(Date.parse(`${today}T12:00:00Z`) + 2 * 86_400_000).toISOString().slice(0, 10);
+    const c = await createRequest(t, { request_type: 'IMPRINT', amount, reservation_data: { checkin } });
+    const visit = await openCheckout(t, c.payment_link);
+    assert.ok(visit);
+    assert.equal((await submitCheckout(visit, STRIPE_CARDS.visa)).status, 303);
+    await eventually(async () => ((await status(c.uuid)) === 'AUTHORISED' ? true : undefined), 'registered');
+    const job = await SCHEDULED_JOBS.create_deferred_payments(t.app.payreq, new Date(), 'Europe/Paris');
+    assert.equal(job.held, 1, JSON.stringify(job));
+    const r = await t.call({
+      method: 'POST',
+      url: `/api/payment-requests/${c.uuid}/capture/`,
+      payload: { amount: capture },
+    });
+    assert.equal(r.statusCode, 200, r.body);
+    return c;
+  }
+
   /** A sale the hotel made in Stripe's dashboard: a charge payreq never asked for. */
   function dashboardSale(amount: number) {
     const pm = fake.ops.paymentMethod(STRIPE_CARDS.visa, 12, 2030);
@@ -74,7 +95,7 @@ describe(`a Stripe payout fetched and matched line by line (${ENGINE})`, { timeo
   const balanceOf = (payoutId: string) =>
     [...fake.account.objects.values()].filter((o) => o.object === 'balance_transaction' && o.payout === payoutId);
 
-  test('charges, a refund, fees and an unknown charge: one remittance, gross/fees/net, matched and unmatched; twice stores nothing', async () => {
+  test('payments, a capture, a refund, fees and an unknown charge: one remittance, gross/fees/net, matched and unmatched; twice stores nothing', async () => {
     const a = await paid(120.5);
     const refund = await t.call({
       method: 'POST',
@@ -84,14 +105,15 @@ describe(`a Stripe payout fetched and matched line by line (${ENGINE})`, { timeo
     assert.equal(refund.statusCode, 200, refund.body);
     const b = await paid(30);
     const sale = dashboardSale(5000);
+    const h = await captured(150, 60);
     await fake.idle();
     const payout = fake.ops.payout(new Date()) as StripeObject;
     assert.ok(payout);
     const lines = balanceOf(payout.id);
-    assert.deepEqual(lines.map((l) => l.type).sort(), ['charge', 'charge', 'charge', 'payout', 'refund']);
+    assert.deepEqual(lines.map((l) => l.type).sort(), ['charge', 'charge', 'charge', 'charge', 'payout', 'refund']);
 
     const before = fake.calls.length;
-    assert.deepEqual(await fetchJson(), { remittances: 1, lines: 4, matched: 3, unmatched: 1 });
+    assert.deepEqual(await fetchJson(), { remittances: 1, lines: 5, matched: 4, unmatched: 1 });
     const used = fake.calls.slice(before);
     assert.deepEqual(
       used.map((c) => c.route),
@@ -104,7 +126,7 @@ describe(`a Stripe payout fetched and matched line by line (${ENGINE})`, { timeo
     // gross = charges - refunds, fees over every line (the unknown sale's included), net = the payout.
     const charges = lines.filter((l) => l.type === 'charge');
     const fees = charges.reduce((n, l) => n + (l.fee as number), 0);
-    assert.equal(fees, 206 + 70 + 100, "the fake's fee: 1.5 % + 25 a charge");
+    assert.equal(fees, 206 + 70 + 100 + 115, "the fake's fee: 1.5 % + 25 a charge");
     const listed = await cli('payouts', 'list', '--tenant', t.tenant.tenantId, '--json');
     assert.equal(listed.exitCode, 0, listed.stderr);
     const today = new Date().toISOString().slice(0, 10);
@@ -114,16 +136,16 @@ describe(`a Stripe payout fetched and matched line by line (${ENGINE})`, { timeo
           remittance_nb: payout.id,
           remittance_date: today,
           currency: 'EUR',
-          gross: 160.5,
-          fees: 3.76,
-          net: 156.74,
-          lines: 4,
-          matched: 3,
+          gross: 220.5,
+          fees: 4.91,
+          net: 215.59,
+          lines: 5,
+          matched: 4,
           unmatched: 1,
         },
       ],
     });
-    assert.equal(payout.amount, 15674, 'net is the amount Stripe paid out');
+    assert.equal(payout.amount, 21559, 'net is the amount Stripe paid out');
 
     // Line by line: each payment and the refund to its own ledger row; the sale to nothing.
     const stored = await t.db.query<{
@@ -145,8 +167,8 @@ describe(`a Stripe payout fetched and matched line by line (${ENGINE})`, { timeo
     );
     const ledger = await t.db.query<{ payment_request_id: string; kind: string; provider_transaction_id: string }>(
       `SELECT payment_request_id::text AS payment_request_id, kind, provider_transaction_id FROM money_ledger
-        WHERE payment_request_id = ANY($1::uuid[]) AND kind IN ('payment', 'refund') ORDER BY id`,
-      [[a.uuid, b.uuid]],
+        WHERE payment_request_id = ANY($1::uuid[]) AND kind IN ('payment', 'capture', 'refund') ORDER BY id`,
+      [[a.uuid, b.uuid, h.uuid]],
     );
     const txn = (order: string, kind: string) =>
       ledger.rows.find((r) => r.payment_request_id === order && r.kind === kind)?.provider_transaction_id;
@@ -162,12 +184,13 @@ describe(`a Stripe payout fetched and matched line by line (${ENGINE})`, { timeo
       ]),
       [
         [txn(a.uuid, 'payment'), 'debit', 12050, 'payment', a.uuid, null, 'charge'],
+        [txn(h.uuid, 'capture'), 'debit', 6000, 'capture', h.uuid, null, 'charge'],
         [sale.id, 'debit', 5000, null, null, 'unknown_order', 'charge'],
         [txn(a.uuid, 'refund'), 'credit', 4000, 'refund', a.uuid, null, 'refund'],
         [txn(b.uuid, 'payment'), 'debit', 3000, 'payment', b.uuid, null, 'charge'],
       ],
     );
-    assert.equal(stored.rows[1]?.fee, 100, "the unknown sale's fee is the hotel's cost too");
+    assert.equal(stored.rows[2]?.fee, 100, "the unknown sale's fee is the hotel's cost too");
 
     // Fetching again reads the list of payouts only, and stores nothing.
     const again = fake.calls.length;
@@ -181,7 +204,7 @@ describe(`a Stripe payout fetched and matched line by line (${ENGINE})`, { timeo
               (SELECT count(*)::int FROM remittance_lines WHERE tenant_id = $1) AS l`,
       [t.tenant.tenantId],
     );
-    assert.deepEqual(counted.rows[0], { r: 1, l: 4 });
+    assert.deepEqual(counted.rows[0], { r: 1, l: 5 });
   });
 
   test('a payout of more lines than a page: every page read; the alias `settlements fetch` prints the same in words', async () => {
@@ -202,10 +225,10 @@ describe(`a Stripe payout fetched and matched line by line (${ENGINE})`, { timeo
 
   test('--since: payouts that arrived before it are not read; bad input is refused and stores nothing', async () => {
     dashboardSale(7000);
-    const old = fake.ops.payout(new Date(Date.now() - 20 * 86_400_000)) as StripeObject;
-    // Not within the default window (7 days back): not read.
+    const old = fake.ops.payout(new Date(Date.now() - 40 * 86_400_000)) as StripeObject;
+    // Not within the default window (30 days back): not read.
     assert.deepEqual(await fetchJson(), { remittances: 0, lines: 0, matched: 0, unmatched: 0 });
-    const day = new Date(Date.now() - 21 * 86_400_000).toISOString().slice(0, 10);
+    const day = new Date(Date.now() - 41 * 86_400_000).toISOString().slice(0, 10);
     assert.deepEqual(await fetchJson('--since', day), { remittances: 1, lines: 1, matched: 0, unmatched: 1 });
     const stored = await t.db.query('SELECT 1 FROM remittances WHERE remittance_nb = $1', [old.id]);
     assert.equal(stored.rows.length, 1);
