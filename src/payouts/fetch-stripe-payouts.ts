@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { Database } from '../db/index.ts';
+import type { Database, Queryable } from '../db/index.ts';
 import { isUuid } from '../domain/index.ts';
 import type { ProviderRegistry, StripePayout, StripePayoutLine, StripePayoutSource } from '../providers/index.ts';
 import type { ImportResult } from './import-jrb.ts';
 import { matchLine } from './payout-matching.ts';
-import { type NewRemittanceLine, remittancesRepository } from './remittances-repository.ts';
+import { type NewRemittanceLine, type RemittancesRepository, remittancesRepository } from './remittances-repository.ts';
 
 /** The provider name a Stripe hotel's remittances are stored under. */
 const STRIPE = 'stripe';
@@ -63,7 +63,60 @@ export async function fetchStripePayouts(deps: FetchDeps, tenantId: string, sinc
     result.matched += counts.matched;
     result.unmatched += counts.unmatched;
   }
+  await matchAgain(deps.db, tenantId, [...stored]);
   return result;
+}
+
+/**
+ * The unmatched lines of payouts stored before, matched again from what is stored (no Stripe
+ * call: a paid payout's lines never change), as importing a report again does: a line that
+ * matched nothing because payreq's books were behind (an operation in doubt then, settled
+ * since) is matched now. Not counted in what the fetch stored. Cost: one query when every
+ * stored payout is matched; a sale payreq never made is looked at again by each run while its
+ * payout is within the window (the ledger's index, a few rows).
+ */
+async function matchAgain(db: Database, tenantId: string, numbers: readonly string[]): Promise<void> {
+  const repo = remittancesRepository(db);
+  await db.transaction(async (tx) => {
+    await repo.lockImports(tx, tenantId);
+    const lines = await repo.unmatchedLines(tx, tenantId, STRIPE, numbers);
+    if (lines.length === 0) return;
+    const matched = await matchAll(repo, tx, tenantId, lines);
+    const now = matched.filter((l) => l.ledgerId !== null);
+    if (now.length === 0) return;
+    await repo.storeLines(tx, tenantId, now);
+    await repo.refreshTotals(tx, [...new Set(now.map((l) => l.remittanceId))]);
+  });
+}
+
+/**
+ * Lines matched to the hotel's Stripe ledger: each by the ledger row naming its transaction
+ * (the order is that row's request), else by the request its source's metadata claims, then
+ * checked by the pure rule. Each ledger row goes to one line.
+ */
+async function matchAll(
+  repo: RemittancesRepository,
+  tx: Queryable,
+  tenantId: string,
+  lines: readonly NewRemittanceLine[],
+): Promise<NewRemittanceLine[]> {
+  const txns = [...new Set(lines.map((l) => l.transactionId))];
+  const claims = [...new Set(lines.map((l) => l.orderId).filter((o) => isUuid(o)))].map((o) => o.toLowerCase());
+  const { byOrder, held, orderOf } = await repo.stripeRemittableRows(tx, tenantId, txns, claims);
+  return lines.map((l) => {
+    const claimed = isUuid(l.orderId) ? l.orderId.toLowerCase() : undefined;
+    const order = orderOf.get(l.transactionId) ?? claimed;
+    const match = matchLine(l, order ? byOrder.get(order) : undefined, (id) => held.has(id));
+    if ('ledgerId' in match) held.add(match.ledgerId);
+    return {
+      ...l,
+      orderId: order ?? l.orderId,
+      paymentRequestId: order && byOrder.has(order) ? order : null,
+      ledgerId: 'ledgerId' in match ? match.ledgerId : null,
+      unmatchedReason: 'reason' in match ? match.reason : null,
+      expectedAmount: 'reason' in match && match.expected !== undefined ? match.expected : null,
+    };
+  });
 }
 
 /** A line's key within its remittance: its balance transaction, digested as the importer's are. */
@@ -93,41 +146,28 @@ async function storePayout(
         [{ remittanceNb: payout.id, remittanceDate: payout.arrivalDate, currency: payout.currency }],
         null,
       );
-      const txns = [...new Set(listed.map((l) => l.transactionId).filter((t): t is string => t !== null))];
-      const claims = [...new Set(listed.map(claimOf).filter((o): o is string => o !== undefined))];
-      const { byOrder, held, orderOf } = await repo.stripeRemittableRows(tx, tenantId, txns, claims);
       // Oldest first, as the source_line of a file: the list comes newest first.
-      const lines: NewRemittanceLine[] = [...listed].reverse().map((l, i) => {
-        const order = (l.transactionId ? orderOf.get(l.transactionId) : undefined) ?? claimOf(l);
-        const direction = l.amount >= 0 ? 'debit' : 'credit';
-        const amount = Math.abs(l.amount);
-        const match = matchLine(
-          { transactionId: l.transactionId ?? l.id, direction, amount, currency: l.currency },
-          order ? byOrder.get(order) : undefined,
-          (id) => held.has(id),
-        );
-        if ('ledgerId' in match) held.add(match.ledgerId);
-        return {
-          remittanceId: remittanceId as string,
-          key: lineKey(l.id),
-          transactionId: l.transactionId ?? l.id,
-          orderId: order ?? '',
-          direction,
-          amount,
-          fee: l.fee,
-          net: l.amount - l.fee,
-          currency: l.currency,
-          paymentDate: l.date,
-          operationNumber: l.id,
-          paymentMethod: l.paymentMethod,
-          matchStatus: l.type,
-          paymentRequestId: order && byOrder.has(order) ? order : null,
-          ledgerId: 'ledgerId' in match ? match.ledgerId : null,
-          unmatchedReason: 'reason' in match ? match.reason : null,
-          expectedAmount: 'reason' in match && match.expected !== undefined ? match.expected : null,
-          sourceLine: i + 1,
-        };
-      });
+      const unmatched: NewRemittanceLine[] = [...listed].reverse().map((l, i) => ({
+        remittanceId: remittanceId as string,
+        key: lineKey(l.id),
+        transactionId: l.transactionId ?? l.id,
+        orderId: claimOf(l) ?? '',
+        direction: l.amount >= 0 ? 'debit' : 'credit',
+        amount: Math.abs(l.amount),
+        fee: l.fee,
+        net: l.amount - l.fee,
+        currency: l.currency,
+        paymentDate: l.date,
+        operationNumber: l.id,
+        paymentMethod: l.paymentMethod,
+        matchStatus: l.type,
+        paymentRequestId: null,
+        ledgerId: null,
+        unmatchedReason: 'unknown_order',
+        expectedAmount: null,
+        sourceLine: i + 1,
+      }));
+      const lines = await matchAll(repo, tx, tenantId, unmatched);
       const matched = await repo.storeLines(tx, tenantId, lines);
       await repo.refreshTotals(tx, [remittanceId as string]);
       const n = matched.filter(Boolean).length;

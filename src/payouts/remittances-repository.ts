@@ -238,6 +238,67 @@ export function remittancesRepository(db: Database) {
     },
 
     /**
+     * The unmatched lines of the hotel's remittances from `provider` numbered `numbers`, as
+     * stored, to be matched again (the key as stored: the line it names is the same line).
+     */
+    async unmatchedLines(
+      tx: Queryable,
+      tenantId: string,
+      provider: string,
+      numbers: readonly string[],
+    ): Promise<NewRemittanceLine[]> {
+      if (numbers.length === 0) return [];
+      const r = await tx.query<{
+        rid: string;
+        k: string;
+        txn: string;
+        o: string;
+        dir: RemittanceDirection;
+        a: number;
+        f: number;
+        n: number;
+        c: string;
+        pd: string | null;
+        op: string | null;
+        pm: string | null;
+        ms: string | null;
+        why: UnmatchedReason;
+        exp: number | null;
+        src: number;
+      }>(
+        `SELECT l.remittance_id::text AS rid, l.line_key::text AS k, l.transaction_id AS txn, l.order_id AS o,
+                l.direction AS dir, l.amount::float8 AS a, l.fee::float8 AS f, l.net::float8 AS n, l.currency AS c,
+                l.payment_date::text AS pd, l.operation_number AS op, l.payment_method AS pm, l.match_status AS ms,
+                l.unmatched_reason AS why, l.expected_amount::float8 AS exp, l.source_line AS src
+           FROM remittances r JOIN remittance_lines l ON l.remittance_id = r.id
+          WHERE r.tenant_id = $1 AND r.provider = $2 AND r.remittance_nb = ANY($3::text[])
+            AND r.matched_count < r.line_count AND l.ledger_id IS NULL
+          ORDER BY l.id`,
+        [tenantId, provider, numbers],
+      );
+      return r.rows.map((row) => ({
+        remittanceId: row.rid,
+        key: row.k,
+        transactionId: row.txn,
+        orderId: row.o,
+        direction: row.dir,
+        amount: row.a,
+        fee: row.f,
+        net: row.n,
+        currency: row.c,
+        paymentDate: row.pd,
+        operationNumber: row.op,
+        paymentMethod: row.pm,
+        matchStatus: row.ms,
+        paymentRequestId: null,
+        ledgerId: null,
+        unmatchedReason: row.why,
+        expectedAmount: row.exp,
+        sourceLine: row.src,
+      }));
+    },
+
+    /**
      * The remittable Stripe money of the hotel's orders that a payout's lines name, by order:
      * the orders of the ledger rows whose Stripe transaction (a PaymentIntent, a refund) is one
      * of `transactionIds` (the partial index of 0110_stripe_accounts.sql), and the orders of

@@ -223,6 +223,34 @@ describe(`a Stripe payout fetched and matched line by line (${ENGINE})`, { timeo
     assert.deepEqual(row.rows[0], { net: payout.amount as number, line_count: 130 });
   });
 
+  test('a line unmatched while the books were behind is matched by the next fetch, from what is stored: no Stripe call for it', async () => {
+    const c = await paid(25);
+    await fake.idle();
+    // payreq's books behind Stripe's: the payment's row not settled yet when the payout is fetched.
+    const behind = (state: string) =>
+      t.db.query("UPDATE money_ledger SET state = $2 WHERE payment_request_id = $1 AND kind = 'payment'", [
+        c.uuid,
+        state,
+      ]);
+    await behind('in_doubt');
+    const payout = fake.ops.payout(new Date()) as StripeObject;
+    assert.deepEqual(await fetchJson(), { remittances: 1, lines: 1, matched: 0, unmatched: 1 });
+    await behind('succeeded');
+    const before = fake.calls.length;
+    assert.deepEqual(await fetchJson(), { remittances: 0, lines: 0, matched: 0, unmatched: 0 });
+    assert.deepEqual(
+      fake.calls.slice(before).map((x) => x.route),
+      ['GET /v1/payouts'],
+    );
+    const line = await t.db.query<{ kind: string; request: string; matched: number; reason: string | null }>(
+      `SELECT m.kind, l.payment_request_id::text AS request, r.matched_count AS matched, l.unmatched_reason AS reason
+         FROM remittances r JOIN remittance_lines l ON l.remittance_id = r.id JOIN money_ledger m ON m.id = l.ledger_id
+        WHERE r.remittance_nb = $1`,
+      [payout.id],
+    );
+    assert.deepEqual(line.rows, [{ kind: 'payment', request: c.uuid, matched: 1, reason: null }]);
+  });
+
   test('--since: payouts that arrived before it are not read; bad input is refused and stores nothing', async () => {
     dashboardSale(7000);
     const old = fake.ops.payout(new Date(Date.now() - 40 * 86_400_000)) as StripeObject;
