@@ -207,11 +207,16 @@ describe(`a Stripe payout fetched and matched line by line (${ENGINE})`, { timeo
     assert.deepEqual(counted.rows[0], { r: 1, l: 5 });
   });
 
-  test('a payout of more lines than a page: every page read; the alias `settlements fetch` prints the same in words', async () => {
+  test('a payout of more lines than a page: every page read; the alias `settlements fetch`, outside the service, prints the same in words', async () => {
     for (let i = 0; i < 130; i++) dashboardSale(1000 + i);
     const payout = fake.ops.payout(new Date()) as StripeObject;
     const before = fake.calls.length;
-    const r = await cli('settlements', 'fetch', '--tenant', t.tenant.tenantId);
+    // As the command line alone runs it: no service's context, one built on the database.
+    const r = await runCommand(['settlements', 'fetch', '--tenant', t.tenant.tenantId], {
+      config: t.config,
+      db: t.db,
+      repos: t.repos,
+    });
     assert.equal(r.exitCode, 0, r.stderr);
     assert.equal(r.stdout, '1 payout(s), 130 line(s): 0 matched, 130 unmatched\n');
     const pages = fake.calls.slice(before).filter((c) => c.route === 'GET /v1/balance_transactions');
