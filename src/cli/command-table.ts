@@ -14,7 +14,14 @@ import { exportCommand } from './export-commands.ts';
 import { jobRunCommand } from './job-commands.ts';
 import { keyCreate, keyDisable, keyEnable, keyList, keyRevoke } from './key-commands.ts';
 import { migrateCommand } from './migrate-command.ts';
-import { payoutsImport, payoutsList, settlementsImport, settlementsList } from './payouts-commands.ts';
+import {
+  payoutsFetch,
+  payoutsImport,
+  payoutsList,
+  settlementsFetch,
+  settlementsImport,
+  settlementsList,
+} from './payouts-commands.ts';
 import { pmsPostings, pmsRetry, tenantSetPms } from './pms-commands.ts';
 import { tenantSetProvider } from './provider-commands.ts';
 import { scheduleList, scheduleRuns, scheduleSet } from './schedule-commands.ts';
@@ -67,8 +74,10 @@ export const COMMANDS: readonly CommandSpec[] = [
   booksCheck,
   booksSettle,
   payoutsImport,
+  payoutsFetch,
   payoutsList,
   settlementsImport,
+  settlementsFetch,
   settlementsList,
   exportCommand,
   webhookCreate,

@@ -1,14 +1,20 @@
 import {
   type ByteSource,
+  defaultFetchSince,
+  FETCH_DAYS_BACK,
+  fetchStripePayouts,
   importJrb,
   JrbRefused,
+  NotOnStripe,
   presentRemittance,
   remittancesRepository,
   tenantProvider,
 } from '../payouts/index.ts';
+import { ProviderError } from '../providers/index.ts';
 import { CliError } from './cli-error.ts';
 import type { CommandSpec } from './command-context.ts';
 import * as check from './input-checks.ts';
+import { serviceContext } from './jobs.ts';
 
 export const payoutsImport: CommandSpec = {
   name: 'payouts import',
@@ -49,6 +55,53 @@ export const payoutsImport: CommandSpec = {
       };
     } catch (err) {
       if (err instanceof JrbRefused) throw new CliError(`the file is refused, nothing was stored: ${err.message}`);
+      throw err;
+    }
+  },
+};
+
+export const payoutsFetch: CommandSpec = {
+  name: 'payouts fetch',
+  summary: "fetch a Stripe hotel's paid payouts from Stripe's API and match their lines",
+  usage: 'payreq payouts fetch --tenant ID [--since YYYY-MM-DD] [--json]',
+  help: [
+    '  --tenant ID      the hotel (its account must be a Stripe account)',
+    '  --since DATE     payouts expected in the bank on DATE or after, YYYY-MM-DD (UTC)',
+    `                   (default: ${FETCH_DAYS_BACK} days before today)`,
+    '',
+    "Reads the account's paid payouts and each one's balance transactions, and stores each payout",
+    'not stored yet as a remittance (its number the payout id) with a line for each transaction it',
+    'paid out, matched to the money payreq moved by its PaymentIntent or refund (docs/payouts.md).',
+    'Prints {"remittances": n, "lines": n, "matched": n, "unmatched": n} for what it stored this',
+    'time: a payout stored already is not read again, so fetching twice stores nothing new. The',
+    'daily `fetch_payouts` job does the same for every Stripe hotel.',
+  ].join('\n'),
+  options: { tenant: { type: 'string' }, since: { type: 'string' } },
+  needs: 'schema',
+  async run(ctx, { options }) {
+    const tenantId = check.tenantId(options.tenant as string | undefined);
+    const rawSince = options.since as string | undefined;
+    const today = new Date().toISOString().slice(0, 10);
+    const since = rawSince === undefined ? defaultFetchSince(new Date()) : check.calendarDate('since', rawSince);
+    if (since > today) throw new CliError(`--since must not be in the future (got ${since})`);
+    if (!(await ctx.repos.tenants.find(tenantId))) {
+      throw new CliError(`no tenant with id ${tenantId} (see \`payreq tenant list\`)`);
+    }
+    // Inside the service, its own context; from the CLI alone, one built on the CLI's database.
+    const app = ctx.app ?? (await serviceContext(ctx));
+    try {
+      const r = await fetchStripePayouts({ db: ctx.db, providers: app.providers }, tenantId, since);
+      return {
+        json: { ...r },
+        text: `${r.remittances} payout(s), ${r.lines} line(s): ${r.matched} matched, ${r.unmatched} unmatched`,
+      };
+    } catch (err) {
+      if (err instanceof NotOnStripe)
+        throw new CliError(
+          `${err.message}: only a Stripe hotel's payouts are fetched (a Lyra hotel's report is imported: \`payreq payouts import\`)`,
+        );
+      if (err instanceof ProviderError)
+        throw new CliError(`Stripe could not be read, what was fetched before stays stored: ${err.message}`);
       throw err;
     }
   },
@@ -99,7 +152,7 @@ export const payoutsList: CommandSpec = {
 };
 
 /**
- * `payreq settlements import|list`: the first spelling of the payouts commands, kept as an alias
+ * `payreq settlements import|fetch|list`: the first spelling of the payouts commands, kept as an alias
  * for the scripts that use it (the same options, the same output).
  */
 function alias(of: CommandSpec, name: string): CommandSpec {
@@ -113,3 +166,4 @@ function alias(of: CommandSpec, name: string): CommandSpec {
 
 export const settlementsImport = alias(payoutsImport, 'settlements import');
 export const settlementsList = alias(payoutsList, 'settlements list');
+export const settlementsFetch = alias(payoutsFetch, 'settlements fetch');

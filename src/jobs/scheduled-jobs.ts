@@ -4,7 +4,7 @@ import { createDeferredPayments, type HoldRepositories, renewHolds } from '../ho
 import type { Reconciler } from '../money-audit/index.ts';
 import { BooksCheckBusy, checkBooks, defaultSince } from '../money-audit/index.ts';
 import type { MoneyRunner } from '../payment-requests/index.ts';
-import { remittancesRepository } from '../payouts/index.ts';
+import { defaultFetchSince, fetchAllStripePayouts, remittancesRepository } from '../payouts/index.ts';
 import type { ProviderRegistry } from '../providers/index.ts';
 import type { ScheduledJobName } from '../queue/index.ts';
 import type { SecretBox } from '../secrets/index.ts';
@@ -78,6 +78,7 @@ export const RUN_DAY: Readonly<Record<ScheduledJobName, RunDay>> = {
   purge_idempotency_keys: 'none',
   analyze_tables: 'none',
   purge_admin_sessions: 'none',
+  fetch_payouts: 'none',
 };
 
 export const SCHEDULED_JOB_NAMES = Object.keys(RUN_DAY) as ScheduledJobName[];
@@ -161,5 +162,13 @@ export const SCHEDULED_JOBS: Readonly<Record<ScheduledJobName, ScheduledJob>> = 
   purge_admin_sessions: async (ctx, now) => ({
     sessions: await ctx.repos.adminSessions.purgeExpired(),
     throttle_keys: await signInThrottle(ctx.repos.signInThrottle).purge(now),
+  }),
+  // Daily: every Stripe hotel's payouts of the last days that are not stored yet; one hotel's
+  // failure is counted and named, the others go on.
+  fetch_payouts: async (ctx, now) => ({
+    ...(await fetchAllStripePayouts(
+      { db: ctx.db, providers: ctx.providers, accounts: ctx.repos.providerAccounts },
+      defaultFetchSince(now),
+    )),
   }),
 };

@@ -1,7 +1,16 @@
 // Payouts: money that reaches the hotel's bank. The provider's report of what it paid out
-// (Lyra's JRB file) read, streamed, its remittances stored and each line matched to the ledger
+// (Lyra's JRB file) read, streamed, or Stripe's payouts fetched from its API, its remittances stored and each line matched to the ledger
 // by the pure matching rule; the not-paid-out list. One name for the feature: payouts (the
 // tables say remittances, the CLI keeps `settlements` as an alias).
+export {
+  defaultFetchSince,
+  FETCH_DAYS_BACK,
+  type FetchAllResult,
+  type FetchDeps,
+  fetchAllStripePayouts,
+  fetchStripePayouts,
+  NotOnStripe,
+} from './fetch-stripe-payouts.ts';
 export { type ImportDeps, type ImportResult, importJrb } from './import-jrb.ts';
 export { type ByteSource, JRB_VERSIONS, type JrbLine, type JrbRecord, JrbRefused, readJrb } from './jrb-reader.ts';
 export {

@@ -221,6 +221,138 @@ export function remittancesRepository(db: Database) {
       return { byOrder, held };
     },
 
+    /** Which of `numbers` the hotel has a remittance of from `provider` already. */
+    async storedNumbers(
+      q: Queryable,
+      tenantId: string,
+      provider: string,
+      numbers: readonly string[],
+    ): Promise<Set<string>> {
+      if (numbers.length === 0) return new Set();
+      const r = await q.query<{ nb: string }>(
+        `SELECT DISTINCT remittance_nb AS nb FROM remittances
+          WHERE tenant_id = $1 AND provider = $2 AND remittance_nb = ANY($3::text[])`,
+        [tenantId, provider, numbers],
+      );
+      return new Set(r.rows.map((row) => row.nb));
+    },
+
+    /**
+     * The unmatched lines of the hotel's remittances from `provider` numbered `numbers`, as
+     * stored, to be matched again (the key as stored: the line it names is the same line).
+     */
+    async unmatchedLines(
+      tx: Queryable,
+      tenantId: string,
+      provider: string,
+      numbers: readonly string[],
+    ): Promise<NewRemittanceLine[]> {
+      if (numbers.length === 0) return [];
+      const r = await tx.query<{
+        rid: string;
+        k: string;
+        txn: string;
+        o: string;
+        dir: RemittanceDirection;
+        a: number;
+        f: number;
+        n: number;
+        c: string;
+        pd: string | null;
+        op: string | null;
+        pm: string | null;
+        ms: string | null;
+        why: UnmatchedReason;
+        exp: number | null;
+        src: number;
+      }>(
+        `SELECT l.remittance_id::text AS rid, l.line_key::text AS k, l.transaction_id AS txn, l.order_id AS o,
+                l.direction AS dir, l.amount::float8 AS a, l.fee::float8 AS f, l.net::float8 AS n, l.currency AS c,
+                l.payment_date::text AS pd, l.operation_number AS op, l.payment_method AS pm, l.match_status AS ms,
+                l.unmatched_reason AS why, l.expected_amount::float8 AS exp, l.source_line AS src
+           FROM remittances r JOIN remittance_lines l ON l.remittance_id = r.id
+          WHERE r.tenant_id = $1 AND r.provider = $2 AND r.remittance_nb = ANY($3::text[])
+            AND r.matched_count < r.line_count AND l.ledger_id IS NULL
+          ORDER BY l.id`,
+        [tenantId, provider, numbers],
+      );
+      return r.rows.map((row) => ({
+        remittanceId: row.rid,
+        key: row.k,
+        transactionId: row.txn,
+        orderId: row.o,
+        direction: row.dir,
+        amount: row.a,
+        fee: row.f,
+        net: row.n,
+        currency: row.c,
+        paymentDate: row.pd,
+        operationNumber: row.op,
+        paymentMethod: row.pm,
+        matchStatus: row.ms,
+        paymentRequestId: null,
+        ledgerId: null,
+        unmatchedReason: row.why,
+        expectedAmount: row.exp,
+        sourceLine: row.src,
+      }));
+    },
+
+    /**
+     * The remittable Stripe money of the hotel's orders that a payout's lines name, by order:
+     * the orders of the ledger rows whose Stripe transaction (a PaymentIntent, a refund) is one
+     * of `transactionIds` (the partial index of 0110_stripe_accounts.sql), and the orders of
+     * `claimedOrders` (request uuids a source's metadata names). Each row's transaction number
+     * is its Stripe id. `orderOf`: the order each of those transactions is the hotel's money of.
+     */
+    async stripeRemittableRows(
+      tx: Queryable,
+      tenantId: string,
+      transactionIds: readonly string[],
+      claimedOrders: readonly string[],
+    ): Promise<{ byOrder: Map<string, RemittableRow[]>; held: Set<string>; orderOf: Map<string, string> }> {
+      const byOrder = new Map<string, RemittableRow[]>();
+      const held = new Set<string>();
+      const orderOf = new Map<string, string>();
+      if (transactionIds.length === 0 && claimedOrders.length === 0) return { byOrder, held, orderOf };
+      const r = await tx.query<{
+        order_id: string;
+        id: string;
+        kind: RemittableRow['kind'];
+        amount: number;
+        currency: string;
+        txn: string | null;
+        held: boolean;
+      }>(
+        `WITH o AS (
+           SELECT DISTINCT x.payment_request_id AS id FROM money_ledger x
+            WHERE x.provider = 'stripe' AND x.provider_transaction_id = ANY($2::text[]) AND x.tenant_id = $1
+           UNION SELECT unnest($3::uuid[])
+         )
+         SELECT o.id::text AS order_id, m.id::text AS id, m.kind, m.amount, m.currency, m.provider_transaction_id AS txn,
+                EXISTS (SELECT 1 FROM remittance_lines h WHERE h.ledger_id = m.id) AS held
+           FROM o CROSS JOIN LATERAL (SELECT * FROM money_ledger x WHERE x.payment_request_id = o.id ORDER BY x.id OFFSET 0) m
+          WHERE m.tenant_id = $1 AND m.provider = 'stripe' AND ${REMITTABLE}
+          ORDER BY o.id, m.id`,
+        [tenantId, transactionIds, claimedOrders],
+      );
+      const wanted = new Set(transactionIds);
+      for (const row of r.rows) {
+        const list = byOrder.get(row.order_id) ?? [];
+        list.push({
+          id: row.id,
+          kind: row.kind,
+          amount: row.amount,
+          currency: row.currency,
+          transactionNumber: row.txn,
+        });
+        byOrder.set(row.order_id, list);
+        if (row.held) held.add(row.id);
+        if (row.txn !== null && wanted.has(row.txn)) orderOf.set(row.txn, row.order_id);
+      }
+      return { byOrder, held, orderOf };
+    },
+
     /**
      * Stores the lines in one statement (each key once: the caller drops a repeat). A line stored
      * already (the same key in the same remittance) keeps what it holds, unless it matched nothing

@@ -18,6 +18,7 @@ import {
   type StripeCustomerStore,
   type StripeProvider,
   type StripeSecrets,
+  stripePayoutSource,
   stripeProvider,
 } from './stripe/index.ts';
 import { withTimeouts } from './with-timeouts.ts';
@@ -321,5 +322,9 @@ export function accountRegistry(opts: AccountRegistryOptions): ProviderRegistry 
     },
     byName: (name) => (opts.sandbox && name === opts.sandbox.name ? opts.sandbox : undefined),
     notificationReceiver: (name) => (name === 'lyra' ? lyraReceiver : name === 'stripe' ? stripeReceiver : undefined),
+    async stripePayouts(tenantId) {
+      const row = await opts.accounts.find(tenantId);
+      return row?.provider === 'stripe' ? stripePayoutSource(stripeAccountOf(row, opts.secrets)) : undefined;
+    },
   };
 }

@@ -48,6 +48,9 @@ export {
   modeOfKey,
   STRIPE_API_URL,
   STRIPE_WEBHOOK_EVENTS,
+  type StripePayout,
+  type StripePayoutLine,
+  type StripePayoutSource,
   type StripeSecrets,
   stripeCustomerStore,
 } from './stripe/index.ts';

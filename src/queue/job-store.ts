@@ -16,7 +16,8 @@ export type ScheduledJobName =
   | 'send_daily_digests'
   | 'purge_idempotency_keys'
   | 'analyze_tables'
-  | 'purge_admin_sessions';
+  | 'purge_admin_sessions'
+  | 'fetch_payouts';
 
 /** The kinds of background work; one more is one more name here and one kind definition. */
 export type JobKindName = 'mail' | 'webhook_delivery' | 'bulk_job' | 'sandbox_notification' | 'pms' | ScheduledJobName;
