@@ -67,6 +67,8 @@ interface Source {
   refund_reason: string | null;
   refund_note: string | null;
   released_at: Date | null;
+  decline_reason: string | null;
+  decline_code: string | null;
 }
 
 type Instant =
@@ -187,6 +189,23 @@ const FIELDS = {
       format: 'date-time',
       description:
         'IMPRINT: when the hotel released the hold without a debit (the guest arrived, or nothing was owed). The status stays CANCELLED, as for a cancelled request: released_at tells the two apart (a release is also the event `payment_request.released`). Null otherwise. An addition.',
+    }),
+  ),
+  decline_reason: value(
+    'decline_reason',
+    Type.Unsafe<string | null>({
+      type: ['string', 'null'],
+      enum: [...DECLINE_REASON_CODES, null],
+      description:
+        "Why the bank refused the guest's card on the payment page, when that refusal made the request REFUSED: the same closed list as hold_decline_reason (`other` for a code payreq does not know). REFUSED is final: the hotel sends the guest a new request (see `replaced_by`). Null otherwise. An addition.",
+    }),
+  ),
+  decline_code: value(
+    'decline_code',
+    Type.Unsafe<string | null>({
+      type: ['string', 'null'],
+      description:
+        "That refusal's code as the payment provider gave it (Lyra: `ACQ_001/51`, the bank's answer code after the slash; the sandbox: its reason); null when the provider gave none, and with decline_reason. An addition.",
     }),
   ),
 } satisfies Record<string, Field>;

@@ -228,7 +228,9 @@ export interface components {
          *       "capture_reason": null,
          *       "capture_note": null,
          *       "refund_reason": null,
-         *       "refund_note": null
+         *       "refund_note": null,
+         *       "decline_reason": null,
+         *       "decline_code": null
          *     }
          */
         PaymentRequestDetail: {
@@ -303,6 +305,13 @@ export interface components {
              * @description IMPRINT: when the hotel released the hold without a debit (the guest arrived, or nothing was owed). The status stays CANCELLED, as for a cancelled request: released_at tells the two apart (a release is also the event `payment_request.released`). Null otherwise. An addition.
              */
             released_at: string | null;
+            /**
+             * @description Why the bank refused the guest's card on the payment page, when that refusal made the request REFUSED: the same closed list as hold_decline_reason (`other` for a code payreq does not know). REFUSED is final: the hotel sends the guest a new request (see `replaced_by`). Null otherwise. An addition.
+             * @enum {string|null}
+             */
+            decline_reason: "insufficient_funds" | "do_not_honour" | "expired_card" | "lost_or_stolen" | "authentication_required" | "try_again_later" | "invalid_card" | "provider_error" | "other" | null;
+            /** @description That refusal's code as the payment provider gave it (Lyra: `ACQ_001/51`, the bank's answer code after the slash; the sandbox: its reason); null when the provider gave none, and with decline_reason. An addition. */
+            decline_code: string | null;
         };
         /** Error */
         Error: {
@@ -519,7 +528,9 @@ export interface components {
          *         "capture_reason": null,
          *         "capture_note": null,
          *         "refund_reason": null,
-         *         "refund_note": null
+         *         "refund_note": null,
+         *         "decline_reason": null,
+         *         "decline_code": null
          *       }
          *     }
          */
@@ -621,7 +632,9 @@ export interface operations {
                      *         "capture_reason": null,
                      *         "capture_note": null,
                      *         "refund_reason": null,
-                     *         "refund_note": null
+                     *         "refund_note": null,
+                     *         "decline_reason": null,
+                     *         "decline_code": null
                      *       }
                      *     ]
                      */
@@ -1111,7 +1124,9 @@ export interface operations {
                      *       "capture_reason": null,
                      *       "capture_note": null,
                      *       "refund_reason": null,
-                     *       "refund_note": null
+                     *       "refund_note": null,
+                     *       "decline_reason": null,
+                     *       "decline_code": null
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentRequestDetail"];
@@ -2407,7 +2422,9 @@ export interface operations {
                      *           "capture_reason": null,
                      *           "capture_note": null,
                      *           "refund_reason": null,
-                     *           "refund_note": null
+                     *           "refund_note": null,
+                     *           "decline_reason": null,
+                     *           "decline_code": null
                      *         }
                      *       }
                      *     ]

@@ -40,6 +40,7 @@ import { guaranteeFilter, guaranteeNotice } from './guarantee-notice.ts';
 import { holdChain } from './hold-chain.ts';
 import { movedAmount, movesMoney } from './money-moved.ts';
 import { REASON_MESSAGES } from './reason-words.ts';
+import { refusalNotice } from './refusal-notice.ts';
 import { REQUESTS_MESSAGES } from './words.ts';
 
 /** Whether the signed-in user's role reaches a route: buttons they could not use are not shown. */
@@ -425,6 +426,7 @@ export function detailPage(
 <h1>${row.reference}</h1>
 ${noHoldWillBePlaced(row) ? html`<p class="flash error" role="status">${w.noHoldWillBePlaced}</p>` : ''}
 ${guaranteeNotice(ctx, row, p.ledger)}
+${refusalNotice(ctx, row, p.history)}
 <section class="card" aria-labelledby="details-h"><h2 id="details-h">${m.details}</h2>${summary(ctx, row, p.history.some(isRelease))}</section>
 ${
   p.paymentLink
