@@ -272,6 +272,8 @@ export const DETAIL_EXAMPLE = {
   refund_note: null,
   decline_reason: null,
   decline_code: null,
+  replaces: null,
+  replaced_by: null,
 };
 
 export const PaymentRequestDetail = Type.Object(REQUEST_DETAIL_PROPERTIES, {

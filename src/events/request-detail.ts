@@ -69,6 +69,8 @@ interface Source {
   released_at: Date | null;
   decline_reason: string | null;
   decline_code: string | null;
+  replaces: string | null;
+  replaced_by: string | null;
 }
 
 type Instant =
@@ -206,6 +208,24 @@ const FIELDS = {
       type: ['string', 'null'],
       description:
         "That refusal's code as the payment provider gave it (Lyra: `ACQ_001/51`, the bank's answer code after the slash; the sandbox: its reason); null when the provider gave none, and with decline_reason. An addition.",
+    }),
+  ),
+  replaces: value(
+    'replaces',
+    Type.Unsafe<string | null>({
+      type: ['string', 'null'],
+      format: 'uuid',
+      description:
+        'The uuid of the REFUSED or EXPIRED request this one was made to replace (the hotel\'s "Send a new link": same guest, amount, currency, type, reservation_ref and reservation_data); null for a request made otherwise, or once that request is deleted. An addition.',
+    }),
+  ),
+  replaced_by: value(
+    'replaced_by',
+    Type.Unsafe<string | null>({
+      type: ['string', 'null'],
+      format: 'uuid',
+      description:
+        'The uuid of the request made to replace this one (REFUSED or EXPIRED, both final), whose link the guest was sent instead; at most one. Null while none was made, or once it is deleted. An addition.',
     }),
   ),
 } satisfies Record<string, Field>;

@@ -230,7 +230,9 @@ export interface components {
          *       "refund_reason": null,
          *       "refund_note": null,
          *       "decline_reason": null,
-         *       "decline_code": null
+         *       "decline_code": null,
+         *       "replaces": null,
+         *       "replaced_by": null
          *     }
          */
         PaymentRequestDetail: {
@@ -312,6 +314,16 @@ export interface components {
             decline_reason: "insufficient_funds" | "do_not_honour" | "expired_card" | "lost_or_stolen" | "authentication_required" | "try_again_later" | "invalid_card" | "provider_error" | "other" | null;
             /** @description That refusal's code as the payment provider gave it (Lyra: `ACQ_001/51`, the bank's answer code after the slash; the sandbox: its reason); null when the provider gave none, and with decline_reason. An addition. */
             decline_code: string | null;
+            /**
+             * Format: uuid
+             * @description The uuid of the REFUSED or EXPIRED request this one was made to replace (the hotel's "Send a new link": same guest, amount, currency, type, reservation_ref and reservation_data); null for a request made otherwise, or once that request is deleted. An addition.
+             */
+            replaces: string | null;
+            /**
+             * Format: uuid
+             * @description The uuid of the request made to replace this one (REFUSED or EXPIRED, both final), whose link the guest was sent instead; at most one. Null while none was made, or once it is deleted. An addition.
+             */
+            replaced_by: string | null;
         };
         /** Error */
         Error: {
@@ -530,7 +542,9 @@ export interface components {
          *         "refund_reason": null,
          *         "refund_note": null,
          *         "decline_reason": null,
-         *         "decline_code": null
+         *         "decline_code": null,
+         *         "replaces": null,
+         *         "replaced_by": null
          *       }
          *     }
          */
@@ -634,7 +648,9 @@ export interface operations {
                      *         "refund_reason": null,
                      *         "refund_note": null,
                      *         "decline_reason": null,
-                     *         "decline_code": null
+                     *         "decline_code": null,
+                     *         "replaces": null,
+                     *         "replaced_by": null
                      *       }
                      *     ]
                      */
@@ -1126,7 +1142,9 @@ export interface operations {
                      *       "refund_reason": null,
                      *       "refund_note": null,
                      *       "decline_reason": null,
-                     *       "decline_code": null
+                     *       "decline_code": null,
+                     *       "replaces": null,
+                     *       "replaced_by": null
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentRequestDetail"];
@@ -2424,7 +2442,9 @@ export interface operations {
                      *           "refund_reason": null,
                      *           "refund_note": null,
                      *           "decline_reason": null,
-                     *           "decline_code": null
+                     *           "decline_code": null,
+                     *           "replaces": null,
+                     *           "replaced_by": null
                      *         }
                      *       }
                      *     ]

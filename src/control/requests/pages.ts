@@ -41,6 +41,7 @@ import { holdChain } from './hold-chain.ts';
 import { movedAmount, movesMoney } from './money-moved.ts';
 import { REASON_MESSAGES } from './reason-words.ts';
 import { refusalNotice } from './refusal-notice.ts';
+import { type LinkedRequest, newLinkForm, replacementLinks } from './replacement-links.ts';
 import { REQUESTS_MESSAGES } from './words.ts';
 
 /** Whether the signed-in user's role reaches a route: buttons they could not use are not shown. */
@@ -407,6 +408,8 @@ export function detailPage(
     reminders?: readonly ReminderHistoryRow[];
     /** Its postings on the reservation's Apaleo folio (docs/apaleo.md). */
     postings?: readonly PostingRow[];
+    /** The request it replaces and the one that replaced it ("Send a new link"). */
+    links?: { replaces?: LinkedRequest; replacedBy?: LinkedRequest };
   },
 ): string {
   const { row } = p;
@@ -427,7 +430,7 @@ export function detailPage(
 ${noHoldWillBePlaced(row) ? html`<p class="flash error" role="status">${w.noHoldWillBePlaced}</p>` : ''}
 ${guaranteeNotice(ctx, row, p.ledger)}
 ${refusalNotice(ctx, row, p.history)}
-<section class="card" aria-labelledby="details-h"><h2 id="details-h">${m.details}</h2>${summary(ctx, row, p.history.some(isRelease))}</section>
+<section class="card" aria-labelledby="details-h"><h2 id="details-h">${m.details}</h2>${summary(ctx, row, p.history.some(isRelease))}${replacementLinks(ctx, p.links ?? {})}</section>
 ${
   p.paymentLink
     ? html`<section class="card" aria-labelledby="link-h"><h2 id="link-h">${w.paymentLinkLabel}</h2>
@@ -436,6 +439,7 @@ ${
     : ''
 }
 <section class="card" aria-labelledby="actions-h"><h2 id="actions-h">${m.actions}</h2>
+${newLinkForm(ctx, row)}
 ${possible.length === 0 ? html`<p>${w.noActions}</p>` : ''}${actions.length > 0 ? html`<div class="actions">${actions.map((a) => actionForm(ctx, row, a))}</div>` : ''}
 ${higherRoles(ctx, actions, withheld)}
 </section>
