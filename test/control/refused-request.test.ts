@@ -46,6 +46,8 @@ describe(`a refused request's page (${ENGINE})`, { timeout: 120_000 }, () => {
     assert.match(en, /The bank refused the guest’s card/);
     assert.match(en, /Insufficient funds\. ACQ_001\/51/);
     assert.match(en, /A refused request is final/);
+    assert.match(en, /No money moved: the bank refused the card before anything was taken/);
+    assert.doesNotMatch(en, /No provider operation recorded/);
     await c.get('/control/language/fr?back=/control/requests');
     const fr = await text(r.uuid);
     assert.match(fr, /La banque a refusé la carte du client/);
@@ -70,6 +72,8 @@ describe(`a refused request's page (${ENGINE})`, { timeout: 120_000 }, () => {
 
   test('a request that was not refused has no such notice', async () => {
     const r = await createRequest(t, { request_type: 'DEPOSIT', amount: 50 });
-    assert.doesNotMatch(await text(r.uuid), /The bank refused the guest’s card/);
+    const page = await text(r.uuid);
+    assert.doesNotMatch(page, /The bank refused the guest’s card/);
+    assert.match(page, /No provider operation recorded/);
   });
 });

@@ -41,6 +41,7 @@ import { holdChain } from './hold-chain.ts';
 import { movedAmount, movesMoney } from './money-moved.ts';
 import { REASON_MESSAGES } from './reason-words.ts';
 import { refusalNotice } from './refusal-notice.ts';
+import { REFUSAL_CONTROL_MESSAGES } from './refusal-words.ts';
 import { type LinkedRequest, newLinkForm, replacementLinks } from './replacement-links.ts';
 import { REQUESTS_MESSAGES } from './words.ts';
 
@@ -301,6 +302,9 @@ function ledgerTable(
 ): SafeHtml {
   const { m } = ctx;
   const w = REQUESTS_MESSAGES[ctx.language];
+  if (ledger.length === 0 && row.status === 'REFUSED') {
+    return html`<p>${REFUSAL_CONTROL_MESSAGES[ctx.language].noMoneyMoved}</p>`;
+  }
   if (ledger.length === 0) return html`<p>${w.noLedger}</p>`;
   return html`<div class="table-wrap" tabindex="0"><table><caption>${w.ledger}</caption>
 <thead><tr><th scope="col">${m.when}</th><th scope="col">${m.kind}</th><th scope="col" class="num">${m.amount}</th><th scope="col">${w.state}</th>

@@ -11,6 +11,8 @@ export interface RefusalControlMessages {
   /** A refusal recorded before payreq kept the bank's reason. */
   reasonNotKept: string;
   refusedNextSteps: string;
+  /** The provider operations of a refused request: none, and why. */
+  noMoneyMoved: string;
   /** The action, its hint, and the links between the two requests. */
   sendNewLink: string;
   sendNewLinkHint: (email: string) => string;
@@ -28,6 +30,7 @@ const en: RefusalControlMessages = {
   reasonNotKept: 'reason not recorded',
   refusedNextSteps:
     'A refused request is final: its link no longer takes a card. To ask the guest again, send a new link: a new request for the same guest, amount and reservation.',
+  noMoneyMoved: 'No money moved: the bank refused the card before anything was taken (its answer is above).',
   sendNewLink: 'Send a new link',
   sendNewLinkHint: (email) => `A new request for the same guest, amount and reservation; its link goes to ${email}.`,
   replacedBy: 'Replaced by',
@@ -45,6 +48,8 @@ const fr: RefusalControlMessages = {
   reasonNotKept: 'motif non enregistré',
   refusedNextSteps:
     'Une demande refusée est définitive : son lien n’accepte plus de carte. Pour redemander au client, envoyez un nouveau lien : une nouvelle demande pour le même client, le même montant et la même réservation.',
+  noMoneyMoved:
+    'Aucun mouvement d’argent : la banque a refusé la carte avant tout débit (sa réponse figure plus haut).',
   sendNewLink: 'Envoyer un nouveau lien',
   sendNewLinkHint: (email) =>
     `Une nouvelle demande pour le même client, le même montant et la même réservation ; son lien part à ${email}.`,
@@ -63,6 +68,8 @@ const de: RefusalControlMessages = {
   reasonNotKept: 'Grund nicht erfasst',
   refusedNextSteps:
     'Eine abgelehnte Anfrage ist endgültig: Ihr Link nimmt keine Karte mehr an. Um den Gast erneut zu bitten, senden Sie einen neuen Link: eine neue Anfrage für denselben Gast, Betrag und dieselbe Reservierung.',
+  noMoneyMoved:
+    'Kein Geld bewegt: Die Bank hat die Karte abgelehnt, bevor etwas belastet wurde (ihre Antwort steht oben).',
   sendNewLink: 'Neuen Link senden',
   sendNewLinkHint: (email) =>
     `Eine neue Anfrage für denselben Gast, Betrag und dieselbe Reservierung; ihr Link geht an ${email}.`,
