@@ -270,6 +270,10 @@ export const DETAIL_EXAMPLE = {
   capture_note: null,
   refund_reason: null,
   refund_note: null,
+  decline_reason: null,
+  decline_code: null,
+  replaces: null,
+  replaced_by: null,
 };
 
 export const PaymentRequestDetail = Type.Object(REQUEST_DETAIL_PROPERTIES, {

@@ -10,7 +10,7 @@ import { bulkRoutes } from './bulk/index.ts';
 import { newRequestRoutes } from './new-request/index.ts';
 import { payoutsRoutes } from './payouts/index.ts';
 import { pmsRoutes } from './pms/index.ts';
-import { requestsRoutes } from './requests/index.ts';
+import { newLinkRoute, requestsRoutes } from './requests/index.ts';
 import { configRoutes } from './settings/index.ts';
 import type { ControlMessages } from './shell/index.ts';
 import {
@@ -212,6 +212,7 @@ export async function controlPlugin(app: FastifyInstance, opts: { now?: () => Da
       await control.register(signInCodeRoutes);
       await control.register(accountRoutes);
       await control.register(requestsRoutes);
+      await control.register(newLinkRoute);
       await control.register(bulkRoutes);
       await control.register(configRoutes);
       await control.register(adminRoutes);

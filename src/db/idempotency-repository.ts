@@ -92,6 +92,10 @@ export function idempotencyRepository(db: Queryable) {
         [tenantId, key],
       );
     },
+    /** Frees a key whose stored response names what no longer exists (a request deleted since). */
+    async forget(tenantId: string, key: string): Promise<void> {
+      await db.query('DELETE FROM idempotency_keys WHERE tenant_id = $1 AND key = $2', [tenantId, key]);
+    },
     async purgeExpired(): Promise<number> {
       const r = await db.query(`DELETE FROM idempotency_keys WHERE created_at < now() - interval '${IDEMPOTENCY_TTL}'`);
       return r.rowCount;

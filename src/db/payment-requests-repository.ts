@@ -57,6 +57,12 @@ export interface PaymentRequestRow {
   refund_note: string | null;
   /** When the hotel released the hold (AUTHORISED_TO_VALIDATE to CANCELLED); null: never released. */
   released_at: Date | null;
+  /** Why the bank refused the guest's card when that made the request REFUSED (payreq's reason), and the provider's code. */
+  decline_reason: string | null;
+  decline_code: string | null;
+  /** The request this one replaces (the back office's "Send a new link"), and the one that replaced it. */
+  replaces: string | null;
+  replaced_by: string | null;
 }
 
 /** A row just claimed, with its claim's token. */
@@ -107,7 +113,8 @@ export const DETAIL_COLUMNS = `id, tenant_id, reference, request_type, status, a
   reservation_data, masked_pan, card_expiry_month, card_expiry_year, email_sent, pending_action,
   provider, provider_transaction_id, hold_expires_at, link_expires_at, created_at, updated_at,
   guarantee_failed_at, guarantee_failures, hold_decline_reason, hold_decline_code, capture_reason, capture_note,
-  refund_reason, refund_note, released_at`;
+  refund_reason, refund_note, released_at, decline_reason, decline_code,
+  replaces, replaced_by`;
 
 // One round trip, with or without an Idempotency-Key ($20). The reference comes from the
 // tenant's sequence inside the statement, and the creation is written to the history by the
@@ -274,6 +281,26 @@ export function paymentRequestsRepository(db: Database) {
         [id, tenantId],
       );
       return r.rows[0];
+    },
+
+    /**
+     * Names a request and the one made to replace it, each on the other, in one statement: the
+     * old one only while it names no other (so its first replacement stays the one), the new one
+     * only with it. False when the old one was already replaced by another.
+     */
+    async linkReplacement(tenantId: string, oldId: string, newId: string): Promise<boolean> {
+      const r = await db.query(
+        `WITH old AS (
+           UPDATE payment_requests SET replaced_by = $3
+            WHERE id = $2 AND tenant_id = $1 AND (replaced_by IS NULL OR replaced_by = $3)
+           RETURNING id
+         )
+         UPDATE payment_requests SET replaces = $2
+          WHERE id = $3 AND tenant_id = $1 AND EXISTS (SELECT 1 FROM old)
+         RETURNING id`,
+        [tenantId, oldId, newId],
+      );
+      return r.rowCount > 0;
     },
 
     /** The row whatever its tenant: for the jobs and notifications, never for a caller's request. */

@@ -60,6 +60,8 @@ export interface StatusChange {
      * none given), so its detail, and every event, says it.
      */
     moveReason?: { reason: string | null; note: string | null };
+    /** The bank refused the guest's card on the payment page (the request goes REFUSED): why, and the provider's code. */
+    refused?: { reason: string; code: string | null };
   };
   /** An e-mail the change makes due, queued in the same transaction (one per cause). */
   email?: 'deposit_confirmation';
@@ -96,7 +98,7 @@ export async function applyStatusChanges(q: Queryable, changes: readonly StatusC
               exp_year int, hold_caps jsonb, hold_error text, email text, hold_placed boolean, network_txn text,
               token uuid, guarantee_failed boolean, card_network text,
               decline_reason text, decline_code text, hold_at timestamptz, renew_hold boolean, move_reason text,
-              move_note text, at timestamptz, hold_ends_by timestamptz)
+              move_note text, at timestamptz, hold_ends_by timestamptz, refused_reason text, refused_code text)
      ), old AS (
        SELECT p.id, p.status, t.hold_days, t.timezone FROM payment_requests p JOIN c ON c.id = p.id
          JOIN tenants t ON t.id = p.tenant_id
@@ -133,6 +135,8 @@ export async function applyStatusChanges(q: Queryable, changes: readonly StatusC
               hold_decline_code = CASE WHEN c.decline_reason IS NOT NULL THEN c.decline_code
                                        WHEN c.hold_placed OR c.card_token IS NOT NULL THEN NULL
                                        ELSE p.hold_decline_code END,
+              decline_reason = CASE WHEN c.refused_reason IS NOT NULL THEN c.refused_reason ELSE p.decline_reason END,
+              decline_code = CASE WHEN c.refused_reason IS NOT NULL THEN c.refused_code ELSE p.decline_code END,
               capture_reason = CASE WHEN c.claim = 'capture' THEN c.move_reason ELSE p.capture_reason END,
               capture_note = CASE WHEN c.claim = 'capture' THEN c.move_note ELSE p.capture_note END,
               refund_reason = CASE WHEN c.claim = 'refund' THEN c.move_reason ELSE p.refund_reason END,
@@ -219,6 +223,8 @@ function changeRow(c: StatusChange) {
     renew_hold: c.set?.renewHold === true,
     move_reason: c.set?.moveReason?.reason,
     move_note: c.set?.moveReason?.note,
+    refused_reason: c.set?.refused?.reason,
+    refused_code: c.set?.refused?.code,
     at: c.at?.toISOString(),
   };
 }

@@ -11,6 +11,7 @@ export * from './money.ts';
 export * from './money-reasons.ts';
 export * from './references.ts';
 export * from './refunds.ts';
+export * from './replacement.ts';
 export * from './statuses.ts';
 export * from './timestamps.ts';
 export * from './transitions.ts';

@@ -67,6 +67,10 @@ interface Source {
   refund_reason: string | null;
   refund_note: string | null;
   released_at: Date | null;
+  decline_reason: string | null;
+  decline_code: string | null;
+  replaces: string | null;
+  replaced_by: string | null;
 }
 
 type Instant =
@@ -187,6 +191,41 @@ const FIELDS = {
       format: 'date-time',
       description:
         'IMPRINT: when the hotel released the hold without a debit (the guest arrived, or nothing was owed). The status stays CANCELLED, as for a cancelled request: released_at tells the two apart (a release is also the event `payment_request.released`). Null otherwise. An addition.',
+    }),
+  ),
+  decline_reason: value(
+    'decline_reason',
+    Type.Unsafe<string | null>({
+      type: ['string', 'null'],
+      enum: [...DECLINE_REASON_CODES, null],
+      description:
+        "Why the bank refused the guest's card on the payment page, when that refusal made the request REFUSED: the same closed list as hold_decline_reason (`other` for a code payreq does not know). REFUSED is final: the hotel sends the guest a new request (see `replaced_by`). Null otherwise. An addition.",
+    }),
+  ),
+  decline_code: value(
+    'decline_code',
+    Type.Unsafe<string | null>({
+      type: ['string', 'null'],
+      description:
+        "That refusal's code as the payment provider gave it (Lyra: `ACQ_001/51`, the bank's answer code after the slash; the sandbox: its reason); null when the provider gave none, and with decline_reason. An addition.",
+    }),
+  ),
+  replaces: value(
+    'replaces',
+    Type.Unsafe<string | null>({
+      type: ['string', 'null'],
+      format: 'uuid',
+      description:
+        'The uuid of the REFUSED or EXPIRED request this one was made to replace (the hotel\'s "Send a new link": same guest, amount, currency, type, reservation_ref and reservation_data); null for a request made otherwise, or once that request is deleted. An addition.',
+    }),
+  ),
+  replaced_by: value(
+    'replaced_by',
+    Type.Unsafe<string | null>({
+      type: ['string', 'null'],
+      format: 'uuid',
+      description:
+        'The uuid of the request made to replace this one (REFUSED or EXPIRED, both final), whose link the guest was sent instead; at most one. Null while none was made, or once it is deleted. An addition.',
     }),
   ),
 } satisfies Record<string, Field>;

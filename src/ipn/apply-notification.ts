@@ -17,7 +17,7 @@ import { networkOfCardNumber, nextStatus, type Status, type Trigger } from '../d
 import { CARD_EXPIRES_BEFORE_HOLD, cardExpiresBeforeHold, holdMonthFor } from '../holds/index.ts';
 import { giveBack } from '../money-audit/index.ts';
 import type { MoneyRunner } from '../payment-requests/index.ts';
-import type { ProviderNotification } from '../providers/index.ts';
+import { declineReasonOf, type ProviderNotification } from '../providers/index.ts';
 import type { SecretBox } from '../secrets/index.ts';
 
 /**
@@ -247,14 +247,26 @@ export function notifications(deps: NotificationDeps) {
     const paid = n.outcome === 'paid';
     // A new card while the old hold still guarantees: the hold's transaction stays the request's.
     const replaces = triggerOf(n, row) === 'guest_replaces_card';
+    // The bank's answer, kept where staff and the PMS can read it: REFUSED is final, so it is
+    // the one trace of why the guest's card was turned down.
+    const refusal =
+      n.outcome === 'refused'
+        ? { reason: declineReasonOf(provider, n.declineCode ?? null), code: n.declineCode ?? null }
+        : undefined;
     return {
       id: row.id,
       from: [row.status],
       to,
       actor: { source: 'ipn', actor: provider },
-      detail: { event_id: n.eventId, detail: n.detail ?? null, ...(n.reason ? { reason: n.reason } : {}) },
+      detail: {
+        event_id: n.eventId,
+        detail: n.detail ?? null,
+        ...(n.reason ? { reason: n.reason } : {}),
+        ...(refusal ? { decline_reason: refusal.reason, decline_code: refusal.code } : {}),
+      },
       set: {
         provider,
+        ...(refusal ? { refused: refusal } : {}),
         ...(n.transactionId && !replaces ? { providerTransactionId: n.transactionId } : {}),
         ...(replaces ? { renewHold: true as const } : {}),
         ...(n.cardToken ? { cardToken: cardTokens.seal(n.cardToken, row.id) } : {}),

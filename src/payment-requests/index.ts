@@ -16,6 +16,7 @@ export {
   type RunResult,
   type Settled,
 } from './money-runner.ts';
+export { type NewLink, type NewLinkDeps, newLinkKey, sameRequest, sendNewLink } from './new-link.ts';
 export { captureOperation } from './operations/capture.ts';
 export { actorOf } from './operations/entry-actor.ts';
 export { giveBackOperation } from './operations/give-back.ts';

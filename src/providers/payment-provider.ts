@@ -180,6 +180,12 @@ export interface ProviderNotification {
   currency?: string;
   detail?: string;
   /**
+   * A refusal's code as the provider gives it (Lyra: `ACQ_001/51`, its error code and the bank's
+   * answer code; the sandbox: its test card's reason): payreq maps it onto its closed list of
+   * decline reasons (providers/decline-reason.ts) and keeps both on the request.
+   */
+  declineCode?: string;
+  /**
    * Set by payreq, never by a provider: why payreq itself turned the event into a failed
    * attempt (a card that lapses before its hold), for the guest page to word it.
    */

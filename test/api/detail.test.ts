@@ -39,6 +39,10 @@ const DETAIL_FIELDS = [
   'refund_reason',
   'released_at',
   'refund_note',
+  'decline_reason',
+  'decline_code',
+  'replaces',
+  'replaced_by',
 ].sort();
 
 const EXPECTED_CYCLE: Record<Status, 'OPEN' | 'CLOSED'> = {
@@ -113,6 +117,10 @@ describe(`GET /api/payment-requests/{uuid}/ (${ENGINE})`, () => {
         refund_reason: null,
         refund_note: null,
         released_at: null,
+        decline_reason: null,
+        decline_code: null,
+        replaces: null,
+        replaced_by: null,
         created_at: undefined,
         updated_at: undefined,
         link_expires_at: undefined,

@@ -203,6 +203,17 @@ describe(`POST /ipn/lyra/: the order's tenant's account verifies it (${ENGINE})`
     const second = await post(refused);
     assert.equal(second.status, 200);
     assert.equal(await statusOf(t, id), 'REFUSED', 'the refusal is the answer');
+    // The bank's answer is kept: on the request (its detail) and in the refusal's history row.
+    const kept = await t.db.query<{ decline_reason: string; decline_code: string; detail: Record<string, unknown> }>(
+      `SELECT p.decline_reason, p.decline_code, h.detail FROM payment_requests p
+         JOIN status_history h ON h.payment_request_id = p.id AND h.to_status = 'REFUSED' WHERE p.id = $1`,
+      [id],
+    );
+    assert.equal(kept.rows.length, 1);
+    assert.equal(kept.rows[0]?.decline_reason, 'insufficient_funds', 'ACQ_001/51: the bank said insufficient funds');
+    assert.equal(kept.rows[0]?.decline_code, 'ACQ_001/51');
+    assert.equal(kept.rows[0]?.detail.decline_reason, 'insufficient_funds');
+    assert.equal(kept.rows[0]?.detail.decline_code, 'ACQ_001/51');
   });
 
   test('a guest paying on a tab opened before the request was deleted: an incident, the money given back', async () => {

@@ -187,6 +187,9 @@ describe(`sandbox checkout, end to end over HTTP (${ENGINE})`, () => {
       assert.equal(d.masked_pan, '');
       const txn = await t.db.query('SELECT status, token FROM sandbox_transactions WHERE order_id = $1', [c.uuid]);
       assert.deepEqual(txn.rows, [{ status: 'refused', token: null }]);
+      // The sandbox's bank says why (its test card's reason), and the request keeps it.
+      assert.equal(d.decline_reason, 'do_not_honour');
+      assert.equal(d.decline_code, 'do_not_honour');
     });
   }
 
@@ -194,7 +197,9 @@ describe(`sandbox checkout, end to end over HTTP (${ENGINE})`, () => {
     const c = await createRequest(t, { request_type: 'DEPOSIT', amount: 75 });
     const form = await checkoutForm(t, c.uuid);
     assert.equal((await submitCard(form, { number: TECHNICAL })).status, 303);
-    assert.equal((await detail(t, c.uuid)).status, 'ERROR');
+    const failed = await detail(t, c.uuid);
+    assert.equal(failed.status, 'ERROR');
+    assert.equal(failed.decline_reason, null, 'a technical error is no refusal: no bank reason');
     assert.equal((await submitCard(form, { number: ACCEPTED })).status, 303);
     assert.equal((await detail(t, c.uuid)).status, 'ERROR', 'a used attempt charges nothing');
     assert.equal((await sandboxRows(c.uuid)).transactions.length, 1);

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { DECLINE_REASON_CODES, type DeclineReason } from '../../src/domain/index.ts';
 import type { HoldRenewalsRepository } from '../../src/holds/index.ts';
 import { holdRenewalsRepository, renewHolds } from '../../src/holds/index.ts';
 import { dateIn, SCHEDULED_JOBS } from '../../src/jobs/index.ts';
@@ -113,6 +114,12 @@ for (const start of [sandboxDriver, lyraDriver, stripeDriver]) {
       const d = await detail(c.uuid);
       assert.equal(d.status, p.declineKeepsAttemptOpen ? 'PENDING' : 'REFUSED');
       assert.equal(d.amount_captured, 0);
+      // REFUSED is final, so the bank's answer is kept: a reason on the closed list, the provider's code.
+      if (!p.declineKeepsAttemptOpen) {
+        assert.ok(DECLINE_REASON_CODES.includes(d.decline_reason as DeclineReason), String(d.decline_reason));
+        assert.notEqual(d.decline_reason, 'other', 'the provider said why');
+        assert.equal(typeof d.decline_code, 'string');
+      } else assert.equal(d.decline_reason, null);
       await booksAgree(c.uuid);
       if (p.declineKeepsAttemptOpen) {
         await delivered(await p.guestPays(c.uuid, c.payment_link, p.cards.accepted));

@@ -228,7 +228,11 @@ export interface components {
          *       "capture_reason": null,
          *       "capture_note": null,
          *       "refund_reason": null,
-         *       "refund_note": null
+         *       "refund_note": null,
+         *       "decline_reason": null,
+         *       "decline_code": null,
+         *       "replaces": null,
+         *       "replaced_by": null
          *     }
          */
         PaymentRequestDetail: {
@@ -303,6 +307,23 @@ export interface components {
              * @description IMPRINT: when the hotel released the hold without a debit (the guest arrived, or nothing was owed). The status stays CANCELLED, as for a cancelled request: released_at tells the two apart (a release is also the event `payment_request.released`). Null otherwise. An addition.
              */
             released_at: string | null;
+            /**
+             * @description Why the bank refused the guest's card on the payment page, when that refusal made the request REFUSED: the same closed list as hold_decline_reason (`other` for a code payreq does not know). REFUSED is final: the hotel sends the guest a new request (see `replaced_by`). Null otherwise. An addition.
+             * @enum {string|null}
+             */
+            decline_reason: "insufficient_funds" | "do_not_honour" | "expired_card" | "lost_or_stolen" | "authentication_required" | "try_again_later" | "invalid_card" | "provider_error" | "other" | null;
+            /** @description That refusal's code as the payment provider gave it (Lyra: `ACQ_001/51`, the bank's answer code after the slash; the sandbox: its reason); null when the provider gave none, and with decline_reason. An addition. */
+            decline_code: string | null;
+            /**
+             * Format: uuid
+             * @description The uuid of the REFUSED or EXPIRED request this one was made to replace (the hotel's "Send a new link": same guest, amount, currency, type, reservation_ref and reservation_data); null for a request made otherwise, or once that request is deleted. An addition.
+             */
+            replaces: string | null;
+            /**
+             * Format: uuid
+             * @description The uuid of the request made to replace this one (REFUSED or EXPIRED, both final), whose link the guest was sent instead; at most one. Null while none was made, or once it is deleted. An addition.
+             */
+            replaced_by: string | null;
         };
         /** Error */
         Error: {
@@ -519,7 +540,11 @@ export interface components {
          *         "capture_reason": null,
          *         "capture_note": null,
          *         "refund_reason": null,
-         *         "refund_note": null
+         *         "refund_note": null,
+         *         "decline_reason": null,
+         *         "decline_code": null,
+         *         "replaces": null,
+         *         "replaced_by": null
          *       }
          *     }
          */
@@ -621,7 +646,11 @@ export interface operations {
                      *         "capture_reason": null,
                      *         "capture_note": null,
                      *         "refund_reason": null,
-                     *         "refund_note": null
+                     *         "refund_note": null,
+                     *         "decline_reason": null,
+                     *         "decline_code": null,
+                     *         "replaces": null,
+                     *         "replaced_by": null
                      *       }
                      *     ]
                      */
@@ -1111,7 +1140,11 @@ export interface operations {
                      *       "capture_reason": null,
                      *       "capture_note": null,
                      *       "refund_reason": null,
-                     *       "refund_note": null
+                     *       "refund_note": null,
+                     *       "decline_reason": null,
+                     *       "decline_code": null,
+                     *       "replaces": null,
+                     *       "replaced_by": null
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentRequestDetail"];
@@ -2407,7 +2440,11 @@ export interface operations {
                      *           "capture_reason": null,
                      *           "capture_note": null,
                      *           "refund_reason": null,
-                     *           "refund_note": null
+                     *           "refund_note": null,
+                     *           "decline_reason": null,
+                     *           "decline_code": null,
+                     *           "replaces": null,
+                     *           "replaced_by": null
                      *         }
                      *       }
                      *     ]

@@ -40,6 +40,9 @@ import { guaranteeFilter, guaranteeNotice } from './guarantee-notice.ts';
 import { holdChain } from './hold-chain.ts';
 import { movedAmount, movesMoney } from './money-moved.ts';
 import { REASON_MESSAGES } from './reason-words.ts';
+import { refusalNotice } from './refusal-notice.ts';
+import { REFUSAL_CONTROL_MESSAGES } from './refusal-words.ts';
+import { type LinkedRequest, newLinkForm, replacementLinks } from './replacement-links.ts';
 import { REQUESTS_MESSAGES } from './words.ts';
 
 /** Whether the signed-in user's role reaches a route: buttons they could not use are not shown. */
@@ -299,6 +302,9 @@ function ledgerTable(
 ): SafeHtml {
   const { m } = ctx;
   const w = REQUESTS_MESSAGES[ctx.language];
+  if (ledger.length === 0 && row.status === 'REFUSED') {
+    return html`<p>${REFUSAL_CONTROL_MESSAGES[ctx.language].noMoneyMoved}</p>`;
+  }
   if (ledger.length === 0) return html`<p>${w.noLedger}</p>`;
   return html`<div class="table-wrap" tabindex="0"><table><caption>${w.ledger}</caption>
 <thead><tr><th scope="col">${m.when}</th><th scope="col">${m.kind}</th><th scope="col" class="num">${m.amount}</th><th scope="col">${w.state}</th>
@@ -406,6 +412,8 @@ export function detailPage(
     reminders?: readonly ReminderHistoryRow[];
     /** Its postings on the reservation's Apaleo folio (docs/apaleo.md). */
     postings?: readonly PostingRow[];
+    /** The request it replaces and the one that replaced it ("Send a new link"). */
+    links?: { replaces?: LinkedRequest; replacedBy?: LinkedRequest };
   },
 ): string {
   const { row } = p;
@@ -425,7 +433,8 @@ export function detailPage(
 <h1>${row.reference}</h1>
 ${noHoldWillBePlaced(row) ? html`<p class="flash error" role="status">${w.noHoldWillBePlaced}</p>` : ''}
 ${guaranteeNotice(ctx, row, p.ledger)}
-<section class="card" aria-labelledby="details-h"><h2 id="details-h">${m.details}</h2>${summary(ctx, row, p.history.some(isRelease))}</section>
+${refusalNotice(ctx, row, p.history)}
+<section class="card" aria-labelledby="details-h"><h2 id="details-h">${m.details}</h2>${summary(ctx, row, p.history.some(isRelease))}${replacementLinks(ctx, p.links ?? {})}</section>
 ${
   p.paymentLink
     ? html`<section class="card" aria-labelledby="link-h"><h2 id="link-h">${w.paymentLinkLabel}</h2>
@@ -434,6 +443,7 @@ ${
     : ''
 }
 <section class="card" aria-labelledby="actions-h"><h2 id="actions-h">${m.actions}</h2>
+${newLinkForm(ctx, row)}
 ${possible.length === 0 ? html`<p>${w.noActions}</p>` : ''}${actions.length > 0 ? html`<div class="actions">${actions.map((a) => actionForm(ctx, row, a))}</div>` : ''}
 ${higherRoles(ctx, actions, withheld)}
 </section>

@@ -364,6 +364,11 @@ export async function requestsRoutes(control: FastifyInstance): Promise<void> {
       repos.dayPlan.reminderHistory(row.id),
       requestPostings(control.payreq, row.tenant_id, row.id),
     ]);
+    const linked = async (id: string | null) => {
+      const other = id ? await repos.paymentRequests.find(row.tenant_id, id) : undefined;
+      return other ? { id: other.id, reference: other.reference } : undefined;
+    };
+    const [replaces, replacedBy] = await Promise.all([linked(row.replaces), linked(row.replaced_by)]);
     const paymentLink = allowedActions(row).includes('resend')
       ? `${control.payreq.config.publicBaseUrl}/payment/${row.id}/`
       : undefined;
@@ -377,6 +382,7 @@ export async function requestsRoutes(control: FastifyInstance): Promise<void> {
         paymentLink,
         reminders,
         postings,
+        links: { ...(replaces ? { replaces } : {}), ...(replacedBy ? { replacedBy } : {}) },
       }),
     );
   });

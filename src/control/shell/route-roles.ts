@@ -76,6 +76,8 @@ export const ROUTE_ROLES: Readonly<Record<string, Need | NeedByAction>> = {
   'POST /control/requests/new': 'frontdesk',
   'GET /control/requests/:id/confirm': { from: 'query', name: 'action', roles: REQUEST_ACTION_ROLES },
   'POST /control/requests/:id/:action': { from: 'params', name: 'action', roles: REQUEST_ACTION_ROLES },
+  // A new request in place of a refused or expired one: who may send a link again may send a new one.
+  'POST /control/requests/:id/new-link': REQUEST_ACTION_ROLES.resend as Need,
   'POST /control/bulk': { from: 'body', name: 'action', roles: REQUEST_ACTION_ROLES },
   'POST /control/pms/postings/:id/retry': 'frontdesk',
   // Running the tenant: managers

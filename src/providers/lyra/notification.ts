@@ -6,6 +6,7 @@ import { type LyraTransaction, readTransaction } from './lyra-transaction.ts';
 import {
   cardNetworkOf,
   DETAILED_STATUSES,
+  declineCodeOf,
   fromLyraAmount,
   isRefusal,
   transactionKind,
@@ -153,7 +154,14 @@ function notificationOf({ orderId, transaction: t }: Payment): ProviderNotificat
     amountCents,
     currency: t.currency,
     ...(detail ? { detail } : {}),
+    ...(outcome === 'refused' ? declineCodeField(t) : {}),
   };
+}
+
+/** A refusal's code as payreq keeps it (`ACQ_001/51`), where Lyra gave one. */
+function declineCodeField(t: LyraTransaction): { declineCode?: string } {
+  const code = declineCodeOf(t);
+  return code ? { declineCode: code } : {};
 }
 
 /**

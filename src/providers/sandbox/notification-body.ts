@@ -16,6 +16,8 @@ export interface SandboxIpnBody {
   amount?: number;
   currency?: string;
   detail?: string;
+  /** A refusal's reason, as the sandbox's bank gives it (one of payreq's decline reasons). */
+  decline_code?: string;
   created_at: string;
 }
 
@@ -80,6 +82,7 @@ export function readIpnBody(raw: string): ProviderNotification {
     amountCents: whole('amount', 0, MAX_AMOUNT * 100),
     currency: text('currency', false),
     detail: text('detail', false),
+    declineCode: text('decline_code', false),
   };
   for (const [k, v] of Object.entries(optional)) {
     if (v !== undefined) Object.assign(n, { [k]: v });

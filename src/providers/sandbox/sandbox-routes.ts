@@ -9,7 +9,7 @@ import { reportRoute } from './report-route.ts';
 import { badRequestPage, cardPage, expiredPage, securityHeaders } from './sandbox-pages.ts';
 import { SANDBOX_PAY_PATH } from './sandbox-provider.ts';
 import { newId, sandboxStore } from './sandbox-store.ts';
-import { decide, maskPan } from './test-cards.ts';
+import { decide, maskPan, REFUSAL_REASONS } from './test-cards.ts';
 
 /** A card form is a few hundred bytes; anything much larger is not one. */
 const FORM_BODY_LIMIT = 8 * 1024;
@@ -129,7 +129,10 @@ function ipnBody(
     currency: fields.currency,
     created_at: new Date().toISOString(),
   };
-  if (decision === 'refused') return { ...base, outcome: 'refused', detail: 'card refused by the issuer' };
+  if (decision === 'refused') {
+    const reason = REFUSAL_REASONS[card.number] ?? 'do_not_honour';
+    return { ...base, outcome: 'refused', detail: 'card refused by the issuer', decline_code: reason };
+  }
   if (decision === 'error') return { ...base, outcome: 'error', detail: 'technical error at the acquirer' };
   if (fields.request_type === 'IMPRINT') {
     return {
