@@ -1,3 +1,4 @@
+import { plural } from '../i18n/index.ts';
 import { type ByteSource, importJrb, JrbRefused, presentRemittance, tenantProvider } from '../settlements/index.ts';
 import { CliError } from './cli-error.ts';
 import type { CommandSpec } from './command-context.ts';
@@ -38,7 +39,10 @@ export const settlementsImport: CommandSpec = {
       const r = await importJrb({ db: ctx.db, repos: ctx.repos }, { tenantId, provider }, source);
       return {
         json: { ...r },
-        text: `${r.remittances} remittance(s), ${r.lines} line(s): ${r.matched} matched, ${r.unmatched} unmatched`,
+        text:
+          r.changed === 0
+            ? `nothing new: ${plural('en', r.lines, { zero: 'the file holds no line', one: 'its line was imported before', other: 'its # lines were imported before' })}`
+            : `${plural('en', r.remittances, { one: '# remittance', other: '# remittances' })}, ${plural('en', r.lines, { one: '# line', other: '# lines' })}: ${r.matched} matched, ${r.unmatched} unmatched`,
       };
     } catch (err) {
       if (err instanceof JrbRefused) throw new CliError(`the file is refused, nothing was stored: ${err.message}`);

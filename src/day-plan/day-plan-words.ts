@@ -1,4 +1,5 @@
 import type { DeclineReason, Language, Status } from '../domain/index.ts';
+import { plural } from '../i18n/index.ts';
 
 /**
  * The words of the hotel's day, shared by the back office's Today page and the daily digest
@@ -92,8 +93,9 @@ const en: DayPlanWords = {
   arrivalsTomorrow: (date) => `Arrivals tomorrow, ${date}`,
   noArrivals: 'No arrival with a payment request.',
   yesterday: (date) => `Yesterday, ${date}`,
-  created: (n) => (n === 1 ? '1 request made' : `${n} requests made`),
-  completed: (n) => (n === 1 ? '1 deposit paid or card registered' : `${n} deposits paid or cards registered`),
+  created: (n) => plural('en', n, { one: '# request made', other: '# requests made' }),
+  completed: (n) =>
+    plural('en', n, { one: '# deposit paid or card registered', other: '# deposits paid or cards registered' }),
   taken: 'Taken',
   refunded: 'Refunded',
   nothingMoved: 'No money moved.',
@@ -164,8 +166,12 @@ const fr: DayPlanWords = {
   arrivalsTomorrow: (date) => `Arrivées demain, ${date}`,
   noArrivals: 'Aucune arrivée avec une demande de paiement.',
   yesterday: (date) => `Hier, ${date}`,
-  created: (n) => (n <= 1 ? `${n} demande créée` : `${n} demandes créées`),
-  completed: (n) => (n <= 1 ? `${n} acompte payé ou carte enregistrée` : `${n} acomptes payés ou cartes enregistrées`),
+  created: (n) => plural('fr', n, { one: '# demande créée', other: '# demandes créées' }),
+  completed: (n) =>
+    plural('fr', n, {
+      one: '# acompte payé ou carte enregistrée',
+      other: '# acomptes payés ou cartes enregistrées',
+    }),
   taken: 'Encaissé',
   refunded: 'Remboursé',
   nothingMoved: 'Aucun mouvement d’argent.',
@@ -237,9 +243,12 @@ const de: DayPlanWords = {
   arrivalsTomorrow: (date) => `Anreisen morgen, ${date}`,
   noArrivals: 'Keine Anreise mit einer Zahlungsanfrage.',
   yesterday: (date) => `Gestern, ${date}`,
-  created: (n) => (n === 1 ? '1 Anfrage erstellt' : `${n} Anfragen erstellt`),
+  created: (n) => plural('de', n, { one: '# Anfrage erstellt', other: '# Anfragen erstellt' }),
   completed: (n) =>
-    n === 1 ? '1 Anzahlung bezahlt oder Karte hinterlegt' : `${n} Anzahlungen bezahlt oder Karten hinterlegt`,
+    plural('de', n, {
+      one: '# Anzahlung bezahlt oder Karte hinterlegt',
+      other: '# Anzahlungen bezahlt oder Karten hinterlegt',
+    }),
   taken: 'Abgebucht',
   refunded: 'Erstattet',
   nothingMoved: 'Kein Geld bewegt.',

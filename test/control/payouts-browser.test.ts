@@ -99,7 +99,7 @@ describe(`the Payouts page in a real browser (${ENGINE})`, { skip: skipWithoutCh
     await page.getByRole('button', { name: 'Import' }).click();
     await page.waitForURL('**/control/payouts?tenant=*');
     assert.ok(
-      await page.getByText('Imported: 1 remittance(s), 2 line(s), 1 matched, 1 unmatched.').isVisible(),
+      await page.getByText('Imported: 1 remittance, 2 lines, 1 matched, 1 unmatched.').isVisible(),
       await page.content(),
     );
     assert.ok(await page.getByRole('link', { name: neverPaid }).isVisible(), 'listed as not paid out');

@@ -103,7 +103,11 @@ function monthName(ctx: PageContext, month: string): string {
   );
 }
 
-/** The Payouts page: what was paid out, what never was, the fees, and the import of a report. */
+/**
+ * The Payouts page: what was paid out, what never was, the fees, and the import of a report.
+ * The import form closes the page, except when it comes back with a refusal: then it comes first,
+ * where the eye lands after the upload, not below tables a phone scrolls through for screens.
+ */
 export function payoutsPage(ctx: PageContext, data: PayoutsPageData): string {
   const w = PAYOUT_MESSAGES[ctx.language];
   return page(ctx, {
@@ -112,10 +116,11 @@ export function payoutsPage(ctx: PageContext, data: PayoutsPageData): string {
     body: html`<h1>${w.title}</h1>
 ${tenantChooser(ctx, '/control/payouts', data.tenants, data.tenant.id)}
 <p>${w.intro}</p>
+${data.problem ? importForm(ctx, data.tenant, data.problem) : ''}
 ${notPaidOutSection(ctx, data)}
 ${remittancesTable(ctx, data)}
 ${feesTable(ctx, data.months)}
-${importForm(ctx, data.tenant, data.problem)}`,
+${data.problem ? '' : importForm(ctx, data.tenant)}`,
   });
 }
 

@@ -227,7 +227,12 @@ export async function payoutsRoutes(instance: FastifyInstance): Promise<void> {
             outcome: 'ok',
             detail: { ...r, bytes: upload.bytes },
           });
-          flash(request, 'ok', w.imported(r.remittances, r.lines, r.matched, r.unmatched));
+          // A file imported before says so, rather than its first import's counts again.
+          flash(
+            request,
+            'ok',
+            r.changed === 0 ? w.nothingNew(r.lines) : w.imported(r.remittances, r.lines, r.matched, r.unmatched),
+          );
           return reply.redirect(`/control/payouts?tenant=${tenant.id}`, 303);
         } catch (err) {
           if (!(err instanceof JrbRefused)) throw err;
@@ -238,7 +243,7 @@ export async function payoutsRoutes(instance: FastifyInstance): Promise<void> {
             outcome: 'refused',
             detail: { line: err.line, reason: err.reason, bytes: upload.bytes },
           });
-          return again(w.refused(err.message), 422);
+          return again(w.refused(err.line, err.problem), 422);
         }
       },
     );
