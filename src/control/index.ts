@@ -107,6 +107,9 @@ function localised(e: AppError, m: ControlMessages): string | undefined {
   if (e.code === 'invalid_text') return m.invalidText;
   if (e.code === 'invalid_upload') return m.invalidUpload;
   if (e.code === 'invalid_date') return m.invalidDate(String(e.extra.field ?? ''));
+  if (e.code === 'invalid_csv_dialect') return m.invalidDialect;
+  if (e.code === 'invalid_cursor') return m.invalidCursor;
+  if (e.code === 'invalid_export') return m.invalidExport;
   return undefined;
 }
 
