@@ -1,7 +1,7 @@
 import type { EmailSubjectRow } from '../db/index.ts';
 import { formatMoney, holdDateFor, type Language, renewedUntil } from '../domain/index.ts';
 import { html, type SafeHtml } from '../html/index.ts';
-import { formatInstantWithZone, formatIsoDate, isIsoDate } from '../i18n/index.ts';
+import { colon, formatInstantWithZone, formatIsoDate, isIsoDate, labelled } from '../i18n/index.ts';
 import { oneLine } from './escape.ts';
 import { MAIL_MESSAGES, type MailMessages } from './mail-messages.ts';
 
@@ -83,8 +83,9 @@ export function detailsHtml(lines: [string, string][]): SafeHtml {
   )}</table>`;
 }
 
-export function detailsText(lines: [string, string][]): string {
-  return lines.map(([label, value]) => `${label}: ${value}`).join('\n');
+/** The details as text lines, "label: value" with the language's colon (French: "Montant : …"). */
+export function detailsText(lines: [string, string][], language: string): string {
+  return lines.map(([label, value]) => labelled(language, label, value)).join('\n');
 }
 
 export function signatureHtml(m: MailMessages, hotel: string): SafeHtml {
@@ -121,9 +122,9 @@ export function renderPaymentLink(
     explanation,
     ...(until ? [until] : []),
     '',
-    detailsText(lines),
+    detailsText(lines, req.language),
     '',
-    `${m.linkAction}:`,
+    `${m.linkAction}${colon(req.language)}`,
     url,
     '',
     m.signature(hotel),
@@ -156,7 +157,7 @@ export function renderDepositConfirmation(req: MailRequest, hotelName: string): 
     '',
     m.confirmationIntro(captured, hotel),
     '',
-    detailsText(lines),
+    detailsText(lines, req.language),
     '',
     m.signature(hotel),
     '',
@@ -188,7 +189,7 @@ export function renderCardRegistered(req: MailRequest, hotelName: string): Rende
     '',
     m.cardRegisteredIntro(hotel),
     '',
-    detailsText(lines),
+    detailsText(lines, req.language),
     '',
     notice,
     '',
@@ -238,7 +239,7 @@ export function renderMoneyNotice(
     wording.intro,
     ...after,
     '',
-    detailsText(lines),
+    detailsText(lines, req.language),
     '',
     m.signature(hotel),
     '',
