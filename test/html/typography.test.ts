@@ -39,3 +39,19 @@ describe('typography of what guests and staff read', () => {
     });
   }
 });
+
+describe('German: one word for one thing, as the Team page says it', () => {
+  test('the books are "Buchhaltung", a capture is "Abbuchung" (never "Einziehung"), the viewer role a noun', () => {
+    const german: [string, string][] = [];
+    for (const [name, catalogue] of Object.entries(CATALOGUES)) {
+      const de = (catalogue as Record<string, unknown>).de;
+      if (de) textsOf(de, name, german);
+    }
+    assert.ok(german.length > 500, `${german.length} German texts`);
+    const mixed = german.filter(([, text]) => /Bücher|Einziehung|eingezogen|einzieh/.test(text)).map(([p]) => p);
+    assert.deepEqual(mixed, []);
+    const shell = CATALOGUES.control.de;
+    assert.equal(shell.navBooks, 'Buchhaltung');
+    assert.equal(shell.roleNames.viewer, 'Lesezugriff');
+  });
+});

@@ -241,12 +241,12 @@ const de: PayoutMessages = {
   imported: (remittances, lines, matched, unmatched) =>
     `Importiert: ${plural('de', remittances, { one: '# Auszahlung', other: '# Auszahlungen' })}, ${plural('de', lines, { one: '# Zeile', other: '# Zeilen' })}, ${matched} zugeordnet, ${unmatched} nicht zugeordnet.`,
   nothingNew: (lines) =>
-    `Nichts Neues: ${plural('de', lines, { zero: 'diese Datei enthält keine Zeile', one: 'die Zeile dieser Datei war schon importiert', other: 'die # Zeilen dieser Datei waren schon importiert' })}, und jetzt wird nichts weiter zugeordnet.`,
+    `Nichts Neues: ${plural('de', lines, { zero: 'Diese Datei enthält keine Zeile', one: 'Die Zeile dieser Datei war schon importiert', other: 'Die # Zeilen dieser Datei waren schon importiert' })}, und jetzt wird nichts weiter zugeordnet.`,
   refused: (line, problem) =>
     `Die Datei wurde abgelehnt, nichts wurde gespeichert: ${line > 0 ? `Zeile ${line}: ` : ''}${sayJrbProblem(JRB_PROBLEMS_DE, problem)}.`,
   noFile: 'Wählen Sie zuerst die Berichtsdatei.',
   tooLarge: (mb) =>
-    `Die Datei ist größer als ${mb} MB: importieren Sie sie über die Kommandozeile (payreq settlements import).`,
+    `Die Datei ist größer als ${mb} MB: Importieren Sie sie über die Kommandozeile (payreq settlements import).`,
   remittances: 'Auszahlungen',
   noRemittances: 'Noch keine Auszahlung importiert.',
   date: 'Datum',
@@ -268,12 +268,12 @@ const de: PayoutMessages = {
   count: 'Auszahlungen',
   notPaidOut: 'Nicht ausgezahlt',
   notPaidOutIntro: (days) =>
-    `Geld, das payreq vor mehr als ${days} Tagen eingezogen oder erstattet hat und das keine importierte Auszahlung enthält. Importieren Sie die fehlenden Berichte; bleibt eine Zeile hier, fragen Sie den Anbieter.`,
-  noNotPaidOut: 'Nichts: jede ältere Zahlung, Einziehung und Erstattung ist in einer importierten Auszahlung.',
+    `Geld, das payreq vor mehr als ${days} Tagen abgebucht oder erstattet hat und das keine importierte Auszahlung enthält. Importieren Sie die fehlenden Berichte; bleibt eine Zeile hier, fragen Sie den Anbieter.`,
+  noNotPaidOut: 'Nichts: Jede ältere Zahlung, Abbuchung und Erstattung ist in einer importierten Auszahlung.',
   notPaidOutBefore:
-    'Importieren Sie einen ersten Bericht: ab den Zahlungen, die er auszahlt, steht hier das Geld, das keine Auszahlung enthält.',
+    'Importieren Sie einen ersten Bericht: Ab den Zahlungen, die er auszahlt, steht hier das Geld, das keine Auszahlung enthält.',
   notPaidOutMore: (shown, total) => `Die ${shown} ältesten von ${total}.`,
-  kinds: { payment: 'Zahlung des Gastes', capture: 'Einziehung', refund: 'Erstattung' },
+  kinds: { payment: 'Zahlung des Gastes', capture: 'Abbuchung', refund: 'Erstattung' },
   remittanceTitle: (nb, date) => `Auszahlung ${nb} vom ${date}`,
   back: 'Alle Auszahlungen',
   totals: (lines, matched) => `${plural('de', lines, { one: '# Zeile', other: '# Zeilen' })}, ${matched} zugeordnet.`,
@@ -295,10 +295,10 @@ const de: PayoutMessages = {
     direction_differs: 'Eine Zahlung, wo payreq eine Erstattung verbucht hat, oder umgekehrt.',
     currency_differs: 'Eine andere Währung als die, in der payreq Geld bewegt hat.',
     amount_differs: 'Ein anderer Betrag als der, den payreq bewegt hat.',
-    already_paid_out: 'Dieses Geld ist bereits in einer anderen Auszahlung: der Anbieter hat es zweimal ausgezahlt.',
+    already_paid_out: 'Dieses Geld ist bereits in einer anderen Auszahlung: Der Anbieter hat es zweimal ausgezahlt.',
   },
   unmatchedNeed:
-    'Suchen Sie den Vorgang im Backoffice des Anbieters. Wurde er dort ausgeführt, ist in payreq nichts falsch; sollte er nicht existieren oder abweichen, klären Sie ihn dort oder fragen Sie den Anbieter. Sobald die Bücher von payreq übereinstimmen, ordnet ein erneuter Import des Berichts die Zeile zu.',
+    'Suchen Sie den Vorgang im Backoffice des Anbieters. Wurde er dort ausgeführt, ist in payreq nichts falsch; sollte er nicht existieren oder abweichen, klären Sie ihn dort oder fragen Sie den Anbieter. Sobald die Buchungen von payreq übereinstimmen, ordnet ein erneuter Import des Berichts die Zeile zu.',
   auditActions: { payouts_imported: 'Bankabgleichsbericht importiert' },
   auditDetail: {
     remittances: 'Auszahlungen',

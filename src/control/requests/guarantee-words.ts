@@ -89,7 +89,7 @@ const de: GuaranteeControlMessages = {
   renewalRefused: (when, ends, reason) =>
     `Die Bank hat die Erneuerung der Vorautorisierung dieser Garantie am ${when} abgelehnt${reason ? ` (${reason})` : ''}. Die aktuelle Vorautorisierung garantiert den Aufenthalt noch bis ${ends} und läuft dann ab.`,
   renewalNextSteps:
-    'Eine neue Karte über denselben Link wird bei der nächsten Erneuerung garantiert, die dann die aktuelle Vorautorisierung freigibt. Sie können auch vor dem Ablauf einziehen, was geschuldet ist.',
+    'Eine neue Karte über denselben Link wird bei der nächsten Erneuerung garantiert, die dann die aktuelle Vorautorisierung freigibt. Sie können auch vor dem Ablauf abbuchen, was geschuldet ist.',
   declinedTitle: 'Die Bank hat die Garantie vorläufig abgelehnt: morgen erneuter Versuch',
   declinedText: (reason, final) =>
     `Die Bank hat die Garantie dieser Anfrage vorerst abgelehnt${reason ? ` (${reason})` : ''}. Die Karte bleibt die Garantie; der tägliche Job versucht es morgen früh erneut${final ? `, und eine Ablehnung am ${final} (Anreisetag) ist endgültig` : ''}. Kontaktieren Sie den Gast, wenn der Aufenthalt früher garantiert sein muss.`,

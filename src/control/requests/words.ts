@@ -282,7 +282,7 @@ const de: T = {
   card: 'Karte',
   holdExpires: 'Vorautorisierung endet',
   noHoldWillBePlaced:
-    'Es wird keine Vorautorisierung erfolgen: Diese Anfrage hat kein Anreisedatum, daher belastet der tägliche Lauf die Karte nie, und bei Nichterscheinen kann nichts eingezogen werden.',
+    'Es wird keine Vorautorisierung erfolgen: Diese Anfrage hat kein Anreisedatum, daher belastet der tägliche Lauf die Karte nie, und bei Nichterscheinen kann nichts abgebucht werden.',
   linkExpires: 'Link gültig bis',
   reservationData: 'Reservierungsdaten',
   nothing: 'keine',
