@@ -208,7 +208,7 @@ export function webhooksRepository(db: Database) {
                   row_number() OVER (PARTITION BY due.tenant_id ORDER BY due.run_at, due.id) AS nth
              FROM due LEFT JOIN tenants t ON t.tenant_id = due.tenant_id
          )
-         SELECT id::text AS id FROM fair WHERE nth <= free ORDER BY run_at, id LIMIT $2`,
+         SELECT id::text AS id FROM fair WHERE nth <= free ORDER BY run_at, fair.id LIMIT $2`,
         [o.at ?? null, o.limit, o.perEndpoint, o.perTenant],
       );
       return r.rows.map((row) => row.id);
@@ -476,7 +476,7 @@ export function webhooksRepository(db: Database) {
       const r = await db.query<DeliveryRow>(
         `SELECT id::text AS id, endpoint_id, event_id::text AS event_id, status, attempts, last_status_code,
                 last_error, delivered_at, next_attempt_at
-           FROM webhook_deliveries WHERE event_id = $1::bigint ORDER BY id`,
+           FROM webhook_deliveries WHERE event_id = $1::bigint ORDER BY webhook_deliveries.id`,
         [eventId],
       );
       return r.rows;
