@@ -418,6 +418,17 @@ export function remittancesRepository(db: Database) {
       return { rows: r.rows.map(({ total: _t, ...row }) => row), count, since };
     },
 
+    /** The first and last dates of the hotel's remittances from `from` to `to` (both included); none: undefined. */
+    async dateRange(tenantId: string, from: string, to: string): Promise<{ first: string; last: string } | undefined> {
+      const r = await db.query<{ first: string | null; last: string | null }>(
+        `SELECT min(remittance_date)::text AS first, max(remittance_date)::text AS last
+           FROM remittances WHERE tenant_id = $1 AND remittance_date BETWEEN $2::date AND $3::date`,
+        [tenantId, from, to],
+      );
+      const row = r.rows[0];
+      return row?.first && row.last ? { first: row.first, last: row.last } : undefined;
+    },
+
     /**
      * Lines of the hotel's remittances dated `from` to `to` (YYYY-MM-DD, both included), by
      * remittance date, then remittance and line: a page at a time, after the last one read.

@@ -95,6 +95,14 @@ describe(`the back office's Payouts page (${ENGINE})`, () => {
     assert.equal(csv.statusCode, 200);
     assert.match(csv.headers['content-type'] as string, /text\/csv/);
     assert.equal(csv.body.trim().split('\r\n').length, 3, 'a header and two lines');
+    // Named by the range it holds: open ends are where the hotel's remittances begin and end.
+    const named = (r: { headers: Record<string, unknown> }) =>
+      /filename="([^"]+)"/.exec(String(r.headers['content-disposition']))?.[1];
+    assert.equal(named(csv), 'payreq-payouts-2026-11-21-2026-11-21.csv');
+    const from = await c.get(`/control/payouts/export?tenant=${hotel.tenantId}&from=2026-11-01`);
+    assert.equal(named(from), 'payreq-payouts-2026-11-01-2026-11-21.csv');
+    const both = await c.get(`/control/payouts/export?tenant=${hotel.tenantId}&from=2026-11-01&to=2026-11-30`);
+    assert.equal(named(both), 'payreq-payouts-2026-11-01-2026-11-30.csv', 'a range given is named as given');
   });
 
   test('the same report again changes nothing; a malformed one is refused, naming its line, storing nothing', async () => {

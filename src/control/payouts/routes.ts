@@ -139,8 +139,14 @@ export async function payoutsRoutes(instance: FastifyInstance): Promise<void> {
     async (request, reply) => {
       refuseInvalid(request);
       const { tenant } = await payoutsTenant(request, request.query.tenant);
-      const from = dateOr(request.query.from) ?? '2000-01-01';
-      const to = dateOr(request.query.to) ?? dayAfter(new Date().toISOString().slice(0, 10));
+      const given = { from: dateOr(request.query.from), to: dateOr(request.query.to) };
+      const from = given.from ?? '2000-01-01';
+      const to = given.to ?? dayAfter(new Date().toISOString().slice(0, 10));
+      // The file is named by the range it holds: an open end is where the hotel's remittances
+      // begin or end (not 2000-01-01, not tomorrow); with none, the day of the export.
+      const held = given.from && given.to ? undefined : await repos.remittances.dateRange(tenant.id, from, to);
+      const today = new Date().toISOString().slice(0, 10);
+      const named = { from: given.from ?? held?.first ?? today, to: given.to ?? held?.last ?? today };
       await audit(request, {
         tenantId: tenant.id,
         action: 'export',
@@ -155,7 +161,7 @@ export async function payoutsRoutes(instance: FastifyInstance): Promise<void> {
       }
       return reply
         .type('text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="payreq-payouts-${from}-${to}.csv"`)
+        .header('content-disposition', `attachment; filename="payreq-payouts-${named.from}-${named.to}.csv"`)
         .header('cache-control', 'no-store')
         .send(Readable.from(file()));
     },
