@@ -14,7 +14,7 @@ const en = {
     'No books check has finished yet. It runs every day (the scheduled job “Books check”), or when the operator runs it.',
   checkSummary: (since: string, orders: number, agree: number, disagree: number, inDoubt: number) =>
     `Orders moved since ${since}: ${orders} checked, ${agree} agree, ${disagree} disagree, ${inDoubt} in doubt.`,
-  everyTenant: 'every tenant',
+  everyTenant: 'every hotel',
   incidents: 'Open disagreements',
   noIncidents: 'No disagreement: every order checked agrees with the provider’s books.',
   inDoubt: 'Operations in doubt',
@@ -159,7 +159,7 @@ const de: BooksMessages = {
     'Noch keine Prüfung der Buchungen ist abgeschlossen. Sie läuft täglich (geplante Aufgabe „Buchhaltungsprüfung“) oder wenn der Betreiber sie startet.',
   checkSummary: (since: string, orders: number, agree: number, disagree: number, inDoubt: number) =>
     `Seit ${since} bewegte Bestellungen: ${orders} geprüft, ${agree} stimmen überein, ${disagree} weichen ab, ${inDoubt} ungewiss.`,
-  everyTenant: 'alle Mandanten',
+  everyTenant: 'alle Hotels',
   incidents: 'Offene Abweichungen',
   noIncidents: 'Keine Abweichung: Jede geprüfte Bestellung stimmt mit den Buchungen des Anbieters überein.',
   inDoubt: 'Ungewisse Vorgänge',

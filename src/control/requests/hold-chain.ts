@@ -28,9 +28,12 @@ export function holdChain(ctx: PageContext, row: ControlDetailRow, ledger: reado
 <div class="table-wrap" tabindex="0"><table><caption>${w.caption}</caption>
 <thead><tr><th scope="col">${w.hold}</th><th scope="col">${w.placed}</th><th scope="col">${w.ends}</th><th scope="col">${w.now}</th></tr></thead>
 <tbody>${holds.map(
+    // Each hold by its place in the chain ("Hold 2 (renewal)"): the provider's transaction id is
+    // for the provider's back office, not for the staff reading this page.
     (
       h,
-    ) => html`<tr><td data-label="${w.hold}"><code>${h.provider_transaction_id ?? ''}</code>${h.parent_id ? html` <small>(${w.renewal})</small>` : ''}</td>
+      i,
+    ) => html`<tr><td data-label="${w.hold}">${w.hold} ${i + 1}${h.parent_id ? html` <small>(${w.renewal})</small>` : ''}</td>
 <td data-label="${w.placed}">${when(h.created_at)}</td><td data-label="${w.ends}">${when(h.hold_expires_at)}</td><td data-label="${w.now}">${fate(h)}</td></tr>`,
   )}</tbody></table></div></section>`;
 }
