@@ -30,6 +30,7 @@ import {
   csrfField,
   formatAmount,
   formatDateTime,
+  formatDay,
   leastRoleFor,
   mayUse,
   type PageContext,
@@ -107,8 +108,11 @@ function filters(ctx: PageContext, q: ListQuery, tenants: readonly Tenant[]): Sa
   const w = REQUESTS_MESSAGES[ctx.language];
   const input = (id: keyof ListQuery, label: string, type = 'date') =>
     html`<div class="field"><label for="f-${id}">${label}</label><input id="f-${id}" name="${id}" type="${type}" value="${q[id] ?? ''}"></div>`;
+  // Folded on a phone unless a filter is in use (then what filters the list shows): the list
+  // starts on the first screen. Open on a wide screen whatever (styles.ts, .fold).
+  const inUse = Object.entries(q).some(([k, v]) => k !== 'after' && v);
   return html`<form method="get" action="/control/requests" class="card" aria-labelledby="filters-h">
-<h2 id="filters-h">${w.filters}</h2>
+<details class="fold"${inUse ? html` open` : ''}><summary><h2 id="filters-h">${w.filters}</h2></summary>
 <div class="filters">
 <div class="field wide"><label for="f-q">${w.search}</label>
 <input id="f-q" name="q" type="search" value="${q.q ?? ''}" maxlength="100" aria-describedby="f-q-hint">
@@ -125,6 +129,7 @@ ${input('checkin_from', w.checkinFrom)}${input('checkin_to', w.checkinTo)}
 ${guaranteeFilter(ctx, q.guarantee)}
 </div>
 <div class="buttons"><button type="submit">${m.apply}</button> <a href="/control/requests">${w.reset}</a></div>
+</details>
 </form>`;
 }
 
@@ -168,7 +173,7 @@ ${allTenants ? html`<td data-label="${m.tenant}">${r.tenant_name}</td>` : ''}
 <td data-label="${m.guest}">${r.guest_first_name} ${r.guest_last_name}<br><small>${r.guest_email}</small></td>
 <td data-label="${m.amount}" class="num">${formatAmount(r.amount, r.currency, ctx)}</td>
 <td data-label="${m.reservation}">${r.reservation_ref}</td>
-<td data-label="${m.checkin}">${r.checkin ?? ''}</td>
+<td data-label="${m.checkin}">${formatDay(r.checkin, ctx)}</td>
 <td data-label="${m.created}">${formatDateTime(r.created_at, ctx)}</td>
 </tr>`,
         )}</tbody></table></div>
@@ -255,7 +260,7 @@ ${html`<div><dt>${m.status}</dt><dd>${released ? releasedBadge(ctx) : statusBadg
 ${item(m.tenant, row.tenant_name)}
 ${item(m.amount, money(row.amount))}${item(w.captured, money(row.amount_captured))}${item(w.refunded, money(row.amount_refunded))}
 ${item(m.guest, `${row.guest_first_name} ${row.guest_last_name}`)}${item(m.email, row.guest_email)}${item(m.phone, row.guest_phone)}
-${item(m.guestLanguage, languageName(ctx, row.language))}${item(m.reservation, row.reservation_ref)}${item(m.checkin, row.checkin)}
+${item(m.guestLanguage, languageName(ctx, row.language))}${item(m.reservation, row.reservation_ref)}${item(m.checkin, formatDay(row.checkin, ctx))}
 ${item(w.card, row.masked_pan ? `${row.masked_pan}${row.card_expiry_month ? ` (${String(row.card_expiry_month).padStart(2, '0')}/${row.card_expiry_year})` : ''}` : '')}
 ${item(w.holdExpires, row.hold_expires_at && holdIsLive(row.status) ? formatDateTime(row.hold_expires_at, ctx) : '')}
 ${item(w.linkExpires, formatDateTime(row.link_expires_at, ctx))}
@@ -274,7 +279,7 @@ function reservationData(ctx: PageContext, data: Record<string, unknown>): SafeH
   // Readable: one line per key; nested values as indented JSON. Escaped like any other text.
   return html`<dl class="summary">${entries.map(
     ([k, v]) =>
-      html`<div><dt>${REQUESTS_MESSAGES[ctx.language].reservationKeys[k] ?? k}</dt><dd>${typeof v === 'object' && v !== null ? html`<pre>${JSON.stringify(v, null, 2)}</pre>` : String(v)}</dd></div>`,
+      html`<div><dt>${REQUESTS_MESSAGES[ctx.language].reservationKeys[k] ?? k}</dt><dd>${typeof v === 'object' && v !== null ? html`<pre>${JSON.stringify(v, null, 2)}</pre>` : typeof v === 'string' ? formatDay(v, ctx) : String(v)}</dd></div>`,
   )}</dl>`;
 }
 
