@@ -225,7 +225,9 @@ describe(`a refused hold: the hotel is told, the guest gives another card, the n
       const page = await office.get(`/control/requests/${c.uuid}`);
       assert.equal(page.statusCode, 200);
       assert.ok(page.body.includes('Needs attention: the guarantee failed'), page.body);
-      assert.ok(page.body.includes('sandbox: the bank refused the hold'), 'why');
+      // Why, in words; the provider's own message stays out of the page (the words say it).
+      assert.ok(page.body.includes('Refused by the bank'), 'why');
+      assert.ok(!page.body.includes('sandbox: the bank refused the hold'), 'the provider’s message after the words');
       const list = await office.get('/control/requests?guarantee=failed');
       assert.ok(list.body.includes(c.reference), 'the list filter finds it');
       const failed = await t.repos.guarantees.failed(t.tenant.tenantId);
