@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config/index.ts';
 import { type Database, type Queryable, repositories } from '../src/db/index.ts';
-import { createDeferredPayments } from '../src/jobs/index.ts';
+import { createDeferredPayments, deferredHoldsRepository } from '../src/holds/index.ts';
 import { SANDBOX_PAY_PATH, TEST_CARDS } from '../src/providers/sandbox/index.ts';
 import { CREATE_BODY } from './create.ts';
 import { apiHeaders, type Engine, freshDatabase, makeTenants, openMigrated, SECRET_KEY } from './environment.ts';
@@ -284,7 +284,7 @@ export async function benchRequestCosts(
       out.push(
         await measure('daily job: one hold (groups of the job)', due, async () => {
           const r = await createDeferredPayments(
-            { holds: ctx.repos.deferredHolds, runner: ctx.runner, cardTokens: ctx.cardTokens },
+            { holds: deferredHoldsRepository(ctx.db), runner: ctx.runner, cardTokens: ctx.cardTokens },
             today,
           );
           if (r.held !== HOLDS) throw new Error(`request costs: the job held ${r.held} of ${HOLDS}`);

@@ -11,7 +11,8 @@ import pg from 'pg';
 import { loadConfig } from '../src/config/index.ts';
 import { buildContext } from '../src/context.ts';
 import { migrate, openDatabase, parseDatabaseUrl } from '../src/db/index.ts';
-import { analyzeTables, createDeferredPayments } from '../src/jobs/index.ts';
+import { createDeferredPayments, deferredHoldsRepository } from '../src/holds/index.ts';
+import { analyzeTables } from '../src/jobs/index.ts';
 import { providerSecrets } from '../src/secrets/index.ts';
 import { FAKE_KEYS, startStripeFake } from '../test/fakes/stripe/stripe-fake.ts';
 
@@ -101,7 +102,7 @@ async function run(provider: 'sandbox' | 'stripe'): Promise<void> {
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     const r = await createDeferredPayments(
-      { holds: ctx.repos.deferredHolds, runner: ctx.runner, cardTokens: ctx.cardTokens },
+      { holds: deferredHoldsRepository(ctx.db), runner: ctx.runner, cardTokens: ctx.cardTokens },
       date,
     );
     const s = (performance.now() - t0) / 1000;

@@ -4,6 +4,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import { Redis } from 'ioredis';
+import pino from 'pino';
 import {
   answerClientError,
   apiPlugin,
@@ -18,6 +19,7 @@ import {
   validatorCompiler,
 } from './api/index.ts';
 import type { Config, TrustProxy } from './config/index.ts';
+import { gateConnections, proxyPeers } from './connections/index.ts';
 import { buildContext, type ContextOptions } from './context.ts';
 import { controlPlugin } from './control/index.ts';
 import { devMailRoutes } from './dev-mail/index.ts';
@@ -29,12 +31,15 @@ import { metricsRoute, recordRequests } from './metrics/index.ts';
 import { pmsWebhookRoutes } from './pms/index.ts';
 import { sandboxJobKind, sandboxRoutes } from './providers/sandbox/index.ts';
 import type { QueueWorker } from './queue/index.ts';
+import { installRequestLog } from './request-log.ts';
 import { startServiceQueue } from './service-queue.ts';
 
 export const BODY_LIMIT = 64 * 1024;
 const SAFE_REQUEST_ID = /^[\w.:-]{1,64}$/;
 /** Paths exempt from the production HTTPS rule (see the onRequest hook). */
 const OPERATOR_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+/** TLS handshakes in progress Node accepts past MAX_CONNECTIONS (the gate counts finished ones). */
+const TLS_HANDSHAKE_MARGIN = 64;
 
 /** What the HTTP service is built from: the shared context's options (see context.ts), and a route hook. */
 export interface BuildOptions extends ContextOptions {
@@ -71,7 +76,11 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       level: config.logLevel,
       // Keys, card data and secrets never reach a log line.
       redact: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie'],
+      // Written without blocking the event loop (pino flushes what waits when the process exits).
+      ...(config.logLevel === 'silent' ? {} : { stream: pino.destination({ dest: 1, sync: false }) }),
     },
+    // One line per request, when it is answered (request-log.ts), not Fastify's two.
+    disableRequestLogging: true,
     bodyLimit: BODY_LIMIT,
     trustProxy: fastifyTrustProxy(config.trustProxy),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
@@ -98,6 +107,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.addHook('onClose', () => unfollow());
   app.setValidatorCompiler(validatorCompiler());
   installErrorHandling(app);
+  installRequestLog(app);
   installHeaderGuard(app);
   installRetryAfter(app);
   let stopping = false;
@@ -180,28 +190,54 @@ function runQueue(app: FastifyInstance): void {
 }
 
 /**
- * Connections one instance holds: at most MAX_CONNECTIONS open (a new one past it is closed at
- * accept, logged once every 10 s as a connection limit and counted in
- * payreq_connections_dropped_total), and none older than CONNECTION_MAX_AGE_S: the response of
+ * Connections one instance holds: at most MAX_CONNECTIONS open, at most
+ * MAX_CONNECTIONS_PER_ADDRESS of them from one client address (a trusted proxy's excepted).
+ * A cap reached closes the connection idle longest under it to admit the new one; only when
+ * every connection under it is serving a request is the new one refused at accept (logged once
+ * every 10 s, counted in payreq_connections_dropped_total). So idle sockets never lock new
+ * clients, the probes included, out. None is older than CONNECTION_MAX_AGE_S: the response of
  * its first request past that age closes it, so one request a minute cannot keep a connection
  * (and its file descriptor) for ever; an idle one closes after KEEP_ALIVE_TIMEOUT_MS.
  */
 function boundConnections(app: FastifyInstance, config: Config): void {
   const server = app.server;
-  server.maxConnections = config.maxConnections;
+  // Over TLS, a request's socket is the TLS socket, born with the secure connection: that is
+  // the one gated. Handshakes in progress are bounded by Node itself, a little above the cap.
+  const connectionEvent = config.tlsCert ? 'secureConnection' : 'connection';
+  if (config.tlsCert) server.maxConnections = config.maxConnections + TLS_HANDSHAKE_MARGIN;
   let lastWarned = 0;
-  server.on('drop', () => {
-    app.payreq.metrics.connectionDropped();
-    if (Date.now() - lastWarned < 10_000) return;
-    lastWarned = Date.now();
-    app.log.warn(
-      { max_connections: config.maxConnections },
-      'connection limit reached: new connections are closed at accept (MAX_CONNECTIONS)',
-    );
-  });
+  const metrics = app.payreq.metrics;
+  const gate = gateConnections(
+    server,
+    connectionEvent,
+    {
+      maxConnections: config.maxConnections,
+      maxPerAddress: config.maxConnectionsPerAddress,
+      isProxy: proxyPeers(config.trustProxy),
+    },
+    {
+      evicted: (cap) => metrics.connectionEvicted(cap),
+      refused: (cap) => {
+        metrics.connectionDropped(cap);
+        if (Date.now() - lastWarned < 10_000) return;
+        lastWarned = Date.now();
+        app.log.warn(
+          {
+            cap,
+            max_connections: config.maxConnections,
+            max_connections_per_address: config.maxConnectionsPerAddress,
+          },
+          cap === 'instance'
+            ? 'connection limit reached: every connection is busy, new connections are closed at accept (MAX_CONNECTIONS)'
+            : 'connection limit reached for one address: its connections are all busy, its new ones are closed at accept (MAX_CONNECTIONS_PER_ADDRESS)',
+        );
+      },
+    },
+  );
+  metrics.countOpenConnections(gate.open);
+  server.on('drop', () => metrics.connectionDropped('instance'));
   const born = new WeakMap<object, number>();
-  // Over TLS, a request's socket is the TLS socket, born with the secure connection.
-  server.on(config.tlsCert ? 'secureConnection' : 'connection', (socket: object) => born.set(socket, Date.now()));
+  server.on(connectionEvent, (socket: object) => born.set(socket, Date.now()));
   app.addHook('onSend', async (request, reply) => {
     const since = born.get(request.raw.socket);
     if (since !== undefined && Date.now() - since >= config.connectionMaxAgeMs) reply.header('connection', 'close');

@@ -1,8 +1,10 @@
-import { type Authenticator, authenticator } from './api/authenticator.ts';
+import { type Authenticator, authenticator } from './api/index.ts';
 import type { Config } from './config/index.ts';
 import { type Database, type Repositories, repositories } from './db/index.ts';
+import { type HoldRepositories, holdRepositories } from './holds/index.ts';
 import { type Notifications, notifications } from './ipn/index.ts';
 import { meteredProvider, type ServiceMetrics, serviceMetrics } from './metrics/index.ts';
+import { type Reconciler, reconciler } from './money-audit/index.ts';
 import {
   type GuestCommands,
   guestCommands,
@@ -10,12 +12,10 @@ import {
   moneyRunner,
   type PaymentRequestCommands,
   paymentRequestCommands,
-  type Reconciler,
-  reconciler,
 } from './payment-requests/index.ts';
+import { longestProviderCallMs } from './provider-call-limits/index.ts';
 import {
   accountRegistry,
-  longestProviderCallMs,
   type PaymentProvider,
   type ProviderRegistry,
   sandboxProvider,
@@ -29,6 +29,8 @@ export interface AppContext {
   config: Config;
   db: Database;
   repos: Repositories;
+  /** The hold jobs' SQL (the holds room's). */
+  holds: HoldRepositories;
   commands: PaymentRequestCommands;
   guest: GuestCommands;
   /** The provider of each tenant (each hotel is its own merchant). */
@@ -101,6 +103,7 @@ export async function buildContext(opts: ContextOptions): Promise<AppContext> {
     config: opts.config,
     db: opts.db,
     repos,
+    holds: holdRepositories(opts.db),
     providers,
     runner,
     reconciler: reconcile,

@@ -1,14 +1,20 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   AppError,
+  EMAIL_PATTERN,
   errors,
   type FieldIssue,
+  NAME_TEXT_MESSAGE,
+  NAME_TEXT_PATTERN,
+  NOTE_TEXT_MESSAGE,
+  NOTE_TEXT_PATTERN,
   PLAIN_TEXT_MESSAGE,
   PLAIN_TEXT_PATTERN,
   STORABLE_TEXT_PATTERN,
   UNSTORABLE_TEXT_MESSAGE,
   WELL_FORMED_KEYWORD,
 } from '../domain/index.ts';
+import { allowedMethods } from './allowed-methods.ts';
 
 /** What a 503 tells the client to wait before retrying. */
 export const RETRY_AFTER_SECONDS = 5;
@@ -41,7 +47,10 @@ function issueCode(v: AjvIssue): string {
     case 'multipleOf':
       return 'amount_decimals';
     case 'pattern':
-      return v.params?.pattern === PLAIN_TEXT_PATTERN ? 'plain_text' : 'unstorable_text';
+      if (v.params?.pattern === EMAIL_PATTERN) return 'format_email';
+      return v.params?.pattern === PLAIN_TEXT_PATTERN || v.params?.pattern === NAME_TEXT_PATTERN
+        ? 'plain_text'
+        : 'unstorable_text';
     case WELL_FORMED_KEYWORD:
       return 'unstorable_text';
     default:
@@ -50,7 +59,7 @@ function issueCode(v: AjvIssue): string {
 }
 
 function fieldIssues(validation: AjvIssue[], context: string | undefined): FieldIssue[] {
-  return validation.map((v) => {
+  const issues = validation.map((v) => {
     const path = (v.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
     const missing = v.keyword === 'required' ? String(v.params?.missingProperty ?? '') : '';
     const field = [path, missing].filter(Boolean).join('.') || context || 'body';
@@ -58,13 +67,20 @@ function fieldIssues(validation: AjvIssue[], context: string | undefined): Field
     if (v.keyword === 'required') message = 'is required';
     if (v.keyword === 'pattern' && v.params?.pattern === STORABLE_TEXT_PATTERN) message = UNSTORABLE_TEXT_MESSAGE;
     if (v.keyword === 'pattern' && v.params?.pattern === PLAIN_TEXT_PATTERN) message = PLAIN_TEXT_MESSAGE;
+    if (v.keyword === 'pattern' && v.params?.pattern === NAME_TEXT_PATTERN) message = NAME_TEXT_MESSAGE;
+    if (v.keyword === 'pattern' && v.params?.pattern === NOTE_TEXT_PATTERN) message = NOTE_TEXT_MESSAGE;
     if (v.keyword === 'multipleOf') message = 'must have at most two decimals';
+    if (v.keyword === 'pattern' && v.params?.pattern === EMAIL_PATTERN) message = 'must be an e-mail address';
     if (v.keyword === WELL_FORMED_KEYWORD) message = UNSTORABLE_TEXT_MESSAGE;
     if (v.keyword === 'enum' && Array.isArray(v.params?.allowedValues)) {
       message = `must be one of ${(v.params.allowedValues as unknown[]).join(', ')}`;
     }
     return { field, message, code: issueCode(v) };
   });
+  // An amount past the maximum is too large, whatever its decimals: past 2^53 cents a double
+  // cannot even tell (970595663.56 failed multipleOf), and "at most two decimals" misleads.
+  const tooLarge = new Set(issues.filter((i) => i.code === 'amount_too_large').map((i) => i.field));
+  return issues.filter((i) => !(i.code === 'amount_decimals' && tooLarge.has(i.field)));
 }
 
 /**
@@ -109,9 +125,8 @@ export function toAppError(err: FastifyError & { validation?: AjvIssue[] }): App
   }
   if (err instanceof SyntaxError) return errors.invalidJson();
   const status = err.statusCode ?? 500;
-  if (status >= 400 && status < 500) {
-    return new AppError((err.code ?? 'bad_request').toLowerCase(), status, err.message || 'Bad request');
-  }
+  // Fastify's own codes (FST_ERR_…) name its internals, not the service's contract.
+  if (status >= 400 && status < 500) return errors.badRequest(status, err.message || 'Bad request');
   return errors.internal();
 }
 
@@ -148,11 +163,26 @@ export function installRetryAfter(app: FastifyInstance): void {
 }
 
 export function installErrorHandling(app: FastifyInstance): void {
+  const known = allowedMethods();
+  app.addHook('onRoute', (route) => known.learn(route));
+  /** A request that matched no route: 405 with Allow on a path known under other methods, else 404. */
+  const noRoute = (request: FastifyRequest, reply: FastifyReply) => {
+    const allow = known.of(request.url);
+    if (allow.length === 0) return sendError(reply, errors.routeNotFound());
+    reply.header('allow', allow.join(', '));
+    return sendError(reply, errors.methodNotAllowed(request.method, allow));
+  };
   app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    // A method with a body (QUERY) and no Content-Type is refused by Fastify before the
+    // not-found handler runs: for a request that matched no route, the answer is that handler's.
+    if (err.code === 'FST_ERR_ROUTE_MISSING_CONTENT_TYPE') {
+      if (request.is404) return noRoute(request, reply);
+      return sendError(reply, errors.unsupportedMediaType());
+    }
     const e = toAppError(err);
     if (e.httpStatus >= 500) request.log.error({ err }, 'request failed');
     else request.log.info({ code: e.code, status: e.httpStatus }, 'request refused');
     return sendError(reply, e);
   });
-  app.setNotFoundHandler((_request, reply) => sendError(reply, errors.routeNotFound()));
+  app.setNotFoundHandler(noRoute);
 }

@@ -4,7 +4,10 @@ import type { FastifyInstance } from 'fastify';
 import { API_INTRODUCTION } from './api-introduction.ts';
 import { eventsRoutes } from './events-routes.ts';
 import { completeDocument } from './openapi-document.ts';
-import { paymentRequestsRoutes } from './payment-requests-routes.ts';
+import { actionRoutes } from './payment-requests/action-routes.ts';
+import { createRoute } from './payment-requests/create-route.ts';
+import { deleteRoute } from './payment-requests/delete-route.ts';
+import { readRoutes } from './payment-requests/read-routes.ts';
 
 export { type ApiCaller, type Authenticator, authenticator } from './authenticator.ts';
 export { checkCreateBody, isGuestEmail } from './create-body-check.ts';
@@ -36,7 +39,11 @@ export async function apiPlugin(app: FastifyInstance): Promise<void> {
       api.addHook('onRequest', async (request) => {
         request.caller = await app.payreq.auth.authenticate(request.headers['x-api-key']);
       });
-      await api.register(paymentRequestsRoutes);
+      // In this order: the OpenAPI document lists the paths as the routes were added.
+      await api.register(createRoute);
+      await api.register(readRoutes);
+      await api.register(actionRoutes);
+      await api.register(deleteRoute);
       await api.register(eventsRoutes);
     },
     { prefix: '/api' },

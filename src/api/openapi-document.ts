@@ -100,6 +100,9 @@ function firstExample(components: Components, schema: unknown): unknown {
   return Array.isArray(examples) ? examples[0] : undefined;
 }
 
+/** The operations (GET) whose full page names the next one in a `Link` header. */
+const PAGED = new Set(['/api/payment-requests/', '/api/events/']);
+
 /** Completes the document in place. */
 export function completeDocument(doc: { paths?: unknown; components?: object }): void {
   const components = new Components();
@@ -112,7 +115,8 @@ export function completeDocument(doc: { paths?: unknown; components?: object }):
       const responses = (hoisted.responses ?? {}) as Record<string, Json>;
       for (const [status, response] of Object.entries(responses)) {
         const headers = { ...(HEADERS[status] ?? {}) };
-        if (path === '/api/payment-requests/' && method === 'get' && status === '200') {
+        // The two paged lists: the requests and the event feed.
+        if (PAGED.has(path) && method === 'get' && status === '200') {
           headers.Link = {
             description: 'RFC 8288 link to the next page (rel="next"), absent on the last page',
             schema: { type: 'string' },

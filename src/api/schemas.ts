@@ -1,12 +1,15 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import {
   CURRENCIES,
+  EMAIL_PATTERN,
   errors,
   LANGUAGES,
   MAX_AMOUNT,
   MAX_REASON_NOTE,
   MONEY_REASONS,
   type MoneyReason,
+  NAME_TEXT_PATTERN,
+  NOTE_TEXT_PATTERN,
   PLAIN_TEXT_PATTERN,
   STORABLE_TEXT_PATTERN,
   WELL_FORMED_KEYWORD,
@@ -31,6 +34,10 @@ const Text = (opts: { minLength?: number; maxLength: number; description?: strin
 /** A name or a reference: storable text without bidirectional controls. */
 const PlainText = (opts: { minLength?: number; maxLength: number; description?: string }) =>
   Type.String({ ...opts, pattern: PLAIN_TEXT_PATTERN, [WELL_FORMED_KEYWORD]: true });
+
+/** A guest's name: plain text on one line (no line break, no control character). */
+const NameText = (opts: { minLength?: number; maxLength: number; description?: string }) =>
+  Type.String({ ...opts, pattern: NAME_TEXT_PATTERN, [WELL_FORMED_KEYWORD]: true });
 
 /** A realistic reservation, shared by the examples of the document. */
 export const EXAMPLE = {
@@ -141,9 +148,14 @@ export const CreateBody = Type.Object(
       }),
     ),
     currency: Type.Optional(Type.Enum([...CURRENCIES], { default: 'EUR', description: 'ISO 4217' })),
-    guest_email: Type.String({ format: 'email', maxLength: 254 }),
-    guest_first_name: PlainText({ minLength: 1, maxLength: 100 }),
-    guest_last_name: PlainText({ minLength: 1, maxLength: 100 }),
+    guest_email: Type.String({
+      pattern: EMAIL_PATTERN,
+      maxLength: 254,
+      description:
+        'A dot-atom local part and a domain of two labels or more (`jeanne.martin@example.com`); no quoted local part, no address literal, no single-label domain (422 format_email)',
+    }),
+    guest_first_name: NameText({ minLength: 1, maxLength: 100 }),
+    guest_last_name: NameText({ minLength: 1, maxLength: 100 }),
     guest_phone: Type.Optional(Text({ maxLength: 32 })),
     language: Type.Optional(
       Type.Enum([...LANGUAGES], { default: 'fr', description: 'Language of the guest page and e-mails' }),
@@ -381,9 +393,10 @@ const MOVE_REASON = {
   note: {
     type: 'string',
     maxLength: MAX_REASON_NOTE,
-    pattern: STORABLE_TEXT_PATTERN,
+    pattern: NOTE_TEXT_PATTERN,
     [WELL_FORMED_KEYWORD]: true,
-    description: 'Free text beside the reason (what was damaged, what "other" is); omitted or empty: none.',
+    description:
+      'Free text beside the reason (what was damaged, what "other" is); tab and line breaks are text, other control characters are refused (400). Omitted or empty: none.',
   },
 };
 export interface MoveBody {
@@ -401,8 +414,10 @@ export const RefundBody = Type.Unsafe<MoveBody | null>({
     amount: {
       type: 'number',
       exclusiveMinimum: 0,
+      maximum: MAX_AMOUNT,
       multipleOf: 0.01,
-      description: 'Partial refund, at most two decimals, at most what is left to refund; omitted: all of it',
+      description:
+        'Partial refund, at most two decimals, at most what is left to refund, at most 1,000,000 (422 amount_too_large); omitted: all of it',
     },
     ...MOVE_REASON,
   },
@@ -416,8 +431,10 @@ export const CaptureBody = Type.Unsafe<MoveBody | null>({
     amount: {
       type: 'number',
       exclusiveMinimum: 0,
+      maximum: MAX_AMOUNT,
       multipleOf: 0.01,
-      description: 'Partial capture, at most two decimals, at most the held amount; omitted: all of it',
+      description:
+        'Partial capture, at most two decimals, at most the held amount, at most 1,000,000 (422 amount_too_large); omitted: all of it',
     },
     ...MOVE_REASON,
   },

@@ -1,5 +1,5 @@
 import { auditRepository, type BulkJobRow, bulkJobsRepository, type Database, type Repositories } from '../db/index.ts';
-import { AppError } from '../domain/index.ts';
+import { AppError, isMoneyReason, moveReason } from '../domain/index.ts';
 import type { PaymentRequestCommands, TenantContext } from '../payment-requests/index.ts';
 import { type JobKind, runDueJobs } from '../queue/index.ts';
 
@@ -54,7 +54,9 @@ async function moveMoney(
     }
     // The job names its operation: run again after its worker died (the lease ran out), it
     // finds its own move by this key and reports it done, never refused by the status it left.
-    const once = { retryKey: `bulk:${job.id}` };
+    // The reason and note the user gave the batch go with each move, as a single move's do.
+    const why = moveReason(isMoneyReason(job.move_reason) ? job.move_reason : undefined, job.move_note);
+    const once = { retryKey: `bulk:${job.id}`, why };
     // Exactly the amount the user confirmed: if the request moved on since (less held, less
     // left to refund), the command refuses rather than move another amount.
     const amount = job.amount === null ? undefined : job.amount / 100;
@@ -74,14 +76,14 @@ export function bulkJobKind(ctx: BulkContext, log?: BulkLog): JobKind<BulkOutcom
     name: 'bulk_job',
     policy: { baseMs: 1000, maxMs: 60_000, leaseMs: LEASE_MS },
     concurrency: 1,
-    async run(claimed, settle) {
+    async run(claimed, finish) {
       const job = await bulkJobsRepository(ctx.db).load(claimed.ref);
       if (!job) {
-        await settle.done();
+        await finish.done();
         return 'done';
       }
       // Marked running in the queue's fenced step: a worker whose lease was taken writes nothing.
-      await settle.keep((tx) => bulkJobsRepository(tx).start(job.id, claimed.attempts));
+      await finish.keep((tx) => bulkJobsRepository(tx).start(job.id, claimed.attempts));
       let result: Awaited<ReturnType<typeof moveMoney>>;
       try {
         result = await moveMoney(ctx, job);
@@ -90,8 +92,8 @@ export function bulkJobKind(ctx: BulkContext, log?: BulkLog): JobKind<BulkOutcom
         result = { state: 'failed', reason: 'unexpected error; see the service log', code: null };
       }
       const { state, reason, code } = result;
-      // The job's result and its audit line, with the job settled: all or nothing.
-      await settle.done(async (tx) => {
+      // The job's result and its audit line, with the job finished: all or nothing.
+      await finish.done(async (tx) => {
         await bulkJobsRepository(tx).finish(job.id, state, reason, code);
         await auditRepository(tx).record({
           username: job.username,
@@ -101,7 +103,12 @@ export function bulkJobKind(ctx: BulkContext, log?: BulkLog): JobKind<BulkOutcom
           target: job.batch_id,
           paymentRequestId: job.payment_request_id,
           outcome: state === 'done' ? 'ok' : state,
-          detail: { ...(job.amount !== null ? { amount: job.amount } : {}), ...(reason ? { reason } : {}) },
+          detail: {
+            ...(job.amount !== null ? { amount: job.amount } : {}),
+            ...(job.move_reason ? { move_reason: job.move_reason } : {}),
+            ...(job.move_note ? { move_note: job.move_note } : {}),
+            ...(reason ? { reason } : {}),
+          },
         });
       });
       return state;

@@ -1,5 +1,11 @@
-import { BooksCheckBusy, checkBooks, defaultSince, describeProblem, presentProblem } from '../books/index.ts';
-import { SettleRefused } from '../payment-requests/index.ts';
+import {
+  BooksCheckBusy,
+  checkBooks,
+  DecisionRefused,
+  defaultSince,
+  describeProblem,
+  presentProblem,
+} from '../money-audit/index.ts';
 import { CliError } from './cli-error.ts';
 import type { CommandSpec } from './command-context.ts';
 import * as check from './input-checks.ts';
@@ -110,7 +116,7 @@ export const booksSettle: CommandSpec = {
         : printable('username', check.text('username', options.username as string, 100));
     const app = ctx.app ?? (await serviceContext(ctx));
     try {
-      const { row, providerShows, forced } = await app.reconciler.settleByHand({
+      const { row, providerShows, forced } = await app.reconciler.decideByHand({
         ledgerId: operation,
         as,
         reason,
@@ -135,7 +141,7 @@ export const booksSettle: CommandSpec = {
           `the provider shows: ${providerShows}`,
       };
     } catch (err) {
-      if (err instanceof SettleRefused) throw new CliError(err.message);
+      if (err instanceof DecisionRefused) throw new CliError(err.message);
       throw err;
     }
   },

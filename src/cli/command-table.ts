@@ -14,11 +14,18 @@ import { exportCommand } from './export-commands.ts';
 import { jobRunCommand } from './job-commands.ts';
 import { keyCreate, keyDisable, keyEnable, keyList, keyRevoke } from './key-commands.ts';
 import { migrateCommand } from './migrate-command.ts';
+import {
+  payoutsFetch,
+  payoutsImport,
+  payoutsList,
+  settlementsFetch,
+  settlementsImport,
+  settlementsList,
+} from './payouts-commands.ts';
 import { pmsPostings, pmsRetry, tenantSetPms } from './pms-commands.ts';
 import { tenantSetProvider } from './provider-commands.ts';
 import { scheduleList, scheduleRuns, scheduleSet } from './schedule-commands.ts';
 import { secretsReseal } from './secrets-commands.ts';
-import { settlementsImport, settlementsList } from './settlements-commands.ts';
 import { tenantCreate, tenantList, tenantSetLogo, tenantShow, tenantUpdate } from './tenant-commands.ts';
 import {
   webhookCreate,
@@ -66,7 +73,11 @@ export const COMMANDS: readonly CommandSpec[] = [
   scheduleRuns,
   booksCheck,
   booksSettle,
+  payoutsImport,
+  payoutsFetch,
+  payoutsList,
   settlementsImport,
+  settlementsFetch,
   settlementsList,
   exportCommand,
   webhookCreate,

@@ -1,4 +1,4 @@
-import { dayAfter, midnightIn } from '../domain/index.ts';
+import { dayEnd, dayStart } from '../domain/index.ts';
 import {
   CSV_DIALECTS,
   type CsvDialect,
@@ -8,8 +8,9 @@ import {
   type ExportFormat,
   type ExportKind,
   exportChunks,
-  settlementChunks,
+  payoutChunks,
 } from '../exports/index.ts';
+import { remittancesRepository } from '../payouts/index.ts';
 import { CliError } from './cli-error.ts';
 import type { CommandSpec } from './command-context.ts';
 import * as check from './input-checks.ts';
@@ -26,15 +27,16 @@ export const exportCommand: CommandSpec = {
   name: 'export',
   summary: "a hotel's requests or ledger movements over a period, as CSV or JSON, to standard output",
   usage:
-    'payreq export --tenant ID --from DATE --to DATE [--what requests|ledger|settlements] [--format csv|json] [--csv-dialect excel-fr|excel-de|rfc4180]',
+    'payreq export --tenant ID --from DATE --to DATE [--what requests|ledger|payouts] [--format csv|json] [--csv-dialect excel-fr|excel-de|rfc4180]',
   help: [
     '  --tenant ID              the hotel',
     '  --from DATE, --to DATE   YYYY-MM-DD, both days included, in the hotel’s time zone',
-    '  --what requests|ledger|settlements',
+    '  --what requests|ledger|payouts',
     '                           requests created in the period (default), the ledger',
     '                           movements (holds, captures, payments, refunds...) made in it,',
-    '                           or the lines of the remittances dated in it, each with what it',
-    '                           matched (docs/payouts.md)',
+    '                           or the lines of the payouts (remittances) dated in it, each with',
+    '                           what it matched (docs/payouts.md); `settlements` is the same as',
+    '                           `payouts` (its first spelling)',
     '  --format csv|json        CSV with a header row (default), or a JSON array of objects',
     '  --csv-dialect D          excel-fr or excel-de: `;` between fields and a decimal comma,',
     '                           as a French or German spreadsheet opens them; rfc4180: `,` and',
@@ -65,10 +67,10 @@ export const exportCommand: CommandSpec = {
     check.calendarDate('from', from);
     check.calendarDate('to', to);
     if (to < from) throw new CliError(`--to must not be before --from (got ${from} to ${to})`);
-    const what: ExportKind | 'settlements' = oneOf(
+    const what: ExportKind | 'payouts' | 'settlements' = oneOf(
       'what',
       options.what as string | undefined,
-      [...EXPORT_KINDS, 'settlements'] as const,
+      [...EXPORT_KINDS, 'payouts', 'settlements'] as const,
       'requests',
     );
     const format: ExportFormat = oneOf('format', options.format as string | undefined, EXPORT_FORMATS, 'csv');
@@ -82,8 +84,8 @@ export const exportCommand: CommandSpec = {
     const dialect: CsvDialect = chosen ?? dialectForLanguage(tenant.digest_language);
     const filter = {
       tenantId,
-      createdFrom: midnightIn(from, tenant.timezone),
-      createdBefore: midnightIn(dayAfter(to), tenant.timezone),
+      createdFrom: dayStart(from, tenant.timezone),
+      createdBefore: dayEnd(to, tenant.timezone),
       limit: 0,
     };
     // Written as it goes where the user's own process runs it; collected inside the service.
@@ -91,8 +93,8 @@ export const exportCommand: CommandSpec = {
     const write = ctx.out ?? (async (chunk: string) => void collected.push(chunk));
     const shape = format === 'csv' ? { format, dialect } : { format };
     const chunks =
-      what === 'settlements'
-        ? settlementChunks(ctx.repos, { tenantId, from, to }, shape)
+      what === 'payouts' || what === 'settlements'
+        ? payoutChunks({ remittances: remittancesRepository(ctx.db) }, { tenantId, from, to }, shape)
         : exportChunks(ctx.repos, filter, what, shape);
     for await (const chunk of chunks) await write(chunk);
     return { json: {}, text: '', raw: collected.join('') };

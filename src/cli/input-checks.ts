@@ -1,4 +1,4 @@
-import { isUuid } from '../domain/index.ts';
+import { DAY_RANGE_TEXT, isDayInRange, isUuid } from '../domain/index.ts';
 import { CliError } from './cli-error.ts';
 
 /**
@@ -6,7 +6,6 @@ import { CliError } from './cli-error.ts';
  * SQL, so a typo never reaches the database as a driver error.
  */
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 // A date, or a date-time that says its offset: an expiry must not depend on the shell's zone.
 const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2}))?$/i;
 
@@ -37,12 +36,9 @@ function isRealDate(y: number, m: number, d: number): boolean {
   return m >= 1 && m <= 12 && d >= 1 && d <= new Date(Date.UTC(y, m, 0)).getUTCDate();
 }
 
-/** `YYYY-MM-DD` that exists on the calendar (no 2026-02-30). */
+/** `YYYY-MM-DD` that exists on the calendar (no 2026-02-30), from 0100-01-01 to 9999-12-31, as every date field. */
 export function calendarDate(option: string, value: string): string {
-  const m = DATE.exec(value);
-  if (!m || !isRealDate(Number(m[1]), Number(m[2]), Number(m[3]))) {
-    throw new CliError(`--${option} must be a date YYYY-MM-DD (got "${value}")`);
-  }
+  if (!isDayInRange(value)) throw new CliError(`--${option} must be ${DAY_RANGE_TEXT} (got "${value}")`);
   return value;
 }
 

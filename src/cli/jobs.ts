@@ -72,6 +72,13 @@ export const JOBS: readonly CliJob[] = [
       `purge_events: ${n(r, 'deliveries')} delivered webhook log rows and ${n(r, 'events')} events deleted`,
   },
   {
+    name: 'fetch_payouts',
+    summary: "fetch every Stripe hotel's paid payouts of the last 30 days not stored yet, and match their lines",
+    describe: (r) =>
+      `fetch_payouts since ${r.since}: ${n(r, 'hotels')} Stripe hotels (${n(r, 'failed')} failed), ` +
+      `${n(r, 'remittances')} payouts stored, ${n(r, 'lines')} lines: ${n(r, 'matched')} matched, ${n(r, 'unmatched')} unmatched`,
+  },
+  {
     name: 'analyze_tables',
     summary: "refresh the query planner's statistics of every table (PGlite has no autovacuum to do it)",
     describe: (r) => `analyze_tables: ${n(r, 'tables')} tables analyzed in ${n(r, 'ms')} ms`,

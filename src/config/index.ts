@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
-import { type DatabaseLocation, parseDatabaseUrl } from '../db/open-database.ts';
-import { longestProviderCallMs } from '../providers/call-limits.ts';
+import { type DatabaseLocation, parseDatabaseUrl } from '../database-location/index.ts';
+import { longestProviderCallMs } from '../provider-call-limits/index.ts';
 import { checkKeyId, KeyRingError, keyRing, LEGACY_KEY_ID, type NamedKey, parseOldKeys } from '../secrets/index.ts';
 import { estimatedBits, MIN_SECRET_KEY_BITS } from './secret-key-strength.ts';
 import { parseTrustProxy, type TrustProxy } from './trust-proxy.ts';
@@ -34,6 +34,11 @@ export interface Config {
    * counted). Below the process's file descriptor limit, so that limit is never what fails.
    */
   maxConnections: number;
+  /**
+   * Open connections one client address holds at most, below maxConnections: one client's idle
+   * sockets cannot fill the instance. A trusted proxy's (TRUST_PROXY) connections are exempt.
+   */
+  maxConnectionsPerAddress: number;
   /**
    * How long a keep-alive connection may live, however often it sends a request: the response
    * of the first request past it closes the connection (one request a minute cannot hold a
@@ -130,6 +135,9 @@ export class ConfigError extends Error {}
  * the setting, and one below the setting is raised at the next sign-in.
  */
 export const PASSWORD_HASH_COST = { production: 17, lowest: 10 } as const;
+
+/** One client address's share of the connections unless MAX_CONNECTIONS is small (then a quarter of it). */
+const DEFAULT_CONNECTIONS_PER_ADDRESS = 128;
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
@@ -231,6 +239,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   } catch (err) {
     throw new ConfigError((err as Error).message);
   }
+  const maxConnections = int(env, 'MAX_CONNECTIONS', 1024, 16, 1_000_000);
   const requestTimeoutMs = int(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000);
   const headersTimeoutMs = int(env, 'HEADERS_TIMEOUT_MS', Math.min(10_000, requestTimeoutMs), 100, 600_000);
   // Node refuses a headers timeout longer than the whole request's.
@@ -293,7 +302,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs,
     headersTimeoutMs,
     keepAliveTimeoutMs: int(env, 'KEEP_ALIVE_TIMEOUT_MS', 72_000, 1000, 600_000),
-    maxConnections: int(env, 'MAX_CONNECTIONS', 1024, 16, 1_000_000),
+    maxConnections,
+    maxConnectionsPerAddress: int(
+      env,
+      'MAX_CONNECTIONS_PER_ADDRESS',
+      Math.min(DEFAULT_CONNECTIONS_PER_ADDRESS, Math.floor(maxConnections / 4)),
+      1,
+      maxConnections - 1,
+    ),
     connectionMaxAgeMs: int(env, 'CONNECTION_MAX_AGE_S', 300, 1, 86_400) * 1000,
     databaseTimeoutMs: int(env, 'DATABASE_TIMEOUT_MS', 1500, 100, 600_000),
     apiDocs: apiDocsRaw === 'on',

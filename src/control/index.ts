@@ -32,7 +32,7 @@ import {
   sessionAlive,
 } from './shell/index.ts';
 import { currentTenant, mustEnrol, signInCodeRoutes, signInRoutes } from './sign-in/index.ts';
-import { invitationRoutes, refuseForRole, teamRoutes, tenantSwitchRoutes } from './team/index.ts';
+import { invitationRoutes, joinRoutes, refuseForRole, teamRoutes, tenantSwitchRoutes } from './team/index.ts';
 import { todayRoutes } from './today/index.ts';
 import { webhookRoutes } from './webhooks/index.ts';
 
@@ -228,6 +228,7 @@ export async function controlPlugin(app: FastifyInstance, opts: { now?: () => Da
       await control.register(teamRoutes);
       await control.register(tenantSwitchRoutes);
       await control.register(invitationRoutes);
+      await control.register(joinRoutes);
       await control.register(webhookRoutes);
       await control.register(pmsRoutes);
     },

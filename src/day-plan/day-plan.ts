@@ -1,12 +1,7 @@
-import type {
-  BooksIncidentRow,
-  DayPlanRow,
-  DayTotals,
-  InDoubtOperationRow,
-  NotPaidOutRow,
-  Repositories,
-} from '../db/index.ts';
-import { addDays, lapsesBeforeDecision, localDate } from '../domain/index.ts';
+import type { BooksIncidentRow, DayPlanRow, DayTotals, InDoubtOperationRow, Repositories } from '../db/index.ts';
+import { addDays, localDate } from '../domain/index.ts';
+import { lapsesBeforeDecision } from '../holds/index.ts';
+import type { NotPaidOutRow, RemittancesRepository } from '../payouts/index.ts';
 
 /** Rows a list shows at most: the page and the e-mail say when there are more. */
 export const LIST_LIMIT = 100;
@@ -101,7 +96,7 @@ export interface DigestPayload {
 }
 
 export async function digestPayload(
-  repos: Pick<Repositories, 'dayPlan' | 'books' | 'remittances'>,
+  repos: Pick<Repositories, 'dayPlan' | 'books'> & { remittances: Pick<RemittancesRepository, 'notPaidOut'> },
   tenant: DayPlanTenant,
   now: Date,
   opts: { inDoubtGraceSeconds: number; settlementDelayDays?: number },

@@ -21,10 +21,13 @@ export interface BulkJobRow {
   ip: string | null;
   /** The error code of a refusal (invalid_status, provider_refused, ...). */
   reason_code: string | null;
+  /** Why the user moved the money (the capture and refund reasons' list) and the note; null: none given. */
+  move_reason: string | null;
+  move_note: string | null;
 }
 
 const COLUMNS = `j.id::text AS id, j.batch_id, j.tenant_id, j.payment_request_id, j.action, j.username, j.user_tenant_id,
-  j.state, j.reason, j.amount, j.currency, j.ip, j.reason_code`;
+  j.state, j.reason, j.amount, j.currency, j.ip, j.reason_code, j.move_reason, j.move_note`;
 
 export function bulkJobsRepository(db: Queryable) {
   return {
@@ -38,13 +41,16 @@ export function bulkJobsRepository(db: Queryable) {
       username: string;
       userTenantId: string | null;
       ip: string | null;
+      /** The reason and note the user gave for the whole batch (a capture or refund), if any. */
+      why?: { reason: string | null; note: string | null };
       /** Each with the amount the user confirmed (null for a release). */
       requests: readonly { id: string; tenantId: string; amount: number | null; currency: string }[];
     }): Promise<number> {
       if (b.requests.length === 0) return 0;
       const r = await db.query(
-        `INSERT INTO bulk_jobs (batch_id, tenant_id, payment_request_id, action, username, user_tenant_id, amount, currency, ip)
-         SELECT $1, x.tenant_id, x.id, $2, $3, $4, x.amount, x.currency, $9
+        `INSERT INTO bulk_jobs (batch_id, tenant_id, payment_request_id, action, username, user_tenant_id, amount, currency, ip,
+                                move_reason, move_note)
+         SELECT $1, x.tenant_id, x.id, $2, $3, $4, x.amount, x.currency, $9, $10, $11
            FROM unnest($5::uuid[], $6::uuid[], $7::int[], $8::text[]) AS x (id, tenant_id, amount, currency)
          ON CONFLICT (batch_id, payment_request_id) DO NOTHING`,
         [
@@ -57,6 +63,8 @@ export function bulkJobsRepository(db: Queryable) {
           b.requests.map((x) => x.amount),
           b.requests.map((x) => x.currency),
           b.ip,
+          b.why?.reason ?? null,
+          b.why?.note ?? null,
         ],
       );
       return r.rowCount ?? 0;

@@ -12,7 +12,8 @@ export type OutboxKind =
   | 'guarantee_failed_hotel'
   | 'hold_declined_hotel'
   | 'payment_reminder'
-  | 'daily_digest';
+  | 'daily_digest'
+  | 'team_invitation';
 
 /** E-mails to the hotel (its contact address), not to the guest: they do not set `email_sent`. */
 export const HOTEL_KINDS: readonly OutboxKind[] = ['guarantee_failed_hotel', 'hold_declined_hotel'];
@@ -86,6 +87,9 @@ export interface EmailSubjectRow {
   hold_decline_reason: string | null;
   hold_decline_code: string | null;
   guarantee_failures: number;
+  /** Why the hotel captured (a reason of domain/money-reasons.ts's list), and its note; null: none given. */
+  capture_reason: string | null;
+  capture_note: string | null;
   /** The check-in day (YYYY-MM-DD), or null: a soft decline is final on that day's run. */
   checkin: string | null;
   /** The hotel's language (its digest's): the language of the e-mails to the hotel. */
@@ -150,6 +154,7 @@ export function emailOutboxRepository(db: Queryable) {
                 p.masked_pan, p.card_network, p.card_expiry_month, p.card_expiry_year, p.updated_at,
                 t.name AS tenant_name, t.sender_email, t.timezone, t.hold_days, a.provider AS account_provider,
                 t.contact_email, p.last_hold_error, p.guarantee_failures, p.hold_decline_reason, p.hold_decline_code,
+                p.capture_reason, p.capture_note,
                 to_char(p.checkin, 'YYYY-MM-DD') AS checkin, t.digest_language AS hotel_language
            FROM payment_requests p JOIN tenants t ON t.id = p.tenant_id
            LEFT JOIN provider_accounts a ON a.tenant_id = p.tenant_id

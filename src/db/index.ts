@@ -7,28 +7,26 @@ import { bulkJobsRepository } from './bulk-jobs-repository.ts';
 import { controlRequestsRepository } from './control-requests-repository.ts';
 import type { Database } from './database.ts';
 import { dayPlanRepository } from './day-plan-repository.ts';
-import { deferredHoldsRepository } from './deferred-holds-repository.ts';
 import { eventsRepository } from './events-repository.ts';
-import { expiryRepository } from './expiry-repository.ts';
 import { exportsRepository } from './exports-repository.ts';
 import { guaranteesRepository } from './guarantees-repository.ts';
-import { holdRenewalsRepository } from './hold-renewals-repository.ts';
 import { idempotencyRepository } from './idempotency-repository.ts';
 import { moneyLedgerRepository } from './money-ledger-repository.ts';
 import { paymentRequestsRepository } from './payment-requests-repository.ts';
 import { providerAccountsRepository } from './provider-accounts-repository.ts';
-import { reconcileCheckRepository } from './reconcile-check-repository.ts';
-import { remittancesRepository } from './remittances-repository.ts';
 import { schedulesRepository } from './schedules-repository.ts';
 import { sealedValuesRepository } from './sealed-values-repository.ts';
 import { settingsRepository } from './settings-repository.ts';
 import { signInThrottleRepository } from './sign-in-throttle-repository.ts';
 import { statisticsRepository } from './statistics-repository.ts';
+import { teamInvitationLinksRepository } from './team-invitation-links-repository.ts';
 import { teamInvitationsRepository } from './team-invitations-repository.ts';
 import { tenantsRepository } from './tenants-repository.ts';
 import { twoFactorRepository } from './two-factor-repository.ts';
 import { webhooksRepository } from './webhooks-repository.ts';
 
+// Read from DATABASE_URL in a room of its own (the configuration must not load this door).
+export { type DatabaseLocation, parseDatabaseUrl } from '../database-location/index.ts';
 export {
   type AdminSessionsRepository,
   sessionIdHash,
@@ -91,7 +89,6 @@ export {
   type ReminderHistoryRow,
   UNPAID_STATUSES,
 } from './day-plan-repository.ts';
-export type { DeferredHoldsRepository, DueImprint } from './deferred-holds-repository.ts';
 export {
   type DevMailRow,
   type DevMessage,
@@ -102,7 +99,6 @@ export {
   type TenantMailRow,
 } from './email-outbox-repository.ts';
 export type { ChangedFilter, EventRow, EventsRepository } from './events-repository.ts';
-export type { Deadline, ExpiryBatch, ExpiryRepository } from './expiry-repository.ts';
 export type {
   CurrencyTotals,
   ExportCursor,
@@ -111,6 +107,7 @@ export type {
   RequestExportRow,
 } from './exports-repository.ts';
 export { expandGenerated, generatedHash, namedGenerators } from './generated-sql.ts';
+export { GUARANTEE_FAILED } from './guarantee-failed.ts';
 export {
   type FailedGuaranteeRow,
   failedGuarantees,
@@ -120,8 +117,6 @@ export {
   queueGuaranteeMails,
   type RefusedHold,
 } from './guarantees-repository.ts';
-export { type GuestRequestRow, guestRequestsRepository } from './guest-requests-repository.ts';
-export type { DueRenewal, HoldRenewalsRepository, RenewalRead, SupersededHold } from './hold-renewals-repository.ts';
 export { migrate, pendingMigrations } from './migrate.ts';
 export type {
   LateContradiction,
@@ -133,7 +128,7 @@ export type {
   NewLedgerEntry,
   RequestedRow,
 } from './money-ledger-repository.ts';
-export { type DatabaseLocation, openDatabase, parseDatabaseUrl } from './open-database.ts';
+export { openDatabase } from './open-database.ts';
 export {
   type ClaimedRow,
   CREATE_SQL,
@@ -161,17 +156,6 @@ export {
   recordProviderEvent,
   tenantOfDeletedRequest,
 } from './provider-events-repository.ts';
-export type { CheckWindow, HeldWindow, ReconcileCheckRepository } from './reconcile-check-repository.ts';
-export type {
-  MonthlyFeesRow,
-  NewRemittanceLine,
-  NotPaidOutRow,
-  RemittanceKey,
-  RemittanceLineRow,
-  RemittanceRow,
-  RemittancesRepository,
-  SettlementExportRow,
-} from './remittances-repository.ts';
 export type { ClaimedSlot, JobRunRow, ScheduleRow, SchedulesRepository } from './schedules-repository.ts';
 export {
   SEALED_COLUMNS,
@@ -211,13 +195,8 @@ export function repositories(db: Database) {
     paymentRequests: paymentRequestsRepository(db),
     idempotency: idempotencyRepository(db),
     ledger: moneyLedgerRepository(db),
-    reconcileCheck: reconcileCheckRepository(db),
     books: booksRepository(db),
-    remittances: remittancesRepository(db),
     settings: settingsRepository(db),
-    deferredHolds: deferredHoldsRepository(db),
-    holdRenewals: holdRenewalsRepository(db),
-    expiry: expiryRepository(db),
     schedules: schedulesRepository(db),
     events: eventsRepository(db),
     webhooks: webhooksRepository(db),
@@ -235,7 +214,14 @@ export function repositories(db: Database) {
     dayPlan: dayPlanRepository(db),
     statistics: statisticsRepository(db),
     teamInvitations: teamInvitationsRepository(db),
+    invitationLinks: teamInvitationLinksRepository(db),
   };
 }
 export type Repositories = ReturnType<typeof repositories>;
+export {
+  type InvitationLinkRow,
+  type InvitationMailPayload,
+  NAMES_REFUSED_PER_LINK,
+  type TeamInvitationLinksRepository,
+} from './team-invitation-links-repository.ts';
 export type { InvitationRow, TeamInvitationsRepository } from './team-invitations-repository.ts';

@@ -55,6 +55,8 @@ export interface PaymentRequestRow {
   capture_note: string | null;
   refund_reason: string | null;
   refund_note: string | null;
+  /** When the hotel released the hold (AUTHORISED_TO_VALIDATE to CANCELLED); null: never released. */
+  released_at: Date | null;
 }
 
 /** A row just claimed, with its claim's token. */
@@ -105,7 +107,7 @@ export const DETAIL_COLUMNS = `id, tenant_id, reference, request_type, status, a
   reservation_data, masked_pan, card_expiry_month, card_expiry_year, email_sent, pending_action,
   provider, provider_transaction_id, hold_expires_at, link_expires_at, created_at, updated_at,
   guarantee_failed_at, guarantee_failures, hold_decline_reason, hold_decline_code, capture_reason, capture_note,
-  refund_reason, refund_note`;
+  refund_reason, refund_note, released_at`;
 
 // One round trip, with or without an Idempotency-Key ($20). The reference comes from the
 // tenant's sequence inside the statement, and the creation is written to the history by the

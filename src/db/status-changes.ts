@@ -155,6 +155,9 @@ export async function applyStatusChanges(q: Queryable, changes: readonly StatusC
                 SELECT sum(l.amount) FROM money_ledger l
                  WHERE l.payment_request_id = p.id AND l.state = 'succeeded' AND l.incident IS NULL
                    AND l.kind = 'refund'), 0),
+              -- The one move from a placed hold to CANCELLED is a release (the transition table).
+              released_at = CASE WHEN old.status = 'AUTHORISED_TO_VALIDATE' AND c.to_status = 'CANCELLED'
+                                 THEN date_trunc('milliseconds', COALESCE(c.at, now())) ELSE p.released_at END,
               updated_at = date_trunc('milliseconds', now())
          FROM old, c
         WHERE p.id = old.id AND c.id = old.id

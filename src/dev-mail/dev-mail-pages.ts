@@ -2,7 +2,12 @@ import type { DevMailRow } from '../db/index.ts';
 import { html, htmlDocument, type SafeHtml } from '../html/index.ts';
 
 /** Who reads each kind: the hotel's own e-mails go to its contact address, the rest to the guest. */
-const HOTEL_KINDS: ReadonlySet<string> = new Set(['guarantee_failed_hotel', 'hold_declined_hotel', 'daily_digest']);
+const HOTEL_KINDS: ReadonlySet<string> = new Set([
+  'guarantee_failed_hotel',
+  'hold_declined_hotel',
+  'daily_digest',
+  'team_invitation',
+]);
 
 const STYLE = html`<style>
 body { font-family: system-ui, sans-serif; margin: 0; color: #1b1b1f; background: #f3f4f6; }

@@ -42,6 +42,12 @@ export const errors = {
     new AppError('deposit_amount_required', 400, 'DEPOSIT requests require an amount greater than 0'),
   notFound: (uuid: string) => new AppError('not_found', 404, `Payment request ${uuid} not found.`),
   routeNotFound: () => new AppError('route_not_found', 404, 'Not found'),
+  methodNotAllowed: (method: string, allow: readonly string[]) =>
+    new AppError('method_not_allowed', 405, `${method} is not allowed here: ${allow.join(', ')} (the Allow header)`, {
+      allowed_methods: allow,
+    }),
+  /** A framework refusal with no name of ours: its status, never its internal code. */
+  badRequest: (status: number, message: string) => new AppError('bad_request', status, message),
   cannotCancelTerminal: (status: Status, allowed: readonly Status[]) =>
     new AppError('invalid_status', 400, 'Cannot cancel a payment request in terminal status', { status, allowed }),
   invalidStatus: (action: string, status: Status, allowed: readonly Status[]) =>

@@ -66,9 +66,16 @@ interface Source {
   capture_note: string | null;
   refund_reason: string | null;
   refund_note: string | null;
+  released_at: Date | null;
 }
 
-type Instant = 'created_at' | 'updated_at' | 'hold_expires_at' | 'link_expires_at' | 'guarantee_failed_at';
+type Instant =
+  | 'created_at'
+  | 'updated_at'
+  | 'hold_expires_at'
+  | 'link_expires_at'
+  | 'guarantee_failed_at'
+  | 'released_at';
 
 /**
  * How a field is shown: as stored (`value`), minor units as a decimal amount (`money`), an
@@ -173,6 +180,15 @@ const FIELDS = {
     ),
   ),
   refund_note: value('refund_note', moveNote("The last refund's free note; null when none was given. An addition.")),
+  released_at: instant(
+    'released_at',
+    Type.Unsafe<string | null>({
+      type: ['string', 'null'],
+      format: 'date-time',
+      description:
+        'IMPRINT: when the hotel released the hold without a debit (the guest arrived, or nothing was owed). The status stays CANCELLED, as for a cancelled request: released_at tells the two apart (a release is also the event `payment_request.released`). Null otherwise. An addition.',
+    }),
+  ),
 } satisfies Record<string, Field>;
 
 type Fields = typeof FIELDS;

@@ -1,5 +1,6 @@
-import type { LedgerExportRow, RequestExportRow, SettlementExportRow } from '../db/index.ts';
+import type { LedgerExportRow, RequestExportRow } from '../db/index.ts';
 import { holdIsLive, isoInZone } from '../domain/index.ts';
+import type { PayoutExportRow } from '../payouts/index.ts';
 import { declineReasonOf } from '../providers/index.ts';
 
 /** One column of an export: its header (the JSON key too) and its value. */
@@ -103,9 +104,9 @@ export const LEDGER_COLUMNS: readonly ExportColumn<LedgerExportRow>[] = [
 ];
 
 /** A remittance line, signed as money to the hotel: a credit's amount, fee and net count against it. */
-const signed = (r: SettlementExportRow, cents: number) => decimal(r.direction === 'debit' ? cents : -cents);
+const signed = (r: PayoutExportRow, cents: number) => decimal(r.direction === 'debit' ? cents : -cents);
 
-export const SETTLEMENT_COLUMNS: readonly ExportColumn<SettlementExportRow>[] = [
+export const PAYOUT_COLUMNS: readonly ExportColumn<PayoutExportRow>[] = [
   { header: 'remittance_nb', value: (r) => r.remittance_nb },
   { header: 'remittance_date', value: (r) => r.remittance_date },
   { header: 'provider', value: (r) => r.provider },

@@ -14,7 +14,8 @@
  * A cell a spreadsheet could take for a formula gets a leading apostrophe, so it is shown
  * instead of run: one starting with = + - @ after any leading whitespace (spreadsheets skip
  * it), or with a tab, a carriage return or a line feed (which some skip too, the line feed
- * inside a quoted cell among them). Every column, not only the text a guest or a PMS typed: a
+ * inside a quoted cell among them); and in a cell of several lines, every line that starts so
+ * (a paste or an import by lines reads each line as a cell). Every column, not only the text a guest or a PMS typed: a
  * provider's transaction id is text from outside as well, and a column added later is guarded
  * without anyone remembering to. A plain number (`-12.50`, `-12,50` in the comma dialects) is a
  * value, not a formula: it stays a number.
@@ -39,6 +40,22 @@ const RULES: Record<CsvDialect, DialectRules> = {
 };
 
 const FORMULA_START = /^(?:[\t\r\n]|\s*[=+\-@])/;
+/** A line inside a cell, after a line break, that starts like a formula. */
+const LINE_FORMULA_START = /^(?:\t|\s*[=+\-@])/;
+const INNER_LINES = /(\r\n|\r|\n)([^\r\n]*)/g;
+
+/**
+ * The cell's text, each line that starts like a formula given its apostrophe: the first (the
+ * cell's start, a line break there included), and every line after a line break, which a
+ * spreadsheet splitting the quoted cell (a paste, an import by lines) reads as a cell of its own.
+ */
+function defused(text: string, rules: DialectRules): string {
+  if (rules.plainNumber.test(text)) return text;
+  const lines = text.replace(INNER_LINES, (all, lineBreak: string, line: string) =>
+    LINE_FORMULA_START.test(line) && !rules.plainNumber.test(line) ? `${lineBreak}'${line}` : all,
+  );
+  return FORMULA_START.test(text) ? `'${lines}` : lines;
+}
 
 /**
  * The dialect a hotel's spreadsheet wants by default, from the hotel's language: French and
@@ -58,8 +75,7 @@ export function csvDecimal(value: string, dialect: CsvDialect): string {
 export function csvField(value: string | number | null, dialect: CsvDialect = 'rfc4180'): string {
   if (value === null) return '';
   const rules = RULES[dialect];
-  let text = String(value);
-  if (FORMULA_START.test(text) && !rules.plainNumber.test(text)) text = `'${text}`;
+  const text = defused(String(value), rules);
   return rules.needsQuotes.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 

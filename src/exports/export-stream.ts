@@ -1,5 +1,6 @@
-import type { ControlListFilter, ExportCursor, Repositories, SettlementExportRow } from '../db/index.ts';
-import { type ExportColumn, LEDGER_COLUMNS, REQUEST_COLUMNS, SETTLEMENT_COLUMNS } from './columns.ts';
+import type { ControlListFilter, ExportCursor, Repositories } from '../db/index.ts';
+import type { PayoutExportRow, RemittancesRepository } from '../payouts/index.ts';
+import { type ExportColumn, LEDGER_COLUMNS, PAYOUT_COLUMNS, REQUEST_COLUMNS } from './columns.ts';
 import { BYTE_ORDER_MARK, type CsvDialect, csvDecimal, csvField, csvLine } from './csv.ts';
 
 export const EXPORT_KINDS = ['requests', 'ledger'] as const;
@@ -12,7 +13,7 @@ const PAGE_ROWS = 1000;
 
 type Page<Row, Cursor = ExportCursor> = (after: Cursor | undefined) => Promise<Row[]>;
 
-type SettlementCursor = { date: string; remittance: string; line: string };
+type PayoutCursor = { date: string; remittance: string; line: string };
 
 /** A file's shape: CSV in a dialect (csv.ts), or JSON. */
 export type ExportShape = { format: 'csv'; dialect: CsvDialect } | { format: 'json' };
@@ -58,13 +59,13 @@ export async function* exportChunks(
  * (YYYY-MM-DD, both included): `payreq export --what settlements` and the Payouts page's
  * download. A page of lines at a time, as the other exports.
  */
-export async function* settlementChunks(
-  repos: Pick<Repositories, 'remittances'>,
+export async function* payoutChunks(
+  repos: { remittances: RemittancesRepository },
   range: { tenantId: string; from: string; to: string },
   shape: ExportShape,
 ): AsyncGenerator<string> {
-  yield* render<SettlementExportRow, SettlementCursor>(
-    SETTLEMENT_COLUMNS,
+  yield* render<PayoutExportRow, PayoutCursor>(
+    PAYOUT_COLUMNS,
     (after) => repos.remittances.exportLines(range.tenantId, range.from, range.to, after, PAGE_ROWS),
     shape,
     (r) => ({ date: r.remittance_date, remittance: r.remittance_id, line: r.id }),

@@ -9,5 +9,5 @@ export {
   type ExportKind,
   type ExportShape,
   exportChunks,
-  settlementChunks,
+  payoutChunks,
 } from './export-stream.ts';

@@ -1,4 +1,5 @@
-import { formatMoney, holdMonthFor, isIsoDate, type Language } from '../domain/index.ts';
+import { formatMoney, isIsoDate, type Language } from '../domain/index.ts';
+import { holdMonthFor } from '../holds/index.ts';
 import { html, htmlDocument, type SafeHtml } from '../html/index.ts';
 import type { EmbeddedCardForm, GuestCheckout, HostedCardForm } from '../providers/index.ts';
 import { GUARANTEE_GUEST_MESSAGES, monthWords } from './guarantee-messages.ts';
@@ -175,7 +176,11 @@ function providerPageForm(m: Messages, form: ProviderPageButton): SafeHtml {
 </section>`;
 }
 
-/** The payment page proper: who, how much, what will happen, and the provider's card form. */
+/**
+ * The payment page proper: who, how much, what will happen, and the provider's card form. Shown
+ * again after a failed attempt, why comes first, before what will happen: a guest reads the bank's
+ * refusal before being told, again, what giving a card does.
+ */
 export function paymentPage(
   req: GuestRequest,
   form: Exclude<GuestCheckout, { kind: 'hosted-page' }> | ProviderPageButton,
@@ -197,10 +202,10 @@ export function paymentPage(
     body: html`<div class="card">
 <h1>${heading}</h1>
 <p>${m.greeting(req.guestName)}</p>
+${opts.retry ? html`<p class="notice">${retryNotice(req, m)}</p>` : ''}
 ${summary(req, m)}
 <p class="explain">${explanation}</p>
 ${termsLink(req.hotel, m)}
-${opts.retry ? html`<p class="notice">${retryNotice(req, m)}</p>` : ''}
 </div>
 ${
   form.kind === 'embedded-form'

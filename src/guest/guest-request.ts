@@ -1,14 +1,9 @@
-import { guestRequestsRepository, type Queryable } from '../db/index.ts';
-import {
-  CARD_EXPIRES_BEFORE_HOLD,
-  type Currency,
-  isUuid,
-  type Language,
-  type RequestType,
-  type Status,
-} from '../domain/index.ts';
+import type { Queryable } from '../db/index.ts';
+import { type Currency, isUuid, type Language, type RequestType, type Status } from '../domain/index.ts';
+import { CARD_EXPIRES_BEFORE_HOLD } from '../holds/index.ts';
 import { holdDaysTold } from '../providers/index.ts';
 import { logoPath } from '../tenants/index.ts';
+import { guestRequestsRepository } from './guest-requests-repository.ts';
 
 /** What the guest page shows of the hotel: its settings, each null while not set. */
 export interface HotelDisplay {

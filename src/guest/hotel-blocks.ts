@@ -1,4 +1,5 @@
-import { formatMoney, holdDateFor, renewedUntil } from '../domain/index.ts';
+import { formatMoney } from '../domain/index.ts';
+import { holdDateFor, renewedUntil } from '../holds/index.ts';
 import { html, type SafeHtml } from '../html/index.ts';
 import { formatInstantWithZone, formatIsoDate, isIsoDate } from '../i18n/index.ts';
 import type { GuestRequest, HotelDisplay } from './guest-request.ts';

@@ -12,7 +12,10 @@ export interface PaymentWording {
   reference: string;
   imprintAmountLabel: string;
   depositAmountLabel: string;
-  /** null amount: an IMPRINT of 0, a plain card guarantee. */
+  /**
+   * Said before any card is given (the link, the form): what will happen, in the future tense.
+   * null amount: an IMPRINT of 0, a plain card guarantee.
+   */
   imprintExplanation: (amount: string | null) => string;
   depositExplanation: (amount: string) => string;
   /** When a hold may be placed: from a date (two days before arrival), or before arrival. */
@@ -36,8 +39,8 @@ export const PAYMENT_WORDING: Record<Language, PaymentWording> = {
     depositAmountLabel: 'Montant à payer',
     imprintExplanation: (amount) =>
       amount
-        ? `Aucun montant n’est débité maintenant. Votre carte est enregistrée en garantie : jusqu’à ${amount} pourront être bloqués sur votre carte avant votre arrivée, puis débités en cas de non-présentation.`
-        : 'Aucun montant n’est débité maintenant. Votre carte est enregistrée en garantie de votre réservation.',
+        ? `Aucun montant n’est débité maintenant. Votre carte sera enregistrée en garantie : jusqu’à ${amount} pourront être bloqués sur votre carte avant votre arrivée, puis débités en cas de non-présentation.`
+        : 'Aucun montant n’est débité maintenant. Votre carte sera enregistrée en garantie de votre réservation.',
     depositExplanation: (amount) => `Le montant de ${amount} sera débité immédiatement sur votre carte.`,
     holdNotice: (hotel, from, days) =>
       `${from ? `À partir du ${from}` : 'Avant votre arrivée'}, ${hotel} pourra bloquer au plus ce montant sur votre carte, pendant ${days} jours au maximum. Il n’est débité qu’en cas de non-présentation ; sinon il est libéré.`,
@@ -58,8 +61,8 @@ export const PAYMENT_WORDING: Record<Language, PaymentWording> = {
     depositAmountLabel: 'Amount to pay',
     imprintExplanation: (amount) =>
       amount
-        ? `No money is taken now. Your card is registered as a guarantee: up to ${amount} may be held on your card before your arrival, and charged if you do not arrive (no-show).`
-        : 'No money is taken now. Your card is registered as a guarantee for your booking.',
+        ? `No money is taken now. Your card will be registered as a guarantee: up to ${amount} may be held on your card before your arrival, and charged if you do not arrive (no-show).`
+        : 'No money is taken now. Your card will be registered as a guarantee for your booking.',
     depositExplanation: (amount) => `${amount} will be charged to your card now.`,
     holdNotice: (hotel, from, days) =>
       `${from ? `From ${from}` : 'Before your arrival'}, ${hotel} may hold up to this amount on your card, for ${days} days at most. It is only charged if you do not arrive; otherwise it is released.`,

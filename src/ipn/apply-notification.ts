@@ -13,17 +13,10 @@ import {
   type StatusChange,
   tenantOfDeletedRequest,
 } from '../db/index.ts';
-import {
-  CARD_EXPIRES_BEFORE_HOLD,
-  cardExpiresBeforeHold,
-  holdMonthFor,
-  networkOfCardNumber,
-  nextStatus,
-  type Status,
-  type Trigger,
-} from '../domain/index.ts';
+import { networkOfCardNumber, nextStatus, type Status, type Trigger } from '../domain/index.ts';
+import { CARD_EXPIRES_BEFORE_HOLD, cardExpiresBeforeHold, holdMonthFor } from '../holds/index.ts';
+import { giveBack } from '../money-audit/index.ts';
 import type { MoneyRunner } from '../payment-requests/index.ts';
-import { giveBack } from '../payment-requests/index.ts';
 import type { ProviderNotification } from '../providers/index.ts';
 import type { SecretBox } from '../secrets/index.ts';
 

@@ -1,5 +1,6 @@
 import { digestPayload } from '../day-plan/index.ts';
 import type { Repositories } from '../db/index.ts';
+import type { RemittancesRepository } from '../payouts/index.ts';
 
 export interface DigestsResult {
   now: string;
@@ -24,7 +25,7 @@ function localHour(timeZone: string, at: Date): number {
  */
 export async function sendDailyDigests(
   ctx: {
-    repos: Pick<Repositories, 'dayPlan' | 'books' | 'remittances'>;
+    repos: Pick<Repositories, 'dayPlan' | 'books'> & { remittances: Pick<RemittancesRepository, 'notPaidOut'> };
     inDoubtGraceSeconds: number;
     /** SETTLEMENT_DELAY_DAYS: money older than this that no remittance holds is listed (default 3). */
     settlementDelayDays?: number;

@@ -1,5 +1,5 @@
-import type { Deadline, ExpiryRepository } from '../db/index.ts';
 import { allowedFrom, type Trigger, targetOf } from '../domain/index.ts';
+import type { Deadline, ExpiryRepository } from './expiry-repository.ts';
 
 export interface ExpireContext {
   expiry: ExpiryRepository;

@@ -1,10 +1,4 @@
 export { analyzeTables } from './analyze-tables.ts';
-export {
-  createDeferredPayments,
-  type DeferredPaymentsContext,
-  type DeferredPaymentsOptions,
-  type DeferredPaymentsResult,
-} from './create-deferred-payments.ts';
 export { type DigestsResult, sendDailyDigests } from './daily-digests.ts';
 export {
   type ExpireContext,
@@ -12,6 +6,7 @@ export {
   type ExpireResult,
   expirePaymentRequests,
 } from './expire-payment-requests.ts';
+export { type Deadline, type ExpiryBatch, type ExpiryRepository, expiryRepository } from './expiry-repository.ts';
 export {
   DEFAULT_LEASE_SECONDS,
   type JobKindOptions,
@@ -26,7 +21,6 @@ export {
 export { type RemindersResult, sendPaymentReminders } from './payment-reminders.ts';
 export { DELIVERED_RETENTION_DAYS, EVENT_RETENTION_DAYS, purgeEvents } from './purge-events.ts';
 export { type ReconcileResult, reconcileClaims } from './reconcile-claims.ts';
-export { type RenewHoldsContext, type RenewHoldsOptions, type RenewHoldsResult, renewHolds } from './renew-holds.ts';
 export { type RunNowDeps, type RunNowResult, RunRefused, runJobNow } from './run-job-now.ts';
 export { cronProblem, dateIn, nextRunAfter, scheduledMomentOn } from './schedule-times.ts';
 export {

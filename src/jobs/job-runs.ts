@@ -1,12 +1,12 @@
 import type { Database, JobRunRow, Queryable, Repositories } from '../db/index.ts';
 import {
   type ClaimedJob,
+  type Finish,
   type JobKind,
   jobStore,
   type QueueLog,
   runClaimed,
   type ScheduledJobName,
-  type Settle,
   workerName,
 } from '../queue/index.ts';
 import { type JobsContext, SCHEDULED_JOBS, type ScheduledJob } from './scheduled-jobs.ts';
@@ -67,10 +67,10 @@ function payloadOf(job: ClaimedJob): RunPayload {
  * away a moment) is left to the next one. The timer is unref'd: a lease never keeps a process
  * alive. A lease taken over meanwhile (a stalled process) makes the run's end write nothing.
  */
-function keepLeased(settle: Settle, leaseMs: number): { stop(): Promise<void> } {
+function keepLeased(finish: Finish, leaseMs: number): { stop(): Promise<void> } {
   let inFlight: Promise<void> | undefined;
   const timer = setInterval(() => {
-    inFlight ??= settle
+    inFlight ??= finish
       .keep()
       .catch(() => {})
       .finally(() => {
@@ -102,39 +102,39 @@ export function scheduledJobKind(
 ): JobKind<'ok' | 'failed' | 'abandoned'> {
   const leaseMs = (opts.leaseSeconds ?? DEFAULT_LEASE_SECONDS) * 1000;
   const schedules = repos.schedules;
-  const abandon = (settle: Settle, run: string, why: string) =>
-    settle.done((tx) => schedules.endRun(run, 'failed', null, why, tx));
+  const abandon = (finish: Finish, run: string, why: string) =>
+    finish.done((tx) => schedules.endRun(run, 'failed', null, why, tx));
   return {
     name,
     concurrency: 1,
     // A failed run is final: the next one catches up what is undone.
     policy: { baseMs: 1000, maxMs: 1000, maxAttempts: 1, leaseMs },
-    async run(job, settle) {
+    async run(job, finish) {
       const p = payloadOf(job);
       const schedule = await schedules.get(name);
       if (job.attempts > 1) {
         const died = `abandoned: the process running attempt ${job.attempts - 1} stopped before it ended`;
         if (job.attempts > MAX_ATTEMPTS) {
-          await abandon(settle, p.run, `${died} (not run again after ${MAX_ATTEMPTS} attempts)`);
+          await abandon(finish, p.run, `${died} (not run again after ${MAX_ATTEMPTS} attempts)`);
           return 'abandoned';
         }
         const record = await schedules.run(p.run);
         if (record?.started_by === 'scheduler' && schedule && !schedule.enabled) {
-          await abandon(settle, p.run, `${died} (the schedule is off)`);
+          await abandon(finish, p.run, `${died} (the schedule is off)`);
           return 'abandoned';
         }
       }
       let started: JobRunRow | undefined;
-      await settle.keep(async (tx) => {
+      await finish.keep(async (tx) => {
         started = await schedules.startRun(p.run, job.attempts, tx);
       });
       if (!started) {
         // Its record was ended meanwhile: nothing to run.
-        await settle.done();
+        await finish.done();
         return 'abandoned';
       }
       const work = opts.jobs?.[name] ?? SCHEDULED_JOBS[name];
-      const lease = keepLeased(settle, leaseMs);
+      const lease = keepLeased(finish, leaseMs);
       const t0 = performance.now();
       let counts: Record<string, unknown> | undefined;
       let error: string | undefined;
@@ -150,9 +150,9 @@ export function scheduledJobKind(
         await lease.stop();
       }
       const seconds = (performance.now() - t0) / 1000;
-      if (counts) await settle.done((tx) => schedules.endRun(p.run, 'ok', counts ?? null, null, tx));
+      if (counts) await finish.done((tx) => schedules.endRun(p.run, 'ok', counts ?? null, null, tx));
       else
-        await settle.fail(error ?? 'failed', () => (tx) => schedules.endRun(p.run, 'failed', null, error ?? null, tx));
+        await finish.fail(error ?? 'failed', () => (tx) => schedules.endRun(p.run, 'failed', null, error ?? null, tx));
       const outcome = counts ? 'ok' : 'failed';
       opts.onRun?.({
         job: name,

@@ -1,4 +1,4 @@
-import type { ReconcileOptions, ReconcileResult, Reconciler } from '../payment-requests/index.ts';
+import type { ReconcileOptions, ReconcileResult, Reconciler } from '../money-audit/index.ts';
 
 export type { ReconcileResult };
 

@@ -1,5 +1,5 @@
 import type { Database, JobRunRow, Repositories, ScheduleRow } from '../db/index.ts';
-import { addDays, midnightIn } from '../domain/index.ts';
+import { dayEnd, END_OF_TIME } from '../domain/index.ts';
 import type { QueueLog, ScheduledJobName } from '../queue/index.ts';
 import { type QueuedRun, queueRun, type RunReport, scheduledJobKind, seeRunThrough } from './job-runs.ts';
 import { dateIn, scheduledMomentOn } from './schedule-times.ts';
@@ -60,7 +60,7 @@ function momentOf(name: ScheduledJobName, date: string, schedule: ScheduleRow | 
       return { now: at, testClock: at };
     }
     case 'end_of_day':
-      return { now: new Date(midnightIn(addDays(date, 1), tz).getTime() - 1) };
+      return { now: new Date((dayEnd(date, tz) ?? END_OF_TIME).getTime() - 1) };
     case 'noon_utc':
       return { now: new Date(`${date}T12:00:00Z`) };
     case 'none':

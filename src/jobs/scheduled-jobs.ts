@@ -1,24 +1,28 @@
 import { signInThrottle } from '../admin-users/index.ts';
-import { BooksCheckBusy, checkBooks, defaultSince } from '../books/index.ts';
 import type { Database, Repositories } from '../db/index.ts';
-import type { MoneyRunner, Reconciler } from '../payment-requests/index.ts';
+import { createDeferredPayments, type HoldRepositories, renewHolds } from '../holds/index.ts';
+import type { Reconciler } from '../money-audit/index.ts';
+import { BooksCheckBusy, checkBooks, defaultSince } from '../money-audit/index.ts';
+import type { MoneyRunner } from '../payment-requests/index.ts';
+import { defaultFetchSince, fetchAllStripePayouts, remittancesRepository } from '../payouts/index.ts';
 import type { ProviderRegistry } from '../providers/index.ts';
 import type { ScheduledJobName } from '../queue/index.ts';
 import type { SecretBox } from '../secrets/index.ts';
 import { analyzeTables } from './analyze-tables.ts';
-import { createDeferredPayments } from './create-deferred-payments.ts';
 import { sendDailyDigests } from './daily-digests.ts';
 import { expirePaymentRequests } from './expire-payment-requests.ts';
+import { expiryRepository } from './expiry-repository.ts';
 import { sendPaymentReminders } from './payment-reminders.ts';
 import { purgeEvents } from './purge-events.ts';
 import { reconcileClaims } from './reconcile-claims.ts';
-import { renewHolds } from './renew-holds.ts';
 import { dateIn } from './schedule-times.ts';
 
 /** What the scheduled jobs need from the service: its database, repositories, money runner and card vault. */
 export interface JobsContext {
   db: Database;
   repos: Repositories;
+  /** The hold jobs' own SQL. */
+  holds: HoldRepositories;
   runner: MoneyRunner;
   reconciler: Reconciler;
   cardTokens: SecretBox;
@@ -74,6 +78,7 @@ export const RUN_DAY: Readonly<Record<ScheduledJobName, RunDay>> = {
   purge_idempotency_keys: 'none',
   analyze_tables: 'none',
   purge_admin_sessions: 'none',
+  fetch_payouts: 'none',
 };
 
 export const SCHEDULED_JOB_NAMES = Object.keys(RUN_DAY) as ScheduledJobName[];
@@ -87,7 +92,7 @@ export const SCHEDULED_JOBS: Readonly<Record<ScheduledJobName, ScheduledJob>> = 
   // "Today" is the date where the hotel is, not where the server is.
   create_deferred_payments: async (ctx, now, timezone, run) => ({
     ...(await createDeferredPayments(
-      { holds: ctx.repos.deferredHolds, runner: ctx.runner, cardTokens: ctx.cardTokens },
+      { holds: ctx.holds.deferred, runner: ctx.runner, cardTokens: ctx.cardTokens },
       run?.date ?? dateIn(timezone, now),
       run?.testClock ? { at: run.testClock } : {},
     )),
@@ -95,14 +100,14 @@ export const SCHEDULED_JOBS: Readonly<Record<ScheduledJobName, ScheduledJob>> = 
   // After the holds before arrival: the live holds that would lapse before the hotel decides.
   renew_holds: async (ctx, now, timezone, run) => ({
     ...(await renewHolds(
-      { renewals: ctx.repos.holdRenewals, runner: ctx.runner, cardTokens: ctx.cardTokens },
+      { renewals: ctx.holds.renewals, runner: ctx.runner, cardTokens: ctx.cardTokens },
       run?.date ?? dateIn(timezone, now),
       run?.testClock ? { at: run.testClock } : {},
     )),
   }),
   // A link never expires before its own end in real time, whatever moment the run is for.
   expire_payment_requests: async (ctx, now) => ({
-    ...(await expirePaymentRequests({ expiry: ctx.repos.expiry }, now, { linksUntil: new Date() })),
+    ...(await expirePaymentRequests({ expiry: expiryRepository(ctx.db) }, now, { linksUntil: new Date() })),
   }),
   purge_events: async (ctx) => ({ ...(await purgeEvents(ctx.repos)) }),
   reconcile_claims: async (ctx) => {
@@ -141,7 +146,7 @@ export const SCHEDULED_JOBS: Readonly<Record<ScheduledJobName, ScheduledJob>> = 
   send_daily_digests: async (ctx, now) => ({
     ...(await sendDailyDigests(
       {
-        repos: ctx.repos,
+        repos: { ...ctx.repos, remittances: remittancesRepository(ctx.db) },
         inDoubtGraceSeconds: ctx.config?.inDoubtGraceSeconds ?? 120,
         settlementDelayDays: ctx.config?.settlementDelayDays ?? 3,
       },
@@ -157,5 +162,13 @@ export const SCHEDULED_JOBS: Readonly<Record<ScheduledJobName, ScheduledJob>> = 
   purge_admin_sessions: async (ctx, now) => ({
     sessions: await ctx.repos.adminSessions.purgeExpired(),
     throttle_keys: await signInThrottle(ctx.repos.signInThrottle).purge(now),
+  }),
+  // Daily: every Stripe hotel's payouts of the last days that are not stored yet; one hotel's
+  // failure is counted and named, the others go on.
+  fetch_payouts: async (ctx, now) => ({
+    ...(await fetchAllStripePayouts(
+      { db: ctx.db, providers: ctx.providers, accounts: ctx.repos.providerAccounts },
+      defaultFetchSince(now),
+    )),
   }),
 };

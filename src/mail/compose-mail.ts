@@ -1,5 +1,5 @@
 import type { DigestPayload } from '../day-plan/index.ts';
-import { type OutboxEmail, type TenantMailRow, UNPAID_STATUSES } from '../db/index.ts';
+import { type InvitationMailPayload, type OutboxEmail, type TenantMailRow, UNPAID_STATUSES } from '../db/index.ts';
 import { isDeclineReason } from '../domain/index.ts';
 import { renderDailyDigest } from './digest-template.ts';
 import type { EmailSubject } from './email-subjects.ts';
@@ -8,6 +8,7 @@ import {
   renderGuaranteeFailedHotel,
   renderHoldDeclinedHotel,
 } from './guarantee-templates.ts';
+import { renderInvitation } from './invitation-template.ts';
 import {
   type RenderedMail,
   renderCardRegistered,
@@ -70,7 +71,8 @@ function renderFor(row: OutboxEmail, s: EmailSubject, publicBaseUrl: string): Re
         linkExpiresAt: s.link_expires_at,
       });
     case 'daily_digest':
-      throw new Error('a daily digest is rendered from its tenant, not a request');
+    case 'team_invitation':
+      throw new Error('a daily digest or an invitation is rendered from its tenant, not a request');
   }
 }
 
@@ -93,13 +95,22 @@ export function reminderNoLongerDue(row: OutboxEmail, s: EmailSubject, now: Date
   return undefined;
 }
 
-/** The hotel's daily digest, to its contact address, from its sender address. */
+/** The outbox kinds written for a tenant, not a request: rendered from the tenant and the row's payload. */
+export const TENANT_KINDS: readonly string[] = ['daily_digest', 'team_invitation'];
+
+/**
+ * The hotel's daily digest, to its contact address, or an invitation to work there, to the
+ * address the manager typed; from the hotel's sender address.
+ */
 export function buildDigestMessage(row: OutboxEmail, t: TenantMailRow, publicBaseUrl: string, host: string): Message {
-  if (!t.contact_email) throw new Error('the tenant has no contact_email to send its digest to');
-  const mail = renderDailyDigest(row.payload as DigestPayload, t, publicBaseUrl);
+  const invitation = row.kind === 'team_invitation' ? (row.payload as InvitationMailPayload) : undefined;
+  if (!invitation && !t.contact_email) throw new Error('the tenant has no contact_email to send its digest to');
+  const mail = invitation
+    ? renderInvitation(invitation, t, publicBaseUrl)
+    : renderDailyDigest(row.payload as DigestPayload, t, publicBaseUrl);
   return {
     from: { name: t.name.replace(/[\r\n]+/g, ' '), address: t.sender_email || `no-reply@${host}` },
-    to: t.contact_email,
+    to: invitation ? invitation.to : (t.contact_email as string),
     subject: mail.subject,
     text: mail.text,
     html: mail.html,

@@ -1,6 +1,7 @@
 import { DAY_PLAN_WORDS, type DayPlanWords, type DigestPayload, isGuaranteed, LIST_LIMIT } from '../day-plan/index.ts';
 import type { DayPlanRow, TenantMailRow } from '../db/index.ts';
-import { decisionDate, formatMoney, isDeclineReason } from '../domain/index.ts';
+import { formatMoney, isDeclineReason } from '../domain/index.ts';
+import { decisionDate } from '../holds/index.ts';
 import { html, type SafeHtml } from '../html/index.ts';
 import { formatInstant, formatIsoDate } from '../i18n/index.ts';
 import { oneLine } from './escape.ts';

@@ -1,4 +1,4 @@
-import type { Language, RequestType } from '../domain/index.ts';
+import type { Language, MoneyReason, RequestType } from '../domain/index.ts';
 import { PAYMENT_WORDING, type PaymentWording } from '../i18n/index.ts';
 
 /**
@@ -19,6 +19,10 @@ export interface MailMessages extends PaymentWording {
   /** A no-show (or other) charge of a registered card. */
   captureSubject: (hotel: string) => string;
   captureIntro: (amount: string, hotel: string) => string;
+  /** Why the hotel charged the card, as it said with the capture, and its note: a charge without a reason is disputed. */
+  captureReasonLabel: string;
+  captureNoteLabel: string;
+  moveReasons: Record<MoneyReason, string>;
   /** A hold released: nothing taken. */
   releaseSubject: (hotel: string) => string;
   releaseIntro: (amount: string, hotel: string) => string;
@@ -50,6 +54,20 @@ const fr: MailMessages = {
   captureSubject: (hotel) => `${hotel} : un montant a été débité sur votre carte`,
   captureIntro: (amount, hotel) =>
     `${hotel} a débité ${amount} sur la carte enregistrée en garantie de votre réservation.`,
+  captureReasonLabel: 'Motif',
+  captureNoteLabel: 'Précision de l’établissement',
+  moveReasons: {
+    no_show: 'Non-présentation',
+    late_cancellation: 'Annulation tardive',
+    early_departure: 'Départ anticipé',
+    damage: 'Dégradations',
+    extras: 'Minibar et extras',
+    goodwill: 'Geste commercial',
+    duplicate: 'Paiement en double',
+    guest_request: 'À votre demande',
+    billing_error: 'Erreur de facturation',
+    other: 'Autre',
+  },
   releaseSubject: (hotel) => `${hotel} : la garantie de votre carte est levée`,
   releaseIntro: (amount, hotel) =>
     `${hotel} a levé la garantie de ${amount} posée sur votre carte. Aucun montant n’a été débité.`,
@@ -82,6 +100,20 @@ const en: MailMessages = {
     `Your card is registered as a guarantee for your booking at ${hotel}. Nothing has been charged.`,
   captureSubject: (hotel) => `${hotel}: an amount was charged to your card`,
   captureIntro: (amount, hotel) => `${hotel} charged ${amount} to the card registered as a guarantee for your booking.`,
+  captureReasonLabel: 'Reason',
+  captureNoteLabel: 'The hotel’s note',
+  moveReasons: {
+    no_show: 'No-show',
+    late_cancellation: 'Late cancellation',
+    early_departure: 'Early departure',
+    damage: 'Damage',
+    extras: 'Minibar and extras',
+    goodwill: 'Goodwill gesture',
+    duplicate: 'Duplicate payment',
+    guest_request: 'At your request',
+    billing_error: 'Billing error',
+    other: 'Other',
+  },
   releaseSubject: (hotel) => `${hotel}: the guarantee on your card is released`,
   releaseIntro: (amount, hotel) =>
     `${hotel} released the guarantee of ${amount} on your card. Nothing has been charged.`,
@@ -113,6 +145,20 @@ const de: MailMessages = {
   captureSubject: (hotel) => `${hotel}: Ihre Karte wurde belastet`,
   captureIntro: (amount, hotel) =>
     `${hotel} hat ${amount} von der Karte abgebucht, die als Garantie für Ihre Reservierung hinterlegt ist.`,
+  captureReasonLabel: 'Grund',
+  captureNoteLabel: 'Hinweis der Unterkunft',
+  moveReasons: {
+    no_show: 'Nichterscheinen (No-Show)',
+    late_cancellation: 'Späte Stornierung',
+    early_departure: 'Vorzeitige Abreise',
+    damage: 'Schaden',
+    extras: 'Minibar und Extras',
+    goodwill: 'Kulanz',
+    duplicate: 'Doppelte Zahlung',
+    guest_request: 'Auf Ihren Wunsch',
+    billing_error: 'Abrechnungsfehler',
+    other: 'Sonstiges',
+  },
   releaseSubject: (hotel) => `${hotel}: Die Garantie auf Ihrer Karte ist aufgehoben`,
   releaseIntro: (amount, hotel) =>
     `${hotel} hat die Garantie über ${amount} auf Ihrer Karte aufgehoben. Es wurde nichts abgebucht.`,

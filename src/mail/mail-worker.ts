@@ -4,7 +4,14 @@ import type { Database } from '../db/index.ts';
 import { emailOutboxRepository } from '../db/index.ts';
 import { plural } from '../i18n/index.ts';
 import { type JobKind, type RetryPolicy, runDueJobs } from '../queue/index.ts';
-import { buildDigestMessage, buildMessage, hostOf, type Message, reminderNoLongerDue } from './compose-mail.ts';
+import {
+  buildDigestMessage,
+  buildMessage,
+  hostOf,
+  type Message,
+  reminderNoLongerDue,
+  TENANT_KINDS,
+} from './compose-mail.ts';
 import { type EmailSubject, emailSubjects } from './email-subjects.ts';
 
 /** The slice of a logger (pino, Fastify's) the worker writes to. */
@@ -69,7 +76,7 @@ export function smtpTransport(smtpUrl: string): Transporter {
 
 const silentLog: MailLog = { info() {}, warn() {}, error() {} };
 
-/** `gone`: its outbox row was settled or deleted meanwhile; nothing to send. */
+/** `gone`: its outbox row was finished or deleted meanwhile; nothing to send. */
 export type MailOutcome = 'sent' | 'failed' | 'logged' | 'gone';
 
 /**
@@ -77,8 +84,8 @@ export type MailOutcome = 'sent' | 'failed' | 'logged' | 'gone';
  * logged, and kept for a start with SMTP).
  *
  * Never twice for one cause: the cause is UNIQUE in the outbox, and a row is marked sent (with
- * its job settled, fenced) right after the SMTP server accepted it. The window left is a crash
- * (or a lost database) between that acceptance and the settlement: the lease then runs out and
+ * its job finished, fenced) right after the SMTP server accepted it. The window left is a crash
+ * (or a lost database) between that acceptance and the finish: the lease then runs out and
  * the row is sent again. The Message-ID, derived from the cause, lets receiving servers and
  * clients drop that duplicate.
  */
@@ -91,17 +98,17 @@ export function mailJobKind(ctx: MailContext, transport: Transporter | undefined
     name: 'mail',
     policy: mailRetryPolicy(ctx.config.mailRetryBaseMs),
     concurrency: CONCURRENCY,
-    async run(job, settle, now) {
+    async run(job, finish, now) {
       const q = emailOutboxRepository(ctx.db);
       const row = await q.load(job.ref);
       // Sent, failed or deleted (its tenant was) since the job was queued: nothing left to do.
       if (!row) {
-        await settle.done();
+        await finish.done();
         return 'gone';
       }
       const attempts = job.attempts;
       const giveUp = async (reason: string) => {
-        await settle.fail(
+        await finish.fail(
           reason,
           () => (tx) => emailOutboxRepository(tx).markFailed(row.id, reason, now, true, attempts),
           {
@@ -112,7 +119,7 @@ export function mailJobKind(ctx: MailContext, transport: Transporter | undefined
       };
       const fail = async (err: unknown) => {
         const reason = err instanceof Error ? err.message : String(err);
-        const after = await settle.fail(
+        const after = await finish.fail(
           reason,
           (a) => (tx) => emailOutboxRepository(tx).markFailed(row.id, reason, a.runAt, a.final, attempts),
         );
@@ -122,9 +129,10 @@ export function mailJobKind(ctx: MailContext, transport: Transporter | undefined
       const s: EmailSubject | undefined = row.payment_request_id
         ? (await emailSubjects(q, [row.payment_request_id])).get(row.payment_request_id)
         : undefined;
-      const digestOf = row.kind === 'daily_digest' ? (await q.tenants([row.tenant_id]))[0] : undefined;
+      const forTenant = TENANT_KINDS.includes(row.kind);
+      const digestOf = forTenant ? (await q.tenants([row.tenant_id]))[0] : undefined;
       // The request was deleted after the e-mail was queued: nothing left to tell the guest.
-      if (!s && !digestOf) return giveUp(row.kind === 'daily_digest' ? 'tenant deleted' : 'payment request deleted');
+      if (!s && !digestOf) return giveUp(forTenant ? 'tenant deleted' : 'payment request deleted');
       // Paid, cancelled or expired since it was queued: the guest is not asked again.
       const dropped = s ? reminderNoLongerDue(row, s, now) : undefined;
       if (dropped) return giveUp(dropped);
@@ -145,7 +153,7 @@ export function mailJobKind(ctx: MailContext, transport: Transporter | undefined
           'e-mail not sent: SMTP_URL is not set',
         );
         const at = new Date(now.getTime() + LOGGED_ONLY_RECHECK_MS);
-        await settle.postpone(at, async (tx) => {
+        await finish.postpone(at, async (tx) => {
           await emailOutboxRepository(tx).keepPending(row.id, at, attempts - 1);
           if (keepForViewer) await emailOutboxRepository(tx).keepDevMessage(row.id, kept(message, now));
         });
@@ -156,7 +164,7 @@ export function mailJobKind(ctx: MailContext, transport: Transporter | undefined
       } catch (err) {
         return fail(err);
       }
-      await settle.done(async (tx) => {
+      await finish.done(async (tx) => {
         await emailOutboxRepository(tx).markSent(row.id, attempts);
         if (keepForViewer) await emailOutboxRepository(tx).keepDevMessage(row.id, kept(message, now));
       });

@@ -1,5 +1,6 @@
 import type { EmailSubjectRow } from '../db/index.ts';
-import { formatMoney, holdDateFor, type Language, renewedUntil } from '../domain/index.ts';
+import { formatMoney, isMoneyReason, type Language } from '../domain/index.ts';
+import { holdDateFor, renewedUntil } from '../holds/index.ts';
 import { html, type SafeHtml } from '../html/index.ts';
 import { colon, formatInstantWithZone, formatIsoDate, isIsoDate, labelled } from '../i18n/index.ts';
 import { oneLine } from './escape.ts';
@@ -204,6 +205,19 @@ ${signatureHtml(m, hotel)}`;
   return { subject: oneLine(m.cardRegisteredSubject(hotel)), text, html: layout(hotel, req.language, body) };
 }
 
+/**
+ * Why the hotel charged the card: the reason it gave with the capture, in the guest's words, and
+ * its note. Nothing when it gave neither (a capture from before reasons were kept).
+ */
+function captureWhy(req: MailRequest, m: MailMessages): [string, string][] {
+  const reason = isMoneyReason(req.capture_reason) ? m.moveReasons[req.capture_reason] : null;
+  const note = req.capture_note?.trim() ? oneLine(req.capture_note) : null;
+  return [
+    ...(reason ? [[m.captureReasonLabel, reason] as [string, string]] : []),
+    ...(note ? [[m.captureNoteLabel, note] as [string, string]] : []),
+  ];
+}
+
 /** What moved on the guest's card after the payment, each told once. */
 export type MoneyNotice = 'capture_notice' | 'release_notice' | 'refund_notice';
 
@@ -229,6 +243,7 @@ export function renderMoneyNotice(
   }[kind];
   const lines: [string, string][] = [
     ...(wording.label ? [[wording.label, moved] as [string, string]] : []),
+    ...(kind === 'capture_notice' ? captureWhy(req, m) : []),
     ...cardLines(req, m),
     ...reservationLines(req, m),
   ];

@@ -10,6 +10,8 @@ import type { ProviderErrorKind } from '../providers/index.ts';
 
 /** ok, the provider's own error kinds (refused, technical, unavailable, unknown), or error (anything else). */
 export type ProviderOutcome = 'ok' | ProviderErrorKind | 'error';
+/** Which connection cap was reached: the instance's, or one client address's. */
+export type ConnectionCap = 'instance' | 'address';
 export type IpnOutcome = 'accepted' | 'refused' | 'rate_limited' | 'failed' | 'not_found';
 
 /**
@@ -26,8 +28,15 @@ export interface ServiceMetrics {
   /** A refusal by the bank or the provider, by its reason on payreq's closed list. */
   providerDecline(provider: string, operation: string, reason: DeclineReason): void;
   jobRun(job: string, outcome: 'ok' | 'failed', seconds: number): void;
-  /** A connection refused at accept because the instance holds MAX_CONNECTIONS already. */
-  connectionDropped(): void;
+  /**
+   * A connection refused at accept: its cap (the instance's MAX_CONNECTIONS, or its address's
+   * MAX_CONNECTIONS_PER_ADDRESS) was reached and every connection under it was serving a request.
+   */
+  connectionDropped(cap: ConnectionCap): void;
+  /** An idle keep-alive connection closed to admit a new one when a cap was reached. */
+  connectionEvicted(cap: ConnectionCap): void;
+  /** Where payreq_connections_open reads the connections the instance holds, at scrape time. */
+  countOpenConnections(read: () => number): void;
 }
 
 export function serviceMetrics(db: Queryable): ServiceMetrics {
@@ -70,8 +79,24 @@ export function serviceMetrics(db: Queryable): ServiceMetrics {
   });
   const dropped = new Counter({
     name: 'payreq_connections_dropped_total',
-    help: 'Connections closed at accept because the instance already held MAX_CONNECTIONS open ones',
+    help: 'Connections refused at accept: the cap (instance: MAX_CONNECTIONS, address: MAX_CONNECTIONS_PER_ADDRESS) was reached with no idle connection to close',
+    labelNames: ['cap'],
     registers,
+  });
+  const evicted = new Counter({
+    name: 'payreq_connections_evicted_total',
+    help: 'Idle keep-alive connections closed to admit a new one when a cap (instance or address) was reached',
+    labelNames: ['cap'],
+    registers,
+  });
+  let openConnections: () => number = () => 0;
+  new Gauge({
+    name: 'payreq_connections_open',
+    help: 'Client connections the instance holds now (at most MAX_CONNECTIONS)',
+    registers,
+    collect() {
+      this.set(openConnections());
+    },
   });
   backlogGauges(db, registers);
 
@@ -84,7 +109,11 @@ export function serviceMetrics(db: Queryable): ServiceMetrics {
     ipnNotification: (name, outcome) => ipn.inc({ provider: name, outcome }),
     providerDecline: (name, operation, reason) => declines.inc({ provider: name, operation, reason }),
     jobRun: (job, outcome, seconds) => jobs.observe({ job, outcome }, seconds),
-    connectionDropped: () => dropped.inc(),
+    connectionDropped: (cap) => dropped.inc({ cap }),
+    connectionEvicted: (cap) => evicted.inc({ cap }),
+    countOpenConnections: (read) => {
+      openConnections = read;
+    },
   };
 }
 

@@ -5,6 +5,7 @@ import {
   type CreateKey,
   type Database,
   deleteRequest,
+  type LedgerEntry,
   type Repositories,
   releaseClaims,
 } from '../db/index.ts';
@@ -32,7 +33,6 @@ import type { MoneyOperation, MoneyRunner, RunResult } from './money-runner.ts';
 import { captureOperation } from './operations/capture.ts';
 import { refundOperation } from './operations/refund.ts';
 import { releaseOperation } from './operations/release.ts';
-import type { Reconciler } from './reconcile.ts';
 
 export interface TenantContext {
   tenantId: string;
@@ -48,11 +48,18 @@ export interface ActionOutcome {
   status: Status;
 }
 
+/** What commands need of the money audit: whether a row is undecided, and settling its request now. */
+export interface InDoubtSettler {
+  isInDoubt(entry: Pick<LedgerEntry, 'state' | 'updated_at'>): boolean;
+  settleRequest(requestId: string): Promise<'settled' | 'in_doubt' | 'busy'>;
+}
+
 export interface CommandDeps {
   db: Database;
   repos: Repositories;
   runner: MoneyRunner;
-  reconciler: Reconciler;
+  /** The money audit's settling of an operation in doubt, before a command acts on its request. */
+  reconciler: InDoubtSettler;
 }
 
 type MoneyAction = 'capture' | 'release' | 'refund';

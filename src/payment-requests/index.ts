@@ -16,15 +16,10 @@ export {
   type RunResult,
   type Settled,
 } from './money-runner.ts';
-export { holdOperation, holdOperationOn } from './operations/hold.ts';
-export { renewOperation, renewOperationAt, supersededReleaseOperation } from './operations/renew.ts';
-export {
-  giveBack,
-  type HandSettlement,
-  type Mismatch,
-  type ReconcileOptions,
-  type ReconcileResult,
-  type Reconciler,
-  reconciler,
-  SettleRefused,
-} from './reconcile.ts';
+export { captureOperation } from './operations/capture.ts';
+export { actorOf } from './operations/entry-actor.ts';
+export { giveBackOperation } from './operations/give-back.ts';
+export { onTestClock, placedAt } from './operations/placed-at.ts';
+export { refundOperation } from './operations/refund.ts';
+export { releaseOperation } from './operations/release.ts';
+export { booksOf, type Verdict, verdictFromOrder } from './operations/verdict.ts';

@@ -1,5 +1,5 @@
 import { networkOfCardNumber } from '../domain/index.ts';
-import type { ClaimedJob, Settle } from '../queue/index.ts';
+import type { ClaimedJob, Finish } from '../queue/index.ts';
 import type { SecretKeyRing } from '../secrets/index.ts';
 import { type ApaleoClient, ApaleoError, type ApaleoFailure, apaleoClient, failureOf } from './apaleo-client.ts';
 import {
@@ -32,7 +32,7 @@ export const receiptOf = (p: Pick<PostingWork, 'reference' | 'ledger_id'>) => `$
 export const keyOf = (p: Pick<PostingWork, 'idempotency_key' | 'retries'>) =>
   p.retries === 0 ? p.idempotency_key : `${p.idempotency_key}:retry-${p.retries}`;
 
-/** An attempt's end before the job's settlement: posted, not for us (skipped), or refused for good. */
+/** An attempt's end before the job's finish: posted, not for us (skipped), or refused for good. */
 type Decided = Extract<PostingOutcome, { state: 'posted' | 'failed' | 'skipped' }>;
 
 const enc = encodeURIComponent;
@@ -106,7 +106,7 @@ async function attempt(client: ApaleoClient, work: PostingWork, readBackFirst: b
 }
 
 /**
- * Runs the job of posting `id` and settles it: done (posted, skipped, or failed for good,
+ * Runs the job of posting `id` and finishes it: done (posted, skipped, or failed for good,
  * recorded on the posting), or postponed to its next try (back-off, Retry-After: the kind keeps
  * its own schedule, the posting counts the attempts).
  */
@@ -114,29 +114,29 @@ export async function runPostingJob(
   deps: PostingDeps,
   id: string,
   job: ClaimedJob,
-  settle: Settle,
+  finish: Finish,
   now: Date,
 ): Promise<PostingResult> {
   const work = await deps.repo.work(id);
   if (work?.state !== 'pending') {
-    await settle.done();
+    await finish.done();
     return 'gone';
   }
-  const finish = async (o: Decided): Promise<PostingResult> => {
-    await settle.done((tx) => deps.repo.record(tx, id, o));
+  const end = async (o: Decided): Promise<PostingResult> => {
+    await finish.done((tx) => deps.repo.record(tx, id, o));
     return o.state;
   };
-  if (!work.connection) return finish({ state: 'failed', reason: 'not connected to Apaleo' });
+  if (!work.connection) return end({ state: 'failed', reason: 'not connected to Apaleo' });
   let failure: ApaleoFailure;
   try {
     const client = apaleoClient(endpointOf(deps.secretKeys, work.connection));
-    // A claim before this one that never settled (a worker that died mid-call) may have posted too.
-    return await finish(await attempt(client, work, work.maybe_sent || job.attempts > 1));
+    // A claim before this one that never finished (a worker that died mid-call) may have posted too.
+    return await end(await attempt(client, work, work.maybe_sent || job.attempts > 1));
   } catch (err) {
     if (!(err instanceof ApaleoError)) throw err;
     failure = err.failure;
   }
-  if (failure.kind !== 'unavailable') return finish({ state: 'failed', reason: failure.message });
+  if (failure.kind !== 'unavailable') return end({ state: 'failed', reason: failure.message });
   const next = nextAttempt({
     failures: work.attempts + 1,
     firstDueAt: work.first_due_at,
@@ -144,13 +144,13 @@ export async function runPostingJob(
     ...(failure.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {}),
   });
   if (next.giveUp) {
-    return finish({
+    return end({
       state: 'failed',
       reason: `Apaleo could not be reached for 3 days: ${failure.message}`,
       maybeSent: failure.maybeSent,
     });
   }
-  await settle.postpone(next.at, (tx) =>
+  await finish.postpone(next.at, (tx) =>
     deps.repo.record(tx, id, {
       state: 'pending',
       reason: failure.message,

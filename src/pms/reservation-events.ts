@@ -2,7 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Database, Repositories, Tenant } from '../db/index.ts';
 import { type Actor, AppError, type Status } from '../domain/index.ts';
 import type { PaymentRequestCommands, TenantContext } from '../payment-requests/index.ts';
-import type { Settle } from '../queue/index.ts';
+import type { Finish } from '../queue/index.ts';
 import type { SecretKeyRing } from '../secrets/index.ts';
 import { ApaleoError, apaleoClient, describeAnswer, failureOf } from './apaleo-client.ts';
 import { readCreatedId, readReservation } from './apaleo-wire.ts';
@@ -183,16 +183,16 @@ async function handle(deps: EventDeps, tenant: Tenant, c: ConnectionRow, type: s
   return `created ${created.reference}`;
 }
 
-export async function runEventJob(deps: EventDeps, id: string, settle: Settle, now: Date): Promise<EventResult> {
+export async function runEventJob(deps: EventDeps, id: string, finish: Finish, now: Date): Promise<EventResult> {
   const ev = await deps.repo.event(id);
   const c = ev ? await deps.repo.connection(ev.tenant_id) : undefined;
   const tenant = ev ? await deps.repos.tenants.find(ev.tenant_id) : undefined;
   if (ev?.state !== 'pending') {
-    await settle.done();
+    await finish.done();
     return 'gone';
   }
   const end = async (state: 'done' | 'failed', outcome: string): Promise<EventResult> => {
-    await settle.done((tx) => deps.repo.recordEvent(tx, id, state, outcome));
+    await finish.done((tx) => deps.repo.recordEvent(tx, id, state, outcome));
     return state;
   };
   if (!c || !tenant) return end('done', 'not connected to Apaleo');
@@ -209,7 +209,7 @@ export async function runEventJob(deps: EventDeps, id: string, settle: Settle, n
       now,
       retryAfterMs: err.failure.retryAfterMs,
     });
-    await settle.postpone(next.at, (tx) => deps.repo.recordEvent(tx, id, 'pending', err.message));
+    await finish.postpone(next.at, (tx) => deps.repo.recordEvent(tx, id, 'pending', err.message));
     return 'retry';
   }
 }

@@ -1,6 +1,6 @@
 import type { ProviderAccountRow } from '../db/index.ts';
+import { lyraRequestTimeoutMs, stripeRequestTimeoutMs } from '../provider-call-limits/index.ts';
 import type { SecretBox } from '../secrets/index.ts';
-import { lyraRequestTimeoutMs, stripeRequestTimeoutMs } from './call-limits.ts';
 import { claimedOrderId, type LyraAccount, lyraProvider } from './lyra/index.ts';
 import {
   AccountGone,
@@ -18,6 +18,7 @@ import {
   type StripeCustomerStore,
   type StripeProvider,
   type StripeSecrets,
+  stripePayoutSource,
   stripeProvider,
 } from './stripe/index.ts';
 import { withTimeouts } from './with-timeouts.ts';
@@ -63,7 +64,7 @@ export interface LyraSecrets {
   hmac_key: string;
 }
 
-/** Lyra's own timeout stays below the runner's bound (call-limits.ts). */
+/** Lyra's own timeout stays below the runner's bound (src/provider-call-limits/). */
 const lyraTimeout = lyraRequestTimeoutMs;
 
 /** The row with its secrets opened; a row that cannot be opened (SECRET_KEY changed) is unusable. */
@@ -321,5 +322,9 @@ export function accountRegistry(opts: AccountRegistryOptions): ProviderRegistry 
     },
     byName: (name) => (opts.sandbox && name === opts.sandbox.name ? opts.sandbox : undefined),
     notificationReceiver: (name) => (name === 'lyra' ? lyraReceiver : name === 'stripe' ? stripeReceiver : undefined),
+    async stripePayouts(tenantId) {
+      const row = await opts.accounts.find(tenantId);
+      return row?.provider === 'stripe' ? stripePayoutSource(stripeAccountOf(row, opts.secrets)) : undefined;
+    },
   };
 }

@@ -6,7 +6,6 @@ export {
   type ProviderAccountSource,
   stripeAccountOf,
 } from './account-registry.ts';
-export { longestProviderCallMs } from './call-limits.ts';
 export { declineReasonOf } from './decline-reason.ts';
 export { holdDaysTold, holdValiditySeconds, holdValidityTable } from './hold-validity.ts';
 export { checkLyraCredentials } from './lyra/index.ts';
@@ -40,6 +39,7 @@ export type {
   ProviderRegistry,
   TenantProviders,
 } from './provider-registry.ts';
+export { sandboxReport } from './sandbox/report-route.ts';
 export { sandboxProvider } from './sandbox/sandbox-provider.ts';
 export {
   checkStripeKey,
@@ -48,6 +48,9 @@ export {
   modeOfKey,
   STRIPE_API_URL,
   STRIPE_WEBHOOK_EVENTS,
+  type StripePayout,
+  type StripePayoutLine,
+  type StripePayoutSource,
   type StripeSecrets,
   stripeCustomerStore,
 } from './stripe/index.ts';

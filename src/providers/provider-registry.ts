@@ -1,4 +1,5 @@
 import type { PaymentProvider, ProviderError, ProviderNotification } from './payment-provider.ts';
+import type { StripePayoutSource } from './stripe/payouts.ts';
 
 /**
  * A provider with the tenant's account it was built from: that account's version, or null when
@@ -42,4 +43,9 @@ export interface ProviderRegistry {
   byName(name: string): PaymentProvider | undefined;
   /** For `/ipn/<name>/` when its provider is per account; otherwise byName's parseNotification reads it. */
   notificationReceiver?(name: string): NotificationReceiver | undefined;
+  /**
+   * The payouts of the tenant's current Stripe account (reads only); undefined when the tenant
+   * is not on Stripe. Throws ProviderError when its secrets cannot be opened.
+   */
+  stripePayouts?(tenantId: string): Promise<StripePayoutSource | undefined>;
 }

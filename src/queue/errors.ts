@@ -1,6 +1,6 @@
 /**
  * The job's lease ended and another worker claimed it (its fence token changed), or the job is
- * gone (its domain row was settled elsewhere): this worker's outcome is not recorded, and
+ * gone (its domain row was finished elsewhere): this worker's outcome is not recorded, and
  * nothing it would have written to the domain row is.
  */
 export class LeaseLostError extends Error {

@@ -7,7 +7,7 @@
  * becomes pending, so every writer enqueues without knowing the queue.
  *
  * One claim rule (claim: lease, FOR UPDATE SKIP LOCKED, a fresh fence token; a kind with
- * lanes, the webhooks, narrows which due jobs it may take), one settlement (fenced, in one
+ * lanes, the webhooks, narrows which due jobs it may take), one finish (fenced, in one
  * transaction with the domain row's record: a worker whose lease was taken over changes
  * nothing), one retry policy per kind declared with the kind, and one worker running every
  * kind in its own slots: woken by NOTIFY on PostgreSQL, polling on PGlite. A domain row keeps
@@ -16,7 +16,7 @@
  * its domain, and startServiceQueue (src/service-queue.ts).
  */
 export { LeaseLostError } from './errors.ts';
-export type { JobKind, Settle } from './job-kind.ts';
+export type { Finish, JobKind } from './job-kind.ts';
 export {
   type ClaimedJob,
   type JobKindName,

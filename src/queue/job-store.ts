@@ -16,12 +16,13 @@ export type ScheduledJobName =
   | 'send_daily_digests'
   | 'purge_idempotency_keys'
   | 'analyze_tables'
-  | 'purge_admin_sessions';
+  | 'purge_admin_sessions'
+  | 'fetch_payouts';
 
 /** The kinds of background work; one more is one more name here and one kind definition. */
 export type JobKindName = 'mail' | 'webhook_delivery' | 'bulk_job' | 'sandbox_notification' | 'pms' | ScheduledJobName;
 
-/** A job this worker holds the lease on; `fence` is what lets it settle the job. */
+/** A job this worker holds the lease on; `fence` is what lets it finish the job. */
 export interface ClaimedJob {
   id: string;
   kind: JobKindName;
@@ -34,7 +35,7 @@ export interface ClaimedJob {
   first_due_at: Date;
 }
 
-/** Writes the domain row's side of an outcome, in the transaction that settles the job. */
+/** Writes the domain row's side of an outcome, in the transaction that finishes the job. */
 export type RecordOutcome = (tx: Queryable) => Promise<void>;
 
 export interface ClaimOptions {
@@ -87,8 +88,8 @@ async function claimDue(q: Queryable, kind: JobKindName, o: ClaimOptions, ids: s
 }
 
 /**
- * The queue's SQL: one claim rule for every kind, and settlements fenced by the claim's token.
- * A settlement runs in one transaction with the domain row's record, so a worker that lost its
+ * The queue's SQL: one claim rule for every kind, and finishes fenced by the claim's token.
+ * A finish runs in one transaction with the domain row's record, so a worker that lost its
  * lease changes neither the job nor the domain row (LeaseLostError).
  */
 export function jobStore(db: Database) {
@@ -139,7 +140,7 @@ export function jobStore(db: Database) {
 
     /**
      * Still at work: the lease runs `leaseMs` from now, and `record` is written with it, fenced
-     * like a settlement (a worker whose lease was taken over gets LeaseLostError, writes nothing).
+     * like a finish (a worker whose lease was taken over gets LeaseLostError, writes nothing).
      */
     extend(job: ClaimedJob, leaseMs: number, record?: RecordOutcome): Promise<void> {
       return fenced(

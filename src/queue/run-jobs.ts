@@ -1,6 +1,6 @@
 import type { Database } from '../db/index.ts';
 import { LeaseLostError } from './errors.ts';
-import type { JobKind, Settle } from './job-kind.ts';
+import type { Finish, JobKind } from './job-kind.ts';
 import { type ClaimedJob, jobStore } from './job-store.ts';
 import { afterFailure } from './retry-policy.ts';
 
@@ -19,7 +19,7 @@ export type RunOutcome<O extends string> = O | 'failed' | 'lease_lost';
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /**
- * Runs one claimed job to its settlement. Never throws: a handler's throw is a failed attempt
+ * Runs one claimed job to its finish. Never throws: a handler's throw is a failed attempt
  * (retried under the policy), and a lost lease is reported, its outcome left to the new holder.
  */
 export async function runClaimed<O extends string>(
@@ -30,12 +30,12 @@ export async function runClaimed<O extends string>(
   log: QueueLog = silentLog,
 ): Promise<RunOutcome<O>> {
   const store = jobStore(db);
-  let settled = false;
+  let finished = false;
   const once = () => {
-    if (settled) throw new Error(`job ${job.id} settled twice`);
-    settled = true;
+    if (finished) throw new Error(`job ${job.id} finished twice`);
+    finished = true;
   };
-  const settle: Settle = {
+  const finish: Finish = {
     async done(record) {
       once();
       await store.finish(job, record);
@@ -54,21 +54,21 @@ export async function runClaimed<O extends string>(
       await store.postpone(job, runAt, record);
     },
     async keep(record) {
-      if (settled) throw new Error(`job ${job.id} kept after it was settled`);
+      if (finished) throw new Error(`job ${job.id} kept after it was finished`);
       await store.extend(job, kind.policy.leaseMs, record);
     },
   };
   try {
-    return await kind.run(job, settle, now);
+    return await kind.run(job, finish, now);
   } catch (err) {
     if (err instanceof LeaseLostError) {
       log.warn({ job: job.id, kind: job.kind, ref: job.ref }, 'job lease lost: its new holder records the outcome');
       return 'lease_lost';
     }
     log.error({ job: job.id, kind: job.kind, ref: job.ref, err: message(err) }, 'job failed');
-    if (!settled) {
+    if (!finished) {
       // Recorded on the job only: the domain row keeps its last known state.
-      await settle.fail(message(err)).catch((e: unknown) => {
+      await finish.fail(message(err)).catch((e: unknown) => {
         log.error({ job: job.id, err: message(e) }, 'job failure not recorded: it runs again once its lease ends');
       });
     }
@@ -86,7 +86,7 @@ export interface RoundOptions {
 
 /**
  * One round of one kind, for tests, the CLI and one-off runs: claim what is due, run it all at
- * once, answer each outcome once all are settled. The worker (./queue-worker.ts) does the same
+ * once, answer each outcome once all are finished. The worker (./queue-worker.ts) does the same
  * continuously, slot by slot.
  */
 export async function runDueJobs<O extends string>(

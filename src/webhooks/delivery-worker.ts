@@ -1,5 +1,5 @@
 import { type ClaimedDelivery, type Database, type Repositories, webhooksRepository } from '../db/index.ts';
-import { type JobKind, type QueueWorker, runDueJobs, type Settle, startQueueWorker } from '../queue/index.ts';
+import { type Finish, type JobKind, type QueueWorker, runDueJobs, startQueueWorker } from '../queue/index.ts';
 import type { SecretKeyRing } from '../secrets/index.ts';
 import type { Resolve } from './address-guard.ts';
 import { webhookSecrets } from './endpoints.ts';
@@ -86,14 +86,14 @@ export interface RoundResult {
 }
 
 /**
- * Sends one claimed delivery and records the outcome with the job's settlement: delivered, or
+ * Sends one claimed delivery and records the outcome with the job's finish: delivered, or
  * failed (retried later, the endpoint backing off), or the failure that disables its endpoint.
  */
 async function deliver(
   ctx: WebhookContext,
   opts: WebhookOptions,
   row: ClaimedDelivery,
-  settle: Settle,
+  finish: Finish,
 ): Promise<DeliveryOutcome> {
   const log = opts.log ?? silentLog;
   const body = deliveryBody(row);
@@ -134,7 +134,7 @@ async function deliver(
   const timing = { attempt: row.attempts, startedAt, durationMs: Date.now() - startedAt.getTime() };
   if (status !== null && status >= 200 && status < 300) {
     const statusCode = status;
-    await settle.done((tx) =>
+    await finish.done((tx) =>
       webhooksRepository(tx as Database).markDelivered({
         id: row.id,
         endpointId: row.endpoint_id,
@@ -152,7 +152,7 @@ async function deliver(
   // endpoint is disabled in the same fenced step: a worker whose lease was taken disables nothing.
   let outcome = { deliveryFailed: false, endpointExhausted: false };
   let disabled = false;
-  await settle.fail(error, () => async (tx) => {
+  await finish.fail(error, () => async (tx) => {
     const repo = webhooksRepository(tx as Database);
     outcome = await repo.recordFailure({
       id: row.id,
@@ -211,21 +211,21 @@ export function webhookJobKind(ctx: WebhookContext, opts: WebhookOptions): JobKi
         perTenant: opts.perTenant ?? PER_TENANT,
         at: o.now,
       }),
-    async run(job, settle) {
+    async run(job, finish) {
       const row = await ctx.repos.webhooks.pendingDelivery(job.ref, opts.now?.());
       // Settled meanwhile (its endpoint disabled, deleted): nothing to send.
       if (!row) {
-        await settle.done();
+        await finish.done();
         return 'failed';
       }
-      return deliver(ctx, opts, { ...row, attempts: job.attempts }, settle);
+      return deliver(ctx, opts, { ...row, attempts: job.attempts }, finish);
     },
   };
 }
 
 /**
  * One round of the webhook outbox, for tests and one-off runs: claim what is due within the
- * limits, send it all in parallel, record the outcomes, and answer once all are settled.
+ * limits, send it all in parallel, record the outcomes, and answer once all are finished.
  * At least once: a crash after the endpoint answered but before the row is marked delivered
  * sends it again when the lease ends; receivers drop the copy by the event id (also in the
  * `Payreq-Event-Id` header).

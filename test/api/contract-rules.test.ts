@@ -49,6 +49,13 @@ describe(`the schemas state the service's rules (${ENGINE})`, () => {
     ['a date and time', { reservation_data: { checkin: '2026-12-24T14:00:00Z' } }],
     ['a date as a number', { reservation_data: { checkout: 20261227 } }],
     ['no dates, other keys', { reservation_data: { room_type: 'Suite', adults: 2 } }],
+    // Issue 47: `format: email` allowed these three, the service refused them; the document now
+    // states the service's own pattern.
+    ['an e-mail of one label', { guest_email: 'x@dev' }],
+    ['a quoted local part', { guest_email: '"a b"@example.com' }],
+    ['an address literal', { guest_email: 'a@[127.0.0.1]' }],
+    ['an e-mail with capitals, a plus and an apostrophe', { guest_email: "O'Brien+x@Mail.Example.co.uk" }],
+    ['two dots in a row', { guest_email: 'a..b@example.com' }],
   ];
 
   for (const [name, overrides, drop] of CASES) {
@@ -95,6 +102,41 @@ describe(`the schemas state the service's rules (${ENGINE})`, () => {
     assert.match(data.description, /checkout` not before `checkin/);
     assert.equal(data.properties.checkin.format, 'date');
     assert.equal(data.properties.checkout.format, 'date');
+  });
+
+  test('the event feed declares the Link header it sends on a full page', async () => {
+    await createRequest(t);
+    await createRequest(t);
+    const doc = (await t.call({ method: 'GET', url: '/api/openapi.json', tenant: null })).json();
+    assert.equal(doc.paths['/api/events/'].get.responses['200'].headers?.Link?.schema?.type, 'string');
+    const r = await t.call({ method: 'GET', url: '/api/events/?limit=1' });
+    assert.equal(r.statusCode, 200);
+    assert.match(String(r.headers.link), /^<http[^>]+\/api\/events\/\?after=\d+&limit=1>; rel="next"$/);
+  });
+
+  test('capture and refund amounts: at most the maximum, stated and enforced, said as too large', async () => {
+    const c = await createRequest(t, { amount: 100 });
+    await arrangeStatus(t.db, c.uuid, 'AUTHORISED_TO_VALIDATE');
+    for (const op of ['capture', 'refund']) {
+      const url = `${BASE}${c.uuid}/${op}/`;
+      for (const amount of [970595663.56, 1_000_000.01]) {
+        assert.ok(
+          contract.checkRequestBody('POST', url, { amount }).length > 0,
+          `${op} ${amount}: invalid by the document`,
+        );
+        const r = await t.call({ method: 'POST', url, payload: { amount } });
+        assert.equal(r.statusCode, 422, r.body);
+        assert.deepEqual(
+          r.json().details.map((d: { field: string; code: string }) => `${d.field}:${d.code}`),
+          ['amount:amount_too_large'],
+        );
+      }
+      assert.deepEqual(
+        contract.checkRequestBody('POST', url, { amount: 1_000_000 }),
+        [],
+        `${op}: the maximum is valid`,
+      );
+    }
   });
 
   test('capture and refund amounts: two decimals, above 0, stated and enforced', async () => {

@@ -37,6 +37,7 @@ const DETAIL_FIELDS = [
   'capture_reason',
   'capture_note',
   'refund_reason',
+  'released_at',
   'refund_note',
 ].sort();
 
@@ -111,6 +112,7 @@ describe(`GET /api/payment-requests/{uuid}/ (${ENGINE})`, () => {
         capture_note: null,
         refund_reason: null,
         refund_note: null,
+        released_at: null,
         created_at: undefined,
         updated_at: undefined,
         link_expires_at: undefined,

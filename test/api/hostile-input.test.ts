@@ -176,7 +176,10 @@ describe(`hostile input: documented 4xx, nothing stored, never a 5xx (${ENGINE})
         assert.deepEqual(r.json().details, [
           {
             field,
-            message: 'must not contain NUL characters, unpaired surrogates or bidirectional control characters',
+            message:
+              field === 'reservation_ref'
+                ? 'must not contain NUL characters, unpaired surrogates or bidirectional control characters'
+                : 'must be one line: no line breaks or other control characters, unpaired surrogates or bidirectional control characters',
             code: 'plain_text',
           },
         ]);

@@ -77,7 +77,7 @@ describe(`GET /api/payment-requests/ (${ENGINE})`, () => {
     for (const [i, r] of rows.entries()) {
       assert.equal((r as unknown as Record<string, unknown>).guest_phone, undefined);
       assert.equal((r as unknown as Record<string, unknown>).language, undefined);
-      assert.equal(Object.keys(r).length, 30);
+      assert.equal(Object.keys(r).length, 31);
       const next = rows[i + 1];
       if (!next) continue;
       const a = Date.parse(r.created_at);

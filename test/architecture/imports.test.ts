@@ -44,4 +44,16 @@ describe('the house: rooms with one door, no circle', () => {
     );
     assert.deepEqual(through, []);
   });
+
+  // Every top-level room of src/ is entered by its door too, with no exception: what must stay
+  // light to load (the configuration's parsing) lives in a light room of its own.
+  test('every room of src/ enters another only by its door (index.ts)', () => {
+    const topRoom = (file: string) => file.split('/').slice(0, 2).join('/');
+    const through = [...graph].flatMap(([file, targets]) =>
+      targets
+        .filter((t) => t.split('/').length > 2 && topRoom(t) !== topRoom(file) && path.basename(t) !== 'index.ts')
+        .map((t) => `${file} -> ${t}`),
+    );
+    assert.deepEqual(through, []);
+  });
 });

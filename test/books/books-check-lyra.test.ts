@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { checkBooks, defaultSince } from '../../src/books/index.ts';
 import { addDays } from '../../src/domain/index.ts';
-import { createDeferredPayments } from '../../src/jobs/index.ts';
+import { createDeferredPayments, deferredHoldsRepository } from '../../src/holds/index.ts';
+import { checkBooks, defaultSince } from '../../src/money-audit/index.ts';
 import { providerSecrets } from '../../src/secrets/index.ts';
 import { LYRA_CARDS } from '../fakes/lyra/fake-store.ts';
 import { giveLyraAccount } from '../fakes/lyra/give-account.ts';
@@ -59,7 +59,7 @@ describe(`books check against the Lyra fake (${ENGINE})`, { timeout: 120_000 }, 
     const { ipnBody } = fake.completeForm(formTokenOf(form), LYRA_CARDS.accepted);
     assert.equal(await t.app.payreq.notifications.apply('lyra', lyra.parseNotification(ipnBody, {})), 'applied');
     const job = await createDeferredPayments(
-      { holds: t.repos.deferredHolds, runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens },
+      { holds: deferredHoldsRepository(t.db), runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens },
       addDays(CHECKIN, -2),
     );
     assert.equal(job.held, 1, JSON.stringify(job));

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { checkBooks, defaultSince } from '../../src/books/index.ts';
 import { SCHEDULED_JOBS } from '../../src/jobs/index.ts';
+import { checkBooks, defaultSince } from '../../src/money-audit/index.ts';
 import type { StripeObject } from '../fakes/stripe/fake-store.ts';
 import { useStripeAccount } from '../fakes/stripe/give-account.ts';
 import { openCheckout, submitCheckout } from '../fakes/stripe/guest-pays.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { BooksCheckBusy, type BooksCheckResult, checkBooks, defaultSince } from '../../src/books/index.ts';
+import { BooksCheckBusy, type BooksCheckResult, checkBooks, defaultSince } from '../../src/money-audit/index.ts';
 import type { PaymentProvider, ProviderRegistry } from '../../src/providers/index.ts';
 import { ControlClient, createUser } from '../control/control-client.ts';
 import { arrangeHold, arrangeStatus } from '../helpers/fixtures.ts';

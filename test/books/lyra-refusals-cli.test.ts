@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config/index.ts';
 import type { Database } from '../../src/db/index.ts';
-import { createDeferredPayments } from '../../src/jobs/index.ts';
+import { createDeferredPayments, deferredHoldsRepository } from '../../src/holds/index.ts';
 import { providerSecrets } from '../../src/secrets/index.ts';
 import { cliEnv, killAll, payreq, scratchDir } from '../cli/payreq-process.ts';
 import { sharedDatabases } from '../cli/shared-database.ts';
@@ -103,7 +103,7 @@ describe(`refusals behind lost answers, settled by the commands (${ENGINE})`, { 
     // The hold is refused and its answer lost; the refund is refused and its answer lost.
     fake.failNext('Charge/CreatePayment', 'lose');
     const run = await createDeferredPayments(
-      { holds: app.payreq.repos.deferredHolds, runner: app.payreq.runner, cardTokens: app.payreq.cardTokens },
+      { holds: deferredHoldsRepository(app.payreq.db), runner: app.payreq.runner, cardTokens: app.payreq.cardTokens },
       '2026-12-10',
     );
     assert.equal(run.in_doubt, 1, JSON.stringify(run));

@@ -75,7 +75,8 @@ describe(`SIGTERM: a graceful stop finishes the requests in flight (${ENGINE})`,
       DATABASE_URL: databaseUrl,
       PORT: String(port),
       SECRET_KEY: PRODUCTION_SECRET_KEY,
-      LOG_LEVEL: 'info',
+      // The request's arrival is logged at debug (one line per request at info, when answered).
+      LOG_LEVEL: 'debug',
     });
     // A loaded machine can take a while to start a process.
     const serve = await ServeProcess.start(env, scratch.dir, 120_000);

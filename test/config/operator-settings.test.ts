@@ -88,6 +88,18 @@ describe('operator settings: TRUST_PROXY, SECRET_KEY, timeouts, API_DOCS, METRIC
     refused({ REQUEST_TIMEOUT_MS: '0' }, /REQUEST_TIMEOUT_MS must be a whole number/);
   });
 
+  test('connections: MAX_CONNECTIONS_PER_ADDRESS defaults to 128 (a quarter of a small MAX_CONNECTIONS), below the cap', () => {
+    const d = loadConfig({});
+    assert.deepEqual([d.maxConnections, d.maxConnectionsPerAddress], [1024, 128]);
+    assert.equal(loadConfig({ MAX_CONNECTIONS: '100' }).maxConnectionsPerAddress, 25);
+    assert.equal(loadConfig({ MAX_CONNECTIONS_PER_ADDRESS: '500' }).maxConnectionsPerAddress, 500);
+    refused(
+      { MAX_CONNECTIONS_PER_ADDRESS: '1024' },
+      /^MAX_CONNECTIONS_PER_ADDRESS must be a whole number from 1 to 1023/,
+    );
+    refused({ MAX_CONNECTIONS_PER_ADDRESS: '0' }, /^MAX_CONNECTIONS_PER_ADDRESS must be a whole number/);
+  });
+
   test('API_DOCS: on by default except in production; on or off when set', () => {
     assert.equal(loadConfig({}).apiDocs, true);
     assert.equal(loadConfig(PRODUCTION).apiDocs, false);

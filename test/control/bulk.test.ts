@@ -146,6 +146,64 @@ describe(`back office bulk actions (${ENGINE})`, { timeout: 120_000 }, () => {
     assert.equal(await status(other.uuid), 'AUTHORISED_TO_VALIDATE');
   });
 
+  test('a bulk capture or refund takes a reason and a note, as a single one does; a reason off the list moves nothing', async () => {
+    const h = await hold(100);
+    await c.get('/control/requests');
+    const batch = '0b5c8f9e-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
+    const withWhy = (reason: string, note: string) => (f: Record<string, string | string[]>) => ({
+      ...f,
+      reason,
+      note,
+    });
+    const { confirm, sent } = await bulkConfirmed(batch, 'capture', [h.uuid], withWhy('no_show', ' Did not arrive '));
+    // The confirmation asks why, with the list of a single move's form.
+    assert.match(confirm.body, /<select id="reason-capture" name="reason"><option value="">None given<\/option>/);
+    assert.match(confirm.body, /<option value="no_show">No-show<\/option>/);
+    assert.match(confirm.body, /<input id="note-capture" name="note" maxlength="500"/);
+    assert.equal(sent.statusCode, 303);
+    assert.equal(await runBulkJobs(t.app.payreq, 10), 1);
+    const d = (await t.call({ method: 'GET', url: `/api/payment-requests/${h.uuid}/` })).json();
+    assert.deepEqual(
+      [d.status, d.capture_reason, d.capture_note],
+      ['CAPTURED', 'no_show', 'Did not arrive'],
+      'kept as a single capture keeps it',
+    );
+    assert.match((await c.get(`/control/requests/${h.uuid}`)).body, /Reason: No-show/);
+
+    // A refund in bulk, with its own reason.
+    await c.get('/control/requests');
+    const refund = await bulkConfirmed(
+      '0b5c8f9e-bbbb-4bbb-8bbb-bbbbbbbbbbbb',
+      'refund',
+      [h.uuid],
+      withWhy('goodwill', ''),
+    );
+    assert.equal(refund.sent.statusCode, 303);
+    assert.equal(await runBulkJobs(t.app.payreq, 10), 1);
+    const r = (await t.call({ method: 'GET', url: `/api/payment-requests/${h.uuid}/` })).json();
+    assert.deepEqual([r.refund_reason, r.refund_note], ['goodwill', null]);
+
+    // A reason not on the list: refused with the single form's words, nothing queued or moved.
+    const other = await hold(40);
+    await c.get('/control/requests');
+    const badBatch = '0b5c8f9e-cccc-4ccc-8ccc-cccccccccccc';
+    const bad = await bulkConfirmed(badBatch, 'capture', [other.uuid], withWhy('because', ''));
+    assert.equal(bad.sent.statusCode, 303);
+    assert.match((await c.get('/control/requests')).body, /Choose a reason from the list\./);
+    assert.equal((await t.repos.bulkJobs.batch(badBatch, undefined)).length, 0);
+    assert.equal(await status(other.uuid), 'AUTHORISED_TO_VALIDATE');
+
+    // A release moves no money: its confirmation asks no reason.
+    const held = await hold(20);
+    await c.get('/control/requests');
+    const release = await c.post('/control/bulk', {
+      batch: '0b5c8f9e-dddd-4ddd-8ddd-dddddddddddd',
+      action: 'release',
+      ids: [held.uuid],
+    });
+    assert.doesNotMatch(release.body, /name="reason"/);
+  });
+
   test('a bulk form the schema refuses (an amount or the action given twice): nothing queued', async () => {
     const h = await hold(100);
     const batch = '0b5c8f9e-9999-4999-8999-999999999999';

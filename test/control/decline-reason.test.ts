@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createDeferredPayments } from '../../src/jobs/index.ts';
+import { createDeferredPayments, deferredHoldsRepository } from '../../src/holds/index.ts';
 import { registerSandboxCard } from '../helpers/fixtures.ts';
 import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { ControlClient, createUser } from './control-client.ts';
@@ -37,7 +37,7 @@ describe(`a declined hold on the request's page (${ENGINE})`, { timeout: 120_000
     const soft = await registered('4000000000009995', '2026-12-12');
     const stolen = await registered('4000000000009979', '2026-12-12');
     const run = await createDeferredPayments(
-      { holds: t.repos.deferredHolds, runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens },
+      { holds: deferredHoldsRepository(t.db), runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens },
       D,
     );
     assert.deepEqual({ declined: run.declined, refused: run.refused }, { declined: 1, refused: 1 });

@@ -58,7 +58,10 @@ describe(`back office: hostile input is a 4xx with a clear page, never a 500 (${
       for (const value of ['2026-02-31', '2026-13-01', '9999-99-99', '2026-1-1', 'soon']) {
         const r = await c.get(`/control/requests?${field}=${value}`);
         assert.equal(r.statusCode, 400, `${field}=${value}: ${r.body}`);
-        assert.equal(heading(r.body), `${field}: not a date. Dates are written YYYY-MM-DD and exist in the calendar.`);
+        assert.equal(
+          heading(r.body),
+          `${field}: not a date. Dates are written YYYY-MM-DD, exist in the calendar and run from 0100-01-01 to 9999-12-31.`,
+        );
       }
       assert.equal((await c.get(`/control/requests?${field}=2026-02-28`)).statusCode, 200);
       assert.equal((await c.get(`/control/requests?${field}=`)).statusCode, 200);

@@ -1,12 +1,13 @@
 // test-engines: pglite. What a browser sees of the Payouts page (accessibility, narrow screens,
 // the upload without script) does not depend on the engine; its imports and lists are tested on
-// both engines in test/control/payouts.test.ts and test/settlements/. (scripts/test-engines.mjs
+// both engines in test/control/payouts.test.ts and test/payouts/. (scripts/test-engines.mjs
 // reads this line.)
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { localDate } from '../../src/domain/index.ts';
+import { remittancesRepository } from '../../src/payouts/index.ts';
 import { atEachWidth, injectAxe, launchChromium, skipWithoutChromium } from '../helpers/browser.ts';
 import { type ListeningApp, startListeningApp } from '../helpers/listening-app.ts';
 import { checkoutForm, submitCard } from '../helpers/sandbox-checkout.ts';
@@ -46,7 +47,9 @@ describe(`the Payouts page in a real browser (${ENGINE})`, { skip: skipWithoutCh
     );
     const today = localDate('Europe/Paris', new Date());
     const text = await (
-      await fetch(`${t.baseUrl}/sandbox/reports/jrb?tenant=${t.tenant.tenantId}&date=${today}`)
+      await fetch(`${t.baseUrl}/sandbox/reports/jrb?tenant=${t.tenant.tenantId}&date=${today}`, {
+        headers: t.tenant.headers,
+      })
     ).text();
     const records = text.split('\r\n').filter((l) => l !== '');
     const labels = (records[1] ?? '').split(';');
@@ -113,7 +116,7 @@ describe(`the Payouts page in a real browser (${ENGINE})`, { skip: skipWithoutCh
 
   test('axe-clean at 375 and 1280 px in en, fr and de, nothing wider than the screen', async () => {
     const { context, page } = await signedIn(1280, true);
-    const [remittance] = await t.repos.remittances.list(t.tenant.tenantId);
+    const [remittance] = await remittancesRepository(t.db).list(t.tenant.tenantId);
     assert.ok(remittance, 'imported by the test before');
     for (const [language, heading, missing] of [
       ['en', 'Payouts', 'Not paid out'],

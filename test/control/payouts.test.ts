@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { remittancesRepository } from '../../src/payouts/index.ts';
 import { createRequest, ENGINE, startTestApp, type TenantWithKey, type TestApp } from '../helpers/test-app.ts';
-import { jrb, type Operation } from '../settlements/jrb-file.ts';
+import { jrb, type Operation } from '../payouts/jrb-file.ts';
 import { ControlClient, createUser } from './control-client.ts';
 
 const DAY = 86_400_000;
@@ -78,7 +79,7 @@ describe(`the back office's Payouts page (${ENGINE})`, () => {
     assert.match(missing ?? '', /€50\.00/);
     assert.doesNotMatch(missing ?? '', /€120\.00/);
     assert.match(page.body, /Fees per month/);
-    const [remittance] = await t.repos.remittances.list(hotel.tenantId);
+    const [remittance] = await remittancesRepository(t.db).list(hotel.tenantId);
     assert.ok(remittance);
     const detail = await c.get(`/control/payouts/${remittance.id}`);
     assert.equal(detail.statusCode, 200);
@@ -153,7 +154,7 @@ describe(`the back office's Payouts page (${ENGINE})`, () => {
   });
 
   test('managers and superusers only; a manager of another hotel sees nothing of this one', async () => {
-    const [remittance] = await t.repos.remittances.list(hotel.tenantId);
+    const [remittance] = await remittancesRepository(t.db).list(hotel.tenantId);
     assert.ok(remittance);
     const desk = await new ControlClient(t).signedIn('desk-a');
     assert.equal((await desk.get('/control/payouts')).statusCode, 403);
@@ -175,5 +176,27 @@ describe(`the back office's Payouts page (${ENGINE})`, () => {
     assert.equal((await root.get(`/control/payouts/${remittance.id}`)).statusCode, 200);
     assert.equal((await root.get('/control/payouts/99999999')).statusCode, 404);
     assert.equal((await root.get('/control/payouts/nope')).statusCode, 404);
+  });
+
+  // The sandbox's remittance report names a hotel's orders: its own address asks for the hotel's
+  // API key, and a session of the hotel downloads it here.
+  test("the sandbox's report for a session of the hotel: a manager's own, never another hotel's", async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const a = await new ControlClient(t).signedIn('manager-a');
+    const own = await a.get(`/control/payouts/sandbox-report?date=${today}`);
+    assert.equal(own.statusCode, 200, own.body);
+    assert.match(own.headers['content-type'] as string, /text\/csv/);
+    assert.match(own.body, /^TITRE;[^;]*;[^;]*;TABLE_V2\r\nENTETE;/);
+    assert.equal((await a.get('/control/payouts/sandbox-report?date=2026-02-30')).statusCode, 404);
+    const b = await new ControlClient(t).signedIn('manager-b');
+    assert.equal(
+      (await b.get(`/control/payouts/sandbox-report?tenant=${hotel.tenantId}&date=${today}`)).statusCode,
+      404,
+    );
+    const desk = await new ControlClient(t).signedIn('desk-a');
+    assert.notEqual((await desk.get(`/control/payouts/sandbox-report?date=${today}`)).statusCode, 200);
+    const anonymous = await t.app.inject({ method: 'GET', url: `/control/payouts/sandbox-report?date=${today}` });
+    assert.equal(anonymous.statusCode, 303);
+    assert.match(anonymous.headers.location as string, /^\/control\/sign-in/);
   });
 });

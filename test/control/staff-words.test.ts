@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createDeferredPayments } from '../../src/jobs/index.ts';
+import { createDeferredPayments, deferredHoldsRepository } from '../../src/holds/index.ts';
 import { csvObjects } from '../exports/csv-parse.ts';
 import { registerSandboxCard } from '../helpers/fixtures.ts';
 import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
@@ -41,7 +41,7 @@ describe(`codes staff should not read (${ENGINE})`, { timeout: 120_000 }, () => 
     const held = await registered('5555555555554444', 'RES-WORDS-HELD');
     const stolen = await registered('4000000000009979', 'RES-WORDS-STOLEN');
     const run = await createDeferredPayments(
-      { holds: t.repos.deferredHolds, runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens },
+      { holds: deferredHoldsRepository(t.db), runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens },
       D,
     );
     assert.deepEqual({ held: run.held, refused: run.refused }, { held: 1, refused: 1 });

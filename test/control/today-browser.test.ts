@@ -8,6 +8,7 @@ import { digestPayload } from '../../src/day-plan/index.ts';
 import { emailOutboxRepository } from '../../src/db/index.ts';
 import { addDays, type Language, localDate } from '../../src/domain/index.ts';
 import { emailSubjects, renderDailyDigest, renderPaymentLink } from '../../src/mail/index.ts';
+import { remittancesRepository } from '../../src/payouts/index.ts';
 import { atEachWidth, injectAxe, launchChromium, skipWithoutChromium, WIDTHS } from '../helpers/browser.ts';
 import { arrangeStatus } from '../helpers/fixtures.ts';
 import { type ListeningApp, startListeningApp } from '../helpers/listening-app.ts';
@@ -114,7 +115,9 @@ describe(`the Today page in a real browser (${ENGINE})`, { skip: skipWithoutChro
   test('the digest and the reminder e-mails are axe-clean at 375 and 1280 px in en, fr and de', async () => {
     const tenant = await t.repos.tenants.find(t.tenant.tenantId);
     assert.ok(tenant);
-    const payload = await digestPayload(t.repos, tenant, new Date(), { inDoubtGraceSeconds: 120 });
+    const payload = await digestPayload({ ...t.repos, remittances: remittancesRepository(t.db) }, tenant, new Date(), {
+      inDoubtGraceSeconds: 120,
+    });
     assert.ok(payload.plan.arrivalsToday.length > 0 && payload.plan.lapsingHolds.length > 0, 'lists to show');
     const unpaid = await createRequest(t, { request_type: 'DEPOSIT', guest_email: 'mail.axe@example.com' });
     const subject = (await emailSubjects(emailOutboxRepository(t.db), [unpaid.uuid])).get(unpaid.uuid);

@@ -6,6 +6,7 @@ import { type Database, openDatabase } from '../../src/db/index.ts';
 import { addDays, localDate, midnightIn } from '../../src/domain/index.ts';
 import { sendDailyDigests } from '../../src/jobs/index.ts';
 import { sendDueEmails } from '../../src/mail/index.ts';
+import { remittancesRepository } from '../../src/payouts/index.ts';
 import { ControlClient, createUser } from '../control/control-client.ts';
 import { arrangeStatus } from '../helpers/fixtures.ts';
 import { createRequest, ENGINE, startTestApp, type TenantWithKey, type TestApp } from '../helpers/test-app.ts';
@@ -102,7 +103,13 @@ describe(`the daily digest, in the hotel's time zone (${ENGINE})`, { timeout: 18
 
   const digests = () => smtp.messages.filter((m) => m.envelopeTo.includes(FRONT_DESK));
   const run = (ctx: AppContext, now: Date) =>
-    sendDailyDigests({ repos: ctx.repos, inDoubtGraceSeconds: ctx.config.inDoubtGraceSeconds }, now);
+    sendDailyDigests(
+      {
+        repos: { ...ctx.repos, remittances: remittancesRepository(ctx.db) },
+        inDoubtGraceSeconds: ctx.config.inDoubtGraceSeconds,
+      },
+      now,
+    );
 
   test('before its hour nothing; at it one digest of the hotel’s day, from two instances at once', async () => {
     const early = await run(t.app.payreq, new Date(morning.getTime() - 2 * HOUR));

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { decisionDate, lapsesBeforeDecision, localDate } from '../../src/domain/index.ts';
+import { localDate } from '../../src/domain/index.ts';
+import { decisionDate, lapsesBeforeDecision } from '../../src/holds/index.ts';
 import { parseSettings } from '../../src/tenants/index.ts';
 
 describe('the hotel’s day: the lapse rule and the settings', () => {

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { addDays } from '../../src/domain/index.ts';
 import {
-  addDays,
   cardExpiresBeforeHold,
   dueCheckins,
   HOLD_DAYS_BEFORE_CHECKIN,
   holdDateFor,
   holdMonthFor,
-} from '../../src/domain/index.ts';
+} from '../../src/holds/index.ts';
 
 describe('guarantee dates: when a hold is placed', () => {
   test('calendar days across a month, a year, a leap day and both DST changes', () => {

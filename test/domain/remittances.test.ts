@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { currencyOfCode, lineAmounts, matchLine, type RemittableRow } from '../../src/domain/index.ts';
+import { currencyOfCode } from '../../src/domain/index.ts';
+import { lineAmounts, matchLine, type RemittableRow } from '../../src/payouts/index.ts';
 
 const row = (id: string, kind: RemittableRow['kind'], amount: number, number: string | null): RemittableRow => ({
   id,
@@ -81,6 +82,7 @@ describe("a line's fee and net", () => {
     assert.equal(lineAmounts('debit', 10_000, 9_800, 165), undefined);
     assert.equal(lineAmounts('debit', 10_000, 983_500, undefined), undefined, 'a net in ten-thousandths');
     assert.equal(lineAmounts('debit', 100, undefined, 101), undefined);
+    assert.equal(lineAmounts('debit', 10_000, 10_100, undefined), undefined, 'a payment’s net above its gross');
   });
 });
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { addDays, renewalDue } from '../../src/domain/index.ts';
+import { addDays } from '../../src/domain/index.ts';
+import { renewalDue } from '../../src/holds/index.ts';
 
 const PARIS = 'Europe/Paris';
 const VISA_MS = (4 * 24 + 18) * 3600_000;

@@ -4,7 +4,6 @@ import {
   allowedFrom,
   isTerminal,
   nextStatus,
-  noHoldWillBePlaced,
   orderCycle,
   STATUSES,
   type Status,
@@ -12,6 +11,7 @@ import {
   targetOf,
   triggersOf,
 } from '../../src/domain/index.ts';
+import { noHoldWillBePlaced } from '../../src/holds/index.ts';
 
 describe('the transition table', () => {
   test('every status but the start is the target of some transition, and NOT_INITIATED is left by some', () => {

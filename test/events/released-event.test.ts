@@ -66,11 +66,24 @@ describe(`a released hold: payment_request.released, and the guest's page says s
       { production: false, allowPrivate: true },
       { tenantId: t.tenant.tenantId, url: 'http://127.0.0.1:9/hook', events: ['payment_request.released'] },
     );
+    const before = Date.now();
     assert.equal((await post(held.uuid, 'release')).status, 'CANCELLED', 'the status the contract names');
+    // A PMS that polls tells a release from a cancellation by released_at: in the detail and the event.
+    const answer = (await t.call({ method: 'GET', url: `/api/payment-requests/${held.uuid}/` })).json();
+    assert.equal(answer.status, 'CANCELLED');
+    assert.ok(
+      answer.released_at && Date.parse(answer.released_at) >= before - 1000,
+      `released_at ${answer.released_at}`,
+    );
     const events = await eventsUntil(held.uuid, 'payment_request.released');
     const released = events.at(-1);
     assert.equal(released?.data.status, 'CANCELLED');
     assert.equal(released?.data.order_cycle, 'CLOSED');
+    assert.equal(released?.data.released_at, answer.released_at);
+    assert.ok(
+      events.slice(0, -1).every((e) => e.data.released_at === null),
+      'null until the release',
+    );
     assert.ok(!events.some((e) => e.type === 'payment_request.cancelled'), 'not a cancellation as well');
     const delivered = await t.db.query<{ type: string }>(
       `SELECT e.type FROM webhook_deliveries d JOIN events e ON e.id = d.event_id WHERE d.endpoint_id = $1`,
@@ -86,6 +99,10 @@ describe(`a released hold: payment_request.released, and the guest's page says s
     await post(unpaid.uuid, 'cancel');
     const cancelled = await eventsUntil(unpaid.uuid, 'payment_request.cancelled');
     assert.equal(cancelled.at(-1)?.data.status, 'CANCELLED');
+    assert.equal(cancelled.at(-1)?.data.released_at, null, 'a cancellation is no release');
+    const cancelledDetail = await t.call({ method: 'GET', url: `/api/payment-requests/${unpaid.uuid}/` });
+    assert.equal(cancelledDetail.json().status, 'CANCELLED');
+    assert.equal(cancelledDetail.json().released_at, null);
   });
 
   test('the guest page of a released hold says the guarantee was released and nothing charged, in each language', async () => {
@@ -116,6 +133,30 @@ describe(`a released hold: payment_request.released, and the guest's page says s
     await post(unpaid.uuid, 'cancel');
     const page = await t.call({ method: 'GET', url: `/payment/${unpaid.uuid}/`, tenant: null });
     assert.ok(page.body.includes('<h1>Request cancelled</h1>'), page.body);
+  });
+
+  test('migration 0100: a hold released before it was written is given the time of its release', async () => {
+    const held = await heldImprint('en');
+    await post(held.uuid, 'release');
+    const unpaid = await createRequest(t, { request_type: 'IMPRINT' });
+    await post(unpaid.uuid, 'cancel');
+    const history = await t.db.query<{ at: Date }>(
+      `SELECT created_at AS at FROM status_history
+        WHERE payment_request_id = $1 AND from_status = 'AUTHORISED_TO_VALIDATE' AND to_status = 'CANCELLED'`,
+      [held.uuid],
+    );
+    await t.db.query('UPDATE payment_requests SET released_at = NULL WHERE id = ANY($1::uuid[])', [
+      [held.uuid, unpaid.uuid],
+    ]);
+    await t.db.query(`DELETE FROM schema_migrations WHERE name = '0100_released_at.sql'`);
+    assert.deepEqual(await migrate(t.db), ['0100_released_at.sql']);
+    const rows = await t.db.query<{ id: string; released_at: Date | null }>(
+      'SELECT id::text AS id, released_at FROM payment_requests WHERE id = ANY($1::uuid[])',
+      [[held.uuid, unpaid.uuid]],
+    );
+    const byId = new Map(rows.rows.map((r) => [r.id, r.released_at?.getTime() ?? null]));
+    assert.equal(byId.get(held.uuid), history.rows[0]?.at.getTime());
+    assert.equal(byId.get(unpaid.uuid), null);
   });
 
   test('migration 0075: an endpoint subscribed to payment_request.cancelled is subscribed to released too', async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createDeferredPayments } from '../../src/jobs/index.ts';
+import { createDeferredPayments, deferredHoldsRepository } from '../../src/holds/index.ts';
 import { ControlClient, createUser } from '../control/control-client.ts';
 import { registerSandboxCard } from '../helpers/fixtures.ts';
 import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
@@ -35,7 +35,7 @@ describe(`holds in the exports: their end and their refusals (${ENGINE})`, { tim
     const stolen = await registered('4000000000009979', 'RES-STOLEN');
     const held = await registered('5555555555554444', 'RES-HELD');
     const r = await createDeferredPayments(
-      { holds: t.repos.deferredHolds, runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens },
+      { holds: deferredHoldsRepository(t.db), runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens },
       D,
     );
     assert.deepEqual({ held: r.held, refused: r.refused }, { held: 1, refused: 1 });

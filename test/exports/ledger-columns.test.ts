@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createDeferredPayments } from '../../src/jobs/index.ts';
+import { createDeferredPayments, deferredHoldsRepository } from '../../src/holds/index.ts';
 import { ControlClient, createUser } from '../control/control-client.ts';
 import { arrangeStatus, registerSandboxCard } from '../helpers/fixtures.ts';
 import { auditResponses, createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
@@ -48,7 +48,7 @@ describe(`the ledger export: signed amounts, holds apart, net; CSV dialects (${E
     const captured = await imprint('5555555555554444', 100, 'LEDGER-CAPTURED');
     await imprint('4000000000000341', 60, 'LEDGER-REFUSED');
     const run = await createDeferredPayments(
-      { holds: t.repos.deferredHolds, runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens },
+      { holds: deferredHoldsRepository(t.db), runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens },
       D,
     );
     assert.deepEqual({ held: run.held, refused: run.refused }, { held: 2, refused: 1 });

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { addDays, type Language } from '../../src/domain/index.ts';
-import { createDeferredPayments } from '../../src/jobs/index.ts';
+import { createDeferredPayments, deferredHoldsRepository } from '../../src/holds/index.ts';
 import { atEachWidth, axeViolations, guestContext, launchChromium, skipWithoutChromium } from '../helpers/browser.ts';
 import { arrangeStatus } from '../helpers/fixtures.ts';
 import { type ListeningApp, startListeningApp } from '../helpers/listening-app.ts';
@@ -120,7 +120,7 @@ describe(`guest outcomes in a real browser: a released hold, another card and it
         [c.uuid],
       );
       const run = await createDeferredPayments(
-        { holds: t.repos.deferredHolds, runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens },
+        { holds: deferredHoldsRepository(t.db), runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens },
         day,
       );
       assert.equal(run.refused, 1, 'the bank refuses the hold: a failed guarantee');

@@ -107,7 +107,7 @@ describe(`guest payment page /payment/<uuid>/ (${ENGINE})`, () => {
   test('an IMPRINT of 0 explains the guarantee without a ceiling', async () => {
     const c = await createRequest(t, { language: 'en', amount: 0 });
     const text = plainSpaces(visibleText((await guestCall(t, c.payment_link)).body));
-    assert.ok(text.includes('No money is taken now. Your card is registered as a guarantee for your booking.'));
+    assert.ok(text.includes('No money is taken now. Your card will be registered as a guarantee for your booking.'));
     assert.ok(!text.includes('up to'), text);
   });
 
@@ -239,6 +239,12 @@ describe(`guest payment page /payment/<uuid>/ (${ENGINE})`, () => {
     assert.equal(r.statusCode, 200);
     assert.ok(hasCardForm(r.body));
     assert.ok(visibleText(r.body).includes('Your previous attempt failed because of a technical error.'));
+    // Why first, then what giving a card does (said in the future: no card is registered yet).
+    const text = visibleText(r.body);
+    const why = text.indexOf('Your previous attempt failed');
+    const what = text.indexOf('Your card will be registered as a guarantee');
+    assert.ok(why >= 0 && what > why, `the failed attempt is said before what will happen: ${text}`);
+    assert.ok(r.body.indexOf('class="notice"') < r.body.indexOf('class="explain"'), 'the red box above the blue');
     const fresh = await createRequest(t, { language: 'en' });
     assert.ok(!visibleText((await guestCall(t, fresh.payment_link)).body).includes('previous attempt'));
   });

@@ -4,10 +4,9 @@ import { addDays } from '../../src/domain/index.ts';
 import {
   createDeferredPayments,
   type DeferredPaymentsOptions,
-  runDueJobs,
-  SCHEDULED_JOBS,
-  scheduledJobKind,
-} from '../../src/jobs/index.ts';
+  deferredHoldsRepository,
+} from '../../src/holds/index.ts';
+import { runDueJobs, SCHEDULED_JOBS, scheduledJobKind } from '../../src/jobs/index.ts';
 import { jobStore, runClaimed, runDueJobs as runQueueRound } from '../../src/queue/index.ts';
 import { registerSandboxCard } from '../helpers/fixtures.ts';
 import { countingProvider } from '../helpers/providers.ts';
@@ -28,7 +27,7 @@ describe(`create_deferred_payments against the sandbox (${ENGINE})`, () => {
 
   const run = (date = D, options: DeferredPaymentsOptions = {}) =>
     createDeferredPayments(
-      { holds: t.repos.deferredHolds, runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens },
+      { holds: deferredHoldsRepository(t.db), runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens },
       date,
       options,
     );
@@ -180,7 +179,7 @@ describe(`create_deferred_payments against the sandbox (${ENGINE})`, () => {
   test('a lane that fails stops the other: the run fails once nothing of it is still claiming', async () => {
     await clear();
     const ids = await Promise.all(Array.from({ length: 10 }, () => registered(addDays(D, 1))));
-    const holds = t.repos.deferredHolds;
+    const holds = deferredHoldsRepository(t.db);
     let claims = 0;
     const failing = {
       ...holds,
@@ -218,7 +217,7 @@ describe(`create_deferred_payments against the sandbox (${ENGINE})`, () => {
     const now = new Date(`${D}T08:00:00Z`);
     await t.db.query('UPDATE job_schedules SET enabled = (job = $1), next_run_at = $2', [job, now]);
     // Both runs read the same due rows before either claims one: only the row claims keep them apart.
-    const holds = t.repos.deferredHolds;
+    const holds = deferredHoldsRepository(t.db);
     let reading = 0;
     let bothRead: () => void = () => {};
     const together = new Promise<void>((r) => {
@@ -241,7 +240,7 @@ describe(`create_deferred_payments against the sandbox (${ENGINE})`, () => {
         return batch;
       },
     };
-    const ctx = { ...t.app.payreq, repos: { ...t.repos, deferredHolds: racing } };
+    const ctx = { ...t.app.payreq, holds: { ...t.app.payreq.holds, deferred: racing } };
     const daily = SCHEDULED_JOBS.create_deferred_payments;
     const seen: Record<string, unknown>[] = [];
     const counted = async (...args: Parameters<typeof daily>) => {
@@ -318,7 +317,7 @@ describe(`create_deferred_payments against the sandbox (${ENGINE})`, () => {
   test('a row claimed by someone else after the job read it is skipped, not held', async () => {
     await clear();
     const id = await registered(D);
-    const holds = t.repos.deferredHolds;
+    const holds = deferredHoldsRepository(t.db);
     const racing = {
       ...holds,
       // A capture or a second run takes the row between the read and the claim.

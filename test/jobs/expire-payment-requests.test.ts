@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import type { Status } from '../../src/domain/index.ts';
-import { expirePaymentRequests } from '../../src/jobs/index.ts';
+import { expirePaymentRequests, expiryRepository } from '../../src/jobs/index.ts';
 import { arrangeStatus } from '../helpers/fixtures.ts';
 import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
 
@@ -17,7 +17,8 @@ describe(`expire_payment_requests with controlled time (${ENGINE})`, () => {
   // Each test sees only its own requests as due.
   beforeEach(() => t.db.query("UPDATE payment_requests SET status = 'CANCELLED', pending_action = NULL"));
 
-  const run = (now = NOW, batchSize?: number) => expirePaymentRequests({ expiry: t.repos.expiry }, now, { batchSize });
+  const run = (now = NOW, batchSize?: number) =>
+    expirePaymentRequests({ expiry: expiryRepository(t.db) }, now, { batchSize });
 
   /** A request in `status` whose hold or link ends at `end`. */
   async function request(status: Status, end: { hold?: Date; link?: Date }, pending: string | null = null) {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { addDays } from '../../src/domain/index.ts';
-import { createDeferredPayments } from '../../src/jobs/index.ts';
+import { createDeferredPayments, deferredHoldsRepository } from '../../src/holds/index.ts';
 import { sendDueEmails } from '../../src/mail/index.ts';
 import { createEndpoint } from '../../src/webhooks/index.ts';
 import { ControlClient, createUser } from '../control/control-client.ts';
@@ -35,7 +35,7 @@ describe(`a refused hold: the hotel is told, the guest gives another card, the n
 
   const runJob = () =>
     createDeferredPayments(
-      { holds: t.repos.deferredHolds, runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens },
+      { holds: deferredHoldsRepository(t.db), runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens },
       D,
     );
   const mailTo = (address: string) => smtp.messages.filter((m) => m.envelopeTo.includes(address));

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { SCHEDULED_JOBS } from '../../src/jobs/index.ts';
-import type { ReconcileResult } from '../../src/payment-requests/index.ts';
+import type { ReconcileResult } from '../../src/money-audit/index.ts';
 import { arrangeStatus } from '../helpers/fixtures.ts';
 import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
 

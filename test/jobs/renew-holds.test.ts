@@ -40,7 +40,7 @@ describe(`renew_holds: a guarantee that lasts the stay, on the sandbox's test cl
   const renewJob = (date: string) => cli(['job', 'run', 'renew_holds', '--date', date, '--json']);
   const detail = async (id: string) => (await t.call({ method: 'GET', url: `/api/payment-requests/${id}/` })).json();
   const holdsAtSandbox = async (id: string): Promise<SandboxHold[]> => {
-    const r = await t.app.inject({ method: 'GET', url: `/sandbox/orders/${id}` });
+    const r = await t.app.inject({ method: 'GET', url: `/sandbox/orders/${id}`, headers: t.tenant.headers });
     assert.equal(r.statusCode, 200, r.body);
     return (r.json().transactions as SandboxHold[]).filter((x) => x.kind === 'hold');
   };

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { runCommand } from '../../src/cli/index.ts';
-import type { HoldRenewalsRepository } from '../../src/db/index.ts';
 import { addDays } from '../../src/domain/index.ts';
-import { renewHolds } from '../../src/jobs/index.ts';
+import type { HoldRenewalsRepository } from '../../src/holds/index.ts';
+import { holdRenewalsRepository, renewHolds } from '../../src/holds/index.ts';
 import { registerSandboxCard } from '../helpers/fixtures.ts';
-import { createRequest, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { createRequest, ENGINE, startTestApp, type TenantWithKey, type TestApp } from '../helpers/test-app.ts';
 
 const VISA = '4242424242424242';
 const RENEWAL_REFUSED = '4000000000000044';
@@ -37,12 +37,13 @@ describe(`renew_holds: one renewal per live hold, no card tried after a refusal 
   const holdJob = (date: string) => cli(['job', 'run', 'create_deferred_payments', '--date', date, '--json']);
   const renewJob = (date: string) => cli(['job', 'run', 'renew_holds', '--date', date, '--json']);
   const detail = async (id: string) => (await t.call({ method: 'GET', url: `/api/payment-requests/${id}/` })).json();
-  const holdsAtSandbox = async (id: string): Promise<SandboxHold[]> => {
-    const r = await t.app.inject({ method: 'GET', url: `/sandbox/orders/${id}` });
+  const holdsAtSandbox = async (id: string, who: TenantWithKey = t.tenant): Promise<SandboxHold[]> => {
+    const r = await t.app.inject({ method: 'GET', url: `/sandbox/orders/${id}`, headers: who.headers });
     assert.equal(r.statusCode, 200, r.body);
     return (r.json().transactions as SandboxHold[]).filter((x) => x.kind === 'hold');
   };
-  const openHolds = async (id: string) => (await holdsAtSandbox(id)).filter((h) => h.status === 'authorised');
+  const openHolds = async (id: string, who?: TenantWithKey) =>
+    (await holdsAtSandbox(id, who)).filter((h) => h.status === 'authorised');
   async function imprint(checkin: string, card: string, nights = 7, tenant = t.tenant) {
     const c = await createRequest(
       t,
@@ -74,7 +75,7 @@ describe(`renew_holds: one renewal per live hold, no card tried after a refusal 
     const day = addDays(checkin, 2);
     const at = new Date(`${day}T06:15:00Z`);
     const payreq = t.app.payreq;
-    const renewals = payreq.repos.holdRenewals;
+    const renewals = holdRenewalsRepository(payreq.db);
     // The second run reads the due holds, then waits while the first renews them in full.
     let hasRead: () => void = () => {};
     const read = new Promise<void>((r) => {
@@ -126,7 +127,7 @@ describe(`renew_holds: one renewal per live hold, no card tried after a refusal 
     const day = addDays(checkin, 2);
     const at = new Date(`${day}T06:15:00Z`);
     const payreq = t.app.payreq;
-    const ctx = { runner: payreq.runner, cardTokens: payreq.cardTokens, renewals: payreq.repos.holdRenewals };
+    const ctx = { runner: payreq.runner, cardTokens: payreq.cardTokens, renewals: holdRenewalsRepository(payreq.db) };
     const runs = await Promise.all([
       renewHolds(ctx, day, { at, groupSize: 5 }),
       renewHolds(ctx, day, { at, groupSize: 3 }),
@@ -153,7 +154,7 @@ describe(`renew_holds: one renewal per live hold, no card tried after a refusal 
     // One ran; the other waited for it and printed its result.
     assert.deepEqual(x, y);
     assert.deepEqual({ due: x.due, renewed: x.renewed, released: x.released }, { due: 40, renewed: 40, released: 40 });
-    for (const id of ids) assert.equal((await openHolds(id)).length, 1, `${id}: one hold open`);
+    for (const id of ids) assert.equal((await openHolds(id, hotel)).length, 1, `${id}: one hold open`);
     const runs = await t.repos.schedules.runs('renew_holds', 5);
     assert.deepEqual(
       runs.filter((r) => r.run_date === day).map((r) => [r.started_by, r.outcome]),

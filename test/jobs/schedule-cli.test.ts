@@ -70,6 +70,7 @@ describe(`payreq schedule list / set / runs, as processes (${ENGINE})`, () => {
         ['books_check', '30 5 * * *', 'Europe/Paris', true],
         ['create_deferred_payments', '0 7 * * *', 'Europe/Paris', true],
         ['expire_payment_requests', '0 * * * *', 'Europe/Paris', true],
+        ['fetch_payouts', '40 6 * * *', 'Europe/Paris', true],
         ['purge_admin_sessions', '43 * * * *', 'Europe/Paris', true],
         ['purge_events', '30 3 * * *', 'Europe/Paris', true],
         ['purge_idempotency_keys', '17 * * * *', 'Europe/Paris', true],

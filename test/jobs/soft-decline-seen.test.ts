@@ -4,6 +4,7 @@ import { runCommand } from '../../src/cli/index.ts';
 import { addDays, localDate } from '../../src/domain/index.ts';
 import { sendDailyDigests } from '../../src/jobs/index.ts';
 import { sendDueEmails } from '../../src/mail/index.ts';
+import { remittancesRepository } from '../../src/payouts/index.ts';
 import { ControlClient, createUser } from '../control/control-client.ts';
 import { registerSandboxCard } from '../helpers/fixtures.ts';
 import { createRequest, ENGINE, startTestApp, type TenantWithKey, type TestApp } from '../helpers/test-app.ts';
@@ -86,7 +87,10 @@ describe(`a soft decline is seen before it is final (${ENGINE})`, { timeout: 180
     assert.match(page.body, /Insufficient funds/);
 
     const noon = new Date(`${localDate('Europe/Paris', new Date())}T11:00:00Z`);
-    await sendDailyDigests({ repos: t.repos, inDoubtGraceSeconds: 120 }, noon);
+    await sendDailyDigests(
+      { repos: { ...t.repos, remittances: remittancesRepository(t.db) }, inDoubtGraceSeconds: 120 },
+      noon,
+    );
     await sendDueEmails(t.app.payreq);
     const digest = toHotel().find((m) => /Ihr Tag/.test(m.subject));
     assert.ok(digest, 'the digest went');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createDeferredPayments } from '../../src/jobs/index.ts';
+import { createDeferredPayments, deferredHoldsRepository } from '../../src/holds/index.ts';
 import { sendDueEmails } from '../../src/mail/index.ts';
 import { registerSandboxCard } from '../helpers/fixtures.ts';
 import { PRODUCTION_SECRET_KEY } from '../helpers/production-secret.ts';
@@ -60,7 +60,7 @@ describe(`the development mail viewer, /dev/mail: in development only (${ENGINE}
     );
     await registerSandboxCard(dev, imprint.uuid, '4000000000000341');
     const run = await createDeferredPayments(
-      { holds: dev.repos.deferredHolds, runner: dev.app.payreq.runner, cardTokens: dev.app.payreq.cardTokens },
+      { holds: deferredHoldsRepository(dev.db), runner: dev.app.payreq.runner, cardTokens: dev.app.payreq.cardTokens },
       D,
     );
     assert.equal(run.refused, 1);

@@ -145,6 +145,49 @@ describe(`guest e-mails: subjects per type, card registered, deposit receipt, se
     assert.deepEqual(refunds.sort(), ['30,50 €', '50,00 €']);
   });
 
+  test('an IMPRINT link e-mail says the card will be registered, not that it is, in each language', async () => {
+    const cases = [
+      ['fr', 'Votre carte sera enregistrée en garantie', 'Votre carte est enregistrée'],
+      ['en', 'Your card will be registered as a guarantee', 'Your card is registered'],
+      ['de', 'Ihre Karte wird als Garantie hinterlegt', 'Ihre Karte ist als Garantie hinterlegt'],
+    ] as const;
+    for (const [language, future, past] of cases) {
+      const guest = `link.future.${language}@example.com`;
+      await createRequest(t, { request_type: 'IMPRINT', language, guest_email: guest, amount: 80 }, mailing);
+      await sendDueEmails(t.app.payreq);
+      const [link] = mailTo(guest);
+      assert.ok(link?.text.includes(future), link?.text);
+      assert.ok(!link?.text.includes(past), link?.text);
+      assert.ok(!(link?.html ?? '').includes(past), 'the HTML part too');
+    }
+  });
+
+  test('a capture e-mail says why the hotel charged the card, and its note, in the guest language', async () => {
+    const cases = [
+      ['en', 'damage', 'Reason: Damage', 'The hotel’s note: Broken lamp'],
+      ['fr', 'extras', 'Motif : Minibar et extras', 'Précision de l’établissement : Broken lamp'],
+      ['de', 'no_show', 'Grund: Nichterscheinen (No-Show)', 'Hinweis der Unterkunft: Broken lamp'],
+    ] as const;
+    for (const [language, reason, reasonLine, noteLine] of cases) {
+      const guest = `capture.why.${language}@example.com`;
+      const { uuid } = await heldImprint(guest, language, 120);
+      await act(uuid, 'capture', { amount: 40, reason, note: 'Broken lamp' });
+      await sendDueEmails(t.app.payreq);
+      const capture = mailTo(guest).find((m) => m.text.includes('Broken lamp'));
+      assert.ok(plain(capture?.text).includes(reasonLine), capture?.text);
+      assert.ok(plain(capture?.text).includes(noteLine), capture?.text);
+      assert.ok(plain(capture?.html).includes('Broken lamp'), 'the HTML part too');
+    }
+    // Without a reason nor a note, the e-mail says nothing of either.
+    const guest = 'capture.bare@example.com';
+    const { uuid } = await heldImprint(guest, 'en', 60);
+    await act(uuid, 'capture');
+    await sendDueEmails(t.app.payreq);
+    const bare = mailTo(guest).find((m) => m.subject.endsWith('an amount was charged to your card'));
+    assert.ok(bare, subjects(guest).join(' | '));
+    assert.ok(!bare.text.includes('Reason') && !bare.text.includes('note'), bare.text);
+  });
+
   test('a released hold: one e-mail saying nothing was charged, with the amount that was held', async () => {
     const guest = 'released.hold@example.com';
     const { uuid } = await heldImprint(guest, 'en', 95);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createDeferredPayments } from '../../src/jobs/index.ts';
+import { createDeferredPayments, deferredHoldsRepository } from '../../src/holds/index.ts';
 import { LYRA_CARDS } from '../fakes/lyra/fake-store.ts';
 import { useLyraShop } from '../fakes/lyra/give-account.ts';
 import { DEMO_SHOP, DEMO_SHOP_PRODUCTION, formTokenOf, type LyraFake, startLyraFake } from '../fakes/lyra/lyra-fake.ts';
@@ -85,7 +85,7 @@ describe(`Lyra: money of the account a hotel left goes to that account (${ENGINE
     const [kept, freed] = [await imprint(), await imprint()];
     for (const r of [kept, freed]) assert.equal((await guestPays(await formOf(hotel, r, 'IMPRINT'))).status, 200);
     await createDeferredPayments(
-      { holds: t.repos.deferredHolds, runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens },
+      { holds: deferredHoldsRepository(t.db), runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens },
       JOB_DATE,
     );
     assert.equal((await row(kept.uuid))?.status, 'AUTHORISED_TO_VALIDATE');
@@ -171,7 +171,7 @@ describe(`Lyra: money of the account a hotel left goes to that account (${ENGINE
 
   const job = () =>
     createDeferredPayments(
-      { holds: t.repos.deferredHolds, runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens },
+      { holds: deferredHoldsRepository(t.db), runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens },
       JOB_DATE,
     );
 

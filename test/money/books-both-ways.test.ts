@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { checkBooks } from '../../src/books/index.ts';
-import { createDeferredPayments } from '../../src/jobs/index.ts';
+import { createDeferredPayments, deferredHoldsRepository } from '../../src/holds/index.ts';
+import { checkBooks } from '../../src/money-audit/index.ts';
 import { HOLD_VALIDITY_MS } from '../fakes/lyra/fake-store.ts';
 import { giveLyraAccount } from '../fakes/lyra/give-account.ts';
 import { guestPaysOnLyra } from '../fakes/lyra/guest-pays.ts';
@@ -41,7 +41,7 @@ describe(`the books both ways, on Lyra (${ENGINE})`, { timeout: 120_000 }, () =>
     await arrangeStatus(t.db, c.uuid, 'PENDING');
     await guestPaysOnLyra(t, fake, c, { type: 'IMPRINT' });
     await createDeferredPayments(
-      { holds: t.repos.deferredHolds, runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens },
+      { holds: deferredHoldsRepository(t.db), runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens },
       D,
     );
     const row = await find(c.uuid);

@@ -2,7 +2,11 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Database, QueryOptions } from '../../src/db/index.ts';
-import { createDeferredPayments, type DeferredPaymentsOptions } from '../../src/jobs/index.ts';
+import {
+  createDeferredPayments,
+  type DeferredPaymentsOptions,
+  deferredHoldsRepository,
+} from '../../src/holds/index.ts';
 import { arrangeStatus } from '../helpers/fixtures.ts';
 import { countingProvider, gate } from '../helpers/providers.ts';
 import { eventually } from '../helpers/sandbox-checkout.ts';
@@ -70,7 +74,7 @@ describe(`fenced claims: a freed claim is never used by its old holder (${ENGINE
     ).rows;
   const job = (options: DeferredPaymentsOptions = {}) =>
     createDeferredPayments(
-      { holds: t.repos.deferredHolds, runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens },
+      { holds: deferredHoldsRepository(t.db), runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens },
       D,
       options,
     );

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { emailOutboxRepository } from '../../src/db/index.ts';
 import { addDays } from '../../src/domain/index.ts';
-import { createDeferredPayments } from '../../src/jobs/index.ts';
+import { createDeferredPayments, deferredHoldsRepository } from '../../src/holds/index.ts';
 import { emailSubjects } from '../../src/mail/index.ts';
 import { renderCardRegistered } from '../../src/mail/templates.ts';
 import { providerSecrets } from '../../src/secrets/index.ts';
@@ -107,7 +107,7 @@ describe(`the daily hold's length and its network id (${ENGINE})`, { timeout: 12
 
   const runJob = () =>
     createDeferredPayments(
-      { holds: t.repos.deferredHolds, runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens },
+      { holds: deferredHoldsRepository(t.db), runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens },
       addDays(D, -2),
     );
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { createDeferredPayments } from '../../src/jobs/index.ts';
+import { createDeferredPayments, deferredHoldsRepository } from '../../src/holds/index.ts';
 import { arrangeStatus } from '../helpers/fixtures.ts';
 import { countingProvider, gate } from '../helpers/providers.ts';
 import { eventually } from '../helpers/sandbox-checkout.ts';
@@ -62,7 +62,7 @@ describe(`operations in doubt: capture, release, refund and the daily hold (${EN
   }
   const job = () =>
     createDeferredPayments(
-      { holds: t.repos.deferredHolds, runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens },
+      { holds: deferredHoldsRepository(t.db), runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens },
       D,
     );
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createDeferredPayments } from '../../src/jobs/index.ts';
+import { createDeferredPayments, deferredHoldsRepository } from '../../src/holds/index.ts';
 import { providerSecrets } from '../../src/secrets/index.ts';
 import { DECLINE_CODES, LYRA_CARDS } from '../fakes/lyra/fake-store.ts';
 import { giveLyraAccount } from '../fakes/lyra/give-account.ts';
@@ -125,7 +125,7 @@ describe(`Lyra: operations in doubt settled by Lyra's order view (${ENGINE})`, {
     await arrangeStatus(t.db, c.uuid, 'PENDING');
     await guestPays(c.uuid, c.reference, 'IMPRINT', 0);
     await createDeferredPayments(
-      { holds: t.repos.deferredHolds, runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens },
+      { holds: deferredHoldsRepository(t.db), runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens },
       D,
     );
     assert.equal((await find(c.uuid))?.status, 'AUTHORISED_TO_VALIDATE');
@@ -143,7 +143,7 @@ describe(`Lyra: operations in doubt settled by Lyra's order view (${ENGINE})`, {
     fake.store.refuseCardFromNowOn(token, DECLINE_CODES.stolenCard);
     fake.failNext('Charge/CreatePayment', 'lose');
     const run = await createDeferredPayments(
-      { holds: t.repos.deferredHolds, runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens },
+      { holds: deferredHoldsRepository(t.db), runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens },
       D,
     );
     assert.equal(run.in_doubt, 1, JSON.stringify(run));
@@ -232,7 +232,7 @@ describe(`Lyra: operations in doubt settled by Lyra's order view (${ENGINE})`, {
     await guestPays(c.uuid, c.reference, 'IMPRINT', 0, hotel.tenantId);
     const job = () =>
       createDeferredPayments(
-        { holds: t.repos.deferredHolds, runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens },
+        { holds: deferredHoldsRepository(t.db), runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens },
         D,
       );
     const silent = () =>

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { runCommand } from '../../src/cli/index.ts';
-import { createDeferredPayments } from '../../src/jobs/index.ts';
+import { createDeferredPayments, deferredHoldsRepository } from '../../src/holds/index.ts';
 import { ControlClient, createUser } from '../control/control-client.ts';
 import { LYRA_CARDS } from '../fakes/lyra/fake-store.ts';
 import { giveLyraAccount } from '../fakes/lyra/give-account.ts';
@@ -122,7 +122,7 @@ describe(`Lyra: refusals read as refusals, and nothing waits for ever (${ENGINE}
     // The hold is placed, its answer lost; Lyra then shows it in a status no table knows.
     fake.failNext('Charge/CreatePayment', 'lose');
     const run = await createDeferredPayments(
-      { holds: t.repos.deferredHolds, runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens },
+      { holds: deferredHoldsRepository(t.db), runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens },
       D,
     );
     assert.equal(run.in_doubt, 1);
@@ -250,7 +250,7 @@ describe(`Lyra: refusals read as refusals, and nothing waits for ever (${ENGINE}
   }
   const holdJob = () =>
     createDeferredPayments(
-      { holds: t.repos.deferredHolds, runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens },
+      { holds: deferredHoldsRepository(t.db), runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens },
       D,
     );
 

@@ -27,9 +27,13 @@ interface OrderView {
   transactions: Record<string, unknown>[];
 }
 
-/** The sandbox's order view as an integrator's script reads it: plain HTTP, no key. */
-async function order(t: ListeningApp, id: string): Promise<{ status: number; body: OrderView; type: string | null }> {
-  const r = await fetch(`${t.baseUrl}/sandbox/orders/${id}`);
+/** The sandbox's order view as an integrator's script reads it: plain HTTP, the hotel's key. */
+async function order(
+  t: ListeningApp,
+  id: string,
+  headers: Record<string, string> = t.tenant.headers,
+): Promise<{ status: number; body: OrderView; type: string | null }> {
+  const r = await fetch(`${t.baseUrl}/sandbox/orders/${id}`, { headers });
   return { status: r.status, body: (await r.json()) as OrderView, type: r.headers.get('content-type') };
 }
 
@@ -161,11 +165,12 @@ describe(`the sandbox's order view, GET /sandbox/orders/<uuid> (${ENGINE})`, () 
     ]);
   });
 
-  test('an order the sandbox never saw: 200 and no transactions', async () => {
-    const id = randomUUID();
+  test('an order of the hotel the sandbox never saw: 200 and no transactions; a uuid of no order: 404', async () => {
+    const id = (await createRequest(t, { request_type: 'DEPOSIT', amount: 8 })).uuid;
     const r = await order(t, id);
     assert.equal(r.status, 200);
     assert.deepEqual(r.body, { order_id: id, transactions: [] });
+    assert.equal((await order(t, randomUUID())).status, 404);
   });
 
   test('a uuid in capitals names the same order', async () => {
@@ -178,7 +183,7 @@ describe(`the sandbox's order view, GET /sandbox/orders/<uuid> (${ENGINE})`, () 
 
   for (const bad of ['not-a-uuid', '123', `${randomUUID()}x`, "1' OR '1'='1", '%00', 'x'.repeat(150)]) {
     test(`not a uuid (${bad.slice(0, 20)}): 404 JSON, never 400 or 500`, async () => {
-      const r = await fetch(`${t.baseUrl}/sandbox/orders/${encodeURIComponent(bad)}`);
+      const r = await fetch(`${t.baseUrl}/sandbox/orders/${encodeURIComponent(bad)}`, { headers: t.tenant.headers });
       assert.equal(r.status, 404);
       assert.match(r.headers.get('content-type') ?? '', /application\/json/);
       const body = (await r.json()) as { code: string; error: string };
@@ -187,11 +192,32 @@ describe(`the sandbox's order view, GET /sandbox/orders/<uuid> (${ENGINE})`, () 
     });
   }
 
-  test('read-only: POST, PUT and DELETE are not routes', async () => {
+  // Issue 47: an order id opens the guest's pages (name, masked card, amount); the view told
+  // anyone an order's transactions. Now the hotel's own key, in development too.
+  test("the hotel's key only: none or a bad one 401, another hotel's 404 with nothing of the order", async () => {
+    const c = await createRequest(t, { request_type: 'DEPOSIT', amount: 11 });
+    await submitCard(await checkoutForm(t, c.uuid), { number: ACCEPTED });
+    const none = await order(t, c.uuid, {});
+    assert.equal(none.status, 401);
+    assert.equal((none.body as unknown as { code: string }).code, 'unauthorized');
+    assert.equal((await order(t, c.uuid, { 'x-api-key': 'pk_nope.nope' })).status, 401);
+    const other = await t.newTenant('Hotel Elsewhere');
+    const theirs = await order(t, c.uuid, other.headers);
+    assert.equal(theirs.status, 404);
+    assert.equal((theirs.body as unknown as { code: string }).code, 'order_not_found');
+    assert.equal(theirs.body.transactions, undefined);
+    // An order of no hotel at all: the same answer.
+    assert.equal((await order(t, randomUUID())).status, 404);
+    assert.equal((await order(t, c.uuid)).body.transactions.length, 1);
+  });
+
+  test('read-only: POST, PUT and DELETE are refused, 405 with Allow', async () => {
     const c = await createRequest(t, { request_type: 'DEPOSIT', amount: 9 });
     for (const method of ['POST', 'PUT', 'DELETE']) {
-      const r = await fetch(`${t.baseUrl}/sandbox/orders/${c.uuid}`, { method });
-      assert.equal(r.status, 404, method);
+      const r = await fetch(`${t.baseUrl}/sandbox/orders/${c.uuid}`, { method, headers: t.tenant.headers });
+      assert.equal(r.status, 405, method);
+      assert.equal(r.headers.get('allow'), 'GET, HEAD');
+      assert.equal(((await r.json()) as { code: string }).code, 'method_not_allowed');
     }
   });
 });

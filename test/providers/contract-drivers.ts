@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { STRIPE_TRIES, stripeRequestTimeoutMs } from '../../src/providers/call-limits.ts';
+import { STRIPE_TRIES, stripeRequestTimeoutMs } from '../../src/provider-call-limits/index.ts';
 import { type MoneyAnswer, type PaymentProvider, ProviderError } from '../../src/providers/index.ts';
 import { TEST_CARDS } from '../../src/providers/sandbox/test-cards.ts';
 import { DECLINE_CODES, LYRA_CARDS } from '../fakes/lyra/fake-store.ts';

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { HoldRenewalsRepository } from '../../src/db/index.ts';
-import { dateIn, renewHolds, SCHEDULED_JOBS } from '../../src/jobs/index.ts';
+import type { HoldRenewalsRepository } from '../../src/holds/index.ts';
+import { holdRenewalsRepository, renewHolds } from '../../src/holds/index.ts';
+import { dateIn, SCHEDULED_JOBS } from '../../src/jobs/index.ts';
 import { eventually } from '../helpers/sandbox-checkout.ts';
 import { auditResponses, createRequest, ENGINE } from '../helpers/test-app.ts';
 import {
@@ -212,7 +213,7 @@ for (const start of [sandboxDriver, lyraDriver, stripeDriver]) {
       const ends = new Date(String((await detail(c.uuid)).hold_expires_at));
       const runDay = dateIn('Europe/Paris', new Date(ends.getTime() - 86_400_000));
       const payreq = p.t.app.payreq;
-      const renewals = payreq.repos.holdRenewals;
+      const renewals = holdRenewalsRepository(payreq.db);
       let hasRead: () => void = () => {};
       const read = new Promise<void>((r) => {
         hasRead = r;

@@ -126,7 +126,7 @@ describe(`the queue: claim, lease, fence, worker (${ENGINE})`, () => {
   });
 
   const serverOnly = { skip: ENGINE !== 'postgres' && 'PostgreSQL only: PGlite has one connection' };
-  test('a domain row deleted while a worker settles its job: neither waits for the other', serverOnly, async () => {
+  test('a domain row deleted while a worker finishes its job: neither waits for the other', serverOnly, async () => {
     const tenant = (
       await db.query<{ id: string }>(
         "INSERT INTO tenants (id, name) VALUES (gen_random_uuid(), 'Q') RETURNING id::text",
@@ -151,15 +151,15 @@ describe(`the queue: claim, lease, fence, worker (${ENGINE})`, () => {
     });
     assert.ok(deleted);
     // The job it left behind finds nothing to do.
-    const gone = kind('mail', async (_job, settle) => {
-      await settle.done();
+    const gone = kind('mail', async (_job, finish) => {
+      await finish.done();
       return 'gone';
     });
     assert.deepEqual(await runDueJobs(db, gone, { now: new Date(Date.now() + 1000) }), ['gone']);
     assert.equal(await jobRow(outbox), undefined);
   });
 
-  test('a record that throws undoes the settlement: the job stays leased, as it was', async () => {
+  test('a record that throws undoes the finish: the job stays leased, as it was', async () => {
     await enqueue('bulk_job', 'b2');
     const store = jobStore(db);
     const [job] = (await store.claim('bulk_job', { limit: 1, leaseMs: 60_000, owner: 'w' })) as ClaimedJob[];
@@ -195,8 +195,8 @@ describe(`the queue: claim, lease, fence, worker (${ENGINE})`, () => {
   test('postponed: due again at the time given, the attempt not counted', async () => {
     await enqueue('mail', 'p1');
     const at = new Date(Date.now() + 3600_000);
-    const later = kind('mail', async (_job, settle) => {
-      await settle.postpone(at);
+    const later = kind('mail', async (_job, finish) => {
+      await finish.postpone(at);
       return 'postponed';
     });
     assert.deepEqual(await runDueJobs(db, later), ['postponed']);
@@ -208,9 +208,9 @@ describe(`the queue: claim, lease, fence, worker (${ENGINE})`, () => {
 
   test(`the worker runs work queued after it started (${ENGINE === 'postgres' ? 'woken by NOTIFY' : 'polling'})`, async () => {
     const ran: string[] = [];
-    const k = kind('sandbox_notification', async (job, settle) => {
+    const k = kind('sandbox_notification', async (job, finish) => {
       ran.push(job.ref);
-      await settle.done();
+      await finish.done();
       return 'done';
     });
     // On PostgreSQL the poll is a minute away: only the notice can wake the worker in time.
@@ -229,8 +229,8 @@ describe(`the queue: claim, lease, fence, worker (${ENGINE})`, () => {
 
   test('due jobs a kind may not take now (its lanes are full) are looked at again later, not in a spin', async () => {
     let looks = 0;
-    const held = kind('webhook_delivery', async (_job, settle) => {
-      await settle.done();
+    const held = kind('webhook_delivery', async (_job, finish) => {
+      await finish.done();
       return 'done';
     });
     const narrowed: JobKind = {
@@ -260,18 +260,18 @@ describe(`the queue: claim, lease, fence, worker (${ENGINE})`, () => {
     let hanging = 0;
     const slow = kind(
       'webhook_delivery',
-      async (_job, settle) => {
+      async (_job, finish) => {
         hanging++;
         await held;
-        await settle.done();
+        await finish.done();
         return 'done';
       },
       { concurrency: 2 },
     );
     const ran: string[] = [];
-    const fast = kind('mail', async (job, settle) => {
+    const fast = kind('mail', async (job, finish) => {
       ran.push(job.ref);
-      await settle.done();
+      await finish.done();
       return 'done';
     });
     for (let i = 0; i < 5; i++) await enqueue('webhook_delivery', `w${i}`);

@@ -5,8 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import { runCommand } from '../../src/cli/run-command.ts';
 import { loadConfig } from '../../src/config/index.ts';
-import { repositories } from '../../src/db/index.ts';
-import { createDeferredPayments } from '../../src/jobs/index.ts';
+import { createDeferredPayments, deferredHoldsRepository } from '../../src/holds/index.ts';
 import { deriveKey, keyRing, providerSecrets, resealAll, secretBox } from '../../src/secrets/index.ts';
 import { createEndpoint, rotateEndpointSecret, webhookSecrets } from '../../src/webhooks/index.ts';
 import { ControlClient, createUser } from '../control/control-client.ts';
@@ -243,7 +242,7 @@ describe(`SECRET_KEY rotation with key ids and payreq secrets reseal (${ENGINE})
     await t.db.query('UPDATE payment_requests SET card_token = $1 WHERE id = $2', [lost, bad]);
 
     const result = await createDeferredPayments(
-      { holds: repositories(t.db).deferredHolds, runner: c.payreq.runner, cardTokens: c.payreq.cardTokens },
+      { holds: deferredHoldsRepository(t.db), runner: c.payreq.runner, cardTokens: c.payreq.cardTokens },
       CHECKIN,
     );
     assert.deepEqual(

@@ -298,6 +298,11 @@ export interface components {
             refund_reason: "no_show" | "late_cancellation" | "early_departure" | "damage" | "extras" | "goodwill" | "duplicate" | "guest_request" | "billing_error" | "other" | null;
             /** @description The last refund's free note; null when none was given. An addition. */
             refund_note: string | null;
+            /**
+             * Format: date-time
+             * @description IMPRINT: when the hotel released the hold without a debit (the guest arrived, or nothing was owed). The status stays CANCELLED, as for a cancelled request: released_at tells the two apart (a release is also the event `payment_request.released`). Null otherwise. An addition.
+             */
+            released_at: string | null;
         };
         /** Error */
         Error: {
@@ -340,7 +345,7 @@ export interface components {
              * @enum {unknown}
              */
             currency?: "EUR" | "CHF" | "USD";
-            /** Format: email */
+            /** @description A dot-atom local part and a domain of two labels or more (`jeanne.martin@example.com`); no quoted local part, no address literal, no single-label domain (422 format_email) */
             guest_email: string;
             guest_first_name: string;
             guest_last_name: string;
@@ -441,14 +446,14 @@ export interface components {
         };
         /** CaptureRequest */
         CaptureRequest: {
-            /** @description Partial capture, at most two decimals, at most the held amount; omitted: all of it */
+            /** @description Partial capture, at most two decimals, at most the held amount, at most 1,000,000 (422 amount_too_large); omitted: all of it */
             amount?: number;
             /**
              * @description Why the hotel moves this money, on a closed list: no_show, late_cancellation, early_departure, damage, extras (minibar and other extras), goodwill, duplicate, guest_request, billing_error, other. Omitted: none given. Another value is refused (400 invalid_reason). Kept with the move: in the request's detail, its events, the back office's history and the ledger export.
              * @enum {string}
              */
             reason?: "no_show" | "late_cancellation" | "early_departure" | "damage" | "extras" | "goodwill" | "duplicate" | "guest_request" | "billing_error" | "other";
-            /** @description Free text beside the reason (what was damaged, what "other" is); omitted or empty: none. */
+            /** @description Free text beside the reason (what was damaged, what "other" is); tab and line breaks are text, other control characters are refused (400). Omitted or empty: none. */
             note?: string;
         } | null;
         /** PaymentRequestAction */
@@ -463,14 +468,14 @@ export interface components {
         };
         /** RefundRequest */
         RefundRequest: {
-            /** @description Partial refund, at most two decimals, at most what is left to refund; omitted: all of it */
+            /** @description Partial refund, at most two decimals, at most what is left to refund, at most 1,000,000 (422 amount_too_large); omitted: all of it */
             amount?: number;
             /**
              * @description Why the hotel moves this money, on a closed list: no_show, late_cancellation, early_departure, damage, extras (minibar and other extras), goodwill, duplicate, guest_request, billing_error, other. Omitted: none given. Another value is refused (400 invalid_reason). Kept with the move: in the request's detail, its events, the back office's history and the ledger export.
              * @enum {string}
              */
             reason?: "no_show" | "late_cancellation" | "early_departure" | "damage" | "extras" | "goodwill" | "duplicate" | "guest_request" | "billing_error" | "other";
-            /** @description Free text beside the reason (what was damaged, what "other" is); omitted or empty: none. */
+            /** @description Free text beside the reason (what was damaged, what "other" is); tab and line breaks are text, other control characters are refused (400). Omitted or empty: none. */
             note?: string;
         } | null;
         /**
@@ -2356,6 +2361,8 @@ export interface operations {
             /** @description The events that follow `after`, at most `limit` */
             200: {
                 headers: {
+                    /** @description RFC 8288 link to the next page (rel="next"), absent on the last page */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { adminUsers, normaliseUsername, scryptParams, twoFactor } from '../../admin-users/index.ts';
-import { AppError, addDays, isIsoDate, midnightIn } from '../../domain/index.ts';
+import { AppError, DAY_RANGE_TEXT, dayEnd, dayStart, isDayInRange } from '../../domain/index.ts';
 import { cronProblem, isScheduledJobName, nextRunAfter, runJobNow } from '../../jobs/index.ts';
 import { parseSetting, SETTING_FIELDS } from '../../tenants/index.ts';
 import { ACCOUNT_MESSAGES, issueText, userSessions } from '../account/index.ts';
@@ -72,6 +72,13 @@ const AuditFilters = Type.Object({
   to: Form.optionalText(100),
   before: Form.optionalText(100),
 });
+
+/** A day of the audit's filter: empty is none; anything but a day in range is refused (400). */
+function auditDay(v: string | undefined, field: 'from' | 'to'): string | undefined {
+  if (!v) return undefined;
+  if (!isDayInRange(v)) throw new AppError('invalid_date', 400, `${field} must be ${DAY_RANGE_TEXT}`, { field });
+  return v;
+}
 
 export async function adminRoutes(instance: FastifyInstance): Promise<void> {
   const control = instance.withTypeProvider<TypeBoxTypeProvider>();
@@ -329,8 +336,8 @@ export async function adminRoutes(instance: FastifyInstance): Promise<void> {
       username: raw.username?.trim().toLowerCase() || undefined,
       reference: raw.reference?.trim().slice(0, 100) || undefined,
       // Days as the hotel reads them: from its midnight, until the end of the "to" day.
-      from: isIsoDate(raw.from) ? raw.from : undefined,
-      to: isIsoDate(raw.to) ? raw.to : undefined,
+      from: auditDay(raw.from, 'from'),
+      to: auditDay(raw.to, 'to'),
     };
     const beforeId = raw.before && /^\d{1,18}$/.test(raw.before) ? raw.before : undefined;
     const rows = await payreq.repos.audit.list({
@@ -338,8 +345,8 @@ export async function adminRoutes(instance: FastifyInstance): Promise<void> {
       action: query.action,
       username: query.username,
       reference: query.reference,
-      from: query.from ? midnightIn(query.from, ctx.timeZone) : undefined,
-      before: query.to ? midnightIn(addDays(query.to, 1), ctx.timeZone) : undefined,
+      from: query.from ? dayStart(query.from, ctx.timeZone) : undefined,
+      before: query.to ? dayEnd(query.to, ctx.timeZone) : undefined,
       beforeId,
       limit: AUDIT_PAGE + 1,
     });

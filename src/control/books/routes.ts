@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { SettleRefused } from '../../payment-requests/index.ts';
+import { DecisionRefused } from '../../money-audit/index.ts';
 import { controlNotFound, flash, pageContext, tenantScope } from '../shell/index.ts';
 import { booksPage, settleConfirmPage } from './pages.ts';
 import { BOOKS_MESSAGES } from './words.ts';
@@ -57,7 +57,7 @@ export async function booksRoutes(instance: FastifyInstance): Promise<void> {
     const body = request.body;
     const transaction = body.transaction?.trim();
     try {
-      await payreq.reconciler.settleByHand({
+      await payreq.reconciler.decideByHand({
         ledgerId: body.operation,
         as: body.as,
         reason: body.reason,
@@ -68,7 +68,7 @@ export async function booksRoutes(instance: FastifyInstance): Promise<void> {
       });
       flash(request, 'ok', BOOKS_MESSAGES[ctx.language].settled);
     } catch (err) {
-      if (!(err instanceof SettleRefused)) throw err;
+      if (!(err instanceof DecisionRefused)) throw err;
       if (err.why && err.providerShows !== undefined) {
         // Too young, or against the provider: the manager confirms, knowing what it shows.
         const attempt = {

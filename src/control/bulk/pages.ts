@@ -1,6 +1,6 @@
 import type { BulkJobRow } from '../../db/index.ts';
 import { html, type SafeHtml } from '../../html/index.ts';
-import type { DetailRow } from '../requests/index.ts';
+import { type DetailRow, reasonFields } from '../requests/index.ts';
 import { amountInWords, csrfField, formatAmount, type PageContext, page } from '../shell/index.ts';
 import { BULK_MESSAGES } from './words.ts';
 
@@ -65,6 +65,7 @@ ${totalLine(ctx, w.bulkTotal, sums)}
 <form method="post" action="/control/bulk">
 ${csrfField(ctx)}<input type="hidden" name="batch" value="${p.batchId}"><input type="hidden" name="action" value="${p.action}">
 <input type="hidden" name="confirmed" value="yes">
+${going.length > 0 && p.action !== 'release' ? reasonFields(ctx, p.action) : ''}
 ${going.map((x) => html`<input type="hidden" name="ids" value="${x.row.id}"><input type="hidden" name="amount_${x.row.id}" value="${String(x.cents)}">`)}
 <div class="buttons">${going.length > 0 ? html`<button type="submit" class="${p.action === 'release' ? 'secondary' : 'danger'}">${w.bulkConfirmButton[p.action]}</button>` : ''}
 <a href="/control/requests">${m.back}</a></div>

@@ -1,7 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import { allowedActions, fullAmount, PAGE_SIZE, scopedRequest } from '../requests/index.ts';
+import { isMoneyReason, MAX_REASON_NOTE, moveReason, NO_REASON } from '../../domain/index.ts';
+import { allowedActions, fullAmount, PAGE_SIZE, REASON_MESSAGES, scopedRequest } from '../requests/index.ts';
 import {
   audit,
   controlNotFound,
@@ -31,6 +32,9 @@ const BulkForm = Type.Intersect([
     // Form.many's item is a plain TSchema, which types the field as unknown: the same schema here.
     ids: Type.Optional(Type.Union([Id, Type.Array(Id)])),
     confirmed: Form.optionalText(10),
+    // Why the money moves, as a single capture or refund takes it: one reason and note for the batch.
+    reason: Form.optionalText(100),
+    note: Form.optionalText(MAX_REASON_NOTE),
     _csrf: Form.csrf,
   }),
   Type.Record(Type.TemplateLiteral([Type.Literal('amount_'), Type.String()]), Type.String({ maxLength: 20 })),
@@ -86,6 +90,13 @@ export async function bulkRoutes(control: FastifyInstance): Promise<void> {
         : [];
     });
     if (confirmed.length !== rows.length) return refuse();
+    // A reason not on the list moves nothing, as on a single move's form (the API's invalid_reason).
+    const given = body.reason ?? '';
+    if (given !== '' && !isMoneyReason(given)) {
+      flash(request, 'error', REASON_MESSAGES[ctx.language].reasonRefused);
+      return reply.redirect('/control/requests', 303);
+    }
+    const why = action === 'release' ? NO_REASON : moveReason(given === '' ? undefined : given, body.note);
     const queued = await repos.bulkJobs.enqueue({
       batchId: batchId.toLowerCase(),
       action,
@@ -93,6 +104,7 @@ export async function bulkRoutes(control: FastifyInstance): Promise<void> {
       userTenantId: u.tenantId,
       ip: request.ip,
       requests: confirmed,
+      why,
     });
     await audit(request, {
       tenantId: u.tenantId,
@@ -103,6 +115,8 @@ export async function bulkRoutes(control: FastifyInstance): Promise<void> {
         action,
         requests: rows.length,
         queued,
+        ...(why.reason ? { move_reason: why.reason } : {}),
+        ...(why.note ? { move_note: why.note } : {}),
         amounts: confirmed.map((c) => ({ request: c.id, amount: c.amount, currency: c.currency })),
       },
     });

@@ -1,6 +1,7 @@
-import type { MonthlyFeesRow, NotPaidOutRow, RemittanceLineRow, RemittanceRow, Tenant } from '../../db/index.ts';
+import type { Tenant } from '../../db/index.ts';
 import { html, type SafeHtml } from '../../html/index.ts';
 import { formatIsoDate } from '../../i18n/index.ts';
+import type { MonthlyFeesRow, NotPaidOutRow, RemittanceLineRow, RemittanceRow } from '../../payouts/index.ts';
 import { csrfField, formatAmount, formatDateTime, type PageContext, page, tenantChooser } from '../shell/index.ts';
 import { PAYOUT_MESSAGES } from './words.ts';
 
@@ -45,9 +46,11 @@ function notPaidOutSection(ctx: PageContext, data: PayoutsPageData): SafeHtml {
         : html`<div class="table-wrap" tabindex="0"><table><caption>${w.notPaidOut}</caption>
 <thead><tr><th scope="col">${ctx.m.when}</th><th scope="col">${ctx.m.reference}</th><th scope="col">${ctx.m.kind}</th><th scope="col" class="num">${ctx.m.amount}</th></tr></thead>
 <tbody>${rows.map(
-            (r) => html`<tr class="incident"><td>${formatDateTime(r.created_at, ctx, tz)}</td>
-<td>${r.reference ? html`<a href="/control/requests/${r.payment_request_id}">${r.reference}</a>` : html`<code>${r.payment_request_id}</code>`}</td>
-<td>${w.kinds[r.kind] ?? r.kind}</td><td class="num">${formatAmount(r.kind === 'refund' ? -r.amount : r.amount, r.currency, ctx)}</td></tr>`,
+            (
+              r,
+            ) => html`<tr class="incident"><td data-label="${ctx.m.when}">${formatDateTime(r.created_at, ctx, tz)}</td>
+<td data-label="${ctx.m.reference}">${r.reference ? html`<a href="/control/requests/${r.payment_request_id}">${r.reference}</a>` : html`<code>${r.payment_request_id}</code>`}</td>
+<td data-label="${ctx.m.kind}">${w.kinds[r.kind] ?? r.kind}</td><td data-label="${ctx.m.amount}" class="num">${formatAmount(r.kind === 'refund' ? -r.amount : r.amount, r.currency, ctx)}</td></tr>`,
           )}</tbody></table></div>${count > rows.length ? html`<p>${w.notPaidOutMore(rows.length, count)}</p>` : ''}`;
   return html`<section class="card" aria-labelledby="payouts-missing-h"><h2 id="payouts-missing-h">${w.notPaidOut}</h2>
 <p>${w.notPaidOutIntro(data.delayDays)}</p>${body}</section>`;
@@ -71,11 +74,11 @@ function remittancesTable(ctx: PageContext, data: PayoutsPageData): SafeHtml {
 <th scope="col" class="num">${w.unmatched}</th></tr></thead>
 <tbody>${data.remittances.map((r) => {
           const unmatched = r.line_count - r.matched_count;
-          return html`<tr${unmatched > 0 ? html` class="incident"` : ''}><td>${day(ctx, r.remittance_date)}</td>
-<td><a href="/control/payouts/${r.id}" aria-label="${w.open(r.remittance_nb)}">${r.remittance_nb}</a></td>
-<td class="num">${formatAmount(r.gross, r.currency, ctx)}</td><td class="num">${formatAmount(r.fees, r.currency, ctx)}</td>
-<td class="num">${formatAmount(r.net, r.currency, ctx)}</td><td class="num">${String(r.line_count)}</td>
-<td class="num">${String(unmatched)}</td></tr>`;
+          return html`<tr${unmatched > 0 ? html` class="incident"` : ''}><td data-label="${w.date}">${day(ctx, r.remittance_date)}</td>
+<td data-label="${w.remittance}"><a href="/control/payouts/${r.id}" aria-label="${w.open(r.remittance_nb)}">${r.remittance_nb}</a></td>
+<td data-label="${w.gross}" class="num">${formatAmount(r.gross, r.currency, ctx)}</td><td data-label="${w.fees}" class="num">${formatAmount(r.fees, r.currency, ctx)}</td>
+<td data-label="${w.net}" class="num">${formatAmount(r.net, r.currency, ctx)}</td><td data-label="${w.lines}" class="num">${String(r.line_count)}</td>
+<td data-label="${w.unmatched}" class="num">${String(unmatched)}</td></tr>`;
         })}</tbody></table></div>
 <p><a href="/control/payouts/export?${exportQuery}">${w.download}</a></p>`;
   return html`<section class="card" aria-labelledby="payouts-list-h"><h2 id="payouts-list-h">${w.remittances}</h2>${filter}${table}</section>`;
@@ -89,9 +92,11 @@ function feesTable(ctx: PageContext, months: readonly MonthlyFeesRow[]): SafeHtm
 <thead><tr><th scope="col">${w.month}</th><th scope="col" class="num">${w.count}</th><th scope="col" class="num">${w.gross}</th>
 <th scope="col" class="num">${w.fees}</th><th scope="col" class="num">${w.net}</th></tr></thead>
 <tbody>${months.map(
-    (m) => html`<tr><td>${monthName(ctx, m.month)}</td><td class="num">${String(m.remittances)}</td>
-<td class="num">${formatAmount(m.gross, m.currency, ctx)}</td><td class="num">${formatAmount(m.fees, m.currency, ctx)}</td>
-<td class="num">${formatAmount(m.net, m.currency, ctx)}</td></tr>`,
+    (
+      m,
+    ) => html`<tr><td data-label="${w.month}">${monthName(ctx, m.month)}</td><td data-label="${w.count}" class="num">${String(m.remittances)}</td>
+<td data-label="${w.gross}" class="num">${formatAmount(m.gross, m.currency, ctx)}</td><td data-label="${w.fees}" class="num">${formatAmount(m.fees, m.currency, ctx)}</td>
+<td data-label="${w.net}" class="num">${formatAmount(m.net, m.currency, ctx)}</td></tr>`,
   )}</tbody></table></div></section>`;
 }
 
@@ -163,12 +168,14 @@ ${unmatched > 0 ? html`<p>${w.unmatchedNeed}</p>` : ''}</section>
 <th scope="col">${w.transaction}</th><th scope="col">${w.paymentDate}</th><th scope="col" class="num">${w.amount}</th>
 <th scope="col" class="num">${w.fees}</th><th scope="col" class="num">${w.net}</th></tr></thead>
 <tbody>${lines.map(
-      (l) => html`<tr${l.ledger_id ? '' : html` class="incident"`}><td>${lineState(ctx, l)}</td>
-<td>${l.reference && l.payment_request_id ? html`<a href="/control/requests/${l.payment_request_id}">${l.reference}</a>` : html`<small>${w.order}</small> <code>${l.order_id || '—'}</code>`}</td>
-<td>${w.directions[l.direction] ?? l.direction}</td><td><code>${l.transaction_id}</code></td>
-<td>${l.payment_date ? day(ctx, l.payment_date) : ''}</td>
-<td class="num">${formatAmount(l.direction === 'debit' ? l.amount : -l.amount, l.currency, ctx)}</td>
-<td class="num">${formatAmount(l.fee, l.currency, ctx)}</td><td class="num">${formatAmount(l.net, l.currency, ctx)}</td></tr>`,
+      (
+        l,
+      ) => html`<tr${l.ledger_id ? '' : html` class="incident"`}><td data-label="${w.status}">${lineState(ctx, l)}</td>
+<td data-label="${w.request}">${l.reference && l.payment_request_id ? html`<a href="/control/requests/${l.payment_request_id}">${l.reference}</a>` : html`<small>${w.order}</small> <code>${l.order_id || '—'}</code>`}</td>
+<td data-label="${w.direction}">${w.directions[l.direction] ?? l.direction}</td><td data-label="${w.transaction}"><code>${l.transaction_id}</code></td>
+<td data-label="${w.paymentDate}">${l.payment_date ? day(ctx, l.payment_date) : ''}</td>
+<td data-label="${w.amount}" class="num">${formatAmount(l.direction === 'debit' ? l.amount : -l.amount, l.currency, ctx)}</td>
+<td data-label="${w.fees}" class="num">${formatAmount(l.fee, l.currency, ctx)}</td><td data-label="${w.net}" class="num">${formatAmount(l.net, l.currency, ctx)}</td></tr>`,
     )}</tbody></table></div></section>`,
   });
 }

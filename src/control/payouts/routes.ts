@@ -10,9 +10,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Tenant } from '../../db/index.ts';
-import { AppError, dayAfter, isIsoDate } from '../../domain/index.ts';
-import { dialectForLanguage, settlementChunks } from '../../exports/index.ts';
-import { importJrb, JrbRefused, tenantProvider } from '../../settlements/index.ts';
+import { AppError, DAY_RANGE_TEXT, dayAfter, isDayInRange } from '../../domain/index.ts';
+import { dialectForLanguage, payoutChunks } from '../../exports/index.ts';
+import { importJrb, JrbRefused, remittancesRepository, tenantProvider } from '../../payouts/index.ts';
+import { sandboxReport } from '../../providers/index.ts';
 import {
   audit,
   controlNotFound,
@@ -37,8 +38,13 @@ const LINES_SHOWN = 2000;
 const TenantQuery = Type.Object({ tenant: Type.Optional(Type.String({ maxLength: 64 })) });
 const ListQuery = Type.Object({
   tenant: Type.Optional(Type.String({ maxLength: 64 })),
-  from: Type.Optional(Type.String({ maxLength: 10 })),
-  to: Type.Optional(Type.String({ maxLength: 10 })),
+  // Any text up to 100: what is not a day in range is refused by dateOr, naming the field (400).
+  from: Type.Optional(Type.String({ maxLength: 100 })),
+  to: Type.Optional(Type.String({ maxLength: 100 })),
+});
+const SandboxReportQuery = Type.Object({
+  tenant: Type.Optional(Type.String({ maxLength: 64 })),
+  date: Type.Optional(Type.String({ maxLength: 10 })),
 });
 const RemittanceParams = Type.Object({ id: Type.String({ pattern: '^[1-9][0-9]{0,17}$' }) });
 /** The upload, multipart: its text fields, and the report as `spool` leaves it (checked by isUpload). */
@@ -97,8 +103,12 @@ async function payoutsTenant(request: FastifyRequest, named: unknown): Promise<{
   return { tenant, tenants };
 }
 
-/** A date of the list's filter: YYYY-MM-DD, or none (anything else is ignored, as an empty field). */
-const dateOr = (v: string | undefined) => (v !== undefined && isIsoDate(v) ? v : undefined);
+/** A date of the list's filter: empty is none; anything but a day in range is refused (400). */
+const dateOr = (v: string | undefined, field: 'from' | 'to') => {
+  if (!v) return undefined;
+  if (!isDayInRange(v)) throw new AppError('invalid_date', 400, `${field} must be ${DAY_RANGE_TEXT}`, { field });
+  return v;
+};
 
 /**
  * /control/payouts: a hotel's remittances (gross, fees, net), their lines matched to the money
@@ -110,6 +120,7 @@ export async function payoutsRoutes(instance: FastifyInstance): Promise<void> {
   const control = instance.withTypeProvider<TypeBoxTypeProvider>();
   const { payreq } = control;
   const { repos } = payreq;
+  const remittances = remittancesRepository(payreq.db);
 
   const pageData = async (
     tenant: Tenant,
@@ -117,18 +128,18 @@ export async function payoutsRoutes(instance: FastifyInstance): Promise<void> {
     range: { from?: string; to?: string },
   ): Promise<PayoutsPageData> => {
     const delayDays = payreq.config.settlementDelayDays;
-    const [remittances, months, notPaidOut] = await Promise.all([
-      repos.remittances.list(tenant.id, { ...range, limit: 500 }),
-      repos.remittances.feesByMonth(tenant.id),
-      repos.remittances.notPaidOut(tenant.id, new Date(Date.now() - delayDays * 86_400_000), NOT_PAID_OUT_ROWS),
+    const [list, months, notPaidOut] = await Promise.all([
+      remittances.list(tenant.id, { ...range, limit: 500 }),
+      remittances.feesByMonth(tenant.id),
+      remittances.notPaidOut(tenant.id, new Date(Date.now() - delayDays * 86_400_000), NOT_PAID_OUT_ROWS),
     ]);
-    return { tenant, tenants, remittances, months, notPaidOut, delayDays, range };
+    return { tenant, tenants, remittances: list, months, notPaidOut, delayDays, range };
   };
 
   control.get('/payouts', { schema: { querystring: ListQuery }, attachValidation: true }, async (request, reply) => {
     refuseInvalid(request);
     const { tenant, tenants } = await payoutsTenant(request, request.query.tenant);
-    const range = { from: dateOr(request.query.from), to: dateOr(request.query.to) };
+    const range = { from: dateOr(request.query.from, 'from'), to: dateOr(request.query.to, 'to') };
     const ctx = await pageContext(request, reply);
     return send(reply, payoutsPage(ctx, await pageData(tenant, tenants, range)));
   });
@@ -139,12 +150,12 @@ export async function payoutsRoutes(instance: FastifyInstance): Promise<void> {
     async (request, reply) => {
       refuseInvalid(request);
       const { tenant } = await payoutsTenant(request, request.query.tenant);
-      const given = { from: dateOr(request.query.from), to: dateOr(request.query.to) };
+      const given = { from: dateOr(request.query.from, 'from'), to: dateOr(request.query.to, 'to') };
       const from = given.from ?? '2000-01-01';
       const to = given.to ?? dayAfter(new Date().toISOString().slice(0, 10));
       // The file is named by the range it holds: an open end is where the hotel's remittances
       // begin or end (not 2000-01-01, not tomorrow); with none, the day of the export.
-      const held = given.from && given.to ? undefined : await repos.remittances.dateRange(tenant.id, from, to);
+      const held = given.from && given.to ? undefined : await remittances.dateRange(tenant.id, from, to);
       const today = new Date().toISOString().slice(0, 10);
       const named = { from: given.from ?? held?.first ?? today, to: given.to ?? held?.last ?? today };
       await audit(request, {
@@ -157,7 +168,7 @@ export async function payoutsRoutes(instance: FastifyInstance): Promise<void> {
       // The export's CSV starts with its byte-order mark, in the hotel's spreadsheet dialect.
       const shape = { format: 'csv' as const, dialect: dialectForLanguage(tenant.digest_language) };
       async function* file() {
-        yield* settlementChunks(repos, { tenantId: tenant.id, from, to }, shape);
+        yield* payoutChunks({ remittances }, { tenantId: tenant.id, from, to }, shape);
       }
       return reply
         .type('text/csv; charset=utf-8')
@@ -167,18 +178,38 @@ export async function payoutsRoutes(instance: FastifyInstance): Promise<void> {
     },
   );
 
+  // The sandbox's remittance report of the hotel and a day, for a session of the hotel (the
+  // sandbox's own address asks for the hotel's API key): only while the sandbox is a provider.
+  control.get(
+    '/payouts/sandbox-report',
+    { schema: { querystring: SandboxReportQuery }, attachValidation: true },
+    async (request, reply) => {
+      refuseInvalid(request);
+      const { date } = request.query;
+      if (!payreq.providers.byName('sandbox') || date === undefined || !isDayInRange(date)) throw controlNotFound();
+      const { tenant } = await payoutsTenant(request, request.query.tenant);
+      const report = await sandboxReport(payreq.db, tenant.id, date);
+      if (!report) throw controlNotFound();
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${report.filename}"`)
+        .header('cache-control', 'no-store')
+        .send(report.body);
+    },
+  );
+
   control.get(
     '/payouts/:id',
     { schema: { params: RemittanceParams, querystring: TenantQuery }, attachValidation: true },
     async (request, reply) => {
       refuseInvalid(request);
-      const remittance = await repos.remittances.byId(request.params.id);
+      const remittance = await remittances.byId(request.params.id);
       if (!remittance) throw controlNotFound();
       // Another hotel's remittance is no page of this user's: 404, as an unknown one.
       tenantScope(request, remittance.tenant_id);
       const tenant = await repos.tenants.find(remittance.tenant_id);
       if (!tenant) throw controlNotFound();
-      const lines = await repos.remittances.lines(remittance.id, LINES_SHOWN);
+      const lines = await remittances.lines(remittance.id, LINES_SHOWN);
       const ctx = await pageContext(request, reply);
       return send(reply, remittancePage(ctx, { tenant, remittance, lines }));
     },
@@ -222,7 +253,7 @@ export async function payoutsRoutes(instance: FastifyInstance): Promise<void> {
         const provider = await tenantProvider(repos, payreq.config.paymentProvider, tenant.id);
         try {
           const r = await importJrb(
-            { db: payreq.db, repos },
+            { db: payreq.db },
             { tenantId: tenant.id, provider },
             createReadStream(upload.file),
           );

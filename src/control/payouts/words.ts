@@ -3,9 +3,14 @@
  * `PAYOUT_MESSAGES[ctx.language]` (the menu's entry is the shell's, `m.navPayouts`). Its audit
  * action is also the audit page's. A string missing in one language is a type error.
  */
-import type { UnmatchedReason } from '../../domain/index.ts';
 import { plural } from '../../i18n/index.ts';
-import { JRB_PROBLEMS_EN, type JrbProblem, type JrbProblemWords, sayJrbProblem } from '../../settlements/index.ts';
+import {
+  JRB_PROBLEMS_EN,
+  type JrbProblem,
+  type JrbProblemWords,
+  sayJrbProblem,
+  type UnmatchedReason,
+} from '../../payouts/index.ts';
 import type { ControlLanguage } from '../shell/index.ts';
 
 const en = {
@@ -112,10 +117,14 @@ const JRB_PROBLEMS_FR: JrbProblemWords = {
   notADate: (p) => `${p.label} « ${p.found} » n’est pas une date AAAAMMJJ`,
   decimalAmount: (p) =>
     `${p.label} « ${p.found} » n’est pas dans la plus petite unité de la devise : choisissez ce format de montant pour le journal dans le back-office de Lyra`,
+  negativeAmount: (p) =>
+    `${p.label} « ${p.found} » est négatif : les montants du journal n’ont pas de signe (OPERATION_TYPE dit débit ou crédit)`,
   notAnAmount: (p) => `${p.label} « ${p.found} » n’est pas un montant`,
   operationType: (p) => `OPERATION_TYPE « ${p.found} » n’est ni DT (débit) ni CT (crédit)`,
   currency: (p) => `CURRENCY_CODE « ${p.found} » n’est pas une devise acceptée (978 EUR, 756 CHF, 840 USD)`,
   commissionCurrency: (p) => `COMMISSION_CURRENCY « ${p.found} » n’est pas la devise de la ligne, ${p.currency}`,
+  netAboveGross: (p) =>
+    `NET_AMOUNT ${p.net} dépasse BRUT_AMOUNT ${p.gross} : la commission d’un paiement ne peut pas être négative`,
   amountsDoNotAddUp: (p) =>
     `BRUT_AMOUNT ${p.gross}, NET_AMOUNT ${p.net ?? '(absent)'} et COMMISSION_AMOUNT ${p.commission ?? '(absent)'} ne concordent pas (montants dans la plus petite unité de la devise ?)`,
 };
@@ -140,10 +149,14 @@ const JRB_PROBLEMS_DE: JrbProblemWords = {
   notADate: (p) => `${p.label} „${p.found}“ ist kein Datum JJJJMMTT`,
   decimalAmount: (p) =>
     `${p.label} „${p.found}“ ist nicht in der kleinsten Einheit der Währung: Wählen Sie dieses Betragsformat für den Bericht im Back-Office von Lyra`,
+  negativeAmount: (p) =>
+    `${p.label} „${p.found}“ ist negativ: Die Beträge des Berichts haben kein Vorzeichen (OPERATION_TYPE sagt Belastung oder Gutschrift)`,
   notAnAmount: (p) => `${p.label} „${p.found}“ ist kein Betrag`,
   operationType: (p) => `OPERATION_TYPE „${p.found}“ ist weder DT (Belastung) noch CT (Gutschrift)`,
   currency: (p) => `CURRENCY_CODE „${p.found}“ ist keine angenommene Währung (978 EUR, 756 CHF, 840 USD)`,
   commissionCurrency: (p) => `COMMISSION_CURRENCY „${p.found}“ ist nicht die Währung der Zeile, ${p.currency}`,
+  netAboveGross: (p) =>
+    `NET_AMOUNT ${p.net} liegt über BRUT_AMOUNT ${p.gross}: Die Gebühr einer Zahlung kann nicht negativ sein`,
   amountsDoNotAddUp: (p) =>
     `BRUT_AMOUNT ${p.gross}, NET_AMOUNT ${p.net ?? '(keiner)'} und COMMISSION_AMOUNT ${p.commission ?? '(keiner)'} gehen nicht auf (Beträge in der kleinsten Einheit der Währung?)`,
 };

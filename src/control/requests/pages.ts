@@ -15,12 +15,12 @@ import {
   MAX_REASON_NOTE,
   MONEY_REASONS,
   type MoveReason,
-  noHoldWillBePlaced,
   REQUEST_TYPES,
   STATUSES,
   type Status,
   triggersOf,
 } from '../../domain/index.ts';
+import { noHoldWillBePlaced } from '../../holds/index.ts';
 import { html, type SafeHtml } from '../../html/index.ts';
 import type { PostingRow } from '../../pms/index.ts';
 import { requestIncidents } from '../books/index.ts';
@@ -226,8 +226,11 @@ ${reasonFields(ctx, action)}`
 </form>`;
 }
 
-/** Why the money moves: the closed list (none given by default) and a free note. */
-function reasonFields(ctx: PageContext, action: RequestAction): SafeHtml {
+/**
+ * Why the money moves: the closed list (none given by default) and a free note. The one form of
+ * a reason: a single move's question and the bulk confirmation both show it.
+ */
+export function reasonFields(ctx: PageContext, action: RequestAction): SafeHtml {
   const r = REASON_MESSAGES[ctx.language];
   return html`<div class="field"><label for="reason-${action}">${r.reason}</label>
 <select id="reason-${action}" name="reason"><option value="">${r.noReason}</option>${MONEY_REASONS.map(

@@ -7,13 +7,14 @@ import { isGuestEmail } from '../../api/index.ts';
 import type { ControlListFilter } from '../../db/index.ts';
 import {
   AppError,
-  dayAfter,
-  isIsoDate,
+  DAY_RANGE_TEXT,
+  dayEnd,
+  dayStart,
+  isDayInRange,
   isMoneyReason,
   isTimestampInRange,
   MAX_REASON_NOTE,
   type MoveReason,
-  midnightIn,
   moveReason,
   REQUEST_TYPES,
   STATUSES,
@@ -111,7 +112,7 @@ function formReason(fields: { reason?: string; note?: string } | undefined): Mov
 }
 
 const invalidDate = (name: DateFilter) =>
-  new AppError('invalid_date', 400, `${name} must be a date (YYYY-MM-DD)`, { field: name });
+  new AppError('invalid_date', 400, `${name} must be ${DAY_RANGE_TEXT}`, { field: name });
 const invalidCursor = () => new AppError('invalid_cursor', 400, 'Invalid page link');
 const invalidExport = () =>
   new AppError('invalid_export', 400, 'An export is of requests or of ledger movements (what=requests|ledger)');
@@ -144,7 +145,7 @@ function queryRefusal(request: FastifyRequest): AppError | undefined {
 function dateFilter(q: ListQuery, name: DateFilter): string | undefined {
   const v = q[name];
   if (v === undefined) return undefined;
-  if (!isIsoDate(v)) throw invalidDate(name);
+  if (!isDayInRange(v)) throw invalidDate(name);
   return v;
 }
 
@@ -237,9 +238,9 @@ async function listFilter(request: FastifyRequest, q: ListQuery & { after?: stri
     status,
     requestType: type,
     text: text ? text : undefined,
-    createdFrom: createdFrom ? midnightIn(createdFrom, zone) : undefined,
-    // "Created until" includes that whole day.
-    createdBefore: createdTo ? midnightIn(dayAfter(createdTo), zone) : undefined,
+    createdFrom: createdFrom ? dayStart(createdFrom, zone) : undefined,
+    // "Created until" includes that whole day (until 9999-12-31: no end).
+    createdBefore: createdTo ? dayEnd(createdTo, zone) : undefined,
     checkinFrom: dateFilter(q, 'checkin_from'),
     checkinTo: dateFilter(q, 'checkin_to'),
     guaranteeFailed: q.guarantee === 'failed',

@@ -46,6 +46,9 @@ export const ROUTE_ROLES: Readonly<Record<string, Need | NeedByAction>> = {
   'GET /control/assets/control.css': 'public',
   'GET /control/assets/control.js': 'public',
   'GET /control/language/:language': 'public',
+  // An invitation's link: its holder has no account yet, or signs in to accept with theirs.
+  'GET /control/join/:token': 'public',
+  'POST /control/join/:token': 'public',
   // Any signed-in user: their own account, the way in and out
   'GET /control': 'signed_in',
   'POST /control/sign-out': 'signed_in',
@@ -80,6 +83,7 @@ export const ROUTE_ROLES: Readonly<Record<string, Need | NeedByAction>> = {
   'POST /control/books/settle': 'manager',
   'GET /control/payouts': 'manager',
   'GET /control/payouts/export': 'manager',
+  'GET /control/payouts/sandbox-report': 'manager',
   'GET /control/payouts/:id': 'manager',
   'POST /control/payouts/import': 'manager',
   'GET /control/keys': 'manager',
@@ -105,7 +109,7 @@ export const ROUTE_ROLES: Readonly<Record<string, Need | NeedByAction>> = {
   'POST /control/webhooks/:id/deliveries/:delivery/resend': 'manager',
   'GET /control/team': 'manager',
   'POST /control/team/grant': 'manager',
-  'POST /control/team/create': 'manager',
+  'POST /control/team/invite': 'manager',
   'POST /control/team/:userId/role': 'manager',
   'POST /control/team/:userId/remove': 'manager',
   // Every tenant: superusers

@@ -89,7 +89,8 @@ const en = {
   saved: 'Saved.',
   invalid: 'Some values are not valid; nothing was saved.',
   invalidText: 'A value holds control characters (such as NUL), which are not accepted. Nothing was changed.',
-  invalidDate: (field: string) => `${field}: not a date. Dates are written YYYY-MM-DD and exist in the calendar.`,
+  invalidDate: (field: string) =>
+    `${field}: not a date. Dates are written YYYY-MM-DD, exist in the calendar and run from 0100-01-01 to 9999-12-31.`,
   invalidUpload: 'The upload was cut short or is not a valid form. Nothing was changed; please try again.',
   invalidDialect:
     'This spreadsheet format is not one payreq writes. Go back to the list and choose one in Export: Excel (French or German) or RFC 4180.',
@@ -223,7 +224,7 @@ const fr: ControlMessages = {
   invalidText:
     'Une valeur contient des caractères de contrôle (comme NUL), qui ne sont pas acceptés. Rien n’a été modifié.',
   invalidDate: (field: string) =>
-    `${field} : ce n’est pas une date. Les dates s’écrivent AAAA-MM-JJ et existent au calendrier.`,
+    `${field} : ce n’est pas une date. Les dates s’écrivent AAAA-MM-JJ, existent au calendrier et vont du 0100-01-01 au 9999-12-31.`,
   invalidUpload:
     'L’envoi a été interrompu ou n’est pas un formulaire valide. Rien n’a été modifié ; veuillez réessayer.',
   invalidDialect:
@@ -350,7 +351,7 @@ const de: ControlMessages = {
   invalid: 'Einige Werte sind ungültig; es wurde nichts gespeichert.',
   invalidText: 'Ein Wert enthält Steuerzeichen (etwa NUL), die nicht angenommen werden. Es wurde nichts geändert.',
   invalidDate: (field: string) =>
-    `${field}: kein Datum. Daten werden JJJJ-MM-TT geschrieben und müssen im Kalender vorkommen.`,
+    `${field}: kein Datum. Daten werden JJJJ-MM-TT geschrieben, müssen im Kalender vorkommen und reichen von 0100-01-01 bis 9999-12-31.`,
   invalidUpload:
     'Der Upload wurde abgebrochen oder ist kein gültiges Formular. Es wurde nichts geändert; bitte erneut versuchen.',
   invalidDialect:

@@ -1,10 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { adminUsers, isTenantRole, scryptParams } from '../../admin-users/index.ts';
+import { isTenantRole } from '../../admin-users/index.ts';
 import type { Tenant } from '../../db/index.ts';
-import { AppError } from '../../domain/index.ts';
-import { ACCOUNT_MESSAGES, issueText } from '../account/index.ts';
 import {
   audit,
   controlNotFound,
@@ -17,6 +16,7 @@ import {
   tenantScope,
   user,
 } from '../shell/index.ts';
+import { tokenHash } from './join.ts';
 import { teamPage } from './pages.ts';
 import { ROLE_MESSAGES } from './words.ts';
 
@@ -30,17 +30,27 @@ const GrantForm = Type.Object({
 
 /**
  * The other parts. The tenant and ids are checked by the handlers (not a UUID of the user's:
- * 404), the new user's name, password and role by adminUsers (each refusal in its words), so
- * they are not bounded here; what the schema refuses (a field sent twice) is the error page.
+ * 404), the role by isTenantRole; what the schema refuses (a field sent twice) is the error page.
  */
 const TenantQuery = Type.Object({ tenant: Type.Optional(Type.String()) });
-const CreateForm = Type.Object({
-  username: Type.Optional(Type.String()),
-  password: Type.Optional(Type.String()),
-  role: Type.Optional(Type.String()),
-  tenant: Type.Optional(Type.String()),
+/** The e-mail invitation: an address and a role; the tenant for a superuser. */
+const InviteForm = Type.Object({
+  email: Type.String({ minLength: 1, maxLength: 254 }),
+  role: Type.String({ maxLength: 16 }),
+  tenant: Type.Optional(Type.String({ maxLength: 64 })),
   _csrf: Form.csrf,
 });
+
+/** How long an e-mail invitation's link works: three days, once. */
+export const INVITATION_HOURS = 72;
+
+/**
+ * An address mail can go to: a local part without spaces, quotes or brackets, an `@`, and a
+ * domain of dotted labels. The mailbox's existence is the mail server's to find out.
+ */
+const EMAIL =
+  /^[^\s@"<>(),;:\\[\]]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+export const isEmailAddress = (v: string): boolean => v.length <= 254 && EMAIL.test(v);
 const MemberParams = Type.Object({ userId: Type.String() });
 const RoleForm = Type.Object({
   role: Type.Optional(Type.String()),
@@ -74,20 +84,13 @@ const back = (reply: FastifyReply, tenant: Tenant, request: FastifyRequest) =>
   reply.redirect(user(request).superuser ? `/control/team?tenant=${tenant.id}` : '/control/team', 303);
 
 export async function teamRoutes(control: FastifyInstance): Promise<void> {
-  const { repos, config } = control.payreq;
-  const users = adminUsers(repos, scryptParams(config.passwordHashCost));
+  const { repos } = control.payreq;
 
   const typed = control.withTypeProvider<TypeBoxTypeProvider>();
-  const show = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    named: string | undefined,
-    extra: Partial<Parameters<typeof teamPage>[1]> = {},
-    status = 200,
-  ) => {
+  const show = async (request: FastifyRequest, reply: FastifyReply, named: string | undefined) => {
     const { tenant, tenants } = await teamTenant(request, named);
     const rows = await repos.adminUsers.roles({ tenantId: tenant.id });
-    return send(reply, teamPage(await pageContext(request, reply), { tenant, tenants, rows, ...extra }), status);
+    return send(reply, teamPage(await pageContext(request, reply), { tenant, tenants, rows }));
   };
 
   typed.get('/team', { schema: { querystring: TenantQuery } }, async (request, reply) =>
@@ -130,46 +133,46 @@ export async function teamRoutes(control: FastifyInstance): Promise<void> {
     return back(reply, tenant, request);
   });
 
-  // A new account with a role on this tenant only.
-  const create = { schema: { body: CreateForm, querystring: TenantQuery } };
-  typed.post('/team/create', create, async (request, reply) => {
-    const named = request.body.tenant ?? request.query.tenant;
-    const { tenant } = await teamTenant(request, named);
+  // Anyone by e-mail: a link that works once and expires goes to the address; whoever reads it
+  // chooses their own username and password, or accepts signed in as themselves (join.ts).
+  // The answer is the same whatever the address is elsewhere: nothing here looks it up.
+  const invite = { schema: { body: InviteForm, querystring: TenantQuery }, attachValidation: true };
+  typed.post('/team/invite', invite, async (request, reply) => {
+    if (invalidFields(request).has('tenant')) throw controlNotFound();
+    const { tenant } = await teamTenant(request, request.body.tenant ?? request.query.tenant);
     const ctx = await pageContext(request, reply);
     const r = ROLE_MESSAGES[ctx.language];
-    const username = request.body.username ?? '';
-    const role = request.body.role ?? '';
-    try {
-      const created = await users.create({
-        username,
-        password: request.body.password ?? '',
-        grants: [{ tenantId: tenant.id, role }],
-      });
-      await audit(request, {
-        tenantId: tenant.id,
-        action: 'user_created',
-        target: created.username,
-        outcome: 'ok',
-        detail: { role },
-      });
-      await audit(request, {
-        tenantId: tenant.id,
-        action: 'role_granted',
-        target: created.username,
-        outcome: 'ok',
-        detail: { role },
-      });
-      flash(request, 'ok', r.granted(created.username, r.roleNames[role as 'viewer']));
+    if (request.validationError || !isTenantRole(request.body.role)) {
+      flash(request, 'error', r.invalidRole);
       return back(reply, tenant, request);
-    } catch (err) {
-      if (!(err instanceof AppError) || err.httpStatus >= 500) throw err;
-      const details = (err.extra.details as { code?: string }[] | undefined) ?? [];
-      const issues =
-        err.code === 'username_taken'
-          ? [ACCOUNT_MESSAGES[ctx.language].usernameTaken(username.trim().toLowerCase())]
-          : details.map((d) => (d.code === 'role_invalid' ? r.invalidRole : issueText(ctx.language, d.code ?? '')));
-      return show(request, reply, named, { issues, form: { username: username.slice(0, 64), role } }, 422);
     }
+    const email = request.body.email.trim();
+    if (!isEmailAddress(email)) {
+      flash(request, 'error', r.invalidEmail);
+      return back(reply, tenant, request);
+    }
+    const role = request.body.role;
+    const token = randomBytes(32).toString('base64url');
+    const expiresAt = new Date(control.controlNow().getTime() + INVITATION_HOURS * 3600_000);
+    const by = user(request).username;
+    await repos.invitationLinks.invite({
+      tenantId: tenant.id,
+      email,
+      role,
+      tokenHash: tokenHash(token),
+      expiresAt,
+      mail: { to: email, token, role, language: ctx.language, invited_by: by, expires_at: expiresAt.toISOString() },
+    });
+    await audit(request, {
+      tenantId: tenant.id,
+      action: 'role_invited',
+      target: email.slice(0, 254),
+      outcome: 'ok',
+      detail: { role, by: 'email' },
+    });
+    // The address typed is not repeated: the answer is the same, byte for byte, whoever it is.
+    flash(request, 'ok', r.invitationSent(r.roleNames[role], INVITATION_HOURS / 24));
+    return back(reply, tenant, request);
   });
 
   // Change a role, or remove it. A manager may not leave the tenant without a manager.

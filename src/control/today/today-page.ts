@@ -1,6 +1,7 @@
 import { type DayPlan, isGuaranteed } from '../../day-plan/index.ts';
 import type { BooksIncidentRow, DayPlanRow, InDoubtOperationRow, Tenant } from '../../db/index.ts';
-import { decisionDate, isDeclineReason } from '../../domain/index.ts';
+import { isDeclineReason } from '../../domain/index.ts';
+import { decisionDate } from '../../holds/index.ts';
 import { html, type SafeHtml } from '../../html/index.ts';
 import { colon, formatIsoDate } from '../../i18n/index.ts';
 import type { PostingRow } from '../../pms/index.ts';

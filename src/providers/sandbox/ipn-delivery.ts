@@ -85,18 +85,18 @@ export function sandboxNotificationKind(
     name: 'sandbox_notification',
     policy: queuePolicy(policy),
     concurrency: 10,
-    async run(job, settle) {
+    async run(job, finish) {
       const n = await store.pending(job.ref);
       if (!n) {
-        await settle.done();
+        await finish.done();
         return 'delivered';
       }
       const failure = await postNotification(n, key, policy.timeoutMs);
       if (failure === undefined) {
-        await settle.done((tx) => recordDelivered(tx, n.id, job.attempts));
+        await finish.done((tx) => recordDelivered(tx, n.id, job.attempts));
         return 'delivered';
       }
-      const after = await settle.fail(failure, (a) => (tx) => recordFailed(tx, n.id, failure, a.runAt, job.attempts));
+      const after = await finish.fail(failure, (a) => (tx) => recordFailed(tx, n.id, failure, a.runAt, job.attempts));
       log[after.final ? 'error' : 'warn'](
         { notification: n.id, attempt: job.attempts, error: failure },
         after.final ? 'sandbox IPN: delivery given up' : 'sandbox IPN: delivery failed, will retry',

@@ -1,7 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Database } from '../../db/index.ts';
-import { CURRENCY_NUMBERS, type Currency, dayAfter, isIsoDate, isUuid, midnightIn } from '../../domain/index.ts';
+import {
+  CURRENCY_NUMBERS,
+  type Currency,
+  dayEnd,
+  dayStart,
+  END_OF_TIME,
+  isDayInRange,
+  isUuid,
+} from '../../domain/index.ts';
+import { hotelOfCall } from './sandbox-caller.ts';
 
 export const SANDBOX_JRB_PATH = '/sandbox/reports/jrb';
 
@@ -53,7 +62,7 @@ const Query = Type.Object({
   tenant: Type.Optional(Type.String({ maxLength: 64 })),
   date: Type.Optional(Type.String({ maxLength: 10 })),
 });
-const Refusal = Type.Object({ error: Type.String(), code: Type.String() });
+const Refusal = Type.Object({ error: Type.String(), code: Type.String(), detail: Type.Optional(Type.String()) });
 
 /** A value of the report: no field separator, no line break (a hotel's name holds anything). */
 const field = (v: string) => v.replace(/[;\r\n]/g, ' ');
@@ -111,75 +120,101 @@ function deliveredAt(at: Date, timeZone: string): string {
 }
 
 /**
+ * The sandbox's remittance report of one hotel and day (see reportRoute), undefined for no such
+ * hotel: what the route and the back office's Payouts page serve.
+ */
+export async function sandboxReport(
+  db: Database,
+  tenantId: string,
+  date: string,
+): Promise<{ filename: string; body: string } | undefined> {
+  const t = await db.query<{ name: string; timezone: string }>('SELECT name, timezone FROM tenants WHERE id = $1', [
+    tenantId,
+  ]);
+  const hotel = t.rows[0];
+  if (!hotel) return undefined;
+  const ops = await operationsOf(
+    db,
+    tenantId,
+    dayStart(date, hotel.timezone),
+    dayEnd(date, hotel.timezone) ?? END_OF_TIME,
+  );
+  const lines = [
+    ['TITRE', field(hotel.name).slice(0, 100), deliveredAt(new Date(), hotel.timezone), 'TABLE_V2'].join(';'),
+    ['ENTETE', ...LABELS].join(';'),
+    ...ops.map((o) => {
+      const fee = o.type === 'DT' ? sandboxFee(o.amount) : 0;
+      const code = CURRENCY_NUMBERS[o.currency as Currency] ?? o.currency;
+      const values: Record<(typeof LABELS)[number], string> = {
+        MERCHANT_COUNTRY: 'FR',
+        MERCHANT_ID: '000000000000000',
+        CONTRACT: 'SANDBOX',
+        PAYMENT_DATE: yymmdd(date),
+        TRANSACTION_ID: o.number,
+        ORIGIN_AMOUNT: String(o.amount),
+        CURRENCY_CODE: code,
+        PAYMENT_METHOD: (o.method ?? 'cb').toUpperCase(),
+        ORDER_ID: o.order_id,
+        RETURN_CONTEXT: '',
+        CUSTOMER_ID: '',
+        OPERATION_TYPE: o.type,
+        OPERATION_NUMBER: '1',
+        REMITTANCE_DATE: yymmdd(date),
+        REMITTANCE_TIME: '2359',
+        BRUT_AMOUNT: String(o.amount),
+        MATCH_STATUS: 'MATCH_OK',
+        REMITTANCE_NB: yymmdd(date),
+        NET_AMOUNT: String(o.type === 'DT' ? o.amount - fee : o.amount),
+        COMMISSION_AMOUNT: String(fee),
+        COMMISSION_CURRENCY: code,
+      };
+      return ['MATCHING', ...LABELS.map((l) => values[l])].join(';');
+    }),
+    `FIN;${ops.length}`,
+  ];
+  return { filename: `sandbox_JRB_V2_${yymmdd(date)}.csv`, body: `${lines.join('\r\n')}\r\n` };
+}
+
+/**
  * The sandbox's bank reconciliation report of one hotel and day, in Lyra's layout (TABLE_V2, the
  * records and columns Lyra documents; UTF-8, CRLF): each currency's payments, captures and
  * refunds of the day (in the hotel's zone) are one remittance of that day, numbered by its date
  * (`YYYYMMDD`), its fee 1.4 % + 0.25 a debit (docs/payouts.md). Download it and import it as a
  * real one: `payreq settlements import --tenant ID FILE`, or the Payouts page. The same day gives
- * the same lines each time, so importing it again adds nothing. Open, as the sandbox's order
- * view: it holds no real money, and exists only while the sandbox is the provider.
+ * the same lines each time, so importing it again adds nothing. It lists the hotel's order ids,
+ * which open the guest's pages: it answers the hotel's own API key (`X-API-Key`) only, even in
+ * development (the back office's Payouts page serves the same file to a session of the hotel).
+ * `tenant` may be left out (the key's hotel); another hotel's is 404, as one that does not exist.
+ * It exists only while the sandbox is the provider.
  */
 export function reportRoute(app: FastifyInstance, db: Database): void {
   app.get<{ Querystring: { tenant?: string; date?: string } }>(
     SANDBOX_JRB_PATH,
-    { schema: { hide: true, querystring: Query, response: { 400: Refusal, 404: Refusal } }, attachValidation: true },
+    {
+      schema: { hide: true, querystring: Query, response: { 400: Refusal, 401: Refusal, 404: Refusal } },
+      attachValidation: true,
+    },
     async (request, reply) => {
-      const { tenant, date } = request.query;
-      if (request.validationError || !tenant || !isUuid(tenant) || !date || !isIsoDate(date)) {
+      const caller = await hotelOfCall(app, request);
+      const { tenant = caller, date } = request.query;
+      if (request.validationError || !isUuid(tenant) || !date || !isDayInRange(date)) {
         return reply.code(400).send({
-          error: 'Give tenant (a tenant id) and date (YYYY-MM-DD): /sandbox/reports/jrb?tenant=ID&date=2026-11-28',
+          error:
+            'Give date (YYYY-MM-DD, 0100-01-01 to 9999-12-31), and tenant (your tenant id) if you like: /sandbox/reports/jrb?date=2026-11-28',
           code: 'invalid_query',
         });
       }
-      const t = await db.query<{ name: string; timezone: string }>('SELECT name, timezone FROM tenants WHERE id = $1', [
-        tenant.toLowerCase(),
-      ]);
-      const hotel = t.rows[0];
-      if (!hotel) return reply.code(404).send({ error: 'No such tenant.', code: 'tenant_not_found' });
-      const ops = await operationsOf(
-        db,
-        tenant.toLowerCase(),
-        midnightIn(date, hotel.timezone),
-        midnightIn(dayAfter(date), hotel.timezone),
-      );
-      const lines = [
-        ['TITRE', field(hotel.name).slice(0, 100), deliveredAt(new Date(), hotel.timezone), 'TABLE_V2'].join(';'),
-        ['ENTETE', ...LABELS].join(';'),
-        ...ops.map((o) => {
-          const fee = o.type === 'DT' ? sandboxFee(o.amount) : 0;
-          const code = CURRENCY_NUMBERS[o.currency as Currency] ?? o.currency;
-          const values: Record<(typeof LABELS)[number], string> = {
-            MERCHANT_COUNTRY: 'FR',
-            MERCHANT_ID: '000000000000000',
-            CONTRACT: 'SANDBOX',
-            PAYMENT_DATE: yymmdd(date),
-            TRANSACTION_ID: o.number,
-            ORIGIN_AMOUNT: String(o.amount),
-            CURRENCY_CODE: code,
-            PAYMENT_METHOD: (o.method ?? 'cb').toUpperCase(),
-            ORDER_ID: o.order_id,
-            RETURN_CONTEXT: '',
-            CUSTOMER_ID: '',
-            OPERATION_TYPE: o.type,
-            OPERATION_NUMBER: '1',
-            REMITTANCE_DATE: yymmdd(date),
-            REMITTANCE_TIME: '2359',
-            BRUT_AMOUNT: String(o.amount),
-            MATCH_STATUS: 'MATCH_OK',
-            REMITTANCE_NB: yymmdd(date),
-            NET_AMOUNT: String(o.type === 'DT' ? o.amount - fee : o.amount),
-            COMMISSION_AMOUNT: String(fee),
-            COMMISSION_CURRENCY: code,
-          };
-          return ['MATCHING', ...LABELS.map((l) => values[l])].join(';');
-        }),
-        `FIN;${ops.length}`,
-      ];
+      // Another hotel's report is no more there than an unknown hotel's.
+      if (tenant.toLowerCase() !== caller) {
+        return reply.code(404).send({ error: 'No such tenant.', code: 'tenant_not_found' });
+      }
+      const report = await sandboxReport(db, caller, date);
+      if (!report) return reply.code(404).send({ error: 'No such tenant.', code: 'tenant_not_found' });
       return reply
         .header('cache-control', 'no-store')
-        .header('content-disposition', `attachment; filename="sandbox_JRB_V2_${yymmdd(date)}.csv"`)
+        .header('content-disposition', `attachment; filename="${report.filename}"`)
         .type('text/csv; charset=utf-8')
-        .send(`${lines.join('\r\n')}\r\n`);
+        .send(report.body);
     },
   );
 }

@@ -49,7 +49,7 @@ export async function sandboxRoutes(app: FastifyInstance): Promise<void> {
 
   const html = (reply: FastifyReply, code: number, body: string) => reply.code(code).headers(headers).send(body);
 
-  orderRoute(app, store);
+  orderRoute(app, store, db);
   reportRoute(app, db);
 
   app.post(SANDBOX_PAY_PATH, { schema: { hide: true } }, async (request, reply) => {

@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import { STRIPE_TRIES } from '../call-limits.ts';
+import { STRIPE_TRIES } from '../../provider-call-limits/index.ts';
 import { type ProviderAnswer, ProviderError } from '../payment-provider.ts';
 
 export type StripeClient = Stripe;
@@ -32,7 +32,7 @@ export async function stripeClient(endpoint: StripeEndpoint): Promise<StripeClie
     timeout: endpoint.timeoutMs,
     // Retries carry the same Idempotency-Key, so a retry replays the first answer rather than
     // acting twice (Stripe, "Idempotent requests"). One retry: the tries and their pause fit the
-    // runner's bound on small bounds too (call-limits.ts).
+    // runner's bound on small bounds too (src/provider-call-limits/).
     maxNetworkRetries: STRIPE_TRIES - 1,
     telemetry: false,
     appInfo: { name: 'payreq' },

@@ -3,6 +3,7 @@
 export { checkStripeKey, createWebhookEndpoint } from './account-check.ts';
 export { type StripeCustomerStore, stripeCustomerStore } from './customer-store.ts';
 export { stripeDeclineReason } from './decline-reasons.ts';
+export { type StripePayout, type StripePayoutLine, type StripePayoutSource, stripePayoutSource } from './payouts.ts';
 export {
   isWebhookSecret,
   modeOfKey,

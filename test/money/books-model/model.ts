@@ -12,7 +12,12 @@ import {
   type Status,
   TRANSITIONS,
 } from '../../../src/domain/index.ts';
-import { createDeferredPayments, renewHolds } from '../../../src/jobs/index.ts';
+import {
+  createDeferredPayments,
+  deferredHoldsRepository,
+  holdRenewalsRepository,
+  renewHolds,
+} from '../../../src/holds/index.ts';
 import { ControlClient, createUser } from '../../control/control-client.ts';
 import { createRequest, type TenantWithKey } from '../../helpers/test-app.ts';
 import type { Card, Fault, ModelRequest, MoneyCall, ProviderWorld } from './world.ts';
@@ -186,7 +191,7 @@ function booksModel<Form>(world: ProviderWorld<Form>) {
 
   const job = () =>
     createDeferredPayments(
-      { holds: t.repos.deferredHolds, runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens },
+      { holds: deferredHoldsRepository(t.db), runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens },
       JOB_DATE,
     );
 
@@ -196,7 +201,7 @@ function booksModel<Form>(world: ProviderWorld<Form>) {
    */
   const renew = () =>
     renewHolds(
-      { renewals: t.repos.holdRenewals, runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens },
+      { renewals: holdRenewalsRepository(t.db), runner: t.app.payreq.runner, cardTokens: t.app.payreq.cardTokens },
       addDays(localDate('Europe/Paris', new Date()), 6),
     );
 
