@@ -10,7 +10,18 @@
 // system's temporary directory (NODE_COMPILE_CACHE to choose another): a command then starts
 // without stripping anything again or loading the stripper (`payreq --help`: 0.45 -> 0.21 s of
 // CPU and 114 -> 89 MB resident, as the compiled dist/ used to).
-import { enableCompileCache } from 'node:module';
-
+//
+// Everything below the version check is loaded by import(), not by a static import: Node links a
+// module's static imports before it runs a line of it, so on an older Node (20 has no
+// enableCompileCache, and cannot load .ts files) the user would get a raw SyntaxError instead of
+// the sentence below. This file must therefore stay plain JavaScript that Node 20 parses.
+const major = Number(process.versions.node.split('.')[0]);
+if (major < 24) {
+  process.stderr.write(
+    `payreq needs Node 24 (found ${major}); run it through npm, which uses the pinned one (npx payreq, npm start)\n`,
+  );
+  process.exit(1);
+}
+const { enableCompileCache } = await import('node:module');
 enableCompileCache();
 await import('../src/cli/main.ts');

@@ -151,6 +151,10 @@ export async function startService(
     }
 
     const url = localUrl(app, config);
+    // A production start that will refuse every plain HTTP request says so before the first one.
+    const plainHttpRefused =
+      config.production && !config.tlsCert && (config.trustProxy === false || config.trustProxy === 0);
+    if (plainHttpRefused) print(PLAIN_HTTP_REFUSED);
     // One write, the "listening" line last: whoever waits for it has the whole banner.
     print(
       `${demo ? demoBanner(demo) : ''}payreq listening on ${url} (${config.nodeEnv}, ${describeDatabase(config)})${config.apiDocs ? `; API docs: ${config.publicBaseUrl}/api/docs` : ''}\n`,
@@ -161,6 +165,11 @@ export async function startService(
     throw err;
   }
 }
+
+export const PLAIN_HTTP_REFUSED =
+  'note: NODE_ENV=production answers plain HTTP with 403 https_required. Behind a proxy that ends TLS, ' +
+  'set TRUST_PROXY to it (its X-Forwarded-Proto is then believed), or give TLS_CERT and TLS_KEY; ' +
+  'for a local try over plain HTTP, run with NODE_ENV=development\n';
 
 /**
  * `payreq serve`: runs until SIGINT or SIGTERM, then shuts down gracefully. The handlers are

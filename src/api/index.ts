@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import { API_INTRODUCTION } from './api-introduction.ts';
 import { eventsRoutes } from './events-routes.ts';
 import { completeDocument } from './openapi-document.ts';
 import { actionRoutes } from './payment-requests/action-routes.ts';
@@ -58,8 +59,7 @@ async function registerApiDocs(app: FastifyInstance): Promise<void> {
         title: 'payreq API',
         version: '1.0.0',
         license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
-        description:
-          'Payment requests for hotels. Every call carries `X-API-Key: <prefix>.<secret>`. Every error is `{"error": "<message>", "code": "<stable code>", ...}`: match on `code` (each operation lists the codes it can answer; a 422 adds `details`, one entry per field to fix); authentication failures also carry `detail`. Beyond the original contract: `POST /api/payment-requests/{uuid}/refund/` and the event feed. Text fields refuse NUL (their `pattern`) and unpaired UTF-16 surrogates (a `\\uD800` to `\\uDFFF` escape not part of a pair), 422 `unstorable_text`: the second rule is the `x-well-formed-unicode: true` extension on those fields, not a pattern, because no pattern states it in every regex dialect (Rust\'s regex refuses surrogate escapes; its strings cannot hold one). Every `pattern` here compiles in ECMA-262 (with the `u` flag), Rust\'s regex, Python\'s re and PCRE: no lookaround, no backreference, no surrogate escape.',
+        description: API_INTRODUCTION,
       },
       servers: [{ url: app.payreq.config.publicBaseUrl }],
       tags: [

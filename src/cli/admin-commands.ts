@@ -9,6 +9,7 @@ import {
 } from '../admin-users/index.ts';
 import { TENANT_ROLES } from '../db/index.ts';
 import { AppError } from '../domain/index.ts';
+import { plural } from '../i18n/index.ts';
 import { CliError } from './cli-error.ts';
 import type { CommandSpec } from './command-context.ts';
 import * as check from './input-checks.ts';
@@ -254,8 +255,8 @@ export const adminResetTwoFactor: CommandSpec = {
     return {
       json: { ...present(done.user), two_factor_removed: done.removed, sessions_ended: done.ended },
       text: done.removed
-        ? `Two-factor sign-in of "${done.user.username}" removed; ${done.ended} session(s) ended.`
-        : `"${done.user.username}" had no two-factor sign-in; ${done.ended} session(s) ended.`,
+        ? `Two-factor sign-in of "${done.user.username}" removed; ${plural('en', done.ended, { one: '# session', other: '# sessions' })} ended.`
+        : `"${done.user.username}" had no two-factor sign-in; ${plural('en', done.ended, { one: '# session', other: '# sessions' })} ended.`,
     };
   },
 };
@@ -278,7 +279,7 @@ export const adminEndSessions: CommandSpec = {
     await auditCli(ctx, done.user, 'user_sessions_ended', { sessions_ended: done.ended });
     return {
       json: { ...present(done.user), sessions_ended: done.ended },
-      text: `${done.ended} session(s) of "${done.user.username}" ended.`,
+      text: `${plural('en', done.ended, { one: '# session', other: '# sessions' })} of "${done.user.username}" ended.`,
     };
   },
 };

@@ -1,4 +1,5 @@
 import { migrate } from '../db/index.ts';
+import { plural } from '../i18n/index.ts';
 import type { CommandSpec } from './command-context.ts';
 
 export const migrateCommand: CommandSpec = {
@@ -14,7 +15,7 @@ export const migrateCommand: CommandSpec = {
       text:
         applied.length === 0
           ? 'The database is up to date: no migration to apply.'
-          : `Applied ${applied.length} migration(s):\n${applied.map((f) => `  ${f}`).join('\n')}`,
+          : `Applied ${plural('en', applied.length, { one: '# migration', other: '# migrations' })}:\n${applied.map((f) => `  ${f}`).join('\n')}`,
     };
   },
 };

@@ -1,3 +1,4 @@
+import { plural } from '../i18n/index.ts';
 import {
   type ByteSource,
   defaultFetchSince,
@@ -51,7 +52,10 @@ export const payoutsImport: CommandSpec = {
       const r = await importJrb({ db: ctx.db }, { tenantId, provider }, source);
       return {
         json: { ...r },
-        text: `${r.remittances} remittance(s), ${r.lines} line(s): ${r.matched} matched, ${r.unmatched} unmatched`,
+        text:
+          r.changed === 0
+            ? `nothing new: ${plural('en', r.lines, { zero: 'the file holds no line', one: 'its line was imported before', other: 'its # lines were imported before' })}`
+            : `${plural('en', r.remittances, { one: '# remittance', other: '# remittances' })}, ${plural('en', r.lines, { one: '# line', other: '# lines' })}: ${r.matched} matched, ${r.unmatched} unmatched`,
       };
     } catch (err) {
       if (err instanceof JrbRefused) throw new CliError(`the file is refused, nothing was stored: ${err.message}`);
@@ -93,7 +97,7 @@ export const payoutsFetch: CommandSpec = {
       const r = await fetchStripePayouts({ db: ctx.db, providers: app.providers }, tenantId, since);
       return {
         json: { ...r },
-        text: `${r.remittances} payout(s), ${r.lines} line(s): ${r.matched} matched, ${r.unmatched} unmatched`,
+        text: `${plural('en', r.remittances, { one: '# payout', other: '# payouts' })}, ${plural('en', r.lines, { one: '# line', other: '# lines' })}: ${r.matched} matched, ${r.unmatched} unmatched`,
       };
     } catch (err) {
       if (err instanceof NotOnStripe)

@@ -1,3 +1,4 @@
+import { plural } from '../i18n/index.ts';
 import { type ResealResult, resealAll, resolveSecretKeys } from '../secrets/index.ts';
 import { CliError } from './cli-error.ts';
 import type { CommandSpec } from './command-context.ts';
@@ -17,7 +18,7 @@ function batchSize(raw: string | undefined): number {
 function summary(r: ResealResult): string {
   const remaining = Object.entries(r.remaining);
   const lines = [
-    `resealed ${r.resealed} value(s) under key "${r.current_key_id}"` +
+    `resealed ${plural('en', r.resealed, { one: '# value', other: '# values' })} under key "${r.current_key_id}"` +
       (r.changed_meanwhile ? ` (${r.changed_meanwhile} changed meanwhile and kept their newer value)` : ''),
     ...Object.entries(r.kinds).map(
       ([kind, c]) =>
@@ -28,7 +29,9 @@ function summary(r: ResealResult): string {
       : `remaining under other keys: ${remaining.map(([id, n]) => `${id}: ${n}`).join(', ')}`,
   ];
   if (r.failed > 0) {
-    lines.push(`${r.failed} value(s) could not be opened and were left as they are:`);
+    lines.push(
+      `${plural('en', r.failed, { one: '# value could not be opened and was', other: '# values could not be opened and were' })} left as they are:`,
+    );
     for (const f of r.failures) lines.push(`  ${f.kind} ${f.row}: ${f.error}`);
   }
   return `${lines.join('\n')}\n`;

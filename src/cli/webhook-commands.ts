@@ -1,5 +1,6 @@
 import type { Repositories } from '../db/index.ts';
 import { isUuid } from '../domain/index.ts';
+import { plural } from '../i18n/index.ts';
 import { withSecretKey } from '../instance/index.ts';
 import { keyRing, type SecretKeyRing } from '../secrets/index.ts';
 import {
@@ -139,7 +140,7 @@ export const webhookRedeliver: CommandSpec = {
       text:
         endpoints.length === 0
           ? `Event ${eventId} (${event.type}): no enabled endpoint of its tenant takes it; nothing queued.`
-          : `Event ${eventId} (${event.type}) queued again for ${endpoints.length} endpoint(s): ${endpoints.join(', ')}`,
+          : `Event ${eventId} (${event.type}) queued again for ${plural('en', endpoints.length, { one: '# endpoint', other: '# endpoints' })}: ${endpoints.join(', ')}`,
     };
   },
 };

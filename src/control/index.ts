@@ -10,9 +10,9 @@ import { bulkRoutes } from './bulk/index.ts';
 import { newRequestRoutes } from './new-request/index.ts';
 import { payoutsRoutes } from './payouts/index.ts';
 import { pmsRoutes } from './pms/index.ts';
-import { newLinkRoute, requestsRoutes } from './requests/index.ts';
+import { EXPORT_MESSAGES, newLinkRoute, requestsRoutes } from './requests/index.ts';
 import { configRoutes } from './settings/index.ts';
-import type { ControlMessages } from './shell/index.ts';
+import type { ControlLanguage, ControlMessages } from './shell/index.ts';
 import {
   allows,
   CONTROL_CSS,
@@ -103,10 +103,14 @@ function hookList<T>(hooks: T | T[] | undefined): T[] {
 const CSRF_CODES = new Set(['FST_CSRF_INVALID_TOKEN', 'FST_CSRF_MISSING_SECRET']);
 
 /** The refusals of the back office's own edge checks, in the page's language. */
-function localised(e: AppError, m: ControlMessages): string | undefined {
+function localised(e: AppError, m: ControlMessages, language: ControlLanguage): string | undefined {
   if (e.code === 'invalid_text') return m.invalidText;
   if (e.code === 'invalid_upload') return m.invalidUpload;
   if (e.code === 'invalid_date') return m.invalidDate(String(e.extra.field ?? ''));
+  if (e.code === 'invalid_csv_dialect') return m.invalidDialect;
+  if (e.code === 'invalid_cursor') return m.invalidCursor;
+  if (e.code === 'invalid_export') return m.invalidExport;
+  if (e.code === 'choose_tenant') return EXPORT_MESSAGES[language].exportChooseHotel;
   return undefined;
 }
 
@@ -136,7 +140,10 @@ async function renderError(err: FastifyError, request: FastifyRequest, reply: Fa
     const wait = Number(reply.getHeader('retry-after')) || 60;
     return send(429, messagePage(ctx, m.signInThrottled(wait), '', '/control/sign-in'));
   }
-  return send(e.httpStatus, messagePage(ctx, e.httpStatus >= 500 ? m.error : (localised(e, m) ?? e.message), ''));
+  return send(
+    e.httpStatus,
+    messagePage(ctx, e.httpStatus >= 500 ? m.error : (localised(e, m, ctx.language) ?? e.message), ''),
+  );
 }
 
 /** The back office under /control/: sessions, CSRF, headers, and its pages. */

@@ -1,4 +1,5 @@
 import type { DeclineReason, Language, Status } from '../domain/index.ts';
+import { plural } from '../i18n/index.ts';
 
 /**
  * The words of the hotel's day, shared by the back office's Today page and the daily digest
@@ -92,8 +93,9 @@ const en: DayPlanWords = {
   arrivalsTomorrow: (date) => `Arrivals tomorrow, ${date}`,
   noArrivals: 'No arrival with a payment request.',
   yesterday: (date) => `Yesterday, ${date}`,
-  created: (n) => (n === 1 ? '1 request made' : `${n} requests made`),
-  completed: (n) => (n === 1 ? '1 deposit paid or card registered' : `${n} deposits paid or cards registered`),
+  created: (n) => plural('en', n, { one: '# request made', other: '# requests made' }),
+  completed: (n) =>
+    plural('en', n, { one: '# deposit paid or card registered', other: '# deposits paid or cards registered' }),
   taken: 'Taken',
   refunded: 'Refunded',
   nothingMoved: 'No money moved.',
@@ -106,7 +108,8 @@ const en: DayPlanWords = {
     AUTHORISED_TO_VALIDATE: 'amount held',
     CAPTURED: 'paid',
     REFUSED: 'refused',
-    ERROR: 'failed',
+    // An arrival's request in ERROR is a guarantee the bank refused: what waits is another card.
+    ERROR: 'card refused, waiting for another',
     CANCELLED: 'cancelled',
     EXPIRED: 'expired',
     REFUNDED: 'refunded',
@@ -164,8 +167,12 @@ const fr: DayPlanWords = {
   arrivalsTomorrow: (date) => `Arrivées demain, ${date}`,
   noArrivals: 'Aucune arrivée avec une demande de paiement.',
   yesterday: (date) => `Hier, ${date}`,
-  created: (n) => (n <= 1 ? `${n} demande créée` : `${n} demandes créées`),
-  completed: (n) => (n <= 1 ? `${n} acompte payé ou carte enregistrée` : `${n} acomptes payés ou cartes enregistrées`),
+  created: (n) => plural('fr', n, { one: '# demande créée', other: '# demandes créées' }),
+  completed: (n) =>
+    plural('fr', n, {
+      one: '# acompte payé ou carte enregistrée',
+      other: '# acomptes payés ou cartes enregistrées',
+    }),
   taken: 'Encaissé',
   refunded: 'Remboursé',
   nothingMoved: 'Aucun mouvement d’argent.',
@@ -178,7 +185,7 @@ const fr: DayPlanWords = {
     AUTHORISED_TO_VALIDATE: 'montant bloqué',
     CAPTURED: 'payé',
     REFUSED: 'refusé',
-    ERROR: 'en échec',
+    ERROR: 'carte refusée, en attente d’une autre',
     CANCELLED: 'annulé',
     EXPIRED: 'expiré',
     REFUNDED: 'remboursé',
@@ -207,7 +214,7 @@ const de: DayPlanWords = {
   pair: (label, value) => `${label}: ${value}`,
   failedGuarantees: 'Fehlgeschlagene Garantien',
   failedGuaranteesIntro:
-    'Der tägliche Lauf konnte diese Karten nicht vorautorisieren: der Aufenthalt ist nicht garantiert. Kontaktieren Sie den Gast.',
+    'Der tägliche Lauf konnte diese Karten nicht vorautorisieren: Der Aufenthalt ist nicht garantiert. Kontaktieren Sie den Gast.',
   noFailedGuarantees: 'Keine fehlgeschlagene Garantie.',
   declinedHolds: 'Vorläufig abgelehnte Garantien, erneut versucht',
   declinedHoldsIntro:
@@ -227,7 +234,7 @@ const de: DayPlanWords = {
   finalOn: (date) => `morgen erneut versucht; endgültig am ${date}`,
   lapsingHolds: 'Bald ablaufende Vorautorisierungen',
   lapsingHoldsIntro:
-    'Diese Vorautorisierungen enden innerhalb von 24 Stunden, vor der Entscheidung des Hotels (Abreise, oder der Tag nach der Anreise ohne Abreisedatum): buchen Sie sie ab oder geben Sie sie frei, bevor sie ablaufen.',
+    'Diese Vorautorisierungen enden innerhalb von 24 Stunden, vor der Entscheidung des Hotels (Abreise, oder der Tag nach der Anreise ohne Abreisedatum): Buchen Sie sie ab oder geben Sie sie frei, bevor sie ablaufen.',
   noLapsingHolds: 'Keine bald ablaufende Vorautorisierung.',
   incidents: 'Unstimmigkeiten',
   noIncidents: 'Keine offene Unstimmigkeit.',
@@ -237,9 +244,12 @@ const de: DayPlanWords = {
   arrivalsTomorrow: (date) => `Anreisen morgen, ${date}`,
   noArrivals: 'Keine Anreise mit einer Zahlungsanfrage.',
   yesterday: (date) => `Gestern, ${date}`,
-  created: (n) => (n === 1 ? '1 Anfrage erstellt' : `${n} Anfragen erstellt`),
+  created: (n) => plural('de', n, { one: '# Anfrage erstellt', other: '# Anfragen erstellt' }),
   completed: (n) =>
-    n === 1 ? '1 Anzahlung bezahlt oder Karte hinterlegt' : `${n} Anzahlungen bezahlt oder Karten hinterlegt`,
+    plural('de', n, {
+      one: '# Anzahlung bezahlt oder Karte hinterlegt',
+      other: '# Anzahlungen bezahlt oder Karten hinterlegt',
+    }),
   taken: 'Abgebucht',
   refunded: 'Erstattet',
   nothingMoved: 'Kein Geld bewegt.',
@@ -252,7 +262,7 @@ const de: DayPlanWords = {
     AUTHORISED_TO_VALIDATE: 'Betrag vorautorisiert',
     CAPTURED: 'bezahlt',
     REFUSED: 'abgelehnt',
-    ERROR: 'fehlgeschlagen',
+    ERROR: 'Karte abgelehnt, wartet auf eine andere',
     CANCELLED: 'storniert',
     EXPIRED: 'abgelaufen',
     REFUNDED: 'erstattet',
@@ -261,14 +271,14 @@ const de: DayPlanWords = {
   checkout: (date) => `Abreise ${date}`,
   noDecisionDate: 'keine Aufenthaltsdaten',
   failedOn: (when) => `fehlgeschlagen ${when}`,
-  incidentNeed: 'Die Bücher von payreq und die des Anbieters weichen ab: siehe die Seite Bücher.',
+  incidentNeed: 'Die Buchungen von payreq und die des Anbieters weichen ab: siehe die Seite Buchhaltung.',
   inDoubtNeed: 'Noch weiß niemand, ob das Geld bewegt wurde: nicht wiederholen, der Abgleich klärt es.',
-  more: 'Es gibt weitere: das Backoffice zeigt alle.',
+  more: 'Es gibt weitere: Das Backoffice zeigt alle.',
   notPaidOut: 'Nicht ausgezahlt',
   notPaidOutIntro: (days) =>
-    `Geld, das vor mehr als ${days} Tagen eingezogen oder erstattet wurde und das keine importierte Auszahlung des Anbieters enthält: importieren Sie die fehlenden Bankabgleichsberichte oder fragen Sie den Anbieter.`,
-  noNotPaidOut: 'Nichts: jede ältere Zahlung und Erstattung ist in einer importierten Auszahlung.',
-  movements: { payment: 'Zahlung des Gastes', capture: 'Einziehung', refund: 'Erstattung' },
+    `Geld, das vor mehr als ${days} Tagen abgebucht oder erstattet wurde und das keine importierte Auszahlung des Anbieters enthält: Importieren Sie die fehlenden Bankabgleichsberichte oder fragen Sie den Anbieter.`,
+  noNotPaidOut: 'Nichts: Jede ältere Zahlung und Erstattung ist in einer importierten Auszahlung.',
+  movements: { payment: 'Zahlung des Gastes', capture: 'Abbuchung', refund: 'Erstattung' },
   openPayouts: 'Seite Auszahlungen öffnen',
   digestSubject: (hotel, date) => `${hotel}: Ihr Tag, ${date}`,
   digestIntro: (hotel, date, zone) => `Was heute, ${date}, bei ${hotel} Aufmerksamkeit braucht (Zeiten in ${zone}).`,

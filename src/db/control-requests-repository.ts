@@ -225,7 +225,7 @@ export function controlRequestsRepository(db: Queryable) {
         const r = await db.query<LedgerRow>(
           `SELECT id::text AS id, kind, amount, currency, provider, provider_transaction_id, state, incident, source,
                   actor, error, created_at, updated_at, parent_id::text AS parent_id, hold_expires_at
-             FROM money_ledger WHERE payment_request_id = $1 ORDER BY created_at, id`,
+             FROM money_ledger WHERE payment_request_id = $1 ORDER BY created_at, money_ledger.id`,
           [id],
         );
         return r.rows;

@@ -223,11 +223,14 @@ export function emailOutboxRepository(db: Queryable) {
       ]);
     },
 
-    /** The messages kept for the development mail viewer, newest first. */
+    /**
+     * The messages kept for the development mail viewer, newest first. Ordered by the table's
+     * column: a bare `ORDER BY id` names the output column, the id as text, where "9" > "10".
+     */
     async devMessages(limit: number): Promise<DevMailRow[]> {
       const r = await db.query<DevMailRow>(
-        `SELECT id::text AS id, kind, status, created_at, sent_at, last_error, dev_message AS message
-           FROM email_outbox WHERE dev_message IS NOT NULL ORDER BY id DESC LIMIT $1`,
+        `SELECT o.id::text AS id, kind, status, created_at, sent_at, last_error, dev_message AS message
+           FROM email_outbox o WHERE dev_message IS NOT NULL ORDER BY o.id DESC LIMIT $1`,
         [limit],
       );
       return r.rows;

@@ -170,7 +170,7 @@ export function schedulesRepository(db: Queryable) {
     async runs(job: string | undefined, limit: number): Promise<JobRunRow[]> {
       const r = await db.query<JobRunRow>(
         `SELECT ${RUN_COLUMNS} FROM job_runs WHERE ($1::text IS NULL OR job = $1)
-          ORDER BY started_at DESC, id DESC LIMIT $2`,
+          ORDER BY started_at DESC, job_runs.id DESC LIMIT $2`,
         [job ?? null, limit],
       );
       return r.rows;

@@ -113,6 +113,11 @@ export function tenantsRepository(db: Queryable) {
       const r = await db.query<Tenant>(`SELECT ${COLUMNS} FROM tenants ORDER BY created_at, id`);
       return r.rows;
     },
+    /** The hotels' time zones, at most two: one when every hotel shares it. */
+    async zones(): Promise<string[]> {
+      const r = await db.query<{ timezone: string }>('SELECT DISTINCT timezone FROM tenants LIMIT 2');
+      return r.rows.map((row) => row.timezone);
+    },
     async count(): Promise<number> {
       const r = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM tenants');
       return r.rows[0]?.n ?? 0;

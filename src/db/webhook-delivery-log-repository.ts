@@ -74,7 +74,7 @@ export function webhookDeliveryLogRepository(db: Database) {
       const r = await db.query<DeliveryRow>(
         `SELECT id::text AS id, endpoint_id, event_id::text AS event_id, status, attempts, last_status_code,
                 last_error, delivered_at, next_attempt_at
-           FROM webhook_deliveries WHERE event_id = $1::bigint ORDER BY id`,
+           FROM webhook_deliveries WHERE event_id = $1::bigint ORDER BY webhook_deliveries.id`,
         [eventId],
       );
       return r.rows;

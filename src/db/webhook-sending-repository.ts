@@ -65,7 +65,7 @@ export function webhookSendingRepository(db: Database) {
                   row_number() OVER (PARTITION BY due.tenant_id ORDER BY due.run_at, due.id) AS nth
              FROM due LEFT JOIN tenants t ON t.tenant_id = due.tenant_id
          )
-         SELECT id::text AS id FROM fair WHERE nth <= free ORDER BY run_at, id LIMIT $2`,
+         SELECT id::text AS id FROM fair WHERE nth <= free ORDER BY run_at, fair.id LIMIT $2`,
         [o.at ?? null, o.limit, o.perEndpoint, o.perTenant],
       );
       return r.rows.map((row) => row.id);

@@ -133,7 +133,14 @@ export const errors = {
     new AppError('invalid_idempotency_key', 400, 'Idempotency-Key must be 1 to 255 visible ASCII characters'),
   rateLimited: (retryAfterSeconds: number) =>
     new AppError('rate_limited', 429, `Rate limit exceeded, retry in ${retryAfterSeconds} s`),
-  httpsRequired: () => new AppError('https_required', 403, 'HTTPS required'),
+  // The hint is for whoever tries a production configuration by hand over plain HTTP: the cause
+  // and both ways out, named as the configuration names them (nothing secret).
+  httpsRequired: () =>
+    new AppError(
+      'https_required',
+      403,
+      'HTTPS required: with NODE_ENV=production this service answers HTTPS only. Behind a proxy that ends TLS, set TRUST_PROXY to it so its X-Forwarded-Proto is believed; for a local try over plain HTTP, run with NODE_ENV=development',
+    ),
   providerUnavailable: () =>
     new AppError('provider_unavailable', 502, 'The payment provider is unavailable; nothing was changed, retry later'),
   outcomeUnknown: () =>

@@ -36,6 +36,15 @@ export function isTerminal(status: Status): boolean {
   return TERMINAL.has(status);
 }
 
+/**
+ * Whether a request's hold is still on the guest's card: only while its amount is held
+ * (AUTHORISED_TO_VALIDATE). A hold captured, released or failed has no end to show any more,
+ * although the request keeps the time it would have lapsed.
+ */
+export function holdIsLive(status: Status): boolean {
+  return status === 'AUTHORISED_TO_VALIDATE';
+}
+
 /** `order_cycle`: CLOSED once the transaction is finished (a terminal status), OPEN otherwise. */
 export function orderCycle(status: Status): 'OPEN' | 'CLOSED' {
   return isTerminal(status) ? 'CLOSED' : 'OPEN';

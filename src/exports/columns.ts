@@ -1,5 +1,5 @@
 import type { LedgerExportRow, RequestExportRow } from '../db/index.ts';
-import { isoInZone } from '../domain/index.ts';
+import { holdIsLive, isoInZone } from '../domain/index.ts';
 import type { PayoutExportRow } from '../payouts/index.ts';
 import { declineReasonOf } from '../providers/index.ts';
 
@@ -65,7 +65,11 @@ export const REQUEST_COLUMNS: readonly ExportColumn<RequestExportRow>[] = [
   { header: 'reservation_ref', value: (r) => r.reservation_ref },
   { header: 'checkin', value: (r) => r.checkin },
   { header: 'checkout', value: (r) => r.checkout },
-  { header: 'hold_expires_at', value: (r) => (r.hold_expires_at ? local(r.hold_expires_at, r) : null) },
+  // Only while the hold is on the card: after its capture or release it ends nothing.
+  {
+    header: 'hold_expires_at',
+    value: (r) => (r.hold_expires_at && holdIsLive(r.status) ? local(r.hold_expires_at, r) : null),
+  },
   { header: 'created_at', value: (r) => local(r.created_at, r) },
   { header: 'updated_at', value: (r) => local(r.updated_at, r) },
 ];

@@ -24,6 +24,9 @@ export interface DemoData {
   admin: { url: string; username: string; password: string };
 }
 
+/** The demo hotel's contact address: its alerts and digest land in /dev/mail, never in a real box. */
+const DEMO_CONTACT = 'reception@demo-hotel.example';
+
 const DEMO_BODY = {
   request_type: 'DEPOSIT',
   amount: 120,
@@ -45,7 +48,11 @@ export async function createDemoDataOnce(config: Config, repos: Repositories): P
   if ((await repos.tenants.count()) > 0) return undefined;
   const claim = randomUUID();
   if ((await repos.settings.getOrSet('demo_data_created', claim)) !== claim) return undefined;
-  const tenant = await repos.tenants.create({ name: 'Demo Hotel', timezone: 'Europe/Paris' });
+  // Its e-mails on from the first minute (the guest's link and confirmation, the hotel's alerts
+  // at its contact address, its daily digest), so /dev/mail shows every kind as it happens.
+  const created = await repos.tenants.create({ name: 'Demo Hotel', timezone: 'Europe/Paris', confirmationEmail: true });
+  const tenant =
+    (await repos.tenants.update(created.id, { contact_email: DEMO_CONTACT, digest_email: true })) ?? created;
   const { key, summary } = await apiKeys(repos).create({ tenantId: tenant.id, label: 'demo', expiresAt: null });
   const curl = [
     `curl -X POST ${config.publicBaseUrl}/api/payment-requests/`,

@@ -1,6 +1,6 @@
-import { type DeclineReason, formatMoney, LANGUAGES, type Language } from '../domain/index.ts';
+import { type DeclineReason, formatMoney, type Language } from '../domain/index.ts';
 import { html } from '../html/index.ts';
-import { formatIsoDate } from '../i18n/index.ts';
+import { colon, formatIsoDate, labelled } from '../i18n/index.ts';
 import { oneLine } from './escape.ts';
 import { GUARANTEE_MAIL_MESSAGES } from './guarantee-messages.ts';
 import { MAIL_MESSAGES } from './mail-messages.ts';
@@ -40,9 +40,9 @@ export function renderGuaranteeFailedGuest(
     g.guestIntro(amount, hotel),
     ask,
     '',
-    detailsText(lines),
+    detailsText(lines, req.language),
     '',
-    `${g.guestAction}:`,
+    `${g.guestAction}${colon(req.language)}`,
     url,
     '',
     m.signature(hotel),
@@ -59,21 +59,30 @@ ${signatureHtml(m, hotel)}`;
 }
 
 export interface HotelFacts {
-  /** Why the bank refused, in the closed list (worded in each language of the e-mail). */
+  /** Why the bank refused, in the closed list (in words, in the hotel's language). */
   reason: DeclineReason | null;
-  /** The provider's code for it (or, without one, its own message): a detail after the words. */
+  /**
+   * The provider's code for it (or, without one, its own message). Staff read the words; the code
+   * follows them only when the words are "other", where it is all there is to go on.
+   */
   code: string | null;
   failures: number;
   /** The guest got the e-mail asking for another card for this refusal. */
   guestAsked: boolean;
 }
 
+/** The bank's refusal in words; the provider's code only after "other", which says nothing more. */
+function refusalWords(words: Record<DeclineReason, string>, reason: DeclineReason, code: string | null): string {
+  return `${words[reason]}${reason === 'other' && code ? ` (${oneLine(code)})` : ''}`;
+}
+
 /**
  * The hotel's alert, to its contact address: which booking lost its guarantee, why, whether the
- * guest was asked, and the request in the back office. In the three languages, each marked.
+ * guest was asked, and the request in the back office. In the hotel's language (its digest's),
+ * as every e-mail to the hotel.
  */
 export function renderGuaranteeFailedHotel(
-  req: MailRequest & { guest_email: string },
+  req: MailRequest & { guest_email: string; hotel_language: Language },
   hotelName: string,
   publicBaseUrl: string,
   facts: HotelFacts,
@@ -81,40 +90,31 @@ export function renderGuaranteeFailedHotel(
   const hotel = oneLine(hotelName);
   const url = `${publicBaseUrl}/control/requests/${encodeURIComponent(req.id)}`;
   const guest = `${guestName(req)} <${oneLine(req.guest_email)}>`;
-  const sections = LANGUAGES.map((lang: Language) => {
-    const m = MAIL_MESSAGES[lang];
-    const g = GUARANTEE_MAIL_MESSAGES[lang];
-    const amount = formatMoney(req.amount, req.currency, m.locale);
-    const lines: [string, string][] = [
-      ...reservationLines(req, m),
-      ...cardLines(req, m),
-      [m.imprintAmountLabel, amount],
-      ...(facts.reason
-        ? [
-            [g.reasonLabel, `${g.declineReasons[facts.reason]}${facts.code ? ` (${oneLine(facts.code)})` : ''}`] as [
-              string,
-              string,
-            ],
-          ]
-        : []),
-      [g.failuresLabel, String(facts.failures)],
-    ];
-    const next = facts.guestAsked ? g.guestAsked : g.guestNotAsked;
-    return { lang, g, intro: g.hotelIntro(amount, guest), next, lines };
-  });
-  const text = `${sections
-    .map((s) => [s.intro, s.next, '', detailsText(s.lines), `${s.g.hotelAction}: ${url}`].join('\n'))
-    .join('\n\n---\n\n')}\n`;
-  const body = html`${sections.map(
-    (s) => html`<div lang="${s.lang}" style="margin:0 0 24px">
-<p>${s.intro}</p>
-<p>${s.next}</p>
-${detailsHtml(s.lines)}
-<p><a href="${url}">${s.g.hotelAction}</a></p>
-</div>`,
-  )}`;
-  const subject = sections.map((s) => s.g.hotelSubject(req.reference)).join(' / ');
-  return { subject: oneLine(`${hotel}: ${subject}`), text, html: layout(hotel, LANGUAGES[0], body) };
+  const lang = req.hotel_language;
+  const m = MAIL_MESSAGES[lang];
+  const g = GUARANTEE_MAIL_MESSAGES[lang];
+  const amount = formatMoney(req.amount, req.currency, m.locale);
+  const lines: [string, string][] = [
+    ...reservationLines(req, m),
+    ...cardLines(req, m),
+    [m.imprintAmountLabel, amount],
+    ...(facts.reason
+      ? [[g.reasonLabel, refusalWords(g.declineReasons, facts.reason, facts.code)] as [string, string]]
+      : []),
+    [g.failuresLabel, String(facts.failures)],
+  ];
+  const intro = g.hotelIntro(amount, guest);
+  const next = facts.guestAsked ? g.guestAsked : g.guestNotAsked;
+  const text = [intro, next, '', detailsText(lines, lang), labelled(lang, g.hotelAction, url), ''].join('\n');
+  const body = html`<p>${intro}</p>
+<p>${next}</p>
+${detailsHtml(lines)}
+<p><a href="${url}">${g.hotelAction}</a></p>`;
+  return {
+    subject: oneLine(labelled(lang, hotel, g.hotelSubject(req.reference))),
+    text,
+    html: layout(hotel, lang, body),
+  };
 }
 
 /**
@@ -135,14 +135,18 @@ export function renderHoldDeclinedHotel(
   const url = `${publicBaseUrl}/control/requests/${encodeURIComponent(req.id)}`;
   const guest = `${guestName(req)} <${oneLine(req.guest_email)}>`;
   const amount = formatMoney(req.amount, req.currency, m.locale);
-  const reason = `${g.declineReasons[facts.reason]}${facts.code ? ` (${oneLine(facts.code)})` : ''}`;
+  const reason = refusalWords(g.declineReasons, facts.reason, facts.code);
   const intro = g.declinedIntro(amount, guest, reason);
   const next = g.declinedNext(facts.finalOn ? formatIsoDate(facts.finalOn, m.locale) : null);
   const lines: [string, string][] = [...reservationLines(req, m), ...cardLines(req, m), [m.imprintAmountLabel, amount]];
-  const text = [intro, next, '', detailsText(lines), `${g.hotelAction}: ${url}`, ''].join('\n');
+  const text = [intro, next, '', detailsText(lines, lang), labelled(lang, g.hotelAction, url), ''].join('\n');
   const body = html`<p>${intro}</p>
 <p>${next}</p>
 ${detailsHtml(lines)}
 <p><a href="${url}">${g.hotelAction}</a></p>`;
-  return { subject: oneLine(`${hotel}: ${g.declinedSubject(req.reference)}`), text, html: layout(hotel, lang, body) };
+  return {
+    subject: oneLine(labelled(lang, hotel, g.declinedSubject(req.reference))),
+    text,
+    html: layout(hotel, lang, body),
+  };
 }

@@ -2,6 +2,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type { Config } from '../config/index.ts';
 import type { Database } from '../db/index.ts';
 import { emailOutboxRepository } from '../db/index.ts';
+import { plural } from '../i18n/index.ts';
 import { type JobKind, type RetryPolicy, runDueJobs } from '../queue/index.ts';
 import {
   buildDigestMessage,
@@ -216,7 +217,7 @@ export async function releaseMailBacklog(
     if (backlog.sending + backlog.expired > 0) {
       log.info(
         { sending: backlog.sending, expired: backlog.expired, maxAgeHours: hours },
-        `SMTP_URL is set: sending ${backlog.sending} e-mail(s) kept while it was not; ` +
+        `SMTP_URL is set: sending ${plural('en', backlog.sending, { one: '# e-mail', other: '# e-mails' })} kept while it was not; ` +
           `${backlog.expired} queued more than ${hours} h ago marked expired, not sent (MAIL_BACKLOG_MAX_AGE_HOURS)`,
       );
     }

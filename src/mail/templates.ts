@@ -2,7 +2,7 @@ import type { EmailSubjectRow } from '../db/index.ts';
 import { formatMoney, isMoneyReason, type Language } from '../domain/index.ts';
 import { holdDateFor, renewedUntil } from '../holds/index.ts';
 import { html, type SafeHtml } from '../html/index.ts';
-import { formatInstantWithZone, formatIsoDate, isIsoDate } from '../i18n/index.ts';
+import { colon, formatInstantWithZone, formatIsoDate, isIsoDate, labelled } from '../i18n/index.ts';
 import { oneLine } from './escape.ts';
 import { MAIL_MESSAGES, type MailMessages } from './mail-messages.ts';
 
@@ -84,8 +84,9 @@ export function detailsHtml(lines: [string, string][]): SafeHtml {
   )}</table>`;
 }
 
-export function detailsText(lines: [string, string][]): string {
-  return lines.map(([label, value]) => `${label}: ${value}`).join('\n');
+/** The details as text lines, "label: value" with the language's colon (French: "Montant : …"). */
+export function detailsText(lines: [string, string][], language: string): string {
+  return lines.map(([label, value]) => labelled(language, label, value)).join('\n');
 }
 
 export function signatureHtml(m: MailMessages, hotel: string): SafeHtml {
@@ -122,9 +123,9 @@ export function renderPaymentLink(
     explanation,
     ...(until ? [until] : []),
     '',
-    detailsText(lines),
+    detailsText(lines, req.language),
     '',
-    `${m.linkAction}:`,
+    `${m.linkAction}${colon(req.language)}`,
     url,
     '',
     m.signature(hotel),
@@ -157,7 +158,7 @@ export function renderDepositConfirmation(req: MailRequest, hotelName: string): 
     '',
     m.confirmationIntro(captured, hotel),
     '',
-    detailsText(lines),
+    detailsText(lines, req.language),
     '',
     m.signature(hotel),
     '',
@@ -189,7 +190,7 @@ export function renderCardRegistered(req: MailRequest, hotelName: string): Rende
     '',
     m.cardRegisteredIntro(hotel),
     '',
-    detailsText(lines),
+    detailsText(lines, req.language),
     '',
     notice,
     '',
@@ -253,7 +254,7 @@ export function renderMoneyNotice(
     wording.intro,
     ...after,
     '',
-    detailsText(lines),
+    detailsText(lines, req.language),
     '',
     m.signature(hotel),
     '',

@@ -14,6 +14,11 @@ export interface ImportResult {
   /** Of those, how many pay out money payreq moved (now, after this import). */
   matched: number;
   unmatched: number;
+  /**
+   * Lines this import stored, or matched, for the first time: 0 for a file imported before.
+   * Always given by a report's import; a Stripe fetch stores new payouts only and leaves it out.
+   */
+  changed?: number;
 }
 
 /**
@@ -47,12 +52,12 @@ export async function importJrb(
     async (tx) => {
       await repos.remittances.lockImports(tx, target.tenantId);
       const ids = new Map<string, string>();
-      const result: ImportResult = { remittances: 0, lines: 0, matched: 0, unmatched: 0 };
+      const result = { remittances: 0, lines: 0, matched: 0, unmatched: 0, changed: 0 };
       let shop: string | null = null;
       let batch: JrbLine[] = [];
       const flush = async () => {
         if (batch.length === 0) return;
-        const matched = await storeBatch(tx, repos, target, batch, ids, shop);
+        const matched = await storeBatch(tx, repos, target, batch, ids, shop, result);
         for (const m of matched) {
           if (m) result.matched++;
           else result.unmatched++;
@@ -93,6 +98,7 @@ async function storeBatch(
   batch: readonly JrbLine[],
   ids: Map<string, string>,
   shop: string | null,
+  counts: { changed: number },
 ): Promise<boolean[]> {
   const fresh = new Map<string, JrbLine>();
   for (const l of batch) if (!ids.has(remittanceKey(l))) fresh.set(remittanceKey(l), l);
@@ -147,6 +153,6 @@ async function storeBatch(
       sourceLine: l.line,
     });
   }
-  const stored = await repos.remittances.storeLines(tx, target.tenantId, lines);
+  const stored = await repos.remittances.storeLines(tx, target.tenantId, lines, counts);
   return positions.map((p) => stored[p] ?? false);
 }

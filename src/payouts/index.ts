@@ -12,6 +12,7 @@ export {
   NotOnStripe,
 } from './fetch-stripe-payouts.ts';
 export { type ImportDeps, type ImportResult, importJrb } from './import-jrb.ts';
+export { JRB_PROBLEMS_EN, type JrbProblem, type JrbProblemWords, sayJrbProblem } from './jrb-problems.ts';
 export { type ByteSource, JRB_VERSIONS, type JrbLine, type JrbRecord, JrbRefused, readJrb } from './jrb-reader.ts';
 export {
   type LineMatch,

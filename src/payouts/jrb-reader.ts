@@ -1,4 +1,5 @@
 import { type Currency, currencyOfCode, isIsoDate } from '../domain/index.ts';
+import { JRB_PROBLEMS_EN, type JrbProblem, sayJrbProblem } from './jrb-problems.ts';
 import { lineAmounts, type RemittanceDirection } from './payout-matching.ts';
 
 /**
@@ -36,14 +37,20 @@ const MAX_LINE_BYTES = 16 * 1024;
 const MAX_AMOUNT = 1e13;
 const MAX_TEXT = 255;
 
-/** A file refused as a whole: the line it failed on (1 is the first) and why, in one sentence. */
+/**
+ * A file refused as a whole: the line it failed on (1 is the first) and why, as data
+ * (`problem`, for each reader's language) and in one English sentence (`reason`).
+ */
 export class JrbRefused extends Error {
   readonly line: number;
   readonly reason: string;
-  constructor(line: number, reason: string) {
+  readonly problem: JrbProblem;
+  constructor(line: number, problem: JrbProblem) {
+    const reason = sayJrbProblem(JRB_PROBLEMS_EN, problem);
     super(line > 0 ? `line ${line}: ${reason}` : reason);
     this.line = line;
     this.reason = reason;
+    this.problem = problem;
     this.name = 'JrbRefused';
   }
 }
@@ -117,8 +124,7 @@ async function* linesOf(source: ByteSource): AsyncGenerator<{ n: number; text: s
     if (start < chunk.length) {
       pending.push(chunk.subarray(start));
       pendingBytes += chunk.length - start;
-      if (pendingBytes > MAX_LINE_BYTES)
-        throw new JrbRefused(n + 1, `longer than ${MAX_LINE_BYTES} bytes: not a JRB record`);
+      if (pendingBytes > MAX_LINE_BYTES) throw new JrbRefused(n + 1, { kind: 'lineTooLong', maxBytes: MAX_LINE_BYTES });
     }
   }
   if (pendingBytes > 0) yield finish(new Uint8Array(0));
@@ -146,59 +152,56 @@ export async function* readJrb(source: ByteSource): AsyncGenerator<JrbRecord> {
   for await (const { n, text } of linesOf(source)) {
     last = n;
     if (text.trim() === '') continue;
-    if (CONTROL.test(text)) throw new JrbRefused(n, 'holds a control character: not a JRB record');
+    if (CONTROL.test(text)) throw new JrbRefused(n, { kind: 'controlCharacter' });
     const fields = text.split(';').map(clean);
     const code = fields[0] ?? '';
-    if (state === 'ended') throw new JrbRefused(n, `"${code.slice(0, 20)}" after the FIN record`);
+    if (state === 'ended') throw new JrbRefused(n, { kind: 'afterEnd', found: code.slice(0, 20) });
     if (state === 'title') {
       if (code !== 'TITRE') {
-        throw new JrbRefused(
-          n,
-          `a bank reconciliation report starts with its TITRE record, not "${code.slice(0, 20)}"`,
-        );
+        throw new JrbRefused(n, { kind: 'notAReport', found: code.slice(0, 20) });
       }
       const version = fields[3] ?? '';
       if (!(JRB_VERSIONS as readonly string[]).includes(version)) {
-        throw new JrbRefused(n, `version "${version.slice(0, 20)}" is none payreq reads (${JRB_VERSIONS.join(', ')})`);
+        throw new JrbRefused(n, {
+          kind: 'unknownVersion',
+          found: version.slice(0, 20),
+          known: JRB_VERSIONS.join(', '),
+        });
       }
       yield { kind: 'title', shop: (fields[1] ?? '').slice(0, MAX_TEXT), version: version as never, line: n };
       state = 'header';
       continue;
     }
     if (state === 'header') {
-      if (code !== 'ENTETE')
-        throw new JrbRefused(n, `the TITRE record is followed by ENTETE, not "${code.slice(0, 20)}"`);
+      if (code !== 'ENTETE') throw new JrbRefused(n, { kind: 'noHeader', found: code.slice(0, 20) });
       labels = new Map();
       fields.forEach((label, i) => {
         if (i === 0 || label === '') return;
-        if (labels.has(label)) throw new JrbRefused(n, `ENTETE names ${label} twice`);
+        if (labels.has(label)) throw new JrbRefused(n, { kind: 'labelTwice', label });
         labels.set(label, i);
       });
       const missing = REQUIRED.filter((l) => !labels.has(l));
-      if (missing.length > 0) throw new JrbRefused(n, `ENTETE lacks ${missing.join(', ')}`);
+      if (missing.length > 0) throw new JrbRefused(n, { kind: 'labelsMissing', labels: missing.join(', ') });
       state = 'records';
       continue;
     }
     if (code === 'FIN') {
       const stated = fields[1] ?? '';
       if (stated !== '' && (!/^[0-9]{1,9}$/.test(stated) || Number(stated) !== count)) {
-        throw new JrbRefused(
-          n,
-          `FIN counts "${stated.slice(0, 20)}" records, the file holds ${count} MATCHING records`,
-        );
+        throw new JrbRefused(n, { kind: 'countDiffers', stated: stated.slice(0, 20), count });
       }
       yield { kind: 'end', line: n, count };
       state = 'ended';
       continue;
     }
     if (code !== 'MATCHING') {
-      throw new JrbRefused(n, `"${code.slice(0, 20)}" is no record of the report (MATCHING lines, then FIN)`);
+      throw new JrbRefused(n, { kind: 'unknownRecord', found: code.slice(0, 20) });
     }
     count++;
     yield { kind: 'matching', value: matching(n, fields, labels) };
   }
-  if (state === 'title') throw new JrbRefused(0, 'the file is empty');
-  if (state !== 'ended') throw new JrbRefused(last + 1, 'the file ends before its FIN record (cut short?)');
+  if (state === 'title') throw new JrbRefused(0, { kind: 'emptyFile' });
+  if (state !== 'ended') throw new JrbRefused(last + 1, { kind: 'cutShort' });
 }
 
 function matching(n: number, fields: readonly string[], labels: ReadonlyMap<string, number>): JrbLine {
@@ -209,10 +212,10 @@ function matching(n: number, fields: readonly string[], labels: ReadonlyMap<stri
   const text = (label: string, required: boolean): string | null => {
     const v = value(label);
     if (v === '') {
-      if (required) throw new JrbRefused(n, `${label} is empty`);
+      if (required) throw new JrbRefused(n, { kind: 'fieldEmpty', label });
       return null;
     }
-    if (v.length > MAX_TEXT) throw new JrbRefused(n, `${label} is longer than ${MAX_TEXT} characters`);
+    if (v.length > MAX_TEXT) throw new JrbRefused(n, { kind: 'fieldTooLong', label, max: MAX_TEXT });
     return v;
   };
   const date = (label: string, required: boolean): string | null => {
@@ -220,59 +223,55 @@ function matching(n: number, fields: readonly string[], labels: ReadonlyMap<stri
     if (v === null) return null;
     const iso = /^([0-9]{4})([0-9]{2})([0-9]{2})$/.exec(v);
     const day = iso ? `${iso[1]}-${iso[2]}-${iso[3]}` : '';
-    if (!iso || !isIsoDate(day)) throw new JrbRefused(n, `${label} "${v.slice(0, 20)}" is not a date YYYYMMDD`);
+    if (!iso || !isIsoDate(day)) throw new JrbRefused(n, { kind: 'notADate', label, found: v.slice(0, 20) });
     return day;
   };
   const amount = (label: string, required: boolean): number | undefined => {
     const v = text(label, required);
     if (v === null) return undefined;
     if (/^-?[0-9]+[.,][0-9]+$/.test(v)) {
-      throw new JrbRefused(
-        n,
-        `${label} "${v}" is not in the currency's smallest unit: choose that amount format for the report in Lyra's back office`,
-      );
+      throw new JrbRefused(n, { kind: 'decimalAmount', label, found: v.slice(0, 20) });
     }
     // The layout's amounts are unsigned (OPERATION_TYPE says which way the money went): a sign
     // is a file payreq cannot read as Lyra writes it, refused whole rather than turned positive.
     if (/^-[0-9]/.test(v)) {
-      throw new JrbRefused(
-        n,
-        `${label} "${v.slice(0, 20)}" is negative: the report's amounts carry no sign (OPERATION_TYPE says debit or credit)`,
-      );
+      throw new JrbRefused(n, { kind: 'negativeAmount', label, found: v.slice(0, 20) });
     }
     if (!/^[0-9]{1,15}$/.test(v) || Number(v) > MAX_AMOUNT) {
-      throw new JrbRefused(n, `${label} "${v.slice(0, 20)}" is not an amount`);
+      throw new JrbRefused(n, { kind: 'notAnAmount', label, found: v.slice(0, 20) });
     }
     return Number(v);
   };
 
   const type = value('OPERATION_TYPE');
   if (type !== 'DT' && type !== 'CT') {
-    throw new JrbRefused(n, `OPERATION_TYPE "${type.slice(0, 20)}" is neither DT (debit) nor CT (credit)`);
+    throw new JrbRefused(n, { kind: 'operationType', found: type.slice(0, 20) });
   }
   const direction: RemittanceDirection = type === 'DT' ? 'debit' : 'credit';
   const code = value('CURRENCY_CODE');
   const currency = currencyOfCode(code);
   if (!currency) {
-    throw new JrbRefused(n, `CURRENCY_CODE "${code.slice(0, 20)}" is none payreq takes (978 EUR, 756 CHF, 840 USD)`);
+    throw new JrbRefused(n, { kind: 'currency', found: code.slice(0, 20) });
   }
   const commissionCode = value('COMMISSION_CURRENCY');
   if (commissionCode !== '' && currencyOfCode(commissionCode) !== currency) {
-    throw new JrbRefused(n, `COMMISSION_CURRENCY "${commissionCode.slice(0, 20)}" is not the line's currency ${code}`);
+    throw new JrbRefused(n, { kind: 'commissionCurrency', found: commissionCode.slice(0, 20), currency: code });
   }
   const gross = amount('BRUT_AMOUNT', true) as number;
   const net = amount('NET_AMOUNT', false);
   const commission = amount('COMMISSION_AMOUNT', false);
   // A payment's fee is what the provider kept: its net cannot be above its gross.
   if (direction === 'debit' && net !== undefined && net > gross) {
-    throw new JrbRefused(n, `NET_AMOUNT ${net} is above BRUT_AMOUNT ${gross}: a payment's fee cannot be negative`);
+    throw new JrbRefused(n, { kind: 'netAboveGross', net, gross });
   }
   const money = lineAmounts(direction, gross, net, commission);
   if (!money) {
-    throw new JrbRefused(
-      n,
-      `BRUT_AMOUNT ${gross}, NET_AMOUNT ${net ?? '(none)'} and COMMISSION_AMOUNT ${commission ?? '(none)'} do not add up (amounts in the currency's smallest unit?)`,
-    );
+    throw new JrbRefused(n, {
+      kind: 'amountsDoNotAddUp',
+      gross,
+      net: net ?? null,
+      commission: commission ?? null,
+    });
   }
   const transactionId = text('TRANSACTION_ID', true) as string;
   const orderId = text('ORDER_ID', false) ?? '';

@@ -359,7 +359,17 @@ export function remittancesRepository(db: Database) {
      * and now does (the books caught up: an operation in doubt at the first import, settled
      * since). Answers, for each line in order, whether the stored line is matched.
      */
-    async storeLines(tx: Queryable, tenantId: string, lines: readonly NewRemittanceLine[]): Promise<boolean[]> {
+    /**
+     * Stores lines (a line already stored is kept, and matched if it matched nothing then and does
+     * now); answers whether each is matched. `counts.changed`, when given, grows by the lines this
+     * call stored or matched for the first time: 0 for lines all imported before.
+     */
+    async storeLines(
+      tx: Queryable,
+      tenantId: string,
+      lines: readonly NewRemittanceLine[],
+      counts?: { changed: number },
+    ): Promise<boolean[]> {
       if (lines.length === 0) return [];
       const json = JSON.stringify(
         lines.map((l) => ({
@@ -383,7 +393,7 @@ export function remittancesRepository(db: Database) {
           src: l.sourceLine,
         })),
       );
-      const r = await tx.query<{ rid: string; k: string; matched: boolean }>(
+      const r = await tx.query<{ rid: string; k: string; matched: boolean; changed: boolean }>(
         `WITH l AS (
            SELECT * FROM json_to_recordset($2::json) AS l(rid bigint, k uuid, txn text, o text, dir text, a bigint,
              f bigint, n bigint, c text, pd date, op text, pm text, ms text, pr uuid, lid bigint, why text, exp bigint,
@@ -401,12 +411,14 @@ export function remittancesRepository(db: Database) {
              WHERE s.ledger_id IS NULL AND EXCLUDED.ledger_id IS NOT NULL
            RETURNING remittance_id, line_key, ledger_id IS NOT NULL AS matched
          )
-         SELECT l.rid::text AS rid, l.k, COALESCE(ins.matched, s.ledger_id IS NOT NULL) AS matched
+         SELECT l.rid::text AS rid, l.k, COALESCE(ins.matched, s.ledger_id IS NOT NULL) AS matched,
+                ins.line_key IS NOT NULL AS changed
            FROM l LEFT JOIN ins ON ins.remittance_id = l.rid AND ins.line_key = l.k
            LEFT JOIN LATERAL (SELECT s.ledger_id FROM remittance_lines s
                                WHERE s.remittance_id = l.rid AND s.line_key = l.k LIMIT 1) s ON ins.line_key IS NULL`,
         [tenantId, json],
       );
+      if (counts) counts.changed += r.rows.filter((row) => row.changed).length;
       const byKey = new Map(r.rows.map((row) => [`${row.rid}\n${row.k}`, row.matched]));
       return lines.map((l) => byKey.get(`${l.remittanceId}\n${l.key}`) ?? false);
     },
@@ -536,6 +548,17 @@ export function remittancesRepository(db: Database) {
       );
       const count = r.rows[0]?.total ?? 0;
       return { rows: r.rows.map(({ total: _t, ...row }) => row), count, since };
+    },
+
+    /** The first and last dates of the hotel's remittances from `from` to `to` (both included); none: undefined. */
+    async dateRange(tenantId: string, from: string, to: string): Promise<{ first: string; last: string } | undefined> {
+      const r = await db.query<{ first: string | null; last: string | null }>(
+        `SELECT min(remittance_date)::text AS first, max(remittance_date)::text AS last
+           FROM remittances WHERE tenant_id = $1 AND remittance_date BETWEEN $2::date AND $3::date`,
+        [tenantId, from, to],
+      );
+      const row = r.rows[0];
+      return row?.first && row.last ? { first: row.first, last: row.last } : undefined;
     },
 
     /**

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Repositories, WebhookEndpointRow } from '../db/index.ts';
 import { EVENT_TYPES } from '../events/index.ts';
 import { type SecretKeyRing, secretBox } from '../secrets/index.ts';
-import { checkHost, ForbiddenAddressError, type Resolve } from './address-guard.ts';
+import { type AddressClass, checkHost, ForbiddenAddressError, type Resolve } from './address-guard.ts';
 
 /**
  * Every event type (events/event-types.ts): one per status, plus `released` (a hold released when
@@ -15,8 +15,50 @@ import { checkHost, ForbiddenAddressError, type Resolve } from './address-guard.
  */
 export { EVENT_TYPES };
 
-/** Why an endpoint cannot be registered; the CLI and the back office show the message. */
-export class WebhookInputError extends Error {}
+/**
+ * Why an endpoint cannot be registered, as data: the back office says it in the user's language
+ * (and, to hotel staff, names no server setting); the command line, for the operator, says it in
+ * English with the setting that would allow a private address.
+ */
+export type WebhookProblem =
+  | { kind: 'required' }
+  | { kind: 'notAUrl'; url: string }
+  | { kind: 'scheme' }
+  | { kind: 'httpsOnly' }
+  | { kind: 'credentials' }
+  | { kind: 'tooLong'; max: number }
+  | { kind: 'forbiddenAddress'; host: string; address: string; addressClass: AddressClass }
+  | { kind: 'unknownEvents'; events: string };
+
+function operatorMessage(p: WebhookProblem): string {
+  switch (p.kind) {
+    case 'required':
+      return 'the URL is required';
+    case 'notAUrl':
+      return `not a URL: ${p.url}`;
+    case 'scheme':
+      return 'the URL must be http:// or https://';
+    case 'httpsOnly':
+      return 'the URL must be https:// in production';
+    case 'credentials':
+      return 'the URL must not carry a user or password';
+    case 'tooLong':
+      return `the URL is longer than ${p.max} characters`;
+    case 'forbiddenAddress':
+      return `${new ForbiddenAddressError(p.host, p.address, p.addressClass).message}: webhooks may not point at the server's own network (WEBHOOKS_ALLOW_PRIVATE=on allows loopback and private addresses, for a PMS on the premises)`;
+    case 'unknownEvents':
+      return `unknown event type ${p.events} (known: ${EVENT_TYPES.join(', ')})`;
+  }
+}
+
+/** Why an endpoint cannot be registered: `problem` for the back office, the message for the CLI. */
+export class WebhookInputError extends Error {
+  readonly problem: WebhookProblem;
+  constructor(problem: WebhookProblem) {
+    super(operatorMessage(problem));
+    this.problem = problem;
+  }
+}
 
 /** How long the secret a rotation replaced keeps signing beside the new one: 24 hours. */
 export const ROTATION_GRACE_MS = 24 * 60 * 60 * 1000;
@@ -69,22 +111,25 @@ async function checkUrl(url: string, rules: EndpointRules): Promise<string> {
   try {
     parsed = new URL(url);
   } catch {
-    throw new WebhookInputError(`not a URL: ${url}`);
+    throw new WebhookInputError({ kind: 'notAUrl', url });
   }
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
-    throw new WebhookInputError('the URL must be http:// or https://');
+    throw new WebhookInputError({ kind: 'scheme' });
   }
   // Events carry guests' names and e-mail addresses: in production they travel encrypted only.
-  if (production && parsed.protocol !== 'https:') throw new WebhookInputError('the URL must be https:// in production');
-  if (parsed.username || parsed.password) throw new WebhookInputError('the URL must not carry a user or password');
-  if (url.length > 2000) throw new WebhookInputError('the URL is longer than 2000 characters');
+  if (production && parsed.protocol !== 'https:') throw new WebhookInputError({ kind: 'httpsOnly' });
+  if (parsed.username || parsed.password) throw new WebhookInputError({ kind: 'credentials' });
+  if (url.length > 2000) throw new WebhookInputError({ kind: 'tooLong', max: 2000 });
   try {
     await checkHost(parsed.hostname, rules);
   } catch (err) {
     if (!(err instanceof ForbiddenAddressError)) throw err;
-    throw new WebhookInputError(
-      `${err.message}: webhooks may not point at the server's own network (WEBHOOKS_ALLOW_PRIVATE=on allows loopback and private addresses, for a PMS on the premises)`,
-    );
+    throw new WebhookInputError({
+      kind: 'forbiddenAddress',
+      host: err.host,
+      address: err.address,
+      addressClass: err.addressClass,
+    });
   }
   return parsed.toString();
 }
@@ -92,7 +137,7 @@ async function checkUrl(url: string, rules: EndpointRules): Promise<string> {
 function checkEvents(events: string[]): string[] {
   const unknown = events.filter((e) => !EVENT_TYPES.includes(e));
   if (unknown.length > 0) {
-    throw new WebhookInputError(`unknown event type ${unknown.join(', ')} (known: ${EVENT_TYPES.join(', ')})`);
+    throw new WebhookInputError({ kind: 'unknownEvents', events: unknown.join(', ') });
   }
   return [...new Set(events)];
 }

@@ -29,6 +29,7 @@ export {
   ROTATION_GRACE_MS,
   rotateEndpointSecret,
   WebhookInputError,
+  type WebhookProblem,
   webhookSecrets,
 } from './endpoints.ts';
 export { type PostAnswer, postOnce } from './http-post.ts';

@@ -110,4 +110,16 @@ describe(`every pattern of the OpenAPI document compiles in Rust's regex as in E
     assert.match(info, /unpaired UTF-16 surrogates/);
     assert.match(info, /Rust/);
   });
+
+  test('the introduction leads with what an integrator needs first; the encoding rules come last', () => {
+    const info = (doc as { info: { description: string } }).info.description;
+    const headings = [...info.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
+    assert.deepEqual(headings, ['First calls', 'Errors and retries', 'Text encoding rules']);
+    const first = info.slice(0, info.indexOf('## '));
+    assert.match(first, /deposit.*imprint.*payment link/s);
+    assert.doesNotMatch(first, /surrogate|pattern|NUL/, 'no encoding rule before the first calls');
+    for (const call of ['X-API-Key', 'POST /api/payment-requests/', 'Idempotency-Key', 'GET /api/events/']) {
+      assert.ok(info.indexOf(call) < info.indexOf('## Errors'), `${call} among the first calls`);
+    }
+  });
 });

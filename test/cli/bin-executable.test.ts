@@ -47,4 +47,41 @@ describe('bin/payreq.js: the TypeScript sources as Node runs them, with the Node
     };
     assert.equal(pkg.scripts.start, 'node --max-semi-space-size=16 bin/payreq.js serve');
   });
+
+  // An older Node on the machine (Debian's 20) running the entry point directly gets one sentence,
+  // not the SyntaxError its module linker would throw at Node 24's APIs and .ts imports.
+  const older = olderNode();
+  test('an older Node gets "payreq needs Node 24" and exit 1, nothing else', { skip: older.skip }, () => {
+    const r = spawnSync(older.path, [BIN, '--help'], { encoding: 'utf8' });
+    assert.equal(r.status, 1);
+    assert.equal(r.stdout, '');
+    assert.equal(
+      r.stderr,
+      `payreq needs Node 24 (found ${older.major}); run it through npm, which uses the pinned one (npx payreq, npm start)\n`,
+    );
+  });
+
+  // npm checks `engines` against the Node running npm, never the pinned one payreq runs on:
+  // `engines.node` must not make every `npx payreq` warn about a mismatch that is not there.
+  test('npx payreq on the older Node runs the pinned one, with no EBADENGINE warning', { skip: older.skip }, () => {
+    const npx = path.join(path.dirname(older.path), 'npx');
+    const r = spawnSync(npx, ['--no-install', 'payreq', '--help'], {
+      cwd: path.resolve(path.dirname(BIN), '..'),
+      encoding: 'utf8',
+      env: { PATH: `${path.dirname(older.path)}${path.delimiter}/bin`, HOME: process.env.HOME },
+    });
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /^payreq: payment requests for hotels/);
+    assert.doesNotMatch(r.stderr, /EBADENGINE/);
+  });
 });
+
+/** A Node older than 24 on the machine (OLDER_NODE, or the system's /usr/bin/node), or why there is none. */
+function olderNode(): { path: string; major: number; skip: string | false } {
+  const candidate = process.env.OLDER_NODE ?? '/usr/bin/node';
+  const r = spawnSync(candidate, ['-p', 'process.versions.node'], { encoding: 'utf8' });
+  const major = Number(String(r.stdout).split('.')[0]);
+  if (r.status !== 0 || !Number.isInteger(major)) return { path: candidate, major: 0, skip: `no Node at ${candidate}` };
+  if (major >= 24) return { path: candidate, major, skip: `${candidate} is Node ${major}, not an older one` };
+  return { path: candidate, major, skip: false };
+}

@@ -97,6 +97,23 @@ describe(`first start (${ENGINE})`, { timeout: 240_000 }, () => {
     assert.match(reference, /^DEP-\d{4}-\d{4,}$/);
     const detail = await fetch(`${publicBaseUrl}/api/payment-requests/${uuid}/`, { headers: { 'x-api-key': key } });
     assert.equal(((await detail.json()) as { request_type: string }).request_type, 'DEPOSIT');
+    // Its e-mails are on from the first minute: the guest's link is at /dev/mail at once.
+    const tenantId = /tenant: +Demo Hotel \(id ([0-9a-f-]{36})\)/.exec(first.stderr)?.[1] ?? '';
+    const shown = parseJson(await payreq(['tenant', 'show', '--tenant', tenantId, '--json'], env, scratch.dir));
+    assert.deepEqual(
+      [shown.confirmation_email, shown.contact_email, shown.digest_email],
+      [true, 'reception@demo-hotel.example', true],
+    );
+    const devMail = async () => (await fetch(`${publicBaseUrl}/dev/mail`)).text();
+    const link = 'Demo Hotel: deposit for your booking';
+    let listed = await devMail();
+    for (
+      const deadline = Date.now() + 30_000;
+      !listed.includes(link) && Date.now() < deadline;
+      listed = await devMail()
+    )
+      await new Promise((r) => setTimeout(r, 100));
+    assert.ok(listed.includes(link), `the link e-mail, kept for /dev/mail:\n${listed}`);
     assert.equal(await first.stop(), 0);
 
     const second = await ServeProcess.start(env, scratch.dir);

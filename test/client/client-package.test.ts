@@ -49,7 +49,11 @@ describe(`the typed client as a PMS developer installs it (${ENGINE})`, { timeou
     assert.equal(packed.code, 0, packed.out);
     const tarball = (await readdir(project)).find((f) => f.endsWith('.tgz'));
     assert.ok(tarball, packed.out);
-    await writeFile(path.join(project, 'package.json'), '{"name": "pms", "private": true, "type": "module"}\n');
+    // A project as `npm init -y` makes it: CommonJS (no "type"), where most integrators start.
+    const init = await run('npm', ['init', '-y'], { cwd: project });
+    assert.equal(init.code, 0, init.out);
+    const made = JSON.parse(await readFile(path.join(project, 'package.json'), 'utf8')) as { type?: string };
+    assert.notEqual(made.type, 'module', 'npm init makes a CommonJS project');
     installed = await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', `./${tarball}`], {
       cwd: project,
     });
@@ -97,9 +101,28 @@ describe(`the typed client as a PMS developer installs it (${ENGINE})`, { timeou
     assert.match(events ?? '', /^\d+ events$/);
   });
 
+  test("the doc's CommonJS program runs as printed, as example.cjs, loading the client with import()", async (ctx) => {
+    if (!needsInstall(ctx)) return;
+    await writeFile(path.join(project, 'example.cjs'), await docBlock('### From CommonJS', 'js'));
+    const r = await run(process.execPath, ['example.cjs'], {
+      cwd: project,
+      env: { PAYREQ_URL: t.baseUrl, PAYREQ_KEY: t.tenant.key },
+    });
+    assert.equal(r.code, 0, r.out);
+    assert.match(r.out.trim(), /^(DEP|IMP)-\d{4}-\d{4,}$|^no request yet$/);
+  });
+
+  test("the package's README carries the doc's program, the same to the character", async () => {
+    const readme = await readFile(path.join(ROOT, 'clients/typescript/README.md'), 'utf8');
+    const block = /```js\n([\s\S]*?)```/.exec(readme)?.[1];
+    assert.equal(block, await docBlock('## Use', 'js'));
+    assert.match(readme, /example\.mjs/);
+  });
+
   test("the doc's program type-checks as TypeScript (NodeNext) against the installed declarations", async (ctx) => {
     if (!needsInstall(ctx)) return;
-    await writeFile(path.join(project, 'example.ts'), await docBlock('## Use', 'js'));
+    // .mts: an ES module whatever the project's "type" (a CommonJS project's .ts could not import it).
+    await writeFile(path.join(project, 'example.mts'), await docBlock('## Use', 'js'));
     const tsconfig = {
       compilerOptions: {
         target: 'ES2022',
@@ -111,7 +134,7 @@ describe(`the typed client as a PMS developer installs it (${ENGINE})`, { timeou
         types: ['node'],
         typeRoots: [path.join(ROOT, 'node_modules/@types')],
       },
-      files: ['example.ts'],
+      files: ['example.mts'],
     };
     await writeFile(path.join(project, 'tsconfig.json'), JSON.stringify(tsconfig));
     const r = await run(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', project], {

@@ -76,7 +76,7 @@ describe(`back office: hostile input is a 4xx with a clear page, never a 500 (${
     for (const at of ['-271821-04-20T00:00:00.000Z', '+275760-09-13T00:00:00.000Z', '0000-01-01T00:00:00.000Z']) {
       const r = await c.get(`/control/requests?after=${cursorOf(`${at}|${SOME_UUID}`)}`);
       assert.equal(r.statusCode, 400, `${at}: ${r.body}`);
-      assert.equal(heading(r.body), 'Invalid page link');
+      assert.match(heading(r.body), /^Invalid page link: /);
     }
     const edge = await c.get(`/control/requests?after=${cursorOf(`0001-01-01T00:00:00.000Z|${SOME_UUID}`)}`);
     assert.equal(edge.statusCode, 200);

@@ -64,4 +64,28 @@ describe(`back office times: the hotel's zone, labelled (${ENGINE})`, { timeout:
     assert.match(nextRun(paris), /Next run: [^<·]*, 07:00 CET/);
     assert.match(paris, /Times on this page: Central European Time \(Europe\/Paris\)\./);
   });
+
+  test('the scheduled jobs read in the hotel’s zone when every hotel is in one, whatever the jobs’ zones', async () => {
+    // An install of hotels in one zone (the test app's hotel is in Europe/Paris), jobs in two.
+    const one = await startTestApp();
+    try {
+      assert.deepEqual(await one.repos.tenants.zones(), ['Europe/Paris']);
+      await createUser(one, 'root-one-zone');
+      const root = await new ControlClient(one, '10.7.0.4').signedIn('root-one-zone');
+      await root.get('/control/schedules');
+      const saved = await root.post('/control/schedules/create_deferred_payments', {
+        cron: '0 7 * * *',
+        timezone: 'Europe/Paris',
+        enabled: 'on',
+      });
+      assert.equal(saved.statusCode, 303);
+      await one.db.query("UPDATE job_schedules SET timezone = 'UTC' WHERE job = 'purge_events'");
+      const body = (await root.get('/control/schedules')).body;
+      const nextRun = /id="job-create_deferred_payments"[\s\S]*?<\/p>/.exec(body)?.[0] ?? '';
+      assert.match(nextRun, /Next run: [^<·]*, 07:00 CET/);
+      assert.match(body, /Times on this page: Central European Time \(Europe\/Paris\)\./);
+    } finally {
+      await one.close();
+    }
+  });
 });

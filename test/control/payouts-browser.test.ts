@@ -102,7 +102,7 @@ describe(`the Payouts page in a real browser (${ENGINE})`, { skip: skipWithoutCh
     await page.getByRole('button', { name: 'Import' }).click();
     await page.waitForURL('**/control/payouts?tenant=*');
     assert.ok(
-      await page.getByText('Imported: 1 remittance(s), 2 line(s), 1 matched, 1 unmatched.').isVisible(),
+      await page.getByText('Imported: 1 remittance, 2 lines, 1 matched, 1 unmatched.').isVisible(),
       await page.content(),
     );
     assert.ok(await page.getByRole('link', { name: neverPaid }).isVisible(), 'listed as not paid out');
@@ -139,6 +139,40 @@ describe(`the Payouts page in a real browser (${ENGINE})`, { skip: skipWithoutCh
           const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
           assert.ok(overflow <= 0, `${path} scrolls sideways by ${overflow} px at ${width} px in ${language}`);
         });
+      }
+    }
+    await context.close();
+  });
+
+  test('a refused report: said in the page’s language, where the eye is (the first screen), at 375 and 1280 px', async () => {
+    const { context, page } = await signedIn(375, true);
+    // A report a spreadsheet saved again with commas: no longer the provider's layout.
+    const comma = Buffer.from(report.toString().replaceAll(';', ','));
+    for (const [language, said] of [
+      ['en', /The file is refused and nothing was stored: line 1: a bank reconciliation report starts with/],
+      [
+        'fr',
+        /Le fichier est refusé et rien n’a été enregistré : ligne 1 : un journal de rapprochement bancaire commence/,
+      ],
+      ['de', /Die Datei wurde abgelehnt, nichts wurde gespeichert: Zeile 1: ein Bankabgleichsbericht beginnt/],
+    ] as const) {
+      await page.goto(`/control/language/${language}?back=${encodeURIComponent('/control/payouts')}`);
+      await page.waitForURL('**/control/payouts');
+      for (const width of [375, 1280]) {
+        await page.setViewportSize({ width, height: 812 });
+        await page.locator('#payouts-file').setInputFiles({ name: 'jrb.csv', mimeType: 'text/csv', buffer: comma });
+        await Promise.all([
+          page.waitForResponse((r) => r.url().includes('/control/payouts/import') && r.request().method() === 'POST'),
+          page.locator('#payouts-file').locator('xpath=ancestor::form').locator('button[type="submit"]').click(),
+        ]);
+        await page.waitForLoadState();
+        const problem = page.locator('#payouts-problem');
+        assert.match((await problem.textContent()) ?? '', said, `${language} at ${width} px`);
+        const box = await problem.boundingBox();
+        assert.ok(box && box.y + box.height <= 812, `on the first screen (${language} at ${width} px): ${box?.y}`);
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        assert.ok(overflow <= 0, `scrolls sideways by ${overflow} px (${language} at ${width} px)`);
+        assert.deepEqual(await axeViolations(page), [], `axe (${language} at ${width} px)`);
       }
     }
     await context.close();

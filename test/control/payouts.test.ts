@@ -68,7 +68,7 @@ describe(`the back office's Payouts page (${ENGINE})`, () => {
     const r = await upload(c, jrb(ops));
     assert.equal(r.statusCode, 303, r.body);
     const page = await c.get(r.headers.location as string);
-    assert.match(page.body, /Imported: 1 remittance\(s\), 2 line\(s\), 1 matched, 1 unmatched\./);
+    assert.match(page.body, /Imported: 1 remittance, 2 lines, 1 matched, 1 unmatched\./);
     assert.match(page.body, /€170\.00/, 'gross');
     assert.match(page.body, /€2\.88/, 'fees');
     assert.match(page.body, /€167\.12/, 'net');
@@ -96,6 +96,14 @@ describe(`the back office's Payouts page (${ENGINE})`, () => {
     assert.equal(csv.statusCode, 200);
     assert.match(csv.headers['content-type'] as string, /text\/csv/);
     assert.equal(csv.body.trim().split('\r\n').length, 3, 'a header and two lines');
+    // Named by the range it holds: open ends are where the hotel's remittances begin and end.
+    const named = (r: { headers: Record<string, unknown> }) =>
+      /filename="([^"]+)"/.exec(String(r.headers['content-disposition']))?.[1];
+    assert.equal(named(csv), 'payreq-payouts-2026-11-21-2026-11-21.csv');
+    const from = await c.get(`/control/payouts/export?tenant=${hotel.tenantId}&from=2026-11-01`);
+    assert.equal(named(from), 'payreq-payouts-2026-11-01-2026-11-21.csv');
+    const both = await c.get(`/control/payouts/export?tenant=${hotel.tenantId}&from=2026-11-01&to=2026-11-30`);
+    assert.equal(named(both), 'payreq-payouts-2026-11-01-2026-11-30.csv', 'a range given is named as given');
   });
 
   test('the same report again changes nothing; a malformed one is refused, naming its line, storing nothing', async () => {
@@ -103,13 +111,35 @@ describe(`the back office's Payouts page (${ENGINE})`, () => {
     await c.get('/control/payouts');
     const again = await upload(c, jrb(ops, { eol: '\n', encoding: 'latin1' }));
     assert.equal(again.statusCode, 303);
-    assert.match(
-      (await c.get('/control/payouts')).body,
-      /Imported: 1 remittance\(s\), 2 line\(s\), 1 matched, 1 unmatched\./,
-    );
-    const bad = await upload(c, Buffer.from(jrb(ops).toString().replace(';DT;', ';XX;')));
+    const after = (await c.get('/control/payouts')).body;
+    assert.match(after, /Nothing new: the 2 lines of this file were already imported, and nothing more matches now\./);
+    assert.doesNotMatch(after, /Imported:/, 'not the first import’s counts again');
+    const malformed = Buffer.from(jrb(ops).toString().replace(';DT;', ';XX;'));
+    const bad = await upload(c, malformed);
     assert.equal(bad.statusCode, 422);
     assert.match(bad.body, /The file is refused and nothing was stored: line 3: OPERATION_TYPE &quot;XX&quot;/);
+    // The refusal comes first, above the tables, with its form: where the eye is after the upload.
+    assert.ok(
+      bad.body.indexOf('payouts-problem') < bad.body.indexOf('payouts-missing-h'),
+      'the refusal above the tables',
+    );
+    // In the reader's language, the file's own names kept.
+    c.headers = { 'accept-language': 'fr' };
+    const fr = await upload(c, malformed);
+    assert.match(
+      fr.body,
+      /Le fichier est refusé et rien n’a été enregistré : ligne 3 : OPERATION_TYPE « XX » n’est ni DT \(débit\) ni CT \(crédit\)\./,
+    );
+    const comma = await upload(c, Buffer.from(jrb(ops).toString().replaceAll(';', ',')));
+    assert.match(comma.body, /ligne 1 : un journal de rapprochement bancaire commence par son enregistrement TITRE/);
+    c.headers = { 'accept-language': 'de' };
+    const de = await upload(c, malformed);
+    assert.match(
+      de.body,
+      /Die Datei wurde abgelehnt, nichts wurde gespeichert: Zeile 3: OPERATION_TYPE „XX“ ist weder DT/,
+    );
+    assert.doesNotMatch(de.body + fr.body, /is neither|nothing was stored/, 'no English in their pages');
+    c.headers = {};
     const none = await upload(c, Buffer.alloc(0));
     assert.equal(none.statusCode, 422);
     assert.match(none.body, /Choose the report file first/);

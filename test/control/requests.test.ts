@@ -150,9 +150,10 @@ describe(`back office payment requests (${ENGINE})`, { timeout: 180_000 }, () =>
     });
     const page = await c.get(`/control/requests/${r.uuid}`);
     assert.equal(page.statusCode, 200);
-    for (const text of [r.reference, 'Amélie', 'jeanne.martin@example.com', 'RES-1001', '2026-12-24']) {
+    for (const text of [r.reference, 'Amélie', 'jeanne.martin@example.com', 'RES-1001', '24 Dec 2026']) {
       assert.ok(page.body.includes(text), `shows ${text}`);
     }
+    assert.ok(!page.body.includes('2026-12-24'), 'the check-in in words, as the page’s other dates');
     assert.ok(page.body.includes('&lt;b&gt;Suite&lt;/b&gt;'), 'reservation data is escaped');
     assert.ok(!page.body.includes('<b>Suite</b>'));
     assert.match(page.body, /&quot;parking&quot;: true/);
@@ -294,7 +295,11 @@ describe(`back office payment requests (${ENGINE})`, { timeout: 180_000 }, () =>
     assert.match(heading(date.body), /^checkin_to: not a date/);
     const page = await c.get(`/control/requests?after=${'A'.repeat(201)}`);
     assert.equal(page.statusCode, 400);
-    assert.equal(heading(page.body), 'Invalid page link');
+    assert.match(heading(page.body), /^Invalid page link: /);
+    await c.get('/control/language/de?back=/control/requests');
+    const dePage = await c.get(`/control/requests?after=${'A'.repeat(201)}`);
+    await c.get('/control/language/en?back=/control/requests');
+    assert.match(heading(dePage.body), /^Dieser Seitenlink ist beschädigt/);
     // As long as a search box could hold, and an unknown status: the list, as before.
     assert.equal((await c.get(`/control/requests?q=${'a'.repeat(500)}&status=PAID`)).statusCode, 200);
   });

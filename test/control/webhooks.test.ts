@@ -65,10 +65,31 @@ describe(`back office: webhooks, secret rotation, delivery log and resend (${ENG
       const r = await c.post('/control/webhooks', { tenant: tenantId, url });
       assert.equal(r.statusCode, 422, url);
       assert.match(r.body, /role="alert">The endpoint was not added: /);
-      assert.match(r.body, url.includes('169.254') ? /169\.254\.169\.254 is a metadata address/ : /URL/);
+      assert.match(
+        r.body,
+        url.includes('169.254')
+          ? /169\.254\.169\.254, a cloud metadata address\. Webhooks go to addresses on the internet/
+          : /the address must start with https:\/\/|the URL is required/,
+      );
+      assert.doesNotMatch(r.body, /WEBHOOKS_ALLOW_PRIVATE/, 'no server setting shown to hotel staff');
+    }
+    // In the reader's language: French and German pages say it in French and German.
+    for (const [language, said] of [
+      ['fr', /L’adresse n’a pas été ajoutée : 169\.254\.169\.254, une adresse de métadonnées du cloud\./],
+      ['de', /Die Adresse wurde nicht hinzugefügt: 169\.254\.169\.254: eine Metadaten-Adresse der Cloud\./],
+    ] as const) {
+      await c.get('/control/webhooks', { 'accept-language': language });
+      c.headers = { 'accept-language': language };
+      const r = await c.post('/control/webhooks', { tenant: tenantId, url: 'http://169.254.169.254/' });
+      c.headers = {};
+      assert.equal(r.statusCode, 422);
+      assert.match(r.body, said);
+      assert.doesNotMatch(r.body, /refused:|resolves to|WEBHOOKS_ALLOW_PRIVATE/);
     }
     assert.equal((await endpoints()).length, 1);
     assert.deepEqual(await audits(), [
+      ['webhook_created', 'refused'],
+      ['webhook_created', 'refused'],
       ['webhook_created', 'refused'],
       ['webhook_created', 'refused'],
       ['webhook_created', 'refused'],

@@ -142,6 +142,11 @@ describe(`the daily digest, in the hotel's time zone (${ENGINE})`, { timeout: 18
     assert.match(lapsing, new RegExp(refs.lapsing as string));
     assert.doesNotMatch(lapsing, new RegExp(refs.covered as string), 'ends on its check-out day: not lapsing');
     assert.match(section('Arrivées aujourd’hui'), new RegExp(`${refs.today} · .* · Garanti\\s: carte enregistrée`));
+    // The refused guarantee says what waits, not "failed" after "not guaranteed".
+    assert.match(
+      section('Arrivées aujourd’hui'),
+      new RegExp(`${refs.failed} · .* · Non garanti\\s: carte refusée, en attente d’une autre`),
+    );
     assert.match(
       section('Arrivées demain'),
       new RegExp(`${refs.tomorrow} · .* · Non garanti\\s: lien pas encore utilisé`),
@@ -186,6 +191,9 @@ describe(`the daily digest, in the hotel's time zone (${ENGINE})`, { timeout: 18
     assert.match(cut('today-lapsing-h'), new RegExp(refs.lapsing as string));
     assert.doesNotMatch(cut('today-lapsing-h'), new RegExp(refs.covered as string));
     assert.match(cut('today-arrivals-h'), new RegExp(refs.today as string));
+    assert.match(cut('today-arrivals-h'), /Not guaranteed<\/span>: card refused, waiting for another/);
+    assert.match(cut('today-arrivals-h'), /Guaranteed<\/span>: card registered/);
+    assert.doesNotMatch(body, /Not guaranteed<\/span> failed/);
     assert.doesNotMatch(cut('today-arrivals-h'), new RegExp(refs.tomorrow as string));
     assert.match(cut('today-tomorrow-h'), new RegExp(refs.tomorrow as string));
     assert.match(body, /<a href="\/control\/today" aria-current="page">Today<\/a>/);

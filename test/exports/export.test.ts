@@ -123,9 +123,12 @@ describe(`exports and totals in the back office (${ENGINE})`, { timeout: 120_000
     assert.match(list.body, /Choose a hotel in the filter to export its requests\./);
     const none = await root.get('/control/requests/export?what=requests');
     assert.equal(none.statusCode, 400);
+    assert.match(none.body, /Choose a hotel in the filter to export its requests\./);
     const unknown = await root.get(`/control/requests/export?what=guests&tenant=${t.tenant.tenantId}`);
     assert.equal(unknown.statusCode, 400);
-    assert.match(unknown.body, /what=requests\|ledger/);
+    assert.match(unknown.body, /An export is of requests or of money movements\./);
+    const frNone = await root.get('/control/requests/export?what=requests', { 'accept-language': 'fr' });
+    assert.match(frNone.body, /Choisissez un établissement dans le filtre/);
     const one = await root.get(`/control/requests/export?what=requests&tenant=${t.tenant.tenantId}`);
     assert.equal(one.statusCode, 200);
     assert.equal(csvObjects(one.body.slice(1)).length, 3);

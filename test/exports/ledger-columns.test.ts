@@ -125,7 +125,11 @@ describe(`the ledger export: signed amounts, holds apart, net; CSV dialects (${E
     const before = await audits();
     const bad = await c.get('/control/requests/export?what=ledger&csv_dialect=excel-us');
     assert.equal(bad.statusCode, 400);
-    assert.match(bad.body, /excel-fr, excel-de or rfc4180/);
+    assert.match(bad.body, /This spreadsheet format is not one payreq writes\./);
+    const fr = await c.get('/control/requests/export?what=ledger&csv_dialect=excel-us', { 'accept-language': 'fr' });
+    assert.equal(fr.statusCode, 400);
+    assert.match(fr.body, /Ce format de tableur n’est pas l’un de ceux que payreq écrit\./);
+    assert.doesNotMatch(fr.body, /excel-fr, excel-de or rfc4180/, 'no English on a French page');
     assert.equal(await audits(), before, 'refused before anything is recorded');
     const audit = await t.repos.audit.list({ action: 'export', limit: 1 });
     assert.equal((audit[0]?.detail as { csv_dialect?: string } | null)?.csv_dialect, 'rfc4180');

@@ -1,27 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ACCOUNT_MESSAGES } from '../../src/control/account/words.ts';
-import { ADMIN_MESSAGES } from '../../src/control/admin/words.ts';
-import { BOOKS_MESSAGES } from '../../src/control/books/words.ts';
-import { BULK_MESSAGES } from '../../src/control/bulk/words.ts';
-import { NEW_REQUEST_MESSAGES } from '../../src/control/new-request/words.ts';
-import { PMS_MESSAGES } from '../../src/control/pms/words.ts';
-import { EXPORT_MESSAGES } from '../../src/control/requests/export-words.ts';
-import { GUARANTEE_CONTROL_MESSAGES } from '../../src/control/requests/guarantee-words.ts';
-import { REQUESTS_MESSAGES } from '../../src/control/requests/words.ts';
-import { SETTING_PROBLEMS } from '../../src/control/settings/setting-problems.ts';
-import { SETTINGS_MESSAGES } from '../../src/control/settings/words.ts';
-import { CONTROL_MESSAGES } from '../../src/control/shell/words.ts';
-import { SIGN_IN_MESSAGES } from '../../src/control/sign-in/words.ts';
-import { ROLE_MESSAGES } from '../../src/control/team/words.ts';
-import { TODAY_MESSAGES } from '../../src/control/today/words.ts';
-import { WEBHOOK_MESSAGES } from '../../src/control/webhooks/words.ts';
-import { DAY_PLAN_WORDS } from '../../src/day-plan/day-plan-words.ts';
-import { GUARANTEE_GUEST_MESSAGES } from '../../src/guest/guarantee-messages.ts';
-import { MESSAGES } from '../../src/guest/messages.ts';
-import { PAYMENT_WORDING } from '../../src/i18n/payment-wording.ts';
-import { GUARANTEE_MAIL_MESSAGES } from '../../src/mail/guarantee-messages.ts';
-import { MAIL_MESSAGES } from '../../src/mail/mail-messages.ts';
+import { CATALOGUES } from './catalogues.ts';
 
 /** A straight apostrophe between two letters: "n'a", "provider's". Readers get ’ everywhere. */
 const STRAIGHT_APOSTROPHE = /\p{L}'\p{L}/u;
@@ -49,31 +28,6 @@ function textsOf(value: unknown, path: string, out: [string, string][]): void {
   }
 }
 
-const CATALOGUES = {
-  guest: MESSAGES,
-  mail: MAIL_MESSAGES,
-  paymentWording: PAYMENT_WORDING,
-  control: CONTROL_MESSAGES,
-  account: ACCOUNT_MESSAGES,
-  settingProblems: SETTING_PROBLEMS,
-  exports: EXPORT_MESSAGES,
-  guaranteeControl: GUARANTEE_CONTROL_MESSAGES,
-  guaranteeGuest: GUARANTEE_GUEST_MESSAGES,
-  guaranteeMail: GUARANTEE_MAIL_MESSAGES,
-  roles: ROLE_MESSAGES,
-  signIn: SIGN_IN_MESSAGES,
-  today: TODAY_MESSAGES,
-  dayPlan: DAY_PLAN_WORDS,
-  webhooks: WEBHOOK_MESSAGES,
-  requests: REQUESTS_MESSAGES,
-  bulk: BULK_MESSAGES,
-  newRequest: NEW_REQUEST_MESSAGES,
-  settings: SETTINGS_MESSAGES,
-  admin: ADMIN_MESSAGES,
-  books: BOOKS_MESSAGES,
-  pms: PMS_MESSAGES,
-};
-
 describe('typography of what guests and staff read', () => {
   for (const [name, catalogue] of Object.entries(CATALOGUES)) {
     test(`${name}: apostrophes are typographic in every language`, () => {
@@ -84,4 +38,20 @@ describe('typography of what guests and staff read', () => {
       assert.deepEqual(straight, []);
     });
   }
+});
+
+describe('German: one word for one thing, as the Team page says it', () => {
+  test('the books are "Buchhaltung", a capture is "Abbuchung" (never "Einziehung"), the viewer role a noun', () => {
+    const german: [string, string][] = [];
+    for (const [name, catalogue] of Object.entries(CATALOGUES)) {
+      const de = (catalogue as Record<string, unknown>).de;
+      if (de) textsOf(de, name, german);
+    }
+    assert.ok(german.length > 500, `${german.length} German texts`);
+    const mixed = german.filter(([, text]) => /Bücher|Einziehung|eingezogen|einzieh/.test(text)).map(([p]) => p);
+    assert.deepEqual(mixed, []);
+    const shell = CATALOGUES.control.de;
+    assert.equal(shell.navBooks, 'Buchhaltung');
+    assert.equal(shell.roleNames.viewer, 'Lesezugriff');
+  });
 });

@@ -147,6 +147,13 @@ describe(`renew_holds: a guarantee that lasts the stay, on the sandbox's test cl
     assert.equal(chain.match(/Released/g)?.length, 2, chain);
     assert.equal(chain.match(/\(renewal\)/g)?.length, 2, chain);
     assert.match(chain, /Captured/);
+    // Each hold by its place in the chain, never the provider's transaction id.
+    assert.match(chain, /Hold 1 .*Hold 2 \(renewal\).*Hold 3 \(renewal\)/);
+    const ids = await t.db.query<{ id: string }>(
+      "SELECT provider_transaction_id AS id FROM money_ledger WHERE payment_request_id = $1 AND kind = 'hold'",
+      [id],
+    );
+    for (const { id: txn } of ids.rows) if (txn) assert.ok(!chain.includes(txn), `${txn} shown`);
     await desk.get('/control/language/fr?back=/control/requests');
     assert.match(await text(), /Libérée le .*Libérée le .*Encaissée/);
   });

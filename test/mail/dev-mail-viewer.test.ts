@@ -76,7 +76,7 @@ describe(`the development mail viewer, /dev/mail: in development only (${ENGINE}
     assert.ok(subjects.includes('Hôtel du Lac : acompte pour votre réservation'), subjects.join(' | '));
     assert.ok(subjects.includes('Hôtel du Lac: your card is registered as a guarantee'), subjects.join(' | '));
     assert.ok(
-      subjects.some((s) => s?.startsWith(`Hôtel du Lac: Garantie refusée : ${imprint.reference}`)),
+      subjects.some((s) => s === `Hôtel du Lac: Guarantee refused: ${imprint.reference}`),
       `the hotel’s e-mail: ${subjects.join(' | ')}`,
     );
     assert.match(list.body, /<td>the hotel<\/td><td>reception@hotel-du-lac\.example<\/td>/);
@@ -114,6 +114,29 @@ describe(`the development mail viewer, /dev/mail: in development only (${ENGINE}
     for (const url of ['/dev/mail/abc', '/dev/mail/999999999', '/dev/mail/0/html', '/dev/mail/1e3']) {
       assert.equal((await dev.call({ method: 'GET', url, tenant: null })).statusCode, 404, url);
     }
+  });
+
+  test('the list is newest first by number: an id of more digits above the ones of fewer', async () => {
+    const hotel = await mailingHotel(dev);
+    // Make the next ids cross a power of ten (…98, …99, …100): a list sorted as text would put
+    // "100" below "99".
+    const { rows } = await dev.db.query<{ max: string }>('SELECT coalesce(max(id), 0)::text AS max FROM email_outbox');
+    const crossing = 10 ** String(Number(rows[0]?.max ?? 0) + 3).length - 2;
+    await dev.db.query("SELECT setval(pg_get_serial_sequence('email_outbox', 'id'), $1)", [crossing]);
+    for (const n of [1, 2, 3, 4]) {
+      await createRequest(dev, { request_type: 'DEPOSIT', guest_email: `order${n}@example.com` }, hotel);
+    }
+    await sendDueEmails(dev.app.payreq);
+    const list = await dev.call({ method: 'GET', url: '/dev/mail', tenant: null });
+    const ids = [...list.body.matchAll(/<a href="\/dev\/mail\/(\d+)">/g)].map((m) => Number(m[1]));
+    assert.ok(ids.includes(crossing + 1) && ids.includes(crossing + 4), `${crossing}: ${ids.join(', ')}`);
+    assert.deepEqual(
+      ids,
+      [...ids].sort((a, b) => b - a),
+      'newest (largest number) first',
+    );
+    const top = list.body.indexOf('order4@example.com');
+    assert.ok(top > 0 && top < list.body.indexOf('order1@example.com'), 'the last one made, first');
   });
 
   test('production: no /dev/mail at all, and no message kept; nor in tests', async () => {

@@ -97,9 +97,9 @@ describe(`guest e-mails: subjects per type, card registered, deposit receipt, se
     const m = mailTo(guest)[0];
     assert.ok(m);
     assert.equal(m.subject, 'Hôtel des Tests : confirmation de votre acompte');
-    assert.ok(m.text.includes('Carte: 424242XXXXXX4242 (expire fin 09/2029)'), m.text);
+    assert.ok(m.text.includes('Carte\u00a0: 424242XXXXXX4242 (expire fin 09/2029)'), m.text);
     const paidOn = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long', timeZone: 'Europe/Paris' }).format(new Date());
-    assert.ok(m.text.includes(`Date du paiement: ${paidOn}`), m.text);
+    assert.ok(m.text.includes(`Date du paiement\u00a0: ${paidOn}`), m.text);
   });
 
   /** A registered card held before arrival: money the provider holds for real. */
@@ -165,7 +165,7 @@ describe(`guest e-mails: subjects per type, card registered, deposit receipt, se
   test('a capture e-mail says why the hotel charged the card, and its note, in the guest language', async () => {
     const cases = [
       ['en', 'damage', 'Reason: Damage', 'The hotel’s note: Broken lamp'],
-      ['fr', 'extras', 'Motif: Minibar et extras', 'Précision de l’établissement: Broken lamp'],
+      ['fr', 'extras', 'Motif : Minibar et extras', 'Précision de l’établissement : Broken lamp'],
       ['de', 'no_show', 'Grund: Nichterscheinen (No-Show)', 'Hinweis der Unterkunft: Broken lamp'],
     ] as const;
     for (const [language, reason, reasonLine, noteLine] of cases) {

@@ -13,7 +13,7 @@ import { type SmtpSink, startSmtpSink } from './smtp-sink.ts';
 
 const SECRET_KEY = 's'.repeat(64);
 const BACKLOG_LINE =
-  /SMTP_URL is set: sending (\d+) e-mail\(s\) kept while it was not; (\d+) queued more than (\d+) h ago marked expired/;
+  /SMTP_URL is set: sending (\d+) e-mails? kept while it was not; (\d+) queued more than (\d+) h ago marked expired/;
 
 /**
  * E-mails pile up while SMTP_URL is unset (development, a trial). The first `payreq serve` with

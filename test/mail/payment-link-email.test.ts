@@ -79,6 +79,10 @@ describe('payment link e-mail', () => {
       assert.ok(body.includes('Double'), 'room type');
     }
     assert.ok(m.html.includes(`href="${link}"`));
+    // French typography in the text part, which no stylesheet sets: a no-break space before ":".
+    assert.match(m.text, /^Arrivée\u00a0: 24 décembre 2026$/m);
+    const glued = m.text.split('\n').filter((line) => /\p{L}:(?:\s|$)/u.test(line));
+    assert.deepEqual(glued, [], 'no French line with a colon glued to its word');
     const rows = await outbox(uuid);
     assert.equal(rows[0]?.status, 'sent');
     const d = await t.call({ method: 'GET', url: `/api/payment-requests/${uuid}/`, tenant: mailing });

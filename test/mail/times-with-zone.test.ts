@@ -83,7 +83,7 @@ describe(`guest pages and e-mails give times with their zone (${ENGINE})`, () =>
         const label = { fr: 'Date du paiement', en: 'Date of payment', de: 'Zahlungsdatum' }[language];
         const line = plain(receipt.text)
           .split('\n')
-          .find((l) => l.startsWith(`${label}: `));
+          .find((l) => l.startsWith(`${label}${language === 'fr' ? ' ' : ''}: `));
         assert.match(line ?? '', time, `${language} receipt: ${receipt.text}`);
         assert.match(plain(receipt.html), time, `${language} receipt, HTML`);
         const page = await t.call({ method: 'GET', url: `/payment/${paid.uuid}/result/`, tenant: null });

@@ -82,7 +82,7 @@ describe(`importing a bank reconciliation report (${ENGINE})`, { timeout: 120_00
 
   test('two deposits, a partial refund, an unknown order: one remittance, four lines, three matched', async () => {
     const result = await importJrb(deps(), target(), [jrb(ops)]);
-    assert.deepEqual(result, { remittances: 1, lines: 4, matched: 3, unmatched: 1 });
+    assert.deepEqual(result, { remittances: 1, lines: 4, matched: 3, unmatched: 1, changed: 4 });
     const [remittance, ...others] = await remittancesRepository(t.db).list(hotel.tenantId);
     assert.equal(others.length, 0);
     assert.ok(remittance);
@@ -130,6 +130,7 @@ describe(`importing a bank reconciliation report (${ENGINE})`, { timeout: 120_00
       lines: 4,
       matched: 3,
       unmatched: 1,
+      changed: 0,
     });
     assert.deepEqual(await stored(t), before, 'imported twice: still one remittance of four lines');
     const next = { orderId: randomUUID(), transactionId: '700002', type: 'DT' as const, amount: 1_000, commission: 39 };
@@ -139,6 +140,7 @@ describe(`importing a bank reconciliation report (${ENGINE})`, { timeout: 120_00
       lines: 5,
       matched: 2,
       unmatched: 3,
+      changed: 2,
     });
     const after = await remittancesRepository(t.db).list(hotel.tenantId);
     assert.deepEqual(
@@ -162,6 +164,7 @@ describe(`importing a bank reconciliation report (${ENGINE})`, { timeout: 120_00
       lines: 3,
       matched: 0,
       unmatched: 3,
+      changed: 3,
     });
     const [remittance] = await remittancesRepository(t.db).list(hotel.tenantId, {
       from: '2026-11-21',
@@ -204,7 +207,7 @@ describe(`importing a bank reconciliation report (${ENGINE})`, { timeout: 120_00
     const other = await t.newTenant('Hotel Other');
     assert.deepEqual(await remittancesRepository(t.db).list(other.tenantId), []);
     const theirs = await importJrb(deps(), { tenantId: other.tenantId, provider: 'sandbox' }, [jrb(ops)]);
-    assert.deepEqual(theirs, { remittances: 1, lines: 4, matched: 0, unmatched: 4 });
+    assert.deepEqual(theirs, { remittances: 1, lines: 4, matched: 0, unmatched: 4, changed: 4 });
     const [remittance] = await remittancesRepository(t.db).list(other.tenantId);
     assert.ok(remittance);
     const lines = await remittancesRepository(t.db).lines(remittance.id);

@@ -86,7 +86,11 @@ describe(`money never paid out, and the settlements export (${ENGINE})`, () => {
         },
       ]),
     ]);
-    assert.deepEqual(result, { remittances: 1, lines: 1, matched: 1, unmatched: 0 }, 'lowered by its refund: 100.00');
+    assert.deepEqual(
+      result,
+      { remittances: 1, lines: 1, matched: 1, unmatched: 0, changed: 1 },
+      'lowered by its refund: 100.00',
+    );
     const found = await remittancesRepository(t.db).notPaidOut(hotel.tenantId, before, 50);
     assert.equal(found.since, localDate('Europe/Paris', ago(12)));
     assert.deepEqual(

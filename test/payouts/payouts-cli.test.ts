@@ -43,11 +43,17 @@ describe(`payreq settlements import and list, as processes (${ENGINE})`, { timeo
     const run = (...args: string[]) => payreq(args, env, scratch.dir);
 
     const counts = { remittances: 1, lines: 2, matched: 1, unmatched: 1 };
-    assert.deepEqual(parseJson(await run('settlements', 'import', '--tenant', hotel, file, '--json')), counts);
-    assert.deepEqual(parseJson(await run('settlements', 'import', '--tenant', hotel, file, '--json')), counts);
+    assert.deepEqual(parseJson(await run('settlements', 'import', '--tenant', hotel, file, '--json')), {
+      ...counts,
+      changed: 2,
+    });
+    assert.deepEqual(parseJson(await run('settlements', 'import', '--tenant', hotel, file, '--json')), {
+      ...counts,
+      changed: 0,
+    });
     const text = await run('settlements', 'import', '--tenant', hotel, file);
     assert.equal(text.code, 0, text.stderr);
-    assert.match(text.stdout, /1 remittance\(s\), 2 line\(s\): 1 matched, 1 unmatched/);
+    assert.equal(text.stdout.trim(), 'nothing new: its 2 lines were imported before');
 
     const listed = parseJson<{ remittances: Record<string, unknown>[] }>(
       await run('settlements', 'list', '--tenant', hotel, '--from', '2026-11-21', '--to', '2026-11-21', '--json'),
@@ -71,6 +77,12 @@ describe(`payreq settlements import and list, as processes (${ENGINE})`, { timeo
       remittances: [],
     });
 
+    // Another file's first import: its counts, in words whose plurals agree.
+    const other = path.join(scratch.dir, 'other.csv');
+    writeFileSync(other, jrb(ops.map((o) => ({ ...o, orderId: randomUUID(), remittanceNb: '000043' }))));
+    const first = await run('settlements', 'import', '--tenant', hotel, other);
+    assert.equal(first.stdout.trim(), '1 remittance, 2 lines: 0 matched, 2 unmatched');
+
     // A report larger than a control-channel request: read as a stream by the process itself.
     const many: Operation[] = Array.from({ length: 4000 }, (_, i) => ({
       orderId: randomUUID(),
@@ -87,6 +99,7 @@ describe(`payreq settlements import and list, as processes (${ENGINE})`, { timeo
       lines: 4000,
       matched: 0,
       unmatched: 4000,
+      changed: 4000,
     });
 
     const bad = path.join(scratch.dir, 'bad.csv');
@@ -113,7 +126,7 @@ describe(`payreq settlements import and list, as processes (${ENGINE})`, { timeo
     );
     assert.deepEqual(
       after.remittances.map((r) => r.lines),
-      [4000, 2],
+      [4000, 2, 2],
       'the refused file stored nothing',
     );
   });
@@ -154,7 +167,7 @@ describe(`payreq settlements import and list, as processes (${ENGINE})`, { timeo
     // The same file's shape for two hotels: one imported by each spelling, the outputs the same.
     const byPayouts = await run('payouts', 'import', '--tenant', a, fileFor(0), '--json');
     const bySettlements = await run('settlements', 'import', '--tenant', b, fileFor(1), '--json');
-    assert.deepEqual(parseJson(byPayouts), { remittances: 1, lines: 2, matched: 1, unmatched: 1 });
+    assert.deepEqual(parseJson(byPayouts), { remittances: 1, lines: 2, matched: 1, unmatched: 1, changed: 2 });
     assert.deepEqual(parseJson(bySettlements), parseJson(byPayouts));
     const textA = await run('payouts', 'import', '--tenant', a, fileFor(0));
     const textB = await run('settlements', 'import', '--tenant', b, fileFor(1));

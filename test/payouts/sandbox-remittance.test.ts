@@ -113,8 +113,12 @@ describe(`the sandbox's remittance report, imported end to end (${ENGINE})`, { t
     const file = Buffer.from(`${records.slice(0, -1).join('\r\n')}\r\n${unknown}\r\nFIN;4\r\n`);
 
     const counts = { remittances: 1, lines: 4, matched: 3, unmatched: 1 };
-    assert.deepEqual(await importFile(hotel.tenantId, file), counts);
-    assert.deepEqual(await importFile(hotel.tenantId, file), counts, 'imported again: the same file');
+    assert.deepEqual(await importFile(hotel.tenantId, file), { ...counts, changed: 4 });
+    assert.deepEqual(
+      await importFile(hotel.tenantId, file),
+      { ...counts, changed: 0 },
+      'imported again: the same file, nothing new',
+    );
     const listed = await list(hotel.tenantId);
     assert.equal(listed.length, 1, 'still one remittance');
     const remittance = listed[0] as {
@@ -146,6 +150,7 @@ describe(`the sandbox's remittance report, imported end to end (${ENGINE})`, { t
       lines: 0,
       matched: 0,
       unmatched: 0,
+      changed: 0,
     });
   });
 
@@ -170,6 +175,7 @@ describe(`the sandbox's remittance report, imported end to end (${ENGINE})`, { t
       lines: 1,
       matched: 1,
       unmatched: 0,
+      changed: 1,
     });
   });
 

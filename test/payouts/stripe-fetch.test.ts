@@ -218,7 +218,7 @@ describe(`a Stripe payout fetched and matched line by line (${ENGINE})`, { timeo
       repos: t.repos,
     });
     assert.equal(r.exitCode, 0, r.stderr);
-    assert.equal(r.stdout, '1 payout(s), 130 line(s): 0 matched, 130 unmatched\n');
+    assert.equal(r.stdout, '1 payout, 130 lines: 0 matched, 130 unmatched\n');
     const pages = fake.calls.slice(before).filter((c) => c.route === 'GET /v1/balance_transactions');
     assert.equal(pages.length, 2, 'a hundred a page');
     const row = await t.db.query<{ net: number; line_count: number }>(

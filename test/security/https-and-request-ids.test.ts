@@ -21,7 +21,7 @@ describe(`production HTTPS rules (${ENGINE})`, () => {
   test('plain HTTP is refused with 403 HTTPS required, before authentication, and carries HSTS', async () => {
     const r = await direct.call({ method: 'GET', url: '/api/payment-requests/' });
     assert.equal(r.statusCode, 403);
-    assert.equal(r.json().error, 'HTTPS required');
+    assert.match(r.json().error, /^HTTPS required: .*TRUST_PROXY.*NODE_ENV=development/, 'the cause and both ways out');
     assert.match(String(r.headers['strict-transport-security']), /max-age=\d+/);
     const anonymous = await direct.app.inject({ method: 'GET', url: '/api/payment-requests/' });
     assert.equal(anonymous.statusCode, 403, 'no key: still the HTTPS answer, nothing about keys');

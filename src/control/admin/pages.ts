@@ -127,11 +127,14 @@ export function schedulesPage(
   schedules: readonly ScheduleRow[],
   runs: readonly JobRunRow[],
   issues: readonly string[] = [],
+  hotelZone?: string,
 ): string {
-  // One zone on the page: the zone the schedules share (a cron "0 7 * * *" in Europe/Paris then
-  // reads 07:00), else the user's (UTC); each job's own zone is in its form.
+  // One zone on the page: the hotel's (hotelZone: the user's hotel, or the one zone every hotel
+  // is in), else the zone the schedules share (a cron "0 7 * * *" in Europe/Paris then reads
+  // 07:00), else UTC; each job's own zone is in its form.
   const zones = [...new Set(schedules.map((s) => s.timezone))];
-  const ctx = zones.length === 1 && zones[0] ? { ...pageCtx, timeZone: zones[0] } : pageCtx;
+  const zone = hotelZone ?? (zones.length === 1 ? zones[0] : undefined);
+  const ctx = zone ? { ...pageCtx, timeZone: zone } : pageCtx;
   const { m } = ctx;
   const w = ADMIN_MESSAGES[ctx.language];
   const when = (d: Date | null) => (d ? formatDateTime(d, ctx) : '—');

@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { adminUsers, normaliseUsername, scryptParams, twoFactor } from '../../admin-users/index.ts';
 import { AppError, DAY_RANGE_TEXT, dayEnd, dayStart, isDayInRange } from '../../domain/index.ts';
@@ -84,6 +84,17 @@ export async function adminRoutes(instance: FastifyInstance): Promise<void> {
   const control = instance.withTypeProvider<TypeBoxTypeProvider>();
   const { payreq } = control;
   const users = adminUsers(payreq.repos, scryptParams(payreq.config.passwordHashCost));
+
+  /**
+   * The hotel whose clock the Schedules page reads: the user's own, else the one zone every hotel
+   * is in (an install of one hotel, or of hotels in one country); undefined when they differ.
+   */
+  const hotelZone = async (request: FastifyRequest): Promise<string | undefined> => {
+    const own = request.controlUser?.tenantId;
+    if (own) return (await payreq.repos.tenants.find(own))?.timezone;
+    const zones = await payreq.repos.tenants.zones();
+    return zones.length === 1 ? zones[0] : undefined;
+  };
 
   control.get('/tenants', async (request, reply) => {
     return send(reply, tenantsPage(await pageContext(request, reply), await payreq.repos.tenants.list()));
@@ -234,7 +245,7 @@ export async function adminRoutes(instance: FastifyInstance): Promise<void> {
       payreq.repos.schedules.list(),
       payreq.repos.schedules.runs(undefined, 30),
     ]);
-    return send(reply, schedulesPage(ctx, schedules, runs));
+    return send(reply, schedulesPage(ctx, schedules, runs, [], await hotelZone(request)));
   });
 
   control.post(
@@ -260,7 +271,7 @@ export async function adminRoutes(instance: FastifyInstance): Promise<void> {
           payreq.repos.schedules.list(),
           payreq.repos.schedules.runs(undefined, 30),
         ]);
-        return send(reply, schedulesPage(ctx, schedules, runs, issues.filter(Boolean)), 422);
+        return send(reply, schedulesPage(ctx, schedules, runs, issues.filter(Boolean), await hotelZone(request)), 422);
       }
       const timezone = String(zone.value);
       const enabled = request.body.enabled === 'on';

@@ -14,7 +14,7 @@ const en = {
     'No books check has finished yet. It runs every day (the scheduled job “Books check”), or when the operator runs it.',
   checkSummary: (since: string, orders: number, agree: number, disagree: number, inDoubt: number) =>
     `Orders moved since ${since}: ${orders} checked, ${agree} agree, ${disagree} disagree, ${inDoubt} in doubt.`,
-  everyTenant: 'every tenant',
+  everyTenant: 'every hotel',
   incidents: 'Open disagreements',
   noIncidents: 'No disagreement: every order checked agrees with the provider’s books.',
   inDoubt: 'Operations in doubt',
@@ -151,17 +151,17 @@ const fr: BooksMessages = {
 };
 
 const de: BooksMessages = {
-  title: 'Bücher',
+  title: 'Buchhaltung',
   intro:
-    'Wo die Bücher von payreq und die des Zahlungsanbieters voneinander abweichen oder noch nicht bekannt sind. Eine Prüfung vergleicht je Bestellung den Saldo des Anbieters (eingezogen abzüglich erstattet) mit dem von payreq (erfasst abzüglich erstattet) und sucht offen gebliebene Reservierungen.',
+    'Wo die Buchungen von payreq und die des Zahlungsanbieters voneinander abweichen oder noch nicht bekannt sind. Eine Prüfung vergleicht je Bestellung den Saldo des Anbieters (abgebucht abzüglich erstattet) mit dem von payreq (erfasst abzüglich erstattet) und sucht offen gebliebene Reservierungen.',
   lastCheck: 'Letzte Prüfungen',
   noCheck:
-    'Noch keine Prüfung der Bücher ist abgeschlossen. Sie läuft täglich (geplante Aufgabe „Buchhaltungsprüfung“) oder wenn der Betreiber sie startet.',
+    'Noch keine Prüfung der Buchungen ist abgeschlossen. Sie läuft täglich (geplante Aufgabe „Buchhaltungsprüfung“) oder wenn der Betreiber sie startet.',
   checkSummary: (since: string, orders: number, agree: number, disagree: number, inDoubt: number) =>
     `Seit ${since} bewegte Bestellungen: ${orders} geprüft, ${agree} stimmen überein, ${disagree} weichen ab, ${inDoubt} ungewiss.`,
-  everyTenant: 'alle Mandanten',
+  everyTenant: 'alle Hotels',
   incidents: 'Offene Abweichungen',
-  noIncidents: 'Keine Abweichung: jede geprüfte Bestellung stimmt mit den Büchern des Anbieters überein.',
+  noIncidents: 'Keine Abweichung: Jede geprüfte Bestellung stimmt mit den Buchungen des Anbieters überein.',
   inDoubt: 'Ungewisse Vorgänge',
   noInDoubt: 'Kein ungewisser Vorgang.',
   misplaced: 'Zurückzugebendes Geld',
@@ -174,11 +174,11 @@ const de: BooksMessages = {
   reason: 'Grund',
   deleted: 'gelöscht',
   resolved: 'Gelöst am',
-  agreesAgain: 'Die Bücher stimmen wieder überein.',
+  agreesAgain: 'Die Buchungen stimmen wieder überein.',
   providerTookMore: (diff: string) =>
-    `Der Anbieter hat ${diff} mehr eingezogen, als payreq zählt. Suchen Sie die Bestellung im Backoffice des Anbieters: Wenn dieses Geld nicht hätte eingezogen werden dürfen, erstatten Sie es dort. Die nächste Prüfung schließt diese Zeile, sobald die Bücher übereinstimmen.`,
+    `Der Anbieter hat ${diff} mehr abgebucht, als payreq zählt. Suchen Sie die Bestellung im Backoffice des Anbieters: Wenn dieses Geld nicht hätte abgebucht werden dürfen, erstatten Sie es dort. Die nächste Prüfung schließt diese Zeile, sobald die Buchungen übereinstimmen.`,
   providerHasLess: (diff: string) =>
-    `payreq zählt ${diff} mehr, als der Anbieter hält: außerhalb von payreq erstattet oder storniert, oder nie eingezogen. Prüfen Sie die Bestellung im Backoffice des Anbieters vor jeder weiteren Erstattung und sagen Sie dem Gast, was wirklich geschah.`,
+    `payreq zählt ${diff} mehr, als der Anbieter hält: außerhalb von payreq erstattet oder storniert, oder nie abgebucht. Prüfen Sie die Bestellung im Backoffice des Anbieters vor jeder weiteren Erstattung und sagen Sie dem Gast, was wirklich geschah.`,
   holdOpen: (status: string) =>
     `Beim Anbieter ist noch eine Reservierung offen, obwohl die Anfrage „${status}“ ist: Stornieren Sie sie im Backoffice des Anbieters, damit die Karte des Gastes frei wird.`,
   undecided: (hours: number) =>
@@ -194,13 +194,13 @@ const de: BooksMessages = {
   holdMissing: (status: string) =>
     `Die Anfrage ist „${status}“, aber ihre Vorautorisierung ist beim Anbieter nicht offen (abgelehnt, abgelaufen oder freigegeben): Der Aufenthalt ist nicht garantiert. Sehen Sie die Bestellung im Backoffice des Anbieters nach und bitten Sie den Gast gegebenenfalls um eine andere Karte.`,
   holdDiffers:
-    'Die Vorautorisierung der Anfrage ist beim Anbieter über einen anderen Betrag offen als die Anfrage: Sehen Sie die Bestellung im Backoffice des Anbieters nach, bevor Sie einziehen.',
+    'Die Vorautorisierung der Anfrage ist beim Anbieter über einen anderen Betrag offen als die Anfrage: Sehen Sie die Bestellung im Backoffice des Anbieters nach, bevor Sie abbuchen.',
   secondHold:
     'Neben der Vorautorisierung der Anfrage ist beim Anbieter eine zweite offen: payreq storniert sie beim nächsten Abgleich; bleibt sie, stornieren Sie sie im Backoffice des Anbieters.',
   captureDiffers:
     'Der Anbieter zeigt das Geld auf einer anderen Transaktion als der der Anfrage: Sehen Sie die Bestellung im Backoffice des Anbieters nach.',
   holdLapsed:
-    'Der Anbieter hat die Vorautorisierung der Anfrage verfallen lassen, bevor über den Aufenthalt entschieden war: Darauf kann nichts mehr eingezogen werden. Bitten Sie den Gast um eine andere Karte, falls der Aufenthalt noch garantiert werden muss.',
+    'Der Anbieter hat die Vorautorisierung der Anfrage verfallen lassen, bevor über den Aufenthalt entschieden war: Darauf kann nichts mehr abgebucht werden. Bitten Sie den Gast um eine andere Karte, falls der Aufenthalt noch garantiert werden muss.',
   disputed:
     'Der Karteninhaber hat diese Zahlung bei seiner Bank angefochten: Beantworten Sie die Anfechtung vor ihrer Frist im Dashboard des Anbieters, mit den Nachweisen der Buchung.',
   waitReconcile:
@@ -219,7 +219,7 @@ const de: BooksMessages = {
   } as Record<'young' | 'contradicts' | 'unchecked', (hours: number) => string>,
   confirmShows: 'Der Anbieter zeigt',
   confirm: 'Trotzdem erfassen',
-  cancel: 'Zurück zur Seite Bücher',
+  cancel: 'Zurück zur Seite Buchhaltung',
 };
 
 export const BOOKS_MESSAGES: Record<ControlLanguage, BooksMessages> = { en, fr, de };

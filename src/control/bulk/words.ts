@@ -3,12 +3,14 @@
  * requests and the progress of its jobs), in English, French and German. A string missing in
  * one language is a type error.
  */
+
+import { plural } from '../../i18n/index.ts';
 import type { ControlLanguage } from '../shell/index.ts';
 
 const en = {
   bulkConfirmTitle: 'Confirm the actions on the selected requests',
   bulkConfirmIntro: (count: number) =>
-    `${count} ${count === 1 ? 'request' : 'requests'} will be acted on, each for the amount shown. Nothing moves until you confirm.`,
+    `${plural('en', count, { one: '# request', other: '# requests' })} will be acted on, each for the amount shown. Nothing moves until you confirm.`,
   bulkLeftOut: (status: string) => `Left out: not possible in status ${status}`,
   bulkNoneEligible: 'None of the selected requests allows this action: nothing to confirm.',
   bulkTotal: 'Total',
@@ -36,7 +38,7 @@ type T = typeof en;
 const fr: T = {
   bulkConfirmTitle: 'Confirmer les actions sur les demandes sélectionnées',
   bulkConfirmIntro: (count) =>
-    `${count} ${count === 1 ? 'demande sera traitée' : 'demandes seront traitées'}, chacune pour le montant indiqué. Rien ne bouge avant votre confirmation.`,
+    `${plural('fr', count, { one: '# demande sera traitée', other: '# demandes seront traitées' })}, chacune pour le montant indiqué. Rien ne bouge avant votre confirmation.`,
   bulkLeftOut: (status) => `Écartée : impossible au statut ${status}`,
   bulkNoneEligible: 'Aucune des demandes sélectionnées ne permet cette action : rien à confirmer.',
   bulkTotal: 'Total',
@@ -62,7 +64,7 @@ const fr: T = {
 const de: T = {
   bulkConfirmTitle: 'Aktionen für die ausgewählten Anfragen bestätigen',
   bulkConfirmIntro: (count) =>
-    `${count} ${count === 1 ? 'Anfrage wird' : 'Anfragen werden'} bearbeitet, jeweils mit dem angezeigten Betrag. Nichts geschieht vor Ihrer Bestätigung.`,
+    `${plural('de', count, { one: '# Anfrage wird', other: '# Anfragen werden' })} bearbeitet, jeweils mit dem angezeigten Betrag. Nichts geschieht vor Ihrer Bestätigung.`,
   bulkLeftOut: (status) => `Ausgelassen: im Status ${status} nicht möglich`,
   bulkNoneEligible: 'Keine der ausgewählten Anfragen erlaubt diese Aktion: nichts zu bestätigen.',
   bulkTotal: 'Summe',

@@ -88,11 +88,11 @@ const de: T = {
     amount_negative: 'Darf nicht negativ sein',
     amount_too_large: 'Höchstens 1.000.000',
     amount_decimals: 'Höchstens zwei Nachkommastellen (12,50)',
-    amount_unreadable: 'Kein Betrag: schreiben Sie ihn wie 12,50',
+    amount_unreadable: 'Kein Betrag: Schreiben Sie ihn wie 12,50',
     date_format: 'Kein gültiges Datum',
     checkout_before_checkin: 'Darf nicht vor der Anreise liegen',
     deposit_amount_required: 'Eine Anzahlung braucht einen Betrag über 0',
-    provider_not_configured: 'Dieses Hotel hat noch kein Konto beim Zahlungsanbieter: nichts könnte bezahlt werden',
+    provider_not_configured: 'Dieses Hotel hat noch kein Konto beim Zahlungsanbieter: Nichts könnte bezahlt werden',
   },
   newRequestIntro:
     'Für eine telefonische Buchung oder einen per SMS gesendeten Link: dieselbe Anfrage wie aus dem PMS, mit denselben Prüfungen.',
@@ -103,9 +103,9 @@ const de: T = {
   createRequest: 'Anfrage erstellen',
   fixFields: 'Einige Felder sind zu korrigieren; es wurde nichts erstellt.',
   createdFlash: (ref) =>
-    `${ref} erstellt. Der Zahlungslink steht unten: kopieren Sie ihn oder lassen Sie die E-Mail senden.`,
+    `${ref} erstellt. Der Zahlungslink steht unten: Kopieren Sie ihn oder lassen Sie die E-Mail senden.`,
   noHoldWarningShort:
-    'Ohne Anreisedatum erfolgt keine Vorautorisierung: bei Nichterscheinen könnte nichts eingezogen werden.',
+    'Ohne Anreisedatum erfolgt keine Vorautorisierung: Bei Nichterscheinen könnte nichts abgebucht werden.',
   currency: 'Währung',
 };
 

@@ -24,14 +24,14 @@ const enc = encodeURIComponent;
 
 function importForm(ctx: PageContext, tenant: Tenant, problem?: string): SafeHtml {
   const w = PAYOUT_MESSAGES[ctx.language];
+  // A refusal first in its section, above the help: where the eye lands after the upload.
   return html`<section class="card" aria-labelledby="payouts-import-h"><h2 id="payouts-import-h">${w.importTitle}</h2>
-<p>${w.importHelp}</p>
-${problem ? html`<p class="flash error" role="alert" id="payouts-problem">${problem}</p>` : ''}
+${problem ? html`<p class="flash error" role="alert" id="payouts-problem">${problem}</p>` : html`<p>${w.importHelp}</p>`}
 <form method="post" action="/control/payouts/import?tenant=${tenant.id}" enctype="multipart/form-data">${csrfField(ctx)}
 <input type="hidden" name="tenant" value="${tenant.id}">
 <label for="payouts-file">${w.fileLabel}</label>
 <input id="payouts-file" name="report" type="file" accept=".csv,.txt,text/csv,text/plain" required${problem ? html` aria-describedby="payouts-problem"` : ''}>
-<p><button type="submit">${w.importButton}</button></p></form></section>`;
+<p><button type="submit">${w.importButton}</button></p></form>${problem ? html`<p>${w.importHelp}</p>` : ''}</section>`;
 }
 
 function notPaidOutSection(ctx: PageContext, data: PayoutsPageData): SafeHtml {
@@ -108,19 +108,24 @@ function monthName(ctx: PageContext, month: string): string {
   );
 }
 
-/** The Payouts page: what was paid out, what never was, the fees, and the import of a report. */
+/**
+ * The Payouts page: what was paid out, what never was, the fees, and the import of a report.
+ * The import form closes the page, except when it comes back with a refusal: then it comes first,
+ * where the eye lands after the upload, not below tables a phone scrolls through for screens.
+ */
 export function payoutsPage(ctx: PageContext, data: PayoutsPageData): string {
   const w = PAYOUT_MESSAGES[ctx.language];
   return page(ctx, {
     title: w.title,
     current: 'payouts',
     body: html`<h1>${w.title}</h1>
+${data.problem ? importForm(ctx, data.tenant, data.problem) : ''}
 ${tenantChooser(ctx, '/control/payouts', data.tenants, data.tenant.id)}
 <p>${w.intro}</p>
 ${notPaidOutSection(ctx, data)}
 ${remittancesTable(ctx, data)}
 ${feesTable(ctx, data.months)}
-${importForm(ctx, data.tenant, data.problem)}`,
+${data.problem ? '' : importForm(ctx, data.tenant)}`,
   });
 }
 

@@ -150,8 +150,14 @@ export async function payoutsRoutes(instance: FastifyInstance): Promise<void> {
     async (request, reply) => {
       refuseInvalid(request);
       const { tenant } = await payoutsTenant(request, request.query.tenant);
-      const from = dateOr(request.query.from, 'from') ?? '2000-01-01';
-      const to = dateOr(request.query.to, 'to') ?? dayAfter(new Date().toISOString().slice(0, 10));
+      const given = { from: dateOr(request.query.from, 'from'), to: dateOr(request.query.to, 'to') };
+      const from = given.from ?? '2000-01-01';
+      const to = given.to ?? dayAfter(new Date().toISOString().slice(0, 10));
+      // The file is named by the range it holds: an open end is where the hotel's remittances
+      // begin or end (not 2000-01-01, not tomorrow); with none, the day of the export.
+      const held = given.from && given.to ? undefined : await remittances.dateRange(tenant.id, from, to);
+      const today = new Date().toISOString().slice(0, 10);
+      const named = { from: given.from ?? held?.first ?? today, to: given.to ?? held?.last ?? today };
       await audit(request, {
         tenantId: tenant.id,
         action: 'export',
@@ -166,7 +172,7 @@ export async function payoutsRoutes(instance: FastifyInstance): Promise<void> {
       }
       return reply
         .type('text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="payreq-payouts-${from}-${to}.csv"`)
+        .header('content-disposition', `attachment; filename="payreq-payouts-${named.from}-${named.to}.csv"`)
         .header('cache-control', 'no-store')
         .send(Readable.from(file()));
     },
@@ -258,7 +264,12 @@ export async function payoutsRoutes(instance: FastifyInstance): Promise<void> {
             outcome: 'ok',
             detail: { ...r, bytes: upload.bytes },
           });
-          flash(request, 'ok', w.imported(r.remittances, r.lines, r.matched, r.unmatched));
+          // A file imported before says so, rather than its first import's counts again.
+          flash(
+            request,
+            'ok',
+            r.changed === 0 ? w.nothingNew(r.lines) : w.imported(r.remittances, r.lines, r.matched, r.unmatched),
+          );
           return reply.redirect(`/control/payouts?tenant=${tenant.id}`, 303);
         } catch (err) {
           if (!(err instanceof JrbRefused)) throw err;
@@ -269,7 +280,7 @@ export async function payoutsRoutes(instance: FastifyInstance): Promise<void> {
             outcome: 'refused',
             detail: { line: err.line, reason: err.reason, bytes: upload.bytes },
           });
-          return again(w.refused(err.message), 422);
+          return again(w.refused(err.line, err.problem), 422);
         }
       },
     );

@@ -3,7 +3,14 @@
  * `PAYOUT_MESSAGES[ctx.language]` (the menu's entry is the shell's, `m.navPayouts`). Its audit
  * action is also the audit page's. A string missing in one language is a type error.
  */
-import type { UnmatchedReason } from '../../payouts/index.ts';
+import { plural } from '../../i18n/index.ts';
+import {
+  JRB_PROBLEMS_EN,
+  type JrbProblem,
+  type JrbProblemWords,
+  sayJrbProblem,
+  type UnmatchedReason,
+} from '../../payouts/index.ts';
 import type { ControlLanguage } from '../shell/index.ts';
 
 const en = {
@@ -16,8 +23,11 @@ const en = {
   fileLabel: 'Report file',
   importButton: 'Import',
   imported: (remittances: number, lines: number, matched: number, unmatched: number) =>
-    `Imported: ${remittances} remittance(s), ${lines} line(s), ${matched} matched, ${unmatched} unmatched.`,
-  refused: (why: string) => `The file is refused and nothing was stored: ${why}`,
+    `Imported: ${plural('en', remittances, { one: '# remittance', other: '# remittances' })}, ${plural('en', lines, { one: '# line', other: '# lines' })}, ${matched} matched, ${unmatched} unmatched.`,
+  nothingNew: (lines: number) =>
+    `Nothing new: ${plural('en', lines, { zero: 'this file holds no line', one: 'the line of this file was already imported', other: 'the # lines of this file were already imported' })}, and nothing more matches now.`,
+  refused: (line: number, problem: JrbProblem) =>
+    `The file is refused and nothing was stored: ${line > 0 ? `line ${line}: ` : ''}${sayJrbProblem(JRB_PROBLEMS_EN, problem)}.`,
   noFile: 'Choose the report file first.',
   tooLarge: (mb: number) =>
     `The file is larger than ${mb} MB: import it with the command line (payreq settlements import).`,
@@ -51,7 +61,8 @@ const en = {
   // One remittance
   remittanceTitle: (nb: string, date: string) => `Remittance ${nb} of ${date}`,
   back: 'All payouts',
-  totals: (lines: number, matched: number) => `${lines} line(s), ${matched} matched.`,
+  totals: (lines: number, matched: number) =>
+    `${plural('en', lines, { one: '# line', other: '# lines' })}, ${matched} matched.`,
   direction: 'Operation',
   directions: { debit: 'Payment', credit: 'Refund' } as Record<string, string>,
   transaction: 'Transaction',
@@ -86,6 +97,70 @@ const en = {
 
 export type PayoutMessages = typeof en;
 
+/** Why a report is refused, in French: the file's own names (TITRE, BRUT_AMOUNT…) kept as Lyra writes them. */
+const JRB_PROBLEMS_FR: JrbProblemWords = {
+  lineTooLong: (p) => `plus longue que ${p.maxBytes} octets, ce n’est pas un enregistrement de journal`,
+  controlCharacter: () => 'contient un caractère de contrôle, ce n’est pas un enregistrement de journal',
+  afterEnd: (p) => `« ${p.found} » après l’enregistrement FIN`,
+  notAReport: (p) =>
+    `un journal de rapprochement bancaire commence par son enregistrement TITRE, pas par « ${p.found} » (un fichier .csv enregistré à nouveau par un tableur n’est plus celui du prestataire : importez le fichier reçu)`,
+  unknownVersion: (p) => `la version « ${p.found} » n’est pas lue par payreq (${p.known})`,
+  noHeader: (p) => `l’enregistrement TITRE est suivi de ENTETE, pas de « ${p.found} »`,
+  labelTwice: (p) => `ENTETE nomme ${p.label} deux fois`,
+  labelsMissing: (p) => `il manque à ENTETE ${p.labels}`,
+  countDiffers: (p) => `FIN annonce « ${p.stated} » enregistrements, le fichier en contient ${p.count} MATCHING`,
+  unknownRecord: (p) => `« ${p.found} » n’est pas un enregistrement du journal (des lignes MATCHING, puis FIN)`,
+  emptyFile: () => 'le fichier est vide',
+  cutShort: () => 'le fichier s’arrête avant son enregistrement FIN (tronqué ?)',
+  fieldEmpty: (p) => `${p.label} est vide`,
+  fieldTooLong: (p) => `${p.label} dépasse ${p.max} caractères`,
+  notADate: (p) => `${p.label} « ${p.found} » n’est pas une date AAAAMMJJ`,
+  decimalAmount: (p) =>
+    `${p.label} « ${p.found} » n’est pas dans la plus petite unité de la devise : choisissez ce format de montant pour le journal dans le back-office de Lyra`,
+  negativeAmount: (p) =>
+    `${p.label} « ${p.found} » est négatif : les montants du journal n’ont pas de signe (OPERATION_TYPE dit débit ou crédit)`,
+  notAnAmount: (p) => `${p.label} « ${p.found} » n’est pas un montant`,
+  operationType: (p) => `OPERATION_TYPE « ${p.found} » n’est ni DT (débit) ni CT (crédit)`,
+  currency: (p) => `CURRENCY_CODE « ${p.found} » n’est pas une devise acceptée (978 EUR, 756 CHF, 840 USD)`,
+  commissionCurrency: (p) => `COMMISSION_CURRENCY « ${p.found} » n’est pas la devise de la ligne, ${p.currency}`,
+  netAboveGross: (p) =>
+    `NET_AMOUNT ${p.net} dépasse BRUT_AMOUNT ${p.gross} : la commission d’un paiement ne peut pas être négative`,
+  amountsDoNotAddUp: (p) =>
+    `BRUT_AMOUNT ${p.gross}, NET_AMOUNT ${p.net ?? '(absent)'} et COMMISSION_AMOUNT ${p.commission ?? '(absent)'} ne concordent pas (montants dans la plus petite unité de la devise ?)`,
+};
+
+/** Why a report is refused, in German: the file's own names kept as Lyra writes them. */
+const JRB_PROBLEMS_DE: JrbProblemWords = {
+  lineTooLong: (p) => `länger als ${p.maxBytes} Bytes, also kein Datensatz des Berichts`,
+  controlCharacter: () => 'enthält ein Steuerzeichen, also kein Datensatz des Berichts',
+  afterEnd: (p) => `„${p.found}“ nach dem FIN-Datensatz`,
+  notAReport: (p) =>
+    `ein Bankabgleichsbericht beginnt mit seinem TITRE-Datensatz, nicht mit „${p.found}“ (eine .csv-Datei, die eine Tabellenkalkulation neu gespeichert hat, ist nicht mehr die des Anbieters: importieren Sie die erhaltene Datei)`,
+  unknownVersion: (p) => `Version „${p.found}“ liest payreq nicht (${p.known})`,
+  noHeader: (p) => `auf den TITRE-Datensatz folgt ENTETE, nicht „${p.found}“`,
+  labelTwice: (p) => `ENTETE nennt ${p.label} zweimal`,
+  labelsMissing: (p) => `in ENTETE fehlt ${p.labels}`,
+  countDiffers: (p) => `FIN zählt „${p.stated}“ Datensätze, die Datei enthält ${p.count} MATCHING-Datensätze`,
+  unknownRecord: (p) => `„${p.found}“ ist kein Datensatz des Berichts (MATCHING-Zeilen, dann FIN)`,
+  emptyFile: () => 'die Datei ist leer',
+  cutShort: () => 'die Datei endet vor ihrem FIN-Datensatz (abgeschnitten?)',
+  fieldEmpty: (p) => `${p.label} ist leer`,
+  fieldTooLong: (p) => `${p.label} ist länger als ${p.max} Zeichen`,
+  notADate: (p) => `${p.label} „${p.found}“ ist kein Datum JJJJMMTT`,
+  decimalAmount: (p) =>
+    `${p.label} „${p.found}“ ist nicht in der kleinsten Einheit der Währung: Wählen Sie dieses Betragsformat für den Bericht im Back-Office von Lyra`,
+  negativeAmount: (p) =>
+    `${p.label} „${p.found}“ ist negativ: Die Beträge des Berichts haben kein Vorzeichen (OPERATION_TYPE sagt Belastung oder Gutschrift)`,
+  notAnAmount: (p) => `${p.label} „${p.found}“ ist kein Betrag`,
+  operationType: (p) => `OPERATION_TYPE „${p.found}“ ist weder DT (Belastung) noch CT (Gutschrift)`,
+  currency: (p) => `CURRENCY_CODE „${p.found}“ ist keine angenommene Währung (978 EUR, 756 CHF, 840 USD)`,
+  commissionCurrency: (p) => `COMMISSION_CURRENCY „${p.found}“ ist nicht die Währung der Zeile, ${p.currency}`,
+  netAboveGross: (p) =>
+    `NET_AMOUNT ${p.net} liegt über BRUT_AMOUNT ${p.gross}: Die Gebühr einer Zahlung kann nicht negativ sein`,
+  amountsDoNotAddUp: (p) =>
+    `BRUT_AMOUNT ${p.gross}, NET_AMOUNT ${p.net ?? '(keiner)'} und COMMISSION_AMOUNT ${p.commission ?? '(keiner)'} gehen nicht auf (Beträge in der kleinsten Einheit der Währung?)`,
+};
+
 const fr: PayoutMessages = {
   title: 'Versements',
   intro:
@@ -96,8 +171,11 @@ const fr: PayoutMessages = {
   fileLabel: 'Fichier du journal',
   importButton: 'Importer',
   imported: (remittances, lines, matched, unmatched) =>
-    `Importé : ${remittances} remise(s), ${lines} ligne(s), ${matched} rapprochée(s), ${unmatched} non rapprochée(s).`,
-  refused: (why) => `Le fichier est refusé et rien n’a été enregistré : ${why}`,
+    `Importé : ${plural('fr', remittances, { one: '# remise', other: '# remises' })}, ${plural('fr', lines, { one: '# ligne', other: '# lignes' })}, ${plural('fr', matched, { one: '# rapprochée', other: '# rapprochées' })}, ${plural('fr', unmatched, { one: '# non rapprochée', other: '# non rapprochées' })}.`,
+  nothingNew: (lines) =>
+    `Rien de nouveau : ${plural('fr', lines, { zero: 'ce fichier ne contient aucune ligne', one: 'la ligne de ce fichier était déjà importée', other: 'les # lignes de ce fichier étaient déjà importées' })}, et rien de plus ne se rapproche maintenant.`,
+  refused: (line, problem) =>
+    `Le fichier est refusé et rien n’a été enregistré : ${line > 0 ? `ligne ${line} : ` : ''}${sayJrbProblem(JRB_PROBLEMS_FR, problem)}.`,
   noFile: 'Choisissez d’abord le fichier du journal.',
   tooLarge: (mb) => `Le fichier dépasse ${mb} Mo : importez-le en ligne de commande (payreq settlements import).`,
   remittances: 'Remises',
@@ -129,7 +207,8 @@ const fr: PayoutMessages = {
   kinds: { payment: 'Paiement du client', capture: 'Capture', refund: 'Remboursement' },
   remittanceTitle: (nb, date) => `Remise ${nb} du ${date}`,
   back: 'Tous les versements',
-  totals: (lines, matched) => `${lines} ligne(s), ${matched} rapprochée(s).`,
+  totals: (lines, matched) =>
+    `${plural('fr', lines, { one: '# ligne', other: '# lignes' })}, ${plural('fr', matched, { one: '# rapprochée', other: '# rapprochées' })}.`,
   direction: 'Opération',
   directions: { debit: 'Paiement', credit: 'Remboursement' },
   transaction: 'Transaction',
@@ -173,11 +252,14 @@ const de: PayoutMessages = {
   fileLabel: 'Berichtsdatei',
   importButton: 'Importieren',
   imported: (remittances, lines, matched, unmatched) =>
-    `Importiert: ${remittances} Auszahlung(en), ${lines} Zeile(n), ${matched} zugeordnet, ${unmatched} nicht zugeordnet.`,
-  refused: (why) => `Die Datei wurde abgelehnt, nichts wurde gespeichert: ${why}`,
+    `Importiert: ${plural('de', remittances, { one: '# Auszahlung', other: '# Auszahlungen' })}, ${plural('de', lines, { one: '# Zeile', other: '# Zeilen' })}, ${matched} zugeordnet, ${unmatched} nicht zugeordnet.`,
+  nothingNew: (lines) =>
+    `Nichts Neues: ${plural('de', lines, { zero: 'Diese Datei enthält keine Zeile', one: 'Die Zeile dieser Datei war schon importiert', other: 'Die # Zeilen dieser Datei waren schon importiert' })}, und jetzt wird nichts weiter zugeordnet.`,
+  refused: (line, problem) =>
+    `Die Datei wurde abgelehnt, nichts wurde gespeichert: ${line > 0 ? `Zeile ${line}: ` : ''}${sayJrbProblem(JRB_PROBLEMS_DE, problem)}.`,
   noFile: 'Wählen Sie zuerst die Berichtsdatei.',
   tooLarge: (mb) =>
-    `Die Datei ist größer als ${mb} MB: importieren Sie sie über die Kommandozeile (payreq settlements import).`,
+    `Die Datei ist größer als ${mb} MB: Importieren Sie sie über die Kommandozeile (payreq settlements import).`,
   remittances: 'Auszahlungen',
   noRemittances: 'Noch keine Auszahlung importiert.',
   date: 'Datum',
@@ -199,15 +281,15 @@ const de: PayoutMessages = {
   count: 'Auszahlungen',
   notPaidOut: 'Nicht ausgezahlt',
   notPaidOutIntro: (days) =>
-    `Geld, das payreq vor mehr als ${days} Tagen eingezogen oder erstattet hat und das keine importierte Auszahlung enthält. Importieren Sie die fehlenden Berichte; bleibt eine Zeile hier, fragen Sie den Anbieter.`,
-  noNotPaidOut: 'Nichts: jede ältere Zahlung, Einziehung und Erstattung ist in einer importierten Auszahlung.',
+    `Geld, das payreq vor mehr als ${days} Tagen abgebucht oder erstattet hat und das keine importierte Auszahlung enthält. Importieren Sie die fehlenden Berichte; bleibt eine Zeile hier, fragen Sie den Anbieter.`,
+  noNotPaidOut: 'Nichts: Jede ältere Zahlung, Abbuchung und Erstattung ist in einer importierten Auszahlung.',
   notPaidOutBefore:
-    'Importieren Sie einen ersten Bericht: ab den Zahlungen, die er auszahlt, steht hier das Geld, das keine Auszahlung enthält.',
+    'Importieren Sie einen ersten Bericht: Ab den Zahlungen, die er auszahlt, steht hier das Geld, das keine Auszahlung enthält.',
   notPaidOutMore: (shown, total) => `Die ${shown} ältesten von ${total}.`,
-  kinds: { payment: 'Zahlung des Gastes', capture: 'Einziehung', refund: 'Erstattung' },
+  kinds: { payment: 'Zahlung des Gastes', capture: 'Abbuchung', refund: 'Erstattung' },
   remittanceTitle: (nb, date) => `Auszahlung ${nb} vom ${date}`,
   back: 'Alle Auszahlungen',
-  totals: (lines, matched) => `${lines} Zeile(n), ${matched} zugeordnet.`,
+  totals: (lines, matched) => `${plural('de', lines, { one: '# Zeile', other: '# Zeilen' })}, ${matched} zugeordnet.`,
   direction: 'Vorgang',
   directions: { debit: 'Zahlung', credit: 'Erstattung' },
   transaction: 'Transaktion',
@@ -226,10 +308,10 @@ const de: PayoutMessages = {
     direction_differs: 'Eine Zahlung, wo payreq eine Erstattung verbucht hat, oder umgekehrt.',
     currency_differs: 'Eine andere Währung als die, in der payreq Geld bewegt hat.',
     amount_differs: 'Ein anderer Betrag als der, den payreq bewegt hat.',
-    already_paid_out: 'Dieses Geld ist bereits in einer anderen Auszahlung: der Anbieter hat es zweimal ausgezahlt.',
+    already_paid_out: 'Dieses Geld ist bereits in einer anderen Auszahlung: Der Anbieter hat es zweimal ausgezahlt.',
   },
   unmatchedNeed:
-    'Suchen Sie den Vorgang im Backoffice des Anbieters. Wurde er dort ausgeführt, ist in payreq nichts falsch; sollte er nicht existieren oder abweichen, klären Sie ihn dort oder fragen Sie den Anbieter. Sobald die Bücher von payreq übereinstimmen, ordnet ein erneuter Import des Berichts die Zeile zu.',
+    'Suchen Sie den Vorgang im Backoffice des Anbieters. Wurde er dort ausgeführt, ist in payreq nichts falsch; sollte er nicht existieren oder abweichen, klären Sie ihn dort oder fragen Sie den Anbieter. Sobald die Buchungen von payreq übereinstimmen, ordnet ein erneuter Import des Berichts die Zeile zu.',
   auditActions: { payouts_imported: 'Bankabgleichsbericht importiert' },
   auditDetail: {
     remittances: 'Auszahlungen',

@@ -160,7 +160,7 @@ const de: PmsMessages = {
   intro:
     'Jede Zahlung und jede Erstattung einer Anfrage, deren Reservierungsreferenz eine Reservierung des Betriebs ist, wird einmal auf dem Hauptgastfolio dieser Reservierung in Apaleo gebucht. Vorautorisierungen und ihre Freigaben sind kein Geld und werden nicht gebucht.',
   connectedTo: (property: string) => `Verbunden mit Betrieb ${property}.`,
-  notConnected: 'Nicht verbunden: keine Zahlung wird in Apaleo gebucht.',
+  notConnected: 'Nicht verbunden: Keine Zahlung wird in Apaleo gebucht.',
   lastPosting: 'Letzte Buchung',
   noPostingYet: 'Noch keine Buchung.',
   lastPosted: (reference: string, amount: string, when: string) => `${reference}: ${amount} gebucht am ${when}.`,
@@ -210,7 +210,7 @@ const de: PmsMessages = {
   } as Record<string, string>,
   retry: 'Erneut buchen',
   retried: 'Erneut eingereiht: in wenigen Sekunden gebucht.',
-  notRetried: 'Nichts erneut zu buchen: es ist nicht mehr abgelehnt.',
+  notRetried: 'Nichts erneut zu buchen: Es ist nicht mehr abgelehnt.',
   failedHeading: 'Nicht in Apaleo gebucht',
   failedIntro:
     'Apaleo hat diese endgültig abgelehnt, aus dem angegebenen Grund. Sobald die Ursache in Apaleo behoben ist (Folio wieder geöffnet, Reservierung gefunden), buchen Sie sie erneut.',

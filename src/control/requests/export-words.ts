@@ -57,7 +57,7 @@ const de: ExportMessages = {
   totalsCaptured: 'Belastet',
   totalsRefunded: 'Erstattet',
   totalsCurrency: 'Währung',
-  totalsTooMany: (cap) => `Mehr als ${cap} Anfragen: grenzen Sie die Daten ein, um die Summen zu sehen.`,
+  totalsTooMany: (cap) => `Mehr als ${cap} Anfragen: Grenzen Sie die Daten ein, um die Summen zu sehen.`,
   exportHeading: 'Exportieren',
   exportRequests: 'Anfragen (CSV)',
   exportLedger: 'Kontobewegungen (CSV)',

@@ -1,3 +1,4 @@
+import { plural } from '../../i18n/index.ts';
 import type { ControlLanguage } from '../shell/index.ts';
 
 /**
@@ -32,12 +33,13 @@ const en: GuaranteeControlMessages = {
   failedTitle: 'Needs attention: the guarantee failed',
   failedText: (when, failures, reason) =>
     `The bank refused the hold of this guarantee on ${when}${reason ? ` (${reason})` : ''}. Holds refused for this request: ${failures}. The booking is not guaranteed.`,
-  guestAsked: (asks) => `The guest was e-mailed the payment link to register another card (${asks} time(s) so far).`,
+  guestAsked: (asks) =>
+    `The guest was e-mailed the payment link to register another card (${plural('en', asks, { one: 'once', other: '# times' })} so far).`,
   guestNotAsked: 'The guest was not e-mailed automatically: contact them with the payment link below.',
   nextSteps:
     'A new card given through the same link is held at the next run of the daily job (a superuser can run it at once: Scheduled jobs, Holds before arrival, Run now). Otherwise, cancel the request.',
   recovered: (failures, when) =>
-    `The bank refused ${failures} hold(s) of this guarantee, the last on ${when}; the guest has registered another card since.`,
+    `The bank refused ${plural('en', failures, { one: '# hold', other: '# holds' })} of this guarantee, the last on ${when}; the guest has registered another card since.`,
   renewalRefused: (when, ends, reason) =>
     `The bank refused to renew the hold of this guarantee on ${when}${reason ? ` (${reason})` : ''}. The current hold still guarantees the stay until ${ends}, then lapses.`,
   renewalNextSteps:
@@ -60,7 +62,7 @@ const fr: GuaranteeControlMessages = {
   nextSteps:
     'Une nouvelle carte donnée par le même lien est garantie au prochain passage de la tâche quotidienne (un super-utilisateur peut la lancer tout de suite : Tâches planifiées, Empreintes avant l’arrivée, Exécuter maintenant). Sinon, annulez la demande.',
   recovered: (failures, when) =>
-    `La banque a refusé ${failures} garantie(s) de cette demande, la dernière le ${when} ; le client a enregistré une autre carte depuis.`,
+    `La banque a refusé ${plural('fr', failures, { one: '# garantie', other: '# garanties' })} de cette demande, la dernière le ${when} ; le client a enregistré une autre carte depuis.`,
   renewalRefused: (when, ends, reason) =>
     `La banque a refusé le renouvellement de l’empreinte de cette garantie le ${when}${reason ? ` (${reason})` : ''}. L’empreinte actuelle garantit encore le séjour jusqu’au ${ends}, puis expire.`,
   renewalNextSteps:
@@ -83,11 +85,11 @@ const de: GuaranteeControlMessages = {
   nextSteps:
     'Eine neue Karte über denselben Link wird beim nächsten Lauf des täglichen Jobs garantiert (ein Superuser kann ihn sofort starten: Geplante Aufgaben, Vorautorisierungen vor der Anreise, Jetzt ausführen). Andernfalls stornieren Sie die Anfrage.',
   recovered: (failures, when) =>
-    `Die Bank hat ${failures} Garantie(n) dieser Anfrage abgelehnt, zuletzt am ${when}; der Gast hat seitdem eine andere Karte hinterlegt.`,
+    `Die Bank hat ${plural('de', failures, { one: '# Garantie', other: '# Garantien' })} dieser Anfrage abgelehnt, zuletzt am ${when}; der Gast hat seitdem eine andere Karte hinterlegt.`,
   renewalRefused: (when, ends, reason) =>
     `Die Bank hat die Erneuerung der Vorautorisierung dieser Garantie am ${when} abgelehnt${reason ? ` (${reason})` : ''}. Die aktuelle Vorautorisierung garantiert den Aufenthalt noch bis ${ends} und läuft dann ab.`,
   renewalNextSteps:
-    'Eine neue Karte über denselben Link wird bei der nächsten Erneuerung garantiert, die dann die aktuelle Vorautorisierung freigibt. Sie können auch vor dem Ablauf einziehen, was geschuldet ist.',
+    'Eine neue Karte über denselben Link wird bei der nächsten Erneuerung garantiert, die dann die aktuelle Vorautorisierung freigibt. Sie können auch vor dem Ablauf abbuchen, was geschuldet ist.',
   declinedTitle: 'Die Bank hat die Garantie vorläufig abgelehnt: morgen erneuter Versuch',
   declinedText: (reason, final) =>
     `Die Bank hat die Garantie dieser Anfrage vorerst abgelehnt${reason ? ` (${reason})` : ''}. Die Karte bleibt die Garantie; der tägliche Job versucht es morgen früh erneut${final ? `, und eine Ablehnung am ${final} (Anreisetag) ist endgültig` : ''}. Kontaktieren Sie den Gast, wenn der Aufenthalt früher garantiert sein muss.`,

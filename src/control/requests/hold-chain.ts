@@ -16,9 +16,12 @@ export function holdChain(ctx: PageContext, row: ControlDetailRow, ledger: reado
 <div class="table-wrap" tabindex="0"><table><caption>${w.caption}</caption>
 <thead><tr><th scope="col">${w.hold}</th><th scope="col">${w.placed}</th><th scope="col">${w.ends}</th><th scope="col">${w.now}</th></tr></thead>
 <tbody>${chain.map(
+    // Each hold by its place in the chain ("Hold 2 (renewal)"): the provider's transaction id is
+    // for the provider's back office, not for the staff reading this page.
     (
       h,
-    ) => html`<tr><td data-label="${w.hold}"><code>${h.transactionId ?? ''}</code>${h.renewal ? html` <small>(${w.renewal})</small>` : ''}</td>
+      i,
+    ) => html`<tr><td data-label="${w.hold}">${w.hold} ${i + 1}${h.renewal ? html` <small>(${w.renewal})</small>` : ''}</td>
 <td data-label="${w.placed}">${when(h.placedAt)}</td><td data-label="${w.ends}">${when(h.endsAt)}</td><td data-label="${w.now}">${fate(h)}</td></tr>`,
   )}</tbody></table></div></section>`;
 }

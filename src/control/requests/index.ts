@@ -1,4 +1,5 @@
 export { allowedActions, fullAmount, parseAmountField } from './actions.ts';
+export { EXPORT_MESSAGES } from './export-words.ts';
 export { newLinkRoute } from './new-link-route.ts';
 export { type DetailRow, reasonFields } from './pages.ts';
 export { REASON_MESSAGES } from './reason-words.ts';

@@ -9,6 +9,7 @@ import type {
   Tenant,
 } from '../../db/index.ts';
 import {
+  holdIsLive,
   isDeclineReason,
   isMoneyReason,
   MAX_REASON_NOTE,
@@ -29,6 +30,7 @@ import {
   csrfField,
   formatAmount,
   formatDateTime,
+  formatDay,
   leastRoleFor,
   mayUse,
   type PageContext,
@@ -109,8 +111,11 @@ function filters(ctx: PageContext, q: ListQuery, tenants: readonly Tenant[]): Sa
   const w = REQUESTS_MESSAGES[ctx.language];
   const input = (id: keyof ListQuery, label: string, type = 'date') =>
     html`<div class="field"><label for="f-${id}">${label}</label><input id="f-${id}" name="${id}" type="${type}" value="${q[id] ?? ''}"></div>`;
+  // Folded on a phone unless a filter is in use (then what filters the list shows): the list
+  // starts on the first screen. Open on a wide screen whatever (styles.ts, .fold).
+  const inUse = Object.entries(q).some(([k, v]) => k !== 'after' && v);
   return html`<form method="get" action="/control/requests" class="card" aria-labelledby="filters-h">
-<h2 id="filters-h">${w.filters}</h2>
+<details class="fold"${inUse ? html` open` : ''}><summary><h2 id="filters-h">${w.filters}</h2></summary>
 <div class="filters">
 <div class="field wide"><label for="f-q">${w.search}</label>
 <input id="f-q" name="q" type="search" value="${q.q ?? ''}" maxlength="100" aria-describedby="f-q-hint">
@@ -127,6 +132,7 @@ ${input('checkin_from', w.checkinFrom)}${input('checkin_to', w.checkinTo)}
 ${guaranteeFilter(ctx, q.guarantee)}
 </div>
 <div class="buttons"><button type="submit">${m.apply}</button> <a href="/control/requests">${w.reset}</a></div>
+</details>
 </form>`;
 }
 
@@ -170,7 +176,7 @@ ${allTenants ? html`<td data-label="${m.tenant}">${r.tenant_name}</td>` : ''}
 <td data-label="${m.guest}">${r.guest_first_name} ${r.guest_last_name}<br><small>${r.guest_email}</small></td>
 <td data-label="${m.amount}" class="num">${formatAmount(r.amount, r.currency, ctx)}</td>
 <td data-label="${m.reservation}">${r.reservation_ref}</td>
-<td data-label="${m.checkin}">${r.checkin ?? ''}</td>
+<td data-label="${m.checkin}">${formatDay(r.checkin, ctx)}</td>
 <td data-label="${m.created}">${formatDateTime(r.created_at, ctx)}</td>
 </tr>`,
         )}</tbody></table></div>
@@ -260,9 +266,9 @@ ${html`<div><dt>${m.status}</dt><dd>${released ? releasedBadge(ctx) : statusBadg
 ${item(m.tenant, row.tenant_name)}
 ${item(m.amount, money(row.amount))}${item(w.captured, money(row.amount_captured))}${item(w.refunded, money(row.amount_refunded))}
 ${item(m.guest, `${row.guest_first_name} ${row.guest_last_name}`)}${item(m.email, row.guest_email)}${item(m.phone, row.guest_phone)}
-${item(m.guestLanguage, languageName(ctx, row.language))}${item(m.reservation, row.reservation_ref)}${item(m.checkin, row.checkin)}
+${item(m.guestLanguage, languageName(ctx, row.language))}${item(m.reservation, row.reservation_ref)}${item(m.checkin, formatDay(row.checkin, ctx))}
 ${item(w.card, row.masked_pan ? `${row.masked_pan}${row.card_expiry_month ? ` (${String(row.card_expiry_month).padStart(2, '0')}/${row.card_expiry_year})` : ''}` : '')}
-${item(w.holdExpires, row.hold_expires_at ? formatDateTime(row.hold_expires_at, ctx) : '')}
+${item(w.holdExpires, row.hold_expires_at && holdIsLive(row.status) ? formatDateTime(row.hold_expires_at, ctx) : '')}
 ${item(w.linkExpires, formatDateTime(row.link_expires_at, ctx))}
 ${item(m.created, formatDateTime(row.created_at, ctx))}
 </dl>`;
@@ -279,19 +285,37 @@ function reservationData(ctx: PageContext, data: Record<string, unknown>): SafeH
   // Readable: one line per key; nested values as indented JSON. Escaped like any other text.
   return html`<dl class="summary">${entries.map(
     ([k, v]) =>
-      html`<div><dt>${REQUESTS_MESSAGES[ctx.language].reservationKeys[k] ?? k}</dt><dd>${typeof v === 'object' && v !== null ? html`<pre>${JSON.stringify(v, null, 2)}</pre>` : String(v)}</dd></div>`,
+      html`<div><dt>${REQUESTS_MESSAGES[ctx.language].reservationKeys[k] ?? k}</dt><dd>${typeof v === 'object' && v !== null ? html`<pre>${JSON.stringify(v, null, 2)}</pre>` : typeof v === 'string' ? formatDay(v, ctx) : String(v)}</dd></div>`,
   )}</dl>`;
 }
 
 /**
  * Why an operation did not go through, for staff: a refused hold's reason in their language
- * (its history row keeps it), with the provider's own message, English or a code, as a detail.
+ * (its history row keeps it). The provider's own message (English, or a code) only where there
+ * are no words, or the words are "other", which say nothing more.
  */
 function ledgerError(ctx: PageContext, l: LedgerRow, history: readonly HistoryRow[]): SafeHtml | '' {
   if (!l.error) return '';
   const reason = history.find((h) => h.ledger_id === l.id)?.detail?.decline_reason;
-  const words = isDeclineReason(reason) ? html`${REQUESTS_MESSAGES[ctx.language].declineReasons[reason]} ` : '';
-  return html`<br><small>${words}<code>${l.error}</code></small>`;
+  if (!isDeclineReason(reason)) return html`<br><small><code>${l.error}</code></small>`;
+  const words = REQUESTS_MESSAGES[ctx.language].declineReasons[reason];
+  return html`<br><small>${words}${reason === 'other' ? html` (<code>${l.error}</code>)` : ''}</small>`;
+}
+
+/**
+ * Who made a change, in words: a person by name; a job or the provider by what it is ("Holds
+ * before arrival", "Lyra"), never its code; nobody more for the PMS (the source says "PMS (API)";
+ * its key's prefix is a code) or the guest.
+ */
+function actorWords(ctx: PageContext, source: string, actor: string | null): string {
+  if (!actor || source === 'api' || source === 'guest') return '';
+  if (source === 'admin') return actor;
+  return REQUESTS_MESSAGES[ctx.language].actors[actor] ?? (/^[a-z][a-z0-9_:-]*$/.test(actor) ? '' : actor);
+}
+
+/** The provider by its name. */
+function providerName(ctx: PageContext, provider: string): string {
+  return REQUESTS_MESSAGES[ctx.language].actors[provider] ?? provider;
 }
 
 function ledgerTable(
@@ -308,13 +332,13 @@ function ledgerTable(
   if (ledger.length === 0) return html`<p>${w.noLedger}</p>`;
   return html`<div class="table-wrap" tabindex="0"><table><caption>${w.ledger}</caption>
 <thead><tr><th scope="col">${m.when}</th><th scope="col">${m.kind}</th><th scope="col" class="num">${m.amount}</th><th scope="col">${w.state}</th>
-<th scope="col">${w.transaction}</th><th scope="col">${m.who}</th><th scope="col">${w.incident}</th></tr></thead>
+<th scope="col">${w.providerColumn}</th><th scope="col">${m.who}</th><th scope="col">${w.incident}</th></tr></thead>
 <tbody>${ledger.map(
     (
       l,
     ) => html`<tr${l.incident ? html` class="incident"` : ''}><td data-label="${m.when}">${formatDateTime(l.created_at, ctx)}</td><td data-label="${m.kind}">${m.ledgerKinds[l.kind] ?? l.kind}</td>
 <td data-label="${m.amount}" class="num">${formatAmount(movedAmount(l, ledger, row.amount), l.currency || row.currency, ctx)}</td><td data-label="${w.state}"><span class="status ${l.state}">${w.ledgerStates[l.state] ?? l.state}</span>${ledgerError(ctx, l, history)}</td>
-<td data-label="${w.transaction}">${l.provider} ${l.provider_transaction_id ?? ''}</td><td data-label="${m.who}">${w.sources[l.source] ?? l.source}${l.actor ? ` · ${l.actor}` : ''}</td><td data-label="${w.incident}">${l.incident ? html`<strong>${w.incident}</strong><br><small><code>${l.incident}</code></small>` : ''}</td></tr>`,
+<td data-label="${w.providerColumn}">${providerName(ctx, l.provider)}</td><td data-label="${m.who}">${w.sources[l.source] ?? l.source}${actorWords(ctx, l.source, l.actor) ? ` · ${actorWords(ctx, l.source, l.actor)}` : ''}</td><td data-label="${w.incident}">${l.incident ? html`<strong>${w.incident}</strong><br><small><code>${l.incident}</code></small>` : ''}</td></tr>`,
   )}</tbody></table></div>`;
 }
 
@@ -345,7 +369,8 @@ function declined(ctx: PageContext, h: HistoryRow): SafeHtml | '' {
   const w = REQUESTS_MESSAGES[ctx.language];
   const code = typeof h.detail?.decline_code === 'string' ? h.detail.decline_code : null;
   const again = h.from_status === h.to_status ? html` · ${w.triedAgain}` : '';
-  return html`<br><small>${w.declineReasons[reason]}${code && code !== reason ? html` (<code>${code}</code>)` : ''}${again}</small>`;
+  // The code only after "other": the words say all the others do.
+  return html`<br><small>${w.declineReasons[reason]}${code && reason === 'other' ? html` (<code>${code}</code>)` : ''}${again}</small>`;
 }
 
 /**
@@ -372,7 +397,7 @@ function historyRow(ctx: PageContext, h: HistoryRow, row: DetailRow, ledger: rea
   return html`<tr${h.to_status === 'INCIDENT' ? html` class="incident"` : ''}><td data-label="${ctx.m.when}">${formatDateTime(h.created_at, ctx)}</td>
 <td data-label="${w.from}">${h.from_status ? statusBadge(h.from_status, ctx) : '—'}</td><td data-label="${w.to}">${h.to_status === 'INCIDENT' ? html`<strong>${w.incident}</strong>${typeof h.detail?.incident === 'string' ? html`<br><small><code>${h.detail.incident}</code></small>` : ''}` : isRelease(h) ? releasedBadge(ctx) : html`${statusBadge(h.to_status, ctx)}${declined(ctx, h)}${moveReasonLine(ctx, h)}`}</td>
 <td data-label="${w.moneyMoved}" class="num">${moneyOfChange(ctx, h, row, ledger)}</td>
-<td data-label="${w.source}">${w.sources[h.source] ?? h.source}</td><td data-label="${ctx.m.who}">${h.actor ?? ''}</td></tr>`;
+<td data-label="${w.source}">${w.sources[h.source] ?? h.source}</td><td data-label="${ctx.m.who}">${actorWords(ctx, h.source, h.actor)}</td></tr>`;
 }
 
 /**

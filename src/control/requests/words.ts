@@ -44,7 +44,6 @@ const en = {
   source: 'Source',
   ledger: 'Provider operations',
   state: 'State',
-  transaction: 'Transaction',
   incident: 'Incident',
   // A refused hold's reason (docs/holds.md), under its row of the history.
   declineReasons: {
@@ -120,6 +119,19 @@ const en = {
     job: 'Daily job',
     admin: 'Back office',
   } as Record<string, string>,
+  /** Who made a change, when it was no person: the job or the provider by name, never its code. */
+  actors: {
+    create_deferred_payments: 'Holds before arrival',
+    renew_holds: 'Holds renewed before they lapse',
+    expire_payment_requests: 'Expiry of unpaid links and ended holds',
+    reconcile: 'Reconciliation with the provider',
+    'give-back': 'Money sent back',
+    apaleo: 'Apaleo',
+    sandbox: 'Sandbox',
+    lyra: 'Lyra',
+    stripe: 'Stripe',
+  } as Record<string, string>,
+  providerColumn: 'Provider',
   reservationKeys: {
     checkin: 'Check-in',
     checkout: 'Check-out',
@@ -170,7 +182,6 @@ const fr: T = {
   source: 'Origine',
   ledger: 'Opérations du prestataire',
   state: 'État',
-  transaction: 'Transaction',
   incident: 'Incident',
   declineReasons: {
     insufficient_funds: 'Provision insuffisante',
@@ -242,6 +253,18 @@ const fr: T = {
     job: 'Traitement quotidien',
     admin: 'Back-office',
   },
+  actors: {
+    create_deferred_payments: 'Empreintes avant l’arrivée',
+    renew_holds: 'Empreintes renouvelées avant leur échéance',
+    expire_payment_requests: 'Expiration des liens impayés et des empreintes échues',
+    reconcile: 'Rapprochement avec le prestataire',
+    'give-back': 'Argent renvoyé',
+    apaleo: 'Apaleo',
+    sandbox: 'Bac à sable',
+    lyra: 'Lyra',
+    stripe: 'Stripe',
+  },
+  providerColumn: 'Prestataire',
   reservationKeys: {
     checkin: 'Arrivée',
     checkout: 'Départ',
@@ -282,7 +305,7 @@ const de: T = {
   card: 'Karte',
   holdExpires: 'Vorautorisierung endet',
   noHoldWillBePlaced:
-    'Es wird keine Vorautorisierung erfolgen: Diese Anfrage hat kein Anreisedatum, daher belastet der tägliche Lauf die Karte nie, und bei Nichterscheinen kann nichts eingezogen werden.',
+    'Es wird keine Vorautorisierung erfolgen: Diese Anfrage hat kein Anreisedatum, daher belastet der tägliche Lauf die Karte nie, und bei Nichterscheinen kann nichts abgebucht werden.',
   linkExpires: 'Link gültig bis',
   reservationData: 'Reservierungsdaten',
   nothing: 'keine',
@@ -292,7 +315,6 @@ const de: T = {
   source: 'Herkunft',
   ledger: 'Vorgänge beim Zahlungsdienstleister',
   state: 'Zustand',
-  transaction: 'Transaktion',
   incident: 'Vorfall',
   declineReasons: {
     insufficient_funds: 'Unzureichende Deckung',
@@ -366,6 +388,18 @@ const de: T = {
     job: 'Täglicher Lauf',
     admin: 'Backoffice',
   },
+  actors: {
+    create_deferred_payments: 'Vorautorisierungen vor der Anreise',
+    renew_holds: 'Vorautorisierungen vor ihrem Ablauf erneuert',
+    expire_payment_requests: 'Ablauf unbezahlter Links und beendeter Vorautorisierungen',
+    reconcile: 'Abgleich mit dem Anbieter',
+    'give-back': 'Geld zurückgesandt',
+    apaleo: 'Apaleo',
+    sandbox: 'Sandbox',
+    lyra: 'Lyra',
+    stripe: 'Stripe',
+  },
+  providerColumn: 'Anbieter',
   reservationKeys: {
     checkin: 'Anreise',
     checkout: 'Abreise',

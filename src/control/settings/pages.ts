@@ -94,6 +94,8 @@ export function settingsPage(
     pms?: SafeHtml;
     /** Where the instance is reached: a Stripe account's webhook address. */
     publicBaseUrl?: string;
+    /** What a hotel with no account of its own pays through (PAYMENT_PROVIDER): the sandbox, or nothing. */
+    instanceProvider?: string;
   },
 ): string {
   const { m } = ctx;
@@ -159,7 +161,7 @@ ${dayPlanFields}
 ${securityFields}
 </fieldset>
 <button type="submit">${m.save}</button></form>
-${providerAccountSection(ctx, p.providerAccount, p.publicBaseUrl ?? '')}
+${providerAccountSection(ctx, p.providerAccount, p.publicBaseUrl ?? '', p.instanceProvider)}
 ${p.pms ?? ''}
 ${logoSection(ctx, p.tenant, p.logoProblem)}`,
   });
@@ -174,13 +176,16 @@ function providerAccountSection(
   ctx: PageContext,
   row: ProviderAccountRow | undefined,
   publicBaseUrl: string,
+  instanceProvider?: string,
 ): SafeHtml {
   const w = SETTINGS_MESSAGES[ctx.language];
   const account = presentProviderAccount(row, { publicBaseUrl });
   const item = (label: string, value: unknown) =>
     html`<div><dt>${label}</dt><dd>${value === null || value === undefined || value === '' ? '—' : String(value)}</dd></div>`;
   const names: Record<string, string> = { lyra: 'Lyra', stripe: 'Stripe', sandbox: w.providerSandbox };
-  const provider = names[String(account.provider)] ?? w.providerNone;
+  // No account of its own: a hotel on a sandbox instance pays through the sandbox, not "none".
+  const provider =
+    names[String(account.provider)] ?? (!row && instanceProvider === 'sandbox' ? w.providerSandbox : w.providerNone);
   const details =
     account.provider === 'lyra'
       ? html`${item(w.providerMode, account.mode)}${item(w.providerShopId, account.shop_id)}`

@@ -135,7 +135,14 @@ export async function configRoutes(instance: FastifyInstance): Promise<void> {
     const pms = pmsSettingsSection(ctx, p.tenant.id, await pmsSettingsView(request, p.tenant.id));
     return send(
       reply,
-      settingsPage(ctx, { ...p, webhooks, providerAccount, pms, publicBaseUrl: payreq.config.publicBaseUrl }),
+      settingsPage(ctx, {
+        ...p,
+        webhooks,
+        providerAccount,
+        pms,
+        publicBaseUrl: payreq.config.publicBaseUrl,
+        instanceProvider: payreq.config.paymentProvider,
+      }),
       422,
     );
   };
@@ -322,6 +329,7 @@ export async function configRoutes(instance: FastifyInstance): Promise<void> {
         providerAccount,
         pms,
         publicBaseUrl: payreq.config.publicBaseUrl,
+        instanceProvider: payreq.config.paymentProvider,
       }),
       pmsView.problem ? 422 : 200,
     );

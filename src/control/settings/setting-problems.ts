@@ -67,7 +67,7 @@ export const SETTING_PROBLEMS: Record<
     https_url: (f) => `Muss eine https://-Adresse mit höchstens ${f.max ?? 500} Zeichen sein`,
     hex_colour: () => 'Muss eine Hex-Farbe wie #1f4e79 sein',
     low_contrast: (_, given) =>
-      `Ein Kontrast von ${ratio(given, true)}:1 zu weißem Text oder zur Seite; mindestens 4,5:1 ist nötig (WCAG AA): wählen Sie eine dunklere Farbe`,
+      `Ein Kontrast von ${ratio(given, true)}:1 zu weißem Text oder zur Seite; mindestens 4,5:1 ist nötig (WCAG AA): Wählen Sie eine dunklere Farbe`,
     email: () => 'Muss eine E-Mail-Adresse sein',
     time_zone: () => 'Muss eine Zeitzone wie Europe/Paris sein',
     language: () => 'Muss Englisch, Französisch oder Deutsch sein',

@@ -19,6 +19,7 @@ export {
   csrfField,
   formatAmount,
   formatDateTime,
+  formatDay,
   messagePage,
   notFoundPage,
   type PageContext,

@@ -80,6 +80,24 @@ export function formatDateTime(d: Date | string | null, ctx: PageContext, timeZo
   return zone ? `${when} ${zone}` : when;
 }
 
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * A calendar day (`YYYY-MM-DD`: a check-in) as the page writes its times' dates ("10 Dec 2026",
+ * "10 déc. 2026"): one style on a page, never ISO beside words. Text that is no day stays text.
+ */
+export function formatDay(iso: string | null, ctx: PageContext): string {
+  if (!iso) return '';
+  const d = new Date(`${iso}T00:00:00Z`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(iso) || Number.isNaN(d.getTime())) return iso;
+  let f = dayFormats.get(ctx.m.locale);
+  if (!f) {
+    f = new Intl.DateTimeFormat(ctx.m.locale, { dateStyle: 'medium', timeZone: 'UTC' });
+    dayFormats.set(ctx.m.locale, f);
+  }
+  return f.format(d);
+}
+
 /**
  * A zone by its name in the reader's language and its IANA id ("Central European Time
  * (Europe/Paris)"); UTC is UTC.

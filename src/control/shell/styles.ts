@@ -128,11 +128,26 @@ img { max-width: 100%; }
   .table-wrap tr.incident td { background: none; }
   .table-wrap td.num, .table-wrap th.num { text-align: left; white-space: normal; }
   .table-wrap td.wide-text { min-width: 0; }
-  .table-wrap [data-label]::before { content: attr(data-label); display: inline-block; min-width: 7.5rem;
-    margin-right: 0.5rem; font-weight: 600; color: #3d4149; }
+  /* The label is a column of its own: every line of a cell (a guest's e-mail under the name, a
+     type under the reference) starts after it, never under it. The label floats in the cell's
+     left padding and flow-root keeps the cell as tall as a label that wraps. */
+  .table-wrap td[data-label], .table-wrap tbody th[data-label] { display: flow-root; padding-left: 8rem; }
+  .table-wrap [data-label]::before { content: attr(data-label); float: left; width: 7.5rem; margin-left: -8rem;
+    font-weight: 600; color: #3d4149; overflow-wrap: anywhere; }
+  /* Beside the label column a long status ("Vorautorisiert, abzubuchen") wraps rather than spill. */
+  .table-wrap .status { white-space: normal; }
   .table-wrap tbody th[data-label]::before { font-weight: 400; }
 }
 @media (min-width: 48rem) { main { padding: 1.5rem; } .card { padding: 1.25rem; } }
+/* Filters that fold on a phone (a <details>, no script): its heading is the button that opens
+   them. From 40rem up there is room: the content is always shown and the heading is a heading. */
+.fold > summary { cursor: pointer; }
+.fold > summary h2 { display: inline; }
+@media (min-width: 40.0625rem) {
+  .fold > summary { cursor: auto; list-style: none; pointer-events: none; }
+  .fold > summary::-webkit-details-marker { display: none; }
+  .fold::details-content { content-visibility: visible; display: block; }
+}
 `;
 
 /**

@@ -92,6 +92,10 @@ const en = {
   invalidDate: (field: string) =>
     `${field}: not a date. Dates are written YYYY-MM-DD, exist in the calendar and run from 0100-01-01 to 9999-12-31.`,
   invalidUpload: 'The upload was cut short or is not a valid form. Nothing was changed; please try again.',
+  invalidDialect:
+    'This spreadsheet format is not one payreq writes. Go back to the list and choose one in Export: Excel (French or German) or RFC 4180.',
+  invalidCursor: 'Invalid page link: it is damaged or too old. Go back to the list and page through it again.',
+  invalidExport: 'An export is of requests or of money movements. Go back to the list and use its Export buttons.',
   // Schedules, audit, bulk actions
   outcome: 'Outcome',
   error: 'Error',
@@ -223,6 +227,11 @@ const fr: ControlMessages = {
     `${field} : ce n’est pas une date. Les dates s’écrivent AAAA-MM-JJ, existent au calendrier et vont du 0100-01-01 au 9999-12-31.`,
   invalidUpload:
     'L’envoi a été interrompu ou n’est pas un formulaire valide. Rien n’a été modifié ; veuillez réessayer.',
+  invalidDialect:
+    'Ce format de tableur n’est pas l’un de ceux que payreq écrit. Revenez à la liste et choisissez-en un sous Export : Excel (français ou allemand) ou RFC 4180.',
+  invalidCursor: 'Ce lien de page est abîmé ou trop ancien. Revenez à la liste et parcourez-la de nouveau.',
+  invalidExport:
+    'Un export porte sur les demandes ou sur les mouvements d’argent. Revenez à la liste et utilisez ses boutons d’export.',
   outcome: 'Résultat',
   error: 'Erreur',
   action: 'Action',
@@ -271,7 +280,7 @@ const de: ControlMessages = {
   switchHotel: 'Wechseln',
   invitationsTitle: 'Einladungen',
   homeTitle: 'Ihr Heimathotel',
-  roleNames: { viewer: 'Lesen', frontdesk: 'Rezeption', manager: 'Leitung', superuser: 'Superuser' },
+  roleNames: { viewer: 'Lesezugriff', frontdesk: 'Rezeption', manager: 'Leitung', superuser: 'Superuser' },
   locale: 'de-DE',
   languageName: 'Deutsch',
   backOffice: 'payreq-Backoffice',
@@ -292,7 +301,7 @@ const de: ControlMessages = {
   navUsers: 'Benutzer',
   navSchedules: 'Geplante Aufgaben',
   navAudit: 'Protokoll',
-  navBooks: 'Bücher',
+  navBooks: 'Buchhaltung',
   navPayouts: 'Auszahlungen',
   navWebhooks: 'Webhooks',
   navigation: 'Hauptnavigation',
@@ -345,6 +354,11 @@ const de: ControlMessages = {
     `${field}: kein Datum. Daten werden JJJJ-MM-TT geschrieben, müssen im Kalender vorkommen und reichen von 0100-01-01 bis 9999-12-31.`,
   invalidUpload:
     'Der Upload wurde abgebrochen oder ist kein gültiges Formular. Es wurde nichts geändert; bitte erneut versuchen.',
+  invalidDialect:
+    'Dieses Tabellenformat schreibt payreq nicht. Gehen Sie zurück zur Liste und wählen Sie eines unter Export: Excel (französisch oder deutsch) oder RFC 4180.',
+  invalidCursor: 'Dieser Seitenlink ist beschädigt oder zu alt. Gehen Sie zurück zur Liste und blättern Sie erneut.',
+  invalidExport:
+    'Ein Export umfasst Anfragen oder Geldbewegungen. Gehen Sie zurück zur Liste und verwenden Sie deren Export-Schaltflächen.',
   outcome: 'Ergebnis',
   error: 'Fehler',
   action: 'Aktion',

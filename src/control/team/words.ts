@@ -3,6 +3,8 @@
  * the audit's names for grants and refusals, in English, French and German; the role names are
  * the shell's (the header shows them too). A string missing in one language is a type error.
  */
+
+import { plural } from '../../i18n/index.ts';
 import { CONTROL_MESSAGES, type ControlLanguage } from '../shell/index.ts';
 
 type Role = 'viewer' | 'frontdesk' | 'manager' | 'superuser';
@@ -83,9 +85,10 @@ const en = {
   declined: (hotel: string) => `You declined the invitation of ${hotel}.`,
   noSuchInvitation: 'That invitation is no longer waiting.',
   waitingInvitations: (n: number) =>
-    n === 1
-      ? 'A hotel invites you to work there: see Invitations.'
-      : `${n} hotels invite you to work there: see Invitations.`,
+    plural('en', n, {
+      one: 'A hotel invites you to work there: see Invitations.',
+      other: '# hotels invite you to work there: see Invitations.',
+    }),
   homeTitle: CONTROL_MESSAGES.en.homeTitle,
   homeIntro: 'The hotel you land in after signing in.',
   homeOldest: 'The hotel of my first role',
@@ -186,9 +189,10 @@ const fr: RoleMessages = {
   declined: (hotel) => `Vous avez refusé l’invitation de ${hotel}.`,
   noSuchInvitation: 'Cette invitation n’est plus en attente.',
   waitingInvitations: (n) =>
-    n === 1
-      ? 'Un hôtel vous invite à y travailler : voir Invitations.'
-      : `${n} hôtels vous invitent à y travailler : voir Invitations.`,
+    plural('fr', n, {
+      one: 'Un hôtel vous invite à y travailler : voir Invitations.',
+      other: '# hôtels vous invitent à y travailler : voir Invitations.',
+    }),
   homeTitle: CONTROL_MESSAGES.fr.homeTitle,
   homeIntro: 'L’hôtel où vous arrivez après la connexion.',
   homeOldest: 'L’hôtel de mon premier rôle',
@@ -286,9 +290,10 @@ const de: RoleMessages = {
   declined: (hotel) => `Sie haben die Einladung von ${hotel} abgelehnt.`,
   noSuchInvitation: 'Diese Einladung wartet nicht mehr.',
   waitingInvitations: (n) =>
-    n === 1
-      ? 'Ein Hotel lädt Sie ein, dort zu arbeiten: siehe Einladungen.'
-      : `${n} Hotels laden Sie ein, dort zu arbeiten: siehe Einladungen.`,
+    plural('de', n, {
+      one: 'Ein Hotel lädt Sie ein, dort zu arbeiten: siehe Einladungen.',
+      other: '# Hotels laden Sie ein, dort zu arbeiten: siehe Einladungen.',
+    }),
   homeTitle: CONTROL_MESSAGES.de.homeTitle,
   homeIntro: 'Das Hotel, in dem Sie nach der Anmeldung landen.',
   homeOldest: 'Das Hotel meiner ersten Rolle',

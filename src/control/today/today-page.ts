@@ -3,7 +3,7 @@ import type { BooksIncidentRow, DayPlanRow, InDoubtOperationRow, Tenant } from '
 import { isDeclineReason } from '../../domain/index.ts';
 import { decisionDate } from '../../holds/index.ts';
 import { html, type SafeHtml } from '../../html/index.ts';
-import { formatIsoDate } from '../../i18n/index.ts';
+import { colon, formatIsoDate } from '../../i18n/index.ts';
 import type { PostingRow } from '../../pms/index.ts';
 import { incidentActions } from '../books/index.ts';
 import { failedPostingsSection } from '../pms/index.ts';
@@ -17,11 +17,14 @@ function referenceCell(r: { id?: string; payment_request_id?: string; reference:
   return r.reference ? html`<a href="/control/requests/${id}">${r.reference}</a>` : html`<code>${id}</code>`;
 }
 
-/** The guarantee in words: guaranteed or not, and how things stand. */
+/**
+ * The guarantee in words: guaranteed or not, then how things stand, after the language's colon
+ * ("Not guaranteed: card refused, waiting for another"), as the digest says it.
+ */
 function guarantee(ctx: PageContext, r: DayPlanRow): SafeHtml {
   const t = TODAY_MESSAGES[ctx.language];
   const ok = isGuaranteed(r.status);
-  return html`<span class="status ${r.status}">${ok ? t.guaranteed : t.notGuaranteed}</span> ${t.statuses[r.status] ?? r.status}`;
+  return html`<span class="status ${r.status}">${ok ? t.guaranteed : t.notGuaranteed}</span>${colon(ctx.language)} ${t.statuses[r.status] ?? r.status}`;
 }
 
 /**

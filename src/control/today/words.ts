@@ -85,7 +85,7 @@ const de: TodayMessages = {
   checkin: 'Anreise',
   bankAnswer: 'Antwort der Bank',
   next: 'Weiter',
-  allBooks: 'Die Seite Bücher zeigt die Einzelheiten und was zu tun ist.',
+  allBooks: 'Die Seite Buchhaltung zeigt die Einzelheiten und was zu tun ist.',
   settingsHeading: 'Erinnerungen und Zusammenfassung',
   settingsIntro:
     'Erinnerungen senden dem Gast den Zahlungslink erneut, solange er nicht bezahlt ist, in der Sprache der Anfrage. Die Zusammenfassung geht jeden Morgen an die Kontakt-E-Mail (Gastseite) mit allem, was heute Aufmerksamkeit braucht.',

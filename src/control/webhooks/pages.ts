@@ -1,8 +1,8 @@
 import type { AttemptRow, DeliveryLogRow, EndpointSummaryRow, Tenant, WebhookEndpointRow } from '../../db/index.ts';
 import { html, type SafeHtml } from '../../html/index.ts';
-import { EVENT_TYPES } from '../../webhooks/index.ts';
+import { EVENT_TYPES, type WebhookProblem } from '../../webhooks/index.ts';
 import { csrfField, formatDateTime, type PageContext, page, tenantChooser } from '../shell/index.ts';
-import { WEBHOOK_MESSAGES } from './words.ts';
+import { sayWebhookProblem, WEBHOOK_MESSAGES } from './words.ts';
 
 /** A secret just made, for the one page view that shows it. */
 export interface FreshSecret {
@@ -100,7 +100,7 @@ export function webhooksPage(
     fresh?: FreshSecret;
     /** The form again after a refusal: what was given, and why (shown at the top). */
     given?: { url: string; events: string[] };
-    problem?: string;
+    problem?: WebhookProblem;
   },
 ): string {
   const { m } = ctx;
@@ -115,7 +115,7 @@ export function webhooksPage(
       times: true,
       body: html`<h1>${w.title} · ${p.tenant.name}</h1>
 ${tenantChooser(ctx, '/control/webhooks', p.tenants, p.tenant.id)}
-${p.problem ? html`<p class="flash error" role="alert">${w.invalid(p.problem)}</p>` : ''}
+${p.problem ? html`<p class="flash error" role="alert">${sayWebhookProblem(w, p.problem)}</p>` : ''}
 <p>${w.intro}</p>
 ${freshOf && p.fresh ? secretCard(ctx, freshOf, p.fresh, tz) : ''}
 <section class="card" aria-labelledby="webhooks-h"><h2 id="webhooks-h">${w.endpoints}</h2>

@@ -95,7 +95,7 @@ export async function webhookRoutes(control: FastifyInstance): Promise<void> {
     const url = (request.body.url ?? '').trim();
     const events = listOf(request.body.events).filter((e) => e !== '');
     try {
-      if (url === '') throw new WebhookInputError('the URL is required');
+      if (url === '') throw new WebhookInputError({ kind: 'required' });
       const e = await createEndpoint(repos, payreq.secretKeys, rules(), { tenantId: tenant.id, url, events });
       request.session.set('freshWebhookSecret', { endpointId: e.id, secret: e.secret });
       await audit(request, {
@@ -121,7 +121,7 @@ export async function webhookRoutes(control: FastifyInstance): Promise<void> {
       const endpoints = await repos.webhooks.summaries(tenant.id);
       return send(
         reply,
-        webhooksPage(ctx, { tenant, tenants, endpoints, given: { url, events }, problem: err.message }),
+        webhooksPage(ctx, { tenant, tenants, endpoints, given: { url, events }, problem: err.problem }),
         422,
       );
     }

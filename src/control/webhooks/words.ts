@@ -3,7 +3,22 @@
  * `WEBHOOK_MESSAGES[ctx.language]` (the menu's entry is the shell's, `m.navWebhooks`). Their
  * audit actions are also the audit page's. A string missing in one language is a type error.
  */
+import type { AddressClass, WebhookProblem } from '../../webhooks/index.ts';
 import type { ControlLanguage } from '../shell/index.ts';
+
+/** Why an address is refused, in one language: a kind missing is a type error. */
+type ProblemWords = { [K in WebhookProblem['kind']]: (p: Extract<WebhookProblem, { kind: K }>) => string };
+
+const CLASSES_EN: Record<AddressClass, string> = {
+  loopback: 'a loopback address (this server itself)',
+  private: 'a private network address',
+  shared: 'a shared (carrier) network address',
+  'link-local': 'a link-local address',
+  metadata: 'a cloud metadata address',
+  multicast: 'a multicast address',
+  unspecified: 'no address (unspecified)',
+  reserved: 'a reserved address',
+};
 
 const en = {
   title: 'Webhooks',
@@ -40,6 +55,17 @@ const en = {
   add: 'Add the endpoint',
   created: 'The endpoint is added.',
   invalid: (reason: string) => `The endpoint was not added: ${reason}`,
+  problems: {
+    required: () => 'the URL is required.',
+    notAUrl: () => 'this is not a web address (https://…).',
+    scheme: () => 'the address must start with https:// (or http://).',
+    httpsOnly: () => 'the address must start with https://: events carry guests’ names and e-mail addresses.',
+    credentials: () => 'the address must not hold a user name or password.',
+    tooLong: (p) => `the address is longer than ${p.max} characters.`,
+    forbiddenAddress: (p) =>
+      `${p.host === p.address ? p.address : `${p.host} leads to ${p.address}`}, ${CLASSES_EN[p.addressClass]}. Webhooks go to addresses on the internet; for a PMS on the hotel’s own network, ask whoever runs payreq.`,
+    unknownEvents: (p) => `unknown event ${p.events}.`,
+  } as ProblemWords,
   // A secret, shown once
   secretTitle: 'The signing secret',
   secretText:
@@ -103,6 +129,33 @@ const en = {
 
 export type WebhookMessages = typeof en;
 
+const CLASSES_FR: Record<AddressClass, string> = {
+  loopback: 'une adresse de bouclage (ce serveur lui-même)',
+  private: 'une adresse de réseau privé',
+  shared: 'une adresse de réseau partagé (opérateur)',
+  'link-local': 'une adresse lien-local',
+  metadata: 'une adresse de métadonnées du cloud',
+  multicast: 'une adresse de multidiffusion',
+  unspecified: 'une adresse non spécifiée',
+  reserved: 'une adresse réservée',
+};
+
+const CLASSES_DE: Record<AddressClass, string> = {
+  loopback: 'eine Loopback-Adresse (dieser Server selbst)',
+  private: 'eine Adresse eines privaten Netzes',
+  shared: 'eine Adresse eines geteilten Netzes (Provider)',
+  'link-local': 'eine link-lokale Adresse',
+  metadata: 'eine Metadaten-Adresse der Cloud',
+  multicast: 'eine Multicast-Adresse',
+  unspecified: 'keine Adresse (unbestimmt)',
+  reserved: 'eine reservierte Adresse',
+};
+
+/** A refusal of the endpoint form, in the page's words. */
+export function sayWebhookProblem(w: WebhookMessages, p: WebhookProblem): string {
+  return w.invalid((w.problems[p.kind] as (p: WebhookProblem) => string)(p));
+}
+
 const fr: WebhookMessages = {
   title: 'Webhooks',
   intro:
@@ -137,6 +190,18 @@ const fr: WebhookMessages = {
   add: 'Ajouter l’adresse',
   created: 'L’adresse est ajoutée.',
   invalid: (reason) => `L’adresse n’a pas été ajoutée : ${reason}`,
+  problems: {
+    required: () => 'l’adresse est obligatoire.',
+    notAUrl: () => 'ce n’est pas une adresse web (https://…).',
+    scheme: () => 'l’adresse doit commencer par https:// (ou http://).',
+    httpsOnly: () =>
+      'l’adresse doit commencer par https:// : les événements portent le nom et l’adresse e-mail des clients.',
+    credentials: () => 'l’adresse ne doit contenir ni nom d’utilisateur ni mot de passe.',
+    tooLong: (p) => `l’adresse dépasse ${p.max} caractères.`,
+    forbiddenAddress: (p) =>
+      `${p.host === p.address ? p.address : `${p.host} mène à ${p.address}`}, ${CLASSES_FR[p.addressClass]}. Les webhooks vont vers des adresses d’internet ; pour un PMS sur le réseau de l’hôtel, adressez-vous à qui exploite payreq.`,
+    unknownEvents: (p) => `événement inconnu ${p.events}.`,
+  },
   secretTitle: 'Le secret de signature',
   secretText:
     'Enregistrez-le maintenant dans votre récepteur : il n’est affiché que cette fois et ne pourra plus l’être. Chaque envoi porte Payreq-Signature, un HMAC-SHA-256 calculé avec lui.',
@@ -229,6 +294,18 @@ const de: WebhookMessages = {
   add: 'Adresse hinzufügen',
   created: 'Die Adresse ist hinzugefügt.',
   invalid: (reason) => `Die Adresse wurde nicht hinzugefügt: ${reason}`,
+  problems: {
+    required: () => 'Die Adresse ist erforderlich.',
+    notAUrl: () => 'Das ist keine Webadresse (https://…).',
+    scheme: () => 'Die Adresse muss mit https:// (oder http://) beginnen.',
+    httpsOnly: () =>
+      'Die Adresse muss mit https:// beginnen: Ereignisse enthalten Namen und E-Mail-Adressen der Gäste.',
+    credentials: () => 'Die Adresse darf weder Benutzernamen noch Passwort enthalten.',
+    tooLong: (p) => `Die Adresse ist länger als ${p.max} Zeichen.`,
+    forbiddenAddress: (p) =>
+      `${p.host === p.address ? p.address : `${p.host} führt zu ${p.address}`}: ${CLASSES_DE[p.addressClass]}. Webhooks gehen an Adressen im Internet; für ein PMS im eigenen Netz des Hotels wenden Sie sich an den Betreiber von payreq.`,
+    unknownEvents: (p) => `Unbekanntes Ereignis ${p.events}.`,
+  },
   secretTitle: 'Das Signaturgeheimnis',
   secretText:
     'Hinterlegen Sie es jetzt in Ihrem Empfänger: Es wird nur dieses eine Mal angezeigt. Jede Zustellung trägt Payreq-Signature, einen damit berechneten HMAC-SHA-256.',
