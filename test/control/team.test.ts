@@ -249,7 +249,7 @@ describe(`roles: the Team page and the tenant switch (${ENGINE})`, { timeout: 24
     assert.equal(await roleOf('nightdesk', other.tenantId), 'frontdesk');
     const list = { body: withoutLabels((await root.get('/control/users')).body) };
     assert.match(list.body, /nightdesk<\/a><\/td><td>Hôtel Voisin: Front desk<\/td>/);
-    assert.match(list.body, /root<\/a><\/td><td>superuser \(every tenant\)<\/td>/);
+    assert.match(list.body, /root<\/a><\/td><td>superuser \(every hotel\)<\/td>/);
     assert.match((await root.get('/control/users/nightdesk')).body, /Hôtel Voisin: Front desk/);
   });
 
