@@ -46,6 +46,8 @@ describe('the request log: one line per request, when it is answered', { timeout
       assert.equal(typeof l.responseTime, 'number');
     }
     assert.ok(!serve.stdout.includes('"msg":"incoming request"'), 'no arrival line at info');
+    // Nor any warning of the runtime's or the framework's (a deprecated option, say) on its start.
+    assert.doesNotMatch(serve.stderr, /Warning|Deprecation/);
     serve.child.kill('SIGTERM');
     assert.equal(await serve.exited, 0, serve.stderr);
   });
