@@ -68,4 +68,10 @@ describe('the transition table', () => {
     assert.equal(noHoldWillBePlaced({ request_type: 'DEPOSIT', checkin: null, status: 'PENDING' }), false);
     assert.equal(noHoldWillBePlaced({ request_type: 'IMPRINT', checkin: '2026-12-24', status: 'PENDING' }), false);
   });
+
+  test('a held request becomes CANCELLED by a release only: the status change stamps released_at on that move', () => {
+    // src/db/status-changes.ts sets released_at for AUTHORISED_TO_VALIDATE -> CANCELLED; a second
+    // trigger for that move would be stamped as a release too.
+    assert.deepEqual(triggersOf('AUTHORISED_TO_VALIDATE', 'CANCELLED'), ['release']);
+  });
 });
