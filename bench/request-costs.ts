@@ -8,6 +8,8 @@ import { createDeferredPayments, deferredHoldsRepository } from '../src/holds/in
 import { SANDBOX_PAY_PATH, TEST_CARDS } from '../src/providers/sandbox/index.ts';
 import { CREATE_BODY } from './create.ts';
 import { apiHeaders, type Engine, freshDatabase, makeTenants, openMigrated, SECRET_KEY } from './environment.ts';
+import { startPrivatePostgres } from './private-postgres.ts';
+import { statementStatistics } from './statement-statistics.ts';
 
 /**
  * What one request costs the database, counted rather than timed, so a change shows its cost
@@ -27,6 +29,32 @@ export interface RequestCost {
   rowsWritten: number;
   byTable: Record<string, number>;
   sandbox: { roundTrips: number; rowsWritten: number };
+  /**
+   * CPU of this process per operation (µs): the app, its driver, and the in-process request it
+   * is sent by (`inject`, no socket); for capture, refund and the job, the sandbox's code too.
+   */
+  serviceCpuUs: number;
+  /** What PostgreSQL spent on it, from `pg_stat_statements`; null where it is not loaded (PGlite). */
+  database: DatabaseCost | null;
+}
+
+/** Per operation, the sandbox's statements apart (they stand for a remote provider's work). */
+export interface DatabaseCost {
+  /** Execution time of the statements the service sent (triggers' work included), µs. */
+  execUs: number;
+  /** Of which the statements run inside triggers' functions, µs. */
+  triggerStatementsUs: number;
+  /** WAL written: bytes, records (a row or an index entry is a record), full-page images. */
+  walBytes: number;
+  walRecords: number;
+  walFpi: number;
+  /** Buffers read (hit or read) and dirtied. */
+  buffers: number;
+  dirtied: number;
+  /** The statements that cost the most, µs per operation each. */
+  top: { statement: string; toplevel: boolean; us: number; calls: number; walBytes: number; walRecords: number }[];
+  /** The sandbox's statements, µs per operation. */
+  sandboxUs: number;
 }
 
 interface Counts {
@@ -127,8 +155,13 @@ export async function benchRequestCosts(
   await new Promise<void>((resolve) => recorder.listen(0, '127.0.0.1', resolve));
   const recorderUrl = `http://127.0.0.1:${(recorder.address() as AddressInfo).port}`;
 
-  const fresh = await freshDatabase(engine, adminUrl, 'costs');
+  // On PostgreSQL, a server of the bench's own with pg_stat_statements loaded.
+  const server = engine === 'postgres' ? await startPrivatePostgres() : null;
+  if (server && 'unavailable' in server) log(`request costs: no database figures (${server.unavailable})`);
+  const admin = server && !('unavailable' in server) ? server.adminUrl : adminUrl;
+  const fresh = await freshDatabase(engine, admin, 'costs');
   const raw = await openMigrated(fresh.url);
+  const statements = server && !('unavailable' in server) ? await statementStatistics(fresh.url) : null;
   try {
     const [tenant] = await makeTenants(raw, repositories(raw), 1);
     if (!tenant) throw new Error('request costs: no tenant');
@@ -220,9 +253,13 @@ export async function benchRequestCosts(
         op: (items: readonly T[]) => Promise<number>,
       ): Promise<RequestCost> => {
         const x = await marker(raw);
+        if (statements) await statements.reset();
         const c0 = { ...counts };
+        const cpu0 = process.cpuUsage();
         const done = await op(items);
+        const cpu = process.cpuUsage(cpu0);
         const c1 = { ...counts };
+        const database = statements ? await statements.read(done) : null;
         const rows = await rowsSince(raw, x);
         const per = (v: number) => Math.round((v / done) * 100) / 100;
         const ours = Object.entries(rows).filter(([t]) => !t.startsWith('sandbox_'));
@@ -242,9 +279,12 @@ export async function benchRequestCosts(
                 .reduce((a, [, v]) => a + v, 0),
             ),
           },
+          serviceCpuUs: Math.round((cpu.user + cpu.system) / done),
+          database,
         };
         log(
-          `request costs (${engine}): ${operation}: ${cost.statements} statements, ${cost.roundTrips} round trips, ${cost.rowsWritten} rows`,
+          `request costs (${engine}): ${operation}: ${cost.statements} statements, ${cost.roundTrips} round trips, ${cost.rowsWritten} rows, ` +
+            `${cost.serviceCpuUs} µs CPU here${database ? `, ${database.execUs} µs in PostgreSQL, ${database.walBytes} WAL bytes` : ''}`,
         );
         return cost;
       };
@@ -306,8 +346,10 @@ export async function benchRequestCosts(
       await app.close();
     }
   } finally {
+    await statements?.close();
     await raw.close();
     await fresh.drop();
+    if (server && !('unavailable' in server)) await server.stop();
     recorder.close();
   }
 }
