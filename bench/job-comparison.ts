@@ -44,6 +44,8 @@ export interface JobComparisonRound {
 
 export interface JobComparison {
   ref: string;
+  /** The reference as the report names it. */
+  label: string;
   commit: string;
   commit_date: string;
   holds: number;
@@ -55,7 +57,7 @@ export interface JobComparison {
   how: string;
 }
 
-export type JobComparisonResult = JobComparison | { ref: string; skipped: string };
+export type JobComparisonResult = JobComparison | { ref: string; label: string; skipped: string };
 
 /** Thrown once a SIGINT or SIGTERM has stopped the comparison and everything it made is removed. */
 export class Interrupted extends Error {}
@@ -76,12 +78,13 @@ export interface JobComparisonOptions {
 export async function compareDailyJob(opts: JobComparisonOptions): Promise<JobComparisonResult> {
   const { count, rounds, log } = opts;
   const ref = opts.ref ?? DEFAULT_REFERENCE;
+  const label = ref === DEFAULT_REFERENCE ? `${ref} (before the ledger)` : ref;
   if (!Number.isInteger(count) || count < 1) throw new Error(`job comparison: count must be >= 1 (got ${count})`);
   if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`job comparison: rounds must be >= 1 (got ${rounds})`);
   const missing = await referenceMissing(ROOT, ref, DRIVER);
   if (missing !== null) {
     log(`job comparison: skipped, ${missing}`);
-    return { ref, skipped: missing };
+    return { ref, label, skipped: missing };
   }
 
   const abort = new AbortController();
@@ -114,6 +117,7 @@ export async function compareDailyJob(opts: JobComparisonOptions): Promise<JobCo
     best.ratio = round2(best.current / best.reference);
     const result: JobComparison = {
       ref,
+      label,
       commit: checkout.commit,
       commit_date: checkout.date,
       holds: count,

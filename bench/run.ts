@@ -1,6 +1,6 @@
 // `npm run bench`: measures the service beside its references in one run and writes
 // BENCHMARKS.md and BENCHMARKS.json. Options: --quick (short runs, smaller growth and job),
-// --engine postgres|pglite (repeatable), --only create,reads,growth,job,control,costs,settlements, --out DIR.
+// --engine postgres|pglite (repeatable), --only create,reads,growth,job,control,costs,settlements,jobvs, --out DIR.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -10,6 +10,7 @@ import { benchCreate } from './create.ts';
 import { benchDailyJob } from './daily-job.ts';
 import { type Engine, freshDatabase, openStage, SECRET_KEY } from './environment.ts';
 import { benchGrowth, seedRequests } from './growth.ts';
+import { compareDailyJob } from './job-comparison.ts';
 import { machineInfo } from './machine.ts';
 import { benchReads } from './reads.ts';
 import { type BenchResults, renderMarkdown, verdicts } from './report.ts';
@@ -27,7 +28,7 @@ const { values } = parseArgs({
 
 const ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const engines = (values.engine ?? ['postgres', 'pglite']) as Engine[];
-const sections = new Set((values.only ?? 'costs,create,reads,growth,job,control,settlements').split(','));
+const sections = new Set((values.only ?? 'costs,create,reads,growth,job,control,settlements,jobvs').split(','));
 const quick = values.quick ?? false;
 const seconds = quick ? 2 : 4;
 const rounds = quick ? 1 : 2;
@@ -97,6 +98,11 @@ for (const engine of engines) {
     } finally {
       await fresh.drop();
     }
+  }
+  if (sections.has('jobvs') && engine === 'postgres') {
+    // The daily job beside the code before the ledger (cece624), alternated round by round.
+    const count = quick ? 10_000 : 100_000;
+    e.jobVsReference = await compareDailyJob({ count, rounds: quick ? 1 : 2, adminUrl: ADMIN_URL, log });
   }
   if (sections.has('settlements')) {
     // A remittance report of 100,000 lines imported, streamed from disk (10,000 with --quick).
