@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -101,7 +102,7 @@ export async function compareDailyJob(opts: JobComparisonOptions): Promise<JobCo
     checkout = await checkOutReference(ROOT, ref);
     abort.signal.throwIfAborted();
     log(`job comparison: ${ref} (${checkout.commit.slice(0, 12)}, ${checkout.date}) checked out in ${checkout.dir}`);
-    const sides = { admin, adminUrl: opts.adminUrl, log, signal: abort.signal };
+    const sides = { admin, adminUrl: opts.adminUrl, log, signal: abort.signal, scratch: checkout.scratch };
     const done: JobComparisonRound[] = [];
     for (let round = 1; round <= rounds; round++) {
       const reference = await runReference(sides, checkout.dir, count, round);
@@ -147,6 +148,8 @@ interface Sides {
   adminUrl: string;
   log: (line: string) => void;
   signal: AbortSignal;
+  /** The drivers' TMPDIR: what a killed driver leaves there goes with the checkout. */
+  scratch: string;
 }
 
 /** Logged by the reference's driver just before it spawns the job, and just after the job exits. */
@@ -164,7 +167,7 @@ const CPU_PRELOAD = `data:text/javascript,${encodeURIComponent(
 )}`;
 
 async function runReference(sides: Sides, dir: string, count: number, round: number): Promise<JobSideFigures> {
-  const cpuFile = path.join(path.dirname(dir), `job-cpu-${round}`);
+  const cpuFile = path.join(sides.scratch, `job-cpu-${round}`);
   const out = await runDriver(sides, {
     side: 'reference',
     cwd: dir,
@@ -183,7 +186,8 @@ async function runCurrent(sides: Sides, count: number): Promise<JobSideFigures> 
     side: 'current',
     cwd: ROOT,
     args: [DRIVER, '--engine=postgres', `--count=${count}`],
-    env: {},
+    // payreq keeps its compile cache under the temporary directory: the one it has outside this comparison.
+    env: { NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE || path.join(tmpdir(), 'node-compile-cache') },
     bracketDatabaseCpu: false,
   });
   const r = driverFigures('current', out.stdout, count);
@@ -254,6 +258,7 @@ async function runDriver(sides: Sides, spec: DriverSpec): Promise<{ stdout: stri
     ...spec.env,
     PGAPPNAME: appName,
     BENCH_POSTGRES_URL: sides.adminUrl,
+    TMPDIR: sides.scratch,
   };
   delete env.NODE_OPTIONS;
   const child = spawn(process.execPath, spec.args, {

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, realpath, rm, symlink } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -9,6 +9,8 @@ const run = promisify(execFile);
 /** An older commit checked out beside this tree, on this tree's node_modules. */
 export interface ReferenceCheckout {
   dir: string;
+  /** An empty directory beside it, removed with it: the drivers' TMPDIR. */
+  scratch: string;
   commit: string;
   /** The commit's date, YYYY-MM-DD. */
   date: string;
@@ -46,6 +48,7 @@ export async function referenceMissing(root: string, ref: string, needs: string)
 export async function checkOutReference(root: string, ref: string): Promise<ReferenceCheckout> {
   const parent = await mkdtemp(path.join(tmpdir(), 'payreq-jobvs-'));
   const dir = path.join(parent, 'reference');
+  const scratch = path.join(parent, 'tmp');
   let removed = false;
   const remove = async () => {
     if (removed) return;
@@ -58,9 +61,10 @@ export async function checkOutReference(root: string, ref: string): Promise<Refe
   try {
     await run('git', ['-C', root, 'worktree', 'add', '--detach', dir, ref]);
     await symlink(await realpath(path.join(root, 'node_modules')), path.join(dir, 'node_modules'));
+    await mkdir(scratch);
     const shown = await run('git', ['-C', dir, 'show', '-s', '--format=%H %cs', 'HEAD']);
     const [commit = '', date = ''] = shown.stdout.trim().split(' ');
-    return { dir, commit, date, remove };
+    return { dir, scratch, commit, date, remove };
   } catch (error) {
     await remove();
     throw error;
