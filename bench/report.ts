@@ -7,6 +7,7 @@ import type { MachineInfo } from './machine.ts';
 import type { ReadPoint } from './reads.ts';
 import type { RequestCost } from './request-costs.ts';
 import type { SettlementsFigures } from './settlements-import.ts';
+import type { SideBySideResults } from './side-by-side.ts';
 
 export interface JobFigures {
   engine: string;
@@ -39,6 +40,7 @@ export interface EngineResults {
   controlSearch?: ControlSearchResults;
   costs?: RequestCost[];
   settlements?: SettlementsFigures;
+  side?: SideBySideResults;
 }
 
 export interface BenchResults {
@@ -96,6 +98,20 @@ export function verdicts(r: BenchResults): Verdict[] {
         target: `${engine}: reads ≥ 0.6 × bare baseline`,
         measured: `lowest ${f2(worst)}`,
         met: worst >= 0.6,
+      });
+    }
+    if (e.side) {
+      // Issue 51: the service against a plain implementation of the same API, not its own SQL.
+      const s = e.side;
+      out.push({
+        target: `${engine}: create ≥ 1.0 × the bare route (five round trips, lean tables) at ${s.connections} connections`,
+        measured: f2(s.createServiceToBare),
+        met: s.createServiceToBare >= 1,
+      });
+      out.push({
+        target: `${engine}: detail ≥ 1.0 × the bare route`,
+        measured: f2(s.detailServiceToBare),
+        met: s.detailServiceToBare >= 1,
       });
     }
     if (e.growth && Object.keys(e.growth.ratio).length > 0) {
@@ -260,6 +276,22 @@ export function renderMarkdown(r: BenchResults, notes: string): string {
         );
       }
       L.push('');
+    }
+    if (e.side) {
+      const s = e.side;
+      L.push(
+        `### Side by side: a bare Fastify + pg route (five round trips, lean tables) and pgbench, ${s.connections} connections`,
+        '',
+      );
+      L.push('| Request | Side | /s | p50 ms | p99 ms | Service / side |', '|---|---|---|---|---|---|');
+      const row = (request: string, side: string, m: SideBySideResults['detail']['bare'], ratio: string) =>
+        L.push(`| ${request} | ${side} | ${f0(m.rps)} | ${ms(m.p50)} | ${ms(m.p99)} | ${ratio} |`);
+      row('create', 'service', s.create.service, '');
+      row('create', 'bare route', s.create.bare, f2(s.createServiceToBare));
+      row('create', "pgbench, the bare route's statements", s.create.pgbench, f2(s.createServiceToPgbench));
+      row('detail', 'service', s.detail.service, '');
+      row('detail', 'bare route', s.detail.bare, f2(s.detailServiceToBare));
+      L.push('', `Bare route over pgbench, create: ${f2(s.createBareToPgbench)}.`, '');
     }
     if (e.growth) {
       L.push('### 3. Growth (one connection; mean latency from throughput, p99 from the histogram)', '');

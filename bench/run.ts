@@ -1,6 +1,7 @@
 // `npm run bench`: measures the service beside its references in one run and writes
 // BENCHMARKS.md and BENCHMARKS.json. Options: --quick (short runs, smaller growth and job),
-// --engine postgres|pglite (repeatable), --only create,reads,growth,job,control,costs,settlements,jobvs, --out DIR.
+// --engine postgres|pglite (repeatable), --only create,reads,growth,job,control,costs,settlements,side,jobvs,
+// --out DIR.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -16,6 +17,7 @@ import { benchReads } from './reads.ts';
 import { type BenchResults, renderMarkdown, verdicts } from './report.ts';
 import { benchRequestCosts } from './request-costs.ts';
 import { benchSettlementsImport } from './settlements-import.ts';
+import { benchSideBySide } from './side-by-side.ts';
 
 const { values } = parseArgs({
   options: {
@@ -28,7 +30,7 @@ const { values } = parseArgs({
 
 const ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const engines = (values.engine ?? ['postgres', 'pglite']) as Engine[];
-const sections = new Set((values.only ?? 'costs,create,reads,growth,job,control,settlements,jobvs').split(','));
+const sections = new Set((values.only ?? 'costs,create,reads,growth,job,control,settlements,side,jobvs').split(','));
 const quick = values.quick ?? false;
 const seconds = quick ? 2 : 4;
 const rounds = quick ? 1 : 2;
@@ -68,6 +70,11 @@ for (const engine of engines) {
     } finally {
       await stage.close();
     }
+  }
+  if (sections.has('side')) {
+    // The service beside a bare Fastify + pg route and pgbench: both of those need a server.
+    if (engine === 'postgres') e.side = await benchSideBySide(ADMIN_URL, { seconds, rounds, log });
+    else log(`${engine} side by side: skipped, it compares with a bare route and pgbench on a PostgreSQL server`);
   }
   if (sections.has('growth')) {
     const stage = await openStage(engine, ADMIN_URL, 'growth', 100);

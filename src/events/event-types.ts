@@ -47,21 +47,23 @@ export const EVENT_TYPES: readonly string[] = [
 ].map((t) => `payment_request.${t}`);
 
 /**
- * `payment_request_event_type(from_status, to_status, ledger_id)`: the event type of one
- * history row. The ledger row is read only for a change a rule names (a primary-key lookup),
- * as the trigger's own CASE did before.
+ * `payment_request_event_type(from_status, to_status, ledger_kind, ledger_state)`: the event
+ * type of one history row, given the kind and state of the ledger row it names (null for none).
+ * A CASE on its arguments alone, with no query inside, so PostgreSQL inlines it into the
+ * trigger's statement: a SQL function with a subquery is not inlined, and is parsed and planned
+ * again at every execution of the statement that calls it (0.64 ms a create, measured), which
+ * the trigger runs once per statement that writes history.
  */
 export function eventTypeFunctionSql(): string {
   const rules = NAMED_CHANGES.map(
     (c) =>
-      `    WHEN from_status = '${c.from}' AND to_status = '${c.to}'
-         AND EXISTS (SELECT 1 FROM money_ledger l WHERE l.id = ledger_id AND l.kind = '${c.ledgerKind}'${
-           c.ledgerState ? ` AND l.state = '${c.ledgerState}'` : ''
-         })
+      `    WHEN from_status = '${c.from}' AND to_status = '${c.to}' AND ledger_kind = '${c.ledgerKind}'${
+        c.ledgerState ? ` AND ledger_state = '${c.ledgerState}'` : ''
+      }
     THEN 'payment_request.${c.type}'`,
   );
-  return `CREATE OR REPLACE FUNCTION payment_request_event_type(from_status text, to_status text, ledger_id bigint)
-RETURNS text LANGUAGE sql STABLE AS $$
+  return `CREATE OR REPLACE FUNCTION payment_request_event_type(from_status text, to_status text, ledger_kind text, ledger_state text)
+RETURNS text LANGUAGE sql IMMUTABLE AS $$
   SELECT CASE
 ${rules.join('\n')}
     ELSE 'payment_request.' || lower(to_status) END
