@@ -1,6 +1,8 @@
 import type { ControlSearchResults } from './control-search.ts';
 import type { CreateResults } from './create.ts';
 import type { GrowthResults } from './growth.ts';
+import type { JobComparisonResult } from './job-comparison.ts';
+import { jobComparisonLines, jobComparisonVerdict } from './job-comparison-report.ts';
 import type { MachineInfo } from './machine.ts';
 import type { ReadPoint } from './reads.ts';
 import type { RequestCost } from './request-costs.ts';
@@ -33,6 +35,8 @@ export interface EngineResults {
   reads?: ReadPoint[];
   growth?: GrowthResults;
   job?: JobFigures;
+  /** The daily job beside an older commit's (PostgreSQL). */
+  jobVsReference?: JobComparisonResult;
   controlSearch?: ControlSearchResults;
   costs?: RequestCost[];
   settlements?: SettlementsFigures;
@@ -154,6 +158,7 @@ export function verdicts(r: BenchResults): Verdict[] {
         met: e.job.peak_rss_mb < 200,
       });
     }
+    if (e.jobVsReference) out.push(jobComparisonVerdict(engine, e.jobVsReference));
     if (e.settlements) {
       const s = e.settlements;
       out.push({
@@ -334,6 +339,7 @@ export function renderMarkdown(r: BenchResults, notes: string): string {
         '',
       );
     }
+    if (e.jobVsReference) L.push(...jobComparisonLines(e.jobVsReference));
     if (e.settlements) {
       const s = e.settlements;
       L.push('### 6. Importing a remittance report', '');

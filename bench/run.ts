@@ -1,6 +1,7 @@
 // `npm run bench`: measures the service beside its references in one run and writes
 // BENCHMARKS.md and BENCHMARKS.json. Options: --quick (short runs, smaller growth and job),
-// --engine postgres|pglite (repeatable), --only create,reads,growth,job,control,costs,settlements,side, --out DIR.
+// --engine postgres|pglite (repeatable), --only create,reads,growth,job,control,costs,settlements,side,jobvs,
+// --out DIR.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -10,6 +11,7 @@ import { benchCreate } from './create.ts';
 import { benchDailyJob } from './daily-job.ts';
 import { type Engine, freshDatabase, openStage, SECRET_KEY } from './environment.ts';
 import { benchGrowth, seedRequests } from './growth.ts';
+import { compareDailyJob } from './job-comparison.ts';
 import { machineInfo } from './machine.ts';
 import { benchReads } from './reads.ts';
 import { type BenchResults, renderMarkdown, verdicts } from './report.ts';
@@ -28,7 +30,7 @@ const { values } = parseArgs({
 
 const ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const engines = (values.engine ?? ['postgres', 'pglite']) as Engine[];
-const sections = new Set((values.only ?? 'costs,create,reads,growth,job,control,settlements,side').split(','));
+const sections = new Set((values.only ?? 'costs,create,reads,growth,job,control,settlements,side,jobvs').split(','));
 const quick = values.quick ?? false;
 const seconds = quick ? 2 : 4;
 const rounds = quick ? 1 : 2;
@@ -103,6 +105,11 @@ for (const engine of engines) {
     } finally {
       await fresh.drop();
     }
+  }
+  if (sections.has('jobvs') && engine === 'postgres') {
+    // The daily job beside the code before the ledger (cece624), alternated round by round.
+    const count = quick ? 10_000 : 100_000;
+    e.jobVsReference = await compareDailyJob({ count, rounds: quick ? 1 : 2, adminUrl: ADMIN_URL, log });
   }
   if (sections.has('settlements')) {
     // A remittance report of 100,000 lines imported, streamed from disk (10,000 with --quick).
