@@ -34,18 +34,26 @@ import { leanPgbenchScript, prepareLeanDatabase, startBareRoute } from './bare-r
 import { CREATE_BODY, type Measure } from './create.ts';
 import { apiHeaders, type BenchTenant, freshDatabase, openStage, type Stage } from './environment.ts';
 import { assertClean, bestOf, type LoadPlan, type LoadResult, runLoad } from './load.ts';
+import { localPostgresCpuS } from './daily-job.ts';
 import { runPgbench } from './pgbench.ts';
 
 export interface SideBySideResults {
   connections: number;
   tenants: number;
-  create: { service: Measure; bare: Measure; pgbench: Measure };
-  detail: { service: Measure; bare: Measure };
+  create: { service: Costed; bare: Costed; pgbench: Costed };
+  detail: { service: Costed; bare: Costed };
   createServiceToBare: number;
   detailServiceToBare: number;
   createServiceToPgbench: number;
   createBareToPgbench: number;
 }
+
+/**
+ * A measurement with what it cost, per request: CPU of this process (the service's or the bare
+ * route's, each alone under load in its turn; null for pgbench, a process of its own) and of
+ * this host's PostgreSQL processes (null for a server elsewhere), over the measured seconds.
+ */
+export type Costed = Measure & { cpuUs: number | null; databaseUs: number | null };
 
 export interface SideBySideOptions {
   seconds: number;
@@ -140,18 +148,36 @@ async function measure(stage: Stage, opts: SideBySideOptions, lean: { url: strin
   }
 
   const label = `postgres side by side, ${CONNECTIONS} connections`;
-  const http = async (name: string, plan: LoadPlan) => fromLoad(assertClean(`${label}: ${name}`, await runLoad(plan)));
-  const [serviceCreate, bareCreate, pgbench, serviceDetail, bareDetail] = (await bestOf<Measure>(opts.rounds, [
+  const costed = async (inProcess: boolean, run: () => Promise<Measure & { count: number }>): Promise<Costed> => {
+    const db0 = await localPostgresCpuS();
+    const cpu0 = process.cpuUsage();
+    const m = await run();
+    const cpu = process.cpuUsage(cpu0);
+    const db1 = await localPostgresCpuS();
+    const { count, ...measure } = m;
+    return {
+      ...measure,
+      cpuUs: inProcess ? Math.round((cpu.user + cpu.system) / count) : null,
+      databaseUs: db0 === null || db1 === null ? null : Math.round(((db1 - db0) * 1e6) / count),
+    };
+  };
+  const http = (name: string, plan: LoadPlan) =>
+    costed(true, async () => {
+      const r = assertClean(`${label}: ${name}`, await runLoad(plan));
+      return { ...fromLoad(r), count: r.ok };
+    });
+  const [serviceCreate, bareCreate, pgbench, serviceDetail, bareDetail] = (await bestOf<Costed>(opts.rounds, [
     () => http('service create', createPlan(stage.service.url, tenants, opts.seconds)),
     () => http('bare create', createPlan(lean.bareUrl, tenants, opts.seconds)),
-    async () => {
-      const r = await runPgbench({ url: lean.url, scripts: [script], clients: CONNECTIONS, seconds: opts.seconds });
-      if (r.transactions === 0) throw new Error(`${label}: pgbench ran no transaction`);
-      return { rps: r.tps, ...r.latency };
-    },
+    () =>
+      costed(false, async () => {
+        const r = await runPgbench({ url: lean.url, scripts: [script], clients: CONNECTIONS, seconds: opts.seconds });
+        if (r.transactions === 0) throw new Error(`${label}: pgbench ran no transaction`);
+        return { rps: r.tps, ...r.latency, count: r.transactions };
+      }),
     () => http('service detail', detailPlan(stage.service.url, first, serviceIds, opts.seconds)),
     () => http('bare detail', detailPlan(lean.bareUrl, first, bareIds, opts.seconds)),
-  ])) as [Measure, Measure, Measure, Measure, Measure];
+  ])) as [Costed, Costed, Costed, Costed, Costed];
   const results: SideBySideResults = {
     connections: CONNECTIONS,
     tenants: tenants.length,
@@ -162,7 +188,8 @@ async function measure(stage: Stage, opts: SideBySideOptions, lean: { url: strin
     createServiceToPgbench: serviceCreate.rps / pgbench.rps,
     createBareToPgbench: bareCreate.rps / pgbench.rps,
   };
-  const line = (m: Measure) => `${m.rps.toFixed(0)}/s p50 ${m.p50} ms p99 ${m.p99} ms`;
+  const line = (m: Costed) =>
+    `${m.rps.toFixed(0)}/s p50 ${m.p50} ms p99 ${m.p99} ms (${m.cpuUs ?? '-'} µs here, ${m.databaseUs ?? '-'} µs PostgreSQL a request)`;
   opts.log(
     `${label}: create service ${line(serviceCreate)}, bare ${line(bareCreate)}, pgbench ${line(pgbench)}; ` +
       `service/bare ${results.createServiceToBare.toFixed(2)}, service/pgbench ${results.createServiceToPgbench.toFixed(2)}`,
