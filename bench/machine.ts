@@ -15,6 +15,24 @@ export interface MachineInfo {
   pgbench: string;
   versions: Record<string, string>;
   loadAverageAtStart: number[];
+  /**
+   * How fast this host copies memory (GB/s, the best of a few copies of 256 MiB): a figure to
+   * tell one machine from another when their CPU models read the same, as virtual ones do.
+   */
+  memoryCopyGBs: number;
+}
+
+function memoryCopyGBs(): number {
+  const size = 256 * 2 ** 20;
+  const from = Buffer.alloc(size, 1);
+  const to = Buffer.alloc(size);
+  let best = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < 5; i++) {
+    const t0 = process.hrtime.bigint();
+    from.copy(to);
+    best = Math.min(best, Number(process.hrtime.bigint() - t0) / 1e9);
+  }
+  return Math.round((size / 1e9 / best) * 10) / 10;
 }
 
 function quiet(cmd: string, args: string[]): string {
@@ -50,5 +68,6 @@ export function machineInfo(postgresVersion: string): MachineInfo {
       ['fastify', '@electric-sql/pglite', 'pg', 'autocannon', '@fastify/rate-limit'].map((p) => [p, versionOf(p)]),
     ),
     loadAverageAtStart: os.loadavg().map((v) => Math.round(v * 100) / 100),
+    memoryCopyGBs: memoryCopyGBs(),
   };
 }

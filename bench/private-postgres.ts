@@ -62,6 +62,9 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres | { unavai
       'pg_stat_statements.track=all',
       '-c',
       'pg_stat_statements.max=10000',
+      // Planning timed apart from execution: a statement planned again at every call shows.
+      '-c',
+      'pg_stat_statements.track_planning=on',
       '-c',
       'max_connections=200',
       '-c',

@@ -190,6 +190,7 @@ export function renderMarkdown(r: BenchResults, notes: string): string {
   L.push('## Machine', '');
   L.push(
     `- ${m.cpus} × ${m.cpuModel}, ${m.memoryGiB} GiB, ${m.os}; load average at start ${m.loadAverageAtStart.join(' ')}`,
+    `- Memory copy: ${m.memoryCopyGBs ?? '?'} GB/s (the best of five copies of 256 MiB in this process)`,
   );
   L.push(`- Node ${m.node}; ${m.postgres}; ${m.pgbench}`);
   L.push(
@@ -214,7 +215,11 @@ export function renderMarkdown(r: BenchResults, notes: string): string {
       'Counted, not timed: the statements the service sends (BEGIN and COMMIT apart), its round trips to the ' +
         'database (all of them: on PostgreSQL each one waits on the network), its explicit transactions (a statement alone commits by itself), and the rows ' +
         'it leaves written (inserted or updated, by the triggers too). Means over the samples, after a warm-up. ' +
-        "The sandbox provider shares the database; its statements stand for a remote provider's call and are counted apart.",
+        "The sandbox provider shares the database; its statements stand for a remote provider's call and are counted apart. " +
+        'The second table of each engine times the same operations: the CPU of the process the app runs in (the request sent in-process, ' +
+        "no socket; for capture, refund and the job the sandbox's code too) and, on PostgreSQL, from pg_stat_statements on a server of the bench's " +
+        "own: the statements' execution time (their triggers included; the commit's flush is not), the part spent in statements of " +
+        "triggers' functions, WAL written (a row or an index entry is a record) and buffers touched, per operation.",
       '',
     );
     for (const [engine, e] of costs) {
@@ -233,6 +238,7 @@ export function renderMarkdown(r: BenchResults, notes: string): string {
         );
       }
       L.push('');
+      L.push(...operationCosts(e.costs ?? []));
     }
   }
 
@@ -283,9 +289,15 @@ export function renderMarkdown(r: BenchResults, notes: string): string {
         `### Side by side: a bare Fastify + pg route (five round trips, lean tables) and pgbench, ${s.connections} connections`,
         '',
       );
-      L.push('| Request | Side | /s | p50 ms | p99 ms | Service / side |', '|---|---|---|---|---|---|');
+      L.push(
+        '| Request | Side | /s | p50 ms | p99 ms | Service / side | CPU in Node µs a request | CPU in PostgreSQL µs a request |',
+        '|---|---|---|---|---|---|---|---|',
+      );
+      const cpu = (v: number | null | undefined) => (v === null || v === undefined ? '' : f0(v));
       const row = (request: string, side: string, m: SideBySideResults['detail']['bare'], ratio: string) =>
-        L.push(`| ${request} | ${side} | ${f0(m.rps)} | ${ms(m.p50)} | ${ms(m.p99)} | ${ratio} |`);
+        L.push(
+          `| ${request} | ${side} | ${f0(m.rps)} | ${ms(m.p50)} | ${ms(m.p99)} | ${ratio} | ${cpu(m.cpuUs)} | ${cpu(m.databaseUs)} |`,
+        );
       row('create', 'service', s.create.service, '');
       row('create', 'bare route', s.create.bare, f2(s.createServiceToBare));
       row('create', "pgbench, the bare route's statements", s.create.pgbench, f2(s.createServiceToPgbench));
@@ -355,4 +367,35 @@ export function renderMarkdown(r: BenchResults, notes: string): string {
   }
   L.push(notes.trim(), '');
   return L.join('\n');
+}
+
+/**
+ * What each operation costs, timed: this process's CPU, and on PostgreSQL its statements'
+ * execution time, WAL and buffers from pg_stat_statements, with the dearest statements.
+ */
+function operationCosts(costs: readonly RequestCost[]): string[] {
+  if (costs.length === 0) return [];
+  const L: string[] = [];
+  const withDb = costs.some((c) => c.database);
+  L.push(
+    withDb
+      ? '| Operation | CPU here µs | PostgreSQL µs | of which in triggers µs | WAL bytes | WAL records | Buffers | Sandbox µs | Dearest statements (µs, WAL bytes, WAL records) |'
+      : '| Operation | CPU here µs (the database included) |',
+    withDb ? '|---|---|---|---|---|---|---|---|---|' : '|---|---|',
+  );
+  for (const c of costs) {
+    const d = c.database;
+    if (!withDb || !d) {
+      L.push(`| ${c.operation} | ${c.serviceCpuUs} |${withDb ? ' | | | | | | |' : ''}`);
+      continue;
+    }
+    const top = d.top
+      .map((t) => `${t.toplevel ? '' : '(trigger) '}${t.statement}: ${t.us}, ${t.walBytes}, ${t.walRecords}`)
+      .join('; ');
+    L.push(
+      `| ${c.operation} | ${c.serviceCpuUs} | ${d.execUs} | ${d.triggerStatementsUs} | ${d.walBytes} | ${d.walRecords} | ${d.buffers} | ${d.sandboxUs} | ${top} |`,
+    );
+  }
+  L.push('');
+  return L;
 }

@@ -9,6 +9,7 @@ interface Row {
   toplevel: boolean;
   calls: string;
   exec_ms: number;
+  plan_ms: number;
   wal_bytes: string;
   wal_records: string;
   wal_fpi: string;
@@ -32,7 +33,7 @@ export async function statementStatistics(url: string) {
     },
     async read(operations: number): Promise<DatabaseCost> {
       const r = await client.query<Row>(
-        `SELECT query, toplevel, calls, total_exec_time AS exec_ms, wal_bytes, wal_records, wal_fpi,
+        `SELECT query, toplevel, calls, total_exec_time AS exec_ms, total_plan_time AS plan_ms, wal_bytes, wal_records, wal_fpi,
                 shared_blks_hit + shared_blks_read AS buffers, shared_blks_dirtied AS dirtied
            FROM pg_stat_statements
           WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
@@ -46,6 +47,7 @@ export async function statementStatistics(url: string) {
       const sum = (rows: Row[], f: (x: Row) => number) => rows.reduce((a, x) => a + f(x), 0);
       return {
         execUs: Math.round(per(sum(top, (x) => x.exec_ms * 1000))),
+        planUs: Math.round(per(sum(top, (x) => x.plan_ms * 1000))),
         triggerStatementsUs: Math.round(per(sum(nested, (x) => x.exec_ms * 1000))),
         walBytes: Math.round(per(sum(top, (x) => Number(x.wal_bytes)))),
         walRecords: Math.round(per(sum(top, (x) => Number(x.wal_records))) * 10) / 10,
@@ -56,6 +58,7 @@ export async function statementStatistics(url: string) {
           statement: label(x.query),
           toplevel: x.toplevel,
           us: Math.round(per(x.exec_ms * 1000)),
+          planUs: Math.round(per(x.plan_ms * 1000)),
           calls: Math.round(per(Number(x.calls)) * 100) / 100,
           walBytes: Math.round(per(Number(x.wal_bytes))),
           walRecords: Math.round(per(Number(x.wal_records)) * 10) / 10,
