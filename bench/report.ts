@@ -379,21 +379,21 @@ function operationCosts(costs: readonly RequestCost[]): string[] {
   const withDb = costs.some((c) => c.database);
   L.push(
     withDb
-      ? '| Operation | CPU here µs | PostgreSQL µs | of which in triggers µs | WAL bytes | WAL records | Buffers | Sandbox µs | Dearest statements (µs, WAL bytes, WAL records) |'
+      ? '| Operation | CPU here µs | PostgreSQL µs | of which in triggers µs | Planning µs | WAL bytes | WAL records | Buffers | Sandbox µs | Dearest statements (µs, WAL bytes, WAL records) |'
       : '| Operation | CPU here µs (the database included) |',
-    withDb ? '|---|---|---|---|---|---|---|---|---|' : '|---|---|',
+    withDb ? '|---|---|---|---|---|---|---|---|---|---|' : '|---|---|',
   );
   for (const c of costs) {
     const d = c.database;
     if (!withDb || !d) {
-      L.push(`| ${c.operation} | ${c.serviceCpuUs} |${withDb ? ' | | | | | | |' : ''}`);
+      L.push(`| ${c.operation} | ${c.serviceCpuUs} |${withDb ? ' | | | | | | | |' : ''}`);
       continue;
     }
     const top = d.top
       .map((t) => `${t.toplevel ? '' : '(trigger) '}${t.statement}: ${t.us}, ${t.walBytes}, ${t.walRecords}`)
       .join('; ');
     L.push(
-      `| ${c.operation} | ${c.serviceCpuUs} | ${d.execUs} | ${d.triggerStatementsUs} | ${d.walBytes} | ${d.walRecords} | ${d.buffers} | ${d.sandboxUs} | ${top} |`,
+      `| ${c.operation} | ${c.serviceCpuUs} | ${d.execUs} | ${d.triggerStatementsUs} | ${d.planUs} | ${d.walBytes} | ${d.walRecords} | ${d.buffers} | ${d.sandboxUs} | ${top} |`,
     );
   }
   L.push('');
