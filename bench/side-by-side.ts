@@ -32,9 +32,9 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { leanPgbenchScript, prepareLeanDatabase, startBareRoute } from './bare-route.ts';
 import { CREATE_BODY, type Measure } from './create.ts';
+import { localPostgresCpuS } from './daily-job.ts';
 import { apiHeaders, type BenchTenant, freshDatabase, openStage, type Stage } from './environment.ts';
 import { assertClean, bestOf, type LoadPlan, type LoadResult, runLoad } from './load.ts';
-import { localPostgresCpuS } from './daily-job.ts';
 import { runPgbench } from './pgbench.ts';
 
 export interface SideBySideResults {

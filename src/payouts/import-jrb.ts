@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Database, Queryable, Repositories } from '../db/index.ts';
+import type { Database, Queryable } from '../db/index.ts';
 import { isUuid } from '../domain/index.ts';
 import { type ByteSource, type JrbLine, readJrb } from './jrb-reader.ts';
 import { matchLine } from './payout-matching.ts';

@@ -1,5 +1,3 @@
-import type { Currency } from '../domain/index.ts';
-
 /**
  * Why a line of a provider's remittance matches no money payreq moved (docs/payouts.md):
  * - unknown_order: its order is none of the hotel's requests (a payment taken in the provider's
