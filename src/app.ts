@@ -176,6 +176,15 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 function runQueue(app: FastifyInstance): void {
   let queue: QueueWorker | undefined;
   app.decorate('wakeQueue', () => queue?.wake());
+  // A request that wrote may have queued a job (an e-mail, a webhook delivery): this instance's
+  // worker looks at once; the others see it at their next poll (1 s). No NOTIFY: PostgreSQL
+  // would run every such request's commit one at a time (src/queue/queue-worker.ts).
+  if (app.payreq.config.workers) {
+    app.addHook('onResponse', (request, reply, done) => {
+      if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) queue?.wake();
+      done();
+    });
+  }
   app.addHook('onReady', async () => {
     if (!app.payreq.config.workers) return;
     // The sandbox's notification retries, when the sandbox is a provider: its own kind.

@@ -2,7 +2,7 @@
  * The one loop of every background worker (the scheduler, the queue's worker): a round at
  * once, then one every `intervalMs` (or when the round says: the queue's next job is due), or
  * again at once while a round says more is waiting, or when `wake()` is called (a job's slot
- * freed, a NOTIFY): then a round starts now, or right after the round in progress, never two
+ * freed, work queued by this process): then a round starts now, or right after the round in progress, never two
  * at once.
  * A round that throws is reported and the loop goes on (the database may be away for a
  * moment). The timer is unref'd, so a loop never keeps a process alive on its own; `stop()`

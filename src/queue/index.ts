@@ -10,7 +10,8 @@
  * lanes, the webhooks, narrows which due jobs it may take), one finish (fenced, in one
  * transaction with the domain row's record: a worker whose lease was taken over changes
  * nothing), one retry policy per kind declared with the kind, and one worker running every
- * kind in its own slots: woken by NOTIFY on PostgreSQL, polling on PGlite. A domain row keeps
+ * kind in its own slots, woken by this process's writers and polling every second (no NOTIFY:
+ * PostgreSQL runs notifying commits one at a time). A domain row keeps
  * its record (status, attempts, last error) as before; the queue decides when it runs.
  * New kinds (renewing holds, importing remittances): a name in JobKindName, a JobKind next to
  * its domain, and startServiceQueue (src/service-queue.ts).

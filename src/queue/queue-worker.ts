@@ -9,9 +9,9 @@ export interface QueueWorkerOptions {
   kinds: readonly JobKind[];
   log?: QueueLog;
   /**
-   * The longest wait between two looks at the queue. On PGlite the only wake-up besides the
-   * next due job's timer (1 s); on PostgreSQL NOTIFY wakes the worker for new work, and this
-   * (30 s) only covers a notice lost with its connection.
+   * The longest wait between two looks at the queue (1 s): how soon a job queued by another
+   * process is seen. A writer in this process wakes the worker at once (`wake`). No NOTIFY:
+   * PostgreSQL runs the commits of notifying transactions one at a time.
    */
   pollMs?: number;
 }
@@ -23,25 +23,23 @@ export interface QueueWorker {
   stop(): Promise<void>;
 }
 
-const CHANNEL = 'jobs_due';
 /** How soon a kind with due jobs it could not take looks again (the former webhook poll). */
 const HELD_BACK_WAIT_MS = 2000;
 
 /**
  * The one worker of every kind. Not in rounds: whenever a job ends its slot is filled again
  * with whatever of its kind is due, so a job that hangs holds one slot of its kind, never
- * another kind's. Between jobs it sleeps until the next one is due, or until NOTIFY (on
- * PostgreSQL) says work was queued, or at most `pollMs`.
+ * another kind's. Between jobs it sleeps until the next one is due, or until this process
+ * wakes it (work queued here), or at most `pollMs`.
  */
 export function startQueueWorker(opts: QueueWorkerOptions): QueueWorker {
   const { db, kinds } = opts;
   const log = opts.log ?? silentLog;
   const store = jobStore(db);
   const owner = workerName();
-  const pollMs = opts.pollMs ?? (db.engine === 'postgres' ? 30_000 : 1000);
+  const pollMs = opts.pollMs ?? 1000;
   const inFlight = new Map<JobKindName, Set<Promise<unknown>>>(kinds.map((k) => [k.name, new Set()]));
   const all = () => [...inFlight.values()].flatMap((s) => [...s]);
-  let unlisten: (() => Promise<void>) | undefined;
 
   async function fill(kind: JobKind): Promise<void> {
     const running = inFlight.get(kind.name) as Set<Promise<unknown>>;
@@ -61,11 +59,6 @@ export function startQueueWorker(opts: QueueWorkerOptions): QueueWorker {
 
   const loop = startPollingLoop({
     intervalMs: pollMs,
-    async before() {
-      if (db.engine !== 'postgres' || !db.listen) return;
-      // A lost connection (undefined) may have dropped notices: look at once either way.
-      unlisten = await db.listen(CHANNEL, () => loop.wake());
-    },
     async round() {
       // A kind with every slot taken is woken by its next free slot, not by its due jobs.
       const open = () => kinds.filter((k) => (inFlight.get(k.name)?.size ?? 0) < k.concurrency).map((k) => k.name);
@@ -93,7 +86,6 @@ export function startQueueWorker(opts: QueueWorkerOptions): QueueWorker {
     wake: () => loop.wake(),
     async stop() {
       await loop.stop();
-      await unlisten?.().catch(() => {});
       await Promise.all(all());
     },
   };

@@ -206,25 +206,55 @@ describe(`the queue: claim, lease, fence, worker (${ENGINE})`, () => {
     assert.equal(row?.lease_until, null);
   });
 
-  test(`the worker runs work queued after it started (${ENGINE === 'postgres' ? 'woken by NOTIFY' : 'polling'})`, async () => {
+  test('the worker runs work queued after it started: at once when this process wakes it', async () => {
     const ran: string[] = [];
     const k = kind('sandbox_notification', async (job, finish) => {
       ran.push(job.ref);
       await finish.done();
       return 'done';
     });
-    // On PostgreSQL the poll is a minute away: only the notice can wake the worker in time.
-    const worker = startQueueWorker({ db, kinds: [k], pollMs: ENGINE === 'postgres' ? 60_000 : 50 });
+    // The poll is a minute away: only the wake of the writer in this process runs it in time.
+    const worker = startQueueWorker({ db, kinds: [k], pollMs: 60_000 });
     try {
       await enqueue('sandbox_notification', 'n1');
+      worker.wake();
       await until(() => ran.includes('n1'), 'n1 to run', 3000);
       // A job due in a moment is run then, by the worker's own timer (not a poll a minute away).
       await enqueue('sandbox_notification', 'n2', new Date(Date.now() + 300));
+      worker.wake();
       await until(() => ran.includes('n2'), 'n2 to run', 3000);
       assert.deepEqual(ran, ['n1', 'n2']);
     } finally {
       await worker.stop();
     }
+  });
+
+  test('work queued by another process, with no wake, is seen at the next poll', async () => {
+    const ran: string[] = [];
+    const k = kind('sandbox_notification', async (job, finish) => {
+      ran.push(job.ref);
+      await finish.done();
+      return 'done';
+    });
+    const worker = startQueueWorker({ db, kinds: [k], pollMs: 200 });
+    try {
+      // A first job run, so the worker has looked and gone back to sleep before the next one.
+      await enqueue('sandbox_notification', 'first');
+      worker.wake();
+      await until(() => ran.includes('first'), 'the first job to run', 3000);
+      await enqueue('sandbox_notification', 'elsewhere');
+      await until(() => ran.includes('elsewhere'), 'the job to run', 3000);
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  test('queueing a job sends no NOTIFY (PostgreSQL would run such commits one at a time)', async () => {
+    const r = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid
+        WHERE t.tgrelid = 'jobs'::regclass AND NOT t.tgisinternal AND p.prosrc ILIKE '%notify%'`,
+    );
+    assert.equal(r.rows[0]?.n, 0);
   });
 
   test('due jobs a kind may not take now (its lanes are full) are looked at again later, not in a spin', async () => {
