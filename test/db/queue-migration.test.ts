@@ -21,7 +21,8 @@ describe(`migrations 0049-0050: pending work moves into the one queue (${ENGINE}
     for (const sql of [
       'DROP TABLE jobs',
       'DROP SEQUENCE job_fences',
-      'DROP FUNCTION jobs_notify, jobs_follow_email_outbox, jobs_follow_bulk_jobs, jobs_follow_sandbox_notifications, jobs_follow_webhook_deliveries, jobs_forget_deleted CASCADE',
+      // jobs_notify is gone since 0151 (the queue without NOTIFY); 0049 makes it again here.
+      'DROP FUNCTION IF EXISTS jobs_notify, jobs_follow_email_outbox, jobs_follow_bulk_jobs, jobs_follow_sandbox_notifications, jobs_follow_webhook_deliveries, jobs_forget_deleted CASCADE',
       "DELETE FROM schema_migrations WHERE name IN ('0049_one_queue.sql', '0050_webhook_queue.sql')",
     ])
       await t.db.query(sql);
