@@ -45,6 +45,11 @@ const TLS_HANDSHAKE_MARGIN = 64;
 export interface BuildOptions extends ContextOptions {
   /** Sees each route as it is registered (the route fuzz test enumerates them this way). */
   onRoute?: (route: RouteOptions) => void;
+  /**
+   * How often the worker looks for jobs queued elsewhere (1 s unless told). A test sets it long
+   * to see that this instance's own writes wake its worker without waiting for the poll.
+   */
+  queuePollMs?: number;
 }
 
 /** The whole HTTP service on an open, migrated database. */
@@ -164,7 +169,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   // The mail viewer of a trial or a developer's laptop: never served in production (or tests).
   if (config.nodeEnv === 'development') await app.register(devMailRoutes);
   metricsRoute(app, app.payreq.metrics, config.metricsToken);
-  runQueue(app);
+  runQueue(app, opts.queuePollMs);
   return app;
 }
 
@@ -173,7 +178,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
  * instances from doing any job twice); tests turn it on the same way. Stopped as the app
  * closes, before the database, waiting for the jobs in flight.
  */
-function runQueue(app: FastifyInstance): void {
+function runQueue(app: FastifyInstance, pollMs: number | undefined): void {
   let queue: QueueWorker | undefined;
   app.decorate('wakeQueue', () => queue?.wake());
   // A request that wrote may have queued a job (an e-mail, a webhook delivery): this instance's
@@ -191,7 +196,7 @@ function runQueue(app: FastifyInstance): void {
     const sandbox = app.payreq.providers.byName('sandbox')
       ? [sandboxJobKind(app.payreq, app.log.child({ component: 'sandbox' }))]
       : [];
-    queue = await startServiceQueue(app.payreq, app.log, sandbox);
+    queue = await startServiceQueue(app.payreq, app.log, sandbox, pollMs);
   });
   app.addHook('onClose', async () => {
     await queue?.stop();

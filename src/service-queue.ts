@@ -15,6 +15,7 @@ export async function startServiceQueue(
   ctx: AppContext,
   log: MailLog,
   extraKinds: readonly JobKind[] = [],
+  pollMs?: number,
 ): Promise<QueueWorker> {
   const mail = await mailWorkerKind(ctx, log);
   const webhooks = webhookJobKind(ctx, {
@@ -38,6 +39,7 @@ export async function startServiceQueue(
     db: ctx.db,
     kinds: [mail.kind, webhooks, bulkJobKind(ctx, log), pmsJobKind(ctx, log), ...scheduled, ...extraKinds],
     log,
+    pollMs,
   });
   return {
     wake: () => worker.wake(),

@@ -59,6 +59,8 @@ export interface TestAppOptions {
   database?: (real: Database) => Database;
   /** Sees each route as the app registers it. */
   onRoute?: (route: RouteOptions) => void;
+  /** The queue worker's poll, with WORKERS=on (1 s unless told). */
+  queuePollMs?: number;
 }
 
 export async function newTenant(
@@ -113,6 +115,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     wrapProvider: options.provider,
     now: options.now,
     onRoute: options.onRoute,
+    queuePollMs: options.queuePollMs,
   });
   await app.ready();
   const repos = repositories(testDb.db);
