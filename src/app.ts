@@ -249,6 +249,11 @@ function boundConnections(app: FastifyInstance, config: Config): void {
     },
   );
   metrics.countOpenConnections(gate.open);
+  // Before the server closes: a connection that never sent a request would keep it open.
+  app.addHook('preClose', (done) => {
+    gate.closeIdle();
+    done();
+  });
   server.on('drop', () => metrics.connectionDropped('instance'));
   const born = new WeakMap<object, number>();
   server.on(connectionEvent, (socket: object) => born.set(socket, Date.now()));

@@ -49,13 +49,18 @@ export const ADDRESS_IDLE_GRACE_MS = 1000;
  *
  * Cost at accept: two map lookups and set insertions (no scan); eviction takes the first entry
  * of an insertion-ordered set.
+ *
+ * `closeIdle`, as the instance stops: closes every connection with no request in flight. Node's
+ * own close does that only for connections that have sent a request: one that connected and
+ * never sent a byte (a peer gone without a FIN, a probe that hangs) would hold the close, and
+ * the stop, for ever, since Node stops checking its headers' timeout once the server closes.
  */
 export function gateConnections(
   server: Server,
   connectionEvent: 'connection' | 'secureConnection',
   limits: ConnectionLimits,
   events: GateEvents,
-): { open(): number } {
+): { open(): number; closeIdle(): void } {
   const tracked = new Map<Socket, Tracked>();
   /** Every idle connection, oldest idle first (a Set keeps insertion order). */
   const idle = new Set<Socket>();
@@ -128,5 +133,10 @@ export function gateConnections(
     });
   });
 
-  return { open: () => tracked.size };
+  return {
+    open: () => tracked.size,
+    closeIdle: () => {
+      for (const socket of [...idle]) socket.destroy();
+    },
+  };
 }

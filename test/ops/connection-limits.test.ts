@@ -224,3 +224,40 @@ describe("a trusted proxy's connections are not capped per address", { timeout: 
     await refused(extra);
   });
 });
+
+// A connection that connected and never sent a byte (a peer gone without a FIN, a probe that
+// hangs) held the app's close for ever: Node's own close leaves it open, and stops checking its
+// headers' timeout once the server closes. CI saw the 20,000-socket test's teardown wait 300 s
+// on such sockets; in production `payreq serve` would stop only at its 10 s shutdown deadline,
+// with an error.
+describe('a connection that never sends a request does not hold the stop', { timeout: 60_000 }, () => {
+  let t: ListeningApp;
+  const sockets: Socket[] = [];
+  before(async () => {
+    t = await startListeningApp();
+  });
+  after(async () => {
+    for (const s of sockets) s.destroy();
+    await t?.close();
+  });
+
+  test('the app closes it and closes', async () => {
+    const port = Number(new URL(t.baseUrl).port);
+    const silent = await open(port);
+    sockets.push(silent.socket);
+    // Served alongside: an idle keep-alive connection, which Node closes itself.
+    sockets.push((await idle(port, '127.0.0.1')).socket);
+    const connections = () =>
+      new Promise<number>((resolve, reject) =>
+        t.app.server.getConnections((err, n) => (err ? reject(err) : resolve(n))),
+      );
+    await eventually(async () => ((await connections()) === 2 ? true : undefined), 'both connections accepted');
+    let closed = false;
+    const closing = t.app.close().then(() => {
+      closed = true;
+    });
+    await eventually(async () => (silent.closed() ? true : undefined), 'the silent connection closed by the stop');
+    await eventually(async () => (closed ? true : undefined), 'the app closed');
+    await closing;
+  });
+});
