@@ -38,9 +38,9 @@ EXPLAIN (COSTS OFF) SELECT p.id FROM payment_requests p WHERE p.renew_hold AND p
 \echo '### renewal superseded'
 EXPLAIN (COSTS OFF) SELECT old.id FROM money_ledger old LEFT JOIN payment_requests p ON p.id = old.payment_request_id WHERE old.kind = 'hold' AND old.state = 'succeeded' AND old.hold_expires_at > now() AND old.provider_transaction_id IS DISTINCT FROM p.provider_transaction_id AND EXISTS (SELECT 1 FROM money_ledger n WHERE n.parent_id = old.id AND n.kind = 'hold' AND n.state = 'succeeded') AND NOT EXISTS (SELECT 1 FROM money_ledger x WHERE x.parent_id = old.id AND x.kind = 'release' AND x.state <> 'failed') ORDER BY old.id LIMIT 200;
 \echo '### expiry holds'
-EXPLAIN (COSTS OFF) SELECT id FROM payment_requests WHERE status = ANY(ARRAY['AUTHORISED_TO_VALIDATE']) AND pending_action IS NULL AND hold_expires_at <= now() ORDER BY hold_expires_at, id LIMIT 500 FOR UPDATE SKIP LOCKED;
+EXPLAIN (COSTS OFF) SELECT id FROM payment_requests WHERE status IN ('AUTHORISED_TO_VALIDATE') AND pending_action IS NULL AND hold_expires_at <= now() ORDER BY hold_expires_at, id LIMIT 500 FOR UPDATE SKIP LOCKED;
 \echo '### expiry links'
-EXPLAIN (COSTS OFF) SELECT id FROM payment_requests WHERE status = ANY(ARRAY['NOT_INITIATED','PENDING','ERROR']) AND pending_action IS NULL AND link_expires_at <= now() ORDER BY link_expires_at, id LIMIT 500 FOR UPDATE SKIP LOCKED;
+EXPLAIN (COSTS OFF) SELECT id FROM payment_requests WHERE status IN ('NOT_INITIATED', 'PENDING', 'ERROR') AND pending_action IS NULL AND link_expires_at <= now() ORDER BY link_expires_at, id LIMIT 500 FOR UPDATE SKIP LOCKED;
 \echo '### request detail: history, ledger'
 EXPLAIN (COSTS OFF) SELECT * FROM status_history WHERE payment_request_id = (SELECT id FROM payment_requests LIMIT 1) ORDER BY id;
 EXPLAIN (COSTS OFF) SELECT * FROM money_ledger WHERE payment_request_id = (SELECT id FROM payment_requests LIMIT 1) ORDER BY created_at, id;
