@@ -112,14 +112,21 @@ export function schedulesRepository(db: Queryable) {
     /**
      * A run asked outside the schedule (the command line, the back office's "Run now"), which it
      * leaves as it is: queued for `runDate`, by `startedBy`. Its slot is the moment it was asked.
+     * Two asked within one tick of the database's clock (PGlite's is coarser than PostgreSQL's)
+     * would claim the same slot: the later one takes the next microsecond free instead.
      */
     async requestRun(job: string, runDate: string, startedBy: string, q: Queryable = db): Promise<string> {
-      const r = await q.query<{ id: string }>(
-        `INSERT INTO job_runs (job, slot, outcome, run_date, started_by)
-         VALUES ($1, clock_timestamp(), 'queued', $2::date, $3) RETURNING id::text AS id`,
-        [job, runDate, startedBy],
-      );
-      return (r.rows[0] as { id: string }).id;
+      for (let step = 0; step < 1000; step++) {
+        const r = await q.query<{ id: string }>(
+          `INSERT INTO job_runs (job, slot, outcome, run_date, started_by)
+           VALUES ($1, clock_timestamp() + make_interval(secs => $4::int / 1000000.0), 'queued', $2::date, $3)
+           ON CONFLICT (job, slot) DO NOTHING RETURNING id::text AS id`,
+          [job, runDate, startedBy, step],
+        );
+        const run = r.rows[0];
+        if (run) return run.id;
+      }
+      throw new Error(`job ${job}: no free slot within a millisecond of now`);
     },
 
     /** A run that joined another of the same job and day instead (asked by hand): no record of its own. */

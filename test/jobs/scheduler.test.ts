@@ -398,6 +398,20 @@ describe(`the scheduler queues, the queue runs: two instances on one database ($
     );
   });
 
+  test('runs asked by hand at the same moment from both instances each get a slot of their own', async () => {
+    // Within one tick of the database's clock (PGlite's is coarse): the same slot, unless moved.
+    const asked = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        (i % 2 === 0 ? a : b).repos.schedules.requestRun('books_check', '2026-11-28', 'cli'),
+      ),
+    );
+    assert.equal(new Set(asked).size, 8, 'eight runs');
+    const slots = await testDb.db.query<{ n: number }>(
+      "SELECT count(DISTINCT slot)::int AS n FROM job_runs WHERE job = 'books_check'",
+    );
+    assert.equal(slots.rows[0]?.n, 8);
+  });
+
   test('startScheduler passes on its own and tells of each slot it queued', async () => {
     await due('expire_payment_requests', new Date(Date.now() - 1000));
     const logged: string[] = [];
