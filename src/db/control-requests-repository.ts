@@ -77,18 +77,65 @@ export interface HistoryRow {
 }
 
 /**
- * The words search: a substring of this expression, exactly as the GIN trigram index
- * (migration 0012) is built on it.
+ * The searches read the request's text from payment_request_search, kept lowered there by
+ * triggers (migration 0153) so that the many status changes of a request do not each write its
+ * search index entries again. The words search: a substring of reference, reservation, name and
+ * e-mail, found through the trigram index.
  */
-export const SEARCH_EXPRESSION =
-  "lower(p.reference || ' ' || p.reservation_ref || ' ' || p.guest_first_name || ' ' || p.guest_last_name || ' ' || p.guest_email)";
+const WORDS_MATCH = 's.words LIKE ?';
 
 /**
- * The identifier search: the start of one of these, each as its btree index (migration 0019,
- * text_pattern_ops) is built, so a prefix is a range in the index.
+ * The identifier search: the start of one of these, each a range in its btree
+ * (text_pattern_ops).
  */
-const PREFIX_CONDITION =
-  '(lower(p.reference) LIKE ? OR lower(p.reservation_ref) LIKE ? OR lower(p.guest_email) LIKE ?)';
+const PREFIX_MATCH = '(s.reference LIKE ? OR s.reservation_ref LIKE ? OR s.guest_email LIKE ?)';
+
+/**
+ * Where a search reads its text: `joined`, the caller's FROM is `listSource`'s, the search
+ * table joined to `p` (the list and the requests export, which page through its order);
+ * `subquery`, the matching requests are a semi-join (the ledger export, the totals).
+ */
+export type SearchSource = 'joined' | 'subquery';
+
+/** The requests whose search text matches; one hotel's are filtered in the search table itself. */
+function searchCondition(w: WhereBuilder, f: ControlListFilter, match: SearchMatch, source: SearchSource): void {
+  const text = likeEscape(f.text?.toLowerCase() ?? '');
+  const found = match === 'prefix' ? PREFIX_MATCH : WORDS_MATCH;
+  const values = match === 'prefix' ? [`${text}%`, `${text}%`, `${text}%`] : [`%${text}%`];
+  if (source === 'joined') {
+    w.and(found, ...values);
+    return;
+  }
+  const tenant = f.tenantId ? ' AND s.tenant_id = ?' : '';
+  w.and(
+    `p.id IN (SELECT s.payment_request_id FROM payment_request_search s WHERE ${found}${tenant})`,
+    ...values,
+    ...(f.tenantId ? [f.tenantId] : []),
+  );
+}
+
+/**
+ * The FROM of a list of requests in page order. With a text, the search table leads: one
+ * hotel's page is read in its key's order (a word most requests hold) or through the text's
+ * indexes (a name few hold), a choice the planner makes on that one table's statistics. Its
+ * hotel is named on the search table only (`requestConditions`): named on both tables, the
+ * planner takes the two conditions for independent ones and expects a join of a few rows,
+ * so it sorts every match of a common word. The triggers keep a search row's hotel the
+ * request's, and `ofTenant` checks every row read this way.
+ */
+export function listSource(match: SearchMatch | undefined): { from: string; createdAt: string; id: string } {
+  if (!match) return { from: 'payment_requests p', createdAt: 'p.created_at', id: 'p.id' };
+  return {
+    from: 'payment_request_search s JOIN payment_requests p ON p.id = s.payment_request_id',
+    createdAt: 's.created_at',
+    id: 's.payment_request_id',
+  };
+}
+
+/** The rows of the filter's hotel only: a search row that disagreed with its request is left out. */
+export function ofTenant<R extends { tenant_id: string }>(rows: R[], tenantId: string | undefined): R[] {
+  return tenantId ? rows.filter((r) => r.tenant_id === tenantId) : rows;
+}
 
 /**
  * Text that names one request rather than a guest: it holds a digit or an '@' (a reference,
@@ -119,18 +166,22 @@ const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
  * The list's filters on the request itself (`p`), all but its creation dates: an export of
- * ledger movements reads those dates as the movements' own.
+ * ledger movements reads those dates as the movements' own. `source` says where a text is
+ * searched: `joined` when the FROM is `listSource`'s, which also names the hotel on `s`.
  */
-export function requestConditions(w: WhereBuilder, f: ControlListFilter, match: SearchMatch | undefined): void {
-  if (f.tenantId) w.and('p.tenant_id = ?', f.tenantId);
+export function requestConditions(
+  w: WhereBuilder,
+  f: ControlListFilter,
+  match: SearchMatch | undefined,
+  source: SearchSource = 'subquery',
+): void {
+  if (f.tenantId) w.and(match && source === 'joined' ? 's.tenant_id = ?' : 'p.tenant_id = ?', f.tenantId);
   // Across tenants: the condition of the index of every tenant's requests by date (migration
   // 0042), which only these queries may use; one tenant's are answered from its own indexes.
   else w.and(ALL_TENANTS);
   if (f.status) w.and('p.status = ?', f.status);
   if (f.requestType) w.and('p.request_type = ?', f.requestType);
-  const text = likeEscape(f.text?.toLowerCase() ?? '');
-  if (match === 'prefix') w.and(PREFIX_CONDITION, `${text}%`, `${text}%`, `${text}%`);
-  if (match === 'contains') w.and(`${SEARCH_EXPRESSION} LIKE ?`, `%${text}%`);
+  if (match) searchCondition(w, f, match, source);
   if (f.checkinFrom) w.and('p.checkin >= ?::date', f.checkinFrom);
   if (f.checkinTo) w.and('p.checkin <= ?::date', f.checkinTo);
   // The condition of the partial index made for failed guarantees.
@@ -149,17 +200,20 @@ export function controlRequestsRepository(db: Queryable) {
     opts: { keyset: boolean; limit: number },
   ): Promise<ControlListRow[]> {
     const w = whereBuilder();
-    requestConditions(w, f, match);
-    if (f.createdFrom) w.and('p.created_at >= ?', f.createdFrom);
-    if (f.createdBefore) w.and('p.created_at < ?', f.createdBefore);
-    if (f.before && opts.keyset) w.and('(p.created_at, p.id) < (?, ?::uuid)', f.before.createdAt, f.before.id);
+    const src = listSource(match);
+    requestConditions(w, f, match, 'joined');
+    if (f.createdFrom) w.and(`${src.createdAt} >= ?`, f.createdFrom);
+    if (f.createdBefore) w.and(`${src.createdAt} < ?`, f.createdBefore);
+    if (f.before && opts.keyset) {
+      w.and(`(${src.createdAt}, ${src.id}) < (?, ?::uuid)`, f.before.createdAt, f.before.id);
+    }
     const r = await db.query<ControlListRow>(
-      `SELECT ${LIST_COLUMNS} FROM payment_requests p JOIN tenants t ON t.id = p.tenant_id ${w.clause}
-        ORDER BY p.created_at DESC, p.id DESC LIMIT ${w.param(opts.limit)}`,
+      `SELECT ${LIST_COLUMNS} FROM ${src.from} JOIN tenants t ON t.id = p.tenant_id ${w.clause}
+        ORDER BY ${src.createdAt} DESC, ${src.id} DESC LIMIT ${w.param(opts.limit)}`,
       w.params,
       { planWithValues: true },
     );
-    return r.rows;
+    return ofTenant(r.rows, f.tenantId);
   }
 
   return {

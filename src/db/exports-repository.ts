@@ -1,5 +1,11 @@
 import type { Currency, RequestType, Status } from '../domain/index.ts';
-import { type ControlListFilter, requestConditions, type SearchMatch } from './control-requests-repository.ts';
+import {
+  type ControlListFilter,
+  listSource,
+  ofTenant,
+  requestConditions,
+  type SearchMatch,
+} from './control-requests-repository.ts';
 import type { Queryable } from './database.ts';
 import { whereBuilder } from './where-builder.ts';
 
@@ -15,6 +21,7 @@ export interface ExportCursor {
 
 export interface RequestExportRow {
   id: string;
+  tenant_id: string;
   reference: string;
   tenant_name: string;
   tenant_timezone: string;
@@ -86,24 +93,25 @@ export function exportsRepository(db: Queryable) {
       limit: number,
     ): Promise<RequestExportRow[]> {
       const w = whereBuilder();
-      requestConditions(w, f, match);
-      if (f.createdFrom) w.and('p.created_at >= ?', f.createdFrom);
-      if (f.createdBefore) w.and('p.created_at < ?', f.createdBefore);
-      if (after) w.and('(p.created_at, p.id) > (?::timestamptz, ?::uuid)', after.at, after.id);
+      const src = listSource(match);
+      requestConditions(w, f, match, 'joined');
+      if (f.createdFrom) w.and(`${src.createdAt} >= ?`, f.createdFrom);
+      if (f.createdBefore) w.and(`${src.createdAt} < ?`, f.createdBefore);
+      if (after) w.and(`(${src.createdAt}, ${src.id}) > (?::timestamptz, ?::uuid)`, after.at, after.id);
       const r = await db.query<RequestExportRow>(
-        `SELECT p.id, p.reference, t.name AS tenant_name, t.timezone AS tenant_timezone, p.request_type,
+        `SELECT p.id, p.tenant_id, p.reference, t.name AS tenant_name, t.timezone AS tenant_timezone, p.request_type,
                 p.status, p.amount, p.amount_captured, p.amount_refunded, p.currency, p.guest_first_name,
                 p.guest_last_name, p.guest_email, p.language, p.reservation_ref,
                 to_char(p.checkin, 'YYYY-MM-DD') AS checkin, p.reservation_data ->> 'checkout' AS checkout,
                 p.hold_expires_at, p.created_at, p.updated_at, p.created_at::text AS cursor_at
-           FROM payment_requests p JOIN tenants t ON t.id = p.tenant_id
+           FROM ${src.from} JOIN tenants t ON t.id = p.tenant_id
            ${w.clause}
-          ORDER BY p.created_at, p.id
+          ORDER BY ${src.createdAt}, ${src.id}
           LIMIT ${w.param(limit)}`,
         w.params,
         { planWithValues: true },
       );
-      return r.rows;
+      return ofTenant(r.rows, f.tenantId);
     },
 
     /** Ledger movements made in the filter's dates, of requests matching its other filters. */

@@ -107,8 +107,8 @@ describe('the test suite reuses a PGlite database only once it is as migrated', 
   for (const [what, change, check] of [
     [
       'a dropped index',
-      'DROP INDEX payment_requests_search',
-      "SELECT count(*)::int AS n FROM pg_indexes WHERE tablename = 'payment_requests'",
+      'DROP INDEX payment_request_search_words',
+      "SELECT count(*)::int AS n FROM pg_indexes WHERE tablename = 'payment_request_search'",
     ],
     ['planner statistics', 'ANALYZE tenants', "SELECT count(*)::int AS n FROM pg_stats WHERE tablename = 'tenants'"],
     [
