@@ -1,6 +1,7 @@
 import type { Currency, Language, RequestType, Status } from '../domain/index.ts';
 import type { Queryable } from './database.ts';
 import { GUARANTEE_FAILED } from './guarantee-failed.ts';
+import { statusLiterals } from './status-literals.ts';
 
 /** The statuses of a link still to be paid: the only ones a reminder is sent for. */
 export const UNPAID_STATUSES: readonly Status[] = ['NOT_INITIATED', 'PENDING', 'ERROR'];
@@ -90,7 +91,7 @@ export function dayPlanRepository(db: Queryable) {
                   END AS slot
              FROM payment_requests p JOIN tenants t ON t.id = p.tenant_id
             WHERE t.reminders
-              AND p.status = ANY($2::text[])
+              AND p.status IN (${statusLiterals(UNPAID_STATUSES)})
               -- A failed guarantee asks the guest for another card itself, counted and capped.
               AND p.guarantee_failed_at IS NULL
               AND p.link_expires_at > $1::timestamptz
@@ -109,7 +110,7 @@ export function dayPlanRepository(db: Queryable) {
             AND (c.slot = 'before' OR c.before_hours = 0 OR c.queued + 1 < c.reminder_max)
          ON CONFLICT DO NOTHING
          RETURNING payment_request_id::text, reminder_number`,
-        [now, UNPAID_STATUSES],
+        [now],
       );
       return r.rows;
     },

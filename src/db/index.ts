@@ -175,6 +175,7 @@ export {
   releaseClaims,
   type StatusChange,
 } from './status-changes.ts';
+export { statusLiterals } from './status-literals.ts';
 export type { Tenant, TenantLogo } from './tenants-repository.ts';
 export type { TwoFactorRepository, TwoFactorRow } from './two-factor-repository.ts';
 export type {

@@ -1,4 +1,4 @@
-import { applyStatusChanges, type Database } from '../db/index.ts';
+import { applyStatusChanges, type Database, statusLiterals } from '../db/index.ts';
 import type { Status } from '../domain/index.ts';
 
 /** Which deadline a batch looks at: the end of a hold, or the end of a payment link's life. */
@@ -30,7 +30,7 @@ export function expiryRepository(db: Database) {
       return db.transaction(async (tx) => {
         const due = await tx.query<{ id: string; status: Status; deadline: Date }>(
           `SELECT id, status, ${col} AS deadline FROM payment_requests
-            WHERE status IN (${statusList(b.from)}) AND pending_action IS NULL AND ${col} <= $1::timestamptz
+            WHERE status IN (${statusLiterals(b.from)}) AND pending_action IS NULL AND ${col} <= $1::timestamptz
             ORDER BY ${col}, id LIMIT $2
             FOR UPDATE SKIP LOCKED`,
           [b.now.toISOString(), b.limit],
@@ -51,16 +51,3 @@ export function expiryRepository(db: Database) {
   };
 }
 export type ExpiryRepository = ReturnType<typeof expiryRepository>;
-
-/**
- * The statuses written into the SQL as literals, not sent as a parameter: each deadline's index
- * holds only the rows in those statuses (migration 0152), and PostgreSQL uses a partial index
- * only for a condition it can prove from the statement's text. They come from the transition
- * table (a status is a word of capitals), so the text is one of two constants.
- */
-function statusList(statuses: readonly Status[]): string {
-  if (statuses.length === 0 || !statuses.every((s) => /^[A-Z_]+$/.test(s))) {
-    throw new Error(`expiry: not a list of statuses: ${statuses.join(',')}`);
-  }
-  return statuses.map((s) => `'${s}'`).join(', ');
-}
