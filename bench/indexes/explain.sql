@@ -12,11 +12,11 @@ EXPLAIN (COSTS OFF) SELECT * FROM payment_requests WHERE tenant_id = :'tenant' A
 \echo '### API get by reference'
 EXPLAIN (COSTS OFF) SELECT * FROM payment_requests WHERE tenant_id = :'tenant' AND reference = 'IMP-2026-0000100';
 \echo '### control list all tenants'
-EXPLAIN (COSTS OFF) SELECT p.* FROM payment_requests p JOIN tenants t ON t.id = p.tenant_id WHERE p.amount >= 0 ORDER BY p.created_at DESC, p.id DESC LIMIT 50;
+EXPLAIN (COSTS OFF) SELECT p.* FROM payment_request_search s JOIN payment_requests p ON p.id = s.payment_request_id JOIN tenants t ON t.id = p.tenant_id ORDER BY s.created_at DESC, s.payment_request_id DESC LIMIT 50;
 \echo '### control search prefix'
-EXPLAIN (COSTS OFF) SELECT p.* FROM payment_requests p JOIN tenants t ON t.id = p.tenant_id WHERE p.amount >= 0 AND p.id IN (SELECT s.payment_request_id FROM payment_request_search s WHERE (s.reference LIKE 'imp-2026-00001%' OR s.reservation_ref LIKE 'imp-2026-00001%' OR s.guest_email LIKE 'imp-2026-00001%')) ORDER BY p.created_at DESC, p.id DESC LIMIT 50;
+EXPLAIN (COSTS OFF) SELECT p.* FROM payment_request_search s JOIN payment_requests p ON p.id = s.payment_request_id JOIN tenants t ON t.id = p.tenant_id WHERE (s.reference LIKE 'imp-2026-00001%' OR s.reservation_ref LIKE 'imp-2026-00001%' OR s.guest_email LIKE 'imp-2026-00001%') ORDER BY s.created_at DESC, s.payment_request_id DESC LIMIT 50;
 \echo '### control search words'
-EXPLAIN (COSTS OFF) SELECT p.* FROM payment_requests p JOIN tenants t ON t.id = p.tenant_id WHERE p.amount >= 0 AND p.id IN (SELECT s.payment_request_id FROM payment_request_search s WHERE s.words LIKE '%martin4321%') ORDER BY p.created_at DESC, p.id DESC LIMIT 50;
+EXPLAIN (COSTS OFF) SELECT p.* FROM payment_request_search s JOIN payment_requests p ON p.id = s.payment_request_id JOIN tenants t ON t.id = p.tenant_id WHERE s.words LIKE '%martin4321%' ORDER BY s.created_at DESC, s.payment_request_id DESC LIMIT 50;
 \echo '### control failed guarantees filter / Today / digest'
 EXPLAIN (COSTS OFF) SELECT p.* FROM payment_requests p WHERE p.tenant_id = :'tenant' AND (p.guarantee_failed_at IS NOT NULL AND (p.status = 'ERROR' OR (p.status = 'AUTHORISED_TO_VALIDATE' AND p.hold_decline_reason IS NOT NULL))) ORDER BY p.guarantee_failed_at DESC, p.id;
 \echo '### Today declined holds'

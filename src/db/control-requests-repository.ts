@@ -98,11 +98,11 @@ const PREFIX_MATCH = '(s.reference LIKE ? OR s.reservation_ref LIKE ? OR s.guest
 export type SearchSource = 'joined' | 'subquery';
 
 /** The requests whose search text matches; one hotel's are filtered in the search table itself. */
-function searchCondition(w: WhereBuilder, f: ControlListFilter, match: SearchMatch, source: SearchSource): void {
+function searchCondition(w: WhereBuilder, f: ControlListFilter, match: SearchMatch, onSearchTable: boolean): void {
   const text = likeEscape(f.text?.toLowerCase() ?? '');
   const found = match === 'prefix' ? PREFIX_MATCH : WORDS_MATCH;
   const values = match === 'prefix' ? [`${text}%`, `${text}%`, `${text}%`] : [`%${text}%`];
-  if (source === 'joined') {
+  if (onSearchTable) {
     w.and(found, ...values);
     return;
   }
@@ -115,16 +115,26 @@ function searchCondition(w: WhereBuilder, f: ControlListFilter, match: SearchMat
 }
 
 /**
- * The FROM of a list of requests in page order. With a text, the search table leads: one
- * hotel's page is read in its key's order (a word most requests hold) or through the text's
- * indexes (a name few hold), a choice the planner makes on that one table's statistics. Its
- * hotel is named on the search table only (`requestConditions`): named on both tables, the
- * planner takes the two conditions for independent ones and expects a join of a few rows,
- * so it sorts every match of a common word. The triggers keep a search row's hotel the
- * request's, and `ofTenant` checks every row read this way.
+ * Whether a list reads the search table first: with a text, and across every hotel. One hotel's
+ * list without a text reads its own index of `payment_requests`.
  */
-export function listSource(match: SearchMatch | undefined): { from: string; createdAt: string; id: string } {
-  if (!match) return { from: 'payment_requests p', createdAt: 'p.created_at', id: 'p.id' };
+const searchTableLeads = (f: ControlListFilter, match: SearchMatch | undefined) => Boolean(match) || !f.tenantId;
+
+/**
+ * The FROM of a list of requests in page order. With a text, or across every hotel, the search
+ * table leads: a page is read in its own order (one hotel's key, or every hotel's by date) or,
+ * for a text few requests hold, through the text's indexes, a choice the planner makes on that
+ * one table's statistics; each request of the page is then read by its id. The hotel is named
+ * on the search table only (`requestConditions`): named on both tables, the planner takes the
+ * two conditions for independent ones and expects a join of a few rows, so it sorts every
+ * match of a common word. The triggers keep a search row's hotel and date the request's, and
+ * `ofTenant` checks every row read this way.
+ */
+export function listSource(
+  f: ControlListFilter,
+  match: SearchMatch | undefined,
+): { from: string; createdAt: string; id: string } {
+  if (!searchTableLeads(f, match)) return { from: 'payment_requests p', createdAt: 'p.created_at', id: 'p.id' };
   return {
     from: 'payment_request_search s JOIN payment_requests p ON p.id = s.payment_request_id',
     createdAt: 's.created_at',
@@ -159,15 +169,13 @@ const LIST_COLUMNS = `p.id, p.tenant_id, t.name AS tenant_name, t.timezone AS te
   p.reservation_ref, to_char(p.checkin, 'YYYY-MM-DD') AS checkin, p.created_at,
   p.hold_expires_at`;
 
-/** True of every row (the table checks it): the partial index of all tenants' requests by date is built on it. */
-const ALL_TENANTS = 'p.amount >= 0';
-
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
  * The list's filters on the request itself (`p`), all but its creation dates: an export of
- * ledger movements reads those dates as the movements' own. `source` says where a text is
- * searched: `joined` when the FROM is `listSource`'s, which also names the hotel on `s`.
+ * ledger movements reads those dates as the movements' own. `source`: `joined` when the FROM
+ * is `listSource`'s (the hotel and the text are then conditions on `s` where it leads),
+ * `subquery` when it is the requests alone or joined to the ledger.
  */
 export function requestConditions(
   w: WhereBuilder,
@@ -175,13 +183,11 @@ export function requestConditions(
   match: SearchMatch | undefined,
   source: SearchSource = 'subquery',
 ): void {
-  if (f.tenantId) w.and(match && source === 'joined' ? 's.tenant_id = ?' : 'p.tenant_id = ?', f.tenantId);
-  // Across tenants: the condition of the index of every tenant's requests by date (migration
-  // 0042), which only these queries may use; one tenant's are answered from its own indexes.
-  else w.and(ALL_TENANTS);
+  const onSearchTable = source === 'joined' && searchTableLeads(f, match);
+  if (f.tenantId) w.and(onSearchTable ? 's.tenant_id = ?' : 'p.tenant_id = ?', f.tenantId);
   if (f.status) w.and('p.status = ?', f.status);
   if (f.requestType) w.and('p.request_type = ?', f.requestType);
-  if (match) searchCondition(w, f, match, source);
+  if (match) searchCondition(w, f, match, onSearchTable);
   if (f.checkinFrom) w.and('p.checkin >= ?::date', f.checkinFrom);
   if (f.checkinTo) w.and('p.checkin <= ?::date', f.checkinTo);
   // The condition of the partial index made for failed guarantees.
@@ -200,7 +206,7 @@ export function controlRequestsRepository(db: Queryable) {
     opts: { keyset: boolean; limit: number },
   ): Promise<ControlListRow[]> {
     const w = whereBuilder();
-    const src = listSource(match);
+    const src = listSource(f, match);
     requestConditions(w, f, match, 'joined');
     if (f.createdFrom) w.and(`${src.createdAt} >= ?`, f.createdFrom);
     if (f.createdBefore) w.and(`${src.createdAt} < ?`, f.createdBefore);

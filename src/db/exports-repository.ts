@@ -93,7 +93,7 @@ export function exportsRepository(db: Queryable) {
       limit: number,
     ): Promise<RequestExportRow[]> {
       const w = whereBuilder();
-      const src = listSource(match);
+      const src = listSource(f, match);
       requestConditions(w, f, match, 'joined');
       if (f.createdFrom) w.and(`${src.createdAt} >= ?`, f.createdFrom);
       if (f.createdBefore) w.and(`${src.createdAt} < ?`, f.createdBefore);
@@ -161,9 +161,12 @@ export function exportsRepository(db: Queryable) {
       cap: number,
     ): Promise<CurrencyTotals[] | undefined> {
       const w = whereBuilder();
-      requestConditions(w, f, match);
-      if (f.createdFrom) w.and('p.created_at >= ?', f.createdFrom);
-      if (f.createdBefore) w.and('p.created_at < ?', f.createdBefore);
+      const src = listSource(f, match);
+      requestConditions(w, f, match, 'joined');
+      if (f.createdFrom) w.and(`${src.createdAt} >= ?`, f.createdFrom);
+      if (f.createdBefore) w.and(`${src.createdAt} < ?`, f.createdBefore);
+      // As ofTenant does for the lists: a search row that disagreed with its request counts for nothing.
+      const ofTenant = f.tenantId ? `WHERE picked.tenant_id = ${w.param(f.tenantId)}` : '';
       const r = await db.query<{
         currency: Currency;
         count: string;
@@ -171,13 +174,14 @@ export function exportsRepository(db: Queryable) {
         captured: string;
         refunded: string;
       }>(
-        `SELECT s.currency, count(*) AS count, sum(s.amount) AS requested, sum(s.amount_captured) AS captured,
-                sum(s.amount_refunded) AS refunded
-           FROM (SELECT p.currency, p.amount, p.amount_captured, p.amount_refunded
-                   FROM payment_requests p ${w.clause}
-                  LIMIT ${w.param(cap + 1)}) s
-          GROUP BY s.currency
-          ORDER BY s.currency`,
+        `SELECT picked.currency, count(*) AS count, sum(picked.amount) AS requested,
+                sum(picked.amount_captured) AS captured, sum(picked.amount_refunded) AS refunded
+           FROM (SELECT p.tenant_id, p.currency, p.amount, p.amount_captured, p.amount_refunded
+                   FROM ${src.from} ${w.clause}
+                  LIMIT ${w.param(cap + 1)}) picked
+          ${ofTenant}
+          GROUP BY picked.currency
+          ORDER BY picked.currency`,
         w.params,
         { planWithValues: true },
       );
