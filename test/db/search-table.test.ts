@@ -127,4 +127,12 @@ describe(`the search table follows the requests (${ENGINE})`, () => {
     );
     assert.equal(left.rows[0]?.n, 0, 'payment_requests keeps none of the search indexes');
   });
+
+  // Last: it empties the requests.
+  test('a TRUNCATE of the requests empties the search table too', async () => {
+    await insertRequests(t.db, 'WIPE', 2);
+    await t.db.query('TRUNCATE payment_requests CASCADE');
+    const left = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM payment_request_search');
+    assert.equal(left.rows[0]?.n, 0);
+  });
 });
