@@ -130,9 +130,14 @@ describe(`the search table follows the requests (${ENGINE})`, () => {
 
   // Last: it empties the requests.
   test('a TRUNCATE of the requests empties the search table too', async () => {
+    const left = async () =>
+      (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM payment_request_search')).rows[0]?.n;
     await insertRequests(t.db, 'WIPE', 2);
     await t.db.query('TRUNCATE payment_requests CASCADE');
-    const left = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM payment_request_search');
-    assert.equal(left.rows[0]?.n, 0);
+    assert.equal(await left(), 0);
+    // Both named in one TRUNCATE (as a reset of every table does): the trigger must not fail it.
+    await insertRequests(t.db, 'WIPE', 2);
+    await t.db.query('TRUNCATE payment_requests, payment_request_search CASCADE');
+    assert.equal(await left(), 0);
   });
 });
