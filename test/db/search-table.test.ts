@@ -83,6 +83,19 @@ describe(`the search table follows the requests (${ENGINE})`, () => {
     );
   });
 
+  test("a search row that names another hotel than its request's shows that hotel nothing", async () => {
+    // Only with the triggers bypassed (plain SQL on the search table): the reads check the hotel.
+    const other = randomUUID();
+    await t.db.query(`INSERT INTO tenants (id, name) VALUES ($1, 'Hôtel du Port')`, [other]);
+    const [id] = (await insertRequests(t.db, 'STRAY', 1)).rows.map((r) => r.id) as [string];
+    await t.db.query('UPDATE payment_request_search SET tenant_id = $1 WHERE payment_request_id = $2', [other, id]);
+    const repos = repositories(t.db);
+    const theirs = { tenantId: other, text: 'stray-2026-1', limit: 51 };
+    assert.deepEqual((await repos.controlRequests.list(theirs)).rows, [], 'the list');
+    assert.deepEqual(await repos.exports.requests(theirs, 'prefix', undefined, 100), [], 'the export');
+    assert.deepEqual(await repos.exports.totals(theirs, 'prefix', 1000), [], 'the totals');
+  });
+
   test('a deleted request takes its row with it', async () => {
     const [id] = (await insertRequests(t.db, 'GONE', 1)).rows.map((r) => r.id) as [string];
     assert.ok(await searchRow(id));
