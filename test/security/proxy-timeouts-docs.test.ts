@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { IPN_RATE_LIMIT } from '../../src/ipn/index.ts';
 import { type ListeningApp, startListeningApp } from '../helpers/listening-app.ts';
 import { PRODUCTION_SECRET_KEY } from '../helpers/production-secret.ts';
 import { countRows, createBody, ENGINE, startTestApp, type TestApp } from '../helpers/test-app.ts';
@@ -63,6 +64,28 @@ describe(`TRUST_PROXY hops, request timeouts, API docs in production (${ENGINE})
     });
     assert.equal(forged.statusCode, 403);
     assert.match(forged.json().error, /^HTTPS required: /);
+  });
+
+  test('an address list: X-Forwarded-Proto from a listed proxy counts; X-Forwarded-For is walked through listed hops only', async () => {
+    const listed = await start({ ...PRODUCTION, TRUST_PROXY: 'loopback,10.0.0.0/8' });
+    const https = { 'x-forwarded-proto': 'https' };
+    const viaProxy = await listed.call({ method: 'GET', url: '/api/payment-requests/', headers: https });
+    assert.equal(viaProxy.statusCode, 200, viaProxy.body);
+    // The refused notifications' limit counts by the client's address: it shows which one was taken.
+    const refused = (forwardedFor: string) =>
+      listed.app.inject({
+        method: 'POST',
+        url: '/ipn/sandbox/',
+        headers: { ...https, 'content-type': 'application/json', 'x-forwarded-for': forwardedFor },
+        payload: '{"event_id":"x"}',
+      });
+    for (let i = 0; i < IPN_RATE_LIMIT; i++) {
+      assert.equal((await refused('198.51.100.1, 10.1.2.3')).statusCode, 401, `notification ${i + 1}`);
+    }
+    assert.equal((await refused('198.51.100.1, 10.1.2.3')).statusCode, 429, 'the client behind the listed proxy');
+    assert.equal((await refused('198.51.100.2, 10.1.2.3')).statusCode, 401, 'another client behind the same proxy');
+    // 172.16.0.9 is not listed: it is the client, whatever it says came before it.
+    assert.equal((await refused('198.51.100.1, 172.16.0.9')).statusCode, 401, 'an unlisted hop is the client');
   });
 
   test('API docs: absent in production unless API_DOCS=on; present in development', async () => {
