@@ -63,4 +63,37 @@ describe('a header Node would refuse becomes a 500, and the process goes on', ()
       await app.close();
     }
   });
+
+  test("Node's own rule decides: DEL, NUL, U+2028 refused by the guard; a tab and Latin-1 written as they are", async () => {
+    // The guard says what it refused in the log: a refusal left to Node would not be there.
+    const lines: string[] = [];
+    const stream = { write: (line: string) => lines.push(line) };
+    const app = Fastify({ logger: { level: 'error', stream } });
+    installHeaderGuard(app);
+    const values = { del: 'a\x7fb', nul: 'a\x00b', separator: 'a\u2028b', tab: 'a\tb', latin: 'caf\u00e9' };
+    app.get('/:which', async (request, reply) =>
+      reply.header('x-test', values[(request.params as { which: keyof typeof values }).which]).send('ok'),
+    );
+    try {
+      for (const which of ['del', 'nul', 'separator'] as const) {
+        lines.length = 0;
+        const r = await app.inject({ method: 'GET', url: `/${which}` });
+        assert.equal(r.statusCode, 500, which);
+        assert.equal(r.headers['x-test'], undefined, which);
+        assert.deepEqual(
+          lines.map((l) => JSON.parse(l).headers),
+          [['x-test']],
+          `${which}: refused by the guard`,
+        );
+      }
+      const tab = await app.inject({ method: 'GET', url: '/tab' });
+      assert.equal(tab.statusCode, 200);
+      assert.equal(tab.headers['x-test'], 'a\tb');
+      const latin = await app.inject({ method: 'GET', url: '/latin' });
+      assert.equal(latin.statusCode, 200);
+      assert.equal(Buffer.from(String(latin.headers['x-test']), 'latin1').toString('latin1'), 'caf\u00e9');
+    } finally {
+      await app.close();
+    }
+  });
 });
