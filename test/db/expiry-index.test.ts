@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type Database, type Queryable, repositories } from '../../src/db/index.ts';
 import { allowedFrom, targetOf } from '../../src/domain/index.ts';
+import { holdRenewalsRepository } from '../../src/holds/index.ts';
 import { expiryRepository } from '../../src/jobs/index.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 
@@ -134,6 +135,26 @@ describe('the expiry reads only what can still expire', () => {
       await repositories(explaining as Database).dayPlan.queueReminders(new Date());
       return lines.join('\n');
     });
-    assert.match(plan, /payment_requests_(link_expiry|unpaid)/, plan);
+    assert.match(plan, /payment_requests_link_expiry/, plan);
+  });
+
+  test("the renewal run's batches read the live holds' index, in its order, and none of the history", async () => {
+    const plans: string[] = [];
+    const explaining: Queryable = {
+      query: async <T>(sql: string, params: readonly unknown[] = []) => {
+        const r = await t.db.query<Record<string, string>>(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) ${sql}`, params, {
+          planWithValues: true,
+        });
+        plans.push(r.rows.map((row) => Object.values(row).join(' ')).join('\n'));
+        return { rows: [] as T[], rowCount: 0 };
+      },
+    };
+    const now = new Date();
+    await holdRenewalsRepository(explaining).dueBatch(now.toISOString().slice(0, 10), null, 100, now);
+    const plan = plans[0] ?? '';
+    assert.match(plan, /Index Scan using payment_requests_hold_expiry on payment_requests/, plan);
+    assert.doesNotMatch(plan, /Sort|Seq Scan on payment_requests/, plan);
+    const removed = [...plan.matchAll(/Rows Removed by Filter: (\d+)/g)].reduce((n, m) => n + Number(m[1]), 0);
+    assert.ok(removed < LIVE, `${removed} rows read and filtered out:\n${plan}`);
   });
 });
