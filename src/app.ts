@@ -269,9 +269,9 @@ function boundConnections(app: FastifyInstance, config: Config): void {
  * caps apply at accept (connections/proxy-peers.ts): one rule for both, and 0.2 to 0.5 µs a
  * call where Fastify's own compiled list took about 2 (proxy-addr parses the address again at
  * each call, and it is asked at every `request.protocol`, which production reads on every
- * request, and at each hop of `request.ip`). The two agree on every address Node itself writes; on a hop of
- * X-Forwarded-For in a form Node does not write (`127.1`, octal `010.0.0.1`), this rule trusts
- * nothing where proxy-addr read an address.
+ * request, and at each hop of `request.ip`). The two agree on every address Node itself
+ * writes; on a hop of X-Forwarded-For in a form Node does not write (`127.1`, octal
+ * `010.0.0.1`), this rule trusts nothing where proxy-addr read an address.
  */
 function fastifyTrustProxy(tp: TrustProxy): boolean | ((address: string, hop: number) => boolean) {
   if (typeof tp === 'number') return (_address, hop) => hop < tp;
