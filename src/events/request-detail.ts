@@ -240,25 +240,34 @@ export const REQUEST_DETAIL_PROPERTIES = Object.fromEntries(
 /** The detail as the API answers it and events carry it. */
 export type RequestDetail = Static<TObject<typeof REQUEST_DETAIL_PROPERTIES>>;
 
-function present(f: Field, r: Source): unknown {
+/** How one field is read from a row: chosen once per field, not at every row. */
+function reader(f: Field): (r: Source) => unknown {
   switch (f.kind) {
-    case 'value':
-      return r[f.column];
-    case 'money':
-      return fromMinorUnits(r[f.column]);
+    case 'value': {
+      const column = f.column;
+      return (r) => r[column];
+    }
+    case 'money': {
+      const column = f.column;
+      return (r) => fromMinorUnits(r[column]);
+    }
     case 'instant': {
-      const at = r[f.column];
-      return at ? at.toISOString() : null;
+      const column = f.column;
+      return (r) => r[column]?.toISOString() ?? null;
     }
     case 'order_cycle':
-      return orderCycle(r.status);
+      return (r) => orderCycle(r.status);
   }
 }
+
+// Built once: a list or an export presents every row it reads, and walking FIELDS afresh at
+// each row (its entries, then a switch on each field's kind) took most of a row's time.
+const READERS = Object.entries(FIELDS).map(([name, f]) => [name, reader(f)] as const);
 
 /** The detail of a request, as the API answers it and events carry it. */
 export function presentRequestDetail(r: Source): RequestDetail {
   const detail: Record<string, unknown> = {};
-  for (const [name, f] of Object.entries(FIELDS)) detail[name] = present(f, r);
+  for (const [name, read] of READERS) detail[name] = read(r);
   return detail as unknown as RequestDetail;
 }
 
