@@ -76,14 +76,25 @@ export function eventsRepository(db: Database) {
     /**
      * Retention: events older than `olderThanDays` whose deliveries are all settled. Returns
      * how many went. The history (status_history) keeps every change regardless.
+     *
+     * An event is written with its change, so ids follow time: the old events are the first
+     * ids. The purge walks the primary key from the first event to the first one still kept,
+     * and no index on created_at is kept for this one daily job (every status change would
+     * write an entry in it). The walk stops there, so a run reads what it deletes, the events
+     * a delivery still waits for, and one more.
      */
     async purge(olderThanDays: number, limit = 10_000): Promise<number> {
       const r = await db.query(
         `DELETE FROM events WHERE id IN (
            SELECT e.id FROM events e
-            WHERE e.created_at < now() - make_interval(days => $1::int)
+            WHERE e.id < coalesce(
+                    (SELECT kept.id FROM events kept
+                      WHERE kept.created_at >= now() - make_interval(days => $1::int)
+                      ORDER BY kept.id LIMIT 1),
+                    9223372036854775807)
+              AND e.created_at < now() - make_interval(days => $1::int)
               AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status = 'pending')
-            ORDER BY e.created_at LIMIT $2)`,
+            ORDER BY e.id LIMIT $2)`,
         [olderThanDays, limit],
       );
       return r.rowCount;
