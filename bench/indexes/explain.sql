@@ -70,3 +70,26 @@ EXPLAIN (COSTS OFF) SELECT id FROM jobs j WHERE j.kind = 'email' AND j.ref = 'se
 EXPLAIN (COSTS OFF) SELECT count(*) FROM money_ledger x WHERE x.parent_id = 12345 AND x.kind = 'release';
 \echo '### digest day counts: completed (status_history by tenant and day)'
 EXPLAIN (COSTS OFF) SELECT count(*)::int FROM status_history s WHERE s.tenant_id = :'tenant' AND s.created_at >= (current_date::timestamp AT TIME ZONE 'Europe/Paris') AND s.created_at < ((current_date + 1)::timestamp AT TIME ZONE 'Europe/Paris') AND ((s.to_status = 'CAPTURED' AND s.from_status IN ('NOT_INITIATED', 'PENDING', 'ERROR')) OR s.to_status = 'AUTHORISED');
+\echo '### events feed (events-repository feed)'
+SELECT id AS event FROM events WHERE tenant_id = :'tenant' ORDER BY id DESC LIMIT 1 OFFSET 500 \gset
+EXPLAIN (COSTS OFF) WITH pos AS (SELECT txid, id FROM events WHERE id = :event AND tenant_id = :'tenant') SELECT e.id, e.tenant_id, e.type, e.data, e.created_at FROM events e WHERE e.tenant_id = :'tenant' AND e.txid < pg_snapshot_xmin(pg_current_snapshot()) AND ((e.txid, e.id) > (SELECT txid, id FROM pos) OR (NOT EXISTS (SELECT 1 FROM pos) AND e.id > :event)) ORDER BY e.txid, e.id LIMIT 100;
+\echo '### event by id (events-repository find; webhook redeliver, sending)'
+EXPLAIN (COSTS OFF) SELECT id, data FROM events WHERE id = :event;
+\echo '### events purge (events-repository purge)'
+EXPLAIN (COSTS OFF) SELECT e.id FROM events e WHERE e.id < coalesce((SELECT kept.id FROM events kept WHERE kept.created_at >= now() - make_interval(days => 90) ORDER BY kept.id LIMIT 1), 9223372036854775807) AND e.created_at < now() - make_interval(days => 90) AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status = 'pending') ORDER BY e.id LIMIT 10000;
+\echo '### events trigger: the last event of a request the statement deleted'
+EXPLAIN (COSTS OFF) SELECT e.data FROM events e WHERE e.payment_request_id = (SELECT id FROM payment_requests LIMIT 1) ORDER BY e.id DESC LIMIT 1;
+\echo '### outbox: the mail job loads its row (email-outbox-repository load)'
+EXPLAIN (COSTS OFF) SELECT o.id, o.kind FROM email_outbox o WHERE o.id = 1000 AND o.status = 'pending';
+\echo '### outbox: a reminder slot already queued (day-plan-repository queueReminders)'
+EXPLAIN (COSTS OFF) SELECT 1 FROM email_outbox o WHERE o.cause = 'payment_reminder:' || (SELECT id FROM payment_requests LIMIT 1) || ':before';
+\echo '### outbox: reminders counted, and their history (queueReminders, reminderHistory)'
+EXPLAIN (COSTS OFF) SELECT count(*) FROM email_outbox o WHERE o.payment_request_id = (SELECT id FROM payment_requests LIMIT 1) AND o.kind = 'payment_reminder';
+\echo '### outbox: the pending backlog (service-backlogs readServiceBacklogs)'
+EXPLAIN (COSTS OFF) SELECT count(*)::int AS n, EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age FROM email_outbox WHERE status = 'pending';
+\echo '### outbox: logged-only rows released (email-outbox-repository releaseLoggedOnly)'
+EXPLAIN (COSTS OFF) SELECT id FROM email_outbox WHERE status = 'pending' AND last_error = 'logged only' FOR UPDATE SKIP LOCKED;
+\echo '### Idempotency-Key read (idempotency-repository find)'
+EXPLAIN (COSTS OFF) SELECT status_code FROM idempotency_keys WHERE tenant_id = :'tenant' AND key = 'key-20';
+\echo '### Idempotency-Keys purged (idempotency-repository purgeExpired)'
+EXPLAIN (COSTS OFF) DELETE FROM idempotency_keys WHERE created_at < now() - interval '24 hours';

@@ -1,5 +1,6 @@
 -- The index evidence's database (docs/indexes.md): run on a database just migrated.
--- A realistic volume: 20 hotels, 200,000 requests over a year, ~2 ledger rows and ~3 history rows each.
+-- A realistic volume: 20 hotels, 200,000 requests over a year, ~2 ledger rows and ~3 history rows each,
+-- an event per history row, a link e-mail each and some reminders, a day of Idempotency-Keys.
 SET session_replication_role = replica;
 INSERT INTO tenants (id, name) SELECT gen_random_uuid(), 'Index hotel ' || g FROM generate_series(1, 20) g;
 CREATE TEMP TABLE t AS SELECT row_number() OVER (ORDER BY id) AS n, id FROM tenants;
@@ -53,10 +54,30 @@ INSERT INTO status_history (payment_request_id, tenant_id, from_status, to_statu
 SELECT id, tenant_id, 'NOT_INITIATED', 'PENDING', 'guest', NULL, created_at + interval '1 hour' FROM payment_requests WHERE status <> 'NOT_INITIATED';
 INSERT INTO status_history (payment_request_id, tenant_id, from_status, to_status, source, actor, created_at)
 SELECT id, tenant_id, 'PENDING', status, 'ipn', NULL, created_at + interval '2 hours' FROM payment_requests WHERE status NOT IN ('NOT_INITIATED','PENDING');
+-- Events: one per history row, as the history's trigger writes them, over the year, in id order.
+INSERT INTO events (tenant_id, payment_request_id, type, data, created_at)
+SELECT tenant_id, payment_request_id, 'payment_request.' || lower(to_status), jsonb_build_object('uuid', payment_request_id),
+  created_at FROM status_history ORDER BY created_at, id;
+-- The outbox: each request's link e-mail (sent), reminders for one in ten, and the e-mails waiting.
+INSERT INTO email_outbox (tenant_id, payment_request_id, kind, cause, status, sent_at, created_at, next_attempt_at)
+SELECT tenant_id, id, 'payment_link', 'payment_link:' || id, CASE WHEN created_at > now() - interval '10 minutes' THEN 'pending' ELSE 'sent' END,
+  created_at, created_at, created_at FROM payment_requests ORDER BY created_at;
+INSERT INTO email_outbox (tenant_id, payment_request_id, kind, cause, status, sent_at, created_at, next_attempt_at, reminder_number)
+SELECT tenant_id, id, 'payment_reminder', 'payment_reminder:' || id || ':before', 'sent', created_at + interval '1 day',
+  created_at + interval '1 day', created_at + interval '1 day', 1 FROM payment_requests WHERE reference LIKE '%3' ORDER BY created_at;
+INSERT INTO email_outbox (tenant_id, payment_request_id, kind, cause, status, created_at, next_attempt_at, last_error)
+SELECT tenant_id, id, 'payment_reminder', 'payment_reminder:' || id || ':after:1', 'pending', now() - make_interval(secs => g),
+  now() + make_interval(secs => g), CASE WHEN g % 2 = 0 THEN 'logged only' END
+  FROM (SELECT tenant_id, id, row_number() OVER (ORDER BY id) AS g FROM payment_requests WHERE status = 'NOT_INITIATED' LIMIT 2000) x;
+-- Idempotency-Keys: the last 25 hours of creates (the hourly purge keeps 24).
+INSERT INTO idempotency_keys (tenant_id, key, fingerprint, status_code, response_body, created_at)
+SELECT (SELECT id FROM t WHERE n = 1 + g % 20), 'key-' || g, md5(g::text), 201, '{}', now() - make_interval(secs => g * 1.5)
+  FROM generate_series(1, 60000) g;
 -- Queue: finished jobs leave; what waits is the future's e-mails, webhooks and jobs.
 INSERT INTO jobs (kind, ref, run_at, lane)
 SELECT (ARRAY['email','webhook','renew_hold','daily'])[1 + g % 4], 'seed-' || g, now() + make_interval(mins => g % 600),
   CASE WHEN g % 4 = 1 THEN 'endpoint-' || (g % 30) END FROM generate_series(1, 3000) g;
 SET session_replication_role = origin;
 VACUUM ANALYZE payment_requests; VACUUM ANALYZE money_ledger; VACUUM ANALYZE status_history; VACUUM ANALYZE jobs; ANALYZE tenants;
+VACUUM ANALYZE events; VACUUM ANALYZE email_outbox; VACUUM ANALYZE idempotency_keys;
 SELECT pg_stat_reset();

@@ -5,7 +5,16 @@ import type { Queryable } from '../../src/db/index.ts';
 import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.ts';
 
 /** The tables every create, hold, IPN and job writes: each of their indexes needs a reason. */
-const HOT_TABLES = ['payment_requests', 'payment_request_search', 'money_ledger', 'status_history', 'jobs'] as const;
+const HOT_TABLES = [
+  'payment_requests',
+  'payment_request_search',
+  'money_ledger',
+  'status_history',
+  'events',
+  'email_outbox',
+  'idempotency_keys',
+  'jobs',
+] as const;
 
 const ROOT = new URL('../../', import.meta.url);
 const DOC = 'docs/indexes.md';
