@@ -25,6 +25,12 @@ FROM generate_series(1, 200000) g,
 LATERAL (SELECT CASE
    WHEN g > 190000 THEN (ARRAY['NOT_INITIATED','PENDING','AUTHORISED','AUTHORISED','AUTHORISED_TO_VALIDATE','AUTHORISED_TO_VALIDATE','AUTHORISED_TO_VALIDATE','ERROR','CAPTURED','NOT_INITIATED'])[1 + g % 10]
    ELSE (ARRAY['CAPTURED','CAPTURED','CAPTURED','CANCELLED','CANCELLED','EXPIRED','REFUNDED','CAPTURED','CANCELLED','CAPTURED'])[1 + g % 10] END AS status) s;
+-- The back office's search rows, as the requests' trigger writes them (triggers are off here).
+INSERT INTO payment_request_search
+  (tenant_id, created_at, payment_request_id, reference, reservation_ref, guest_email, words)
+SELECT tenant_id, created_at, id, lower(reference), lower(reservation_ref), lower(guest_email),
+       lower(reference || ' ' || reservation_ref || ' ' || guest_first_name || ' ' || guest_last_name || ' ' || guest_email)
+  FROM payment_requests;
 UPDATE payment_requests SET request_type = 'IMPRINT' WHERE status IN ('AUTHORISED', 'AUTHORISED_TO_VALIDATE');
 UPDATE payment_requests SET card_token = 'tok' || id WHERE status IN ('AUTHORISED', 'AUTHORISED_TO_VALIDATE', 'CAPTURED', 'CANCELLED', 'REFUNDED');
 -- A few guests who gave a new card after a refused renewal.
@@ -80,4 +86,5 @@ SELECT (ARRAY['email','webhook','renew_hold','daily'])[1 + g % 4], 'seed-' || g,
 SET session_replication_role = origin;
 VACUUM ANALYZE payment_requests; VACUUM ANALYZE money_ledger; VACUUM ANALYZE status_history; VACUUM ANALYZE jobs; ANALYZE tenants;
 VACUUM ANALYZE events; VACUUM ANALYZE email_outbox; VACUUM ANALYZE idempotency_keys;
+VACUUM ANALYZE payment_request_search;
 SELECT pg_stat_reset();
