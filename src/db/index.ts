@@ -119,6 +119,7 @@ export {
 } from './guarantees-repository.ts';
 export { migrate, pendingMigrations } from './migrate.ts';
 export type {
+  HoldTerms,
   LateContradiction,
   LedgerEntry,
   LedgerKind,

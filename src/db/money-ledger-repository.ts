@@ -1,4 +1,4 @@
-import type { Actor } from '../domain/index.ts';
+import type { Actor, CardNetwork } from '../domain/index.ts';
 import type { Database, Queryable } from './database.ts';
 
 export type LedgerKind = 'verification' | 'payment' | 'hold' | 'capture' | 'release' | 'refund' | 'void';
@@ -98,9 +98,30 @@ export interface LedgerAnswer {
   declineCode?: string | null;
 }
 
+/**
+ * How a hold placed now counts its end: the tenant's hold length, or less where the card's
+ * network lets a merchant-initiated hold live less long (`validity`: the provider's table by
+ * network, in seconds, read against the request's stored network; null: no limit), or where
+ * the provider stated the end itself (`endsBy`: Stripe's `capture_before`). From `at` when it
+ * was placed earlier than it is recorded (the provider's own time, the sandbox's test clock).
+ */
+export interface HoldTerms {
+  validity: Readonly<Record<CardNetwork, number>> | null;
+  at?: Date;
+  endsBy?: Date;
+}
+
 /** What the provider said of one requested row. */
 export type LedgerOutcome = (
-  | { id: string; state: 'succeeded'; transactionId: string; status?: string | null; legacyTransId?: string | null }
+  | {
+      id: string;
+      state: 'succeeded';
+      transactionId: string;
+      status?: string | null;
+      legacyTransId?: string | null;
+      /** A hold placed: its end, written with its outcome (the request takes it from there). */
+      hold?: HoldTerms;
+    }
   | { id: string; state: 'failed' | 'refused' | 'in_doubt'; error: string; answer?: LedgerAnswer }
 ) & {
   /** Settled by hand (`payreq books settle`, the Books page): who decided. */
@@ -285,6 +306,9 @@ export function moneyLedgerRepository(db: Database) {
     /**
      * Records outcomes, in one statement; answers the ids that took theirs. A row already
      * settled keeps its state (another settled it first), and in doubt may become anything.
+     * A hold placed gets its end here, in the same row version as its outcome: written by a
+     * later statement, the end would be a second new version of the row, and an entry in each
+     * of the ledger's indexes again, for every hold.
      */
     async settle(q: Queryable, outcomes: readonly LedgerOutcome[]): Promise<Set<string>> {
       if (outcomes.length === 0) return new Set();
@@ -296,9 +320,18 @@ export function moneyLedgerRepository(db: Database) {
                 answer_transaction_id = COALESCE(o.txn, l.answer_transaction_id),
                 provider_status = COALESCE(o.status, l.provider_status),
                 decline_code = COALESCE(o.decline, l.decline_code),
-                legacy_trans_id = COALESCE(o.legacy, l.legacy_trans_id)
+                legacy_trans_id = COALESCE(o.legacy, l.legacy_trans_id),
+                hold_expires_at = CASE WHEN NOT o.hold_placed THEN l.hold_expires_at ELSE (
+                  SELECT CASE WHEN o.hold_ends_by IS NOT NULL THEN LEAST(
+                                COALESCE(o.hold_at, now()) + make_interval(days => t.hold_days), o.hold_ends_by)
+                              WHEN o.hold_caps IS NULL THEN COALESCE(o.hold_at, now()) + make_interval(days => t.hold_days)
+                              ELSE COALESCE(o.hold_at, now()) + LEAST(make_interval(days => t.hold_days), make_interval(
+                                secs => (o.hold_caps ->> COALESCE(p.card_network, 'other'))::int)) END
+                    FROM payment_requests p JOIN tenants t ON t.id = p.tenant_id
+                   WHERE p.id = l.payment_request_id) END
            FROM json_to_recordset($1::json) AS o(id bigint, state text, txn text, status text, decline text, error text,
-                                                 legacy text, by text)
+                                                 legacy text, by text, hold_placed boolean, hold_caps jsonb,
+                                                 hold_at timestamptz, hold_ends_by timestamptz)
           WHERE l.id = o.id AND (l.state = 'requested' OR (l.state = 'in_doubt' AND o.state <> 'in_doubt'))
           RETURNING l.id::text`,
         [
@@ -312,6 +345,10 @@ export function moneyLedgerRepository(db: Database) {
                     status: o.status ?? null,
                     legacy: o.legacyTransId ?? null,
                     by: o.settledBy ?? null,
+                    hold_placed: o.hold !== undefined,
+                    hold_caps: o.hold?.validity ?? null,
+                    hold_at: o.hold?.at?.toISOString() ?? null,
+                    hold_ends_by: o.hold?.endsBy?.toISOString() ?? null,
                   }
                 : {
                     id: o.id,

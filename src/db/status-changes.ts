@@ -29,20 +29,11 @@ export interface StatusChange {
     expiryMonth?: number;
     expiryYear?: number;
     /**
-     * A hold placed now: it ends after the tenant's hold length, or sooner where the card's
-     * network lets a merchant-initiated hold live less long: `validity` is the provider's table
-     * by network (seconds), read against the request's stored network (null: no limit).
+     * The hold of the change's ledger row is placed: the request's hold ends when that row
+     * says (its end is written with its outcome, by the ledger's settlement, earlier in the
+     * same transaction).
      */
-    holdPlaced?: {
-      validity: Readonly<Record<CardNetwork, number>> | null;
-      /** When it was placed, where that is not now: the sandbox's test clock. */
-      at?: Date;
-      /**
-       * The hold's end as the provider stated it (Stripe's `capture_before`): it replaces the
-       * network's table for this hold; the tenant's hold length may only shorten it.
-       */
-      endsBy?: Date;
-    };
+    holdPlaced?: true;
     holdError?: string;
     /** The bank declined the hold: why (payreq's reason) and the provider's code; cleared by a hold placed or a new card. */
     holdDeclined?: { reason: string; code: string | null };
@@ -95,12 +86,12 @@ export async function applyStatusChanges(q: Queryable, changes: readonly StatusC
        SELECT * FROM json_to_recordset($1::json)
          AS c(id uuid, from_list text, to_status text, source text, actor text, detail jsonb, claim text,
               ledger_id bigint, provider text, txn text, card_token text, masked_pan text, exp_month int,
-              exp_year int, hold_caps jsonb, hold_error text, email text, hold_placed boolean, network_txn text,
+              exp_year int, hold_error text, email text, hold_placed boolean, network_txn text,
               token uuid, guarantee_failed boolean, card_network text,
-              decline_reason text, decline_code text, hold_at timestamptz, renew_hold boolean, move_reason text,
-              move_note text, at timestamptz, hold_ends_by timestamptz, refused_reason text, refused_code text)
+              decline_reason text, decline_code text, renew_hold boolean, move_reason text,
+              move_note text, at timestamptz, refused_reason text, refused_code text)
      ), old AS (
-       SELECT p.id, p.status, t.hold_days, t.timezone FROM payment_requests p JOIN c ON c.id = p.id
+       SELECT p.id, p.status, t.timezone FROM payment_requests p JOIN c ON c.id = p.id
          JOIN tenants t ON t.id = p.tenant_id
         WHERE p.status = ANY(string_to_array(c.from_list, ','))
           AND p.pending_action IS NOT DISTINCT FROM c.claim
@@ -122,11 +113,7 @@ export async function applyStatusChanges(q: Queryable, changes: readonly StatusC
               card_expiry_month = COALESCE(c.exp_month, p.card_expiry_month),
               card_expiry_year = COALESCE(c.exp_year, p.card_expiry_year),
               hold_expires_at = CASE WHEN NOT c.hold_placed THEN p.hold_expires_at
-                                     WHEN c.hold_ends_by IS NOT NULL THEN LEAST(
-                                       COALESCE(c.hold_at, now()) + make_interval(days => old.hold_days), c.hold_ends_by)
-                                     WHEN c.hold_caps IS NULL THEN COALESCE(c.hold_at, now()) + make_interval(days => old.hold_days)
-                                     ELSE COALESCE(c.hold_at, now()) + LEAST(make_interval(days => old.hold_days), make_interval(
-                                       secs => (c.hold_caps ->> COALESCE(p.card_network, 'other'))::int)) END,
+                                     ELSE (SELECT l.hold_expires_at FROM money_ledger l WHERE l.id = c.ledger_id) END,
               hold_attempts = p.hold_attempts + CASE WHEN c.claim = 'hold' THEN 1 ELSE 0 END,
               last_hold_error = CASE WHEN c.claim = 'hold' THEN c.hold_error ELSE p.last_hold_error END,
               hold_decline_reason = CASE WHEN c.decline_reason IS NOT NULL THEN c.decline_reason
@@ -165,12 +152,7 @@ export async function applyStatusChanges(q: Queryable, changes: readonly StatusC
               updated_at = date_trunc('milliseconds', now())
          FROM old, c
         WHERE p.id = old.id AND c.id = old.id
-       RETURNING p.id, p.tenant_id, p.reference, p.status, old.status AS from_status, p.hold_expires_at
-     ), held AS (
-       -- A hold placed keeps its own end on its ledger row: the chain of a renewed guarantee.
-       UPDATE money_ledger l SET hold_expires_at = upd.hold_expires_at
-         FROM upd JOIN c ON c.id = upd.id
-        WHERE c.hold_placed AND l.id = c.ledger_id
+       RETURNING p.id, p.tenant_id, p.reference, p.status, old.status AS from_status
      ), h AS (
        INSERT INTO status_history (payment_request_id, tenant_id, from_status, to_status, source, actor, detail, ledger_id,
                                    created_at)
@@ -211,12 +193,9 @@ function changeRow(c: StatusChange) {
     decline_code: c.set?.holdDeclined?.code,
     exp_month: c.set?.expiryMonth,
     exp_year: c.set?.expiryYear,
-    hold_caps: c.set?.holdPlaced?.validity,
     hold_error: c.set?.holdError,
     email: c.email,
-    hold_placed: c.set?.holdPlaced !== undefined,
-    hold_at: c.set?.holdPlaced?.at?.toISOString(),
-    hold_ends_by: c.set?.holdPlaced?.endsBy?.toISOString(),
+    hold_placed: c.set?.holdPlaced === true,
     network_txn: c.set?.networkTransactionId,
     token: c.token,
     guarantee_failed: c.set?.guaranteeFailed === true,

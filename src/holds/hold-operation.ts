@@ -43,6 +43,7 @@ async function retriable(tx: Queryable, soft: readonly RefusedHold[], date: stri
 export function holdOperationOn(date?: string, at?: Date): MoneyOperation {
   return {
     name: 'hold',
+    holdTerms: (s) => ({ validity: holdValidityTable(s.entry.provider), ...placedAt(s, at) }),
     async record(tx: Queryable, settled: readonly Settled[]) {
       const placed = settled.filter((s) => s.outcome === 'succeeded');
       const refused = settled.filter((s): s is RefusedHold => s.outcome === 'refused');
@@ -65,10 +66,7 @@ export function holdOperationOn(date?: string, at?: Date): MoneyOperation {
           detail: { transaction_id: s.outcome === 'succeeded' ? s.transactionId : null },
           set: {
             providerTransactionId: s.outcome === 'succeeded' ? s.transactionId : undefined,
-            holdPlaced: {
-              validity: holdValidityTable(s.entry.provider),
-              ...placedAt(s, at),
-            },
+            holdPlaced: true as const,
           },
         })),
         ...refused.map((s) => {

@@ -17,6 +17,7 @@ import { type RefusedHold, refusedHoldChange } from './refused-hold.ts';
 export function renewOperationAt(at?: Date): MoneyOperation {
   return {
     name: 'renew',
+    holdTerms: (s) => ({ validity: holdValidityTable(s.entry.provider), ...placedAt(s, at) }),
     async record(tx: Queryable, settled: readonly Settled[]) {
       const renewed = settled.filter((s) => s.outcome === 'succeeded');
       const refused = settled.filter((s): s is RefusedHold => s.outcome === 'refused');
@@ -33,10 +34,7 @@ export function renewOperationAt(at?: Date): MoneyOperation {
           detail: { transaction_id: s.outcome === 'succeeded' ? s.transactionId : null, reason: 'reauthorisation' },
           set: {
             providerTransactionId: s.outcome === 'succeeded' ? s.transactionId : undefined,
-            holdPlaced: {
-              validity: holdValidityTable(s.entry.provider),
-              ...placedAt(s, at),
-            },
+            holdPlaced: true as const,
           },
         })),
         ...refused.map((s) =>

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type {
   Database,
+  HoldTerms,
   LedgerEntry,
   MoneyLedgerRepository,
   NewLedgerEntry,
@@ -77,6 +78,8 @@ export interface MoneyMove {
 export interface MoneyOperation {
   readonly name: string;
   record(tx: Queryable, settled: readonly Settled[]): Promise<void>;
+  /** An operation that places holds: how a placed one counts its end, written with its ledger row's outcome. */
+  holdTerms?(s: Settled & { outcome: 'succeeded' }): HoldTerms;
 }
 
 /** duplicate: its key is already in the ledger, someone else's to finish; not_claimed: the claim step lost its row. */
@@ -187,6 +190,7 @@ export function moneyRunner(deps: RunnerDeps) {
               transactionId: s.transactionId,
               status: s.status,
               legacyTransId: s.legacyTransId,
+              ...(op.holdTerms ? { hold: op.holdTerms(s) } : {}),
             }
           : { id: s.entry.id, state: s.outcome, error: s.error, answer: s.answer }),
         ...(s.settledBy ? { settledBy: s.settledBy } : {}),
