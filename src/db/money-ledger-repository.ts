@@ -321,7 +321,7 @@ export function moneyLedgerRepository(db: Database) {
                 provider_status = COALESCE(o.status, l.provider_status),
                 decline_code = COALESCE(o.decline, l.decline_code),
                 legacy_trans_id = COALESCE(o.legacy, l.legacy_trans_id),
-                hold_expires_at = CASE WHEN NOT o.hold_placed THEN l.hold_expires_at ELSE (
+                hold_expires_at = CASE WHEN o.hold_placed IS NOT TRUE THEN l.hold_expires_at ELSE (
                   SELECT CASE WHEN o.hold_ends_by IS NOT NULL THEN LEAST(
                                 COALESCE(o.hold_at, now()) + make_interval(days => t.hold_days), o.hold_ends_by)
                               WHEN o.hold_caps IS NULL THEN COALESCE(o.hold_at, now()) + make_interval(days => t.hold_days)

@@ -312,6 +312,29 @@ describe(`create_deferred_payments against the sandbox (${ENGINE})`, () => {
     );
     assert.equal(txn.rows[0]?.provider_transaction_id, txn.rows[0]?.id, 'the request names its hold');
     assert.deepEqual(await holdsOf(no), [{ status: 'refused', amount: 20000 }], 'a refused hold, nothing held');
+    // Only a hold placed has an end: its ledger row's, which is the request's.
+    const ends = await t.db.query<{ request: string; state: string; ends: Date | string | null }>(
+      "SELECT payment_request_id AS request, state, hold_expires_at AS ends FROM money_ledger WHERE kind = 'hold' AND payment_request_id = ANY($1::uuid[])",
+      [[ok, no, ko]],
+    );
+    const endOf = new Map(ends.rows.map((row) => [row.request, row]));
+    const placed = await t.db.query<{ ends: Date | string }>(
+      'SELECT hold_expires_at AS ends FROM payment_requests WHERE id = $1',
+      [ok],
+    );
+    assert.equal(endOf.get(ok)?.state, 'succeeded');
+    assert.ok(placed.rows[0]?.ends, 'the placed hold has an end');
+    assert.equal(
+      new Date(endOf.get(ok)?.ends ?? 0).getTime(),
+      new Date(placed.rows[0]?.ends ?? 0).getTime(),
+      'the request ends when its hold does',
+    );
+    assert.deepEqual(
+      [endOf.get(no)?.state, endOf.get(no)?.ends ?? null],
+      ['refused', null],
+      'a refused hold has no end',
+    );
+    assert.deepEqual([endOf.get(ko)?.state, endOf.get(ko)?.ends ?? null], ['failed', null], 'nor a failed one');
   });
 
   test('a row claimed by someone else after the job read it is skipped, not held', async () => {
