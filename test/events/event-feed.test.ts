@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { applyStatusChanges, type Queryable, recordIncident } from '../../src/db/index.ts';
 import {
   auditResponses,
   createRequest,
@@ -27,6 +28,14 @@ describe(`event feed: GET /api/events/ and ?updated_after= (${ENGINE})`, () => {
     const r = await t.call({ method: 'GET', url: `/api/events/${query}`, tenant });
     assert.equal(r.statusCode, 200, r.body);
     return { events: r.json() as FeedEvent[], link: r.headers.link as string | undefined };
+  };
+
+  /** The guest's payment started (NOT_INITIATED to PENDING), through the one status-change function, in `tx`. */
+  const toPending = async (tx: Queryable, id: string) => {
+    const applied = await applyStatusChanges(tx, [
+      { id, from: ['NOT_INITIATED'], to: 'PENDING', actor: { source: 'guest', actor: null } },
+    ]);
+    assert.equal(applied.length, 1);
   };
 
   /**
@@ -137,11 +146,7 @@ describe(`event feed: GET /api/events/ and ?updated_after= (${ENGINE})`, () => {
     const created = await createRequest(t, { reservation_ref: 'EV-ROLLBACK' });
     await assert.rejects(
       t.db.transaction(async (tx) => {
-        await tx.query(
-          `INSERT INTO status_history (payment_request_id, tenant_id, from_status, to_status, source)
-           VALUES ($1, $2, 'NOT_INITIATED', 'PENDING', 'guest')`,
-          [created.uuid, t.tenant.tenantId],
-        );
+        await toPending(tx, created.uuid);
         throw new Error('rolled back');
       }),
       /rolled back/,
@@ -167,11 +172,7 @@ describe(`event feed: GET /api/events/ and ?updated_after= (${ENGINE})`, () => {
     });
     // An older transaction writes an event and stays open...
     const older = t.db.transaction(async (tx) => {
-      await tx.query(
-        `INSERT INTO status_history (payment_request_id, tenant_id, from_status, to_status, source)
-           VALUES ($1, $2, 'NOT_INITIATED', 'PENDING', 'guest')`,
-        [slow.uuid, t.tenant.tenantId],
-      );
+      await toPending(tx, slow.uuid);
       inserted();
       await new Promise<void>((r) => {
         commit = r;
@@ -230,6 +231,60 @@ describe(`event feed: GET /api/events/ and ?updated_after= (${ENGINE})`, () => {
       return plan.rows.map((r) => Object.values(r).join(' ')).join('\n');
     });
     assert.match(text, /payment_requests_tenant_updated/);
+  });
+
+  test('every history row has one event, in the history order, of the type its change makes', async () => {
+    // An incident too (money where it should not be), on a live request and on a deleted one.
+    const live = await createRequest(t, { reservation_ref: 'EV-INCIDENT' });
+    const gone = await createRequest(t, { reservation_ref: 'EV-INCIDENT-GONE' });
+    assert.equal((await t.call({ method: 'DELETE', url: `/api/payment-requests/${gone.uuid}/` })).statusCode, 200);
+    const ledger = await t.db.query<{ id: string }>(
+      `INSERT INTO money_ledger (payment_request_id, tenant_id, kind, amount, currency, provider, idempotency_key, state,
+                                 incident, source)
+       SELECT id, $2, 'payment', 100, 'EUR', 'sandbox', 'incident-' || id, 'succeeded', 'unexpected_payment', 'ipn'
+         FROM unnest($1::uuid[]) AS id RETURNING id::text`,
+      [[live.uuid, gone.uuid], t.tenant.tenantId],
+    );
+    for (const [i, id] of [live.uuid, gone.uuid].entries()) {
+      await recordIncident(t.db, {
+        paymentRequestId: id,
+        tenantId: t.tenant.tenantId,
+        status: id === live.uuid ? 'NOT_INITIATED' : null,
+        actor: { source: 'ipn', actor: 'sandbox' },
+        ledgerId: ledger.rows[i]?.id as string,
+        detail: { reason: 'unexpected_payment' },
+      });
+    }
+    const pairs = await t.db.query<{
+      request: string;
+      history: string | null;
+      event: string | null;
+      data: Record<string, unknown> | null;
+    }>(
+      `WITH h AS (
+         SELECT h.payment_request_id, row_number() OVER (PARTITION BY h.payment_request_id ORDER BY h.id) AS n,
+                payment_request_event_type(h.from_status, h.to_status, l.kind, l.state) AS type
+           FROM status_history h LEFT JOIN money_ledger l ON l.id = h.ledger_id WHERE h.tenant_id = $1
+       ), e AS (
+         SELECT payment_request_id, row_number() OVER (PARTITION BY payment_request_id ORDER BY id) AS n, type, data
+           FROM events WHERE tenant_id = $1
+       )
+       SELECT coalesce(h.payment_request_id, e.payment_request_id)::text AS request, h.type AS history,
+              e.type AS event, e.data
+         FROM h FULL JOIN e ON e.payment_request_id = h.payment_request_id AND e.n = h.n`,
+      [t.tenant.tenantId],
+    );
+    assert.ok(pairs.rows.length > 10, `${pairs.rows.length} history rows`);
+    for (const p of pairs.rows) assert.equal(p.event, p.history, `request ${p.request}: history and events pair up`);
+    const incidents = pairs.rows.filter((p) => p.event === 'payment_request.incident');
+    assert.deepEqual(
+      incidents.map((p) => [p.request, p.data?.status, (p.data?.incident as { reason?: string })?.reason]).sort(),
+      [
+        [gone.uuid, 'INCIDENT', 'unexpected_payment'],
+        [live.uuid, 'NOT_INITIATED', 'unexpected_payment'],
+      ].sort(),
+      "an incident's event: the request as it is (or as its last event left it), and what happened",
+    );
   });
 
   test('every response carried x-request-id and none was a 5xx', () => auditResponses(t));
