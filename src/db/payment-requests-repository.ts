@@ -10,6 +10,7 @@ import {
   type Source,
   type Status,
 } from '../domain/index.ts';
+import { requestDetailColumnsSql } from '../events/index.ts';
 import { type Database, PG, pgCode, type Queryable } from './database.ts';
 import { KEY_TAKEOVER } from './idempotency-repository.ts';
 import { whereBuilder } from './where-builder.ts';
@@ -120,6 +121,14 @@ export const DETAIL_COLUMNS = `id, tenant_id, reference, request_type, status, a
 // at each call (a microsecond and more for these, on every detail and every notification).
 const FIND_SQL = `SELECT ${DETAIL_COLUMNS} FROM payment_requests WHERE id = $1 AND tenant_id = $2`;
 const FIND_ANY_TENANT_SQL = `SELECT ${DETAIL_COLUMNS} FROM payment_requests WHERE id = $1`;
+// The API's detail of one request, as JSON text written by the database: the driver is given
+// one column instead of forty to describe, parse and build a row of, and nothing is presented
+// or serialized again in Node. Measured under load: about 40 µs less of Node a detail (of about
+// 130), for about 10 µs more of the database's (bench/notes.md).
+const DETAIL_JSON_SQL = `SELECT row_to_json(d)::text AS detail
+  FROM (SELECT ${requestDetailColumnsSql()}
+          FROM payment_requests p
+         WHERE p.id = $1 AND p.tenant_id = $2) d`;
 
 // One round trip, with or without an Idempotency-Key ($20). The reference comes from the
 // tenant's sequence inside the statement, and the creation is written to the history by the
@@ -278,6 +287,12 @@ export function paymentRequestsRepository(db: Database) {
       }
       const row = r.rows[0];
       return row && { id, reference: row.reference, response: row.response_body };
+    },
+
+    /** The request's detail as the API answers it, as JSON text; undefined: no such request for this tenant. */
+    async findDetailJson(tenantId: string, id: string): Promise<string | undefined> {
+      const r = await db.query<{ detail: string }>(DETAIL_JSON_SQL, [id, tenantId]);
+      return r.rows[0]?.detail;
     },
 
     async find(tenantId: string, id: string, q: Queryable = db): Promise<PaymentRequestRow | undefined> {

@@ -7,5 +7,6 @@ export {
   presentRequestDetail,
   REQUEST_DETAIL_PROPERTIES,
   type RequestDetail,
+  requestDetailColumnsSql,
   requestDetailFunctionSql,
 } from './request-detail.ts';

@@ -285,6 +285,20 @@ function sql(f: Field): string {
 }
 
 /**
+ * The detail's fields as a SELECT list over the request `p`, each named as the API names it
+ * and written by the expression the events' function uses, in the API's order: the row
+ * `row_to_json` makes of it is the detail as JSON text, without spaces, as the presenter and
+ * the serializer write it. Its one difference: `reservation_data` is written as the database
+ * keeps it (the same keys in the same order, with a space after each `:` and `,`, and its
+ * numbers as they were sent).
+ */
+export function requestDetailColumnsSql(): string {
+  return Object.entries(FIELDS)
+    .map(([name, f]) => `${sql(f)} AS "${name}"`)
+    .join(',\n  ');
+}
+
+/**
  * The SQL function that builds the same detail from a payment_requests row, for the events
  * trigger. A single SQL expression declared STABLE: PostgreSQL inlines it into the trigger's
  * statement, so it costs what the expression written in place cost.

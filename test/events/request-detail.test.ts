@@ -80,3 +80,81 @@ describe(`payment_request_detail(p) in SQL answers what the API presents (${ENGI
     }
   });
 });
+
+describe(`the API's detail, written as JSON by the database, is the presenter's (${ENGINE})`, () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp();
+  });
+  after(() => t.close());
+
+  /** The row as the presenter reads it, and the API's answer for it, as text. */
+  async function both(id: string) {
+    const row = await t.repos.paymentRequests.find(t.tenant.tenantId, id);
+    assert.ok(row);
+    const res = await t.call({ method: 'GET', url: `/api/payment-requests/${id}/` });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.match(String(res.headers['content-type']), /^application\/json; charset=utf-8$/);
+    return { presented: JSON.stringify(presentRequestDetail(row)), answered: res.body };
+  }
+
+  // Every kind of field with a value, the strings with what JSON escapes or may not: quotes,
+  // backslashes, control characters, line and paragraph separators, letters past Latin-1.
+  const awkward = 'Zoë "Ô" \\ back\tslash\nline\u0001\u001f\u2028\u2029 🙂 </script>';
+  async function fillEveryField(id: string, other: string) {
+    await t.db.query(
+      `UPDATE payment_requests
+          SET status = 'REFUNDED', amount = 100000000, amount_captured = 12345, amount_refunded = 1,
+              guest_first_name = $2, guest_last_name = $2, guest_email = $2, reservation_ref = $2,
+              masked_pan = '497010XXXXXX0055', card_expiry_month = 12, card_expiry_year = 2031,
+              hold_expires_at = '2026-12-01T10:11:12.987654Z', released_at = '2026-12-02T00:00:00.0005Z',
+              guarantee_failed_at = '1999-12-31T23:59:59.999999Z', guarantee_failures = 3,
+              hold_decline_reason = 'insufficient_funds', hold_decline_code = $2,
+              capture_reason = 'no_show', capture_note = $2, refund_reason = 'other', refund_note = $2,
+              decline_reason = 'other', decline_code = $2, replaces = $3, email_sent = true
+        WHERE id = $1`,
+      [id, awkward, other],
+    );
+  }
+
+  test('byte for byte, for a new request and for one with every field set', async () => {
+    const a = await createRequest(t, { reservation_ref: 'DJ-1', reservation_data: {} });
+    const b = await createRequest(t, {
+      reservation_ref: 'DJ-2',
+      request_type: 'DEPOSIT',
+      amount: 0.01,
+      reservation_data: {},
+    });
+    await fillEveryField(b.uuid, a.uuid);
+    for (const id of [a.uuid, b.uuid]) {
+      const { presented, answered } = await both(id);
+      assert.equal(answered, presented);
+    }
+    const c = await createRequest(t, { reservation_ref: 'DJ-3', amount: 123.45, reservation_data: {} });
+    await t.db.query("UPDATE payment_requests SET amount_captured = 12345, status = 'CAPTURED' WHERE id = $1", [
+      c.uuid,
+    ]);
+    const { presented, answered } = await both(c.uuid);
+    assert.equal(answered, presented);
+  });
+
+  test("the reservation's data: the same JSON, keys in the same order, spaced as the database keeps it", async () => {
+    const data = { checkin: '2026-12-24', nights: 3, rate: 1.5, guests: [{ name: awkward, child: false }], note: null };
+    const d = await createRequest(t, { reservation_ref: 'DJ-4', reservation_data: data });
+    const { presented, answered } = await both(d.uuid);
+    assert.deepEqual(JSON.parse(answered), JSON.parse(presented));
+    assert.deepEqual(Object.keys(JSON.parse(answered)), Object.keys(JSON.parse(presented)));
+    assert.deepEqual(
+      Object.keys(JSON.parse(answered).reservation_data),
+      Object.keys(JSON.parse(presented).reservation_data),
+    );
+  });
+
+  test("another tenant's request, or none: 404, as before", async () => {
+    const mine = await createRequest(t, { reservation_ref: 'DJ-5' });
+    const other = await t.newTenant('Hôtel voisin');
+    const res = await t.call({ method: 'GET', url: `/api/payment-requests/${mine.uuid}/`, tenant: other });
+    assert.equal(res.statusCode, 404, res.body);
+    assert.equal(res.json().code, 'not_found');
+  });
+});
