@@ -132,6 +132,7 @@ export type {
 export { openDatabase } from './open-database.ts';
 export {
   type ClaimedRow,
+  CREATE_MANY_SQL,
   CREATE_SQL,
   type Created,
   type CreateKey,

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config/index.ts';
 import {
+  CREATE_MANY_SQL,
   CREATE_SQL,
   createParams,
   type Database,
@@ -14,7 +15,7 @@ import {
   type Repositories,
   repositories,
 } from '../../src/db/index.ts';
-import { referenceSequenceName } from '../../src/domain/index.ts';
+import { errors, referenceSequenceName } from '../../src/domain/index.ts';
 import { createTestDatabase, ENGINE, type TestDatabase } from '../helpers/database.ts';
 import { createBody, newKey, newTenant, type TenantWithKey } from '../helpers/test-app.ts';
 
@@ -26,7 +27,8 @@ import { createBody, newKey, newTenant, type TenantWithKey } from '../helpers/te
 
 const URL_ = '/api/payment-requests/';
 /** The connections the app's PostgreSQL pool opens (openPostgres' default). */
-const POOL = 10;
+/** Create statements that can wait at once: the create's groups under way at a time. */
+const MEETING = 2;
 
 /** The real database, recording the text of each statement run through it (transactions too). */
 function recording(db: Database): { db: Database; statements: string[] } {
@@ -93,6 +95,27 @@ describe(`Idempotency-Key on create, one statement (${ENGINE})`, () => {
       headers: key === undefined ? {} : { 'idempotency-key': key },
       ...(t ? { tenant: t } : {}),
     });
+  /** A request as the repository takes it, and how it is created (this year, from the API). */
+  const newRequest = (reservationRef: string) =>
+    ({
+      requestType: 'IMPRINT',
+      amountCents: 15000,
+      currency: 'EUR',
+      guestEmail: 'g@example.com',
+      guestFirstName: 'Jeanne',
+      guestLastName: 'Martin',
+      guestPhone: '',
+      language: 'fr',
+      reservationRef,
+      reservationData: {},
+      checkin: null,
+    }) as const;
+  const createOpts = {
+    year: new Date().getFullYear(),
+    linkLifetimeDays: 30,
+    actor: { source: 'api', actor: null },
+  } as const;
+
   const q = async <T>(sql: string, params: unknown[]) => (await testDb.db.query<T>(sql, params)).rows;
   const rowsFor = async (ref: string, tenantId = tenant.tenantId) =>
     (
@@ -111,8 +134,9 @@ describe(`Idempotency-Key on create, one statement (${ENGINE})`, () => {
   /**
    * Runs `n` calls so that they meet in the database. On PostgreSQL, a lock held on
    * payment_requests stops every create statement before it starts, until as many are waiting
-   * as the pool has connections; then all go at once. (PGlite runs one statement at a time:
-   * there, the calls are only concurrent in the app.)
+   * as can be (creates made at once go by groups, two groups at a time, and two creates with
+   * one key are never in one group: so two statements with the key meet); then all go at once.
+   * (PGlite runs one statement at a time: there, the calls are only concurrent in the app.)
    */
   const allAtOnce = async (n: number, fn: (i: number) => Promise<LightMyRequestResponse>) => {
     const calls = () => Promise.all(Array.from({ length: n }, (_, i) => fn(i)));
@@ -124,7 +148,7 @@ describe(`Idempotency-Key on create, one statement (${ENGINE})`, () => {
       await gate.query('LOCK TABLE payment_requests IN SHARE MODE');
       const all = calls();
       let met = 0;
-      for (let i = 0; i < 300 && met < Math.min(n, POOL); i++) {
+      for (let i = 0; i < 300 && met < Math.min(n, MEETING); i++) {
         await sleep(10);
         const w = await gate.query<{ n: number }>(
           "SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND relation = 'payment_requests'::regclass",
@@ -391,6 +415,124 @@ describe(`Idempotency-Key on create, one statement (${ENGINE})`, () => {
       assert.equal(row?.response_body, k ? `{"reference":"${row?.reference}"}` : null);
     }
     assert.equal(await rowsFor('ONE-LINE'), 3);
+  });
+
+  test('creates made at once go by groups: each has its own reference, history, event, link e-mail and stored key', async () => {
+    const mailing = await newTenant(repos, 'Hôtel qui écrit');
+    const quiet = await newTenant(repos, 'Hôtel silencieux');
+    await q('UPDATE tenants SET confirmation_email = (id = $1) WHERE id IN ($1, $2)', [
+      mailing.tenantId,
+      quiet.tenantId,
+    ]);
+    // Each hotel's first create makes its sequence (alone, before the burst).
+    for (const t of [mailing, quiet])
+      assert.equal((await create(createBody({ reservation_ref: 'G-WARM' }), undefined, t)).statusCode, 201);
+    const from = statements.length;
+    const burst = Array.from({ length: 24 }, (_, i) => ({
+      t: i % 2 === 0 ? mailing : quiet,
+      ref: `G-${i}`,
+      key: i % 3 === 0 ? undefined : `group-${i}`,
+    }));
+    const rs = await Promise.all(burst.map((b) => create(createBody({ reservation_ref: b.ref }), b.key, b.t)));
+    const run = statements.slice(from);
+    for (const r of rs) assert.equal(r.statusCode, 201, r.body);
+    // Grouped: fewer create statements than creates, at least one of them for many.
+    const grouped = run.filter((sql) => sql === CREATE_MANY_SQL).length;
+    const alone = run.filter((sql) => sql === CREATE_SQL).length;
+    assert.ok(grouped >= 1, `no grouped statement among ${run.length}`);
+    assert.ok(
+      grouped + alone < burst.length,
+      `${grouped} grouped and ${alone} lone statements for ${burst.length} creates`,
+    );
+
+    const bodies = rs.map((r) => r.json() as { uuid: string; reference: string });
+    for (const t of [mailing, quiet]) {
+      const refs = bodies.filter((_, i) => burst[i]?.t === t).map((b) => b.reference);
+      assert.equal(new Set(refs).size, refs.length, `a reference given twice: ${refs.join(', ')}`);
+    }
+    for (const [i, b] of burst.entries()) {
+      const { uuid, reference } = bodies[i] as { uuid: string; reference: string };
+      const [row] = await q<{ tenant_id: string; reference: string; reservation_ref: string }>(
+        'SELECT tenant_id, reference, reservation_ref FROM payment_requests WHERE id = $1',
+        [uuid],
+      );
+      assert.deepEqual(row, { tenant_id: b.t.tenantId, reference, reservation_ref: b.ref });
+      const [counts] = await q<{ history: number; events: number; mails: number }>(
+        `SELECT (SELECT count(*)::int FROM status_history WHERE payment_request_id = $1) AS history,
+                (SELECT count(*)::int FROM events WHERE payment_request_id = $1) AS events,
+                (SELECT count(*)::int FROM email_outbox WHERE payment_request_id = $1 AND kind = 'payment_link') AS mails`,
+        [uuid],
+      );
+      assert.deepEqual(counts, { history: 1, events: 1, mails: b.t === mailing ? 1 : 0 }, b.ref);
+      if (b.key) {
+        assert.deepEqual(await stored(b.key, b.t.tenantId), { status_code: 201, response_body: rs[i]?.body });
+        const again = await create(createBody({ reservation_ref: b.ref }), b.key, b.t);
+        assert.equal(again.headers['idempotent-replayed'], 'true');
+        assert.equal(again.body, rs[i]?.body);
+      }
+    }
+  });
+
+  test("a group whose statement fails is made again one create at a time: a hotel's first create among others", async () => {
+    const fresh = await newTenant(repos, 'Hôtel nouveau');
+    // Its own recorder and repositories: four creates asked in one turn make one group.
+    const rec = recording(testDb.db);
+    const own = repositories(rec.db);
+    const key = (k: string) => () => ({
+      key: k,
+      fingerprint: 'f',
+      template: '{"reference":"@@R@@"}',
+      placeholder: '@@R@@',
+    });
+    const made = await Promise.all([
+      own.paymentRequests.create(tenant.tenantId, newRequest('F-0'), createOpts),
+      own.paymentRequests.create(fresh.tenantId, newRequest('F-1'), createOpts),
+      own.paymentRequests.create(fresh.tenantId, newRequest('F-2'), createOpts, key('first-of-year')),
+      own.paymentRequests.create(tenant.tenantId, newRequest('F-3'), createOpts, key('first-group-3')),
+    ]);
+    // The group's statement failed on the new hotel's missing sequence and wrote nothing; each
+    // create then ran alone, and the hotel's first made its sequence.
+    assert.equal(rec.statements[0], CREATE_MANY_SQL, rec.statements.join('\n----\n'));
+    assert.ok(rec.statements.filter((sql) => sql === CREATE_SQL).length >= 4, rec.statements.join('\n----\n'));
+    for (const ref of ['F-0', 'F-3']) assert.equal(await rowsFor(ref), 1);
+    for (const ref of ['F-1', 'F-2']) assert.equal(await rowsFor(ref, fresh.tenantId), 1);
+    assert.deepEqual(
+      made
+        .slice(1, 3)
+        .map((m) => Number(m?.reference.split('-').pop()))
+        .sort(),
+      [1, 2],
+    );
+    assert.deepEqual(await stored('first-of-year', fresh.tenantId), {
+      status_code: 201,
+      response_body: `{"reference":"${made[2]?.reference}"}`,
+    });
+    assert.equal(made[3]?.response, `{"reference":"${made[3]?.reference}"}`);
+  });
+
+  test('a group whose outcome is unknown (its connection lost) is not made again: each create fails as a lone one would', async () => {
+    const rec = recording(testDb.db);
+    // The real database, but the group's statement loses its connection: it may have committed.
+    const lossy: Database = {
+      ...rec.db,
+      query<T>(sql: string, params?: readonly unknown[]) {
+        if (sql === CREATE_MANY_SQL) {
+          rec.statements.push(sql);
+          return Promise.reject(errors.databaseUnavailable());
+        }
+        return rec.db.query<T>(sql, params);
+      },
+    };
+    const own = repositories(lossy);
+    const made = await Promise.allSettled(
+      ['L-0', 'L-1', 'L-2'].map((ref) => own.paymentRequests.create(tenant.tenantId, newRequest(ref), createOpts)),
+    );
+    for (const m of made) {
+      assert.equal(m.status, 'rejected');
+      assert.equal((m.reason as { code?: string }).code, 'database_unavailable');
+    }
+    assert.deepEqual(rec.statements, [CREATE_MANY_SQL], 'nothing is run again after a group whose outcome is unknown');
+    for (const ref of ['L-0', 'L-1', 'L-2']) assert.equal(await rowsFor(ref), 0);
   });
 
   test('no answer was a 5xx', () => {
