@@ -26,7 +26,9 @@ import {
  * list) and every event carries it as `data`. Events are written by the status_history
  * trigger in SQL, in the same statement as the change (the daily job writes thousands in one
  * statement), so the same table of fields also writes the SQL function the trigger calls,
- * `payment_request_detail(p)`: `requestDetailFunctionSql()` below is that function's text. A
+ * `payment_request_detail(p)`: `requestDetailFunctionSql()` below is that function's text. It
+ * writes the SELECT list from which the database makes GET one request's JSON, too
+ * (`requestDetailColumnsSql()`); the list presents its rows here, in Node. A
  * migration that changes it holds the directive the migrator replaces with this text
  * (db/generated-sql.ts); a change of the detail here without a new such migration fails the
  * suite and the migrator.
