@@ -184,12 +184,14 @@ SELECT pr.reference, k.response_body FROM pr LEFT JOIN k ON true`;
 // CREATE_SQL for a group of creates, one row each, made while the statements before were under
 // way (the batcher below): per row, what CREATE_SQL does for one. A statement's own cost (its
 // plan, the tables and indexes it opens, the constraints it checks, the events trigger's call)
-// is paid once for the group instead of once per create: under 16 connections, about a third
-// of a create's database time (bench/notes.md). A key held twice in one group, or a tenant's
-// first request of its year (no sequence yet), fails the whole statement, which then wrote
-// nothing: each create of the group is then run alone. A held key is looked up by a LIMIT 1
-// lateral, a probe of the key's index per row: as NOT EXISTS, the planner hashed every key
-// of the last day at each statement (quadratic as the day's keys grow).
+// is paid once for the group instead of once per create: under 16 connections, it was more
+// than half of a create's database time (bench/notes.md). Two creates with one key are never
+// in one group (the batcher keeps them apart: ON CONFLICT cannot touch a row twice in one
+// statement). A tenant's first request of its year (no sequence yet) fails the whole
+// statement, which then wrote nothing: each create of the group is then run alone. A held key
+// is looked up by a LIMIT 1 lateral, a probe of the key's index per row: as NOT EXISTS, the
+// planner hashed every key of the last day at each statement (quadratic as the day's keys
+// grow).
 export const CREATE_MANY_SQL = `
 WITH c AS (
   SELECT * FROM json_to_recordset($1::json) AS c(i int, id uuid, tenant_id uuid, prefix text, seq text,
