@@ -221,6 +221,8 @@ export function repositories(db: Database) {
   };
 }
 export type Repositories = ReturnType<typeof repositories>;
+// Concurrent calls answered in groups by one statement (the creates; the sandbox's holds).
+export { type BatchOptions, batchCalls } from './call-batcher.ts';
 export {
   type InvitationLinkRow,
   type InvitationMailPayload,

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -156,5 +157,10 @@ describe(`the API's detail, written as JSON by the database, is the presenter's 
     const res = await t.call({ method: 'GET', url: `/api/payment-requests/${mine.uuid}/`, tenant: other });
     assert.equal(res.statusCode, 404, res.body);
     assert.equal(res.json().code, 'not_found');
+    const none = await t.call({ method: 'GET', url: `/api/payment-requests/${randomUUID()}/` });
+    assert.equal(none.statusCode, 404, none.body);
+    assert.equal(none.json().code, 'not_found');
+    const bad = await t.call({ method: 'GET', url: '/api/payment-requests/not-a-uuid/' });
+    assert.equal(bad.statusCode, 404, bad.body);
   });
 });
