@@ -74,7 +74,8 @@ export interface AppliedChange {
 /**
  * The one function that writes status changes: the rows, their history, the e-mails they make
  * due, and the amounts, which are derived from the money ledger's succeeded rows (incidents
- * and their give-backs left out) in the same statement. Set-based, so the daily job records a
+ * and their give-backs left out) in the same statement; a hold's change (its claim is `hold`)
+ * keeps them, since a hold is never counted and its transaction settles only holds. Set-based, so the daily job records a
  * group of holds in one statement and the API one change the same way. Each change applies
  * only if its row is in an allowed status and carries the right claim (or none): two racing
  * writers, one winner. Returns the changes that applied.
@@ -138,14 +139,16 @@ export async function applyStatusChanges(q: Queryable, changes: readonly StatusC
               link_expires_at = CASE WHEN c.guarantee_failed AND p.checkin IS NOT NULL
                                      THEN GREATEST(p.link_expires_at, (p.checkin + 1)::timestamp AT TIME ZONE old.timezone)
                                      ELSE p.link_expires_at END,
-              amount_captured = COALESCE((
-                SELECT sum(l.amount) FROM money_ledger l
-                 WHERE l.payment_request_id = p.id AND l.state = 'succeeded' AND l.incident IS NULL
-                   AND l.kind IN ('payment', 'capture')), 0),
-              amount_refunded = COALESCE((
-                SELECT sum(l.amount) FROM money_ledger l
-                 WHERE l.payment_request_id = p.id AND l.state = 'succeeded' AND l.incident IS NULL
-                   AND l.kind = 'refund'), 0),
+              -- Both amounts from one read of the request's ledger rows; a hold's change reads
+              -- none (the daily job's status change spent about a twentieth of its time there).
+              (amount_captured, amount_refunded) = (
+                SELECT COALESCE(sum(l.amount) FILTER (WHERE l.kind IN ('payment', 'capture')),
+                                CASE WHEN c.claim = 'hold' THEN p.amount_captured ELSE 0 END),
+                       COALESCE(sum(l.amount) FILTER (WHERE l.kind = 'refund'),
+                                CASE WHEN c.claim = 'hold' THEN p.amount_refunded ELSE 0 END)
+                  FROM money_ledger l
+                 WHERE c.claim IS DISTINCT FROM 'hold'
+                   AND l.payment_request_id = p.id AND l.state = 'succeeded' AND l.incident IS NULL),
               -- The one move from a placed hold to CANCELLED is a release (the transition table).
               released_at = CASE WHEN old.status = 'AUTHORISED_TO_VALIDATE' AND c.to_status = 'CANCELLED'
                                  THEN date_trunc('milliseconds', COALESCE(c.at, now())) ELSE p.released_at END,
