@@ -75,8 +75,9 @@ export interface AppliedChange {
  * The one function that writes status changes: the rows, their history, the e-mails they make
  * due, and the amounts, which are derived from the money ledger's succeeded rows (incidents
  * and their give-backs left out) in the same statement; a hold's change (its claim is `hold`)
- * keeps them, since a hold is never counted and its transaction settles only holds. Set-based, so the daily job records a
- * group of holds in one statement and the API one change the same way. Each change applies
+ * keeps them, since a hold is never counted and its transaction settles only holds.
+ * Set-based, so the daily job records a group of holds in one statement and the API one
+ * change the same way. Each change applies
  * only if its row is in an allowed status and carries the right claim (or none): two racing
  * writers, one winner. Returns the changes that applied.
  */
