@@ -85,7 +85,8 @@ export type StatementOutcome = { status: number; serialized: string } | 'key-not
 
 /**
  * The same guarantees as withIdempotency for a handler that stores the key and its response
- * in the one statement that does its work (the create: CREATE_SQL), instead of claiming the key
+ * in the one statement that does its work (the create: CREATE_SQL, or CREATE_MANY_SQL for
+ * creates made at once), instead of claiming the key
  * before and completing it after: one round trip instead of three. That statement writes
  * nothing when the key is held, and a concurrent one waits on the first's key row, so the work
  * still runs at most once per key. When it wrote nothing, the stored row answers as in

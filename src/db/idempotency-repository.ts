@@ -15,9 +15,10 @@ const ABANDONED_CLAIM = '2 minutes';
 
 /**
  * When a stored key may be taken over by a new request: it expired, or its claim was abandoned
- * by a request that died (a released key is not abandoned: only its own request takes it over). One text, used by claim(), store() and the create statement
- * (CREATE_SQL), so that the single-statement create takes over exactly the keys a claim would.
- * Qualified by the table name, as an ON CONFLICT ... WHERE needs.
+ * by a request that died (a released key is not abandoned: only its own request takes it
+ * over). One text, used by claim(), store() and the create statements (CREATE_SQL,
+ * CREATE_MANY_SQL), so that the single-statement create takes over exactly the keys a claim
+ * would. Qualified by the table name, as an ON CONFLICT ... WHERE needs.
  */
 export const KEY_TAKEOVER = `(idempotency_keys.created_at < now() - interval '${IDEMPOTENCY_TTL}'
   OR (idempotency_keys.status_code IS NULL AND NOT idempotency_keys.released

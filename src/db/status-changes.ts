@@ -77,9 +77,8 @@ export interface AppliedChange {
  * and their give-backs left out) in the same statement; a hold's change (its claim is `hold`)
  * keeps them, since a hold is never counted and its transaction settles only holds.
  * Set-based, so the daily job records a group of holds in one statement and the API one
- * change the same way. Each change applies
- * only if its row is in an allowed status and carries the right claim (or none): two racing
- * writers, one winner. Returns the changes that applied.
+ * change the same way. Each change applies only if its row is in an allowed status and
+ * carries the right claim (or none): two racing writers, one winner. Returns the changes that applied.
  */
 export async function applyStatusChanges(q: Queryable, changes: readonly StatusChange[]): Promise<AppliedChange[]> {
   if (changes.length === 0) return [];

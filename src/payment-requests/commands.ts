@@ -276,7 +276,8 @@ export function paymentRequestCommands(deps: CommandDeps, now: () => Date = () =
     },
 
     /**
-     * Creates the request and stores its Idempotency-Key with it, in one statement (CREATE_SQL).
+     * Creates the request and stores its Idempotency-Key with it, in one statement (CREATE_SQL, or
+     * CREATE_MANY_SQL with the creates made at the same time).
      * `key` is given the new request's uuid and tells what to store. Undefined: the key was not
      * free, nothing was created. `response` is the stored body, to send as it is.
      */
