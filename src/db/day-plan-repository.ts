@@ -1,10 +1,7 @@
-import type { Currency, Language, RequestType, Status } from '../domain/index.ts';
+import { type Currency, type Language, OPEN_LINK_STATUSES, type RequestType, type Status } from '../domain/index.ts';
 import type { Queryable } from './database.ts';
 import { GUARANTEE_FAILED } from './guarantee-failed.ts';
 import { statusLiterals } from './status-literals.ts';
-
-/** The statuses of a link still to be paid: the only ones a reminder is sent for. */
-export const UNPAID_STATUSES: readonly Status[] = ['NOT_INITIATED', 'PENDING', 'ERROR'];
 
 /** A request in one of the Today page's (and digest's) lists, with what each list shows of it. */
 export interface DayPlanRow {
@@ -91,7 +88,7 @@ export function dayPlanRepository(db: Queryable) {
                   END AS slot
              FROM payment_requests p JOIN tenants t ON t.id = p.tenant_id
             WHERE t.reminders
-              AND p.status IN (${statusLiterals(UNPAID_STATUSES)})
+              AND p.status IN (${statusLiterals(OPEN_LINK_STATUSES)})
               -- A failed guarantee asks the guest for another card itself, counted and capped.
               AND p.guarantee_failed_at IS NULL
               AND p.link_expires_at > $1::timestamptz
@@ -193,7 +190,7 @@ export function dayPlanRepository(db: Queryable) {
                 (SELECT count(*)::int FROM status_history s
                   WHERE s.tenant_id = $1 AND s.created_at >= ($2::date::timestamp AT TIME ZONE $3)
                     AND s.created_at < (($2::date + 1)::timestamp AT TIME ZONE $3)
-                    AND ((s.to_status = 'CAPTURED' AND s.from_status IN ('NOT_INITIATED', 'PENDING', 'ERROR'))
+                    AND ((s.to_status = 'CAPTURED' AND s.from_status IN (${statusLiterals(OPEN_LINK_STATUSES)}))
                          OR s.to_status = 'AUTHORISED')) AS completed`,
         [tenantId, date, timezone],
       );

@@ -81,13 +81,12 @@ export type {
 } from './control-requests-repository.ts';
 export type { Database, Queryable, QueryOptions, QueryResult, TransactionOptions } from './database.ts';
 export { PG, pgCode } from './database.ts';
-export {
-  type DayPlanRepository,
-  type DayPlanRow,
-  type DayTotals,
-  type DigestTenantRow,
-  type ReminderHistoryRow,
-  UNPAID_STATUSES,
+export type {
+  DayPlanRepository,
+  DayPlanRow,
+  DayTotals,
+  DigestTenantRow,
+  ReminderHistoryRow,
 } from './day-plan-repository.ts';
 export {
   type DevMailRow,

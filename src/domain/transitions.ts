@@ -43,10 +43,14 @@ export interface Transition {
   readonly to: Status;
 }
 
-const OPEN_LINK: readonly Status[] = ['NOT_INITIATED', 'PENDING', 'ERROR'];
-// A guest may retry through the link while the request is not terminal:
-// an ERROR, or a first attempt, can end in any outcome of a payment.
-const PAYABLE: readonly Status[] = ['NOT_INITIATED', 'PENDING', 'ERROR'];
+/**
+ * The statuses of an open link: the guest may pay or register a card through it (again after
+ * an error or a refused guarantee: a first attempt or an ERROR can end in any outcome of a
+ * payment), the hotel may cancel it or send it again, reminders go, and it expires. Every list
+ * of them elsewhere is this one.
+ */
+export const OPEN_LINK_STATUSES: readonly Status[] = ['NOT_INITIATED', 'PENDING', 'ERROR'];
+const PAYABLE = OPEN_LINK_STATUSES;
 
 /** Every move between statuses, the EXPIRED ones included (docs/lifecycle.md). Data, not code: read it top to bottom. */
 export const TRANSITIONS: readonly Transition[] = [
@@ -82,10 +86,10 @@ export const TRANSITIONS: readonly Transition[] = [
   },
   { from: ['AUTHORISED_TO_VALIDATE'], trigger: 'capture', to: 'CAPTURED' },
   { from: ['AUTHORISED_TO_VALIDATE'], trigger: 'release', to: 'CANCELLED' },
-  { from: ['NOT_INITIATED', 'PENDING', 'ERROR'], trigger: 'cancel', to: 'CANCELLED' },
+  { from: OPEN_LINK_STATUSES, trigger: 'cancel', to: 'CANCELLED' },
   { from: ['CAPTURED'], trigger: 'refund', to: 'REFUNDED' },
   { from: ['AUTHORISED_TO_VALIDATE'], trigger: 'hold_expired', to: 'EXPIRED' },
-  { from: OPEN_LINK, trigger: 'link_expired', to: 'EXPIRED' },
+  { from: OPEN_LINK_STATUSES, trigger: 'link_expired', to: 'EXPIRED' },
 ];
 
 /** The statuses from which `trigger` may move a request of `requestType`. */

@@ -1,5 +1,5 @@
-import { GUARANTEE_FAILED, type Queryable, type RequestSummaryFields } from '../db/index.ts';
-import type { CardNetwork, Language } from '../domain/index.ts';
+import { GUARANTEE_FAILED, type Queryable, type RequestSummaryFields, statusLiterals } from '../db/index.ts';
+import { type CardNetwork, type Language, OPEN_LINK_STATUSES } from '../domain/index.ts';
 
 /** A request as the guest's pages read it, with its hotel's settings and provider account. */
 export interface GuestRequestRow extends RequestSummaryFields {
@@ -51,7 +51,7 @@ export function guestRequestsRepository(db: Queryable) {
                   WHERE h.payment_request_id = p.id ORDER BY h.id DESC LIMIT 1) AS last_reason,
                 (SELECT max(h.created_at) FROM status_history h
                   WHERE h.payment_request_id = p.id
-                    AND ((h.from_status IN ('NOT_INITIATED', 'PENDING', 'ERROR')
+                    AND ((h.from_status IN (${statusLiterals(OPEN_LINK_STATUSES)})
                           AND h.to_status IN ('AUTHORISED', 'AUTHORISED_TO_VALIDATE', 'CAPTURED'))
                       -- a new card after a refused renewal, the old hold still the guarantee
                       OR (h.from_status = 'AUTHORISED_TO_VALIDATE' AND h.to_status = 'AUTHORISED_TO_VALIDATE'

@@ -1,4 +1,4 @@
-import type { Status } from '../domain/index.ts';
+import { OPEN_LINK_STATUSES, type Status } from '../domain/index.ts';
 import type { GuestRequest } from './guest-request.ts';
 
 /** An outcome the guest is told about instead of a card form. */
@@ -20,7 +20,7 @@ export type Outcome =
 export type GuestView = { kind: 'form'; retry: boolean } | { kind: 'outcome'; outcome: Outcome };
 
 /** Statuses in which the guest may still pay (a guest may retry while the request is neither terminal nor paid). */
-const PAYABLE: ReadonlySet<Status> = new Set<Status>(['NOT_INITIATED', 'PENDING', 'ERROR']);
+const PAYABLE: ReadonlySet<Status> = new Set<Status>(OPEN_LINK_STATUSES);
 
 /** What a settled request tells the guest, on either page. */
 function settled(req: GuestRequest): Outcome {

@@ -1,6 +1,6 @@
 import type { DigestPayload } from '../day-plan/index.ts';
-import { type InvitationMailPayload, type OutboxEmail, type TenantMailRow, UNPAID_STATUSES } from '../db/index.ts';
-import { isDeclineReason } from '../domain/index.ts';
+import type { InvitationMailPayload, OutboxEmail, TenantMailRow } from '../db/index.ts';
+import { isDeclineReason, OPEN_LINK_STATUSES } from '../domain/index.ts';
 import { renderDailyDigest } from './digest-template.ts';
 import type { EmailSubject } from './email-subjects.ts';
 import {
@@ -90,7 +90,8 @@ function recipientOf(row: OutboxEmail, s: EmailSubject): string {
  */
 export function reminderNoLongerDue(row: OutboxEmail, s: EmailSubject, now: Date): string | undefined {
   if (row.kind !== 'payment_reminder') return undefined;
-  if (!(UNPAID_STATUSES as readonly string[]).includes(s.status)) return `reminder dropped: the request is ${s.status}`;
+  if (!(OPEN_LINK_STATUSES as readonly string[]).includes(s.status))
+    return `reminder dropped: the request is ${s.status}`;
   if (new Date(s.link_expires_at).getTime() <= now.getTime()) return 'reminder dropped: the link has expired';
   return undefined;
 }

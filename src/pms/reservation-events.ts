@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Database, Repositories, Tenant } from '../db/index.ts';
-import { type Actor, AppError, type Status } from '../domain/index.ts';
+import { type Actor, AppError, allowedFrom, type Status } from '../domain/index.ts';
 import type { PaymentRequestCommands, TenantContext } from '../payment-requests/index.ts';
 import type { Finish } from '../queue/index.ts';
 import type { SecretKeyRing } from '../secrets/index.ts';
@@ -127,8 +127,11 @@ const contextOf = (t: Tenant): TenantContext => ({
   confirmationEmail: t.confirmation_email,
 });
 
-/** What a cancelled reservation does to each of its requests: an open link is cancelled, a hold released. */
-const CANCELLABLE: readonly Status[] = ['NOT_INITIATED', 'PENDING', 'ERROR'];
+/**
+ * What a cancelled reservation does to each of its requests: what the transition table lets
+ * the hotel cancel (an open link) is cancelled, a hold released.
+ */
+const CANCELLABLE: readonly Status[] = allowedFrom('cancel');
 
 /**
  * One event's work. `created`: with the rule on, a request for the reservation by the rule

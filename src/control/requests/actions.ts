@@ -1,13 +1,11 @@
 import type { ControlListRow, PaymentRequestRow } from '../../db/index.ts';
-import { allowedFrom, type Status, whyNotDeletable } from '../../domain/index.ts';
+import { allowedFrom, OPEN_LINK_STATUSES, whyNotDeletable } from '../../domain/index.ts';
 
 /** What staff may do to a request, by the one transition table (and the delete rule). */
 export type RequestAction = 'capture' | 'release' | 'refund' | 'cancel' | 'delete' | 'resend';
 export const REQUEST_ACTIONS: readonly RequestAction[] = ['capture', 'release', 'refund', 'cancel', 'delete', 'resend'];
 /** Actions that move money and may take a partial amount. */
 export const AMOUNT_ACTIONS: ReadonlySet<RequestAction> = new Set(['capture', 'refund']);
-
-const OPEN_LINK: readonly Status[] = ['NOT_INITIATED', 'PENDING', 'ERROR'];
 
 type Row = Pick<PaymentRequestRow | ControlListRow, 'status' | 'request_type' | 'amount_captured' | 'amount_refunded'>;
 
@@ -20,7 +18,7 @@ export function allowedActions(row: Row): RequestAction[] {
   if (can('refund') && row.amount_captured > row.amount_refunded) out.push('refund');
   if (can('cancel')) out.push('cancel');
   if (whyNotDeletable(row.status) === undefined) out.push('delete');
-  if (OPEN_LINK.includes(row.status)) out.push('resend');
+  if (OPEN_LINK_STATUSES.includes(row.status)) out.push('resend');
   return out;
 }
 
