@@ -2,7 +2,7 @@
 // BENCHMARKS.md and BENCHMARKS.json. Options: --quick (short runs, smaller growth and job),
 // --engine postgres|pglite (repeatable), --only create,reads,growth,job,control,costs,settlements,side,jobvs,
 // --out DIR.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
@@ -32,6 +32,10 @@ const ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0
 const engines = (values.engine ?? ['postgres', 'pglite']) as Engine[];
 const sections = new Set((values.only ?? 'costs,create,reads,growth,job,control,settlements,side,jobvs').split(','));
 const quick = values.quick ?? false;
+// Made before the run, not after it: a folder that cannot be made fails now, not at the end
+// of a run of half an hour whose figures would then be lost.
+const out = values.out ?? '.';
+mkdirSync(out, { recursive: true });
 const seconds = quick ? 2 : 4;
 const rounds = quick ? 1 : 2;
 const log = (s: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${s}\n`);
@@ -118,7 +122,6 @@ for (const engine of engines) {
 }
 
 const notes = readFileSync(new URL('./notes.md', import.meta.url), 'utf8');
-const out = values.out ?? '.';
 writeFileSync(path.join(out, 'BENCHMARKS.json'), `${JSON.stringify(results, null, 2)}\n`);
 writeFileSync(path.join(out, 'BENCHMARKS.md'), renderMarkdown(results, notes));
 for (const v of verdicts(results)) log(`${v.met ? 'met   ' : 'MISSED'} ${v.target}: ${v.measured}`);
