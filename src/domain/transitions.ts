@@ -46,8 +46,9 @@ export interface Transition {
 /**
  * The statuses of an open link: the guest may pay or register a card through it (again after
  * an error or a refused guarantee: a first attempt or an ERROR can end in any outcome of a
- * payment), the hotel may cancel it or send it again, reminders go, and it expires. Every list
- * of them elsewhere is this one.
+ * payment), the hotel may cancel it or send it again, reminders go, and it expires. The code's
+ * every list of them is this one; the partial index on open links names the same three in its
+ * migration (test/db/expiry-index.test.ts fails if the expiry's query stops using it).
  */
 export const OPEN_LINK_STATUSES: readonly Status[] = ['NOT_INITIATED', 'PENDING', 'ERROR'];
 const PAYABLE = OPEN_LINK_STATUSES;
