@@ -50,12 +50,18 @@ export function sandboxStore(db: Database) {
     operate: (op: KeyedOperation, move: (tx: Queryable) => Promise<string | undefined>) => operate(db, op, move),
     ...sandboxMoves,
 
-    /** Every transaction of an order, oldest first, with the operation keys that made or moved it. */
+    /**
+     * Every transaction of an order, oldest first, with the operation keys that made or moved it.
+     * The keys are found by the order too (an operation is always on a transaction of its own
+     * order): joined by the transaction alone, every view read the whole operations table, 19 ms
+     * at 200,000 operations, and the reconcile check asks a view of each order it checks.
+     */
     async order(orderId: string): Promise<(SandboxTransaction & { created_at: Date; keys: string[] })[]> {
       const r = await db.query<SandboxTransaction & { created_at: Date; keys: string[] }>(
         `SELECT ${TX_SELECT}, t.created_at,
                 COALESCE(array_agg(o.key ORDER BY o.created_at) FILTER (WHERE o.key IS NOT NULL), '{}') AS keys
-           FROM sandbox_transactions t LEFT JOIN sandbox_operations o ON o.transaction_id = t.id
+           FROM sandbox_transactions t
+           LEFT JOIN sandbox_operations o ON o.order_id = t.order_id AND o.transaction_id = t.id
           WHERE t.order_id = $1
           GROUP BY t.id ORDER BY t.created_at, t.id`,
         [orderId],
