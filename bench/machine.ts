@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
+import pg from 'pg';
 
 export interface MachineInfo {
   date: string;
@@ -20,6 +21,42 @@ export interface MachineInfo {
    * tell one machine from another when their CPU models read the same, as virtual ones do.
    */
   memoryCopyGBs: number;
+  /** The PostgreSQL server's answer times, one client (`commitTimes`); absent in older reports, or where unreadable. */
+  postgresCommit?: CommitTimes;
+}
+
+/**
+ * How long this host's PostgreSQL takes to answer, one statement after another on one
+ * connection (mean of 500 each, ms): a round trip (`SELECT 1`), and a commit that must reach
+ * the disk (a transactional `pg_logical_emit_message` in autocommit: it writes a WAL record,
+ * so its commit waits for the flush; a transaction that writes none commits without waiting).
+ * A job that waits on its commits is bound by the second; hosts differ in it more than in
+ * their CPU.
+ */
+export interface CommitTimes {
+  roundTripMs: number;
+  commitMs: number;
+}
+
+/** The server's answer times; undefined where they cannot be read (the function needs a superuser). */
+export async function commitTimes(adminUrl: string): Promise<CommitTimes | undefined> {
+  const c = new pg.Client({ connectionString: adminUrl });
+  await c.connect();
+  try {
+    const mean = async (sql: string) => {
+      for (let i = 0; i < 20; i++) await c.query(sql);
+      const t0 = process.hrtime.bigint();
+      for (let i = 0; i < 500; i++) await c.query(sql);
+      return Math.round(Number(process.hrtime.bigint() - t0) / 500 / 1e3) / 1e3;
+    };
+    const roundTripMs = await mean('SELECT 1');
+    const commitMs = await mean("SELECT pg_logical_emit_message(true, 'payreq-bench', '')");
+    return { roundTripMs, commitMs };
+  } catch {
+    return undefined;
+  } finally {
+    await c.end();
+  }
 }
 
 function memoryCopyGBs(): number {
@@ -51,7 +88,7 @@ function versionOf(pkg: string): string {
   }
 }
 
-export function machineInfo(postgresVersion: string): MachineInfo {
+export function machineInfo(postgresVersion: string, postgresCommit: CommitTimes | undefined): MachineInfo {
   const cpus = os.cpus();
   return {
     date: new Date().toISOString(),
@@ -69,5 +106,6 @@ export function machineInfo(postgresVersion: string): MachineInfo {
     ),
     loadAverageAtStart: os.loadavg().map((v) => Math.round(v * 100) / 100),
     memoryCopyGBs: memoryCopyGBs(),
+    ...(postgresCommit ? { postgresCommit } : {}),
   };
 }

@@ -192,6 +192,12 @@ export function renderMarkdown(r: BenchResults, notes: string): string {
     `- ${m.cpus} × ${m.cpuModel}, ${m.memoryGiB} GiB, ${m.os}; load average at start ${m.loadAverageAtStart.join(' ')}`,
     `- Memory copy: ${m.memoryCopyGBs ?? '?'} GB/s (the best of five copies of 256 MiB in this process)`,
   );
+  if (m.postgresCommit)
+    L.push(
+      `- PostgreSQL, one client: a round trip ${m.postgresCommit.roundTripMs} ms, a commit flushed to disk ` +
+        `${m.postgresCommit.commitMs} ms (means of 500). cece624's daily job leaves the cores idle while its two ` +
+        "lanes wait on their round trips and commits; today's keeps them busy: faster commits favour cece624's.",
+    );
   L.push(`- Node ${m.node}; ${m.postgres}; ${m.pgbench}`);
   L.push(
     `- ${Object.entries(m.versions)

@@ -12,7 +12,7 @@ import { benchDailyJob } from './daily-job.ts';
 import { type Engine, freshDatabase, openStage, SECRET_KEY } from './environment.ts';
 import { benchGrowth, seedRequests } from './growth.ts';
 import { compareDailyJob } from './job-comparison.ts';
-import { machineInfo } from './machine.ts';
+import { commitTimes, machineInfo } from './machine.ts';
 import { benchReads } from './reads.ts';
 import { type BenchResults, renderMarkdown, verdicts } from './report.ts';
 import { benchRequestCosts } from './request-costs.ts';
@@ -52,7 +52,7 @@ async function postgresVersion(): Promise<string> {
 }
 
 const results: BenchResults = {
-  machine: machineInfo(await postgresVersion()),
+  machine: machineInfo(await postgresVersion(), await commitTimes(ADMIN_URL)),
   settings: { seconds, rounds, quick },
   engines: {},
 };
