@@ -19,6 +19,7 @@ export type Trigger =
   | 'capture'
   | 'release'
   | 'cancel'
+  | 'reservation_cancelled'
   | 'refund'
   | 'hold_expired'
   | 'link_expired';
@@ -88,6 +89,10 @@ export const TRANSITIONS: readonly Transition[] = [
   { from: ['AUTHORISED_TO_VALIDATE'], trigger: 'capture', to: 'CAPTURED' },
   { from: ['AUTHORISED_TO_VALIDATE'], trigger: 'release', to: 'CANCELLED' },
   { from: OPEN_LINK_STATUSES, trigger: 'cancel', to: 'CANCELLED' },
+  // The hotel's system cancelled the reservation a registered card guarantees, before its hold:
+  // nothing is held, so nothing is released, and no hold may come. Not the API's cancel, which
+  // the contract keeps to open links; only a connected PMS's cancellation asks it (docs/apaleo.md).
+  { from: ['AUTHORISED'], trigger: 'reservation_cancelled', requestType: 'IMPRINT', to: 'CANCELLED' },
   { from: ['CAPTURED'], trigger: 'refund', to: 'REFUNDED' },
   { from: ['AUTHORISED_TO_VALIDATE'], trigger: 'hold_expired', to: 'EXPIRED' },
   { from: OPEN_LINK_STATUSES, trigger: 'link_expired', to: 'EXPIRED' },

@@ -293,18 +293,26 @@ export function paymentRequestCommands(deps: CommandDeps, now: () => Date = () =
       return { uuid: created.id, reference: created.reference, response: created.response };
     },
 
-    async cancel(t: TenantContext, id: string, actor: Actor): Promise<ActionOutcome> {
+    /**
+     * The hotel's cancel (an open link), or with `reservation_cancelled` its system's
+     * cancellation of the reservation a registered card guarantees (no hold yet).
+     */
+    async cancel(
+      t: TenantContext,
+      id: string,
+      actor: Actor,
+      trigger: 'cancel' | 'reservation_cancelled' = 'cancel',
+    ): Promise<ActionOutcome> {
       const row = await requests.find(t.tenantId, id);
       if (!row) throw errors.notFound(id);
+      const from = allowedFrom(trigger, row.request_type);
       for (let attempt = 0; ; attempt++) {
-        const [moved] = await applyStatusChanges(db, [
-          { id, from: allowedFrom('cancel'), to: targetOf('cancel'), actor },
-        ]);
+        const [moved] = await applyStatusChanges(db, [{ id, from, to: targetOf(trigger), actor }]);
         if (moved) return { uuid: id, reference: moved.reference, status: moved.status };
         const now = await requests.find(t.tenantId, id);
         if (!now) throw errors.notFound(id);
-        if (isTerminal(now.status)) throw errors.cannotCancelTerminal(now.status, allowedFrom('cancel'));
-        if (!now.pending_action) throw errors.invalidStatus('cancel', now.status, allowedFrom('cancel'));
+        if (isTerminal(now.status)) throw errors.cannotCancelTerminal(now.status, from);
+        if (!now.pending_action) throw errors.invalidStatus('cancel', now.status, from);
         if (attempt > 0) throw errors.operationInProgress(now.pending_action);
         await busy(id, now.pending_action);
       }

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Database, Repositories, Tenant } from '../db/index.ts';
+import { currentStatus, type Database, type Repositories, type Tenant } from '../db/index.ts';
 import { type Actor, AppError, allowedFrom, type Status } from '../domain/index.ts';
 import type { PaymentRequestCommands, TenantContext } from '../payment-requests/index.ts';
 import type { Finish } from '../queue/index.ts';
@@ -128,15 +128,60 @@ const contextOf = (t: Tenant): TenantContext => ({
 });
 
 /**
- * What a cancelled reservation does to each of its requests: what the transition table lets
- * the hotel cancel (an open link) is cancelled, a hold released.
+ * What a cancelled reservation does to each of its requests: an open link is cancelled, a
+ * registered card with no hold yet is cancelled too (no hold may come for a stay that is off),
+ * a hold is released. Anything else (paid, already ended) is left as it is, and the event says so.
  */
 const CANCELLABLE: readonly Status[] = allowedFrom('cancel');
+const UNHELD_GUARANTEE: readonly Status[] = allowedFrom('reservation_cancelled', 'IMPRINT');
+
+/**
+ * A request of the cancelled reservation is under a money operation (the daily job placing its
+ * hold, a capture): the event is worked again later, when that operation has ended, so that a
+ * hold placed meanwhile is released rather than left on the guest's card.
+ */
+class RequestBusy extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RequestBusy';
+  }
+}
+
+/** Ends one request of a cancelled reservation; what was done, in a few words. */
+async function endWithReservation(
+  deps: EventDeps,
+  tenant: Tenant,
+  r: { id: string; reference: string; status: Status },
+): Promise<string> {
+  let status: Status = r.status;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      if (CANCELLABLE.includes(status) || UNHELD_GUARANTEE.includes(status)) {
+        const trigger = CANCELLABLE.includes(status) ? 'cancel' : 'reservation_cancelled';
+        await deps.commands.cancel(contextOf(tenant), r.id, APALEO, trigger);
+        return `${r.reference} cancelled`;
+      }
+      if (status === 'AUTHORISED_TO_VALIDATE') {
+        const out = await deps.commands.release(contextOf(tenant), r.id, APALEO);
+        return `${r.reference} ${out.status === 'CANCELLED' ? 'released' : `release: ${out.status}`}`;
+      }
+      return `${r.reference} left ${status}`;
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      if (err.code === 'operation_in_progress') throw new RequestBusy(`${r.reference}: ${err.message}`);
+      // Moved between the read and the move (the daily job's hold placed, the guest's card
+      // registered): once more, by what the request is now.
+      const now = await currentStatus(deps.db, r.id);
+      if (attempt > 0 || now === null || now === status) return `${r.reference}: ${err.message}`;
+      status = now;
+    }
+  }
+}
 
 /**
  * One event's work. `created`: with the rule on, a request for the reservation by the rule
  * (none if the reservation has one already, or is not the property's); `canceled`: its requests
- * cancelled or their holds released. Apaleo down: tried again later, as postings are.
+ * ended (endWithReservation). Apaleo down, or a request busy: tried again later, as postings are.
  */
 async function handle(deps: EventDeps, tenant: Tenant, c: ConnectionRow, type: string, id: string): Promise<string> {
   const requests = await deps.db.query<{ id: string; reference: string; status: Status }>(
@@ -145,22 +190,7 @@ async function handle(deps: EventDeps, tenant: Tenant, c: ConnectionRow, type: s
   );
   if (type === 'canceled') {
     const done: string[] = [];
-    for (const r of requests.rows) {
-      try {
-        if (CANCELLABLE.includes(r.status)) {
-          await deps.commands.cancel(contextOf(tenant), r.id, APALEO);
-          done.push(`${r.reference} cancelled`);
-        } else if (r.status === 'AUTHORISED_TO_VALIDATE') {
-          const out = await deps.commands.release(contextOf(tenant), r.id, APALEO);
-          done.push(`${r.reference} ${out.status === 'CANCELLED' ? 'released' : `release: ${out.status}`}`);
-        } else {
-          done.push(`${r.reference} left ${r.status}`);
-        }
-      } catch (err) {
-        if (!(err instanceof AppError)) throw err;
-        done.push(`${r.reference}: ${err.message}`);
-      }
-    }
+    for (const r of requests.rows) done.push(await endWithReservation(deps, tenant, r));
     return done.length > 0 ? done.join('; ') : 'no request for this reservation';
   }
   if (type !== 'created') return `ignored (${type})`;
@@ -204,14 +234,19 @@ export async function runEventJob(deps: EventDeps, id: string, finish: Finish, n
   } catch (err) {
     if (err instanceof RuleError) return end('failed', err.message);
     if (err instanceof AppError) return end('failed', err.message);
-    if (!(err instanceof ApaleoError)) throw err;
-    if (err.failure.kind !== 'unavailable') return end('failed', err.message);
+    if (!(err instanceof ApaleoError) && !(err instanceof RequestBusy)) throw err;
+    let retryAfterMs: number | undefined;
+    if (err instanceof ApaleoError) {
+      if (err.failure.kind !== 'unavailable') return end('failed', err.message);
+      retryAfterMs = err.failure.retryAfterMs;
+    }
     const next = nextAttempt({
       failures: ev.attempts + 1,
-      firstDueAt: now,
+      firstDueAt: ev.created_at,
       now,
-      retryAfterMs: err.failure.retryAfterMs,
+      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
     });
+    if (next.giveUp) return end('failed', `tried for 3 days: ${err.message}`);
     await finish.postpone(next.at, (tx) => deps.repo.recordEvent(tx, id, 'pending', err.message));
     return 'retry';
   }

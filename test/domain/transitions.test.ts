@@ -46,6 +46,10 @@ describe('the transition table', () => {
     assert.deepEqual(allowedFrom('capture').sort(), ['AUTHORISED_TO_VALIDATE']);
     assert.deepEqual(allowedFrom('release').sort(), ['AUTHORISED_TO_VALIDATE']);
     assert.deepEqual(allowedFrom('cancel').sort(), ['ERROR', 'NOT_INITIATED', 'PENDING']);
+    // A connected PMS's cancellation also ends a registered card with no hold; the API's cancel does not.
+    assert.deepEqual(allowedFrom('reservation_cancelled', 'IMPRINT'), ['AUTHORISED']);
+    assert.deepEqual(allowedFrom('reservation_cancelled', 'DEPOSIT'), []);
+    assert.equal(targetOf('reservation_cancelled'), 'CANCELLED');
     assert.equal(targetOf('capture'), 'CAPTURED');
     assert.equal(targetOf('release'), 'CANCELLED');
     assert.equal(targetOf('refund'), 'REFUNDED');
