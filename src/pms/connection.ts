@@ -159,15 +159,38 @@ export async function connectApaleo(
     throw new PmsConnectError(err.failure.kind === 'credentials' ? 'credentials' : 'unreachable', err.message);
   }
   const sealed = pmsSecrets(deps.secretKeys).seal(JSON.stringify(secrets), tenantId);
-  const row = await pmsRepository(deps.db).connect(tenantId, {
+  const repo = pmsRepository(deps.db);
+  const was = await repo.connection(tenantId);
+  const row = await repo.connect(tenantId, {
     propertyId,
     propertyName,
     apiUrl,
     identityUrl,
     secretsSealed: sealed,
   });
+  // Another property: the reservation rule did not follow, so neither may the former
+  // property's subscription, which would go on delivering to an endpoint that answers 404.
+  if (was?.webhook_subscription_id && row.webhook_subscription_id !== was.webhook_subscription_id) {
+    await removeSubscription(deps, was);
+  }
   processTokens.forget(`${tenantId}:`);
   return row;
+}
+
+/**
+ * Removes a former connection's webhook subscription at Apaleo, with that connection's own
+ * credentials, as well as it can: a failure leaves deliveries that are refused (404).
+ */
+async function removeSubscription(deps: PmsDeps, was: ConnectionRow): Promise<void> {
+  if (!was.webhook_subscription_id) return;
+  try {
+    const client = apaleoClient(endpointOf(deps.secretKeys, was), { tokens: tokenCache() });
+    await client.call('DELETE', `/v1/subscriptions/${encodeURIComponent(was.webhook_subscription_id)}`, {
+      baseUrl: webhookBaseOf(was.api_url),
+    });
+  } catch {
+    // The subscription's endpoint answers 404 to whatever still comes.
+  }
 }
 
 /**
@@ -180,15 +203,6 @@ export async function disconnectPms(deps: PmsDeps, tenantId: string): Promise<bo
   const was = await repo.disconnect(tenantId);
   if (!was) return false;
   processTokens.forget(`${tenantId}:`);
-  if (was.webhook_subscription_id) {
-    try {
-      const client = apaleoClient(endpointOf(deps.secretKeys, was));
-      await client.call('DELETE', `/v1/subscriptions/${encodeURIComponent(was.webhook_subscription_id)}`, {
-        baseUrl: webhookBaseOf(was.api_url),
-      });
-    } catch {
-      // The connection is gone either way; its endpoint answers 404 to whatever still comes.
-    }
-  }
+  await removeSubscription(deps, was);
   return true;
 }

@@ -196,6 +196,29 @@ describe(`Apaleo in the back office (${ENGINE})`, () => {
     assert.equal(apaleo.store.subscriptions.size, 0, 'unsubscribed');
   });
 
+  test("connected anew to another property: the former property's subscription is removed at Apaleo", async () => {
+    apaleo.store.addProperty('BER', 'Hotel Berlin');
+    const on = await manager.post('/control/settings/pms/reservations', {
+      tenant: t.tenant.tenantId,
+      rule: 'imprint',
+    });
+    assert.equal(on.statusCode, 303);
+    assert.deepEqual(
+      [...apaleo.store.subscriptions.values()].map((s) => s.propertyIds),
+      [['MUC']],
+    );
+    const same = await manager.post('/control/settings/pms', connectForm(CLIENT.client_secret));
+    assert.equal(same.statusCode, 303);
+    assert.equal(apaleo.store.subscriptions.size, 1, 'the same property keeps its rule and subscription');
+    const moved = await manager.post('/control/settings/pms', {
+      ...connectForm(CLIENT.client_secret),
+      property_id: 'BER',
+    });
+    assert.equal(moved.statusCode, 303);
+    assert.match(text((await manager.get(String(moved.headers.location))).body), /Connected to property BER/);
+    assert.equal(apaleo.store.subscriptions.size, 0, "MUC's subscription removed");
+  });
+
   test('disconnect: the settings page says not connected', async () => {
     const r = await manager.post('/control/settings/pms/disconnect', { tenant: t.tenant.tenantId });
     assert.equal(r.statusCode, 303);
