@@ -134,6 +134,7 @@ const contextOf = (t: Tenant): TenantContext => ({
  */
 const CANCELLABLE: readonly Status[] = allowedFrom('cancel');
 const UNHELD_GUARANTEE: readonly Status[] = allowedFrom('reservation_cancelled', 'IMPRINT');
+const RELEASABLE: readonly Status[] = allowedFrom('release');
 
 /**
  * A request of the cancelled reservation is under a money operation (the daily job placing its
@@ -161,7 +162,7 @@ async function endWithReservation(
         await deps.commands.cancel(contextOf(tenant), r.id, APALEO, trigger);
         return `${r.reference} cancelled`;
       }
-      if (status === 'AUTHORISED_TO_VALIDATE') {
+      if (RELEASABLE.includes(status)) {
         const out = await deps.commands.release(contextOf(tenant), r.id, APALEO);
         return `${r.reference} ${out.status === 'CANCELLED' ? 'released' : `release: ${out.status}`}`;
       }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { applyStatusChanges } from '../../src/db/index.ts';
 import { addDays } from '../../src/domain/index.ts';
 import { createDeferredPayments, deferredHoldsRepository } from '../../src/holds/index.ts';
 import { ControlClient, createUser } from '../control/control-client.ts';
@@ -28,7 +29,7 @@ describe(`a reservation cancelled in Apaleo (${ENGINE})`, () => {
     apaleo = await startApaleoFake();
     apaleo.store.addClient(CLIENT.client_id, CLIENT.client_secret);
     apaleo.store.addProperty('MUC', 'Hotel München');
-    for (const id of ['RES-9', 'RES-10', 'RES-11']) apaleo.store.addReservation({ id, propertyId: 'MUC' });
+    for (const id of ['RES-9', 'RES-10', 'RES-11', 'RES-12']) apaleo.store.addReservation({ id, propertyId: 'MUC' });
     t = await startListeningApp({ provider: provider.provider, env: { WORKERS: 'on', PROVIDER_TIMEOUT_MS: '200' } });
     await createUser(t, 'manager-cancelled', t.tenant.tenantId, 'manager');
     const manager = await new ControlClient(t, '10.7.1.1').signedIn('manager-cancelled');
@@ -98,6 +99,18 @@ describe(`a reservation cancelled in Apaleo (${ENGINE})`, () => {
     return c;
   }
 
+  /** The daily job run with the sandbox's answer held back: its hold in doubt, the claim kept, until the gate opens. */
+  async function holdInFlight() {
+    const late = gate();
+    provider.holdUntil(late.opened);
+    try {
+      assert.equal((await job(addDays(D, -2))).in_doubt, 1);
+    } finally {
+      provider.holdUntil(undefined);
+    }
+    return late;
+  }
+
   test('each request ends by what it is: an open link or an unheld card cancelled, a hold released, the ended left', async () => {
     const open = await createRequest(t, { request_type: 'DEPOSIT', amount: 80, reservation_ref: 'RES-9' });
     const ended = await createRequest(t, { request_type: 'DEPOSIT', amount: 80, reservation_ref: 'RES-9' });
@@ -153,13 +166,7 @@ describe(`a reservation cancelled in Apaleo (${ENGINE})`, () => {
 
   test('a hold in flight when the reservation is cancelled: the event waits for it, then releases it', async () => {
     const c = await registered('RES-10', D);
-    const late = gate();
-    provider.holdUntil(late.opened);
-    try {
-      assert.equal((await job(addDays(D, -2))).in_doubt, 1);
-    } finally {
-      provider.holdUntil(undefined);
-    }
+    const late = await holdInFlight();
     assert.equal((await row(c.uuid))?.pending_action, 'hold');
 
     await apaleo.deliver('canceled', 'RES-10');
@@ -189,13 +196,7 @@ describe(`a reservation cancelled in Apaleo (${ENGINE})`, () => {
 
   test('an event still busy 3 days after it came is given up: failed, with its last reason, for an operator', async () => {
     const c = await registered('RES-11', D);
-    const late = gate();
-    provider.holdUntil(late.opened);
-    try {
-      assert.equal((await job(addDays(D, -2))).in_doubt, 1);
-    } finally {
-      provider.holdUntil(undefined);
-    }
+    const late = await holdInFlight();
     try {
       await apaleo.deliver('canceled', 'RES-11');
       await eventually(async () => ((await eventOf('RES-11'))?.attempts ? true : undefined), 'tried once');
@@ -210,5 +211,51 @@ describe(`a reservation cancelled in Apaleo (${ENGINE})`, () => {
     } finally {
       late.open();
     }
+  });
+
+  test("the guest's card registered between the event's read and its move: the request is ended by what it is now", {
+    skip: ENGINE === 'postgres' ? false : 'PGlite has one connection: two transactions cannot interleave',
+  }, async () => {
+    const c = await createRequest(t, {
+      request_type: 'IMPRINT',
+      amount: 120,
+      reservation_ref: 'RES-12',
+      reservation_data: { checkin: addDays(D, 30) },
+    });
+    // The registration's transaction (as the IPN writes it) is under way, not committed: the
+    // event reads the link open, and its cancel waits on the row until the card is registered.
+    await t.db.transaction(async (tx) => {
+      const [registered] = await applyStatusChanges(tx, [
+        {
+          id: c.uuid,
+          from: ['NOT_INITIATED'],
+          to: 'AUTHORISED',
+          actor: { source: 'ipn', actor: 'sandbox' },
+          set: { provider: 'sandbox', cardToken: 'tok_race', maskedPan: '424242XXXXXX4242' },
+        },
+      ]);
+      assert.ok(registered);
+      await apaleo.deliver('canceled', 'RES-12');
+      await eventually(async () => {
+        const r = await t.db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity
+              WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%payment_requests%'`,
+        );
+        return (r.rows[0]?.n ?? 0) > 0 ? true : undefined;
+      }, "the event's cancel waiting on the row");
+    });
+    const ev = await eventually(async () => {
+      const e = await eventOf('RES-12');
+      return e?.state === 'done' ? e : undefined;
+    }, 'the cancellation worked');
+    assert.equal(ev.outcome, `${c.reference} cancelled`);
+    const moves = await t.db.query<{ from_status: string; to_status: string }>(
+      'SELECT from_status, to_status FROM status_history WHERE payment_request_id = $1 ORDER BY id',
+      [c.uuid],
+    );
+    assert.deepEqual(
+      moves.rows.map((m) => `${m.from_status}>${m.to_status}`),
+      ['null>NOT_INITIATED', 'NOT_INITIATED>AUTHORISED', 'AUTHORISED>CANCELLED'],
+    );
   });
 });
